@@ -1,0 +1,7 @@
+/** Every CLI command, in the order `parapush --help` lists them. */
+import type { Command } from 'commander';
+import { registerSceneCommand } from './scene';
+
+export function registerCommands(program: Command): void {
+  registerSceneCommand(program);
+}

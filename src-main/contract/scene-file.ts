@@ -1,0 +1,60 @@
+/** Reading scene files: one place that turns a path into a valid Scene or a precise error. */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { sceneSchema, type Scene } from './scene';
+
+export class SceneFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: { path: string; message: string }[],
+  ) {
+    super(`${file}: invalid scene\n${problems.map((p) => `  ${p.path || '(root)'}: ${p.message}`).join('\n')}`);
+    this.name = 'SceneFileError';
+  }
+}
+
+/** Formats a zod issue path the way a person reads it: sliders[0].shape.radius. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+export function problemsOf(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => {
+    const path = formatIssuePath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      const prefix = path ? `${path}.` : '';
+      return { path: issue.keys.map((k) => prefix + k).join(', '), message: `unknown field (${issue.message})` };
+    }
+    return { path, message: issue.message };
+  });
+}
+
+/** Validates an already-parsed JSON value as a scene; `file` names the source in errors. */
+export function parseScene(value: unknown, file = '<scene>'): Scene {
+  const result = sceneSchema.safeParse(value);
+  if (!result.success) throw new SceneFileError(file, problemsOf(result.error));
+  return result.data;
+}
+
+export function loadSceneFile(file: string): Scene {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SceneFileError(file, [{ path: '', message: `cannot read file: ${(err as Error).message}` }]);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new SceneFileError(file, [{ path: '', message: `not valid JSON: ${(err as Error).message}` }]);
+  }
+  return parseScene(json, file);
+}
+
+/** JSON Schema of the scene file, for editors (written to resources/scenes/scene.schema.json). */
+export function sceneJsonSchema(): object {
+  return z.toJSONSchema(sceneSchema, { io: 'input', unrepresentable: 'any' });
+}
