@@ -1,7 +1,9 @@
 /** Every CLI command, in the order `parapush --help` lists them. */
 import type { Command } from 'commander';
 import { registerSceneCommand } from './scene';
+import { registerSimulateCommand } from './simulate';
 
 export function registerCommands(program: Command): void {
   registerSceneCommand(program);
+  registerSimulateCommand(program);
 }

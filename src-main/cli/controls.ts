@@ -1,0 +1,35 @@
+/** Parsing of `--controls`: inline JSON or a path to a JSON file, an array of [vx, vy] in m/s. */
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { UsageError } from './errors';
+
+const controlsSchema = z.array(z.tuple([z.number(), z.number()])).min(1);
+
+export type Controls = [number, number][];
+
+export function parseControls(arg: string, maxSpeed: number): Controls {
+  const text = existsSync(arg) ? readFileSync(arg, 'utf8') : arg;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--controls: not JSON nor a readable file: ${arg.slice(0, 80)}`);
+  }
+  const parsed = controlsSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new UsageError('--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]');
+  }
+  parsed.data.forEach(([vx, vy], i) => {
+    const speed = Math.hypot(vx, vy);
+    if (speed > maxSpeed + 1e-12) {
+      throw new UsageError(`--controls[${i}]: speed ${speed.toFixed(4)} m/s exceeds the scene limit ${maxSpeed} m/s`);
+    }
+  });
+  return parsed.data;
+}
+
+export function parseDuration(arg: string): number {
+  const dt = Number(arg);
+  if (!Number.isFinite(dt) || dt <= 0) throw new UsageError(`--dt: expected a positive number of seconds, got "${arg}"`);
+  return dt;
+}

@@ -1,0 +1,241 @@
+/**
+ * The console API: every command the renderer sends to the core and every event the core sends
+ * to the renderer. Both transports (Electron IPC and the web-mode WebSocket) carry exactly these
+ * messages, and both ends validate them with these schemas. SI units throughout.
+ */
+import { z } from 'zod';
+import { sceneSchema } from './scene';
+import { plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
+
+/** Every IPC channel the shell uses; nothing else is handled or exposed. */
+export const ConsoleChannel = {
+  /** renderer -> main, invoke/handle: one command, one response. */
+  command: 'parapush:command',
+  /** main -> renderer: low-rate events (scene, settings, run state, log, ...). */
+  event: 'parapush:event',
+  /** main -> renderer: carries the MessagePort of the high-rate stream (live state, planner steps). */
+  stream: 'parapush:stream',
+} as const;
+export const consoleChannelSchema = z.enum([ConsoleChannel.command, ConsoleChannel.event, ConsoleChannel.stream]);
+export type ConsoleChannelName = z.infer<typeof consoleChannelSchema>;
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
+/** A scene file name inside the scene library folder: no folders, no way out of it. */
+const sceneFileNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$/, 'must be a file name ending in .json (no folders)');
+
+export const runModeSchema = z.enum(['dry', 'real']);
+export const abortSourceSchema = z.enum(['button', 'escape-key', 'space-key', 'remote']);
+
+// ---------------------------------------------------------------- commands (renderer -> core)
+
+export const commandSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('snapshot.get') }).strict(),
+  z.object({ type: z.literal('scene.list') }).strict(),
+  z.object({ type: z.literal('scene.load'), file: sceneFileNameSchema }).strict(),
+  /** A scene chosen by the operator outside the library (file picker): its text and name. */
+  z.object({ type: z.literal('scene.import'), name: z.string().min(1).max(200), text: z.string().max(1_000_000) }).strict(),
+  z.object({ type: z.literal('scene.save'), file: sceneFileNameSchema }).strict(),
+  /** Validates a candidate scene without changing the current one. */
+  z.object({ type: z.literal('scene.validate'), scene: z.unknown() }).strict(),
+  /** Replaces the current scene when the candidate is valid. */
+  z.object({ type: z.literal('scene.update'), scene: z.unknown() }).strict(),
+  z.object({ type: z.literal('settings.get') }).strict(),
+  z.object({ type: z.literal('settings.set'), settings: plannerSettingsSchema }).strict(),
+  z.object({ type: z.literal('settings.preset'), preset: plannerPresetNameSchema }).strict(),
+  z.object({ type: z.literal('run.start'), mode: runModeSchema }).strict(),
+  z.object({ type: z.literal('run.pause') }).strict(),
+  z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
+  z.object({ type: z.literal('connections.get') }).strict(),
+]);
+export type ConsoleCommand = z.infer<typeof commandSchema>;
+export type CommandType = ConsoleCommand['type'];
+export type CommandOf<T extends CommandType> = Extract<ConsoleCommand, { type: T }>;
+
+// ---------------------------------------------------------------- shared payloads
+
+export const validationProblemSchema = z.object({ path: z.string(), message: z.string() }).strict();
+export type ValidationProblem = z.infer<typeof validationProblemSchema>;
+
+export const connectionSchema = z
+  .object({
+    id: z.enum(['optitrack', 'ur5', 'gripper', 'workers']),
+    label: z.string(),
+    state: z.enum(['not-configured', 'disconnected', 'connecting', 'connected', 'error']),
+    /** Round-trip or system latency, s; null when unknown. */
+    latency: nonNegative.nullable(),
+    detail: z.string(),
+  })
+  .strict();
+export type Connection = z.infer<typeof connectionSchema>;
+
+export const runStatusSchema = z
+  .object({
+    phase: z.enum(['idle', 'starting', 'running', 'paused', 'aborted', 'finished', 'failed']),
+    mode: runModeSchema.nullable(),
+    /** Why the run is in this phase, in words for the operator (e.g. "Aborted by operator"). */
+    reason: z.string().nullable(),
+    /** Wall-clock start of the run, ms since the epoch; null when no run has started. */
+    startedAt: nonNegative.nullable(),
+    /** Run time at the last change, s. */
+    elapsed: nonNegative,
+    safety: z.enum(['safe', 'stopped', 'fault', 'unknown']),
+    armed: z.boolean(),
+  })
+  .strict();
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+const stateVector = z.array(finite);
+const action = z.tuple([finite, finite]).describe('pusher velocity vx, vy in m/s');
+
+export const plannerStepSchema = z
+  .object({
+    /** Executed action index, from 0. */
+    step: z.number().int().min(0),
+    /** Run time at which planning for this step started, s. */
+    time: nonNegative,
+    /** Slider ids in state-layout order (see contract/state.ts). */
+    sliderIds: z.array(z.string()).min(1),
+    /** The measured state planning started from. */
+    start: stateVector,
+    /** The chosen control sequence. */
+    plan: z.array(action).min(1),
+    controlDuration: finite.refine((v) => v > 0, 'must be greater than 0').describe('s'),
+    /** Predicted states at each control boundary, one trajectory per Parareal iteration (0 = coarse). */
+    predictions: z.array(z.object({ iteration: z.number().int().min(0), states: z.array(stateVector) }).strict()),
+    /** Largest slider pose change between successive Parareal iterations (convergence). */
+    convergence: z.array(z.object({ iteration: z.number().int().min(1), translation: nonNegative, rotation: nonNegative })),
+    /** Best cost after each optimizer iteration. */
+    costs: z.array(finite),
+    /** Optional sampled rollouts (positions only at control boundaries), for "rollout traces on demand". */
+    rollouts: z.array(z.array(stateVector)).optional(),
+    timings: z
+      .object({
+        planning: nonNegative.describe('s, wall time to produce this plan'),
+        prediction: nonNegative.describe('s, wall time spent in predictions'),
+        workers: z.number().int().min(0),
+        theoreticalSpeedup: nonNegative.nullable(),
+        measuredSpeedup: nonNegative.nullable(),
+      })
+      .strict(),
+  })
+  .strict();
+export type PlannerStep = z.infer<typeof plannerStepSchema>;
+
+// ---------------------------------------------------------------- events (core -> renderer)
+
+export const eventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('connections'), connections: z.array(connectionSchema) }).strict(),
+  z
+    .object({ type: z.literal('scene'), scene: sceneSchema.nullable(), file: z.string().nullable(), dirty: z.boolean() })
+    .strict(),
+  z.object({ type: z.literal('settings'), settings: plannerSettingsSchema }).strict(),
+  z.object({ type: z.literal('run'), status: runStatusSchema }).strict(),
+  /** High rate: the measured state (motion capture + robot), for the live view. */
+  z
+    .object({ type: z.literal('state'), time: nonNegative, sliderIds: z.array(z.string()).min(1), state: stateVector })
+    .strict(),
+  /** High rate: one MPC step's plan, predictions, costs and timings. */
+  z.object({ type: z.literal('planner-step'), step: plannerStepSchema }).strict(),
+  z
+    .object({
+      type: z.literal('supervisor'),
+      time: nonNegative,
+      decision: z.enum(['allow', 'limit', 'stop']),
+      reason: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('log'),
+      /** ms since the epoch */
+      at: nonNegative,
+      level: z.enum(['info', 'warn', 'error']),
+      source: z.string(),
+      message: z.string(),
+    })
+    .strict(),
+]);
+export type ConsoleEvent = z.infer<typeof eventSchema>;
+export type EventType = ConsoleEvent['type'];
+export type EventOf<T extends EventType> = Extract<ConsoleEvent, { type: T }>;
+
+/** Events that go over the high-rate stream (a MessagePort in Electron). */
+export const streamEventTypes: ReadonlySet<EventType> = new Set(['state', 'planner-step']);
+
+// ---------------------------------------------------------------- command results
+
+const sceneResult = z
+  .object({
+    scene: sceneSchema.nullable(),
+    file: z.string().nullable(),
+    problems: z.array(validationProblemSchema),
+  })
+  .strict();
+
+export const snapshotSchema = z
+  .object({
+    scene: sceneSchema.nullable(),
+    sceneFile: z.string().nullable(),
+    settings: plannerSettingsSchema,
+    presets: z.array(z.object({ name: plannerPresetNameSchema, label: z.string() }).strict()),
+    run: runStatusSchema,
+    connections: z.array(connectionSchema),
+  })
+  .strict();
+export type ConsoleSnapshot = z.infer<typeof snapshotSchema>;
+
+export const commandResultSchemas = {
+  'snapshot.get': snapshotSchema,
+  'scene.list': z.object({ files: z.array(z.string()) }).strict(),
+  'scene.load': sceneResult,
+  'scene.import': sceneResult,
+  'scene.save': z.object({ file: z.string() }).strict(),
+  'scene.validate': z.object({ problems: z.array(validationProblemSchema) }).strict(),
+  'scene.update': sceneResult,
+  'settings.get': z.object({ settings: plannerSettingsSchema }).strict(),
+  'settings.set': z.object({ settings: plannerSettingsSchema }).strict(),
+  'settings.preset': z.object({ settings: plannerSettingsSchema }).strict(),
+  'run.start': z.object({ status: runStatusSchema }).strict(),
+  'run.pause': z.object({ status: runStatusSchema }).strict(),
+  'run.abort': z.object({ status: runStatusSchema }).strict(),
+  'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
+} as const satisfies Record<CommandType, z.ZodType>;
+export type CommandResult<T extends CommandType> = z.infer<(typeof commandResultSchemas)[T]>;
+
+/** The answer to one command: its result, or an error meant for the operator. */
+export const commandResponseSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.unknown() }).strict(),
+  z.object({ ok: z.literal(false), error: z.string() }).strict(),
+]);
+export type CommandResponse = z.infer<typeof commandResponseSchema>;
+
+/** Checks a response against the result schema of the command that asked for it. */
+export function parseCommandResult<T extends CommandType>(type: T, response: unknown): CommandResult<T> {
+  const r = commandResponseSchema.parse(response);
+  if (!r.ok) throw new ConsoleCommandError(r.error);
+  return commandResultSchemas[type].parse(r.result) as CommandResult<T>;
+}
+
+/** A command the core refused, with the reason for the operator. */
+export class ConsoleCommandError extends Error {
+  override name = 'ConsoleCommandError';
+}
+
+// ---------------------------------------------------------------- web-mode framing
+
+/** WebSocket frames: the same commands and events, with a request id to pair responses. */
+export const clientFrameSchema = z
+  .object({ kind: z.literal('command'), id: z.number().int().min(0), command: commandSchema })
+  .strict();
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+export const serverFrameSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('response'), id: z.number().int().min(0), response: commandResponseSchema }).strict(),
+  z.object({ kind: z.literal('event'), event: eventSchema }).strict(),
+  /** The server could not read a frame: sent back instead of acting on it. */
+  z.object({ kind: z.literal('rejected'), reason: z.string() }).strict(),
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -1,0 +1,116 @@
+/**
+ * Planner settings as the operator chooses them in the console, and the presets taken from the
+ * papers. SI units throughout (metres, radians, seconds); the UI converts to mm/deg for display.
+ */
+import { z } from 'zod';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const positive = finite.refine((v) => v > 0, 'must be greater than 0');
+const count = (min: number, max: number) =>
+  z.number().int('must be a whole number').min(min, `must be ${min} or more`).max(max, `must be ${max} or less`);
+
+export const predictionModelSchema = z.enum(['coarse', 'parareal', 'fine']);
+export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
+export const plannerKindSchema = z.enum(['mpc', 'tampc']);
+
+export const pararealStopSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('iterations'), iterations: count(1, 32) }).strict(),
+  z
+    .object({
+      mode: z.literal('adaptive'),
+      /** Stop iterating once no slider pose moves more than this between two iterations. */
+      translationTolerance: positive.describe('m'),
+      rotationTolerance: positive.describe('rad'),
+      maxIterations: count(1, 32),
+    })
+    .strict(),
+]);
+
+export const plannerSettingsSchema = z
+  .object({
+    predictionModel: predictionModelSchema,
+    parareal: pararealStopSchema,
+    /** Parareal time slices per prediction (each runs on a worker). */
+    slices: count(1, 64),
+    coarseModel: coarseModelKindSchema,
+    /** Noisy control sequences sampled per optimizer iteration. */
+    rollouts: count(1, 1000),
+    /** Controls per planned sequence. */
+    horizon: count(1, 50),
+    controlDuration: positive.describe('s, duration of one control'),
+    explorationVariance: positive.describe('(m/s)^2, variance of the sampling noise on pusher velocity'),
+    actionLimit: positive.describe('m/s, largest pusher speed the planner may command'),
+    planner: plannerKindSchema,
+    /** Upper bound on executed actions before the run ends unsuccessfully. */
+    maxExecutedActions: count(1, 1000),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.predictionModel === 'parareal' && s.parareal.mode === 'iterations' && s.parareal.iterations > s.slices) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['parareal', 'iterations'],
+        message: `more iterations than slices (${s.slices}) cannot improve the prediction: it is exact at ${s.slices}`,
+      });
+    }
+  });
+
+export type PlannerSettings = z.infer<typeof plannerSettingsSchema>;
+export type PredictionModel = z.infer<typeof predictionModelSchema>;
+
+/** The ISRR 2019 planner: 4 controls of 1 s, 20 noisy sequences, variance 1e-4, 0.1 m/s, 20 actions. */
+const isrr2019Base = {
+  slices: 4,
+  coarseModel: 'analytical',
+  rollouts: 20,
+  horizon: 4,
+  controlDuration: 1,
+  explorationVariance: 1e-4,
+  actionLimit: 0.1,
+  planner: 'mpc',
+  maxExecutedActions: 20,
+} as const;
+
+export const plannerPresets = {
+  'isrr2019-fine': {
+    label: 'ISRR 2019: fine model (MuJoCo) only',
+    settings: { ...isrr2019Base, predictionModel: 'fine', parareal: { mode: 'iterations', iterations: 4 } },
+  },
+  'isrr2019-parareal-2': {
+    label: 'ISRR 2019: Parareal, 2 iterations (simulation)',
+    settings: { ...isrr2019Base, predictionModel: 'parareal', parareal: { mode: 'iterations', iterations: 2 } },
+  },
+  'isrr2019-parareal-1': {
+    label: 'ISRR 2019: Parareal, 1 iteration (real robot)',
+    settings: { ...isrr2019Base, predictionModel: 'parareal', parareal: { mode: 'iterations', iterations: 1 } },
+  },
+  'isrr2019-coarse': {
+    label: 'ISRR 2019: analytical coarse model only',
+    settings: { ...isrr2019Base, predictionModel: 'coarse', parareal: { mode: 'iterations', iterations: 1 } },
+  },
+  'cvs2020-learned-parareal-1': {
+    label: 'CVS 2020: Parareal with the learned coarse model, 1 iteration (real robot)',
+    settings: {
+      ...isrr2019Base,
+      coarseModel: 'learned',
+      predictionModel: 'parareal',
+      parareal: { mode: 'iterations', iterations: 1 },
+    },
+  },
+  'wafr2018-tampc': {
+    label: 'WAFR 2018: task-adaptive MPC with the fine model',
+    settings: {
+      ...isrr2019Base,
+      planner: 'tampc',
+      predictionModel: 'fine',
+      parareal: { mode: 'iterations', iterations: 4 },
+    },
+  },
+} as const satisfies Record<string, { label: string; settings: PlannerSettings }>;
+
+export type PlannerPresetName = keyof typeof plannerPresets;
+export const plannerPresetNameSchema = z.enum(Object.keys(plannerPresets) as [PlannerPresetName, ...PlannerPresetName[]]);
+
+export const defaultPlannerSettings: PlannerSettings = plannerSettingsSchema.parse(
+  plannerPresets['isrr2019-parareal-2'].settings,
+);
