@@ -6,13 +6,14 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   physics: () => import('./physics'),
 };
 
-const [name, ...args] = process.argv.slice(2);
-const names = name ? [name] : Object.keys(suites);
-for (const n of names) {
+const [suiteName, ...suiteArgs] = process.argv.slice(2);
+for (const n of suiteName ? [suiteName] : Object.keys(suites)) {
   const load = suites[n];
   if (!load) {
     console.error(`unknown benchmark "${n}"; available: ${Object.keys(suites).join(', ')}`);
     process.exit(2);
   }
-  await (await load()).run(args);
+  await (await load()).run(suiteArgs);
 }
+
+export {};

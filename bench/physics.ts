@@ -1,0 +1,62 @@
+/**
+ * `npm run bench -- physics`: cost of the two physics models.
+ * Fine: microseconds per MuJoCo time step and per 1 s control (1000 steps), for 1..4 sliders and
+ * each integrator. Coarse: microseconds per 1 s control. Ratio: fine / coarse per control (the
+ * papers report 130-230x for their coarse models).
+ */
+import { performance } from 'node:perf_hooks';
+import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
+import { FineModel } from '../src-workers/physics/fine-model';
+import { initialState } from '../src-main/contract/state';
+import type { Integrator, Scene } from '../src-main/contract/scene';
+import { loadSceneFile } from '../src-main/contract/scene-file';
+import { printTable, writeResult, type Row } from './report';
+
+function sceneWith(sliders: number, integrator: Integrator): Scene {
+  const base = loadSceneFile('resources/scenes/cvs-multi-object.json');
+  return { ...base, sliders: base.sliders.slice(0, sliders), fine: { ...base.fine, integrator } };
+}
+
+/** Median of repeated timings of fn, in microseconds per call. */
+function timeUs(fn: () => void, repeats: number): number {
+  const samples: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t0 = performance.now();
+    fn();
+    samples.push((performance.now() - t0) * 1000);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const repeats = Number(args[0] ?? 7);
+  const rows: Row[] = [];
+  for (const integrator of ['RK4', 'Euler'] as const) {
+    for (let n = 1; n <= 4; n++) {
+      const scene = sceneWith(n, integrator);
+      const fine = await FineModel.create(scene);
+      const coarse = new AnalyticalCoarseModel(scene);
+      const x0 = initialState(scene);
+      // A push into the first slider, so contacts are active as in real use.
+      fine.step(x0, 0.05, 0, 1); // warm-up (JIT, memory growth)
+      const fineControlUs = timeUs(() => fine.step(x0, 0.05, 0, 1), repeats);
+      const inner = 2000;
+      const coarseControlUs =
+        timeUs(() => {
+          for (let k = 0; k < inner; k++) coarse.step(x0, 0.05, 0, 1);
+        }, repeats) / inner;
+      rows.push({
+        integrator,
+        sliders: n,
+        'fine us/step': fineControlUs / fine.stepsFor(1),
+        'fine ms/control': fineControlUs / 1000,
+        'coarse us/control': coarseControlUs,
+        'fine/coarse': fineControlUs / coarseControlUs,
+      });
+      fine.dispose();
+    }
+  }
+  printTable('Physics model cost (1 s control = 1000 steps of 1 ms; median of repeats)', rows);
+  writeResult('physics', { repeats, rows });
+}

@@ -1,0 +1,127 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  loadSceneFile,
+  parseScene,
+  SceneFileError,
+  sceneJsonSchema,
+} from '../../src-main/contract/scene-file';
+import { repoRoot } from '../helpers/scenes';
+
+const good = JSON.parse(
+  JSON.stringify({
+    name: 't',
+    table: { size: { x: 1, y: 0.8 }, friction: 0.8 },
+    pusher: { radius: 0.0145, height: 0.11, position: { x: -0.3, y: 0 } },
+    sliders: [
+      {
+        id: 'a',
+        shape: { kind: 'cylinder', radius: 0.05, height: 0.02 },
+        mass: 0.5,
+        friction: 0.2,
+        pose: { x: 0, y: 0 },
+      },
+    ],
+    goal: { slider: 'a', center: { x: 0.2, y: 0 }, radius: 0.05 },
+  }),
+);
+
+function problemsFor(mutate: (s: typeof good) => void): { path: string; message: string }[] {
+  const s = structuredClone(good);
+  mutate(s);
+  try {
+    parseScene(s, 'bad.json');
+  } catch (e) {
+    expect(e).toBeInstanceOf(SceneFileError);
+    return (e as SceneFileError).problems;
+  }
+  throw new Error('scene was accepted');
+}
+
+describe('scene schema', () => {
+  it('accepts a minimal scene and fills the documented defaults', () => {
+    const s = parseScene(good);
+    expect(s.limits.maxPusherSpeed).toBe(0.1);
+    expect(s.fine).toEqual({ timestep: 0.001, integrator: 'RK4' });
+    expect(s.coarse).toEqual({ kOmega: 0.1, maxOmega: 0.05 });
+    expect(s.sliders[0]!.pose.theta).toBe(0);
+    expect(s.obstacles).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a negative radius',
+      (s: typeof good) => (s.sliders[0].shape.radius = -1),
+      'sliders[0].shape.radius',
+      /greater than 0/,
+    ],
+    ['a wrong type', (s: typeof good) => (s.table.friction = 'high'), 'table.friction', /number/],
+    ['a missing field', (s: typeof good) => delete s.pusher.radius, 'pusher.radius', /number/],
+    [
+      'an unknown field',
+      (s: typeof good) => (s.sliders[0].colour = 'red'),
+      'sliders[0].colour',
+      /unknown field/,
+    ],
+    [
+      'an unknown shape',
+      (s: typeof good) => (s.sliders[0].shape.kind = 'sphere'),
+      'sliders[0].shape.kind',
+      /./,
+    ],
+    [
+      'a goal naming no slider',
+      (s: typeof good) => (s.goal.slider = 'zz'),
+      'goal.slider',
+      /no slider has id "zz"/,
+    ],
+    [
+      'a slider off the table',
+      (s: typeof good) => (s.sliders[0].pose.x = 3),
+      'sliders[0].pose',
+      /off the table/,
+    ],
+    ['a bad integrator', (s: typeof good) => (s.fine = { integrator: 'Verlet' }), 'fine.integrator', /RK4/],
+    [
+      'NaN-like values',
+      (s: typeof good) => (s.limits = { maxPusherSpeed: 0 }),
+      'limits.maxPusherSpeed',
+      /greater than 0/,
+    ],
+    ['too many sliders', (s: typeof good) => (s.sliders = Array(5).fill(s.sliders[0])), 'sliders', /4/],
+  ])('rejects %s with the field path', (_label, mutate, fieldPath, message) => {
+    const problems = problemsFor(mutate);
+    const hit = problems.find((p) => p.path === fieldPath);
+    expect(hit, JSON.stringify(problems)).toBeDefined();
+    expect(hit!.message).toMatch(message);
+  });
+
+  it('names the file, the field path and the problem in the error message', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'scene-'));
+    const file = path.join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify({ ...good, table: { size: { x: 1, y: -1 }, friction: 0.8 } }));
+    expect(() => loadSceneFile(file)).toThrow(
+      /broken\.json: invalid scene\n\s+table\.size\.y: must be greater than 0/,
+    );
+    writeFileSync(file, '{ not json');
+    expect(() => loadSceneFile(file)).toThrow(/not valid JSON/);
+  });
+
+  it('loads every shipped scene', () => {
+    for (const n of ['isrr-obstacle', 'cvs-multi-object', 'wafr-narrow-strip', 'wafr-wide-table']) {
+      expect(loadSceneFile(path.join(repoRoot, 'resources/scenes', `${n}.json`)).name).toBe(n);
+    }
+  });
+
+  it('exports a JSON Schema that matches the shipped copy', async () => {
+    const shipped = JSON.parse(
+      (await import('node:fs')).readFileSync(
+        path.join(repoRoot, 'resources/scenes/scene.schema.json'),
+        'utf8',
+      ),
+    );
+    expect(sceneJsonSchema()).toEqual(shipped);
+  });
+});
