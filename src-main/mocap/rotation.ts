@@ -1,0 +1,70 @@
+/** Quaternion (x, y, z, w) and vector helpers for motion-capture poses. */
+import type { Quat, Vec3 } from './messages/frame';
+
+export type { Quat, Vec3 };
+
+export const IDENTITY: Quat = [0, 0, 0, 1];
+
+export function quatMultiply(a: Quat, b: Quat): Quat {
+  const [ax, ay, az, aw] = a;
+  const [bx, by, bz, bw] = b;
+  return [
+    aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx,
+    aw * bz + ax * by - ay * bx + az * bw,
+    aw * bw - ax * bx - ay * by - az * bz,
+  ];
+}
+
+export function quatConjugate(q: Quat): Quat {
+  return [-q[0], -q[1], -q[2], q[3]];
+}
+
+export function quatNormalize(q: Quat): Quat {
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  if (!(n > 0) || !Number.isFinite(n)) return [...IDENTITY];
+  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+}
+
+/** Rotates v by the unit quaternion q. */
+export function rotate(q: Quat, v: Vec3): Vec3 {
+  const [x, y, z, w] = q;
+  // v' = v + 2w (u x v) + 2 u x (u x v), u = (x, y, z)
+  const cx = y * v[2] - z * v[1];
+  const cy = z * v[0] - x * v[2];
+  const cz = x * v[1] - y * v[0];
+  return [
+    v[0] + 2 * (w * cx + y * cz - z * cy),
+    v[1] + 2 * (w * cy + z * cx - x * cz),
+    v[2] + 2 * (w * cz + x * cy - y * cx),
+  ];
+}
+
+export function axisAngle(axis: Vec3, angle: number): Quat {
+  const n = Math.hypot(axis[0], axis[1], axis[2]);
+  const s = Math.sin(angle / 2) / n;
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
+/** Rotation about +z by yaw. */
+export function yawQuat(yaw: number): Quat {
+  return [0, 0, Math.sin(yaw / 2), Math.cos(yaw / 2)];
+}
+
+/** Heading of the body x axis projected onto the xy plane, counter-clockwise about +z. */
+export function yawOf(q: Quat): number {
+  const xAxis = rotate(q, [1, 0, 0]);
+  return Math.atan2(xAxis[1], xAxis[0]);
+}
+
+export function add(a: Vec3, b: Vec3): Vec3 {
+  return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+}
+
+export function sub(a: Vec3, b: Vec3): Vec3 {
+  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+}
+
+export function norm(a: Vec3): number {
+  return Math.hypot(a[0], a[1], a[2]);
+}

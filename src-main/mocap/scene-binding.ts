@@ -1,0 +1,169 @@
+/**
+ * From rigid bodies to the planar scene state the MPC loop uses: the pusher and each slider are
+ * bound to a Motive rigid body by name; each pose is carried into the table frame through the
+ * calibration and reduced to (x, y, yaw). A body that is not tracked in the latest frame, or whose
+ * last good pose is older than the limit, is reported as such: its last pose is kept for display
+ * but `ok` is false, so nothing downstream can silently act on an old pose.
+ */
+import type { Scene } from '../contract/scene';
+import { tableOrientation, tablePoint, type Calibration } from './calibration';
+import type { Quat, Vec3 } from './messages/frame';
+import { yawOf } from './rotation';
+
+export interface MocapBinding {
+  /** Rigid-body name of the pusher; undefined when the pusher position comes from the robot. */
+  pusher?: string;
+  sliders: { id: string; rigidBody?: string }[];
+}
+
+export function bindingFromScene(scene: Pick<Scene, 'pusher' | 'sliders'>): MocapBinding {
+  const binding: MocapBinding = { sliders: scene.sliders.map((s) => ({ id: s.id, rigidBody: s.rigidBody })) };
+  if (scene.pusher.rigidBody) binding.pusher = scene.pusher.rigidBody;
+  return binding;
+}
+
+/** One rigid body of a frame, named through the model definitions. */
+export interface NamedRigidBody {
+  id: number;
+  name: string | undefined;
+  position: Vec3;
+  orientation: Quat;
+  meanError: number;
+  trackingValid: boolean;
+}
+
+/** A decoded frame as the scene binding needs it: rigid bodies and when it arrived (local s). */
+export interface MocapSnapshot {
+  frameNumber: number;
+  receivedAt: number;
+  rigidBodies: NamedRigidBody[];
+}
+
+export type BodyStatus = 'ok' | 'untracked' | 'stale' | 'missing' | 'unbound';
+
+export interface BodyEstimate {
+  rigidBody: string | undefined;
+  /** Last good pose in the table frame (m, m, rad), null if never seen. */
+  pose: { x: number; y: number; theta: number } | null;
+  /** Height of that pose above the table (m). */
+  z: number | null;
+  /** Local time (s) of the frame the pose came from. */
+  poseTime: number | null;
+  /** Tracked (present with the tracking-valid bit) in the latest frame. */
+  tracked: boolean;
+  ageS: number;
+  /** Older than the limit (or never seen). */
+  stale: boolean;
+  status: BodyStatus;
+}
+
+export interface PlanarPoses {
+  frameNumber: number;
+  pusher: BodyEstimate;
+  sliders: (BodyEstimate & { id: string })[];
+  /** Every bound body is tracked and fresh. */
+  ok: boolean;
+}
+
+export interface PlanarPoseOptions {
+  /** Local time (s) to judge staleness at; defaults to the snapshot's arrival. */
+  now?: number;
+  /** Poses older than this are stale (s). */
+  maxAgeS?: number;
+  /** The previous result, whose last good poses are carried while a body is untracked. */
+  previous?: PlanarPoses;
+}
+
+export const DEFAULT_MAX_POSE_AGE_S = 0.1;
+
+function estimate(
+  name: string | undefined,
+  snapshot: MocapSnapshot,
+  calibration: Calibration,
+  now: number,
+  maxAgeS: number,
+  previous: BodyEstimate | undefined,
+): BodyEstimate {
+  if (name === undefined) {
+    return {
+      rigidBody: undefined,
+      pose: null,
+      z: null,
+      poseTime: null,
+      tracked: false,
+      ageS: Infinity,
+      stale: true,
+      status: 'unbound',
+    };
+  }
+  const rb = snapshot.rigidBodies.find((b) => b.name === name);
+  const held = previous?.rigidBody === name ? previous : undefined;
+  let pose = held?.pose ?? null;
+  let z = held?.z ?? null;
+  let poseTime = held?.poseTime ?? null;
+  const tracked =
+    rb !== undefined && rb.trackingValid && [...rb.position, ...rb.orientation].every(Number.isFinite);
+  if (tracked) {
+    const p = tablePoint(calibration, rb.position);
+    pose = { x: p[0], y: p[1], theta: yawOf(tableOrientation(calibration, rb.orientation)) };
+    z = p[2];
+    poseTime = snapshot.receivedAt;
+  }
+  const ageS = poseTime === null ? Infinity : Math.max(0, now - poseTime);
+  const stale = !(ageS <= maxAgeS);
+  const status: BodyStatus = !tracked
+    ? rb === undefined && pose === null
+      ? 'missing'
+      : 'untracked'
+    : stale
+      ? 'stale'
+      : 'ok';
+  return { rigidBody: name, pose, z, poseTime, tracked, ageS, stale, status };
+}
+
+/** Planar poses of the pusher and sliders from one frame (see the module comment). */
+export function toPlanarPoses(
+  snapshot: MocapSnapshot,
+  binding: MocapBinding,
+  calibration: Calibration,
+  options: PlanarPoseOptions = {},
+): PlanarPoses {
+  const now = options.now ?? snapshot.receivedAt;
+  const maxAgeS = options.maxAgeS ?? DEFAULT_MAX_POSE_AGE_S;
+  const prev = options.previous;
+  const pusher = estimate(binding.pusher, snapshot, calibration, now, maxAgeS, prev?.pusher);
+  const sliders = binding.sliders.map((s) => ({
+    id: s.id,
+    ...estimate(
+      s.rigidBody,
+      snapshot,
+      calibration,
+      now,
+      maxAgeS,
+      prev?.sliders.find((p) => p.id === s.id),
+    ),
+  }));
+  const bound = [pusher, ...sliders].filter((b) => b.status !== 'unbound');
+  return {
+    frameNumber: snapshot.frameNumber,
+    pusher,
+    sliders,
+    ok: bound.length > 0 && bound.every((b) => b.status === 'ok'),
+  };
+}
+
+/** Re-judges ages at a later time (no new frame): poses go stale when frames stop arriving. */
+export function ageTo(poses: PlanarPoses, now: number, maxAgeS = DEFAULT_MAX_POSE_AGE_S): PlanarPoses {
+  const age = (b: BodyEstimate): BodyEstimate => {
+    if (b.status === 'unbound') return b;
+    const ageS = b.poseTime === null ? Infinity : Math.max(0, now - b.poseTime);
+    const stale = !(ageS <= maxAgeS);
+    const status: BodyStatus =
+      b.status === 'ok' && stale ? 'stale' : b.status === 'stale' && !stale ? 'ok' : b.status;
+    return { ...b, ageS, stale, status };
+  };
+  const pusher = age(poses.pusher);
+  const sliders = poses.sliders.map((s) => ({ ...s, ...age(s) }));
+  const bound = [pusher, ...sliders].filter((b) => b.status !== 'unbound');
+  return { ...poses, pusher, sliders, ok: bound.length > 0 && bound.every((b) => b.status === 'ok') };
+}
