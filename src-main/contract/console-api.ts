@@ -16,7 +16,11 @@ export const ConsoleChannel = {
   /** main -> renderer: carries the MessagePort of the high-rate stream (live state, planner steps). */
   stream: 'parapush:stream',
 } as const;
-export const consoleChannelSchema = z.enum([ConsoleChannel.command, ConsoleChannel.event, ConsoleChannel.stream]);
+export const consoleChannelSchema = z.enum([
+  ConsoleChannel.command,
+  ConsoleChannel.event,
+  ConsoleChannel.stream,
+]);
 export type ConsoleChannelName = z.infer<typeof consoleChannelSchema>;
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -36,7 +40,13 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('scene.list') }).strict(),
   z.object({ type: z.literal('scene.load'), file: sceneFileNameSchema }).strict(),
   /** A scene chosen by the operator outside the library (file picker): its text and name. */
-  z.object({ type: z.literal('scene.import'), name: z.string().min(1).max(200), text: z.string().max(1_000_000) }).strict(),
+  z
+    .object({
+      type: z.literal('scene.import'),
+      name: z.string().min(1).max(200),
+      text: z.string().max(1_000_000),
+    })
+    .strict(),
   z.object({ type: z.literal('scene.save'), file: sceneFileNameSchema }).strict(),
   /** Validates a candidate scene without changing the current one. */
   z.object({ type: z.literal('scene.validate'), scene: z.unknown() }).strict(),
@@ -104,9 +114,13 @@ export const plannerStepSchema = z
     plan: z.array(action).min(1),
     controlDuration: finite.refine((v) => v > 0, 'must be greater than 0').describe('s'),
     /** Predicted states at each control boundary, one trajectory per Parareal iteration (0 = coarse). */
-    predictions: z.array(z.object({ iteration: z.number().int().min(0), states: z.array(stateVector) }).strict()),
+    predictions: z.array(
+      z.object({ iteration: z.number().int().min(0), states: z.array(stateVector) }).strict(),
+    ),
     /** Largest slider pose change between successive Parareal iterations (convergence). */
-    convergence: z.array(z.object({ iteration: z.number().int().min(1), translation: nonNegative, rotation: nonNegative })),
+    convergence: z.array(
+      z.object({ iteration: z.number().int().min(1), translation: nonNegative, rotation: nonNegative }),
+    ),
     /** Best cost after each optimizer iteration. */
     costs: z.array(finite),
     /** Optional sampled rollouts (positions only at control boundaries), for "rollout traces on demand". */
@@ -129,13 +143,23 @@ export type PlannerStep = z.infer<typeof plannerStepSchema>;
 export const eventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('connections'), connections: z.array(connectionSchema) }).strict(),
   z
-    .object({ type: z.literal('scene'), scene: sceneSchema.nullable(), file: z.string().nullable(), dirty: z.boolean() })
+    .object({
+      type: z.literal('scene'),
+      scene: sceneSchema.nullable(),
+      file: z.string().nullable(),
+      dirty: z.boolean(),
+    })
     .strict(),
   z.object({ type: z.literal('settings'), settings: plannerSettingsSchema }).strict(),
   z.object({ type: z.literal('run'), status: runStatusSchema }).strict(),
   /** High rate: the measured state (motion capture + robot), for the live view. */
   z
-    .object({ type: z.literal('state'), time: nonNegative, sliderIds: z.array(z.string()).min(1), state: stateVector })
+    .object({
+      type: z.literal('state'),
+      time: nonNegative,
+      sliderIds: z.array(z.string()).min(1),
+      state: stateVector,
+    })
     .strict(),
   /** High rate: one MPC step's plan, predictions, costs and timings. */
   z.object({ type: z.literal('planner-step'), step: plannerStepSchema }).strict(),
@@ -219,6 +243,16 @@ export function parseCommandResult<T extends CommandType>(type: T, response: unk
   return commandResultSchemas[type].parse(r.result) as CommandResult<T>;
 }
 
+/** One line per zod issue, with the field path a person reads (run.mode: ...). */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+      return `${path.replace(/^\./, '') || '(root)'}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
 /** A command the core refused, with the reason for the operator. */
 export class ConsoleCommandError extends Error {
   override name = 'ConsoleCommandError';
@@ -233,9 +267,21 @@ export const clientFrameSchema = z
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
 export const serverFrameSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('response'), id: z.number().int().min(0), response: commandResponseSchema }).strict(),
+  z
+    .object({ kind: z.literal('response'), id: z.number().int().min(0), response: commandResponseSchema })
+    .strict(),
   z.object({ kind: z.literal('event'), event: eventSchema }).strict(),
   /** The server could not read a frame: sent back instead of acting on it. */
   z.object({ kind: z.literal('rejected'), reason: z.string() }).strict(),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+// ---------------------------------------------------------------- the preload bridge
+
+/** What the Electron preload exposes as window.parapush: two functions, never ipcRenderer. */
+export interface ConsoleBridge {
+  /** Sends one command; resolves with the core's response (already validated by the preload). */
+  invoke(command: ConsoleCommand): Promise<CommandResponse>;
+  /** Receives every event, low-rate (IPC) and high-rate (MessagePort) alike; returns unsubscribe. */
+  onEvent(listener: (event: ConsoleEvent) => void): () => void;
+}

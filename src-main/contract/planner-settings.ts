@@ -7,7 +7,11 @@ import { z } from 'zod';
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
 const count = (min: number, max: number) =>
-  z.number().int('must be a whole number').min(min, `must be ${min} or more`).max(max, `must be ${max} or less`);
+  z
+    .number()
+    .int('must be a whole number')
+    .min(min, `must be ${min} or more`)
+    .max(max, `must be ${max} or less`);
 
 export const predictionModelSchema = z.enum(['coarse', 'parareal', 'fine']);
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
@@ -46,7 +50,11 @@ export const plannerSettingsSchema = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    if (s.predictionModel === 'parareal' && s.parareal.mode === 'iterations' && s.parareal.iterations > s.slices) {
+    if (
+      s.predictionModel === 'parareal' &&
+      s.parareal.mode === 'iterations' &&
+      s.parareal.iterations > s.slices
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['parareal', 'iterations'],
@@ -78,11 +86,19 @@ export const plannerPresets = {
   },
   'isrr2019-parareal-2': {
     label: 'ISRR 2019: Parareal, 2 iterations (simulation)',
-    settings: { ...isrr2019Base, predictionModel: 'parareal', parareal: { mode: 'iterations', iterations: 2 } },
+    settings: {
+      ...isrr2019Base,
+      predictionModel: 'parareal',
+      parareal: { mode: 'iterations', iterations: 2 },
+    },
   },
   'isrr2019-parareal-1': {
     label: 'ISRR 2019: Parareal, 1 iteration (real robot)',
-    settings: { ...isrr2019Base, predictionModel: 'parareal', parareal: { mode: 'iterations', iterations: 1 } },
+    settings: {
+      ...isrr2019Base,
+      predictionModel: 'parareal',
+      parareal: { mode: 'iterations', iterations: 1 },
+    },
   },
   'isrr2019-coarse': {
     label: 'ISRR 2019: analytical coarse model only',
@@ -109,7 +125,9 @@ export const plannerPresets = {
 } as const satisfies Record<string, { label: string; settings: PlannerSettings }>;
 
 export type PlannerPresetName = keyof typeof plannerPresets;
-export const plannerPresetNameSchema = z.enum(Object.keys(plannerPresets) as [PlannerPresetName, ...PlannerPresetName[]]);
+export const plannerPresetNameSchema = z.enum(
+  Object.keys(plannerPresets) as [PlannerPresetName, ...PlannerPresetName[]],
+);
 
 export const defaultPlannerSettings: PlannerSettings = plannerSettingsSchema.parse(
   plannerPresets['isrr2019-parareal-2'].settings,

@@ -1,0 +1,259 @@
+/**
+ * The console core: the one implementation of the console API, shared by the Electron shell and
+ * web mode. It validates every command, owns the current scene and planner settings, and
+ * forwards start/pause/abort to the injected run controller.
+ */
+import {
+  commandSchema,
+  eventSchema,
+  formatIssues,
+  type CommandResponse,
+  type CommandResult,
+  type CommandType,
+  type ConsoleCommand,
+  type ConsoleEvent,
+  type ConsoleSnapshot,
+  type RunStatus,
+  type ValidationProblem,
+} from '../contract/console-api';
+import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '../contract/planner-settings';
+import { parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
+import { sceneSchema, type Scene } from '../contract/scene';
+import type { ConnectionSource } from './connections';
+import { UnconfiguredConnections } from './connections';
+import {
+  UnavailableRunController,
+  type AbortSource,
+  type RunController,
+  type RunSink,
+} from './run-controller';
+import { SceneLibrary } from './scene-library';
+import { SettingsStore } from './settings-store';
+
+export interface ConsoleCoreOptions {
+  /** Folder of the scene library (resources/scenes in the app). */
+  scenesDir: string;
+  /** Where planner settings persist; null keeps them in memory only. */
+  settingsFile?: string | null;
+  runController?: RunController;
+  connections?: ConnectionSource;
+  /** Wall clock in ms since the epoch (injectable for tests). */
+  now?: () => number;
+}
+
+export type EventListener = (event: ConsoleEvent) => void;
+
+const idleStatus: RunStatus = {
+  phase: 'idle',
+  mode: null,
+  reason: null,
+  startedAt: null,
+  elapsed: 0,
+  safety: 'unknown',
+  armed: false,
+};
+
+const activePhases: ReadonlySet<RunStatus['phase']> = new Set(['starting', 'running', 'paused']);
+
+const abortSourceWords = {
+  button: 'Abort button',
+  'escape-key': 'Esc key',
+  'space-key': 'Space key',
+  remote: 'remote client',
+} as const;
+
+export class ConsoleCore {
+  private readonly library: SceneLibrary;
+  private readonly settings: SettingsStore;
+  private readonly runController: RunController;
+  private readonly connections: ConnectionSource;
+  private readonly now: () => number;
+  private readonly listeners = new Set<EventListener>();
+  private scene: Scene | null = null;
+  private sceneFile: string | null = null;
+  private sceneDirty = false;
+  private run: RunStatus = idleStatus;
+  private readonly unsubscribeConnections: () => void;
+
+  constructor(options: ConsoleCoreOptions) {
+    this.library = new SceneLibrary(options.scenesDir);
+    this.settings = new SettingsStore(options.settingsFile ?? null);
+    this.runController = options.runController ?? new UnavailableRunController();
+    this.connections = options.connections ?? new UnconfiguredConnections();
+    this.now = options.now ?? Date.now;
+    this.unsubscribeConnections = this.connections.subscribe((connections) =>
+      this.publish({ type: 'connections', connections }),
+    );
+  }
+
+  /** Registers a listener for every event; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.unsubscribeConnections();
+    this.listeners.clear();
+  }
+
+  /** Validates and executes one command from either transport. Never throws. */
+  async handle(raw: unknown): Promise<CommandResponse> {
+    const parsed = commandSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, error: `malformed command: ${formatIssues(parsed.error)}` };
+    try {
+      return { ok: true, result: await this.execute(parsed.data) };
+    } catch (err) {
+      const message = err instanceof SceneFileError ? err.message : (err as Error).message;
+      this.log('error', 'console', `${parsed.data.type}: ${message}`);
+      return { ok: false, error: message };
+    }
+  }
+
+  snapshot(): ConsoleSnapshot {
+    return {
+      scene: this.scene,
+      sceneFile: this.sceneFile,
+      settings: this.settings.get(),
+      presets: (Object.keys(plannerPresets) as PlannerPresetName[]).map((name) => ({
+        name,
+        label: plannerPresets[name].label,
+      })),
+      run: this.run,
+      connections: this.connections.current(),
+    };
+  }
+
+  private async execute(command: ConsoleCommand): Promise<CommandResult<CommandType>> {
+    switch (command.type) {
+      case 'snapshot.get':
+        return this.snapshot();
+      case 'scene.list':
+        return { files: this.library.list() };
+      case 'scene.load':
+        return this.setScene(this.library.load(command.file), command.file, false);
+      case 'scene.import':
+        return this.importScene(command.name, command.text);
+      case 'scene.save':
+        return this.saveScene(command.file);
+      case 'scene.validate':
+        return { problems: validateScene(command.scene) };
+      case 'scene.update': {
+        const problems = validateScene(command.scene);
+        if (problems.length > 0) return { scene: this.scene, file: this.sceneFile, problems };
+        return this.setScene(sceneSchema.parse(command.scene), this.sceneFile, true);
+      }
+      case 'settings.get':
+        return { settings: this.settings.get() };
+      case 'settings.set':
+        return { settings: this.changeSettings(command.settings) };
+      case 'settings.preset':
+        return { settings: this.changeSettings(plannerPresets[command.preset].settings) };
+      case 'run.start':
+        return { status: await this.startRun(command.mode) };
+      case 'run.pause':
+        if (this.run.phase !== 'running') throw new Error(`cannot pause: the run is ${this.run.phase}`);
+        await this.runController.pause();
+        return { status: this.run };
+      case 'run.abort':
+        return { status: this.abort(command.source) };
+      case 'connections.get':
+        return { connections: this.connections.current() };
+    }
+  }
+
+  /** Abort first, words after: the controller hears of it before anything else happens. */
+  private abort(source: AbortSource): RunStatus {
+    this.runController.abort(source);
+    const active = activePhases.has(this.run.phase);
+    this.log(
+      'warn',
+      'operator',
+      active
+        ? `Abort requested by operator (${abortSourceWords[source]})`
+        : `Abort pressed (${abortSourceWords[source]}): no run in progress`,
+    );
+    return this.run;
+  }
+
+  private async startRun(mode: 'dry' | 'real'): Promise<RunStatus> {
+    if (activePhases.has(this.run.phase)) throw new Error(`a run is already ${this.run.phase}`);
+    if (!this.scene) throw new Error('load a scene before starting a run');
+    const sink: RunSink = {
+      status: (patch) => this.updateRun(patch),
+      emit: (event) => this.publish(event),
+    };
+    this.updateRun({ ...idleStatus, phase: 'starting', mode, startedAt: this.now() });
+    try {
+      await this.runController.start({ mode, scene: this.scene, settings: this.settings.get() }, sink);
+    } catch (err) {
+      this.updateRun({ phase: 'failed', reason: (err as Error).message, armed: false });
+      throw err;
+    }
+    return this.run;
+  }
+
+  private updateRun(patch: Partial<RunStatus>): void {
+    this.run = { ...this.run, ...patch };
+    this.publish({ type: 'run', status: this.run });
+  }
+
+  private changeSettings(settings: PlannerSettings): PlannerSettings {
+    if (activePhases.has(this.run.phase))
+      throw new Error('settings cannot change while a run is in progress');
+    const saved = this.settings.set(settings);
+    this.publish({ type: 'settings', settings: saved });
+    return saved;
+  }
+
+  private importScene(name: string, text: string) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      return {
+        scene: this.scene,
+        file: this.sceneFile,
+        problems: [{ path: '', message: `not valid JSON: ${(err as Error).message}` }],
+      };
+    }
+    const problems = validateScene(json);
+    if (problems.length > 0) return { scene: this.scene, file: this.sceneFile, problems };
+    return this.setScene(parseScene(json, name), null, true);
+  }
+
+  private saveScene(file: string) {
+    if (!this.scene) throw new Error('there is no scene to save');
+    this.library.save(file, this.scene);
+    this.sceneFile = file;
+    this.sceneDirty = false;
+    this.publish({ type: 'scene', scene: this.scene, file, dirty: false });
+    this.log('info', 'scene', `saved ${file}`);
+    return { file };
+  }
+
+  private setScene(scene: Scene, file: string | null, dirty: boolean) {
+    if (activePhases.has(this.run.phase))
+      throw new Error('the scene cannot change while a run is in progress');
+    this.scene = scene;
+    this.sceneFile = file;
+    this.sceneDirty = dirty;
+    this.publish({ type: 'scene', scene, file, dirty: this.sceneDirty });
+    return { scene, file, problems: [] as ValidationProblem[] };
+  }
+
+  private log(level: 'info' | 'warn' | 'error', source: string, message: string): void {
+    this.publish({ type: 'log', at: this.now(), level, source, message });
+  }
+
+  /** Every event leaves the core validated: a bad event from a plug-in is a bug caught here. */
+  publish(event: ConsoleEvent): void {
+    const checked = eventSchema.parse(event);
+    for (const listener of this.listeners) listener(checked);
+  }
+}
+
+function validateScene(candidate: unknown): ValidationProblem[] {
+  const result = sceneSchema.safeParse(candidate);
+  return result.success ? [] : problemsOf(result.error);
+}

@@ -1,0 +1,52 @@
+/**
+ * The seam between the console and the MPC loop + safety supervisor. The console core only
+ * forwards the operator's start, pause and abort; the controller owns the run and reports its
+ * status and events through the sink. Abort is synchronous on purpose: it must reach the
+ * supervisor at once, never behind a queue of other work.
+ */
+import type { ConsoleEvent, RunStatus } from '../contract/console-api';
+import type { PlannerSettings } from '../contract/planner-settings';
+import type { Scene } from '../contract/scene';
+
+export type RunMode = 'dry' | 'real';
+export type AbortSource = 'button' | 'escape-key' | 'space-key' | 'remote';
+
+export interface RunSink {
+  /** Reports a change of the run's status (phase, safety, armed, reason). */
+  status(patch: Partial<RunStatus>): void;
+  /** Publishes an event of the run (planner steps, live state, supervisor decisions, log lines). */
+  emit(event: ConsoleEvent): void;
+}
+
+export interface RunRequest {
+  mode: RunMode;
+  scene: Scene;
+  settings: PlannerSettings;
+}
+
+export interface RunController {
+  /** Starts a run; resolves once it is under way, rejects with a reason for the operator. */
+  start(request: RunRequest, sink: RunSink): Promise<void>;
+  pause(): Promise<void>;
+  /** Stops the run now. Must not block: the supervisor guarantees the stop within its deadline. */
+  abort(source: AbortSource): void;
+}
+
+/** Why runs cannot start until the MPC loop and the supervisor are wired into the console. */
+export const RUN_UNAVAILABLE_MESSAGE =
+  'Runs are not available yet: the MPC loop and the safety supervisor are not connected to the console.';
+
+/** The controller used until the real one is injected: it refuses to run rather than pretend. */
+export class UnavailableRunController implements RunController {
+  async start(): Promise<void> {
+    throw new Error(RUN_UNAVAILABLE_MESSAGE);
+  }
+
+  async pause(): Promise<void> {
+    throw new Error(RUN_UNAVAILABLE_MESSAGE);
+  }
+
+  abort(): void {
+    // Nothing can be running, so there is nothing to stop.
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Draws the top-down view: table, goal region, obstacles, sliders, pusher, the executed pusher
+ * path, the chosen plan and the predicted trajectory of each Parareal iteration. Iterations
+ * differ by dash pattern and label as well as colour, so they read without colour.
+ */
+import type { PlannerStep } from '../../../src-main/contract/console-api';
+import type { Scene, Shape } from '../../../src-main/contract/scene';
+import { fitTable, toCanvas, type ViewTransform } from './table-view';
+
+export interface LiveOverlay {
+  step: PlannerStep | null;
+  /** Measured state (state layout of contract/state.ts); overrides the scene's initial poses. */
+  state: number[] | null;
+  executedPath: [number, number][];
+  showRollouts: boolean;
+}
+
+const iterationColours = ['#9e9e9e', '#42a5f5', '#ab47bc', '#26a69a', '#ffa726', '#ef5350'];
+const iterationDashes = [[2, 4], [8, 4], [12, 3, 2, 3], [16, 4], [4, 2], []];
+
+export function drawTable(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  scene: Scene,
+  overlay: LiveOverlay,
+): ViewTransform {
+  const t = fitTable(scene.table.size, width, height);
+  ctx.clearRect(0, 0, width, height);
+  ctx.lineJoin = 'round';
+
+  const [tx, ty] = toCanvas(t, -scene.table.size.x / 2, scene.table.size.y / 2);
+  ctx.fillStyle = '#d7ccc8';
+  ctx.fillRect(tx, ty, scene.table.size.x * t.scale, scene.table.size.y * t.scale);
+  ctx.strokeStyle = '#5d4037';
+  ctx.lineWidth = 2;
+  ctx.strokeRect(tx, ty, scene.table.size.x * t.scale, scene.table.size.y * t.scale);
+
+  // Goal region: dashed ring and a label.
+  const [gx, gy] = toCanvas(t, scene.goal.center.x, scene.goal.center.y);
+  ctx.setLineDash([6, 4]);
+  ctx.strokeStyle = '#2e7d32';
+  ctx.fillStyle = 'rgba(46, 125, 50, 0.15)';
+  ctx.beginPath();
+  ctx.arc(gx, gy, scene.goal.radius * t.scale, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  ctx.setLineDash([]);
+  label(ctx, 'GOAL', gx, gy - scene.goal.radius * t.scale - 6, '#1b5e20');
+
+  for (const o of scene.obstacles) {
+    drawShape(ctx, t, o.shape, o.pose, '#424242', '#212121');
+    label(ctx, o.id, ...toCanvas(t, o.pose.x, o.pose.y), '#fff');
+  }
+
+  const sliderCount = scene.sliders.length;
+  scene.sliders.forEach((s, i) => {
+    const pose =
+      overlay.state && overlay.state.length >= 2 + 3 * sliderCount ? poseAt(overlay.state, i) : s.pose;
+    drawShape(ctx, t, s.shape, pose, '#1565c0', '#0d47a1');
+    const [px, py] = toCanvas(t, pose.x, pose.y);
+    // Heading tick so rotation is visible on a cylinder too.
+    const r =
+      0.8 *
+      (s.shape.kind === 'cylinder' ? s.shape.radius : Math.min(s.shape.sizeX, s.shape.sizeY) / 2) *
+      t.scale;
+    ctx.strokeStyle = '#fff';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(px, py);
+    ctx.lineTo(px + r * Math.cos(pose.theta), py - r * Math.sin(pose.theta));
+    ctx.stroke();
+    label(ctx, s.id, px, py + r + 14, '#0d47a1');
+  });
+
+  drawPath(ctx, t, overlay.executedPath, '#000', 2, []);
+
+  if (overlay.step) drawStep(ctx, t, overlay.step, overlay.showRollouts);
+
+  const pusher = overlay.state ? { x: overlay.state[0]!, y: overlay.state[1]! } : scene.pusher.position;
+  const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
+  ctx.fillStyle = '#ef6c00';
+  ctx.strokeStyle = '#3e2723';
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(ux, uy, Math.max(3, scene.pusher.radius * t.scale), 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  label(ctx, 'pusher', ux, uy - scene.pusher.radius * t.scale - 6, '#3e2723');
+  return t;
+}
+
+function drawStep(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  step: PlannerStep,
+  showRollouts: boolean,
+): void {
+  const n = step.sliderIds.length;
+  if (showRollouts && step.rollouts) {
+    for (const rollout of step.rollouts) drawPath(ctx, t, rollout.map(pusherOf), 'rgba(0,0,0,0.15)', 1, []);
+  }
+  for (const p of step.predictions) {
+    const colour = iterationColours[Math.min(p.iteration, iterationColours.length - 1)]!;
+    const dash = iterationDashes[Math.min(p.iteration, iterationDashes.length - 1)]!;
+    for (let i = 0; i < n; i++)
+      drawPath(
+        ctx,
+        t,
+        [sliderPosOf(step.start, i), ...p.states.map((s) => sliderPosOf(s, i))],
+        colour,
+        2,
+        dash,
+      );
+    const last = p.states[p.states.length - 1];
+    if (last) {
+      const [lx, ly] = toCanvas(t, ...sliderPosOf(last, 0));
+      label(ctx, `k=${p.iteration}`, lx + 14, ly - 8, colour);
+    }
+  }
+  // The chosen plan: the pusher path the controls would drive, thick and solid.
+  const path: [number, number][] = [pusherOf(step.start)];
+  for (const [vx, vy] of step.plan) {
+    const [x, y] = path[path.length - 1]!;
+    path.push([x + vx * step.controlDuration, y + vy * step.controlDuration]);
+  }
+  drawPath(ctx, t, path, '#e65100', 4, []);
+  for (const [x, y] of path.slice(1)) {
+    const [px, py] = toCanvas(t, x, y);
+    ctx.fillStyle = '#e65100';
+    ctx.fillRect(px - 3, py - 3, 6, 6);
+  }
+}
+
+function pusherOf(state: number[]): [number, number] {
+  return [state[0]!, state[1]!];
+}
+
+function sliderPosOf(state: number[], i: number): [number, number] {
+  return [state[2 + 3 * i]!, state[3 + 3 * i]!];
+}
+
+function poseAt(state: number[], i: number) {
+  return { x: state[2 + 3 * i]!, y: state[3 + 3 * i]!, theta: state[4 + 3 * i]! };
+}
+
+function drawShape(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  shape: Shape,
+  pose: { x: number; y: number; theta: number },
+  fill: string,
+  stroke: string,
+): void {
+  const [px, py] = toCanvas(t, pose.x, pose.y);
+  ctx.fillStyle = fill;
+  ctx.strokeStyle = stroke;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  if (shape.kind === 'cylinder') {
+    ctx.arc(px, py, shape.radius * t.scale, 0, 2 * Math.PI);
+  } else {
+    ctx.save();
+    ctx.translate(px, py);
+    ctx.rotate(-pose.theta);
+    ctx.rect(
+      (-shape.sizeX / 2) * t.scale,
+      (-shape.sizeY / 2) * t.scale,
+      shape.sizeX * t.scale,
+      shape.sizeY * t.scale,
+    );
+    ctx.restore();
+  }
+  ctx.fill();
+  ctx.stroke();
+}
+
+function drawPath(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  points: [number, number][],
+  colour: string,
+  width: number,
+  dash: number[],
+): void {
+  if (points.length < 2) return;
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  points.forEach(([x, y], i) => {
+    const [px, py] = toCanvas(t, x, y);
+    if (i === 0) ctx.moveTo(px, py);
+    else ctx.lineTo(px, py);
+  });
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, colour: string): void {
+  ctx.font = '600 12px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.fillStyle = colour;
+  ctx.fillText(text, x, y);
+}
+
+/** The same content in words, for screen readers and for tests that cannot see pixels. */
+export function describeView(scene: Scene | null, step: PlannerStep | null): string {
+  if (!scene) return 'No scene loaded';
+  const parts = [
+    `Table ${Math.round(scene.table.size.x * 1000)} × ${Math.round(scene.table.size.y * 1000)} mm`,
+    `${scene.sliders.length} slider(s)`,
+    `${scene.obstacles.length} obstacle(s)`,
+    `goal for ${scene.goal.slider}`,
+  ];
+  if (step) {
+    parts.push(
+      `plan step ${step.step} with ${step.plan.length} action(s)`,
+      `predictions for Parareal iteration(s) ${step.predictions.map((p) => p.iteration).join(', ')}`,
+    );
+  }
+  return parts.join('; ');
+}

@@ -1,0 +1,79 @@
+/**
+ * The top-down view's geometry: table frame (metres, x right, y up, origin at the table centre)
+ * to canvas pixels (y down), fitted with a margin, and hit-testing for dragging.
+ */
+import type { Scene, Shape } from '../../../src-main/contract/scene';
+import { boundingRadius } from '../../../src-main/contract/scene';
+
+export interface ViewTransform {
+  scale: number; // px per metre
+  cx: number;
+  cy: number;
+}
+
+export function fitTable(
+  table: { x: number; y: number },
+  width: number,
+  height: number,
+  margin = 24,
+): ViewTransform {
+  const scale = Math.max(1e-6, Math.min((width - 2 * margin) / table.x, (height - 2 * margin) / table.y));
+  return { scale, cx: width / 2, cy: height / 2 };
+}
+
+export function toCanvas(t: ViewTransform, x: number, y: number): [number, number] {
+  return [t.cx + x * t.scale, t.cy - y * t.scale];
+}
+
+export function toTable(t: ViewTransform, px: number, py: number): [number, number] {
+  return [(px - t.cx) / t.scale, (t.cy - py) / t.scale];
+}
+
+export type DragTarget =
+  | { kind: 'slider'; index: number }
+  | { kind: 'obstacle'; index: number }
+  | { kind: 'goal' }
+  | { kind: 'pusher' };
+
+function within(x: number, y: number, cx: number, cy: number, r: number): boolean {
+  return Math.hypot(x - cx, y - cy) <= r;
+}
+
+/** The object under a table-frame point, topmost first (pusher, sliders, obstacles, goal). */
+export function hitTest(scene: Scene, x: number, y: number): DragTarget | null {
+  if (within(x, y, scene.pusher.position.x, scene.pusher.position.y, scene.pusher.radius))
+    return { kind: 'pusher' };
+  const shapeHit = (shape: Shape, p: { x: number; y: number }) =>
+    within(x, y, p.x, p.y, boundingRadius(shape));
+  const s = scene.sliders.findIndex((sl) => shapeHit(sl.shape, sl.pose));
+  if (s >= 0) return { kind: 'slider', index: s };
+  const o = scene.obstacles.findIndex((ob) => shapeHit(ob.shape, ob.pose));
+  if (o >= 0) return { kind: 'obstacle', index: o };
+  if (within(x, y, scene.goal.center.x, scene.goal.center.y, scene.goal.radius)) return { kind: 'goal' };
+  return null;
+}
+
+/** A copy of the scene with the target moved to (x, y), table frame. */
+export function moveTo(scene: Scene, target: DragTarget, x: number, y: number): Scene {
+  const next = plainCopy(scene);
+  switch (target.kind) {
+    case 'pusher':
+      next.pusher.position = { x, y };
+      break;
+    case 'goal':
+      next.goal.center = { x, y };
+      break;
+    case 'slider':
+      next.sliders[target.index]!.pose = { ...next.sliders[target.index]!.pose, x, y };
+      break;
+    case 'obstacle':
+      next.obstacles[target.index]!.pose = { ...next.obstacles[target.index]!.pose, x, y };
+      break;
+  }
+  return next;
+}
+
+/** Svelte state proxies cannot be structured-cloned; a JSON round trip gives a plain copy. */
+export function plainCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
