@@ -2,8 +2,12 @@
 import type { Command } from 'commander';
 import { registerSceneCommand } from './scene';
 import { registerSimulateCommand } from './simulate';
+import { registerPredictCommand } from './predict';
+import { registerWebCommand } from './web';
 
 export function registerCommands(program: Command): void {
   registerSceneCommand(program);
   registerSimulateCommand(program);
+  registerPredictCommand(program);
+  registerWebCommand(program);
 }

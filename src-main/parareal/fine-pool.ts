@@ -1,0 +1,239 @@
+/**
+ * A pool of W fine-model workers. Jobs queue in submission order (the Parareal scheduler submits
+ * in the order it wants them run) and go out in batches to idle workers.
+ *
+ * Failure handling: a worker that dies is replaced and its unfinished jobs are queued again at the
+ * front (the fine model is deterministic, so the result is the same wherever it runs); a job that
+ * kills workers repeatedly fails instead of looping. A job that runs past the timeout fails with a
+ * clear error and its worker is replaced. close() kills every worker and waits for them to exit.
+ */
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import type { Scene } from '../contract/scene';
+import {
+  fromWorkerSchema,
+  type FineJob,
+  type FineResult,
+  type ToWorker,
+} from '../../src-workers/worker-protocol';
+import { spawnNodeWorker, type SpawnWorker, type WorkerTransport } from './worker-transport';
+
+export interface FinePoolOptions {
+  workers?: number;
+  spawn?: SpawnWorker;
+  /** A single job running longer than this fails (ms). */
+  jobTimeoutMs?: number;
+  /** A job whose worker died this many times fails instead of being retried. */
+  maxAttempts?: number;
+}
+
+export type FineJobInput = Omit<FineJob, 'id'>;
+
+export class FineJobError extends Error {
+  override name = 'FineJobError';
+}
+
+interface Pending {
+  job: FineJob;
+  attempts: number;
+  resolve(r: FineResult): void;
+  reject(e: Error): void;
+  signal: AbortSignal | undefined;
+}
+
+interface Worker {
+  transport: WorkerTransport;
+  ready: boolean;
+  scenes: Set<string>;
+  inFlight: Map<number, Pending>;
+  timer: NodeJS.Timeout | undefined;
+  exited: Promise<void>;
+}
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, os.availableParallelism() - 1);
+}
+
+export class FinePool {
+  readonly size: number;
+  private readonly spawn: SpawnWorker;
+  private readonly jobTimeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly workers = new Set<Worker>();
+  private readonly queue: Pending[] = [];
+  private readonly scenes = new Map<string, Scene>();
+  private nextId = 1;
+  private closed = false;
+  /** Workers started to replace dead or stuck ones (for tests and diagnostics). */
+  replacements = 0;
+
+  constructor(options: FinePoolOptions = {}) {
+    this.size = options.workers ?? defaultWorkerCount();
+    if (!Number.isInteger(this.size) || this.size < 1)
+      throw new Error(`worker count must be >= 1, got ${this.size}`);
+    this.spawn = options.spawn ?? spawnNodeWorker;
+    this.jobTimeoutMs = options.jobTimeoutMs ?? 60_000;
+    this.maxAttempts = options.maxAttempts ?? 3;
+    for (let i = 0; i < this.size; i++) this.startWorker();
+  }
+
+  /** Makes a scene known to the pool; jobs name it by the returned content key. */
+  registerScene(scene: Scene): string {
+    const key = createHash('sha256').update(JSON.stringify(scene)).digest('hex').slice(0, 16);
+    this.scenes.set(key, scene);
+    return key;
+  }
+
+  run(input: FineJobInput, signal?: AbortSignal): Promise<FineResult> {
+    if (this.closed) return Promise.reject(new FineJobError('fine pool is closed'));
+    if (!this.scenes.has(input.sceneKey))
+      return Promise.reject(new FineJobError(`unknown scene key ${input.sceneKey}`));
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { job: { ...input, id: this.nextId++ }, attempts: 0, resolve, reject, signal };
+      signal?.addEventListener('abort', () => this.cancel(pending), { once: true });
+      this.queue.push(pending);
+      this.dispatch();
+    });
+  }
+
+  /** Process ids of the live workers. */
+  pids(): number[] {
+    return [...this.workers].map((w) => w.transport.pid).filter((p): p is number => p !== undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new FineJobError('fine pool closed'));
+    const exits = [...this.workers].map((w) => {
+      clearTimeout(w.timer);
+      for (const p of w.inFlight.values()) p.reject(new FineJobError('fine pool closed'));
+      w.inFlight.clear();
+      w.transport.kill();
+      return w.exited;
+    });
+    await Promise.all(exits);
+  }
+
+  private cancel(p: Pending): void {
+    const i = this.queue.indexOf(p);
+    if (i >= 0) {
+      this.queue.splice(i, 1);
+      p.reject(new DOMException('fine job cancelled', 'AbortError'));
+    }
+    // A job already on a worker finishes; its result is dropped by the caller.
+  }
+
+  private startWorker(): void {
+    const transport = this.spawn();
+    let exited!: () => void;
+    const worker: Worker = {
+      transport,
+      ready: false,
+      scenes: new Set(),
+      inFlight: new Map(),
+      timer: undefined,
+      exited: new Promise((r) => (exited = r)),
+    };
+    this.workers.add(worker);
+    transport.onMessage((raw) => this.onMessage(worker, raw));
+    transport.onExit((code) => {
+      exited();
+      this.onExit(worker, code);
+    });
+  }
+
+  private onMessage(worker: Worker, raw: unknown): void {
+    const parsed = fromWorkerSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.failWorker(worker, `worker ${worker.transport.pid} sent a malformed message`);
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === 'ready') {
+      worker.ready = true;
+    } else if (msg.type === 'result') {
+      const p = worker.inFlight.get(msg.result.id);
+      if (p) {
+        worker.inFlight.delete(msg.result.id);
+        p.resolve(msg.result);
+      }
+      this.armTimer(worker);
+    } else {
+      const p = msg.id === null ? undefined : worker.inFlight.get(msg.id);
+      if (p) {
+        worker.inFlight.delete(p.job.id);
+        p.reject(new FineJobError(`fine job failed on worker ${worker.transport.pid}: ${msg.message}`));
+      }
+      this.armTimer(worker);
+    }
+    this.dispatch();
+  }
+
+  private onExit(worker: Worker, code: number | null): void {
+    clearTimeout(worker.timer);
+    this.workers.delete(worker);
+    if (this.closed) return;
+    // Unfinished jobs go back to the front of the queue, in their original order.
+    const orphans = [...worker.inFlight.values()];
+    worker.inFlight.clear();
+    const retry: Pending[] = [];
+    for (const p of orphans) {
+      p.attempts++;
+      if (p.attempts >= this.maxAttempts) {
+        p.reject(
+          new FineJobError(
+            `fine job ${p.job.id} failed: its worker died ${p.attempts} times (last exit code ${code})`,
+          ),
+        );
+      } else retry.push(p);
+    }
+    this.queue.unshift(...retry);
+    this.replacements++;
+    this.startWorker();
+    this.dispatch();
+  }
+
+  /** Kills a misbehaving worker; its exit handler replaces it. */
+  private failWorker(worker: Worker, reason: string): void {
+    for (const p of worker.inFlight.values()) p.reject(new FineJobError(reason));
+    worker.inFlight.clear();
+    worker.transport.kill();
+  }
+
+  private armTimer(worker: Worker): void {
+    clearTimeout(worker.timer);
+    worker.timer = undefined;
+    if (worker.inFlight.size === 0) return;
+    // Jobs of a batch run one after another, so each gets the full budget from when the previous
+    // one finished.
+    worker.timer = setTimeout(() => {
+      const id = [...worker.inFlight.keys()][0];
+      this.failWorker(
+        worker,
+        `fine job ${id} timed out after ${this.jobTimeoutMs} ms on worker ${worker.transport.pid}; the worker was replaced`,
+      );
+    }, this.jobTimeoutMs);
+  }
+
+  private dispatch(): void {
+    if (this.closed) return;
+    for (const worker of this.workers) {
+      if (this.queue.length === 0) return;
+      if (!worker.ready || worker.inFlight.size > 0) continue;
+      // Batches cut message overhead when the queue is long, but stay small enough that the
+      // other workers still get a share of the remaining jobs.
+      const batchSize = Math.max(1, Math.floor(this.queue.length / (2 * this.workers.size)));
+      const batch = this.queue.splice(0, batchSize);
+      for (const p of batch) {
+        if (!worker.scenes.has(p.job.sceneKey)) {
+          const scene = this.scenes.get(p.job.sceneKey)!;
+          worker.transport.send({ type: 'scene', sceneKey: p.job.sceneKey, scene } satisfies ToWorker);
+          worker.scenes.add(p.job.sceneKey);
+        }
+        worker.inFlight.set(p.job.id, p);
+      }
+      worker.transport.send({ type: 'jobs', jobs: batch.map((p) => p.job) } satisfies ToWorker);
+      this.armTimer(worker);
+    }
+  }
+}

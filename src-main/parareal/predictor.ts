@@ -1,0 +1,124 @@
+/**
+ * One interface for every prediction model the planner and the CLI can choose: the coarse model
+ * alone, the fine model alone (each sequence serially on one worker, sequences in parallel), or
+ * Parareal combining the two. All of them take a batch of control sequences at once so the
+ * worker pool stays busy.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Scene } from '../contract/scene';
+import type { State } from '../contract/state';
+import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
+import { projectionGeometry } from '../../src-workers/physics/projection';
+import type { FinePool } from './fine-pool';
+import {
+  parareal,
+  realWorldSpread,
+  type CoarsePropagator,
+  type PararealResult,
+  type PredictionRequest,
+  type PredictionTiming,
+  type Tolerance,
+} from './parareal';
+
+export type PredictionModel =
+  | { kind: 'coarse' }
+  | { kind: 'fine' }
+  | { kind: 'parareal'; iterations: number; tolerance: Tolerance | null; controlsPerSlice: number };
+
+export type CoarseKind = 'analytical' | 'learned';
+
+export interface Predictor {
+  readonly model: PredictionModel;
+  predict(request: PredictionRequest): Promise<PararealResult>;
+}
+
+/** Parses "coarse", "fine", "parareal", "parareal:2" (the CLI's and experiment runner's spelling). */
+export function parseModelSpec(spec: string, tolerance: Tolerance | null = null): PredictionModel {
+  const [kind, arg] = spec.split(':');
+  if (kind === 'coarse' && arg === undefined) return { kind: 'coarse' };
+  if (kind === 'fine' && arg === undefined) return { kind: 'fine' };
+  if (kind === 'parareal') {
+    const iterations = arg === undefined ? 2 : Number(arg);
+    if (!Number.isInteger(iterations) || iterations < 0)
+      throw new Error(`"${spec}": iterations must be a whole number`);
+    return { kind: 'parareal', iterations, tolerance, controlsPerSlice: 1 };
+  }
+  throw new Error(`unknown prediction model "${spec}" (expected coarse, fine or parareal[:K])`);
+}
+
+export function modelLabel(model: PredictionModel): string {
+  return model.kind === 'parareal' ? `parareal:${model.iterations}` : model.kind;
+}
+
+export function createCoarseModel(scene: Scene, kind: CoarseKind): CoarsePropagator {
+  if (kind === 'analytical') return new AnalyticalCoarseModel(scene);
+  throw new Error('the learned coarse model is not available yet (it arrives with the learned-model work)');
+}
+
+export function createPredictor(
+  scene: Scene,
+  pool: FinePool,
+  model: PredictionModel,
+  options: { dt: number; coarse?: CoarseKind },
+): Predictor {
+  const coarse = createCoarseModel(scene, options.coarse ?? 'analytical');
+  const sceneKey = pool.registerScene(scene);
+  const ctx = { sceneKey, coarse, fine: pool, projection: projectionGeometry(scene) };
+  const dt = options.dt;
+  return {
+    model,
+    predict: async (request) => {
+      if (model.kind === 'parareal') {
+        return parareal(
+          ctx,
+          {
+            iterations: model.iterations,
+            tolerance: model.tolerance,
+            controlsPerSlice: model.controlsPerSlice,
+            dt,
+          },
+          request,
+        );
+      }
+      // Coarse and fine alone are Parareal's two ends: K = 0, and one slice per sequence with K = 1.
+      if (model.kind === 'coarse')
+        return parareal(ctx, { iterations: 0, tolerance: null, controlsPerSlice: 1, dt }, request);
+      return fineOnly(ctx.sceneKey, pool, dt, request);
+    },
+  };
+}
+
+async function fineOnly(
+  sceneKey: string,
+  pool: FinePool,
+  dt: number,
+  request: PredictionRequest,
+): Promise<PararealResult> {
+  const t0 = performance.now();
+  const starts = Array.isArray(request.x0) ? request.x0 : request.controls.map(() => request.x0 as State);
+  const results = await Promise.all(
+    request.controls.map((controls, r) =>
+      pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [u[0], u[1]]), dt }),
+    ),
+  );
+  const wallMs = performance.now() - t0;
+  const fineJobMs = results.map((r) => r.ms);
+  const timing: PredictionTiming = {
+    wallMs,
+    coarseMs: 0,
+    fineJobMs,
+    fineJobs: results.length,
+    fineJobsReused: 0,
+    overheadMs: Math.max(0, wallMs - fineJobMs.reduce((a, b) => a + b, 0) / pool.size),
+  };
+  return {
+    sequences: results.map((r, i) => ({
+      iterates: [[starts[i]!, ...r.states]],
+      changes: [],
+      stoppedBy: 'exact' as const,
+    })),
+    timing,
+  };
+}
+
+export { realWorldSpread };

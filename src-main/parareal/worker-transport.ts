@@ -1,0 +1,42 @@
+/**
+ * How the pool reaches a worker process. The pool only sees this interface; under Node (CLI,
+ * tests, web mode) workers are child processes running the TypeScript entry through tsx, in the
+ * Electron app they are utility processes (src-main/shell/utility-transport.ts).
+ */
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export interface WorkerTransport {
+  readonly pid: number | undefined;
+  send(message: unknown): void;
+  onMessage(handler: (message: unknown) => void): void;
+  /** Called once when the process ends, however it ends. */
+  onExit(handler: (code: number | null) => void): void;
+  kill(): void;
+}
+
+export type SpawnWorker = () => WorkerTransport;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const fineWorkerEntry = path.resolve(here, '../../src-workers/fine-worker.ts');
+
+/** A child process running the fine worker from source (tsx registered as an import hook). */
+export const spawnNodeWorker: SpawnWorker = () => {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = fork(fineWorkerEntry, [], {
+    execArgv: ['--import', tsx],
+    serialization: 'advanced', // structured clone: Float64Array states cross without copying to JSON
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return {
+    pid: child.pid,
+    send: (m) => {
+      if (child.connected) child.send(m as never);
+    },
+    onMessage: (h) => child.on('message', h),
+    onExit: (h) => child.once('exit', (code) => h(code)),
+    kill: () => child.kill('SIGKILL'),
+  };
+};

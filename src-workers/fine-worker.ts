@@ -1,0 +1,76 @@
+/**
+ * Fine-model worker entry point: an Electron utility process in the app, a Node child process under
+ * the CLI and tests. It compiles each scene's MuJoCo model once (cached by the scene key the main
+ * process derives from the scene's content) and runs fine slices in the order they arrive.
+ */
+import { performance } from 'node:perf_hooks';
+import { FineModel } from './physics/fine-model';
+import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from './worker-protocol';
+
+interface Port {
+  send(msg: FromWorker): void;
+  onMessage(handler: (msg: unknown) => void): void;
+}
+
+/** Electron utility processes talk through process.parentPort; Node children through process.send. */
+function connect(): Port {
+  const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+  if (parentPort) {
+    return {
+      send: (msg) => parentPort.postMessage(msg),
+      onMessage: (h) => parentPort.on('message', (e: { data: unknown }) => h(e.data)),
+    };
+  }
+  if (!process.send) throw new Error('fine-worker must run as a child or utility process');
+  return {
+    send: (msg) => process.send!(msg),
+    onMessage: (h) => process.on('message', h),
+  };
+}
+
+interface ParentPortLike {
+  postMessage(msg: unknown): void;
+  on(event: 'message', handler: (e: { data: unknown }) => void): void;
+}
+
+const port = connect();
+const models = new Map<string, Promise<FineModel>>();
+
+async function runJob(job: FineJob): Promise<void> {
+  const model = models.get(job.sceneKey);
+  if (!model) throw new Error(`no scene "${job.sceneKey}" was sent to this worker`);
+  const fine = await model;
+  const t0 = performance.now();
+  const states: Float64Array[] = [];
+  let x = job.x;
+  for (const [ux, uy] of job.controls) {
+    x = fine.step(x, ux, uy, job.dt);
+    states.push(x);
+  }
+  port.send(
+    fromWorkerSchema.parse({ type: 'result', result: { id: job.id, states, ms: performance.now() - t0 } }),
+  );
+}
+
+// Jobs run strictly one after another: MuJoCo data is shared per scene within this process.
+let queue: Promise<void> = Promise.resolve();
+
+port.onMessage((raw) => {
+  const parsed = toWorkerSchema.safeParse(raw);
+  if (!parsed.success) {
+    port.send({ type: 'error', id: null, message: `malformed message: ${parsed.error.message}` });
+    return;
+  }
+  const msg = parsed.data;
+  if (msg.type === 'scene') {
+    if (!models.has(msg.sceneKey)) models.set(msg.sceneKey, FineModel.create(msg.scene));
+    return;
+  }
+  for (const job of msg.jobs) {
+    queue = queue.then(() =>
+      runJob(job).catch((err: unknown) => port.send({ type: 'error', id: job.id, message: String(err) })),
+    );
+  }
+});
+
+port.send({ type: 'ready', pid: process.pid });

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { FinePool } from '../../src-main/parareal/fine-pool';
+import type { WorkerTransport } from '../../src-main/parareal/worker-transport';
+import { initialState } from '../../src-main/contract/state';
+import { referenceScene } from '../helpers/scenes';
+
+const scene = referenceScene('isrr-obstacle');
+
+/** A worker that says it is ready and then never answers: a stuck fine job. */
+function stuckWorker(): WorkerTransport {
+  let onExit: (code: number | null) => void = () => undefined;
+  let onMessage: (m: unknown) => void = () => undefined;
+  queueMicrotask(() => onMessage({ type: 'ready', pid: 1 }));
+  return {
+    pid: undefined,
+    send: () => undefined,
+    onMessage: (h) => (onMessage = h),
+    onExit: (h) => (onExit = h),
+    kill: () => queueMicrotask(() => onExit(null)),
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('fine worker pool', () => {
+  it('fails a stuck job with a clear timeout error and replaces the worker', async () => {
+    const pool = new FinePool({ workers: 1, spawn: stuckWorker, jobTimeoutMs: 100 });
+    const key = pool.registerScene(scene);
+    await expect(
+      pool.run({ sceneKey: key, x: initialState(scene), controls: [[0.01, 0]], dt: 1 }),
+    ).rejects.toThrow(/timed out after 100 ms.*replaced/);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(pool.replacements).toBe(1);
+    await pool.close();
+  });
+
+  it('leaves no processes behind after close()', async () => {
+    const pool = new FinePool({ workers: 2 });
+    const key = pool.registerScene(scene);
+    await pool.run({ sceneKey: key, x: initialState(scene), controls: [[0.01, 0]], dt: 0.1 });
+    const pids = pool.pids();
+    expect(pids).toHaveLength(2);
+    expect(pids.every(isAlive)).toBe(true);
+    await pool.close();
+    expect(pids.some(isAlive)).toBe(false);
+    await expect(
+      pool.run({ sceneKey: key, x: initialState(scene), controls: [[0.01, 0]], dt: 0.1 }),
+    ).rejects.toThrow(/closed/);
+  });
+
+  it('rejects jobs for scenes it was never given', async () => {
+    const pool = new FinePool({ workers: 1, spawn: stuckWorker });
+    await expect(
+      pool.run({ sceneKey: 'nope', x: new Float64Array(10), controls: [[0, 0]], dt: 1 }),
+    ).rejects.toThrow(/unknown scene/);
+    await pool.close();
+  });
+});
