@@ -9,12 +9,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { orientationToZUp, pointToZUp, type UpAxis } from './axes';
+import { orientationFromZUp, orientationToZUp, pointFromZUp, pointToZUp, type UpAxis } from './axes';
 import { symmetricEigen } from './eigen';
 import {
   add,
   IDENTITY,
   norm,
+  quatConjugate,
   quatMultiply,
   quatNormalize,
   rotate,
@@ -231,4 +232,13 @@ export function loadCalibration(dir: string, setup: string): Calibration {
   const result = calibrationSchema.safeParse(json);
   if (!result.success) throw new CalibrationError(`${file}: invalid calibration: ${result.error.message}`);
   return result.data;
+}
+
+/** The inverse mapping, table -> mocap (the virtual server streams what Motive would see). */
+export function mocapPoint(c: Calibration, table: Vec3): Vec3 {
+  return pointFromZUp(rotate(quatConjugate(c.rotation), sub(table, c.translation)), c.upAxis);
+}
+
+export function mocapOrientation(c: Calibration, table: Quat): Quat {
+  return orientationFromZUp(quatMultiply(quatConjugate(c.rotation), table), c.upAxis);
 }

@@ -1,0 +1,220 @@
+/**
+ * The virtual NatNet server: streams rigid bodies like Motive, at 120 Hz by default, by multicast
+ * or unicast, in NatNet 3.x or 4.1 layout. Poses come from a pose source, planar table-frame poses
+ * keyed by rigid-body name: a static scene, or a callback into a running MuJoCo world
+ * (setPoseSource). They are carried into the motion-capture frame through the inverse of a
+ * calibration (Y-up by default, as Motive streams), so the console's client, binding and
+ * calibration see exactly what they would see in the lab. Faults: pose noise, lost tracking
+ * (here), latency, dropped and corrupted packets (in the transport).
+ */
+import type { Scene } from '../contract/scene';
+import { identityCalibration, mocapOrientation, mocapPoint, type Calibration } from '../mocap/calibration';
+import { nowNs } from '../mocap/clock';
+import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../mocap/message-ids';
+import { emptyFrame, type RigidBodyData } from '../mocap/messages/frame';
+import type { ModelDefinitions } from '../mocap/messages/model-def';
+import { encodePacket } from '../mocap/packet';
+import { yawQuat } from '../mocap/rotation';
+import { natNetFaultsSchema, SeededRandom, type NatNetFaults, type NatNetFaultsInput } from './natnet-faults';
+import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
+
+export interface VirtualRigidBody {
+  id: number;
+  name: string;
+}
+
+/** A planar pose in the table frame (m, m, rad) and the body's height above the table (m). */
+export interface TablePose {
+  x: number;
+  y: number;
+  theta: number;
+  z?: number;
+}
+
+/** Current poses by rigid-body name; a name left out is streamed as not tracked. */
+export type PoseSource = () => ReadonlyMap<string, TablePose>;
+
+export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptions> {
+  rigidBodies: VirtualRigidBody[];
+  rateHz?: number;
+  /** Mocap -> table calibration the client will use; its up axis is the stream's up axis. */
+  calibration?: Calibration;
+  faults?: NatNetFaultsInput;
+  /** Simulated camera mid-exposure -> transmit time (s), stamped into each frame. */
+  exposureLatencyS?: number;
+}
+
+export interface SentFrame {
+  frameNumber: number;
+  /** Local monotonic time (ns) the frame was built and handed to the socket. */
+  sentAtNs: bigint;
+}
+
+export class VirtualNatNetServer {
+  readonly transport: NatNetServerTransport;
+  private readonly rigidBodies: VirtualRigidBody[];
+  private readonly rateHz: number;
+  private readonly calibration: Calibration;
+  private readonly exposureTicks: bigint;
+  private poseSource: PoseSource = () => new Map();
+  private faults: NatNetFaults;
+  private random: SeededRandom;
+  private frameNumber = 0;
+  private latest: Uint8Array | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private readonly sendListeners: ((f: SentFrame) => void)[] = [];
+
+  constructor(options: VirtualNatNetServerOptions) {
+    this.rigidBodies = options.rigidBodies;
+    this.rateHz = options.rateHz ?? 120;
+    if (!(this.rateHz > 0 && this.rateHz <= 1000))
+      throw new RangeError(`rate ${this.rateHz} Hz is out of range (0, 1000]`);
+    this.calibration = options.calibration ?? identityCalibration('y');
+    this.faults = natNetFaultsSchema.parse(options.faults ?? {});
+    this.random = new SeededRandom(this.faults.seed);
+    this.transport = new NatNetServerTransport(
+      {
+        address: options.address ?? '127.0.0.1',
+        commandPort: options.commandPort ?? DEFAULT_COMMAND_PORT,
+        dataPort: options.dataPort ?? DEFAULT_DATA_PORT,
+        multicast: options.multicast ?? true,
+        natNetVersion: options.natNetVersion ?? [3, 1, 0, 0],
+        ...options,
+      },
+      {
+        modelDefinitions: () => this.modelDefinitions(),
+        frameRate: () => this.rateHz,
+        latestFrame: () => this.latest,
+      },
+    );
+    this.transport.setFaults(this.faults);
+    this.exposureTicks = BigInt(
+      Math.round((options.exposureLatencyS ?? 0.004) * this.transport.clockFrequency),
+    );
+  }
+
+  /** Streams the scene's initial poses; rigid bodies named by rigidBody (or the slider id / "pusher"). */
+  static fromScene(
+    scene: Scene,
+    options: Omit<VirtualNatNetServerOptions, 'rigidBodies'> = {},
+  ): VirtualNatNetServer {
+    const bodies = sceneRigidBodies(scene);
+    const server = new VirtualNatNetServer({ ...options, rigidBodies: bodies });
+    const poses = new Map<string, TablePose>();
+    poses.set(bodies[0]!.name, {
+      x: scene.pusher.position.x,
+      y: scene.pusher.position.y,
+      theta: 0,
+      z: scene.pusher.height / 2,
+    });
+    scene.sliders.forEach((s, i) => poses.set(bodies[i + 1]!.name, { ...s.pose, z: s.shape.height / 2 }));
+    server.setPoseSource(() => poses);
+    return server;
+  }
+
+  setPoseSource(source: PoseSource): void {
+    this.poseSource = source;
+  }
+
+  setFaults(faults: NatNetFaultsInput): void {
+    this.faults = natNetFaultsSchema.parse(faults);
+    this.random = new SeededRandom(this.faults.seed);
+    this.transport.setFaults(this.faults);
+  }
+
+  onFrameSent(fn: (f: SentFrame) => void): void {
+    this.sendListeners.push(fn);
+  }
+
+  get commandPort(): number {
+    return this.transport.commandPort;
+  }
+
+  modelDefinitions(): ModelDefinitions {
+    return {
+      models: this.rigidBodies.map((rb) => ({
+        kind: 'rigidBody' as const,
+        name: rb.name,
+        id: rb.id,
+        parentId: -1,
+        offset: [0, 0, 0],
+        markers: [],
+      })),
+    };
+  }
+
+  /** Starts the sockets and, unless `stream` is false, the frame clock. */
+  async start(stream = true): Promise<void> {
+    await this.transport.start();
+    if (stream) this.startStreaming();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.transport.stop();
+  }
+
+  private startStreaming(): void {
+    this.running = true;
+    const periodNs = BigInt(Math.round(1e9 / this.rateHz));
+    let next = nowNs();
+    const tick = (): void => {
+      if (!this.running) return;
+      this.step();
+      next += periodNs;
+      const now = nowNs();
+      // Behind by more than a period (a stalled event loop): skip ahead instead of bursting.
+      if (now - next > periodNs) next = now;
+      this.timer = setTimeout(tick, Math.max(0, Number(next - now) / 1e6));
+    };
+    tick();
+  }
+
+  /** Builds and sends one frame from the current poses. */
+  step(): SentFrame {
+    this.frameNumber++;
+    const poses = this.poseSource();
+    const frame = emptyFrame(this.frameNumber);
+    frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
+    const transmit = this.transport.ticks();
+    frame.transmit = transmit;
+    frame.dataReceived = transmit > this.exposureTicks / 2n ? transmit - this.exposureTicks / 2n : 0n;
+    frame.cameraMidExposure = transmit > this.exposureTicks ? transmit - this.exposureTicks : 0n;
+    frame.timestamp = Number(frame.cameraMidExposure) / this.transport.clockFrequency;
+    const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
+    this.latest = packet;
+    const sent = { frameNumber: this.frameNumber, sentAtNs: nowNs() };
+    this.transport.sendFrame(packet);
+    for (const fn of this.sendListeners) fn(sent);
+    return sent;
+  }
+
+  private rigidBodyData(rb: VirtualRigidBody, pose: TablePose | undefined): RigidBodyData {
+    const lost = pose === undefined || this.faults.lostTracking.includes(rb.name);
+    if (pose === undefined)
+      return { id: rb.id, position: [0, 0, 0], orientation: [0, 0, 0, 1], meanError: 0, params: 0 };
+    const n = (sd: number): number => (sd > 0 ? sd * this.random.normal() : 0);
+    const table: [number, number, number] = [
+      pose.x + n(this.faults.positionNoise),
+      pose.y + n(this.faults.positionNoise),
+      (pose.z ?? 0) + n(this.faults.positionNoise),
+    ];
+    return {
+      id: rb.id,
+      position: mocapPoint(this.calibration, table),
+      orientation: mocapOrientation(this.calibration, yawQuat(pose.theta + n(this.faults.yawNoise))),
+      meanError: 0.0002 + n(this.faults.positionNoise) ** 2,
+      params: lost ? 0 : 1,
+    };
+  }
+}
+
+/** Rigid bodies of a scene: the pusher first (id 1), then each slider (ids 2...). */
+export function sceneRigidBodies(scene: Pick<Scene, 'pusher' | 'sliders'>): VirtualRigidBody[] {
+  return [
+    { id: 1, name: scene.pusher.rigidBody ?? 'pusher' },
+    ...scene.sliders.map((s, i) => ({ id: i + 2, name: s.rigidBody ?? s.id })),
+  ];
+}

@@ -1,0 +1,344 @@
+/**
+ * The NatNet client of the main process. It connects to Motive (or the virtual server) on the
+ * command port, learns the stream from SERVERINFO (NatNet version, multicast or unicast, data
+ * port, clock frequency), asks for model definitions (rigid-body names), keeps a unicast stream
+ * alive, syncs clocks with echo requests and turns every frame into a MocapSnapshot with named
+ * rigid bodies. Bad packets are counted in the stats and reported, never thrown.
+ */
+import dgram from 'node:dgram';
+import { nowNs, nowSeconds } from './clock';
+import { ClockSync } from './clock-sync';
+import { DEFAULT_COMMAND_PORT, DEFAULT_MULTICAST_GROUP } from './message-ids';
+import type { FrameOfData } from './messages/frame';
+import { trackingValid } from './messages/frame';
+import { rigidBodyNames, type ModelDefinitions } from './messages/model-def';
+import type { ServerInfo } from './messages/server-info';
+import { decodePacket, encodePacket, type NatNetMessage } from './packet';
+import type { MocapSnapshot } from './scene-binding';
+import { StatsTracker, type MocapStats } from './stats';
+import { formatVersion, NATNET_3_0, type NatNetVersion } from './version';
+
+export interface NatNetClientOptions {
+  /** Motive's address (the command port is asked for SERVERINFO there). */
+  serverAddress: string;
+  commandPort?: number;
+  /** Local interface: the command socket binds here and multicast is joined on it. */
+  localAddress: string;
+  /** Where the multicast data socket binds ('0.0.0.0' receives the group on any interface). */
+  multicastBindAddress?: string;
+  /** Client name sent in CONNECT. */
+  clientName?: string;
+  /** NatNet version the client announces in CONNECT. */
+  natNetVersion?: NatNetVersion;
+  keepAliveMs?: number;
+  echoIntervalMs?: number;
+  /** CONNECT is repeated at this interval until SERVERINFO arrives. */
+  connectRetryMs?: number;
+}
+
+export interface NatNetClientEvents {
+  serverInfo: (info: ServerInfo) => void;
+  modelDef: (defs: ModelDefinitions) => void;
+  frame: (frame: FrameOfData, snapshot: MocapSnapshot) => void;
+  decodeError: (error: string, messageId: number | undefined) => void;
+  message: (text: string) => void;
+}
+
+type Listeners = { [K in keyof NatNetClientEvents]: NatNetClientEvents[K][] };
+
+const MODELDEF_RETRY_S = 1;
+
+export class NatNetClient {
+  private readonly opts: Required<NatNetClientOptions>;
+  private command: dgram.Socket | undefined;
+  private data: dgram.Socket | undefined;
+  private dataKey = '';
+  private timers: NodeJS.Timeout[] = [];
+  private readonly listeners: Listeners = {
+    serverInfo: [],
+    modelDef: [],
+    frame: [],
+    decodeError: [],
+    message: [],
+  };
+  private readonly stats = new StatsTracker();
+  private readonly clock = new ClockSync();
+  private readonly echoSent = new Map<bigint, number>();
+  private pendingResponse: { resolve: (b: Uint8Array) => void; reject: (e: Error) => void } | undefined;
+  private requestChain: Promise<unknown> = Promise.resolve();
+  private names = new Map<number, string>();
+  private lastModelDefRequest = -Infinity;
+  private connectedResolvers: ((info: ServerInfo) => void)[] = [];
+  serverInfo: ServerInfo | undefined;
+  modelDefs: ModelDefinitions | undefined;
+
+  constructor(options: NatNetClientOptions) {
+    this.opts = {
+      commandPort: DEFAULT_COMMAND_PORT,
+      multicastBindAddress: '0.0.0.0',
+      clientName: 'Parapush',
+      natNetVersion: NATNET_3_0,
+      keepAliveMs: 1000,
+      echoIntervalMs: 1000,
+      connectRetryMs: 1000,
+      ...options,
+    };
+  }
+
+  on<K extends keyof NatNetClientEvents>(event: K, fn: NatNetClientEvents[K]): () => void {
+    (this.listeners[event] as NatNetClientEvents[K][]).push(fn);
+    return () => {
+      const list = this.listeners[event] as NatNetClientEvents[K][];
+      list.splice(list.indexOf(fn), 1);
+    };
+  }
+
+  private emit<K extends keyof NatNetClientEvents>(
+    event: K,
+    ...args: Parameters<NatNetClientEvents[K]>
+  ): void {
+    for (const fn of this.listeners[event] as ((...a: Parameters<NatNetClientEvents[K]>) => void)[])
+      fn(...args);
+  }
+
+  /** The NatNet version frames are decoded with: the server's, once known. */
+  get version(): NatNetVersion {
+    return this.serverInfo?.natNetVersion ?? this.opts.natNetVersion;
+  }
+
+  getStats(): MocapStats {
+    return this.stats.snapshot(this.clock.minRoundTrip);
+  }
+
+  /** local = server + offset (s), from echo; undefined before the first echo. */
+  get clockOffset(): number | undefined {
+    return this.clock.offset;
+  }
+
+  /** Opens the sockets and resolves with SERVERINFO (rejects after timeoutMs). */
+  async connect(timeoutMs = 5000): Promise<ServerInfo> {
+    if (this.command) throw new Error('already connected');
+    const sock = dgram.createSocket('udp4');
+    this.command = sock;
+    sock.on('message', (msg) => this.handle(msg));
+    sock.on('error', (err) => this.emit('decodeError', `command socket: ${err.message}`, undefined));
+    await new Promise<void>((resolve, reject) => {
+      sock.once('error', reject);
+      sock.bind(0, this.opts.localAddress, () => {
+        sock.off('error', reject);
+        resolve();
+      });
+    });
+    const connected = new Promise<ServerInfo>((resolve) => this.connectedResolvers.push(resolve));
+    this.sendConnect();
+    const retry = setInterval(() => {
+      if (!this.serverInfo) this.sendConnect();
+    }, this.opts.connectRetryMs);
+    this.timers.push(retry);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(`no answer from NatNet server ${this.opts.serverAddress}:${this.opts.commandPort}`),
+          ),
+        timeoutMs,
+      );
+    });
+    try {
+      const info = await Promise.race([connected, timeout]);
+      this.startTimers();
+      return info;
+    } catch (err) {
+      await this.close();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    const socks = [this.command, this.data].filter((s): s is dgram.Socket => s !== undefined);
+    if (this.command && this.serverInfo && !this.serverInfo.multicast) this.send({ kind: 'disconnect' });
+    this.command = undefined;
+    this.data = undefined;
+    this.dataKey = '';
+    this.pendingResponse?.reject(new Error('client closed'));
+    this.pendingResponse = undefined;
+    await Promise.all(socks.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+
+  /** Sends a REQUEST and resolves with the RESPONSE bytes (requests are answered in order). */
+  request(command: string, timeoutMs = 2000): Promise<Uint8Array> {
+    const run = (): Promise<Uint8Array> =>
+      new Promise<Uint8Array>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.pendingResponse = undefined;
+          reject(new Error(`no response to "${command}"`));
+        }, timeoutMs);
+        this.pendingResponse = {
+          resolve: (b) => (clearTimeout(timer), resolve(b)),
+          reject: (e) => (clearTimeout(timer), reject(e)),
+        };
+        this.send({ kind: 'request', command });
+      });
+    const next = this.requestChain.then(run, run);
+    this.requestChain = next.catch(() => undefined);
+    return next;
+  }
+
+  requestModelDefinitions(): void {
+    this.lastModelDefRequest = nowSeconds();
+    this.send({ kind: 'requestModelDef' });
+  }
+
+  private send(m: NatNetMessage): void {
+    this.command?.send(encodePacket(m, this.version), this.opts.commandPort, this.opts.serverAddress);
+  }
+
+  private sendConnect(): void {
+    this.send({
+      kind: 'connect',
+      name: this.opts.clientName,
+      appVersion: [0, 1, 0, 0],
+      natNetVersion: this.opts.natNetVersion,
+      options: new Uint8Array(0),
+    });
+  }
+
+  private sendEcho(): void {
+    const t = nowNs();
+    this.echoSent.set(t, Number(t) / 1e9);
+    if (this.echoSent.size > 64) this.echoSent.delete(this.echoSent.keys().next().value!);
+    this.send({ kind: 'echoRequest', clientTime: t });
+  }
+
+  private startTimers(): void {
+    this.sendEcho();
+    this.timers.push(setInterval(() => this.sendEcho(), this.opts.echoIntervalMs));
+    this.timers.push(
+      setInterval(() => {
+        if (this.serverInfo && !this.serverInfo.multicast) this.send({ kind: 'keepAlive' });
+      }, this.opts.keepAliveMs),
+    );
+  }
+
+  /** Sets up (or moves) the data path the server announced: multicast group + port, or unicast. */
+  private async applyServerInfo(info: ServerInfo): Promise<void> {
+    const key = info.multicast
+      ? `${info.multicastAddress || DEFAULT_MULTICAST_GROUP}:${info.dataPort}`
+      : 'unicast';
+    if (key === this.dataKey) return;
+    this.dataKey = key;
+    const old = this.data;
+    this.data = undefined;
+    if (old) old.close();
+    if (!info.multicast) {
+      // Unicast frames come to the command socket; tell the server we are here.
+      this.send({ kind: 'keepAlive' });
+      return;
+    }
+    const group = info.multicastAddress || DEFAULT_MULTICAST_GROUP;
+    const sock = dgram.createSocket({ type: 'udp4', reuseAddr: true });
+    sock.on('message', (msg) => this.handle(msg));
+    sock.on('error', (err) => this.emit('decodeError', `data socket: ${err.message}`, undefined));
+    await new Promise<void>((resolve) =>
+      sock.bind(info.dataPort, this.opts.multicastBindAddress, () => resolve()),
+    );
+    sock.addMembership(group, this.opts.localAddress);
+    this.data = sock;
+  }
+
+  private handle(packet: Buffer): void {
+    const bytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.byteLength);
+    const arrivedAt = nowSeconds();
+    const result = decodePacket(bytes, this.version);
+    if (!result.ok) {
+      this.stats.decodeError(result.error);
+      this.emit('decodeError', result.error, result.messageId);
+      return;
+    }
+    const m = result.message;
+    switch (m.kind) {
+      case 'serverInfo':
+        this.onServerInfo(m);
+        return;
+      case 'modelDef':
+        this.modelDefs = { models: m.models };
+        this.names = rigidBodyNames(this.modelDefs);
+        this.emit('modelDef', this.modelDefs);
+        return;
+      case 'frame':
+        this.onFrame(m, arrivedAt);
+        return;
+      case 'echoResponse': {
+        const sentAt = this.echoSent.get(m.clientTime);
+        const freq = this.serverInfo?.clockFrequency ?? 0;
+        if (sentAt !== undefined && freq > 0) {
+          this.echoSent.delete(m.clientTime);
+          this.clock.add({ sentAt, receivedAt: arrivedAt, serverTime: Number(m.serverTicks) / freq });
+        }
+        return;
+      }
+      case 'response':
+        this.pendingResponse?.resolve(m.bytes);
+        this.pendingResponse = undefined;
+        return;
+      case 'unrecognizedRequest':
+        this.pendingResponse?.reject(new Error('the server did not recognise the request'));
+        this.pendingResponse = undefined;
+        return;
+      case 'messageString':
+        this.emit('message', m.text);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onServerInfo(info: ServerInfo): void {
+    const previous = this.serverInfo;
+    this.serverInfo = info;
+    const changed =
+      !previous ||
+      formatVersion(previous.natNetVersion) !== formatVersion(info.natNetVersion) ||
+      previous.multicast !== info.multicast ||
+      previous.dataPort !== info.dataPort;
+    if (changed) {
+      this.stats.resetSequence();
+      void this.applyServerInfo(info).then(() => {
+        this.requestModelDefinitions();
+        for (const resolve of this.connectedResolvers.splice(0)) resolve(info);
+      });
+    }
+    this.emit('serverInfo', info);
+  }
+
+  private onFrame(frame: FrameOfData, arrivedAt: number): void {
+    const freq = this.serverInfo?.clockFrequency ?? 0;
+    const systemLatency = freq > 0 ? Number(frame.transmit - frame.cameraMidExposure) / freq : undefined;
+    const exposureLocal = freq > 0 ? this.clock.toLocal(Number(frame.cameraMidExposure) / freq) : undefined;
+    const totalLatency = exposureLocal === undefined ? undefined : arrivedAt - exposureLocal;
+    this.stats.frame(frame.frameNumber, arrivedAt, systemLatency, totalLatency);
+    // Motive flags changed models; unknown ids mean we missed it. Ask again, at most once a second.
+    const unknown = frame.rigidBodies.some((rb) => !this.names.has(rb.id));
+    if ((unknown || (frame.params & 0x02) !== 0) && arrivedAt - this.lastModelDefRequest > MODELDEF_RETRY_S) {
+      this.requestModelDefinitions();
+    }
+    const snapshot: MocapSnapshot = {
+      frameNumber: frame.frameNumber,
+      receivedAt: arrivedAt,
+      rigidBodies: frame.rigidBodies.map((rb) => ({
+        id: rb.id,
+        name: this.names.get(rb.id),
+        position: rb.position,
+        orientation: rb.orientation,
+        meanError: rb.meanError,
+        trackingValid: trackingValid(rb),
+      })),
+    };
+    this.emit('frame', frame, snapshot);
+  }
+}
