@@ -183,9 +183,11 @@ export class RtdeClient extends EventEmitter<Events> {
     this.write({ kind: 'data', recipeId: recipe.id, fields: packFields(recipe, values) });
   }
 
+  /** Closes after flushing what was written (a last stop must reach the controller). */
   close(): void {
-    this.socket.destroy();
     this.shutdown(undefined);
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 200).unref();
   }
 
   private write(m: ClientMessage): void {

@@ -1,0 +1,97 @@
+/**
+ * Our control program (resources/urscript/parapush-control.script) run natively, one control cycle
+ * per step(), line for line the same decisions as the URScript: sequence freshness, the watchdog,
+ * the zero-velocity re-arm, speedl with the acceleration and speed caps, stopl, the height hold.
+ * Keep the two in step: a change to one is a change to both.
+ */
+import type { ControlProgramSettings } from '../../robot/control-program';
+import { CommandCode, ProgramState, REGISTER_NUMBERS } from '../../robot/registers';
+import type { VirtualArm } from './arm';
+
+export interface RegisterFile {
+  readonly inputInt: Int32Array;
+  readonly inputDouble: Float64Array;
+  readonly outputInt: Int32Array;
+  readonly outputDouble: Float64Array;
+}
+
+export class ControlProgramRunner {
+  state: number = ProgramState.WAIT_REARM;
+  private lastSeq: number;
+  private age = 0;
+  private vx = 0;
+  private vy = 0;
+  private acc: number;
+  private heartbeat = 0;
+  private readonly holdZ: number;
+
+  constructor(
+    readonly settings: ControlProgramSettings,
+    private readonly registers: RegisterFile,
+    private readonly arm: VirtualArm,
+    private readonly step: number,
+  ) {
+    // The value already in the register is old by definition: only a change counts.
+    this.lastSeq = registers.inputInt[REGISTER_NUMBERS.sequence]!;
+    this.acc = settings.stopAcceleration;
+    this.holdZ = arm.pose[2];
+    arm.stopl(settings.stopAcceleration);
+  }
+
+  /** One pass of the program's loop. */
+  tick(): void {
+    const r = this.registers;
+    const s = this.settings;
+    const seq = r.inputInt[REGISTER_NUMBERS.sequence]!;
+    const fresh = seq !== this.lastSeq;
+    if (fresh) {
+      this.lastSeq = seq;
+      this.age = 0;
+    } else {
+      this.age += this.step;
+    }
+    const code = r.inputInt[REGISTER_NUMBERS.command]!;
+    const cmdVx = r.inputDouble[REGISTER_NUMBERS.vx]!;
+    const cmdVy = r.inputDouble[REGISTER_NUMBERS.vy]!;
+    const cmdAcc = r.inputDouble[REGISTER_NUMBERS.acceleration]!;
+
+    if (this.state === ProgramState.WAIT_REARM || this.state === ProgramState.TRIPPED) {
+      if (fresh && cmdVx === 0 && cmdVy === 0) this.state = ProgramState.ARMED;
+    } else if (this.age > s.watchdogTimeout) {
+      this.state = ProgramState.TRIPPED;
+      this.vx = 0;
+      this.vy = 0;
+      this.arm.stopl(s.stopAcceleration);
+    } else {
+      if (fresh) {
+        this.acc = Math.min(Math.max(cmdAcc, 0.01), s.maxAcceleration);
+        if (code === CommandCode.SPEED) {
+          const speed = Math.hypot(cmdVx, cmdVy);
+          const scale = speed > s.maxSpeed ? s.maxSpeed / speed : 1;
+          this.vx = cmdVx * scale;
+          this.vy = cmdVy * scale;
+          this.state = ProgramState.MOVING;
+        } else {
+          this.vx = 0;
+          this.vy = 0;
+          if (this.state === ProgramState.MOVING) {
+            this.state = ProgramState.ARMED;
+            this.arm.stopl(this.acc);
+          }
+        }
+      }
+      if (this.state === ProgramState.MOVING) {
+        const vz = Math.min(
+          Math.max(s.heightGain * (this.holdZ - this.arm.pose[2]), -s.maxHeightCorrection),
+          s.maxHeightCorrection,
+        );
+        this.arm.speedl([this.vx, this.vy, vz], this.acc);
+      }
+    }
+
+    this.heartbeat = this.heartbeat >= 1_000_000_000 ? 0 : this.heartbeat + 1;
+    r.outputInt[REGISTER_NUMBERS.ackSequence] = this.lastSeq;
+    r.outputInt[REGISTER_NUMBERS.programState] = this.state;
+    r.outputInt[REGISTER_NUMBERS.heartbeat] = this.heartbeat;
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The virtual UR controller's state: robot mode, safety mode, program runtime, registers and the
+ * arm, advanced one control cycle per tick(). The servers (RTDE, dashboard, script ports) are thin
+ * adapters over this object; fault injection (protective stop, emergency stop) is a method call.
+ */
+import { EventEmitter } from 'node:events';
+import { parseControlProgram, PROGRAM_NAME } from '../../robot/control-program';
+import { REGISTER_NUMBERS } from '../../robot/registers';
+import { RobotMode, RuntimeState, SafetyMode } from '../../robot/rtde/robot-state-codes';
+import { VirtualArm, type Pose6 } from './arm';
+import { ControlProgramRunner, type RegisterFile } from './control-program-runner';
+
+export interface ControllerVersion {
+  major: number;
+  minor: number;
+  bugfix: number;
+  build: number;
+}
+
+export interface VirtualControllerOptions {
+  /** Control rate: 125 Hz behaves as a CB3, 500 Hz as an e-Series. */
+  frequency: 125 | 500;
+  version?: ControllerVersion;
+  initialPose?: Pose6;
+  /** Seconds after a protective stop before `unlock protective stop` is accepted (5 s on a real UR). */
+  unlockDelay?: number;
+  /** Deceleration of a protective stop, m/s^2. */
+  protectiveStopDeceleration?: number;
+}
+
+export interface MotionSample {
+  /** Controller time, s. */
+  time: number;
+  /** Tool pose in the base frame: x, y, z (m), rotation vector (rad). */
+  pose: Pose6;
+  /** Tool linear velocity in the base frame, m/s (angular is zero: orientation is held). */
+  velocity: [number, number, number];
+}
+
+type Events = {
+  /** Every control cycle. */
+  motion: [MotionSample];
+  /** A human-readable event (protective stop, program halted, ...), for logs and tests. */
+  event: [string];
+};
+
+const CB3_VERSION: ControllerVersion = { major: 3, minor: 15, bugfix: 7, build: 106331 };
+const E_SERIES_VERSION: ControllerVersion = { major: 5, minor: 11, bugfix: 1, build: 108318 };
+export const DEFAULT_POSE: Pose6 = [-0.1, -0.45, 0.2, 0, Math.PI, 0];
+
+export type RuntimeName = 'STOPPED' | 'PLAYING' | 'PAUSED';
+
+export class VirtualController extends EventEmitter<Events> {
+  readonly frequency: 125 | 500;
+  readonly cycle: number;
+  readonly version: ControllerVersion;
+  readonly arm: VirtualArm;
+  readonly registers: RegisterFile = {
+    inputInt: new Int32Array(48),
+    inputDouble: new Float64Array(48),
+    outputInt: new Int32Array(48),
+    outputDouble: new Float64Array(48),
+  };
+  readonly unlockDelay: number;
+  private readonly protectiveDeceleration: number;
+
+  time = 0;
+  robotMode: number = RobotMode.RUNNING;
+  safetyMode: number = SafetyMode.NORMAL;
+  runtime: RuntimeName = 'STOPPED';
+  programName = '<unnamed>';
+  safetyPopup = false;
+  speedSliderFraction = 1;
+  private runner: ControlProgramRunner | undefined;
+  /** Text of the last script, so `play` after `stop` can start it again. */
+  private lastScript: string | undefined;
+  private protectiveStopAt = -Infinity;
+  /** Controller time of the last RTDE write of each input variable (for rtde_set_watchdog). */
+  private readonly inputUpdatedAt = new Map<string, number>();
+  private rtdeWatchdog: { variable: string; minFrequency: number; armedAt: number } | undefined;
+
+  constructor(options: VirtualControllerOptions) {
+    super();
+    this.frequency = options.frequency;
+    this.cycle = 1 / options.frequency;
+    this.version = options.version ?? (options.frequency === 500 ? E_SERIES_VERSION : CB3_VERSION);
+    this.arm = new VirtualArm(options.initialPose ?? DEFAULT_POSE);
+    this.unlockDelay = options.unlockDelay ?? 5;
+    this.protectiveDeceleration = options.protectiveStopDeceleration ?? 10;
+  }
+
+  /** The program's state as the control program reports it (ProgramState), undefined when none runs. */
+  get programState(): number | undefined {
+    return this.runner?.state;
+  }
+
+  get powerOn(): boolean {
+    return this.robotMode >= RobotMode.POWER_ON;
+  }
+
+  /** Called by the RTDE server for every input variable a data package writes. */
+  noteInputWrite(name: string): void {
+    this.inputUpdatedAt.set(name, this.time);
+  }
+
+  /** Advances one control cycle. */
+  tick(): void {
+    this.time += this.cycle;
+    if (this.runtime === 'PLAYING' && this.runner) {
+      if (this.rtdeWatchdogExpired()) {
+        this.halt(
+          `RTDE watchdog: ${this.rtdeWatchdog!.variable} not updated at ${this.rtdeWatchdog!.minFrequency.toFixed(2)} Hz`,
+        );
+      } else {
+        this.runner.tick();
+      }
+    }
+    this.arm.step(this.cycle);
+    this.emit('motion', { time: this.time, pose: [...this.arm.pose], velocity: [...this.arm.velocity] });
+  }
+
+  /** A script arrives on 30002/30003: it replaces whatever runs. */
+  loadScript(text: string): string {
+    if (this.robotMode !== RobotMode.RUNNING || this.safetyMode !== SafetyMode.NORMAL) {
+      this.emit('event', 'script refused: robot not running or not in normal safety mode');
+      return 'refused';
+    }
+    this.stopRunner();
+    this.lastScript = text;
+    return this.startScript(text);
+  }
+
+  private startScript(text: string): string {
+    const settings = parseControlProgram(text);
+    if (!settings) {
+      // Another program replaces ours; we do not interpret foreign URScript, so it ends at once.
+      this.programName = '<unnamed>';
+      this.runtime = 'STOPPED';
+      this.arm.stopl(1.5);
+      this.emit('event', 'foreign script replaced the control program');
+      return 'foreign';
+    }
+    this.programName = PROGRAM_NAME;
+    this.runner = new ControlProgramRunner(settings, this.registers, this.arm, this.cycle);
+    this.rtdeWatchdog = {
+      variable: `input_int_register_${REGISTER_NUMBERS.sequence}`,
+      minFrequency: 1 / (3 * settings.watchdogTimeout),
+      armedAt: this.time,
+    };
+    this.runtime = 'PLAYING';
+    this.emit('event', 'control program started');
+    return 'started';
+  }
+
+  private rtdeWatchdogExpired(): boolean {
+    const w = this.rtdeWatchdog;
+    if (!w) return false;
+    const last = Math.max(this.inputUpdatedAt.get(w.variable) ?? -Infinity, w.armedAt);
+    return this.time - last > 1 / w.minFrequency;
+  }
+
+  private stopRunner(): void {
+    this.runner = undefined;
+    this.rtdeWatchdog = undefined;
+    this.registers.outputInt[REGISTER_NUMBERS.programState] = 0;
+  }
+
+  /** The program stops (dashboard stop, RTDE watchdog): the arm decelerates. */
+  private halt(reason: string): void {
+    this.stopRunner();
+    this.runtime = 'STOPPED';
+    this.arm.stopl(1.5);
+    this.emit('event', `program halted: ${reason}`);
+  }
+
+  // ---- fault injection -------------------------------------------------------------------
+
+  injectProtectiveStop(): void {
+    if (this.safetyMode === SafetyMode.PROTECTIVE_STOP) return;
+    this.safetyMode = SafetyMode.PROTECTIVE_STOP;
+    this.protectiveStopAt = this.time;
+    this.arm.stopl(this.protectiveDeceleration);
+    if (this.runtime === 'PLAYING') this.runtime = 'PAUSED';
+    this.safetyPopup = true;
+    this.emit('event', 'protective stop');
+  }
+
+  injectEmergencyStop(): void {
+    this.safetyMode = SafetyMode.ROBOT_EMERGENCY_STOP;
+    this.robotMode = RobotMode.POWER_OFF;
+    this.arm.halt();
+    this.stopRunner();
+    this.runtime = 'STOPPED';
+    this.safetyPopup = true;
+    this.emit('event', 'emergency stop');
+  }
+
+  /** The e-stop button is released: safety is normal again, the arm stays powered off. */
+  releaseEmergencyStop(): void {
+    if (this.safetyMode !== SafetyMode.ROBOT_EMERGENCY_STOP) return;
+    this.safetyMode = SafetyMode.NORMAL;
+    this.emit('event', 'emergency stop released');
+  }
+
+  // ---- dashboard operations (reply text as the real Dashboard server sends it) --------------
+
+  powerOnArm(): string {
+    if (this.safetyMode !== SafetyMode.NORMAL) return 'Failed to execute: power on';
+    if (this.robotMode < RobotMode.IDLE) this.robotMode = RobotMode.IDLE;
+    return 'Powering on';
+  }
+
+  powerOffArm(): string {
+    this.halt('power off');
+    this.robotMode = RobotMode.POWER_OFF;
+    return 'Powering off';
+  }
+
+  brakeRelease(): string {
+    if (this.robotMode === RobotMode.IDLE && this.safetyMode === SafetyMode.NORMAL)
+      this.robotMode = RobotMode.RUNNING;
+    return 'Brake releasing';
+  }
+
+  unlockProtectiveStop(): string {
+    if (this.safetyMode !== SafetyMode.PROTECTIVE_STOP) return 'Protective stop releasing';
+    if (this.time - this.protectiveStopAt < this.unlockDelay) {
+      return `Cannot unlock protective stop until ${this.unlockDelay}s after occurrence. Always inspect cause of protective stop before unlocking`;
+    }
+    this.safetyMode = SafetyMode.NORMAL;
+    this.emit('event', 'protective stop unlocked');
+    return 'Protective stop releasing';
+  }
+
+  closeSafetyPopup(): string {
+    this.safetyPopup = false;
+    return 'closing safety popup';
+  }
+
+  play(): string {
+    if (this.robotMode !== RobotMode.RUNNING || this.safetyMode !== SafetyMode.NORMAL)
+      return 'Failed to execute: play';
+    if (this.runtime === 'PAUSED' && this.runner) {
+      // Resumes where it paused, as a real controller does; the console never relies on this
+      // (recovery re-sends the program), and a stale command still ages out by the watchdog.
+      this.runtime = 'PLAYING';
+      return 'Starting program';
+    }
+    if (this.runtime === 'PLAYING') return 'Starting program';
+    if (!this.lastScript) return 'Failed to execute: play';
+    this.startScript(this.lastScript);
+    return 'Starting program';
+  }
+
+  stopProgram(): string {
+    if (this.runtime === 'STOPPED') return 'Failed to execute: stop';
+    this.halt('dashboard stop');
+    return 'Stopped';
+  }
+
+  pauseProgram(): string {
+    if (this.runtime !== 'PLAYING') return 'Failed to execute: pause';
+    this.runtime = 'PAUSED';
+    this.arm.stopl(1.5);
+    return 'Pausing program';
+  }
+
+  /** Runtime state code for RTDE. */
+  get runtimeStateCode(): number {
+    return RuntimeState[this.runtime];
+  }
+}

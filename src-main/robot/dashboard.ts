@@ -1,0 +1,150 @@
+/**
+ * UR Dashboard server client (TCP 29999): state queries parsed into typed values and the recovery
+ * commands. Each command checks the reply it expects, so a refusal (an unlock within 5 s of the
+ * protective stop, a play without a program) becomes a DashboardRefusedError with the
+ * controller's own words.
+ */
+import { LineClient } from './line-client';
+import {
+  ROBOT_MODES,
+  RUNTIME_STATES,
+  SAFETY_MODES,
+  type RobotModeName,
+  type SafetyModeName,
+} from './rtde/robot-state-codes';
+
+export class DashboardRefusedError extends Error {
+  override name = 'DashboardRefusedError';
+  constructor(
+    readonly command: string,
+    readonly reply: string,
+  ) {
+    super(`dashboard refused "${command}": ${reply}`);
+  }
+}
+
+export interface ProgramStateReply {
+  state: 'STOPPED' | 'PLAYING' | 'PAUSED';
+  program: string;
+}
+
+const robotModes = new Set<string>(Object.values(ROBOT_MODES));
+const safetyModes = new Set<string>(Object.values(SAFETY_MODES));
+const runtimeNames = new Set<string>(Object.values(RUNTIME_STATES));
+
+export class DashboardClient {
+  private constructor(
+    private readonly lines: LineClient,
+    /** The server's welcome line. */
+    readonly welcome: string,
+  ) {}
+
+  static async connect(host: string, port = 29999, timeoutMs = 2000): Promise<DashboardClient> {
+    const lines = await LineClient.connect(host, port, 'dashboard', timeoutMs);
+    try {
+      const welcome = await lines.readLine();
+      if (!/Universal Robots Dashboard Server/i.test(welcome)) {
+        throw new Error(`dashboard ${host}:${port}: unexpected welcome "${welcome}"`);
+      }
+      return new DashboardClient(lines, welcome);
+    } catch (err) {
+      lines.close();
+      throw err;
+    }
+  }
+
+  /** Sends any command and returns the reply line as is. */
+  command(text: string): Promise<string> {
+    return this.lines.request(text);
+  }
+
+  async robotMode(): Promise<RobotModeName> {
+    return this.parseMode('robotmode', /^Robotmode:\s*(\w+)/i, robotModes) as Promise<RobotModeName>;
+  }
+
+  async safetyStatus(): Promise<SafetyModeName> {
+    return this.parseMode(
+      'safetystatus',
+      /^Safety(?:status|mode):\s*(\w+)/i,
+      safetyModes,
+    ) as Promise<SafetyModeName>;
+  }
+
+  async programState(): Promise<ProgramStateReply> {
+    const reply = await this.command('programState');
+    const m = /^(\w+)\s*(.*)$/.exec(reply.trim());
+    if (!m || !runtimeNames.has(m[1]!)) throw new DashboardRefusedError('programState', reply);
+    return { state: m[1] as ProgramStateReply['state'], program: m[2] ?? '' };
+  }
+
+  async isInRemoteControl(): Promise<boolean> {
+    const reply = (await this.command('is in remote control')).trim().toLowerCase();
+    if (reply !== 'true' && reply !== 'false') throw new DashboardRefusedError('is in remote control', reply);
+    return reply === 'true';
+  }
+
+  async polyscopeVersion(): Promise<string> {
+    return (await this.command('PolyscopeVersion')).trim();
+  }
+
+  powerOn(): Promise<void> {
+    return this.expect('power on', /^Powering on/i);
+  }
+
+  powerOff(): Promise<void> {
+    return this.expect('power off', /^Powering off/i);
+  }
+
+  brakeRelease(): Promise<void> {
+    return this.expect('brake release', /^Brake releasing/i);
+  }
+
+  /** Refused by the controller until 5 s after the protective stop. */
+  unlockProtectiveStop(): Promise<void> {
+    return this.expect('unlock protective stop', /^Protective stop releasing/i);
+  }
+
+  closeSafetyPopup(): Promise<void> {
+    return this.expect('close safety popup', /^closing safety popup/i);
+  }
+
+  closePopup(): Promise<void> {
+    return this.expect('close popup', /^closing popup/i);
+  }
+
+  restartSafety(): Promise<void> {
+    return this.expect('restart safety', /^Restarting safety/i);
+  }
+
+  play(): Promise<void> {
+    return this.expect('play', /^Starting program/i);
+  }
+
+  stop(): Promise<void> {
+    return this.expect('stop', /^Stopped/i);
+  }
+
+  pause(): Promise<void> {
+    return this.expect('pause', /^Pausing program/i);
+  }
+
+  load(program: string): Promise<void> {
+    return this.expect(`load ${program}`, /^Loading program/i);
+  }
+
+  close(): void {
+    this.lines.close();
+  }
+
+  private async expect(command: string, ok: RegExp): Promise<void> {
+    const reply = await this.command(command);
+    if (!ok.test(reply.trim())) throw new DashboardRefusedError(command, reply);
+  }
+
+  private async parseMode(command: string, pattern: RegExp, known: Set<string>): Promise<string> {
+    const reply = await this.command(command);
+    const name = pattern.exec(reply.trim())?.[1]?.toUpperCase();
+    if (!name || !known.has(name)) throw new DashboardRefusedError(command, reply);
+    return name;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * A TCP client for request/reply line protocols (UR Dashboard, Robotiq URCap): one request line,
+ * one reply line, strictly in order. Requests queue behind each other so replies cannot be
+ * mismatched, and each has a timeout.
+ */
+import net from 'node:net';
+
+export class LineClientError extends Error {
+  override name = 'LineClientError';
+}
+
+interface Waiter {
+  resolve: (line: string) => void;
+  reject: (err: Error) => void;
+}
+
+export class LineClient {
+  private buffered = '';
+  private readonly lines: string[] = [];
+  private readonly waiters: Waiter[] = [];
+  private chain: Promise<unknown> = Promise.resolve();
+  private closedWith: Error | undefined;
+  private closeListeners: ((err: Error) => void)[] = [];
+
+  private constructor(
+    private readonly socket: net.Socket,
+    readonly label: string,
+    private readonly timeoutMs: number,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => {
+      this.buffered += chunk.toString('latin1');
+      let nl: number;
+      while ((nl = this.buffered.indexOf('\n')) >= 0) {
+        const line = this.buffered.slice(0, nl).replace(/\r$/, '');
+        this.buffered = this.buffered.slice(nl + 1);
+        const w = this.waiters.shift();
+        if (w) w.resolve(line);
+        else this.lines.push(line);
+      }
+    });
+    const fail = (err: Error): void => {
+      if (this.closedWith) return;
+      this.closedWith = err;
+      for (const w of this.waiters.splice(0)) w.reject(err);
+      for (const l of this.closeListeners) l(err);
+    };
+    socket.on('error', (err) => fail(new LineClientError(`${label}: ${err.message}`)));
+    socket.on('close', () => fail(new LineClientError(`${label}: connection closed`)));
+  }
+
+  static connect(host: string, port: number, label: string, timeoutMs = 2000): Promise<LineClient> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect({ host, port });
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new LineClientError(`${label} ${host}:${port}: no connection within ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.once('error', (err) => {
+        clearTimeout(timer);
+        reject(new LineClientError(`${label} ${host}:${port}: ${err.message}`));
+      });
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        socket.removeAllListeners('error');
+        resolve(new LineClient(socket, label, timeoutMs));
+      });
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
+  onClose(listener: (err: Error) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  /** The next line the server sends on its own (a welcome line). */
+  readLine(): Promise<string> {
+    const ready = this.lines.shift();
+    if (ready !== undefined) return Promise.resolve(ready);
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    return new Promise((resolve, reject) => {
+      const w: Waiter = { resolve, reject };
+      this.waiters.push(w);
+      setTimeout(() => {
+        const i = this.waiters.indexOf(w);
+        if (i < 0) return;
+        this.waiters.splice(i, 1);
+        reject(new LineClientError(`${this.label}: no reply within ${this.timeoutMs} ms`));
+        // A late reply would now pair with the wrong request: the stream is unusable.
+        this.socket.destroy();
+      }, this.timeoutMs).unref();
+    });
+  }
+
+  /** Sends one line and resolves with the reply line; requests run one at a time. */
+  request(line: string): Promise<string> {
+    const run = async (): Promise<string> => {
+      if (this.closedWith) throw this.closedWith;
+      this.socket.write(`${line}\n`);
+      return this.readLine();
+    };
+    const result = this.chain.then(run, run);
+    this.chain = result.catch(() => undefined);
+    return result;
+  }
+
+  close(): void {
+    this.socket.end();
+    this.socket.destroy();
+  }
+}

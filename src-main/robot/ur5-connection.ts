@@ -1,0 +1,263 @@
+/**
+ * The UR5 as the supervisor sees it: one object that connects (RTDE + control program), streams
+ * typed state, sends tool twists and stops, and survives link loss.
+ *
+ * Safety properties it keeps:
+ * - Motion commands are never repeated on its own: a twist is written once, when sendTwist is
+ *   called. If the caller stops calling, the control program's watchdog stops the arm.
+ * - Only stops are refreshed (keep-alive), so an idle arm stays armed and nothing else moves it.
+ * - A lost link (socket closed, or no state for `staleAfterMs`) is reported at once; reconnecting
+ *   sets up RTDE again and writes a stop, never a motion. The program re-arms on that stop.
+ */
+import { EventEmitter } from 'node:events';
+import {
+  controlProgramSettingsSchema,
+  renderControlProgram,
+  sendProgram,
+  type ControlProgramSettings,
+  type ControlProgramSettingsInput,
+} from './control-program';
+import { CommandCode, COMMAND_INPUTS, nextSequence } from './registers';
+import { decodeRobotState, programPlaying, STATE_OUTPUTS, type RobotState } from './robot-state';
+import { maxFrequencyOf, RtdeClient, type ControllerVersion } from './rtde/client';
+import type { ProtocolVersion, TextMessage } from './rtde/messages';
+import type { Recipe } from './rtde/recipe';
+
+export interface Ur5ConnectionOptions {
+  host: string;
+  rtdePort?: number;
+  /** 30002 (secondary) or 30003 (realtime). */
+  scriptPort?: number;
+  program?: ControlProgramSettingsInput;
+  /** Send the control program on the first connect (default true). After a reconnect it is sent only if it no longer runs. */
+  sendProgramOnConnect?: boolean;
+  /** Output frequency; default: 125 Hz for a CB3, 500 Hz for an e-Series. */
+  frequency?: number;
+  /** Interval of stop refreshes while idle, ms (default: a quarter of the watchdog timeout). */
+  keepAliveMs?: number;
+  /** No state for this long counts as a lost link, ms. */
+  staleAfterMs?: number;
+  /** Reconnect automatically after link loss (default true). */
+  reconnect?: boolean;
+  reconnectDelayMs?: { initial: number; max: number };
+  timeoutMs?: number;
+}
+
+export class LinkDownError extends Error {
+  override name = 'LinkDownError';
+}
+
+type Events = {
+  state: [RobotState];
+  linkLost: [Error];
+  linkRestored: [];
+  /** A reconnect attempt failed; retries continue. */
+  reconnectFailed: [Error];
+  programSent: [];
+  text: [TextMessage];
+};
+
+interface Link {
+  client: RtdeClient;
+  input: Recipe;
+}
+
+export class Ur5Connection extends EventEmitter<Events> {
+  readonly settings: ControlProgramSettings;
+  latest: RobotState | undefined;
+  controllerVersion: ControllerVersion | undefined;
+  protocolVersion: ProtocolVersion | undefined;
+  frequency = 0;
+  private link: Link | undefined;
+  // Start away from whatever an earlier session left in the register.
+  private seq = 1 + Math.floor(Math.random() * 1e9);
+  private lastCommand: { code: number; acceleration: number } = { code: CommandCode.STOP, acceleration: 0 };
+  private keepAlive: NodeJS.Timeout | undefined;
+  private staleCheck: NodeJS.Timeout | undefined;
+  private closing = false;
+  private reconnecting = false;
+  private readonly opts: Required<Omit<Ur5ConnectionOptions, 'program' | 'frequency'>> & {
+    frequency?: number;
+  };
+
+  private constructor(options: Ur5ConnectionOptions) {
+    super();
+    this.settings = controlProgramSettingsSchema.parse(options.program ?? {});
+    this.lastCommand.acceleration = this.settings.stopAcceleration;
+    this.opts = {
+      rtdePort: 30004,
+      scriptPort: 30002,
+      sendProgramOnConnect: true,
+      keepAliveMs: (this.settings.watchdogTimeout * 1000) / 4,
+      staleAfterMs: 250,
+      reconnect: true,
+      reconnectDelayMs: { initial: 100, max: 2000 },
+      timeoutMs: 2000,
+      ...options,
+    };
+  }
+
+  static async connect(options: Ur5ConnectionOptions): Promise<Ur5Connection> {
+    const c = new Ur5Connection(options);
+    await c.open();
+    if (c.opts.sendProgramOnConnect) await c.sendProgram();
+    return c;
+  }
+
+  get linkUp(): boolean {
+    return this.link !== undefined;
+  }
+
+  get lastSequence(): number {
+    return this.seq;
+  }
+
+  /**
+   * Writes one motion command: tool velocity (vx, vy) in the base frame, m/s, reached with
+   * `acceleration` m/s^2. Valid for the program's watchdog timeout; call again to keep moving.
+   * Returns the command's sequence number.
+   */
+  sendTwist(vx: number, vy: number, acceleration: number): number {
+    if (![vx, vy, acceleration].every(Number.isFinite) || acceleration <= 0) {
+      throw new RangeError(`invalid twist command (${vx}, ${vy}) at ${acceleration} m/s^2`);
+    }
+    const link = this.link;
+    if (!link) throw new LinkDownError('robot link is down: the arm is stopped by its watchdog');
+    this.lastCommand = { code: CommandCode.SPEED, acceleration };
+    return this.write(link, CommandCode.SPEED, vx, vy, acceleration);
+  }
+
+  /**
+   * Writes a stop (decelerating at `acceleration`) and keeps refreshing it. Never throws: with the
+   * link down the program's watchdog has stopped the arm already. Returns the sequence number, or
+   * undefined when nothing could be written.
+   */
+  stop(acceleration = this.settings.stopAcceleration): number | undefined {
+    this.lastCommand = { code: CommandCode.STOP, acceleration };
+    const link = this.link;
+    return link ? this.write(link, CommandCode.STOP, 0, 0, acceleration) : undefined;
+  }
+
+  /** Sends (and so restarts) the control program. It starts stopped and waits for a re-arm. */
+  async sendProgram(): Promise<void> {
+    await sendProgram(
+      this.opts.host,
+      this.opts.scriptPort,
+      renderControlProgram(this.settings),
+      this.opts.timeoutMs,
+    );
+    this.emit('programSent');
+  }
+
+  /** Resolves with the first state (the latest included) that satisfies `predicate`. */
+  waitForState(predicate: (s: RobotState) => boolean, timeoutMs = this.opts.timeoutMs): Promise<RobotState> {
+    if (this.latest && predicate(this.latest)) return Promise.resolve(this.latest);
+    return new Promise((resolve, reject) => {
+      const onState = (s: RobotState): void => {
+        if (!predicate(s)) return;
+        clearTimeout(timer);
+        this.off('state', onState);
+        resolve(s);
+      };
+      const timer = setTimeout(() => {
+        this.off('state', onState);
+        reject(new Error(`robot state not reached within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.on('state', onState);
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    this.closing = true;
+    this.stop();
+    this.dropLink();
+  }
+
+  private write(link: Link, code: number, vx: number, vy: number, acceleration: number): number {
+    this.seq = nextSequence(this.seq);
+    link.client.send(link.input, [this.seq, code, vx, vy, acceleration]);
+    return this.seq;
+  }
+
+  private async open(): Promise<void> {
+    this.latest = undefined;
+    const client = await RtdeClient.connect({
+      host: this.opts.host,
+      port: this.opts.rtdePort,
+      timeoutMs: this.opts.timeoutMs,
+    });
+    try {
+      this.protocolVersion = await client.negotiateProtocol();
+      this.controllerVersion = await client.controllerVersion();
+      this.frequency = this.opts.frequency ?? maxFrequencyOf(this.controllerVersion);
+      await client.setupOutputs(STATE_OUTPUTS, this.frequency);
+      const input = await client.setupInputs(COMMAND_INPUTS);
+      client.on('output', (p) => {
+        this.latest = decodeRobotState(p.values, p.receivedAt);
+        this.emit('state', this.latest);
+      });
+      client.on('text', (t) => this.emit('text', t));
+      client.on('close', (err) => this.onLinkClosed(client, err));
+      await client.start();
+      this.link = { client, input };
+    } catch (err) {
+      client.close();
+      throw err;
+    }
+    // A fresh link always begins with a stop: the program re-arms on it, nothing moves.
+    this.lastCommand = { code: CommandCode.STOP, acceleration: this.settings.stopAcceleration };
+    this.stop();
+    this.keepAlive = setInterval(() => {
+      if (this.lastCommand.code === CommandCode.STOP) this.stop(this.lastCommand.acceleration);
+    }, this.opts.keepAliveMs);
+    const openedAt = performance.now();
+    this.staleCheck = setInterval(
+      () => {
+        const last = Math.max(this.latest?.receivedAt ?? -Infinity, openedAt);
+        if (this.link && performance.now() - last > this.opts.staleAfterMs) {
+          this.link.client.close();
+        }
+      },
+      Math.max(10, this.opts.staleAfterMs / 4),
+    );
+  }
+
+  private dropLink(): void {
+    clearInterval(this.keepAlive);
+    clearInterval(this.staleCheck);
+    const link = this.link;
+    this.link = undefined;
+    link?.client.close();
+  }
+
+  private onLinkClosed(client: RtdeClient, err: Error | undefined): void {
+    if (this.link?.client !== client) return;
+    this.dropLink();
+    if (this.closing) return;
+    this.emit('linkLost', err ?? new Error('RTDE link closed'));
+    if (this.opts.reconnect) void this.reconnectLoop();
+  }
+
+  private async reconnectLoop(): Promise<void> {
+    if (this.reconnecting) return;
+    this.reconnecting = true;
+    let delay = this.opts.reconnectDelayMs.initial;
+    while (!this.closing && !this.link) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (this.closing) break;
+      try {
+        await this.open();
+        const first = await this.waitForState(() => true);
+        const later = await this.waitForState((s) => s.timestamp > first.timestamp + 0.02);
+        const alive = programPlaying(later) && later.program.heartbeat !== first.program.heartbeat;
+        if (!alive) await this.sendProgram();
+        this.emit('linkRestored');
+      } catch (err) {
+        this.dropLink();
+        this.emit('reconnectFailed', err as Error);
+        delay = Math.min(delay * 2, this.opts.reconnectDelayMs.max);
+      }
+    }
+    this.reconnecting = false;
+  }
+}
