@@ -18,7 +18,7 @@ function cspMetaTag(): Plugin {
     transformIndexHtml: () => [
       {
         tag: 'meta',
-        attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy() },
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ meta: true }) },
         injectTo: 'head-prepend',
       },
     ],

@@ -8,6 +8,8 @@ export interface CspOptions {
   connect?: string[];
   /** Development with the Vite dev server (hot reload): allows its injected styles. */
   dev?: boolean;
+  /** For a <meta> tag, where browsers ignore (and warn about) frame-ancestors. */
+  meta?: boolean;
 }
 
 export function contentSecurityPolicy(options: CspOptions = {}): string {
@@ -22,7 +24,7 @@ export function contentSecurityPolicy(options: CspOptions = {}): string {
     `connect-src ${connect}`,
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors 'none'",
+    ...(options.meta ? [] : ["frame-ancestors 'none'"]),
     "object-src 'none'",
   ].join('; ');
 }

@@ -1,0 +1,88 @@
+/**
+ * The Electron main process: one console window with the security checklist applied, and the
+ * console core behind it. This is one of the two files that import 'electron'; everything it
+ * wires together is plain Node and tested without Electron.
+ */
+import { app, BrowserWindow, ipcMain, MessageChannelMain, session } from 'electron';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConsoleChannel, streamEventTypes } from '../contract/console-api';
+import { ConsoleCore } from '../console/console-core';
+import { scenesDir } from '../console/paths';
+import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Set by electron-vite dev: the renderer is served by Vite with hot reload. */
+const devServerUrl = process.env['ELECTRON_RENDERER_URL'] ?? null;
+const rendererFile = path.join(here, '../renderer/index.html');
+const consoleUrl = devServerUrl ?? new URL(`file://${rendererFile}`).href;
+
+function lockDownSessions(): void {
+  const csp = windowContentSecurityPolicy(devServerUrl);
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
+  });
+  // Every web contents, present and future: no navigation away, no new windows, no webviews.
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event) => event.preventDefault());
+    contents.on('will-redirect', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+}
+
+function openConsole(core: ConsoleCore): void {
+  const win = new BrowserWindow(consoleWindowOptions(path.join(here, '../preload/index.cjs')));
+  const contents = win.webContents;
+  let unsubscribe: (() => void) | null = null;
+
+  // High-rate events (live state, planner steps) go over a MessagePort, the rest over IPC.
+  // A fresh port per page load: a reload gets a new port and the old one is closed.
+  contents.on('did-finish-load', () => {
+    unsubscribe?.();
+    const { port1, port2 } = new MessageChannelMain();
+    contents.postMessage(ConsoleChannel.stream, null, [port2]);
+    port1.start();
+    const stop = core.subscribe((event) => {
+      if (contents.isDestroyed()) return;
+      if (streamEventTypes.has(event.type)) port1.postMessage(event);
+      else contents.send(ConsoleChannel.event, event);
+    });
+    unsubscribe = () => {
+      stop();
+      port1.close();
+    };
+  });
+  win.on('closed', () => unsubscribe?.());
+  win.once('ready-to-show', () => win.show());
+
+  if (devServerUrl) void win.loadURL(devServerUrl);
+  else void win.loadFile(rendererFile);
+}
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  lockDownSessions();
+  // Seam for the lead: the in-process virtual lab (default) or the configured real lab, the run
+  // controller (MPC loop + supervisor) and the connection source are injected here.
+  const core = new ConsoleCore({
+    scenesDir,
+    settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
+  });
+  ipcMain.handle(ConsoleChannel.command, async (event, raw: unknown) => {
+    const frameUrl = event.senderFrame?.url ?? '';
+    if (!isConsolePage(frameUrl, consoleUrl) || event.senderFrame?.parent) {
+      return { ok: false, error: 'command refused: it did not come from the console page' };
+    }
+    return core.handle(raw);
+  });
+  openConsole(core);
+  app.on('window-all-closed', () => {
+    core.dispose();
+    app.quit();
+  });
+}
+
+void main();
