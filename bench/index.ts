@@ -4,6 +4,7 @@
  */
 const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   physics: () => import('./physics'),
+  parareal: () => import('./parareal'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);

@@ -43,7 +43,9 @@ export function sceneToMjcf(scene: Scene): string {
   // Elliptic friction cones: MuJoCo's default pyramidal cone makes sliding friction depend on the
   // direction of motion, and a centred push on a cylinder then veers off sideways (60 mm over a
   // 150 mm push). impratio 10 makes the frictional constraints stiff, as real dry friction is.
-  lines.push(`  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"/>`);
+  lines.push(
+    `  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"/>`,
+  );
   lines.push('  <worldbody>');
   // The plane is infinite for collisions; its size is only visual. Leaving the table is the
   // planner's failure check, not the physics'.
@@ -58,16 +60,19 @@ export function sceneToMjcf(scene: Scene): string {
   lines.push(`    <body name="pusher" pos="0 0 ${pusherZ}">`);
   lines.push('      <joint name="pusher_x" type="slide" axis="1 0 0"/>');
   lines.push('      <joint name="pusher_y" type="slide" axis="0 1 0"/>');
-  // MuJoCo takes the larger friction of a contact pair: a near-frictionless pusher leaves the
-  // slider's own friction in charge of pusher-slider contacts.
+  // The reference setup leaves the pusher at MuJoCo's default friction (1); MuJoCo takes the larger
+  // friction of a contact pair, so pusher-slider contacts are high-friction: the slider turns with
+  // the pusher rather than sliding along it.
   lines.push(
-    `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="0.001 0.005 0.0001"/>`,
+    `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="1 0.005 0.0001"/>`,
   );
   lines.push('    </body>');
   for (const s of sliders) {
     lines.push(`    <body name="slider_${s.id}" pos="${s.pose.x} ${s.pose.y} ${restHeight(s.shape)}">`);
     lines.push(`      <freejoint name="slider_${s.id}"/>`);
-    lines.push(`      <geom name="slider_${s.id}" ${geomShape(s.shape)} mass="${s.mass}" friction="${s.friction} 0.005 0.0001"/>`);
+    lines.push(
+      `      <geom name="slider_${s.id}" ${geomShape(s.shape)} mass="${s.mass}" friction="${s.friction} 0.005 0.0001"/>`,
+    );
     lines.push('    </body>');
   }
   lines.push('  </worldbody>');
