@@ -17,12 +17,16 @@ export function parseControls(arg: string, maxSpeed: number): Controls {
   }
   const parsed = controlsSchema.safeParse(json);
   if (!parsed.success) {
-    throw new UsageError('--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]');
+    throw new UsageError(
+      '--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]',
+    );
   }
   parsed.data.forEach(([vx, vy], i) => {
     const speed = Math.hypot(vx, vy);
     if (speed > maxSpeed + 1e-12) {
-      throw new UsageError(`--controls[${i}]: speed ${speed.toFixed(4)} m/s exceeds the scene limit ${maxSpeed} m/s`);
+      throw new UsageError(
+        `--controls[${i}]: speed ${speed.toFixed(4)} m/s exceeds the scene limit ${maxSpeed} m/s`,
+      );
     }
   });
   return parsed.data;
@@ -30,6 +34,7 @@ export function parseControls(arg: string, maxSpeed: number): Controls {
 
 export function parseDuration(arg: string): number {
   const dt = Number(arg);
-  if (!Number.isFinite(dt) || dt <= 0) throw new UsageError(`--dt: expected a positive number of seconds, got "${arg}"`);
+  if (!Number.isFinite(dt) || dt <= 0)
+    throw new UsageError(`--dt: expected a positive number of seconds, got "${arg}"`);
   return dt;
 }

@@ -8,7 +8,9 @@ export class SceneFileError extends Error {
     readonly file: string,
     readonly problems: { path: string; message: string }[],
   ) {
-    super(`${file}: invalid scene\n${problems.map((p) => `  ${p.path || '(root)'}: ${p.message}`).join('\n')}`);
+    super(
+      `${file}: invalid scene\n${problems.map((p) => `  ${p.path || '(root)'}: ${p.message}`).join('\n')}`,
+    );
     this.name = 'SceneFileError';
   }
 }
@@ -25,7 +27,10 @@ export function problemsOf(error: z.ZodError): { path: string; message: string }
     const path = formatIssuePath(issue.path);
     if (issue.code === 'unrecognized_keys') {
       const prefix = path ? `${path}.` : '';
-      return { path: issue.keys.map((k) => prefix + k).join(', '), message: `unknown field (${issue.message})` };
+      return {
+        path: issue.keys.map((k) => prefix + k).join(', '),
+        message: `unknown field (${issue.message})`,
+      };
     }
     return { path, message: issue.message };
   });

@@ -127,22 +127,26 @@ export const sceneSchema = z
   .superRefine((scene, ctx) => {
     const ids = new Set<string>();
     scene.sliders.forEach((s, i) => {
-      if (ids.has(s.id)) ctx.addIssue({ code: 'custom', path: ['sliders', i, 'id'], message: `duplicate id "${s.id}"` });
+      if (ids.has(s.id))
+        ctx.addIssue({ code: 'custom', path: ['sliders', i, 'id'], message: `duplicate id "${s.id}"` });
       ids.add(s.id);
     });
     scene.obstacles.forEach((o, i) => {
-      if (ids.has(o.id)) ctx.addIssue({ code: 'custom', path: ['obstacles', i, 'id'], message: `duplicate id "${o.id}"` });
+      if (ids.has(o.id))
+        ctx.addIssue({ code: 'custom', path: ['obstacles', i, 'id'], message: `duplicate id "${o.id}"` });
       ids.add(o.id);
     });
     const onTable = (p: { x: number; y: number }): boolean =>
       Math.abs(p.x) <= scene.table.size.x / 2 && Math.abs(p.y) <= scene.table.size.y / 2;
     scene.sliders.forEach((s, i) => {
-      if (!onTable(s.pose)) ctx.addIssue({ code: 'custom', path: ['sliders', i, 'pose'], message: 'is off the table' });
+      if (!onTable(s.pose))
+        ctx.addIssue({ code: 'custom', path: ['sliders', i, 'pose'], message: 'is off the table' });
     });
     if (!onTable(scene.pusher.position)) {
       ctx.addIssue({ code: 'custom', path: ['pusher', 'position'], message: 'is off the table' });
     }
-    if (!onTable(scene.goal.center)) ctx.addIssue({ code: 'custom', path: ['goal', 'center'], message: 'is off the table' });
+    if (!onTable(scene.goal.center))
+      ctx.addIssue({ code: 'custom', path: ['goal', 'center'], message: 'is off the table' });
     if (!scene.sliders.some((s) => s.id === scene.goal.slider)) {
       ctx.addIssue({
         code: 'custom',

@@ -39,7 +39,11 @@ export class AnalyticalCoarseModel {
   constructor(scene: Scene) {
     this.layout = layoutForScene(scene);
     this.footprints = scene.sliders.map((s) => footprintOf(s.shape));
-    this.params = { pusherRadius: scene.pusher.radius, kOmega: scene.coarse.kOmega, maxOmega: scene.coarse.maxOmega };
+    this.params = {
+      pusherRadius: scene.pusher.radius,
+      kOmega: scene.coarse.kOmega,
+      maxOmega: scene.coarse.maxOmega,
+    };
     this.projection = projectionGeometry(scene);
   }
 
@@ -70,7 +74,11 @@ export class AnalyticalCoarseModel {
       L.setSlider(
         out,
         i,
-        { x: pose.x + ux * pc * dt, y: pose.y + uy * pc * dt, theta: wrapAngle(pose.theta + omega * pc * dt) },
+        {
+          x: pose.x + ux * pc * dt,
+          y: pose.y + uy * pc * dt,
+          theta: wrapAngle(pose.theta + omega * pc * dt),
+        },
         { vx: ux, vy: uy, omega },
       );
     }

@@ -54,7 +54,10 @@ export class FineModel {
     const py = jointAddress('pusher_y');
     this.pusherQpos = [px.qpos, py.qpos];
     this.pusherQvel = [px.qvel, py.qvel];
-    this.sliders = scene.sliders.map((s) => ({ ...jointAddress(`slider_${s.id}`), restZ: restHeight(s.shape) }));
+    this.sliders = scene.sliders.map((s) => ({
+      ...jointAddress(`slider_${s.id}`),
+      restZ: restHeight(s.shape),
+    }));
   }
 
   static async create(scene: Scene): Promise<FineModel> {

@@ -125,7 +125,14 @@ function extent(theta: number, fp: RectFp, ux: number, uy: number): number {
  * Where a disc of radius r moving from p along the segment p + t*d, t in [0, 1], first touches a
  * body; null when it does not within the segment. Returns t = 0 when it already touches.
  */
-export function firstTouch(px: number, py: number, dx: number, dy: number, r: number, body: Placed): number | null {
+export function firstTouch(
+  px: number,
+  py: number,
+  dx: number,
+  dy: number,
+  r: number,
+  body: Placed,
+): number | null {
   const fp = body.footprint;
   if (fp.kind === 'disc') return segmentCircle(px - body.x, py - body.y, dx, dy, fp.radius + r);
   // Rectangle: work in its frame; the region the moving centre must avoid is the rectangle grown by r.

@@ -11,7 +11,9 @@ export function registerSceneCommand(program: Command): void {
     .action((files: string[]) => {
       for (const file of files) {
         const s = loadSceneFile(file);
-        process.stdout.write(`${file}: ok (${s.name}: ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))\n`);
+        process.stdout.write(
+          `${file}: ok (${s.name}: ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))\n`,
+        );
       }
     });
   scene
