@@ -138,8 +138,12 @@ export class Ur5Connection extends EventEmitter<Events> {
     return link ? this.write(link, CommandCode.STOP, 0, 0, acceleration) : undefined;
   }
 
-  /** Sends (and so restarts) the control program. It starts stopped and waits for a re-arm. */
+  /**
+   * Sends (and so restarts) the control program. It starts stopped and waits for a re-arm; the
+   * twist is zeroed first so the refreshed stop re-arms it and no old motion command is pending.
+   */
   async sendProgram(): Promise<void> {
+    this.stop();
     await sendProgram(
       this.opts.host,
       this.opts.scriptPort,
