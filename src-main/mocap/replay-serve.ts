@@ -1,0 +1,107 @@
+/**
+ * `mocap replay --serve`: plays a capture back as a live NatNet source. The captured frame packets
+ * go out byte for byte at their original spacing (capture times, or frame timestamps for packet
+ * folders); the command side answers CONNECT, model-definition requests and echo like Motive,
+ * with the capture's NatNet version and model definitions.
+ */
+import type { CapturedPacket } from './capture';
+import { MessageId } from './message-ids';
+import { peekMessageId } from './packet';
+import { CaptureDecoder } from './replay';
+import { NATNET_3_0 } from './version';
+import { NatNetServerTransport, type NatNetTransportOptions } from '../lab/natnet-transport';
+
+export interface ServeCaptureOptions extends Pick<
+  NatNetTransportOptions,
+  'address' | 'commandPort' | 'dataPort' | 'multicast' | 'multicastInterface'
+> {
+  loop?: boolean;
+  /** Playback speed (1 = original timing). */
+  speed?: number;
+  signal?: AbortSignal;
+  onFrameSent?: (index: number, total: number) => void;
+}
+
+export interface TimedFrame {
+  /** Seconds from the first frame. */
+  at: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * The frame packets of a capture and when each goes out relative to the first. Gaps keep their
+ * length up to maxGapS (a capture paused for minutes, or packet files from different sessions,
+ * should not stall playback); time running backwards counts as no gap.
+ */
+export function frameSchedule(
+  packets: readonly CapturedPacket[],
+  maxGapS = 1,
+): { frames: TimedFrame[]; decoder: CaptureDecoder } {
+  const decoder = new CaptureDecoder();
+  const frames: TimedFrame[] = [];
+  let previous: number | undefined;
+  let at = 0;
+  for (const p of packets) {
+    const decoded = decoder.push(p);
+    if (!decoded || peekMessageId(p.bytes) !== MessageId.FrameOfData) continue;
+    const t = p.time ?? decoded.frame.timestamp;
+    if (previous !== undefined) at += Math.min(maxGapS, Math.max(0, t - previous));
+    previous = t;
+    frames.push({ at, bytes: p.bytes });
+  }
+  return { frames, decoder };
+}
+
+export async function serveCapture(
+  packets: readonly CapturedPacket[],
+  options: ServeCaptureOptions,
+): Promise<void> {
+  const { frames, decoder } = frameSchedule(packets);
+  if (frames.length === 0) throw new Error('the capture holds no decodable frames to serve');
+  const info = decoder.serverInfo;
+  const transport = new NatNetServerTransport(
+    {
+      address: options.address,
+      commandPort: options.commandPort,
+      dataPort: options.dataPort,
+      multicast: options.multicast,
+      multicastInterface: options.multicastInterface,
+      natNetVersion: decoder.version ?? NATNET_3_0,
+      appName: info?.appName ?? 'Parapush capture replay',
+      appVersion: info?.appVersion,
+      clockFrequency: info?.clockFrequency || undefined,
+    },
+    {
+      modelDefinitions: () => decoder.modelDefs ?? { models: [] },
+      frameRate: () => (frames.length > 1 ? (frames.length - 1) / frames.at(-1)!.at : 0),
+    },
+  );
+  await transport.start();
+  const speed = options.speed ?? 1;
+  try {
+    do {
+      const start = performance.now();
+      for (const [i, f] of frames.entries()) {
+        const wait = start + (f.at * 1000) / speed - performance.now();
+        if (wait > 0) await sleep(wait, options.signal);
+        if (options.signal?.aborted) return;
+        transport.sendFrame(f.bytes);
+        options.onFrameSent?.(i, frames.length);
+      }
+    } while (options.loop && !options.signal?.aborted);
+  } finally {
+    await transport.stop();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
