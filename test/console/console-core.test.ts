@@ -1,0 +1,162 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCommandResult, type ConsoleEvent } from '../../src-main/contract/console-api';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import {
+  RUN_UNAVAILABLE_MESSAGE,
+  type AbortSource,
+  type RunController,
+} from '../../src-main/console/run-controller';
+import { SceneLibrary } from '../../src-main/console/scene-library';
+
+const scenes = path.resolve('resources/scenes');
+let dir: string;
+let events: ConsoleEvent[];
+
+function makeCore(runController?: RunController) {
+  const core = new ConsoleCore({
+    scenesDir: dir,
+    settingsFile: path.join(dir, 'settings.json'),
+    runController,
+  });
+  core.subscribe((e) => events.push(e));
+  return core;
+}
+
+async function loaded(core: ConsoleCore) {
+  return parseCommandResult(
+    'scene.load',
+    await core.handle({ type: 'scene.load', file: 'isrr-obstacle.json' }),
+  );
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'parapush-core-'));
+  const library = new SceneLibrary(dir);
+  library.save('isrr-obstacle.json', new SceneLibrary(scenes).load('isrr-obstacle.json'));
+  events = [];
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ConsoleCore', () => {
+  it('rejects malformed commands with the field path', async () => {
+    const core = makeCore();
+    expect(await core.handle({ type: 'run.start', mode: 'fast' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^malformed command: mode:/),
+    });
+    expect(await core.handle({ type: 'nope' })).toMatchObject({ ok: false });
+    expect(await core.handle('run.abort')).toMatchObject({ ok: false });
+    expect(await core.handle({ type: 'scene.load', file: '../../etc/passwd' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('file'),
+    });
+  });
+
+  it('loads a scene from the library and publishes it', async () => {
+    const core = makeCore();
+    const r = await loaded(core);
+    expect(r.scene?.name).toBe('isrr-obstacle');
+    expect(r.problems).toEqual([]);
+    expect(events.find((e) => e.type === 'scene')).toMatchObject({
+      file: 'isrr-obstacle.json',
+      dirty: false,
+    });
+    expect(parseCommandResult('scene.list', await core.handle({ type: 'scene.list' })).files).toEqual([
+      'isrr-obstacle.json',
+    ]);
+  });
+
+  it('reports validation problems with field paths and keeps the current scene', async () => {
+    const core = makeCore();
+    const { scene } = await loaded(core);
+    const bad = structuredClone(scene!);
+    bad.sliders[0]!.mass = -1;
+    bad.goal.slider = 'ghost';
+    const r = parseCommandResult('scene.update', await core.handle({ type: 'scene.update', scene: bad }));
+    expect(r.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['sliders[0].mass', 'goal.slider']));
+    expect(r.scene?.sliders[0]!.mass).toBe(scene!.sliders[0]!.mass);
+  });
+
+  it('applies a valid update in SI units and saves it', async () => {
+    const core = makeCore();
+    const { scene } = await loaded(core);
+    const moved = structuredClone(scene!);
+    moved.sliders[0]!.pose.x = 0.123;
+    const r = parseCommandResult('scene.update', await core.handle({ type: 'scene.update', scene: moved }));
+    expect(r.scene?.sliders[0]!.pose.x).toBe(0.123);
+    await core.handle({ type: 'scene.save', file: 'moved.json' });
+    expect(JSON.parse(readFileSync(path.join(dir, 'moved.json'), 'utf8')).sliders[0].pose.x).toBe(0.123);
+  });
+
+  it('imports scene text and reports bad JSON', async () => {
+    const core = makeCore();
+    const r = parseCommandResult(
+      'scene.import',
+      await core.handle({ type: 'scene.import', name: 'x.json', text: '{' }),
+    );
+    expect(r.problems[0]!.message).toMatch(/not valid JSON/);
+  });
+
+  it('sets, presets and persists planner settings', async () => {
+    const core = makeCore();
+    const preset = parseCommandResult(
+      'settings.preset',
+      await core.handle({ type: 'settings.preset', preset: 'isrr2019-parareal-1' }),
+    );
+    expect(preset.settings).toMatchObject({
+      predictionModel: 'parareal',
+      parareal: { mode: 'iterations', iterations: 1 },
+    });
+    const bad = await core.handle({
+      type: 'settings.set',
+      settings: { ...preset.settings, parareal: { mode: 'iterations', iterations: 9 } },
+    });
+    expect(bad).toMatchObject({ ok: false, error: expect.stringContaining('parareal.iterations') });
+    const set = await core.handle({ type: 'settings.set', settings: { ...preset.settings, rollouts: 8 } });
+    expect(set.ok).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(dir, 'settings.json'), 'utf8')).rollouts).toBe(8);
+    expect(
+      parseCommandResult('settings.get', await makeCore().handle({ type: 'settings.get' })).settings.rollouts,
+    ).toBe(8);
+  });
+
+  it('refuses to start a run while no run controller is connected, and says why', async () => {
+    const core = makeCore();
+    await loaded(core);
+    expect(await core.handle({ type: 'run.start', mode: 'dry' })).toEqual({
+      ok: false,
+      error: RUN_UNAVAILABLE_MESSAGE,
+    });
+    expect(events.filter((e) => e.type === 'run').at(-1)).toMatchObject({
+      status: { phase: 'failed', reason: RUN_UNAVAILABLE_MESSAGE },
+    });
+    expect(
+      events.some((e) => e.type === 'log' && e.level === 'error' && e.message.includes('not available yet')),
+    ).toBe(true);
+  });
+
+  it('sends abort straight to the run controller before anything else', async () => {
+    const order: string[] = [];
+    const aborts: AbortSource[] = [];
+    const controller: RunController = {
+      start: async (_req, sink) => sink.status({ phase: 'running', armed: false, safety: 'safe' }),
+      pause: async () => {},
+      abort: (source) => {
+        order.push('controller');
+        aborts.push(source);
+      },
+    };
+    const core = makeCore(controller);
+    core.subscribe(() => order.push('event'));
+    await loaded(core);
+    await core.handle({ type: 'run.start', mode: 'dry' });
+    order.length = 0;
+    await core.handle({ type: 'run.abort', source: 'escape-key' });
+    expect(aborts).toEqual(['escape-key']);
+    expect(order[0]).toBe('controller');
+    expect(events.at(-1)).toMatchObject({ type: 'log', message: 'Abort requested by operator (Esc key)' });
+  });
+});
