@@ -1,0 +1,82 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConsoleCommand } from '../../src-main/contract/console-api';
+import { loadSceneFile } from '../../src-main/contract/scene-file';
+import type { Scene } from '../../src-main/contract/scene';
+import type { ConsoleClient } from '../../src-renderer/src/api/client';
+import SceneView from '../../src-renderer/src/views/SceneView.svelte';
+
+afterEach(cleanup);
+
+const scene = loadSceneFile(path.resolve('resources/scenes/isrr-obstacle.json'));
+
+/** Records what the editor sends; answers scene.update with the given problems. */
+function recordingClient(problems: { path: string; message: string }[] = []) {
+  const sent: ConsoleCommand[] = [];
+  const client = {
+    transport: 'websocket',
+    request: async (command: ConsoleCommand) => {
+      sent.push(command);
+      if (command.type === 'scene.list') return { files: ['isrr-obstacle.json'] };
+      if (command.type === 'scene.update') return { scene, file: null, problems };
+      throw new Error(`unexpected ${command.type}`);
+    },
+    onEvent: () => () => {},
+    onLink: () => () => {},
+    close: () => {},
+  } as unknown as ConsoleClient;
+  return { client, sent };
+}
+
+const slider = scene.sliders[0]!;
+
+describe('scene editor', () => {
+  it('shows SI values in mm and degrees', () => {
+    render(SceneView, { client: recordingClient().client, scene, file: 'isrr-obstacle.json', dirty: false });
+    const x = screen.getByLabelText(`Slider ${slider.id} x (mm)`) as HTMLInputElement;
+    expect(Number(x.value)).toBeCloseTo(slider.pose.x * 1000, 3);
+    expect(screen.getByLabelText(`Slider ${slider.id} θ (deg)`)).toBeTruthy();
+  });
+
+  it('sends typed mm and degrees to the core in metres and radians', async () => {
+    const { client, sent } = recordingClient();
+    render(SceneView, { client, scene, file: 'isrr-obstacle.json', dirty: false });
+    await fireEvent.change(screen.getByLabelText(`Slider ${slider.id} x (mm)`), {
+      target: { value: '-125' },
+    });
+    await fireEvent.change(screen.getByLabelText(`Slider ${slider.id} θ (deg)`), { target: { value: '90' } });
+    await fireEvent.change(screen.getByLabelText('Goal radius (mm)'), { target: { value: '35' } });
+    const updates = sent.filter(
+      (c): c is Extract<ConsoleCommand, { type: 'scene.update' }> => c.type === 'scene.update',
+    );
+    expect(updates).toHaveLength(3);
+    expect((updates[0]!.scene as Scene).sliders[0]!.pose.x).toBeCloseTo(-0.125, 12);
+    expect((updates[1]!.scene as Scene).sliders[0]!.pose.theta).toBeCloseTo(Math.PI / 2, 12);
+    expect((updates[2]!.scene as Scene).goal.radius).toBeCloseTo(0.035, 12);
+  });
+
+  it('shows the core validation messages with their field paths', async () => {
+    const { client } = recordingClient([
+      { path: 'sliders[0].shape.radius', message: 'must be greater than 0' },
+    ]);
+    render(SceneView, { client, scene, file: null, dirty: true });
+    await fireEvent.change(screen.getByLabelText(`Slider ${slider.id} radius (mm)`), {
+      target: { value: '-3' },
+    });
+    const problems = await screen.findByLabelText('Validation problems');
+    expect(problems.textContent).toContain('sliders[0].shape.radius');
+    expect(problems.textContent).toContain('must be greater than 0');
+  });
+
+  it('refuses text that is not a number without calling the core', async () => {
+    const { client, sent } = recordingClient();
+    render(SceneView, { client, scene, file: null, dirty: false });
+    await fireEvent.change(screen.getByLabelText('Pusher x (mm)'), { target: { value: 'abc' } });
+    expect((await screen.findByLabelText('Validation problems')).textContent).toContain(
+      'Pusher x: must be a number',
+    );
+    expect(sent.some((c) => c.type === 'scene.update')).toBe(false);
+  });
+});

@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Connection, RunStatus } from '../../src-main/contract/console-api';
+import StatusBar from '../../src-renderer/src/components/StatusBar.svelte';
+
+afterEach(cleanup);
+
+const run = (patch: Partial<RunStatus> = {}): RunStatus => ({
+  phase: 'idle',
+  mode: null,
+  reason: null,
+  startedAt: null,
+  elapsed: 0,
+  safety: 'unknown',
+  armed: false,
+  ...patch,
+});
+const connections: Connection[] = [
+  { id: 'optitrack', label: 'OptiTrack', state: 'connected', latency: 0.0042, detail: '' },
+  { id: 'ur5', label: 'UR5', state: 'not-configured', latency: null, detail: '' },
+];
+
+describe('StatusBar', () => {
+  it('states safety, armed state and connections in words, not colour alone', () => {
+    render(StatusBar, {
+      run: run({ safety: 'stopped', armed: true }),
+      connections,
+      link: { up: true, detail: '' },
+      onAbort: () => {},
+    });
+    expect(screen.getByTestId('safety').textContent).toContain('STOPPED');
+    expect(screen.getByTestId('armed').textContent).toContain('ARMED');
+    expect(screen.getByText(/OptiTrack: connected \(4\.2 ms\)/)).toBeTruthy();
+    expect(screen.getByText(/UR5: not configured/)).toBeTruthy();
+  });
+
+  it('shows the abort reason and the run time', () => {
+    render(StatusBar, {
+      run: run({ phase: 'aborted', mode: 'dry', reason: 'Aborted by operator', elapsed: 75, safety: 'safe' }),
+      connections: [],
+      link: { up: true, detail: '' },
+      onAbort: () => {},
+    });
+    expect(screen.getByTestId('run-reason').textContent).toBe('Aborted by operator');
+    expect(screen.getByTestId('run-phase').textContent).toContain('ABORTED (dry run)');
+    expect(screen.getByLabelText('Run time').textContent).toBe('01:15');
+    expect(screen.getByTestId('safety').textContent).toContain('SAFE');
+    expect(screen.getByTestId('armed').textContent).toContain('DISARMED');
+  });
+
+  it('says when the link to the console core is lost', () => {
+    render(StatusBar, {
+      run: run(),
+      connections: [],
+      link: { up: false, detail: 'closed' },
+      onAbort: () => {},
+    });
+    expect(screen.getByText(/CONSOLE LINK LOST/)).toBeTruthy();
+  });
+
+  it('has a large Abort button that calls abort', async () => {
+    const onAbort = vi.fn();
+    render(StatusBar, { run: run(), connections: [], link: { up: true, detail: '' }, onAbort });
+    await fireEvent.click(screen.getByRole('button', { name: /ABORT/ }));
+    expect(onAbort).toHaveBeenCalledOnce();
+  });
+});
