@@ -1,0 +1,181 @@
+/**
+ * A virtual Robotiq 2-finger gripper behind the URCap socket (63352) on loopback: activation that
+ * takes time, finger motion at the commanded speed, OBJ semantics with a pusher between the
+ * fingers, and injectable faults, e-stop ('?' replies) and pusher loss.
+ *
+ * State is evaluated from elapsed time on every request, so there are no timers to manage.
+ */
+import { z } from 'zod';
+import { LineServer } from './virtual-ur/line-server';
+
+export const virtualGripperOptionsSchema = z
+  .object({
+    port: z.number().int().min(0).max(65535).default(63352),
+    activationTime: z.number().min(0).default(0.5).describe('s from ACT=1 to STA=3'),
+    pusherPresent: z.boolean().default(true),
+    /** Finger position (0 open .. 255 closed) at which they touch the pusher. */
+    pusherContactPosition: z.number().int().min(1).max(254).default(227),
+  })
+  .strict();
+export type VirtualGripperOptions = z.input<typeof virtualGripperOptionsSchema>;
+
+const WRITABLE = new Set(['ACT', 'GTO', 'ATR', 'ARD', 'FOR', 'SPE', 'POS']);
+
+export class VirtualGripper {
+  readonly options: z.infer<typeof virtualGripperOptionsSchema>;
+  port = 0;
+  private readonly server: LineServer;
+  private readonly regs: Record<string, number> = { ACT: 0, GTO: 0, ATR: 0, ARD: 0, FOR: 0, SPE: 0, POS: 0 };
+  private activatedAt: number | undefined;
+  private fault = 0;
+  private eStop = false;
+  private pusherPresent: boolean;
+  /** Motion segment: from `from` at time `t0` towards the request at `speed` units/s. */
+  private motion = { from: 0, t0: 0, target: 0, speed: 0 };
+
+  private constructor(options: VirtualGripperOptions) {
+    this.options = virtualGripperOptionsSchema.parse(options);
+    this.pusherPresent = this.options.pusherPresent;
+    this.server = new LineServer({ reply: (line) => this.reply(line) });
+  }
+
+  static async start(options: VirtualGripperOptions = {}): Promise<VirtualGripper> {
+    const g = new VirtualGripper(options);
+    g.port = await g.server.listen(g.options.port, '127.0.0.1');
+    return g;
+  }
+
+  // ---- fault injection --------------------------------------------------------------------
+
+  injectFault(code: number): void {
+    this.fault = code;
+    if (code >= 0x0a) this.freeze();
+  }
+
+  setEmergencyStop(active: boolean): void {
+    this.eStop = active;
+  }
+
+  /** The pusher slips out: the fingers carry on closing to the requested position. */
+  dropPusher(): void {
+    this.freeze();
+    this.pusherPresent = false;
+    this.startMotion();
+  }
+
+  insertPusher(): void {
+    this.pusherPresent = true;
+  }
+
+  async stop(): Promise<void> {
+    await this.server.close();
+  }
+
+  // ---- protocol ---------------------------------------------------------------------------
+
+  private now(): number {
+    return performance.now() / 1000;
+  }
+
+  private get activationStatus(): number {
+    if (this.regs.ACT !== 1 || this.activatedAt === undefined) return 0;
+    return this.now() - this.activatedAt >= this.options.activationTime ? 3 : 1;
+  }
+
+  /** Where the fingers stop: at the pusher when closing onto it, else at the request. */
+  private get stopPosition(): number {
+    const { from, target } = this.motion;
+    const contact = this.options.pusherContactPosition;
+    if (this.pusherPresent && target > from && target >= contact && from <= contact) return contact;
+    return target;
+  }
+
+  private get position(): number {
+    const { from, t0, speed } = this.motion;
+    const end = this.stopPosition;
+    const travelled = speed * (this.now() - t0);
+    return end >= from ? Math.min(end, from + travelled) : Math.max(end, from - travelled);
+  }
+
+  private get objectStatus(): number {
+    if (this.activationStatus !== 3 || this.regs.GTO !== 1) return 0;
+    const p = this.position;
+    const end = this.stopPosition;
+    if (Math.abs(p - end) > 1e-9) return 0;
+    if (end !== this.motion.target) return this.motion.target > this.motion.from ? 2 : 1;
+    return 3;
+  }
+
+  private freeze(): void {
+    const p = this.position;
+    this.motion = { ...this.motion, from: p, t0: this.now(), target: p };
+  }
+
+  private startMotion(): void {
+    // Robotiq 2F-85: about 20..150 mm/s over 85 mm of travel (255 units).
+    const mmPerSecond = 20 + (130 * this.regs.SPE!) / 255;
+    this.motion = {
+      from: this.position,
+      t0: this.now(),
+      target: this.regs.POS!,
+      speed: (mmPerSecond * 255) / 85,
+    };
+  }
+
+  private read(name: string): number | undefined {
+    switch (name) {
+      case 'STA':
+        return this.activationStatus;
+      case 'PRE':
+        return this.regs.GTO === 1 ? this.motion.target : 0;
+      case 'OBJ':
+        return this.objectStatus;
+      case 'FLT':
+        return this.fault;
+      case 'POS':
+        return Math.round(this.position);
+      default:
+        return this.regs[name];
+    }
+  }
+
+  private write(name: string, value: number): void {
+    this.regs[name] = value;
+    if (name === 'ACT') {
+      if (value === 0) {
+        this.activatedAt = undefined;
+        this.fault = 0;
+        this.freeze();
+      } else if (this.activatedAt === undefined) {
+        this.activatedAt = this.now();
+      }
+    }
+  }
+
+  private reply(line: string): string {
+    if (this.eStop) return '?';
+    const words = line.trim().split(/\s+/);
+    if (words[0] === 'GET' && words.length === 2) {
+      const v = this.read(words[1]!);
+      return v === undefined ? '?' : `${words[1]} ${v}`;
+    }
+    if (words[0] === 'SET' && words.length >= 3 && words.length % 2 === 1) {
+      const pairs: [string, number][] = [];
+      for (let i = 1; i < words.length; i += 2) {
+        const value = Number(words[i + 1]);
+        if (!WRITABLE.has(words[i]!) || !Number.isInteger(value) || value < 0 || value > 255) return '?';
+        pairs.push([words[i]!, value]);
+      }
+      for (const [k, v] of pairs) this.write(k, v);
+      if (pairs.some(([k]) => k === 'GTO' || k === 'POS')) {
+        if (this.regs.GTO === 1 && this.activationStatus !== 3) {
+          this.fault = this.activationStatus === 1 ? 0x05 : 0x07;
+        } else if (this.regs.GTO === 1 && this.fault < 0x0a) {
+          this.startMotion();
+        }
+      }
+      return 'ack';
+    }
+    return '?';
+  }
+}

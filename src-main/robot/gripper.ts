@@ -1,0 +1,246 @@
+/**
+ * Robotiq 2-finger gripper through the Robotiq URCap socket (TCP 63352): `GET VAR` -> `VAR n`,
+ * `SET A n B m` -> `ack`. Activation, closing on the pusher with confirmation that it is held
+ * (OBJ = 2), fault decoding, and a monitor that reports a lost pusher as a stop reason.
+ */
+import { EventEmitter } from 'node:events';
+import { LineClient } from './line-client';
+
+export type GripperVariable =
+  'ACT' | 'GTO' | 'ATR' | 'ARD' | 'FOR' | 'SPE' | 'POS' | 'STA' | 'PRE' | 'OBJ' | 'FLT';
+export type WritableVariable = 'ACT' | 'GTO' | 'ATR' | 'ARD' | 'FOR' | 'SPE' | 'POS';
+
+/** OBJ: what the fingers are doing. */
+export const ObjectStatus = { MOVING: 0, STOPPED_OPENING: 1, HELD: 2, AT_POSITION: 3 } as const;
+
+/** STA: activation status. */
+export const ActivationStatus = { RESET: 0, ACTIVATING: 1, ACTIVE: 3 } as const;
+
+export type FaultClass = 'none' | 'priority' | 'minor' | 'major' | 'unknown';
+
+export interface GripperFault {
+  code: number;
+  class: FaultClass;
+  description: string;
+  /** Major faults clear only by toggling ACT (a re-activation). */
+  needsReactivation: boolean;
+}
+
+const FAULTS: Record<number, [FaultClass, string]> = {
+  0x00: ['none', 'no fault'],
+  0x05: ['priority', 'action delayed: the activation must complete first'],
+  0x07: ['priority', 'the activation bit must be set before any action'],
+  0x08: ['minor', 'maximum operating temperature exceeded: wait for cool-down'],
+  0x09: ['minor', 'no communication for at least 1 s'],
+  0x0a: ['major', 'under minimum operating voltage'],
+  0x0b: ['major', 'automatic release in progress'],
+  0x0c: ['major', 'internal fault: contact support'],
+  0x0d: ['major', 'activation fault: check that nothing interferes with the fingers'],
+  0x0e: ['major', 'overcurrent triggered'],
+  0x0f: ['major', 'automatic release completed'],
+};
+
+export function decodeFault(code: number): GripperFault {
+  const [cls, description] = FAULTS[code] ?? [
+    'unknown',
+    `unknown fault 0x${code.toString(16).padStart(2, '0')}`,
+  ];
+  return { code, class: cls, description, needsReactivation: cls === 'major' };
+}
+
+export class GripperError extends Error {
+  override name = 'GripperError';
+}
+
+/** The gripper answers `?` while an emergency stop is active. */
+export class GripperUnavailableError extends GripperError {
+  override name = 'GripperUnavailableError';
+}
+
+export class GripperFaultError extends GripperError {
+  override name = 'GripperFaultError';
+  constructor(readonly fault: GripperFault) {
+    super(
+      `gripper fault 0x${fault.code.toString(16).padStart(2, '0')} (${fault.class}): ${fault.description}`,
+    );
+  }
+}
+
+export interface GripperStatus {
+  activation: number;
+  object: number;
+  position: number;
+  fault: GripperFault;
+}
+
+/** Why the pusher can no longer be trusted: each is a stop reason for the supervisor. */
+export type GripperStopReason =
+  | { kind: 'pusher-lost'; object: number }
+  | { kind: 'fault'; fault: GripperFault }
+  | { kind: 'emergency-stop' }
+  | { kind: 'link-lost'; message: string };
+
+type Events = { stop: [GripperStopReason] };
+
+export interface GripOptions {
+  /** 0..255 each. */
+  position?: number;
+  speed?: number;
+  force?: number;
+  timeoutMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class RobotiqGripper extends EventEmitter<Events> {
+  private monitorTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly lines: LineClient,
+    private readonly pollMs: number,
+  ) {
+    super();
+  }
+
+  static async connect(
+    host: string,
+    port = 63352,
+    options: { timeoutMs?: number; pollMs?: number } = {},
+  ): Promise<RobotiqGripper> {
+    const lines = await LineClient.connect(host, port, 'gripper', options.timeoutMs ?? 2000);
+    return new RobotiqGripper(lines, options.pollMs ?? 20);
+  }
+
+  async get(variable: GripperVariable): Promise<number> {
+    const reply = (await this.lines.request(`GET ${variable}`)).trim();
+    if (reply === '?' || reply === `${variable} ?`) {
+      throw new GripperUnavailableError(`gripper answers "?" for ${variable}: is an emergency stop active?`);
+    }
+    const m = new RegExp(`^${variable} (\\d+)$`).exec(reply);
+    if (!m) throw new GripperError(`unexpected reply to GET ${variable}: "${reply}"`);
+    return Number(m[1]);
+  }
+
+  /** Writes several variables in one command, in the order given. */
+  async set(values: Partial<Record<WritableVariable, number>>): Promise<void> {
+    const parts = Object.entries(values).map(([k, v]) => {
+      if (!Number.isInteger(v) || v < 0 || v > 255)
+        throw new RangeError(`${k} must be an integer 0..255, got ${v}`);
+      return `${k} ${v}`;
+    });
+    const reply = (await this.lines.request(`SET ${parts.join(' ')}`)).trim();
+    if (reply === '?') throw new GripperUnavailableError('gripper answers "?": is an emergency stop active?');
+    if (reply !== 'ack') throw new GripperError(`SET ${parts.join(' ')} not acknowledged: "${reply}"`);
+  }
+
+  async status(): Promise<GripperStatus> {
+    return {
+      activation: await this.get('STA'),
+      object: await this.get('OBJ'),
+      position: await this.get('POS'),
+      fault: decodeFault(await this.get('FLT')),
+    };
+  }
+
+  /** Reset, then activate; resolves when STA = 3 (active). Clears major faults too. */
+  async activate(timeoutMs = 5000): Promise<void> {
+    await this.set({ ACT: 0 });
+    await this.set({ ATR: 0 });
+    await this.until(
+      async () => (await this.get('ACT')) === 0 && (await this.get('STA')) === ActivationStatus.RESET,
+      timeoutMs,
+      'reset',
+    );
+    await this.set({ ACT: 1 });
+    await this.until(
+      async () => (await this.get('STA')) === ActivationStatus.ACTIVE,
+      timeoutMs,
+      'activation',
+    );
+  }
+
+  /**
+   * Closes on the pusher and confirms it is held (OBJ = 2). Throws when the fingers reach the
+   * requested position with nothing between them (OBJ = 3) or on a fault.
+   */
+  async closeOnPusher(options: GripOptions = {}): Promise<GripperStatus> {
+    const { position = 255, speed = 128, force = 128, timeoutMs = 5000 } = options;
+    await this.set({ POS: position, SPE: speed, FOR: force, GTO: 1 });
+    await this.until(async () => (await this.get('PRE')) === position, timeoutMs, 'position request echo');
+    let object: number = ObjectStatus.MOVING;
+    await this.until(
+      async () => {
+        await this.throwOnFault();
+        object = await this.get('OBJ');
+        return object !== ObjectStatus.MOVING;
+      },
+      timeoutMs,
+      'grip',
+    );
+    if (object !== ObjectStatus.HELD) {
+      throw new GripperError(
+        object === ObjectStatus.AT_POSITION
+          ? 'no pusher between the fingers: they closed fully (OBJ = 3)'
+          : `gripper stopped without holding the pusher (OBJ = ${object})`,
+      );
+    }
+    return this.status();
+  }
+
+  /** True when the pusher is held right now (OBJ = 2, no fault). */
+  async pusherHeld(): Promise<boolean> {
+    return (await this.get('OBJ')) === ObjectStatus.HELD && (await this.get('FLT')) === 0;
+  }
+
+  /**
+   * Polls OBJ and FLT and emits one 'stop' with the reason when the pusher is no longer held, a
+   * fault appears, the gripper answers '?' (e-stop), or the link drops. Monitoring then ends.
+   */
+  startMonitor(): void {
+    if (this.monitorTimer) return;
+    const report = (reason: GripperStopReason): void => {
+      this.stopMonitor();
+      this.emit('stop', reason);
+    };
+    this.lines.onClose((err) => this.monitorTimer && report({ kind: 'link-lost', message: err.message }));
+    const poll = async (): Promise<void> => {
+      try {
+        const fault = decodeFault(await this.get('FLT'));
+        if (fault.code !== 0) return report({ kind: 'fault', fault });
+        const object = await this.get('OBJ');
+        if (object !== ObjectStatus.HELD) return report({ kind: 'pusher-lost', object });
+      } catch (err) {
+        if (err instanceof GripperUnavailableError) return report({ kind: 'emergency-stop' });
+        return report({ kind: 'link-lost', message: (err as Error).message });
+      }
+      if (this.monitorTimer) this.monitorTimer = setTimeout(() => void poll(), this.pollMs);
+    };
+    this.monitorTimer = setTimeout(() => void poll(), 0);
+  }
+
+  stopMonitor(): void {
+    clearTimeout(this.monitorTimer);
+    this.monitorTimer = undefined;
+  }
+
+  close(): void {
+    this.stopMonitor();
+    this.lines.close();
+  }
+
+  private async throwOnFault(): Promise<void> {
+    const fault = decodeFault(await this.get('FLT'));
+    if (fault.class === 'major' || fault.class === 'unknown' || fault.class === 'priority')
+      throw new GripperFaultError(fault);
+  }
+
+  private async until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      if (await check()) return;
+      if (performance.now() > deadline)
+        throw new GripperError(`gripper ${what} not complete within ${timeoutMs} ms`);
+      await sleep(this.pollMs);
+    }
+  }
+}
