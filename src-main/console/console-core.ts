@@ -164,8 +164,9 @@ export class ConsoleCore {
 
   /** Abort first, words after: the controller hears of it before anything else happens. */
   private abort(source: AbortSource): RunStatus {
-    this.runController.abort(source);
+    // Read the phase first (the controller may report "aborted" synchronously), then abort.
     const active = activePhases.has(this.run.phase);
+    this.runController.abort(source);
     this.log(
       'warn',
       'operator',
