@@ -19,7 +19,8 @@ export interface ServeCaptureOptions extends Pick<
   /** Playback speed (1 = original timing). */
   speed?: number;
   signal?: AbortSignal;
-  onFrameSent?: (index: number, total: number) => void;
+  /** Called once the command socket listens (with its port: commandPort 0 picks a free one). */
+  onListening?: (commandPort: number) => void;
 }
 
 export interface TimedFrame {
@@ -77,16 +78,16 @@ export async function serveCapture(
     },
   );
   await transport.start();
+  options.onListening?.(transport.commandPort);
   const speed = options.speed ?? 1;
   try {
     do {
       const start = performance.now();
-      for (const [i, f] of frames.entries()) {
+      for (const f of frames) {
         const wait = start + (f.at * 1000) / speed - performance.now();
         if (wait > 0) await sleep(wait, options.signal);
         if (options.signal?.aborted) return;
         transport.sendFrame(f.bytes);
-        options.onFrameSent?.(i, frames.length);
       }
     } while (options.loop && !options.signal?.aborted);
   } finally {

@@ -4,10 +4,12 @@ import { registerSceneCommand } from './scene';
 import { registerSimulateCommand } from './simulate';
 import { registerPredictCommand } from './predict';
 import { registerWebCommand } from './web';
+import { registerMocapCommand } from './mocap';
 
 export function registerCommands(program: Command): void {
   registerSceneCommand(program);
   registerSimulateCommand(program);
   registerPredictCommand(program);
   registerWebCommand(program);
+  registerMocapCommand(program);
 }
