@@ -80,6 +80,9 @@ export async function serveCapture(
   await transport.start();
   options.onListening?.(transport.commandPort);
   const speed = options.speed ?? 1;
+  // One frame period between passes when looping (and never a busy loop over a 1-frame capture).
+  const lastAt = frames.at(-1)!.at;
+  const period = frames.length > 1 && lastAt > 0 ? lastAt / (frames.length - 1) : 1 / 120;
   try {
     do {
       const start = performance.now();
@@ -89,6 +92,7 @@ export async function serveCapture(
         if (options.signal?.aborted) return;
         transport.sendFrame(f.bytes);
       }
+      if (options.loop) await sleep((period * 1000) / speed, options.signal);
     } while (options.loop && !options.signal?.aborted);
   } finally {
     await transport.stop();
