@@ -165,7 +165,7 @@ export class RobotAdapter {
 function checkRotation(R: Mat3): void {
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
-      const dot = R[0][i] * R[0][j] + R[1][i] * R[1][j] + R[2][i] * R[2][j];
+      const dot = R[0][i]! * R[0][j]! + R[1][i]! * R[1][j]! + R[2][i]! * R[2][j]!;
       if (Math.abs(dot - (i === j ? 1 : 0)) > 1e-6)
         throw new CalibrationError('calibration R is not orthonormal');
     }
