@@ -1,0 +1,118 @@
+/**
+ * Pre-flight checks: a real run may only be armed when every one of them is green. Each check says
+ * what it looked at and, when red, why, in words an operator can act on.
+ */
+import type { Scene } from '../contract/scene';
+import type { PlanarPoses } from '../mocap/scene-binding';
+import type { RobotState } from '../robot/robot-state';
+import { programPlaying } from '../robot/robot-state';
+
+export interface Check {
+  id: 'mocap' | 'robot-mode' | 'safety-mode' | 'program' | 'pusher-held' | 'calibration' | 'scene';
+  label: string;
+  ok: boolean;
+  reason: string;
+}
+
+export interface PreflightReport {
+  ok: boolean;
+  checks: Check[];
+}
+
+export interface PreflightInputs {
+  mocap: PlanarPoses | undefined;
+  robot: RobotState | undefined;
+  gripper: { held: boolean; detail: string } | undefined;
+  calibration: { residual: number } | undefined;
+  scene: Scene;
+  /** Largest acceptable calibration residual (RMS, m). */
+  maxCalibrationResidual: number;
+}
+
+export function preflight(i: PreflightInputs): PreflightReport {
+  const checks: Check[] = [
+    mocapCheck(i.mocap),
+    ...robotChecks(i.robot),
+    gripperCheck(i.gripper),
+    calibrationCheck(i),
+    sceneCheck(i),
+  ];
+  return { ok: checks.every((c) => c.ok), checks };
+}
+
+function mocapCheck(m: PlanarPoses | undefined): Check {
+  const label = 'Motion capture fresh, every bound body tracked';
+  if (!m) return { id: 'mocap', label, ok: false, reason: 'no motion-capture frame received' };
+  const bad = [m.pusher, ...m.sliders].filter((b) => b.status !== 'ok' && b.status !== 'unbound');
+  if (bad.length === 0)
+    return { id: 'mocap', label, ok: true, reason: `frame ${m.frameNumber}, all bodies tracked` };
+  return {
+    id: 'mocap',
+    label,
+    ok: false,
+    reason: bad.map((b) => `${b.rigidBody ?? 'unnamed body'}: ${b.status}`).join(', '),
+  };
+}
+
+function robotChecks(r: RobotState | undefined): Check[] {
+  const none = 'no robot state received';
+  return [
+    {
+      id: 'robot-mode',
+      label: 'Robot RUNNING',
+      ok: r?.robotMode === 'RUNNING',
+      reason: r ? `robot mode ${r.robotMode}` : none,
+    },
+    {
+      id: 'safety-mode',
+      label: 'Safety mode NORMAL',
+      ok: r?.safetyMode === 'NORMAL',
+      reason: r ? `safety mode ${r.safetyMode}` : none,
+    },
+    {
+      id: 'program',
+      label: 'Control program playing',
+      ok: r !== undefined && programPlaying(r),
+      reason: r ? `runtime ${r.runtimeState}, program ${r.program.state}` : none,
+    },
+  ];
+}
+
+function gripperCheck(g: PreflightInputs['gripper']): Check {
+  const label = 'Pusher held by the gripper';
+  if (!g) return { id: 'pusher-held', label, ok: false, reason: 'no gripper status' };
+  return { id: 'pusher-held', label, ok: g.held, reason: g.detail };
+}
+
+function calibrationCheck(i: PreflightInputs): Check {
+  const label = 'Calibration loaded, small residual';
+  if (!i.calibration)
+    return { id: 'calibration', label, ok: false, reason: 'no calibration loaded for this setup' };
+  const mm = (v: number): string => `${(v * 1000).toFixed(1)} mm`;
+  const ok = i.calibration.residual <= i.maxCalibrationResidual;
+  return {
+    id: 'calibration',
+    label,
+    ok,
+    reason: `residual ${mm(i.calibration.residual)} (limit ${mm(i.maxCalibrationResidual)})`,
+  };
+}
+
+function sceneCheck(i: PreflightInputs): Check {
+  const label = 'Scene valid: goal and objects on the table';
+  const { scene, mocap } = i;
+  const hx = scene.table.size.x / 2;
+  const hy = scene.table.size.y / 2;
+  const on = (x: number, y: number): boolean => Math.abs(x) <= hx && Math.abs(y) <= hy;
+  const problems: string[] = [];
+  if (!on(scene.goal.center.x, scene.goal.center.y)) problems.push('goal is off the table');
+  for (const s of mocap?.sliders ?? []) {
+    if (s.pose && !on(s.pose.x, s.pose.y)) problems.push(`${s.id} is off the table`);
+  }
+  return {
+    id: 'scene',
+    label,
+    ok: problems.length === 0,
+    reason: problems.join(', ') || `${scene.name}: ok`,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Every way a supervised run can end or be refused, with the sentence the operator reads. The same
+ * objects go to the event log, the status bar and the session log.
+ */
+import { z } from 'zod';
+
+export const stopReasonSchema = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('operator-abort') }),
+  z.object({ code: z.literal('mocap-stale'), body: z.string(), ageMs: z.number() }),
+  z.object({ code: z.literal('mocap-untracked'), body: z.string() }),
+  z.object({ code: z.literal('protective-stop') }),
+  z.object({ code: z.literal('emergency-stop') }),
+  z.object({ code: z.literal('safety-fault'), mode: z.string() }),
+  z.object({ code: z.literal('program-stopped'), runtimeState: z.string() }),
+  z.object({ code: z.literal('robot-link-lost'), message: z.string() }),
+  z.object({ code: z.literal('robot-state-stale'), ageMs: z.number() }),
+  z.object({ code: z.literal('loop-stalled'), ageMs: z.number() }),
+  z.object({ code: z.literal('speed-limit'), speed: z.number(), limit: z.number() }),
+  z.object({ code: z.literal('workspace'), detail: z.string() }),
+  z.object({ code: z.literal('pusher-lost'), detail: z.string() }),
+  z.object({ code: z.literal('task-ended'), outcome: z.string() }),
+]);
+export type StopReason = z.infer<typeof stopReasonSchema>;
+
+const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
+
+export function describeStop(r: StopReason): string {
+  switch (r.code) {
+    case 'operator-abort':
+      return 'Aborted by operator';
+    case 'mocap-stale':
+      return `Motion capture stale: ${r.body} not seen for ${r.ageMs.toFixed(0)} ms`;
+    case 'mocap-untracked':
+      return `Motion capture lost tracking of ${r.body}`;
+    case 'protective-stop':
+      return 'Robot protective stop';
+    case 'emergency-stop':
+      return 'Emergency stop';
+    case 'safety-fault':
+      return `Robot safety mode ${r.mode}`;
+    case 'program-stopped':
+      return `Control program not running (runtime state ${r.runtimeState})`;
+    case 'robot-link-lost':
+      return `Robot link lost: ${r.message}`;
+    case 'robot-state-stale':
+      return `No robot state for ${r.ageMs.toFixed(0)} ms`;
+    case 'loop-stalled':
+      return `Control loop stalled: no command for ${r.ageMs.toFixed(0)} ms`;
+    case 'speed-limit':
+      return `Commanded speed ${mm(r.speed)}/s exceeds the limit ${mm(r.limit)}/s`;
+    case 'workspace':
+      return `Command refused: ${r.detail}`;
+    case 'pusher-lost':
+      return `Pusher lost: ${r.detail}`;
+    case 'task-ended':
+      return `Run ended: ${r.outcome}`;
+  }
+}

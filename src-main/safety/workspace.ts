@@ -1,0 +1,62 @@
+/**
+ * The space the tool may move in: the table rectangle shrunk by a margin, in the table frame, and
+ * a height band above the table. A command is checked on where it would take the pusher before it
+ * is sent, not after the arm got there.
+ */
+export interface Workspace {
+  /** Half extents of the allowed rectangle (table half size minus margin), m. */
+  halfX: number;
+  halfY: number;
+  /** Allowed tool heights above the table surface, m. */
+  zMin: number;
+  zMax: number;
+}
+
+export function workspaceFor(
+  table: { size: { x: number; y: number } },
+  margin: number,
+  zBand: [number, number],
+): Workspace {
+  const halfX = table.size.x / 2 - margin;
+  const halfY = table.size.y / 2 - margin;
+  if (halfX <= 0 || halfY <= 0)
+    throw new Error(
+      `workspace margin ${margin} m leaves no room on a ${table.size.x} x ${table.size.y} m table`,
+    );
+  return { halfX, halfY, zMin: zBand[0], zMax: zBand[1] };
+}
+
+export function insideRect(ws: Workspace, x: number, y: number): boolean {
+  return Math.abs(x) <= ws.halfX && Math.abs(y) <= ws.halfY;
+}
+
+/**
+ * Null when moving from (x, y) with velocity (vx, vy) for `lookahead` seconds keeps the pusher
+ * inside the rectangle (the path is a segment and the region convex, so checking its end points
+ * suffices); otherwise why not.
+ */
+export function checkMotion(
+  ws: Workspace,
+  pos: { x: number; y: number; z: number },
+  v: { vx: number; vy: number },
+  lookahead: number,
+): string | null {
+  if (pos.z < ws.zMin || pos.z > ws.zMax) {
+    return `tool height ${(pos.z * 1000).toFixed(0)} mm is outside ${(ws.zMin * 1000).toFixed(0)}..${(ws.zMax * 1000).toFixed(0)} mm`;
+  }
+  const ex = pos.x + v.vx * lookahead;
+  const ey = pos.y + v.vy * lookahead;
+  if (!insideRect(ws, pos.x, pos.y)) {
+    // Outside already (e.g. after a manual move): only motion that brings it back is allowed.
+    const before = Math.max(Math.abs(pos.x) - ws.halfX, Math.abs(pos.y) - ws.halfY);
+    const after = Math.max(Math.abs(ex) - ws.halfX, Math.abs(ey) - ws.halfY);
+    return after < before
+      ? null
+      : `pusher at (${mm(pos.x)}, ${mm(pos.y)}) is outside the workspace and the command moves it no closer`;
+  }
+  if (!insideRect(ws, ex, ey))
+    return `the command would take the pusher to (${mm(ex)}, ${mm(ey)}), outside the workspace`;
+  return null;
+}
+
+const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
