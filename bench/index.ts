@@ -5,6 +5,8 @@
 const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   physics: () => import('./physics'),
   parareal: () => import('./parareal'),
+  mocap: () => import('./mocap'),
+  robot: () => import('./robot'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);
