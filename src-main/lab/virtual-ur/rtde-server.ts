@@ -5,6 +5,7 @@
  * time (IN_USE for others), and registers 0..23 to the fieldbus when one is enabled; a client that
  * does not read its data is disconnected.
  */
+import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { FrameReader } from '../../robot/rtde/frame-reader';
 import {
@@ -17,7 +18,7 @@ import {
   type SetupSlot,
 } from '../../robot/rtde/messages';
 import { makeRecipe, packFields, unpackFields, type Recipe } from '../../robot/rtde/recipe';
-import type { FieldType } from '../../robot/rtde/field-types';
+import type { FieldType, FieldValue } from '../../robot/rtde/field-types';
 import type { VirtualController } from './controller';
 import { inputVariable, isLowRegister, outputVariable, type OutputVariable } from './rtde-variables';
 
@@ -164,6 +165,9 @@ class Session {
       inputVariable(n)!.write(c, values[i]!);
       c.noteInputWrite(n);
     });
+    if (this.server.listenerCount('input') > 0) {
+      this.server.emit('input', { names: recipe.names, values, receivedAt: performance.now() });
+    }
   }
 
   /** Called every controller cycle: sends each started output recipe that is due. */
@@ -192,7 +196,15 @@ class Session {
   }
 }
 
-export class VirtualRtdeServer {
+/** One input package as it reached the controller, for logs and latency measurements. */
+export interface InputWrite {
+  names: readonly string[];
+  values: FieldValue[];
+  /** performance.now() when the package was decoded. */
+  receivedAt: number;
+}
+
+export class VirtualRtdeServer extends EventEmitter<{ input: [InputWrite] }> {
   readonly maxProtocolVersion: ProtocolVersion;
   readonly fieldbusOwnsLowRegisters: boolean;
   readonly maxBacklogBytes: number;
@@ -204,6 +216,7 @@ export class VirtualRtdeServer {
     readonly controller: VirtualController,
     options: RtdeServerOptions = {},
   ) {
+    super();
     this.maxProtocolVersion = options.maxProtocolVersion ?? 2;
     this.fieldbusOwnsLowRegisters = options.fieldbusOwnsLowRegisters ?? false;
     this.maxBacklogBytes = options.maxBacklogBytes ?? 1 << 20;
