@@ -34,6 +34,11 @@ export interface NatNetClientOptions {
   echoIntervalMs?: number;
   /** CONNECT is repeated at this interval until SERVERINFO arrives. */
   connectRetryMs?: number;
+  /**
+   * After this long without a frame, CONNECT is sent again: a restarted Motive has forgotten its
+   * unicast clients (while still answering echo) and answers with its new SERVERINFO.
+   */
+  reconnectAfterMs?: number;
 }
 
 export interface NatNetClientEvents {
@@ -46,7 +51,10 @@ export interface NatNetClientEvents {
 
 type Listeners = { [K in keyof NatNetClientEvents]: NatNetClientEvents[K][] };
 
+/** A model-definition request still unanswered after this long is sent again (s). */
 const MODELDEF_RETRY_S = 1;
+/** Never ask more often than this, however many frames carry the models-changed flag (s). */
+const MODELDEF_MIN_SPACING_S = 0.1;
 
 export class NatNetClient {
   private readonly opts: Required<NatNetClientOptions>;
@@ -68,6 +76,8 @@ export class NatNetClient {
   private requestChain: Promise<unknown> = Promise.resolve();
   private names = new Map<number, string>();
   private lastModelDefRequest = -Infinity;
+  private modelDefPending = false;
+  private lastFrameAt = 0;
   private connectedResolvers: ((info: ServerInfo) => void)[] = [];
   serverInfo: ServerInfo | undefined;
   modelDefs: ModelDefinitions | undefined;
@@ -81,6 +91,7 @@ export class NatNetClient {
       keepAliveMs: 1000,
       echoIntervalMs: 1000,
       connectRetryMs: 1000,
+      reconnectAfterMs: 2000,
       ...options,
     };
   }
@@ -191,6 +202,7 @@ export class NatNetClient {
 
   requestModelDefinitions(): void {
     this.lastModelDefRequest = nowSeconds();
+    this.modelDefPending = true;
     this.send({ kind: 'requestModelDef' });
   }
 
@@ -216,12 +228,21 @@ export class NatNetClient {
   }
 
   private startTimers(): void {
+    this.lastFrameAt = nowSeconds();
     this.sendEcho();
     this.timers.push(setInterval(() => this.sendEcho(), this.opts.echoIntervalMs));
     this.timers.push(
       setInterval(() => {
         if (this.serverInfo && !this.serverInfo.multicast) this.send({ kind: 'keepAlive' });
       }, this.opts.keepAliveMs),
+    );
+    this.timers.push(
+      setInterval(
+        () => {
+          if (nowSeconds() - this.lastFrameAt > this.opts.reconnectAfterMs / 1000) this.sendConnect();
+        },
+        Math.max(10, this.opts.reconnectAfterMs / 2),
+      ),
     );
   }
 
@@ -266,6 +287,7 @@ export class NatNetClient {
         this.onServerInfo(m);
         return;
       case 'modelDef':
+        this.modelDefPending = false;
         this.modelDefs = { models: m.models };
         this.names = rigidBodyNames(this.modelDefs);
         this.emit('modelDef', this.modelDefs);
@@ -317,14 +339,21 @@ export class NatNetClient {
   }
 
   private onFrame(frame: FrameOfData, arrivedAt: number): void {
+    this.lastFrameAt = arrivedAt;
     const freq = this.serverInfo?.clockFrequency ?? 0;
     const systemLatency = freq > 0 ? Number(frame.transmit - frame.cameraMidExposure) / freq : undefined;
     const exposureLocal = freq > 0 ? this.clock.toLocal(Number(frame.cameraMidExposure) / freq) : undefined;
     const totalLatency = exposureLocal === undefined ? undefined : arrivedAt - exposureLocal;
     this.stats.frame(frame.frameNumber, arrivedAt, systemLatency, totalLatency);
-    // Motive flags changed models; unknown ids mean we missed it. Ask again, at most once a second.
+    // Motive flags changed models; unknown ids mean we missed a change. Ask again, unless an
+    // answer is already on its way.
     const unknown = frame.rigidBodies.some((rb) => !this.names.has(rb.id));
-    if ((unknown || (frame.params & 0x02) !== 0) && arrivedAt - this.lastModelDefRequest > MODELDEF_RETRY_S) {
+    const sinceLast = arrivedAt - this.lastModelDefRequest;
+    if (
+      (unknown || (frame.params & 0x02) !== 0) &&
+      sinceLast > MODELDEF_MIN_SPACING_S &&
+      (!this.modelDefPending || sinceLast > MODELDEF_RETRY_S)
+    ) {
       this.requestModelDefinitions();
     }
     const snapshot: MocapSnapshot = {
