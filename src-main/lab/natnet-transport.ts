@@ -6,11 +6,11 @@
  */
 import dgram from 'node:dgram';
 import { nowNs } from '../mocap/clock';
-import { DEFAULT_MULTICAST_GROUP } from '../mocap/message-ids';
+import { DEFAULT_MULTICAST_GROUP, MessageId } from '../mocap/message-ids';
 import type { ModelDefinitions } from '../mocap/messages/model-def';
 import type { ServerInfo } from '../mocap/messages/server-info';
 import { float32Bytes } from '../mocap/messages/text';
-import { decodePacket, encodePacket, type NatNetMessage } from '../mocap/packet';
+import { decodePacket, encodePacket, peekMessageId, type NatNetMessage } from '../mocap/packet';
 import type { NatNetVersion } from '../mocap/version';
 import { corrupt, NO_FAULTS, SeededRandom, type NatNetFaults } from './natnet-faults';
 
@@ -189,16 +189,24 @@ export class NatNetServerTransport {
   }
 
   private onCommand(msg: Buffer, rinfo: dgram.RemoteInfo): void {
-    const result = decodePacket(
-      new Uint8Array(msg.buffer, msg.byteOffset, msg.byteLength),
-      this.opts.natNetVersion,
-    );
-    if (!result.ok) {
+    const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.byteLength);
+    const result = decodePacket(bytes, this.opts.natNetVersion);
+    let m: NatNetMessage;
+    if (result.ok) m = result.message;
+    else if (peekMessageId(bytes) === MessageId.Connect) {
+      // Clients differ in what they put in CONNECT (some send a short "Ping"); answer them all.
+      m = {
+        kind: 'connect',
+        name: '',
+        appVersion: [0, 0, 0, 0],
+        natNetVersion: [0, 0, 0, 0],
+        options: bytes.slice(4),
+      };
+    } else {
       this.counts.badPackets++;
       return;
     }
     const key = `${rinfo.address}:${rinfo.port}`;
-    const m = result.message;
     if (m.kind === 'disconnect') {
       this.clients.delete(key);
       return;

@@ -158,7 +158,8 @@ function readDescription(r: ByteReader, v: NatNetVersion, type: number, size: nu
     case TYPE_OF.skeleton: {
       const name = r.cstring('skeleton name');
       const id = r.i32('skeleton id');
-      const n = r.count(30, 'skeleton rigid body');
+      // Smallest rigid-body description: empty name (1) + id, parent (8) + offset (12) + marker count (4).
+      const n = r.count(25, 'skeleton rigid body');
       const rigidBodies: RigidBodyDescription[] = [];
       for (let i = 0; i < n; i++) rigidBodies.push(readRigidBody(r, v));
       return { kind: 'skeleton', name, id, rigidBodies };
