@@ -1,0 +1,182 @@
+/**
+ * The channels of a session log: one MCAP topic per kind of data, each with a zod schema (used to
+ * validate what is read back) and the JSON Schema derived from it (stored in the file, so Foxglove
+ * Studio and any other reader know the fields). Every message carries two timestamps next to its
+ * payload: `mono`, seconds since the recording started on the monotonic clock (performance.now),
+ * and `wall`, ms since the epoch (Date.now). SI units throughout.
+ */
+import { z } from 'zod';
+import { eventSchema } from '../contract/console-api';
+import { plannerSettingsSchema } from '../contract/planner-settings';
+import { sceneSchema } from '../contract/scene';
+import { stopReasonSchema } from '../safety/stop-reasons';
+
+const finite = z.number();
+const vec3 = z.tuple([finite, finite, finite]);
+const quat = z.tuple([finite, finite, finite, finite]);
+
+/** Timestamps every message carries. */
+export const stampSchema = z.object({
+  mono: finite.describe('s since the recording started, monotonic clock'),
+  wall: finite.describe('ms since the epoch, wall clock'),
+});
+export type Stamp = z.infer<typeof stampSchema>;
+
+const stamped = <T extends z.ZodRawShape>(shape: T) => stampSchema.extend(shape);
+
+export const sessionInfoSchema = stamped({
+  sessionId: z.string(),
+  software: z.object({ name: z.string(), version: z.string() }),
+  node: z.string(),
+  platform: z.string(),
+  /** Where the run was started from: the console or the headless CLI. */
+  origin: z.enum(['console', 'headless', 'test', 'bench']),
+});
+
+export const sessionSettingsSchema = stamped({
+  mode: z.enum(['dry', 'real']),
+  scene: sceneSchema,
+  settings: plannerSettingsSchema,
+});
+
+const rigidBodySchema = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  position: vec3.describe('m, motion-capture frame'),
+  orientation: quat.describe('quaternion x, y, z, w'),
+  meanError: finite.describe('m'),
+  trackingValid: z.boolean(),
+});
+
+export const mocapFrameSchema = stamped({
+  frameNumber: z.number().int(),
+  /** Local arrival time of the frame, s (the client's clock). */
+  receivedAt: finite,
+  rigidBodies: z.array(rigidBodySchema),
+});
+
+const bodyEstimateSchema = z.object({
+  rigidBody: z.string().nullable(),
+  pose: z.object({ x: finite, y: finite, theta: finite }).nullable(),
+  z: finite.nullable(),
+  poseTime: finite.nullable(),
+  tracked: z.boolean(),
+  ageS: finite,
+  stale: z.boolean(),
+  status: z.enum(['ok', 'untracked', 'stale', 'missing', 'unbound']),
+});
+
+export const mocapPosesSchema = stamped({
+  frameNumber: z.number().int(),
+  pusher: bodyEstimateSchema,
+  sliders: z.array(bodyEstimateSchema.extend({ id: z.string() })),
+  ok: z.boolean(),
+});
+
+export const robotStateSchema = stamped({
+  timestamp: finite.describe('s, controller time'),
+  receivedAt: finite.describe('ms, performance.now() at decode'),
+  tcpPose: z.array(finite).describe('m and rad (rotation vector), base frame'),
+  tcpSpeed: z.array(finite).describe('m/s and rad/s, base frame'),
+  robotMode: z.string(),
+  safetyMode: z.string(),
+  runtimeState: z.string(),
+  robotStatus: z.record(z.string(), z.boolean()),
+  safetyStatus: z.record(z.string(), z.boolean()),
+  speedScaling: finite,
+  program: z.object({ ackSequence: z.number().int(), state: z.string(), heartbeat: z.number() }),
+});
+
+export const robotCommandSchema = stamped({
+  kind: z.enum(['twist', 'stop']),
+  /** Sequence number the control program acknowledges; null when the command was not sent. */
+  sequence: z.number().int().nullable(),
+  vx: finite.describe('m/s, base frame'),
+  vy: finite.describe('m/s, base frame'),
+  acceleration: finite.describe('m/s^2'),
+});
+
+/** The safety supervisor's decisions as it made them (src-main/safety/supervisor.ts Decision). */
+export const supervisorDecisionSchema = z.discriminatedUnion('kind', [
+  stamped({ kind: z.literal('armed'), at: finite }),
+  stamped({ kind: z.literal('arm-refused'), at: finite, failed: z.array(z.string()) }),
+  stamped({ kind: z.literal('run-started'), at: finite }),
+  stamped({ kind: z.literal('stop'), at: finite, reason: stopReasonSchema, message: z.string() }),
+  stamped({ kind: z.literal('command-refused'), at: finite, reason: stopReasonSchema, message: z.string() }),
+  stamped({ kind: z.literal('disarmed'), at: finite }),
+]);
+
+export const operatorActionSchema = stamped({
+  /** What the operator did, e.g. "run.start", "run.abort", "scene.update". */
+  action: z.string(),
+  detail: z.string(),
+});
+
+export const runOutcomeSchema = stamped({
+  /** How the run ended: success, failure, action-limit, time-limit, aborted, failed. */
+  outcome: z.string(),
+  detail: z.string().nullable(),
+});
+
+// The console events of a run, recorded as the operator saw them; playback re-emits exactly these.
+type EventOption = (typeof eventSchema.options)[number];
+type ConsoleEventType = z.infer<typeof eventSchema>['type'];
+function eventOf<T extends ConsoleEventType>(type: T) {
+  const option = eventSchema.options.find((o) => o.shape.type.value === type);
+  if (!option) throw new Error(`the console API has no "${type}" event`);
+  return option as Extract<EventOption, { shape: { type: z.ZodLiteral<T> } }>;
+}
+
+export const sceneStateSchema = stamped({ event: eventOf('state') });
+export const plannerStepEventSchema = stamped({ event: eventOf('planner-step') });
+export const supervisorEventSchema = stamped({ event: eventOf('supervisor') });
+export const consoleLogSchema = stamped({ event: eventOf('log') });
+export const runStatusEventSchema = stamped({ event: eventOf('run') });
+
+/** Every channel: topic -> schema. The topic names are what Foxglove Studio shows. */
+export const channels = {
+  '/session/info': sessionInfoSchema,
+  '/session/settings': sessionSettingsSchema,
+  '/mocap/frame': mocapFrameSchema,
+  '/mocap/poses': mocapPosesSchema,
+  '/scene/state': sceneStateSchema,
+  '/robot/state': robotStateSchema,
+  '/robot/command': robotCommandSchema,
+  '/supervisor/decision': supervisorDecisionSchema,
+  '/supervisor/event': supervisorEventSchema,
+  '/planner/step': plannerStepEventSchema,
+  '/operator/action': operatorActionSchema,
+  '/console/log': consoleLogSchema,
+  '/run/status': runStatusEventSchema,
+  '/run/outcome': runOutcomeSchema,
+} as const;
+
+export type Topic = keyof typeof channels;
+export type MessageOf<T extends Topic> = z.infer<(typeof channels)[T]>;
+/** A payload as the recorder takes it: the recorder adds the timestamps. */
+export type PayloadOf<T extends Topic> = DistributiveOmit<MessageOf<T>, 'mono' | 'wall'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export const topics = Object.keys(channels) as Topic[];
+
+export function isTopic(topic: string): topic is Topic {
+  return Object.hasOwn(channels, topic);
+}
+
+/** Topics whose payload is a console event; playback re-emits these in log-time order. */
+export const consoleEventTopics = [
+  '/scene/state',
+  '/planner/step',
+  '/supervisor/event',
+  '/console/log',
+] as const satisfies readonly Topic[];
+
+/** Schema names in the file, one per topic ("parapush.robot_state" for /robot/state). */
+export function schemaName(topic: Topic): string {
+  return `parapush.${topic.slice(1).replace(/[/-]/g, '_')}`;
+}
+
+/** JSON Schema of a channel, as stored in the MCAP schema record. */
+export function channelJsonSchema(topic: Topic): object {
+  return z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' });
+}

@@ -1,0 +1,133 @@
+/**
+ * The summary of one session that the session list and `parapush log info` show: when, which
+ * scene, which prediction model, how it ended, how long, and how many messages per channel.
+ * It is computed while a log is finalized and stored in the file as a metadata record, so
+ * listing a folder of sessions reads a few hundred bytes per file.
+ */
+import { z } from 'zod';
+import type { PlannerSettings } from '../contract/planner-settings';
+import { sessionInfoSchema, sessionSettingsSchema, runOutcomeSchema, runStatusEventSchema } from './channels';
+
+export const SUMMARY_METADATA_NAME = 'parapush.session';
+
+export const sessionSummarySchema = z.object({
+  sessionId: z.string().nullable(),
+  /** Wall clock of the first message, ms since the epoch; null for an empty log. */
+  startedAt: z.number().nullable(),
+  /** From the first to the last message, s. */
+  duration: z.number(),
+  mode: z.enum(['dry', 'real']).nullable(),
+  scene: z.string().nullable(),
+  model: z.string().nullable(),
+  /** How the run ended; "interrupted" when the log was cut short and recovered. */
+  outcome: z.string(),
+  outcomeDetail: z.string().nullable(),
+  softwareVersion: z.string().nullable(),
+  recovered: z.boolean(),
+  messageCounts: z.record(z.string(), z.number().int()),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+/** A short name for the prediction model: "parareal K=2 (analytical coarse)", "fine (MuJoCo)". */
+export function modelLabel(s: PlannerSettings): string {
+  switch (s.predictionModel) {
+    case 'fine':
+      return 'fine (MuJoCo)';
+    case 'coarse':
+      return `coarse (${s.coarseModel})`;
+    case 'parareal': {
+      const k = s.parareal.mode === 'iterations' ? `K=${s.parareal.iterations}` : 'adaptive K';
+      return `parareal ${k}, ${s.slices} slices (${s.coarseModel} coarse)`;
+    }
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Folds messages in log order into a summary; only the rare channels are decoded. */
+export class SummaryBuilder {
+  private first: { logTime: bigint; wall: number } | null = null;
+  private lastLogTime: bigint | null = null;
+  private readonly counts: Record<string, number> = {};
+  private sessionId: string | null = null;
+  private mode: SessionSummary['mode'] = null;
+  private scene: string | null = null;
+  private model: string | null = null;
+  private version: string | null = null;
+  private outcome: { outcome: string; detail: string | null } | null = null;
+  private lastPhase: { phase: string; reason: string | null } | null = null;
+
+  add(topic: string, logTime: bigint, data: Uint8Array): void {
+    this.counts[topic] = (this.counts[topic] ?? 0) + 1;
+    if (this.first === null) this.first = { logTime, wall: wallOf(data) };
+    if (this.lastLogTime === null || logTime > this.lastLogTime) this.lastLogTime = logTime;
+    switch (topic) {
+      case '/session/info': {
+        const m = sessionInfoSchema.safeParse(parse(data));
+        if (m.success) {
+          this.sessionId = m.data.sessionId;
+          this.version = `${m.data.software.name} ${m.data.software.version}`;
+        }
+        break;
+      }
+      case '/session/settings': {
+        const m = sessionSettingsSchema.safeParse(parse(data));
+        if (m.success) {
+          this.mode = m.data.mode;
+          this.scene = m.data.scene.name;
+          this.model = modelLabel(m.data.settings);
+        }
+        break;
+      }
+      case '/run/outcome': {
+        const m = runOutcomeSchema.safeParse(parse(data));
+        if (m.success) this.outcome = { outcome: m.data.outcome, detail: m.data.detail };
+        break;
+      }
+      case '/run/status': {
+        const m = runStatusEventSchema.safeParse(parse(data));
+        if (m.success)
+          this.lastPhase = { phase: m.data.event.status.phase, reason: m.data.event.status.reason };
+        break;
+      }
+    }
+  }
+
+  build(recovered: boolean): SessionSummary {
+    const ended = this.outcome ?? endedPhase(this.lastPhase);
+    return {
+      sessionId: this.sessionId,
+      startedAt: this.first && Number.isFinite(this.first.wall) ? this.first.wall : null,
+      duration:
+        this.first && this.lastLogTime !== null ? Number(this.lastLogTime - this.first.logTime) / 1e9 : 0,
+      mode: this.mode,
+      scene: this.scene,
+      model: this.model,
+      outcome: ended?.outcome ?? (recovered ? 'interrupted' : 'unknown'),
+      outcomeDetail: ended?.detail ?? (recovered ? 'the log was cut short and recovered' : null),
+      softwareVersion: this.version,
+      recovered,
+      messageCounts: { ...this.counts },
+    };
+  }
+}
+
+/** A run status that says how the run ended, if the last one did. */
+function endedPhase(last: { phase: string; reason: string | null } | null) {
+  if (!last || !['finished', 'aborted', 'failed'].includes(last.phase)) return null;
+  return { outcome: last.phase, detail: last.reason };
+}
+
+function parse(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(data));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The wall stamp of a message, read without decoding the rest; NaN when there is none. */
+function wallOf(data: Uint8Array): number {
+  const m = /"wall":(-?[0-9.eE+-]+)/.exec(decoder.decode(data.subarray(0, 200)));
+  return m ? Number(m[1]) : Number.NaN;
+}

@@ -1,0 +1,142 @@
+/**
+ * Realistic messages for every session channel, shaped like what the lab produces: a UR5 state
+ * at 500 Hz, OptiTrack frames at 120 Hz with three rigid bodies, planner steps with Parareal
+ * predictions. Used by the session tests, the crash child and the logs benchmark.
+ */
+import type { ConsoleEvent, PlannerStep, RunStatus } from '../../src-main/contract/console-api';
+import { defaultPlannerSettings } from '../../src-main/contract/planner-settings';
+import type { Scene } from '../../src-main/contract/scene';
+import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
+import type { RobotState } from '../../src-main/robot/robot-state';
+import type { Decision } from '../../src-main/safety/supervisor';
+import type { SessionRecorder } from '../../src-main/session/recorder';
+import { openTableScene } from '../helpers/scenes';
+
+export const sampleScene: Scene = openTableScene(1);
+export const sampleSettings = defaultPlannerSettings;
+export const sliderIds = sampleScene.sliders.map((s) => s.id);
+
+export function robotState(t: number): RobotState {
+  return {
+    timestamp: t,
+    receivedAt: t * 1000,
+    tcpPose: [0.4 + 0.01 * Math.sin(t), -0.1 + 0.01 * Math.cos(t), 0.05, 0, 3.1416, 0],
+    tcpSpeed: [0.01 * Math.cos(t), -0.01 * Math.sin(t), 0, 0, 0, 0],
+    robotMode: 'RUNNING',
+    safetyMode: 'NORMAL',
+    runtimeState: 'PLAYING',
+    robotStatus: {
+      powerOn: true,
+      programRunning: true,
+      teachButtonPressed: false,
+      powerButtonPressed: false,
+    },
+    safetyStatus: { normalMode: true, reducedMode: false, protectiveStopped: false, emergencyStopped: false },
+    speedScaling: 1,
+    program: { ackSequence: Math.floor(t * 125), state: 'RUNNING', heartbeat: Math.floor(t * 500) },
+  } as unknown as RobotState;
+}
+
+export function mocapFrame(frameNumber: number, t: number): MocapSnapshot {
+  const body = (id: number, name: string, x: number) => ({
+    id,
+    name,
+    position: [x + 0.001 * Math.sin(t), 0.02, 0.3] as [number, number, number],
+    orientation: [0, 0, Math.sin(t / 10), Math.cos(t / 10)] as [number, number, number, number],
+    meanError: 0.0002,
+    trackingValid: true,
+  });
+  return {
+    frameNumber,
+    receivedAt: t,
+    rigidBodies: [body(1, 'pusher', 0.1), body(2, 'box', 0.2), body(3, 'table', 0)],
+  };
+}
+
+export function planarPoses(frameNumber: number, t: number): PlanarPoses {
+  const estimate = (rigidBody: string, x: number) => ({
+    rigidBody,
+    pose: { x, y: 0.01 * t, theta: 0.1 },
+    z: 0.02,
+    poseTime: t,
+    tracked: true,
+    ageS: 0.004,
+    stale: false,
+    status: 'ok' as const,
+  });
+  return {
+    frameNumber,
+    pusher: estimate('pusher', -0.1),
+    sliders: [{ ...estimate('box', 0), id: sliderIds[0]! }],
+    ok: true,
+  };
+}
+
+export function stateEvent(t: number): ConsoleEvent {
+  const n = sliderIds.length;
+  const state = Array.from({ length: 4 + 6 * n }, (_, i) => Math.sin(t + i) * 0.1);
+  return { type: 'state', time: t, sliderIds: [...sliderIds], state };
+}
+
+export function plannerStep(step: number, t: number): PlannerStep {
+  const n = sliderIds.length;
+  const x = Array.from({ length: 4 + 6 * n }, (_, i) => 0.01 * i + step * 0.001);
+  return {
+    step,
+    time: t,
+    sliderIds: [...sliderIds],
+    start: x,
+    plan: [
+      [0.02, 0],
+      [0.02, 0.005],
+      [0.015, 0.005],
+      [0.01, 0],
+    ],
+    controlDuration: 1,
+    predictions: [0, 1, 2].map((iteration) => ({
+      iteration,
+      states: Array.from({ length: 5 }, (_, k) => x.map((v) => v + 0.001 * k * (iteration + 1))),
+    })),
+    convergence: [
+      { iteration: 1, translation: 0.004, rotation: 0.02 },
+      { iteration: 2, translation: 0.0005, rotation: 0.002 },
+    ],
+    costs: [3.2, 2.9, 2.5],
+    timings: { planning: 0.8, prediction: 0.6, workers: 4, theoreticalSpeedup: 2, measuredSpeedup: 1.7 },
+  };
+}
+
+export const runStatus = (phase: RunStatus['phase'], reason: string | null = null): RunStatus => ({
+  phase,
+  mode: 'dry',
+  reason,
+  startedAt: 1_700_000_000_000,
+  elapsed: 0,
+  safety: 'safe',
+  armed: phase === 'running',
+});
+
+export const decision: Decision = {
+  kind: 'command-refused',
+  at: 1234.5,
+  reason: { code: 'speed-limit', speed: 0.3, limit: 0.1 },
+  message: 'Commanded speed 300 mm/s/s exceeds the limit 100 mm/s/s',
+};
+
+/** One message on every channel, in a fixed order; returns what was recorded per topic. */
+export function recordEveryChannel(r: SessionRecorder): void {
+  r.settings('dry', sampleScene, sampleSettings);
+  r.event({ type: 'run', status: runStatus('running') });
+  r.operator('run.start', 'dry run from the console');
+  r.mocapFrame(mocapFrame(7, 0.5));
+  r.poses(planarPoses(7, 0.5));
+  r.robotState(robotState(0.5));
+  r.command('twist', 42, 0.02, -0.01, 0.5);
+  r.decision(decision);
+  r.event({ type: 'supervisor', time: 0.5, decision: 'limit', reason: 'speed limited to 100 mm/s' });
+  r.event(stateEvent(0.5));
+  r.event({ type: 'planner-step', step: plannerStep(0, 0.5) });
+  r.event({ type: 'log', at: 1_700_000_000_500, level: 'warn', source: 'supervisor', message: 'limited' });
+  r.outcome('success', null);
+  r.event({ type: 'run', status: runStatus('finished', 'goal reached') });
+}
