@@ -29,6 +29,12 @@ export type Control = readonly [number, number];
 export interface CoarsePropagator {
   readonly layout: StateLayout;
   step(x: State, ux: number, uy: number, dt: number, out?: State): State;
+  /**
+   * Optional: one step of many states at once. When present, the coarse sweep (iteration 0) of
+   * all sequences of a request runs in lockstep through it, one call per control index (the
+   * learned model evaluates its network once per call instead of once per state).
+   */
+  stepBatch?(xs: readonly State[], us: readonly Control[], dt: number): State[];
 }
 
 export interface FineRunner {
@@ -115,11 +121,22 @@ export async function parareal(
   const starts = Array.isArray(request.x0) ? request.x0 : request.controls.map(() => request.x0 as State);
   if (starts.length !== request.controls.length)
     throw new Error('one start state per control sequence, or one for all');
+  const sweeps = ctx.coarse.stepBatch
+    ? batchedCoarseSweep(ctx.coarse, settings, starts, request.controls, timing)
+    : undefined;
   const sequences = await Promise.all(
     request.controls.map(async (controls, r) => {
       const speculative = new AbortController();
       try {
-        return await runSequence(ctx, settings, starts[r]!, controls, timing, speculative.signal);
+        return await runSequence(
+          ctx,
+          settings,
+          starts[r]!,
+          controls,
+          timing,
+          speculative.signal,
+          sweeps?.[r],
+        );
       } finally {
         speculative.abort(); // a sequence that stopped early drops its queued look-ahead jobs
       }
@@ -138,6 +155,7 @@ async function runSequence(
   controls: Control[],
   timing: PredictionTiming,
   signal: AbortSignal,
+  sweep: State[][] | undefined,
 ): Promise<SequencePrediction> {
   const { coarse } = ctx;
   const L = coarse.layout;
@@ -190,7 +208,7 @@ async function runSequence(
   let coarseOld: State[][] = [];
   const first: State[] = [x0];
   for (let n = 0; n < slices; n++) {
-    const c = coarseSlice(first[n * m]!, n);
+    const c = sweep?.[n] ?? coarseSlice(first[n * m]!, n);
     coarseOld.push(c);
     first.push(...c);
   }
@@ -241,6 +259,38 @@ async function runSequence(
     if (k >= settings.iterations) return { iterates, changes, stoppedBy: 'iterations' };
     current = upcoming;
   }
+}
+
+/**
+ * Iteration 0 of every sequence at once: control j of all sequences in one stepBatch call.
+ * Returns sweeps[r][n]: the coarse states of sequence r over slice n.
+ */
+function batchedCoarseSweep(
+  coarse: CoarsePropagator,
+  settings: PararealSettings,
+  starts: readonly State[],
+  controls: readonly Control[][],
+  timing: PredictionTiming,
+): State[][][] {
+  const c0 = performance.now();
+  const m = settings.controlsPerSlice;
+  const sweeps: State[][][] = controls.map(() => []);
+  const current = starts.slice();
+  const longest = Math.max(0, ...controls.map((c) => c.length));
+  for (let j = 0; j < longest; j++) {
+    const active = controls.flatMap((c, r) => (j < c.length ? [r] : []));
+    const next = coarse.stepBatch!(
+      active.map((r) => current[r]!),
+      active.map((r) => controls[r]![j]!),
+      settings.dt,
+    );
+    active.forEach((r, k) => {
+      current[r] = next[k]!;
+      (sweeps[r]![Math.floor(j / m)] ??= []).push(next[k]!);
+    });
+  }
+  timing.coarseMs += performance.now() - c0;
+  return sweeps;
 }
 
 function largestChange(L: StateLayout, a: State[], b: State[]): Tolerance {

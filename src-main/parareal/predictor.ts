@@ -9,6 +9,8 @@ import type { Scene } from '../contract/scene';
 import type { State } from '../contract/state';
 import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
 import { projectionGeometry } from '../../src-workers/physics/projection';
+import { LearnedCoarseModel } from '../learned/learned-coarse-model';
+import { tfBackendReady } from '../learned/tf-backend';
 import type { FinePool } from './fine-pool';
 import {
   parareal,
@@ -50,24 +52,36 @@ export function modelLabel(model: PredictionModel): string {
   return model.kind === 'parareal' ? `parareal:${model.iterations}` : model.kind;
 }
 
-export function createCoarseModel(scene: Scene, kind: CoarseKind): CoarsePropagator {
+/**
+ * The learned model loads from `learnedModelDir` (default: the shipped model). Its backend starts
+ * asynchronously: predictors await tfBackendReady() before the first prediction; other callers
+ * of a learned model must do the same.
+ */
+export function createCoarseModel(
+  scene: Scene,
+  kind: CoarseKind,
+  options: { learnedModelDir?: string } = {},
+): CoarsePropagator {
   if (kind === 'analytical') return new AnalyticalCoarseModel(scene);
-  throw new Error('the learned coarse model is not available yet (it arrives with the learned-model work)');
+  return LearnedCoarseModel.load(scene, options.learnedModelDir);
 }
 
 export function createPredictor(
   scene: Scene,
   pool: FinePool,
   model: PredictionModel,
-  options: { dt: number; coarse?: CoarseKind },
+  options: { dt: number; coarse?: CoarseKind; learnedModelDir?: string },
 ): Predictor {
-  const coarse = createCoarseModel(scene, options.coarse ?? 'analytical');
+  const coarseKind = options.coarse ?? 'analytical';
+  const coarse = createCoarseModel(scene, coarseKind, options);
+  const coarseReady = coarseKind === 'learned' ? tfBackendReady() : Promise.resolve();
   const sceneKey = pool.registerScene(scene);
   const ctx = { sceneKey, coarse, fine: pool, projection: projectionGeometry(scene) };
   const dt = options.dt;
   return {
     model,
     predict: async (request) => {
+      await coarseReady;
       if (model.kind === 'parareal') {
         return parareal(
           ctx,

@@ -5,6 +5,7 @@ import { registerSimulateCommand } from './simulate';
 import { registerPredictCommand } from './predict';
 import { registerWebCommand } from './web';
 import { registerMocapCommand } from './mocap';
+import { registerLearnCommand } from './learn';
 
 export function registerCommands(program: Command): void {
   registerSceneCommand(program);
@@ -12,4 +13,5 @@ export function registerCommands(program: Command): void {
   registerPredictCommand(program);
   registerWebCommand(program);
   registerMocapCommand(program);
+  registerLearnCommand(program);
 }

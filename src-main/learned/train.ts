@@ -1,0 +1,216 @@
+/**
+ * Training (CVS 2020 Sec. 4, scaled to a CPU): seeded shuffle and validation split, Adam on
+ * mini-batches, the loss of loss.ts, early stopping on the validation loss with the best epoch's
+ * weights kept, and an optional wall-time budget.
+ */
+import { performance } from 'node:perf_hooks';
+import { Rng } from '../planning/rng';
+import { recordAt, type Dataset } from './dataset';
+import { encodeInput, encodeTarget, INPUT_SIZE, OUTPUT_SIZE } from './features';
+import { trainingLoss } from './loss';
+import { assignWeights, createMlp, exportWeights, forward, trainableVariables, type Mlp } from './network';
+import { computeNormalization, standardize, type Normalization } from './normalization';
+import { tf } from './tf-backend';
+
+export interface TrainOptions {
+  seed: number;
+  /** Upper bound on epochs (CVS 2020: 100). */
+  epochs: number;
+  batchSize: number;
+  learningRate: number;
+  validationFraction: number;
+  /** Epochs without a better validation loss before training stops. */
+  patience: number;
+  penetrationWeight: number;
+  /** Stop after the epoch that crosses this wall time (s); null for no limit. */
+  maxSeconds: number | null;
+  onEpoch?: (e: EpochRecord, bestEpoch: number) => void;
+}
+
+export const defaultTrainOptions: Omit<TrainOptions, 'seed'> = {
+  epochs: 100,
+  batchSize: 256,
+  learningRate: 1e-3,
+  validationFraction: 0.1,
+  patience: 10,
+  penetrationWeight: 0.01,
+  maxSeconds: null,
+};
+
+export interface EpochRecord {
+  epoch: number;
+  trainLoss: number;
+  valLoss: number;
+  valMse: number;
+  valPenetration: number;
+  seconds: number;
+}
+
+export interface TrainResult {
+  mlp: Mlp;
+  normalization: Normalization;
+  history: EpochRecord[];
+  bestEpoch: number;
+  stoppedBy: 'epochs' | 'early-stopping' | 'time';
+  trainCount: number;
+  validationCount: number;
+  seconds: number;
+}
+
+/** Raw input features and targets of every record of the data set. */
+export function datasetFeatures(dataset: Dataset): { inputs: Float32Array; targets: Float32Array } {
+  const n = dataset.manifest.count;
+  const inputs = new Float32Array(n * INPUT_SIZE);
+  const targets = new Float32Array(n * OUTPUT_SIZE);
+  for (let i = 0; i < n; i++) {
+    const r = recordAt(dataset.records, i);
+    encodeInput(r.start, r.ux, r.uy, inputs, i * INPUT_SIZE);
+    encodeTarget(r.start, r.end, targets, i * OUTPUT_SIZE);
+  }
+  return { inputs, targets };
+}
+
+function gather(src: Float32Array, width: number, rows: readonly number[]): Float32Array {
+  const out = new Float32Array(rows.length * width);
+  rows.forEach((r, k) => out.set(src.subarray(r * width, (r + 1) * width), k * width));
+  return out;
+}
+
+function shuffle(rng: Rng, xs: number[]): void {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.uniform() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+}
+
+export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<TrainResult> {
+  const t0 = performance.now();
+  const { geometry, dt } = dataset.manifest;
+  const { inputs, targets } = datasetFeatures(dataset);
+  const n = dataset.manifest.count;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const rng = new Rng(o.seed);
+  shuffle(rng, order);
+  const validationCount = Math.max(1, Math.round(n * o.validationFraction));
+  if (validationCount >= n) throw new Error(`${n} transitions leave nothing to train on`);
+  const valRows = order.slice(0, validationCount);
+  const trainRows = order.slice(validationCount);
+
+  const trainIn = gather(inputs, INPUT_SIZE, trainRows);
+  const trainOut = gather(targets, OUTPUT_SIZE, trainRows);
+  const normalization = computeNormalization(trainIn, INPUT_SIZE, trainOut, OUTPUT_SIZE);
+  const norm = (raw: Float32Array): Float32Array =>
+    standardize(raw.slice(), normalization.inputMean, normalization.inputStd);
+  const normTarget = (raw: Float32Array): Float32Array =>
+    standardize(raw.slice(), normalization.outputMean, normalization.outputStd);
+  const trainInNorm = norm(trainIn);
+  const trainOutNorm = normTarget(trainOut);
+  const valIn = gather(inputs, INPUT_SIZE, valRows);
+  const valInNorm = norm(valIn);
+  const valOutNorm = normTarget(gather(targets, OUTPUT_SIZE, valRows));
+
+  const outMean = tf.tensor1d(normalization.outputMean);
+  const outStd = tf.tensor1d(normalization.outputStd);
+  const mlp = createMlp(INPUT_SIZE, OUTPUT_SIZE, o.seed);
+  const optimizer = tf.train.adam(o.learningRate);
+  const vars = trainableVariables(mlp);
+
+  const batchTensors = (
+    rows: number[] | null,
+    start: number,
+    end: number,
+    raw: Float32Array,
+    xNorm: Float32Array,
+    yNorm: Float32Array,
+  ): [tf.Tensor2D, tf.Tensor2D, tf.Tensor2D] => {
+    const pick = (src: Float32Array, w: number): Float32Array =>
+      rows ? gather(src, w, rows.slice(start, end)) : src.subarray(start * w, end * w);
+    const m = end - start;
+    return [
+      tf.tensor2d(pick(raw, INPUT_SIZE), [m, INPUT_SIZE]),
+      tf.tensor2d(pick(xNorm, INPUT_SIZE), [m, INPUT_SIZE]),
+      tf.tensor2d(pick(yNorm, OUTPUT_SIZE), [m, OUTPUT_SIZE]),
+    ];
+  };
+
+  const evaluateValidation = (): { loss: number; mse: number; penetration: number } => {
+    let loss = 0;
+    let mse = 0;
+    let pen = 0;
+    const chunk = 2048;
+    for (let s = 0; s < validationCount; s += chunk) {
+      const e = Math.min(validationCount, s + chunk);
+      const [raw, x, y] = batchTensors(null, s, e, valIn, valInNorm, valOutNorm);
+      const terms = tf.tidy(() => {
+        const t = trainingLoss(forward(mlp, x), y, raw, outMean, outStd, geometry, dt, o.penetrationWeight);
+        return [t.total.dataSync()[0]!, t.mse.dataSync()[0]!, t.penetration.dataSync()[0]!];
+      });
+      tf.dispose([raw, x, y]);
+      loss += terms[0]! * (e - s);
+      mse += terms[1]! * (e - s);
+      pen += terms[2]! * (e - s);
+    }
+    return { loss: loss / validationCount, mse: mse / validationCount, penetration: pen / validationCount };
+  };
+
+  const history: EpochRecord[] = [];
+  let best = Infinity;
+  let bestEpoch = 0;
+  let bestWeights = exportWeights(mlp);
+  let stoppedBy: TrainResult['stoppedBy'] = 'epochs';
+  const rows = Array.from({ length: trainRows.length }, (_, i) => i);
+  for (let epoch = 1; epoch <= o.epochs; epoch++) {
+    shuffle(rng, rows);
+    let sum = 0;
+    for (let s = 0; s < rows.length; s += o.batchSize) {
+      const e = Math.min(rows.length, s + o.batchSize);
+      const [raw, x, y] = batchTensors(rows, s, e, trainIn, trainInNorm, trainOutNorm);
+      const cost = optimizer.minimize(
+        () => trainingLoss(forward(mlp, x), y, raw, outMean, outStd, geometry, dt, o.penetrationWeight).total,
+        true,
+        vars,
+      );
+      sum += cost!.dataSync()[0]! * (e - s);
+      tf.dispose([raw, x, y, cost!]);
+    }
+    const val = evaluateValidation();
+    const record: EpochRecord = {
+      epoch,
+      trainLoss: sum / rows.length,
+      valLoss: val.loss,
+      valMse: val.mse,
+      valPenetration: val.penetration,
+      seconds: (performance.now() - t0) / 1000,
+    };
+    history.push(record);
+    if (val.loss < best) {
+      best = val.loss;
+      bestEpoch = epoch;
+      bestWeights = exportWeights(mlp);
+    }
+    o.onEpoch?.(record, bestEpoch);
+    // Let progress output and signals through between epochs.
+    await new Promise((r) => setImmediate(r));
+    if (epoch - bestEpoch >= o.patience) {
+      stoppedBy = 'early-stopping';
+      break;
+    }
+    if (o.maxSeconds !== null && record.seconds >= o.maxSeconds) {
+      stoppedBy = epoch === o.epochs ? 'epochs' : 'time';
+      break;
+    }
+  }
+  assignWeights(mlp, bestWeights);
+  optimizer.dispose();
+  tf.dispose([outMean, outStd]);
+  return {
+    mlp,
+    normalization,
+    history,
+    bestEpoch,
+    stoppedBy,
+    trainCount: trainRows.length,
+    validationCount,
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
