@@ -5,6 +5,7 @@ import { registerSimulateCommand } from './simulate';
 import { registerPredictCommand } from './predict';
 import { registerWebCommand } from './web';
 import { registerMocapCommand } from './mocap';
+import { registerLogCommand } from './log';
 import { registerLearnCommand } from './learn';
 
 export function registerCommands(program: Command): void {
@@ -13,5 +14,6 @@ export function registerCommands(program: Command): void {
   registerPredictCommand(program);
   registerWebCommand(program);
   registerMocapCommand(program);
+  registerLogCommand(program);
   registerLearnCommand(program);
 }

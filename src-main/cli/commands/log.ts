@@ -1,0 +1,95 @@
+/**
+ * `parapush log info FILE [--json]`, `parapush log export FILE --out DIR`, `parapush log recover
+ * FILE`: summarize, export (CSV per channel) and recover session logs.
+ */
+import type { Command } from 'commander';
+import { exportCsv } from '../../session/csv-export';
+import { SessionLog, SessionLogError } from '../../session/reader';
+import { recoverSessionFile } from '../../session/recovery';
+import { UsageError } from '../errors';
+
+/** Session-log problems are the user's to fix (wrong file, needs recovery): no stack trace. */
+async function userErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof SessionLogError) throw new UsageError(err.message);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError((err as Error).message);
+    throw err;
+  }
+}
+
+const when = (ms: number | null): string => (ms === null ? 'unknown' : new Date(ms).toISOString());
+
+export function registerLogCommand(program: Command): void {
+  const log = program.command('log').description('inspect, export and recover session logs (MCAP)');
+  log
+    .command('info')
+    .description('summary of a session log: date, scene, model, outcome, duration, channels')
+    .argument('<file>', 'session log (.mcap)')
+    .option('--json', 'print the summary as JSON')
+    .action((file: string, opts: { json?: boolean }) =>
+      userErrors(async () => {
+        const session = await SessionLog.open(file);
+        try {
+          const summary = await session.summary();
+          const channels = session.channelCounts();
+          if (opts.json) {
+            process.stdout.write(`${JSON.stringify({ file, ...summary, channels }, null, 2)}\n`);
+            return;
+          }
+          const lines = [
+            `file:      ${file}`,
+            `started:   ${when(summary.startedAt)}`,
+            `duration:  ${summary.duration.toFixed(3)} s`,
+            `mode:      ${summary.mode ?? 'unknown'}`,
+            `scene:     ${summary.scene ?? 'unknown'}`,
+            `model:     ${summary.model ?? 'unknown'}`,
+            `outcome:   ${summary.outcome}${summary.outcomeDetail ? ` (${summary.outcomeDetail})` : ''}`,
+            `software:  ${summary.softwareVersion ?? 'unknown'}`,
+            `recovered: ${summary.recovered ? 'yes (cut short, recovered)' : 'no'}`,
+            'channels:',
+            ...channels.map((c) => `  ${c.topic.padEnd(22)} ${String(c.messages).padStart(8)} messages`),
+          ];
+          process.stdout.write(`${lines.join('\n')}\n`);
+        } finally {
+          await session.close();
+        }
+      }),
+    );
+  log
+    .command('export')
+    .description('write one CSV file per channel (flattened columns, log time first)')
+    .argument('<file>', 'session log (.mcap)')
+    .requiredOption('--out <dir>', 'output folder (created if missing)')
+    .action((file: string, opts: { out: string }) =>
+      userErrors(async () => {
+        for (const c of await exportCsv(file, opts.out))
+          process.stdout.write(`${c.file}: ${c.rows} rows, ${c.columns} columns (${c.topic})\n`);
+      }),
+    );
+  log
+    .command('recover')
+    .description('rewrite a log cut short by a crash or kill as a valid indexed MCAP')
+    .argument('<file>', 'session log (.mcap)')
+    .action((file: string) =>
+      userErrors(async () => {
+        const r = await recoverSessionFile(file);
+        switch (r.action) {
+          case 'recovered':
+            process.stdout.write(
+              `${file}: recovered ${Object.values(r.summary.messageCounts).reduce((a, b) => a + b, 0)} messages ` +
+                `(${r.summary.duration.toFixed(3)} s); ${r.discardedBytes} bytes of a torn last record dropped\n`,
+            );
+            break;
+          case 'already-complete':
+            process.stdout.write(`${file}: already a complete, indexed log; nothing to do\n`);
+            break;
+          case 'still-recording':
+            throw new UsageError(`${file}: still being recorded by a running process; not touched`);
+          case 'failed':
+            throw new UsageError(`${file}: ${r.problem}`);
+        }
+      }),
+    );
+}

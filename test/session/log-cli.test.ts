@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionRecorder } from '../../src-main/session/recorder';
+import { repoRoot } from '../helpers/scenes';
+import { recordEveryChannel, robotState } from './sample-messages';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-logcli-'));
+let complete = '';
+let cut = '';
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [path.join(repoRoot, 'bin/parapush.mjs'), 'log', ...args]);
+    return { code: 0, ...r };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  const a = await SessionRecorder.create({ dir, label: 'dry', origin: 'test' });
+  recordEveryChannel(a);
+  for (let i = 0; i < 50; i++) a.robotState(robotState(i / 500));
+  await a.close();
+  complete = a.file;
+  // A log cut short: the live file as it is on the disk mid-run, with no process holding it.
+  const b = await SessionRecorder.create({ dir, label: 'live', origin: 'test' });
+  recordEveryChannel(b);
+  await new Promise((r) => setTimeout(r, 600));
+  cut = path.join(dir, 'cut-short.mcap');
+  copyFileSync(b.file, cut);
+  await b.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('parapush log', () => {
+  it('info --json: duration, channels, message counts, outcome', async () => {
+    const r = await cli('info', complete, '--json');
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect(info).toMatchObject({ outcome: 'success', mode: 'dry', recovered: false });
+    expect(info.channels).toContainEqual({ topic: '/robot/state', messages: 51 });
+    expect(info.channels).toContainEqual({ topic: '/run/status', messages: 2 });
+    expect(info.duration).toBeGreaterThanOrEqual(0);
+  });
+
+  it('info in words', async () => {
+    const r = await cli('info', complete);
+    expect(r.stdout).toMatch(/outcome: +success/);
+    expect(r.stdout).toMatch(/\/robot\/state +51 messages/);
+  });
+
+  it('export writes one CSV per channel with flattened columns', async () => {
+    const out = path.join(dir, 'csv');
+    const r = await cli('export', complete, '--out', out);
+    expect(r.code).toBe(0);
+    const lines = readFileSync(path.join(out, 'robot_state.csv'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(52);
+    const header = lines[0]!.split(',');
+    expect(header.slice(0, 3)).toEqual(['log_time_ns', 'mono', 'wall']);
+    expect(header).toContain('tcpPose[5]');
+    const last = lines[51]!.split(',');
+    expect(Number(last[header.indexOf('timestamp')])).toBeCloseTo(49 / 500, 9);
+    expect(existsSync(path.join(out, 'planner_step.csv'))).toBe(true);
+  });
+
+  it('recover makes a cut-short log readable, and info explains before', async () => {
+    const before = await cli('info', cut);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toMatch(/cut short.*parapush log recover/);
+    const r = await cli('recover', cut);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/recovered \d+ messages/);
+    const info = JSON.parse((await cli('info', cut, '--json')).stdout);
+    expect(info).toMatchObject({ recovered: true, outcome: 'success' });
+  });
+
+  it('empty and foreign files: a clear message and exit code 2', async () => {
+    const empty = path.join(dir, 'empty.mcap');
+    writeFileSync(empty, '');
+    const r = await cli('info', empty);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^parapush: .*empty file/);
+    const missing = await cli('info', path.join(dir, 'nope.mcap'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no such file/);
+  });
+});
