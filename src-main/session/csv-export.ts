@@ -71,7 +71,7 @@ export async function exportCsv(logFile: string, outDir: string): Promise<Export
         `${[m.logTime.toString(), ...o.cols.map((c) => csvCell(flat.get(c)))].join(',')}\n`,
       );
       o.rows++;
-      if (!ok) await new Promise((r) => o.stream.once('drain', r));
+      if (!ok) await new Promise<void>((r) => o.stream.once('drain', () => r()));
     }
     const result: ExportedChannel[] = [];
     for (const [topic, o] of outputs) {
