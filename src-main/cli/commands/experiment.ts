@@ -1,0 +1,183 @@
+/**
+ * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
+ * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report.
+ */
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { appRoot } from '../../console/paths';
+import { parseModelSpec } from '../../parareal/predictor';
+import { defaultWorkerCount } from '../../parareal/fine-pool';
+import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
+import { readRunRecords } from '../../experiments/run-record';
+import { writeReport } from '../../experiments/report';
+import { ProgressBar } from '../../experiments/progress';
+import {
+  claimOutDir,
+  experimentConfigSchema,
+  runExperiment,
+  shardScenes,
+  type Shard,
+} from '../../experiments/runner';
+import { UsageError } from '../errors';
+
+const tasksDir = path.join(appRoot, 'resources', 'tasks');
+
+interface ExperimentCliOptions {
+  task: string;
+  models: string;
+  scenes: string;
+  seed: string;
+  out: string;
+  shard: string;
+  workers?: string;
+  json?: boolean;
+}
+
+function wholeNumber(name: string, arg: string, min: number): number {
+  const v = Number(arg);
+  if (!Number.isInteger(v) || v < min)
+    throw new UsageError(`${name}: expected a whole number >= ${min}, got "${arg}"`);
+  return v;
+}
+
+export function parseShard(arg: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(arg);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index >= count)
+    throw new UsageError(`--shard: expected i/n with 0 <= i < n, got "${arg}"`);
+  return { index, count };
+}
+
+/** A shipped task name (isrr-obstacle, ...) or a path to a task file. */
+function loadTask(arg: string): LoadedTask {
+  const shipped = path.join(tasksDir, `${arg}.json`);
+  const file = existsSync(shipped) ? shipped : arg;
+  if (!existsSync(file)) throw new UsageError(`--task: no shipped task or file "${arg}"`);
+  try {
+    return loadTaskFile(file);
+  } catch (e) {
+    if (e instanceof TaskFileError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
+  const records = readRunRecords(outDir);
+  const summaries = writeReport(outDir, task, records, models);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ task, out: outDir, models: summaries })}\n`);
+    return;
+  }
+  process.stdout.write(`${readFileSync(path.join(outDir, 'results.md'), 'utf8')}\n`);
+  process.stdout.write(
+    `wrote ${['summary.json', 'results.md', 'success.svg', 'task-time.svg'].map((f) => path.join(outDir, f)).join(', ')}\n`,
+  );
+}
+
+export function registerExperimentCommand(program: Command): void {
+  const cmd = program
+    .command('experiment')
+    .description(
+      'run a planning experiment: MPC over sampled scenes for each prediction model (resumable, shardable)',
+    )
+    .option(
+      '--task <name|file>',
+      'isrr-obstacle | cvs-multi-object | wafr-high-accuracy | wafr-low-accuracy, or a task file',
+      'isrr-obstacle',
+    )
+    .option(
+      '--models <list>',
+      'comma-separated prediction models',
+      'coarse,parareal:1,parareal:2,parareal:3,fine',
+    )
+    .option('--scenes <N>', 'number of sampled scenes', '20')
+    .option('--seed <S>', 'seed of the scene sampling, planners and execution noise', '1')
+    .option(
+      '--out <dir>',
+      'output folder (per-run files, summary.json, results.md, SVG plots)',
+      'experiments/out',
+    )
+    .option('--shard <i/n>', 'run only scenes i, i+n, i+2n, ... (merge shard folders afterwards)', '0/1')
+    .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
+    .option('--json', 'print the summary as one JSON object instead of the Markdown table')
+    .action(async (opts: ExperimentCliOptions) => {
+      const { task, scene } = loadTask(opts.task);
+      const models = opts.models
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean);
+      if (models.length === 0) throw new UsageError('--models: name at least one model');
+      for (const m of models) {
+        try {
+          parseModelSpec(m);
+        } catch (e) {
+          throw new UsageError(`--models: ${(e as Error).message}`);
+        }
+      }
+      const scenes = wholeNumber('--scenes', opts.scenes, 1);
+      const seed = wholeNumber('--seed', opts.seed, 0);
+      const shard = parseShard(opts.shard);
+      const workers = opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount();
+      const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
+      const abort = new AbortController();
+      const onSigint = (): void => abort.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        await runExperiment({
+          task: task.name,
+          models,
+          scenes,
+          seed,
+          taskDef: task,
+          scene,
+          outDir: opts.out,
+          shard,
+          workers,
+          signal: abort.signal,
+          onRun: ({ model, scene: s, record }) =>
+            bar.tick(
+              `${model} scene ${s}: ${record ? `${record.summary.outcome} in ${record.summary.actions} actions` : 'kept from an earlier run'}`,
+            ),
+        });
+      } catch (e) {
+        if (e instanceof Error && e.message.includes('holds another experiment'))
+          throw new UsageError(e.message);
+        throw e;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      if (abort.signal.aborted) {
+        process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
+        return;
+      }
+      report(opts.out, task.name, models, opts.json);
+    });
+
+  cmd
+    .command('merge')
+    .description('join shard folders of one experiment into --out and write its report')
+    .argument('[shards...]', 'shard output folders (none: just rebuild the report of --out)')
+    .requiredOption('--out <dir>', 'merged output folder')
+    .option('--json', 'print the summary as one JSON object')
+    .action((shards: string[], opts: { out: string; json?: boolean }) => {
+      let config = null;
+      for (const dir of [opts.out, ...shards]) {
+        const file = path.join(dir, 'experiment.json');
+        if (!existsSync(file)) continue;
+        const c = experimentConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+        if (config && JSON.stringify(config) !== JSON.stringify(c))
+          throw new UsageError(`${dir} belongs to another experiment than ${opts.out}`);
+        config = c;
+      }
+      if (!config) throw new UsageError('no experiment.json found in --out or the shard folders');
+      claimOutDir(opts.out, config);
+      for (const dir of shards) {
+        if (path.resolve(dir) === path.resolve(opts.out)) continue;
+        const runs = path.join(dir, 'runs');
+        if (existsSync(runs)) cpSync(runs, path.join(opts.out, 'runs'), { recursive: true });
+      }
+      report(opts.out, config.task, config.models, opts.json);
+    });
+}

@@ -1,0 +1,44 @@
+/**
+ * Events of one planner run: one 'planner-step' per executed action (the console API's planner
+ * step, reused as it is so the console and the session log read the same object) and one
+ * 'planner-finished' at the end. SI units throughout.
+ */
+import { z } from 'zod';
+import { plannerStepSchema } from './console-api';
+
+export { plannerStepSchema, type PlannerStep } from './console-api';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
+
+export const runOutcomeSchema = z.enum(['success', 'failure', 'action-limit', 'time-limit', 'aborted']);
+export type RunOutcome = z.infer<typeof runOutcomeSchema>;
+
+export const failureKindSchema = z.enum(['obstacle-collision', 'off-table', 'non-goal-in-goal']);
+
+export const runSummarySchema = z
+  .object({
+    outcome: runOutcomeSchema,
+    /** Which failure ended the run (outcome 'failure' only). */
+    failure: failureKindSchema.nullable(),
+    /** Words for the operator, e.g. "object hit obstacle". */
+    detail: z.string().nullable(),
+    /** Executed actions. */
+    actions: z.number().int().min(0),
+    /** Planning wall time plus execution time (controls and rest), s. */
+    taskTime: nonNegative,
+    /** Planning wall time of each step, s. */
+    planningTimes: z.array(nonNegative),
+    /** Executed controls (vx, vy in m/s) in order. */
+    controls: z.array(z.tuple([finite, finite])),
+    /** Observed states: the start and the state after each action. */
+    states: z.array(z.array(finite)),
+  })
+  .strict();
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+export const plannerEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('planner-step'), step: plannerStepSchema }).strict(),
+  z.object({ type: z.literal('planner-finished'), summary: runSummarySchema }).strict(),
+]);
+export type PlannerEvent = z.infer<typeof plannerEventSchema>;

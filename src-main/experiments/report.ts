@@ -1,0 +1,132 @@
+/**
+ * Turns run records into the experiment's results: summary.json, results.md (success rate with
+ * Wilson interval, task time mean with 95% CI, planning time per step, actions) and two SVG
+ * plots (success rate and task time per model).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RunRecord } from './run-record';
+import { meanCi95, wilsonInterval } from './stats';
+import { barChartSvg } from './svg-chart';
+
+export interface ModelSummary {
+  model: string;
+  runs: number;
+  successes: number;
+  successRate: number;
+  successLow: number;
+  successHigh: number;
+  /** Task time over successful runs (s): the papers report the time of completed tasks. */
+  taskTime: { mean: number; ci95: number };
+  /** Task time over all runs (s). */
+  taskTimeAll: { mean: number; ci95: number };
+  /** Planning wall time per MPC step over all steps of all runs (s). */
+  planningPerStep: { mean: number; ci95: number; max: number };
+  actions: { mean: number; ci95: number };
+  /** Runs per outcome (success, failure kinds, action-limit, time-limit). */
+  outcomes: Record<string, number>;
+}
+
+export function summarize(records: readonly RunRecord[], modelOrder: readonly string[] = []): ModelSummary[] {
+  const models = [...new Set([...modelOrder, ...records.map((r) => r.model)])].filter((m) =>
+    records.some((r) => r.model === m),
+  );
+  return models.map((model) => {
+    const rs = records.filter((r) => r.model === model);
+    const ok = rs.filter((r) => r.summary.outcome === 'success');
+    const w = wilsonInterval(ok.length, rs.length);
+    const steps = rs.flatMap((r) => r.summary.planningTimes);
+    const outcomes: Record<string, number> = {};
+    for (const r of rs) {
+      const key = r.summary.outcome === 'failure' ? `failure:${r.summary.failure}` : r.summary.outcome;
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+    }
+    return {
+      model,
+      runs: rs.length,
+      successes: ok.length,
+      successRate: rs.length ? ok.length / rs.length : 0,
+      successLow: w.low,
+      successHigh: w.high,
+      taskTime: meanCi95(ok.map((r) => r.summary.taskTime)),
+      taskTimeAll: meanCi95(rs.map((r) => r.summary.taskTime)),
+      planningPerStep: { ...meanCi95(steps), max: steps.length ? Math.max(...steps) : Number.NaN },
+      actions: meanCi95(rs.map((r) => r.summary.actions)),
+      outcomes,
+    };
+  });
+}
+
+const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
+const num = (v: number, d = 1): string => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
+const pm = (m: { mean: number; ci95: number }, d = 1): string =>
+  Number.isFinite(m.mean) ? `${num(m.mean, d)} ± ${num(m.ci95, d)}` : 'n/a';
+
+export function markdownTable(task: string, summaries: readonly ModelSummary[]): string {
+  const lines = [
+    `| model | runs | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | planning per step (s, mean ± 95% CI; max) | actions (mean ± 95% CI) | outcomes |`,
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...summaries.map(
+      (s) =>
+        `| ${s.model} | ${s.runs} | ${pct(s.successRate)} (${pct(s.successLow)}–${pct(s.successHigh)}) | ${pm(s.taskTime)} | ${pm(s.planningPerStep, 2)}; ${num(s.planningPerStep.max, 2)} | ${pm(s.actions)} | ${Object.entries(
+          s.outcomes,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')} |`,
+    ),
+  ];
+  return `### ${task}\n\n${lines.join('\n')}\n`;
+}
+
+export function writeReport(
+  outDir: string,
+  task: string,
+  records: readonly RunRecord[],
+  modelOrder: readonly string[] = [],
+): ModelSummary[] {
+  const summaries = summarize(records, modelOrder);
+  mkdirSync(outDir, { recursive: true });
+  const first = records[0];
+  const meta = first
+    ? {
+        task,
+        planner: first.planner,
+        workers: first.workers,
+        controlDuration: first.controlDuration,
+        scenes: new Set(records.map((r) => r.scene)).size,
+      }
+    : { task };
+  writeFileSync(
+    path.join(outDir, 'summary.json'),
+    `${JSON.stringify({ ...meta, models: summaries }, null, 2)}\n`,
+  );
+  writeFileSync(path.join(outDir, 'results.md'), markdownTable(task, summaries));
+  writeFileSync(
+    path.join(outDir, 'success.svg'),
+    barChartSvg({
+      title: `${task}: success rate (95% Wilson interval)`,
+      yLabel: 'success rate',
+      yMax: 1,
+      bars: summaries.map((s) => ({
+        label: s.model,
+        value: s.successRate,
+        low: s.successLow,
+        high: s.successHigh,
+      })),
+    }),
+  );
+  writeFileSync(
+    path.join(outDir, 'task-time.svg'),
+    barChartSvg({
+      title: `${task}: task time of successful runs (95% CI)`,
+      yLabel: 'task time (s)',
+      bars: summaries.map((s) => ({
+        label: s.model,
+        value: s.taskTime.mean,
+        low: s.taskTime.mean - s.taskTime.ci95,
+        high: s.taskTime.mean + s.taskTime.ci95,
+      })),
+    }),
+  );
+  return summaries;
+}

@@ -1,0 +1,63 @@
+/**
+ * One experiment run (one scene, one model) as stored on disk: runs/<model>/scene-<index>.json.
+ * A run file is written only when the run is complete, so its presence is what makes an
+ * experiment resumable and shards mergeable.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { runSummarySchema } from '../contract/planner-events';
+
+export const runRecordSchema = z
+  .object({
+    task: z.string(),
+    model: z.string(),
+    planner: z.string(),
+    scene: z.number().int().min(0),
+    seed: z.number().int().min(0),
+    workers: z.number().int().min(1),
+    controlDuration: z.number().positive(),
+    /** Wall time of the whole run on this machine (planning + simulated execution), s. */
+    wallTime: z.number().min(0),
+    summary: runSummarySchema,
+  })
+  .strict();
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+/** File-name-safe form of a model spec: parareal:2 -> parareal-2. */
+export function modelDir(model: string): string {
+  return model.replace(/[^A-Za-z0-9_-]/g, '-');
+}
+
+export function runFile(outDir: string, model: string, scene: number): string {
+  return path.join(outDir, 'runs', modelDir(model), `scene-${String(scene).padStart(4, '0')}.json`);
+}
+
+export function writeRunRecord(outDir: string, record: RunRecord): void {
+  const file = runFile(outDir, record.model, record.scene);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(runRecordSchema.parse(record))}\n`);
+  renameSync(tmp, file); // atomic: a killed run never leaves a half-written result behind
+}
+
+export function hasRunRecord(outDir: string, model: string, scene: number): boolean {
+  return existsSync(runFile(outDir, model, scene));
+}
+
+/** Every complete run under outDir/runs. */
+export function readRunRecords(outDir: string): RunRecord[] {
+  const root = path.join(outDir, 'runs');
+  if (!existsSync(root)) return [];
+  const out: RunRecord[] = [];
+  for (const dir of readdirSync(root)) {
+    for (const f of readdirSync(path.join(root, dir))) {
+      if (!f.endsWith('.json')) continue;
+      const file = path.join(root, dir, f);
+      const parsed = runRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (!parsed.success) throw new Error(`${file}: not a run record (${parsed.error.issues[0]?.message})`);
+      out.push(parsed.data);
+    }
+  }
+  return out;
+}

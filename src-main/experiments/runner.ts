@@ -1,0 +1,141 @@
+/**
+ * The experiment runner: for every sampled scene of this shard and every prediction model, one
+ * MPC run in the simulated execution world, stored as its own file (resumable: finished runs are
+ * skipped; shards of one experiment write disjoint files and merge by copying).
+ *
+ * Every model sees the same start state, the same execution-noise seed and the same planner seed
+ * for a scene, so models are compared on paired runs.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import type { Scene } from '../contract/scene';
+import { FinePool } from '../parareal/fine-pool';
+import { parseModelSpec } from '../parareal/predictor';
+import { ExecutionWorld } from '../planning/execution-world';
+import { runMpc } from '../planning/mpc';
+import { deriveSeed } from '../planning/rng';
+import type { Task } from '../planning/task-file';
+import { createTaskRun, theoreticalSpeedup } from '../planning/task-run';
+import { sampleInitialState } from './initial-states';
+import { hasRunRecord, writeRunRecord, type RunRecord } from './run-record';
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export const experimentConfigSchema = z
+  .object({
+    task: z.string(),
+    models: z.array(z.string()).min(1),
+    scenes: z.number().int().min(1),
+    seed: z.number().int().min(0),
+  })
+  .strict();
+export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
+
+export interface ExperimentOptions extends ExperimentConfig {
+  taskDef: Task;
+  scene: Scene;
+  outDir: string;
+  shard: Shard;
+  workers: number;
+  /** Called after each run of the shard: its record, or null when a stored result was kept. */
+  onRun?(run: { model: string; scene: number; record: RunRecord | null }): void;
+  signal?: AbortSignal;
+}
+
+/** Scene indices this shard owns: i, i + n, i + 2n, ... */
+export function shardScenes(scenes: number, shard: Shard): number[] {
+  const out: number[] = [];
+  for (let s = shard.index; s < scenes; s += shard.count) out.push(s);
+  return out;
+}
+
+/** The experiment's identity, kept in the output folder so a resumed run or a shard cannot mix configurations. */
+export function claimOutDir(outDir: string, config: ExperimentConfig): void {
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, 'experiment.json');
+  if (existsSync(file)) {
+    const existing = experimentConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    if (JSON.stringify(existing) !== JSON.stringify(config)) {
+      throw new Error(
+        `${outDir} holds another experiment (${JSON.stringify(existing)}); use a new --out or the same settings`,
+      );
+    }
+    return;
+  }
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+}
+
+export function sceneSeed(seed: number, scene: number): number {
+  return deriveSeed(seed, `scene-${scene}`);
+}
+
+/** Runs (or skips, when already stored) every run of the shard; returns how many ran and were skipped. */
+export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
+  const config: ExperimentConfig = { task: o.task, models: o.models, scenes: o.scenes, seed: o.seed };
+  claimOutDir(o.outDir, config);
+  const models = o.models.map((spec) => ({ spec, model: parseModelSpec(spec) }));
+  const scenes = shardScenes(o.scenes, o.shard);
+  const p = o.taskDef.planner;
+  let ran = 0;
+  let skipped = 0;
+  const pool = new FinePool({ workers: o.workers });
+  let world: ExecutionWorld | undefined;
+  try {
+    for (const s of scenes) {
+      const seed = sceneSeed(o.seed, s);
+      const x0 = sampleInitialState(o.scene, o.taskDef.sampling, deriveSeed(seed, 'start'));
+      for (const { spec, model } of models) {
+        if (o.signal?.aborted) return { ran, skipped };
+        if (hasRunRecord(o.outDir, spec, s)) {
+          skipped++;
+          o.onRun?.({ model: spec, scene: s, record: null });
+          continue;
+        }
+        const execSeed = deriveSeed(seed, 'execution');
+        if (world) world.reset(x0, execSeed);
+        else world = await ExecutionWorld.create(o.scene, o.taskDef.execution.noise, execSeed, x0);
+        const parts = await createTaskRun({ task: o.taskDef, scene: o.scene, pool, model, seed });
+        const t0 = performance.now();
+        try {
+          const summary = await runMpc({
+            plant: world,
+            planner: parts.planner,
+            geometry: parts.geometry,
+            controlDuration: p.controlDuration,
+            maxActions: p.maxActions,
+            timeLimit: p.timeLimit,
+            workers: pool.size,
+            theoreticalSpeedup: theoreticalSpeedup(model, p.horizon),
+            ...(o.signal ? { signal: o.signal } : {}),
+          });
+          if (summary.outcome === 'aborted') return { ran, skipped };
+          const record: RunRecord = {
+            task: o.task,
+            model: spec,
+            planner: p.kind,
+            scene: s,
+            seed: o.seed,
+            workers: pool.size,
+            controlDuration: p.controlDuration,
+            wallTime: (performance.now() - t0) / 1000,
+            summary,
+          };
+          writeRunRecord(o.outDir, record);
+          ran++;
+          o.onRun?.({ model: spec, scene: s, record });
+        } finally {
+          parts.dispose();
+        }
+      }
+    }
+  } finally {
+    world?.dispose();
+    await pool.close();
+  }
+  return { ran, skipped };
+}

@@ -1,0 +1,126 @@
+/**
+ * Cost terms as composable pieces. A task file lists the terms it wants with their weights; each
+ * term is either a running cost L(x_t, x_{t+1}, u_t) charged per control or a terminal cost
+ * L_f(x_n) charged on the last predicted state (WAFR 2018 Alg. 5).
+ *
+ * ISRR 2019 Sec. III: obstacle-proximity + control-smoothness (running), goal-distance (terminal).
+ * WAFR 2018 Eq. 4: edge + disturbance + action (running), goal-region (terminal).
+ * CVS 2020 Sec. 5: goal-region for the goal object, failure (others off the table or in the goal
+ * region) and disturbance.
+ */
+import { z } from 'zod';
+import type { State } from '../../contract/state';
+import type { Control } from '../../parareal/parareal';
+import type { TaskGeometry } from '../outcome';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
+
+export const costTermSchema = z.discriminatedUnion('term', [
+  z
+    .object({
+      term: z.literal('obstacle-proximity'),
+      /** w_s: weight of 1/|slider - obstacle|^2 (goal slider, obstacle centre). */
+      sliderWeight: nonNegative,
+      /** w_p: weight of 1/|pusher - obstacle|^2. */
+      pusherWeight: nonNegative,
+    })
+    .strict(),
+  z.object({ term: z.literal('control-smoothness'), weight: nonNegative }).strict(),
+  z.object({ term: z.literal('goal-distance'), weight: nonNegative }).strict(),
+  z.object({ term: z.literal('goal-region'), weight: nonNegative }).strict(),
+  z
+    .object({
+      term: z.literal('edge'),
+      /** w_e */
+      weight: nonNegative,
+      /** k: growth rate of the edge cost with the distance beyond the safe zone (1/m). */
+      k: nonNegative,
+      /** The safe zone is the table shrunk by this margin on every side (m). */
+      safeMargin: nonNegative,
+    })
+    .strict(),
+  z.object({ term: z.literal('disturbance'), weight: nonNegative }).strict(),
+  z.object({ term: z.literal('action'), cost: nonNegative }).strict(),
+  z.object({ term: z.literal('failure'), weight: nonNegative }).strict(),
+]);
+export type CostTermSpec = z.infer<typeof costTermSchema>;
+
+export interface Transition {
+  x: State;
+  next: State;
+  u: Control;
+  /** The control before u (the last executed one for t = 0). */
+  uPrev: Control;
+}
+
+export interface CostTerm {
+  readonly name: CostTermSpec['term'];
+  running?(t: Transition): number;
+  terminal?(x: State): number;
+}
+
+export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
+  const L = g.layout;
+  switch (spec.term) {
+    case 'obstacle-proximity':
+      return {
+        name: spec.term,
+        running: ({ next }) => {
+          const s = L.sliderPose(next, g.goalIndex);
+          let c = 0;
+          for (const o of g.obstacles) {
+            c += spec.sliderWeight / Math.max((s.x - o.x) ** 2 + (s.y - o.y) ** 2, 1e-6);
+            c += spec.pusherWeight / Math.max((next[0]! - o.x) ** 2 + (next[1]! - o.y) ** 2, 1e-6);
+          }
+          return c;
+        },
+      };
+    case 'control-smoothness':
+      return {
+        name: spec.term,
+        running: ({ u, uPrev }) => spec.weight * ((u[0] - uPrev[0]) ** 2 + (u[1] - uPrev[1]) ** 2),
+      };
+    case 'goal-distance':
+      return { name: spec.term, terminal: (x) => spec.weight * g.goalDistance(x) ** 2 };
+    case 'goal-region':
+      return {
+        name: spec.term,
+        terminal: (x) => spec.weight * Math.max(0, g.goalDistance(x) - g.goal.radius) ** 2,
+      };
+    case 'edge': {
+      const safeX = g.halfTable.x - spec.safeMargin;
+      const safeY = g.halfTable.y - spec.safeMargin;
+      return {
+        name: spec.term,
+        running: ({ next }) => {
+          let c = 0;
+          for (let i = 0; i < L.sliderCount; i++) {
+            const p = L.sliderPose(next, i);
+            const d = Math.max(Math.abs(p.x) - safeX, Math.abs(p.y) - safeY);
+            if (d > 0) c += spec.weight * Math.exp(spec.k * d);
+          }
+          return c;
+        },
+      };
+    }
+    case 'disturbance':
+      return {
+        name: spec.term,
+        running: ({ x, next }) => {
+          let c = 0;
+          for (let i = 0; i < L.sliderCount; i++) {
+            if (i === g.goalIndex) continue;
+            const a = L.sliderPose(x, i);
+            const b = L.sliderPose(next, i);
+            c += (b.x - a.x) ** 2 + (b.y - a.y) ** 2;
+          }
+          return spec.weight * c;
+        },
+      };
+    case 'action':
+      return { name: spec.term, running: () => spec.cost };
+    case 'failure':
+      return { name: spec.term, running: ({ next }) => (g.assess(next).failure ? spec.weight : 0) };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The simulated execution world (ISRR 2019 Sec. IV-B1, WAFR 2018 Sec. 7): MuJoCo that keeps its
+ * own history from step to step (no reset between controls, unlike the fine model's F(x, u, dt)),
+ * with Gaussian noise added to the pusher's and every slider's velocities at every MuJoCo step:
+ * - constant: N(0, variance) (ISRR: 1e-4);
+ * - action-proportional: N(0, b * |u|) (WAFR Eq. 9-10), so fast pushes spread more.
+ * The noise comes from the world's own seeded stream: the same seed and controls give the same
+ * run, whatever the planner draws from its own stream.
+ */
+import type { Scene } from '../contract/scene';
+import type { State } from '../contract/state';
+import { FineModel } from '../../src-workers/physics/fine-model';
+import type { Control } from '../parareal/parareal';
+import type { Plant } from './plant';
+import type { NoiseModel } from './task-file';
+import { Rng } from './rng';
+
+export function noiseStd(noise: NoiseModel, u: Control): number {
+  const variance = noise.kind === 'constant' ? noise.variance : noise.slope * Math.hypot(u[0], u[1]);
+  return Math.sqrt(variance);
+}
+
+export class ExecutionWorld implements Plant {
+  private rng: Rng;
+  private steps = 0;
+
+  private constructor(
+    private readonly model: FineModel,
+    private readonly noise: NoiseModel,
+    seed: number,
+  ) {
+    this.rng = new Rng(seed);
+  }
+
+  static async create(scene: Scene, noise: NoiseModel, seed: number, x0: State): Promise<ExecutionWorld> {
+    const world = new ExecutionWorld(await FineModel.create(scene), noise, seed);
+    world.reset(x0, seed);
+    return world;
+  }
+
+  /** Starts over from x0 (at rest apart from x0's velocities) with a fresh noise stream. */
+  reset(x0: State, seed: number): void {
+    this.model.writeState(x0, 0, 0);
+    this.rng = new Rng(seed);
+    this.steps = 0;
+  }
+
+  /** MuJoCo steps taken since the last reset. */
+  get stepCount(): number {
+    return this.steps;
+  }
+
+  observe(): State {
+    return this.model.readState();
+  }
+
+  execute(u: Control, dt: number): Promise<void> {
+    this.apply(u, dt);
+    return Promise.resolve();
+  }
+
+  /** Synchronous core of execute(), also used for the planner's stochastic samples. */
+  apply(u: Control, dt: number): void {
+    const n = this.model.stepsFor(dt);
+    const std = noiseStd(this.noise, u);
+    this.model.setControl(u[0], u[1]);
+    for (let k = 0; k < n; k++) {
+      if (std > 0) this.model.perturbVelocities(() => std * this.rng.normal());
+      this.model.advance(1);
+    }
+    this.steps += n;
+  }
+
+  dispose(): void {
+    this.model.dispose();
+  }
+}

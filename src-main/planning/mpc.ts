@@ -1,0 +1,192 @@
+/**
+ * The model-predictive control loop (ISRR 2019 Sec. III, WAFR 2018 Sec. 6): observe, check the
+ * task, plan, execute the first control, repeat. It stops on success, on failure (obstacle hit,
+ * object off the table, non-goal object in the goal region), at the action limit or at the time
+ * limit, and emits one planner-step event per executed action.
+ *
+ * The loop knows nothing about how a plan is made: the MPC planner here (optimize, warm-start
+ * from the shifted sequence) and the task-adaptive planner (tampc.ts) both fit it, and it drives
+ * any Plant: the simulated execution world or the real robot.
+ *
+ * Task time = planning wall time + execution time, where an action counts for its control
+ * duration plus any rest time (the time it takes on the robot; a simulated world runs faster).
+ */
+import { performance } from 'node:perf_hooks';
+import type { State } from '../contract/state';
+import type { PlannerStep, RunSummary } from '../contract/planner-events';
+import type { Control, Tolerance } from '../parareal/parareal';
+import type { TrajectoryCost } from './costs/trajectory-cost';
+import { optimize, type OptimizerSettings } from './optimizer';
+import type { TaskGeometry } from './outcome';
+import type { Plant } from './plant';
+import type { Rng } from './rng';
+import type { BatchRollout } from './rollout';
+
+export interface PlanContext {
+  x: State;
+  step: number;
+  /** The control executed before this step ([0, 0] at the start). */
+  uPrev: Control;
+}
+
+export interface Plan {
+  /** The chosen sequence; its first control is executed. */
+  controls: Control[];
+  /** Time with zero pusher velocity after the action, for the objects to come to rest (s). */
+  restTime: number;
+  /** Predicted states of the chosen sequence, per Parareal iteration (iterates[k][n]). */
+  iterates: State[][];
+  /** Label of each entry of iterates (0 = coarse; the fine model alone counts as exact, k = N). */
+  iterationLabels: number[];
+  changes: Tolerance[];
+  /** Best total cost after each optimizer iteration. */
+  costs: number[];
+  predictionMs: number;
+}
+
+export interface StepPlanner {
+  plan(ctx: PlanContext): Promise<Plan>;
+}
+
+/** Warm start (WAFR 2018 Sec. 6): drop the executed control and repeat the last one at the end. */
+export function shiftControls(controls: readonly Control[]): Control[] {
+  if (controls.length === 0) return [];
+  return [...controls.slice(1), controls[controls.length - 1]!];
+}
+
+/** n controls of a straight push of the goal object towards the goal centre at `speed`. */
+export function straightToGoal(geometry: TaskGeometry, x: State, n: number, speed: number): Control[] {
+  const p = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const dx = geometry.goal.x - p.x;
+  const dy = geometry.goal.y - p.y;
+  const d = Math.hypot(dx, dy);
+  const u: Control = d > 1e-9 ? [(dx / d) * speed, (dy / d) * speed] : [0, 0];
+  return Array.from({ length: n }, () => u);
+}
+
+export interface MpcPlannerOptions {
+  geometry: TaskGeometry;
+  rollout: BatchRollout;
+  cost: TrajectoryCost;
+  rng: Rng;
+  optimizer: OptimizerSettings;
+  horizon: number;
+  /** Speed of the initial straight-line sequence (quasi-static speed, m/s). */
+  initialSpeed: number;
+  /** Labels for the rollout's iterates: [0..K] for Parareal, [0] coarse, [horizon] fine. */
+  iterationLabels(count: number): number[];
+}
+
+/** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */
+export class MpcPlanner implements StepPlanner {
+  private warm: Control[] | null = null;
+
+  constructor(private readonly o: MpcPlannerOptions) {}
+
+  async plan(ctx: PlanContext): Promise<Plan> {
+    const initial = this.warm ?? straightToGoal(this.o.geometry, ctx.x, this.o.horizon, this.o.initialSpeed);
+    const r = await optimize({
+      x0: ctx.x,
+      initial,
+      uPrev: ctx.uPrev,
+      rollout: this.o.rollout,
+      cost: this.o.cost,
+      rng: this.o.rng,
+      settings: this.o.optimizer,
+    });
+    this.warm = shiftControls(r.controls);
+    return {
+      controls: r.controls,
+      restTime: 0,
+      iterates: r.iterates,
+      iterationLabels: this.o.iterationLabels(r.iterates.length),
+      changes: r.changes,
+      costs: r.costHistory,
+      predictionMs: r.predictionMs,
+    };
+  }
+}
+
+export interface MpcLoopOptions {
+  plant: Plant;
+  planner: StepPlanner;
+  geometry: TaskGeometry;
+  controlDuration: number;
+  maxActions: number;
+  /** Task time limit (s). */
+  timeLimit: number;
+  workers: number;
+  theoreticalSpeedup: number | null;
+  onStep?(step: PlannerStep): void;
+  signal?: AbortSignal;
+}
+
+export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
+  const L = o.geometry.layout;
+  let time = 0;
+  let uPrev: Control = [0, 0];
+  const planningTimes: number[] = [];
+  const controls: Control[] = [];
+  const states: State[] = [o.plant.observe()];
+  const finish = (
+    outcome: RunSummary['outcome'],
+    failure: RunSummary['failure'],
+    detail: string | null,
+  ): RunSummary => ({
+    outcome,
+    failure,
+    detail,
+    actions: controls.length,
+    taskTime: time,
+    planningTimes,
+    controls: controls.map((u) => [u[0], u[1]]),
+    states: states.map((s) => Array.from(s)),
+  });
+
+  for (;;) {
+    const x = states[states.length - 1]!;
+    const a = o.geometry.assess(x);
+    if (a.success) return finish('success', null, null);
+    if (a.failure) return finish('failure', a.failure, a.detail);
+    if (controls.length >= o.maxActions)
+      return finish('action-limit', null, `${o.maxActions} actions executed`);
+    if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
+    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+
+    const t0 = performance.now();
+    const plan = await o.planner.plan({ x, step: controls.length, uPrev });
+    const planning = (performance.now() - t0) / 1000;
+    planningTimes.push(planning);
+    o.onStep?.({
+      step: controls.length,
+      time,
+      sliderIds: [...L.sliderIds],
+      start: Array.from(x),
+      plan: plan.controls.map((u) => [u[0], u[1]]),
+      controlDuration: o.controlDuration,
+      predictions: plan.iterates.map((s, k) => ({
+        iteration: plan.iterationLabels[k]!,
+        states: s.map((v) => Array.from(v)),
+      })),
+      convergence: plan.changes.map((c, k) => ({ iteration: k + 1, ...c })),
+      costs: plan.costs,
+      timings: {
+        planning,
+        prediction: plan.predictionMs / 1000,
+        workers: o.workers,
+        theoreticalSpeedup: o.theoreticalSpeedup,
+        measuredSpeedup: null,
+      },
+    });
+    time += planning;
+    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+
+    const u = plan.controls[0]!;
+    await o.plant.execute(u, o.controlDuration);
+    if (plan.restTime > 0) await o.plant.execute([0, 0], plan.restTime);
+    time += o.controlDuration + plan.restTime;
+    controls.push(u);
+    uPrev = u;
+    states.push(o.plant.observe());
+  }
+}

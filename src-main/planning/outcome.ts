@@ -1,0 +1,90 @@
+/**
+ * What a state means for the task: has the goal object reached the goal region, or has the run
+ * failed (an obstacle hit, an object off the table, a non-goal object in the goal region)?
+ * The MPC loop checks every observed state with this; cost terms reuse the same tests so the
+ * planner is penalised for exactly what ends a run.
+ */
+import type { Scene } from '../contract/scene';
+import { layoutForScene, type State, type StateLayout } from '../contract/state';
+import { footprintOf, overlap, type Footprint, type Placed } from '../../src-workers/physics/geometry2d';
+
+export type Failure = 'obstacle-collision' | 'off-table' | 'non-goal-in-goal';
+
+export interface Assessment {
+  success: boolean;
+  failure: Failure | null;
+  /** Words for logs and reports, e.g. "object hit obstacle". */
+  detail: string | null;
+}
+
+/** The scene facts the checks need, computed once per scene. */
+export class TaskGeometry {
+  readonly layout: StateLayout;
+  readonly goalIndex: number;
+  readonly goal: { x: number; y: number; radius: number };
+  readonly halfTable: { x: number; y: number };
+  readonly pusher: Footprint;
+  readonly sliders: Footprint[];
+  readonly obstacles: (Placed & { id: string })[];
+
+  constructor(readonly scene: Scene) {
+    this.layout = layoutForScene(scene);
+    this.goalIndex = this.layout.sliderIndex(scene.goal.slider);
+    this.goal = { ...scene.goal.center, radius: scene.goal.radius };
+    this.halfTable = { x: scene.table.size.x / 2, y: scene.table.size.y / 2 };
+    this.pusher = { kind: 'disc', radius: scene.pusher.radius };
+    this.sliders = scene.sliders.map((s) => footprintOf(s.shape));
+    this.obstacles = scene.obstacles.map((o) => ({ id: o.id, footprint: footprintOf(o.shape), ...o.pose }));
+  }
+
+  /** Distance of slider i's centre from the goal centre (m). */
+  goalDistance(x: State, i = this.goalIndex): number {
+    const p = this.layout.sliderPose(x, i);
+    return Math.hypot(p.x - this.goal.x, p.y - this.goal.y);
+  }
+
+  /**
+   * An object is off the table once its centre leaves the table top: from there it tips over the
+   * edge (MuJoCo then drops it, and the planar state no longer describes it).
+   */
+  offTableDistance(x: State, i: number): number {
+    const p = this.layout.sliderPose(x, i);
+    return Math.max(Math.abs(p.x) - this.halfTable.x, Math.abs(p.y) - this.halfTable.y, 0);
+  }
+
+  placedSlider(x: State, i: number): Placed {
+    return { footprint: this.sliders[i]!, ...this.layout.sliderPose(x, i) };
+  }
+
+  placedPusher(x: State): Placed {
+    return { footprint: this.pusher, x: x[0]!, y: x[1]!, theta: 0 };
+  }
+
+  /** The first obstacle touched by the pusher or any slider (contact counts), or null. */
+  obstacleContact(x: State): string | null {
+    for (const o of this.obstacles) {
+      if (overlap(this.placedPusher(x), o).depth > 0) return `pusher hit ${o.id}`;
+      for (let i = 0; i < this.sliders.length; i++) {
+        if (overlap(this.placedSlider(x, i), o).depth > 0) return `${this.layout.sliderIds[i]} hit ${o.id}`;
+      }
+    }
+    return null;
+  }
+
+  assess(x: State): Assessment {
+    const hit = this.obstacleContact(x);
+    if (hit) return { success: false, failure: 'obstacle-collision', detail: hit };
+    for (let i = 0; i < this.sliders.length; i++) {
+      if (this.offTableDistance(x, i) > 0)
+        return { success: false, failure: 'off-table', detail: `${this.layout.sliderIds[i]} off the table` };
+    }
+    for (let i = 0; i < this.sliders.length; i++) {
+      if (i !== this.goalIndex && this.goalDistance(x, i) < this.goal.radius) {
+        const detail = `${this.layout.sliderIds[i]} in the goal region`;
+        return { success: false, failure: 'non-goal-in-goal', detail };
+      }
+    }
+    if (this.goalDistance(x) < this.goal.radius) return { success: true, failure: null, detail: null };
+    return { success: false, failure: null, detail: null };
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * What the MPC loop drives: something it can observe and send one control to. The simulated
+ * execution world implements it here; the real robot (behind the safety supervisor) implements
+ * the same interface, so one loop serves both.
+ */
+import type { State } from '../contract/state';
+import type { Control } from '../parareal/parareal';
+
+export interface Plant {
+  /** The current measured state (state layout of the scene). */
+  observe(): State;
+  /** Holds pusher velocity u for dt seconds; resolves once it has been applied. */
+  execute(u: Control, dt: number): Promise<void>;
+}

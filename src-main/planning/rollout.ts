@@ -1,0 +1,33 @@
+/**
+ * Batched trajectory rollouts (WAFR 2018 Alg. 5's prediction step for many sequences at once).
+ * The optimizer hands every sequence of an iteration to one call so the chosen prediction model
+ * (coarse, Parareal or fine) can spread them over the worker pool.
+ */
+import type { State } from '../contract/state';
+import type { Control, Tolerance } from '../parareal/parareal';
+import type { Predictor } from '../parareal/predictor';
+
+export interface RolloutBatch {
+  /** trajectories[r][n]: the model's best estimate of the state at control boundary n (0 = start). */
+  trajectories: State[][];
+  /** iterates[r][k][n]: every Parareal iterate (one entry for coarse or fine alone). */
+  iterates: State[][][];
+  /** changes[r][k-1]: largest slider pose change between iterates k and k-1. */
+  changes: Tolerance[][];
+  /** Wall time of the batch (ms). */
+  wallMs: number;
+}
+
+export type BatchRollout = (x0: State, sequences: Control[][]) => Promise<RolloutBatch>;
+
+export function predictorRollout(predictor: Predictor): BatchRollout {
+  return async (x0, sequences) => {
+    const result = await predictor.predict({ x0, controls: sequences });
+    return {
+      trajectories: result.sequences.map((s) => s.iterates[s.iterates.length - 1]!),
+      iterates: result.sequences.map((s) => s.iterates),
+      changes: result.sequences.map((s) => s.changes),
+      wallMs: result.timing.wallMs,
+    };
+  };
+}

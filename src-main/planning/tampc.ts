@@ -1,0 +1,141 @@
+/**
+ * Task-adaptive MPC (WAFR 2018 Alg. 1-3) and its baseline UAMPC.
+ *
+ * Each step:
+ * 1. N candidate sequences (Alg. 2): straight constant-velocity pushes of the goal object to the
+ *    goal whose lengths run linearly from n_min to n_max controls of fixed duration, so short
+ *    sequences are fast pushes and long ones slow pushes. After the first step, one candidate is
+ *    the rest of the previously chosen sequence (Alg. 1 line 14).
+ * 2. Each candidate is optimized (Alg. 3 = Alg. 4 per candidate); they run concurrently and share
+ *    the worker pool. Each returns U*_i and the value estimate V~_i along its trajectory.
+ * 3. Each first action U*_i[0] is evaluated under uncertainty (Alg. 1 lines 4-9): Q stochastic
+ *    executions (control, then a rest time for the objects to settle) and the mean of
+ *    L(x0, x', u) + V~_i[1]. V~_i[1] is the value of the remaining controls; V~_i[0] would count
+ *    the first action twice, since the sampled L replaces its deterministic cost. A one-control
+ *    candidate has no remainder, so its sampled next state is charged the terminal cost instead.
+ * 4. The first action of the cheapest candidate is executed (by the MPC loop).
+ *
+ * UAMPC is the same planner with n_min = n_max: only slow pushes are considered.
+ */
+import type { State } from '../contract/state';
+import type { Control } from '../parareal/parareal';
+import type { TrajectoryCost } from './costs/trajectory-cost';
+import type { Plan, PlanContext, StepPlanner } from './mpc';
+import { clampSpeed, optimize, type OptimizeResult, type OptimizerSettings } from './optimizer';
+import type { TaskGeometry } from './outcome';
+import { Rng } from './rng';
+import type { BatchRollout } from './rollout';
+
+/** One stochastic execution of u from x0 for dt, then restTime at rest; returns the next state. */
+export type StochasticSampler = (x0: State, u: Control, dt: number, restTime: number, seed: number) => State;
+
+export interface TampcOptions {
+  geometry: TaskGeometry;
+  rollout: BatchRollout;
+  cost: TrajectoryCost;
+  sampler: StochasticSampler;
+  rng: Rng;
+  optimizer: OptimizerSettings;
+  controlDuration: number;
+  candidates: number;
+  minActions: number;
+  maxActions: number;
+  samples: number;
+  restTime: number;
+  iterationLabels(count: number): number[];
+}
+
+/** Alg. 2: N straight constant-velocity sequences to the goal, n_k = round((n_max - n_min) k / (N - 1)) + n_min. */
+export function candidateSequences(
+  geometry: TaskGeometry,
+  x: State,
+  o: {
+    candidates: number;
+    minActions: number;
+    maxActions: number;
+    controlDuration: number;
+    maxSpeed: number;
+  },
+): Control[][] {
+  const p = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const dx = geometry.goal.x - p.x;
+  const dy = geometry.goal.y - p.y;
+  const out: Control[][] = [];
+  for (let k = 0; k < o.candidates; k++) {
+    const n =
+      o.candidates === 1
+        ? o.minActions
+        : Math.round(((o.maxActions - o.minActions) * k) / (o.candidates - 1)) + o.minActions;
+    const u = clampSpeed([dx / (n * o.controlDuration), dy / (n * o.controlDuration)], o.maxSpeed);
+    out.push(Array.from({ length: n }, () => u));
+  }
+  return out;
+}
+
+export interface CandidateEvaluation {
+  optimized: OptimizeResult;
+  /** Mean sampled value of the first action (lower is better). */
+  value: number;
+}
+
+export class TampcPlanner implements StepPlanner {
+  /** The rest of the sequence chosen last step, offered again as one candidate. */
+  private carried: Control[] | null = null;
+  /** Evaluations of the last plan() call, for tests and logs. */
+  lastEvaluations: CandidateEvaluation[] = [];
+
+  constructor(private readonly o: TampcOptions) {}
+
+  async plan(ctx: PlanContext): Promise<Plan> {
+    const o = this.o;
+    const fresh = candidateSequences(o.geometry, ctx.x, {
+      candidates: this.carried ? o.candidates - 1 : o.candidates,
+      minActions: o.minActions,
+      maxActions: o.maxActions,
+      controlDuration: o.controlDuration,
+      maxSpeed: o.optimizer.maxSpeed,
+    });
+    const initial = this.carried ? [...fresh, this.carried] : fresh;
+    // One seed per candidate, drawn before any awaits: the candidates' optimizations finish in
+    // whatever order the pool returns them, and must not share a stream.
+    const seeds = initial.map(() => o.rng.nextUint32());
+    const optimized = await Promise.all(
+      initial.map((u0, i) =>
+        optimize({
+          x0: ctx.x,
+          initial: u0,
+          uPrev: ctx.uPrev,
+          rollout: o.rollout,
+          cost: o.cost,
+          rng: new Rng(seeds[i]!),
+          settings: o.optimizer,
+        }),
+      ),
+    );
+    this.lastEvaluations = optimized.map((r) => ({ optimized: r, value: this.sampledValue(ctx, r) }));
+    const best = this.lastEvaluations.reduce((a, b) => (b.value < a.value ? b : a));
+    const chosen = best.optimized;
+    this.carried = chosen.controls.length > 1 ? chosen.controls.slice(1) : null;
+    return {
+      controls: chosen.controls,
+      restTime: o.restTime,
+      iterates: chosen.iterates,
+      iterationLabels: o.iterationLabels(chosen.iterates.length),
+      changes: chosen.changes,
+      costs: chosen.costHistory,
+      predictionMs: optimized.reduce((a, r) => a + r.predictionMs, 0),
+    };
+  }
+
+  private sampledValue(ctx: PlanContext, r: OptimizeResult): number {
+    const o = this.o;
+    const u = r.controls[0]!;
+    const rest = r.controls.length > 1 ? r.value[1]! : 0;
+    let total = 0;
+    for (let q = 0; q < o.samples; q++) {
+      const next = o.sampler(ctx.x, u, o.controlDuration, o.restTime, o.rng.nextUint32());
+      total += o.cost.step(ctx.x, next, u, ctx.uPrev) + (r.controls.length > 1 ? rest : o.cost.final(next));
+    }
+    return total / o.samples;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The task file: which scene, which cost terms with which weights, the planner's settings, the
+ * simulated execution world's noise, and how experiments sample initial states. SI units.
+ * Shipped tasks live in resources/tasks/; the scene path is relative to the task file.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { loadSceneFile, problemsOf } from '../contract/scene-file';
+import type { Scene } from '../contract/scene';
+import { costTermSchema } from './costs/cost-terms';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const positive = finite.refine((v) => v > 0, 'must be greater than 0');
+const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
+const count = (min: number) => z.number().int('must be a whole number').min(min, `must be ${min} or more`);
+
+export const updateRuleSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('greedy') }).strict(),
+  z.object({ kind: z.literal('weighted'), lambda: positive }).strict(),
+]);
+
+export const optimizerSettingsSchema = z
+  .object({
+    rollouts: count(1).default(20),
+    explorationVariance: positive.default(1e-4).describe('(m/s)^2'),
+    update: updateRuleSchema.default({ kind: 'greedy' }),
+    maxIterations: count(0).default(5),
+    costThreshold: finite.default(0),
+  })
+  .strict();
+
+export const tampcSettingsSchema = z
+  .object({
+    /** N: candidate sequences. */
+    candidates: count(1).default(4),
+    /** n_min / n_max: fewest and most controls of a candidate (fast and slow pushes). */
+    minActions: count(1).default(1),
+    maxActions: count(1).default(4),
+    /** Q: stochastic samples per first action. */
+    samples: count(1).default(10),
+    /** t_rest: time the objects get to come to rest after each action (s). */
+    restTime: nonNegative.default(0.5),
+  })
+  .strict()
+  .refine((t) => t.minActions <= t.maxActions, 'minActions must not exceed maxActions');
+
+export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
+
+export const taskPlannerSchema = z
+  .object({
+    kind: plannerKindSchema.default('mpc'),
+    /** Controls per planned sequence (also the number of Parareal slices). */
+    horizon: count(1).default(4),
+    controlDuration: positive.default(1).describe('s'),
+    /** Speed of the straight-line initial sequence towards the goal (the quasi-static speed). */
+    initialSpeed: positive.default(0.02).describe('m/s'),
+    optimizer: optimizerSettingsSchema.prefault({}),
+    /** Executed actions before the run ends unsuccessfully. */
+    maxActions: count(1).default(20),
+    /** Task time (planning + execution) before the run ends unsuccessfully (s). */
+    timeLimit: positive.default(3600),
+    tampc: tampcSettingsSchema.prefault({}),
+  })
+  .strict();
+
+export const noiseSchema = z.discriminatedUnion('kind', [
+  /** ISRR 2019 Eq. 14: N(0, variance) on every velocity, every MuJoCo step. */
+  z.object({ kind: z.literal('constant'), variance: nonNegative }).strict(),
+  /** WAFR 2018 Eq. 9-10: variance b * |u|. */
+  z.object({ kind: z.literal('action-proportional'), slope: nonNegative }).strict(),
+]);
+
+export const samplingSchema = z.discriminatedUnion('kind', [
+  /** ISRR 2019: pusher and slider y uniform in [-halfRange, halfRange] (the straight push hits the obstacle). */
+  z.object({ kind: z.literal('isrr-obstacle'), halfRange: positive.default(0.025) }).strict(),
+  /** WAFR 2018: the object at the lower end of the table, position Gaussian (std in m). */
+  z
+    .object({
+      kind: z.literal('wafr-lower-end'),
+      offset: positive.default(0.1),
+      std: nonNegative.default(0.01),
+    })
+    .strict(),
+  /** CVS 2020: every slider's position jittered uniformly by up to this much (m), no overlaps. */
+  z.object({ kind: z.literal('jitter'), halfRange: positive.default(0.02) }).strict(),
+]);
+
+export const taskSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    scene: z.string().min(1).describe('scene file, relative to the task file'),
+    costs: z.array(costTermSchema).min(1),
+    planner: taskPlannerSchema.prefault({}),
+    execution: z.object({ noise: noiseSchema }).strict(),
+    sampling: samplingSchema,
+  })
+  .strict();
+
+export type Task = z.infer<typeof taskSchema>;
+export type TaskPlanner = z.infer<typeof taskPlannerSchema>;
+export type NoiseModel = z.infer<typeof noiseSchema>;
+export type Sampling = z.infer<typeof samplingSchema>;
+
+export class TaskFileError extends Error {
+  override name = 'TaskFileError';
+}
+
+export interface LoadedTask {
+  task: Task;
+  scene: Scene;
+  file: string;
+}
+
+export function parseTask(value: unknown, file = '<task>'): Task {
+  const r = taskSchema.safeParse(value);
+  if (!r.success) {
+    const lines = problemsOf(r.error).map((p) => `  ${p.path || '(root)'}: ${p.message}`);
+    throw new TaskFileError(`${file}: invalid task\n${lines.join('\n')}`);
+  }
+  return r.data;
+}
+
+export function loadTaskFile(file: string): LoadedTask {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new TaskFileError(`${file}: ${(err as Error).message}`);
+  }
+  const task = parseTask(json, file);
+  const scene = loadSceneFile(path.resolve(path.dirname(file), task.scene));
+  return { task, scene, file };
+}

@@ -1,0 +1,115 @@
+/**
+ * Wires one planner run together from a task: geometry and costs, the prediction model on the
+ * worker pool, the planner the task asks for (MPC, TAMPC or UAMPC) and its seeded streams.
+ * The experiment runner, the benchmark and (later) the console all build runs through here.
+ */
+import type { Scene } from '../contract/scene';
+import type { FinePool } from '../parareal/fine-pool';
+import { createPredictor, type CoarseKind, type PredictionModel } from '../parareal/predictor';
+import { TrajectoryCost } from './costs/trajectory-cost';
+import { ExecutionWorld } from './execution-world';
+import { MpcPlanner, type StepPlanner } from './mpc';
+import type { OptimizerSettings } from './optimizer';
+import { TaskGeometry } from './outcome';
+import { deriveSeed, Rng } from './rng';
+import { predictorRollout } from './rollout';
+import { TampcPlanner } from './tampc';
+import type { Task } from './task-file';
+
+export interface TaskRunParts {
+  geometry: TaskGeometry;
+  cost: TrajectoryCost;
+  planner: StepPlanner;
+  /** Release what the planner holds (the TAMPC sampling world). */
+  dispose(): void;
+}
+
+export function optimizerSettings(task: Task, scene: Scene): OptimizerSettings {
+  const o = task.planner.optimizer;
+  return {
+    rollouts: o.rollouts,
+    explorationVariance: o.explorationVariance,
+    update: o.update,
+    maxIterations: o.maxIterations,
+    costThreshold: o.costThreshold,
+    maxSpeed: scene.limits.maxPusherSpeed,
+  };
+}
+
+/** Labels for a plan's iterates: Parareal 0..K, coarse 0, fine alone = exact (k = horizon). */
+export function iterationLabeller(model: PredictionModel, horizon: number): (count: number) => number[] {
+  return (count) => (model.kind === 'fine' ? [horizon] : Array.from({ length: count }, (_, k) => k));
+}
+
+/** ISRR 2019 Eq. 4 with a negligible coarse model: N slices in K iterations, N / K. */
+export function theoreticalSpeedup(model: PredictionModel, horizon: number): number | null {
+  return model.kind === 'parareal' && model.iterations > 0
+    ? horizon / Math.min(model.iterations, horizon)
+    : null;
+}
+
+export async function createTaskRun(o: {
+  task: Task;
+  /** The task's scene (the worker pool compiles it once; start states come separately). */
+  scene: Scene;
+  pool: FinePool;
+  model: PredictionModel;
+  coarse?: CoarseKind;
+  /** Seed of the planning side (exploration noise, TAMPC samples). */
+  seed: number;
+}): Promise<TaskRunParts> {
+  const { task, scene } = o;
+  const geometry = new TaskGeometry(scene);
+  const cost = new TrajectoryCost(task.costs, geometry);
+  const p = task.planner;
+  const predictor = createPredictor(scene, o.pool, o.model, {
+    dt: p.controlDuration,
+    coarse: o.coarse ?? 'analytical',
+  });
+  const rollout = predictorRollout(predictor);
+  const rng = new Rng(deriveSeed(o.seed, 'planner'));
+  const labels = iterationLabeller(o.model, p.horizon);
+  const settings = optimizerSettings(task, scene);
+  if (p.kind === 'mpc') {
+    const planner = new MpcPlanner({
+      geometry,
+      rollout,
+      cost,
+      rng,
+      optimizer: settings,
+      horizon: p.horizon,
+      initialSpeed: p.initialSpeed,
+      iterationLabels: labels,
+    });
+    return { geometry, cost, planner, dispose: () => undefined };
+  }
+  // The planner's stochastic samples run in a world of its own, never the execution world.
+  const samplingWorld = await ExecutionWorld.create(
+    scene,
+    task.execution.noise,
+    deriveSeed(o.seed, 'samples'),
+    geometry.layout.create(),
+  );
+  const t = p.tampc;
+  const planner = new TampcPlanner({
+    geometry,
+    rollout,
+    cost,
+    rng,
+    optimizer: settings,
+    controlDuration: p.controlDuration,
+    candidates: t.candidates,
+    minActions: p.kind === 'uampc' ? t.maxActions : t.minActions,
+    maxActions: t.maxActions,
+    samples: t.samples,
+    restTime: t.restTime,
+    iterationLabels: labels,
+    sampler: (x0, u, dt, rest, seed) => {
+      samplingWorld.reset(x0, seed);
+      samplingWorld.apply(u, dt);
+      if (rest > 0) samplingWorld.apply([0, 0], rest);
+      return samplingWorld.observe();
+    },
+  });
+  return { geometry, cost, planner, dispose: () => samplingWorld.dispose() };
+}
