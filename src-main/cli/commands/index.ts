@@ -4,6 +4,7 @@ import { registerSceneCommand } from './scene';
 import { registerSimulateCommand } from './simulate';
 import { registerPredictCommand } from './predict';
 import { registerWebCommand } from './web';
+import { registerExperimentCommand } from './experiment';
 import { registerMocapCommand } from './mocap';
 import { registerLogCommand } from './log';
 import { registerLearnCommand } from './learn';
@@ -13,6 +14,7 @@ export function registerCommands(program: Command): void {
   registerSimulateCommand(program);
   registerPredictCommand(program);
   registerWebCommand(program);
+  registerExperimentCommand(program);
   registerMocapCommand(program);
   registerLogCommand(program);
   registerLearnCommand(program);
