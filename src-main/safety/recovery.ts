@@ -31,7 +31,17 @@ export async function recoverFromProtectiveStop(
   const wait = (supervisor.stoppedAt ?? now()) + (options.unlockDelayMs ?? UNLOCK_DELAY_MS) - now();
   if (wait > 0) await sleep(wait);
   ports.zeroTwist();
-  await ports.unlockProtectiveStop();
+  // The controller counts the 5 s from the stop on its own clock: if it still refuses, wait a
+  // little and ask again, for a bounded time.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ports.unlockProtectiveStop();
+      break;
+    } catch (err) {
+      if (attempt >= 10 || !/until/i.test((err as Error).message)) throw err;
+      await sleep(500);
+    }
+  }
   await ports.resendProgram();
   await ports.waitForProgram(5000);
   supervisor.reset();

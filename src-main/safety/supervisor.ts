@@ -80,7 +80,8 @@ export class Supervisor extends EventEmitter<Events> {
       lookahead: 0.2,
       mocapMaxAgeMs: 100,
       robotStateMaxAgeMs: 100,
-      commandMaxGapMs: 60,
+      // The controller-side watchdog's own timeout: a loop that misses it has stalled.
+      commandMaxGapMs: 100,
       now: () => performance.now(),
       ...options,
     };

@@ -229,7 +229,7 @@ describe('safety supervisor', () => {
     sup.tick();
     expect(sup.state).toBe('running');
     sup.command(0.05, 0);
-    advance(50);
+    advance(90);
     sup.updateMocap(poses());
     sup.tick();
     expect(sup.state).toBe('running');

@@ -8,6 +8,8 @@ import { registerExperimentCommand } from './experiment';
 import { registerMocapCommand } from './mocap';
 import { registerLogCommand } from './log';
 import { registerLearnCommand } from './learn';
+import { registerLabCommand } from './lab';
+import { registerRunCommand } from './run';
 
 export function registerCommands(program: Command): void {
   registerSceneCommand(program);
@@ -18,4 +20,6 @@ export function registerCommands(program: Command): void {
   registerMocapCommand(program);
   registerLogCommand(program);
   registerLearnCommand(program);
+  registerLabCommand(program);
+  registerRunCommand(program);
 }

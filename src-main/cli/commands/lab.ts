@@ -1,0 +1,46 @@
+/** `parapush lab`: the virtual lab on loopback, until interrupted. */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadLabConfig, VirtualLab } from '../../lab/virtual-lab';
+import { defaultSetupDir } from '../../setup/setup-file';
+
+export function registerLabCommand(program: Command): void {
+  program
+    .command('lab')
+    .description(
+      'start the virtual lab on 127.0.0.1: virtual UR5 controller, Robotiq gripper and NatNet server on one MuJoCo world',
+    )
+    .option('--config <file>', 'lab config JSON (scene, ports, rates, noise, faults)')
+    .option(
+      '--setup-out <file>',
+      'where to write the lab setup (calibrations) runs load',
+      path.join(defaultSetupDir(), '127.0.0.1.json'),
+    )
+    .option('--json', 'print the ports and setup path as one JSON object')
+    .action(async (opts: { config?: string; setupOut: string; json?: boolean }) => {
+      const config = loadLabConfig(opts.config);
+      const lab = await VirtualLab.start(config);
+      const setup = lab.writeSetup(opts.setupOut);
+      const info = { scene: lab.scene.name, ports: lab.ports, multicast: config.mocap.multicast, setup };
+      if (opts.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+      else {
+        const p = lab.ports;
+        process.stdout.write(
+          [
+            `virtual lab running on 127.0.0.1 (scene ${lab.scene.name})`,
+            `  UR5: RTDE ${p.rtde}, dashboard ${p.dashboard}, script ${p.secondary}/${p.realtime} (${config.robot.frequency} Hz)`,
+            `  Robotiq: ${p.gripper}`,
+            `  NatNet: command ${p.natnetCommand}, data ${p.natnetData} (${config.mocap.multicast ? 'multicast' : 'unicast'}, ${config.mocap.rateHz} Hz)`,
+            `  setup written to ${setup}`,
+            'press Ctrl+C to stop',
+            '',
+          ].join('\n'),
+        );
+      }
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await lab.stop();
+    });
+}

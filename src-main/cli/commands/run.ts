@@ -1,0 +1,158 @@
+/** `parapush run`: a whole supervised run through the real protocols (lab or virtual lab). */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { loadSceneFile } from '../../contract/scene-file';
+import { parseModelSpec } from '../../parareal/predictor';
+import { loadTaskFile } from '../../planning/task-file';
+import { LabLink } from '../../run/lab-link';
+import { supervisedRun } from '../../run/supervised-run';
+import { defaultSetupDir, loadSetup } from '../../setup/setup-file';
+import { UsageError } from '../errors';
+
+interface RunOptions {
+  robot: string;
+  mocap: string;
+  mocapLocal?: string;
+  scene?: string;
+  task?: string;
+  model: string;
+  planner?: string;
+  setup?: string;
+  workers?: string;
+  seed: string;
+  rtdePort?: string;
+  dashboardPort?: string;
+  gripperPort?: string;
+  natnetPort?: string;
+  json?: boolean;
+}
+
+const tasksDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../resources/tasks');
+
+const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
+
+function optionalPort(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new UsageError(`${name}: expected a port number, got "${v}"`);
+  return n;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'run a supervised pushing task on the robot: mocap -> state -> planner -> supervisor -> robot',
+    )
+    .requiredOption(
+      '--robot <host>',
+      'UR controller address (RTDE, dashboard, script ports and the Robotiq URCap)',
+    )
+    .requiredOption('--mocap <host>', 'Motive (NatNet) server address')
+    .option(
+      '--mocap-local <address>',
+      'local interface for NatNet (default: 127.0.0.1 for a loopback server, else 0.0.0.0)',
+    )
+    .option('--scene <file>', 'scene file (its task: resources/tasks/<scene name>.json)')
+    .option('--task <file>', 'task file (costs and planner settings; names its scene)')
+    .option('--model <model>', 'coarse | fine | parareal[:K]', 'parareal:2')
+    .option('--planner <kind>', "mpc | tampc (default: the task file's)")
+    .option('--setup <file>', 'lab setup (calibrations); default: <setup dir>/<robot host>.json')
+    .option('--workers <W>', 'fine-model worker processes')
+    .option('--seed <n>', 'planner seed', '1')
+    .option('--rtde-port <port>')
+    .option('--dashboard-port <port>')
+    .option('--gripper-port <port>')
+    .option('--natnet-port <port>', 'NatNet command port')
+    .option('--json', 'print one JSON object with the outcome at the end')
+    .action(async (opts: RunOptions) => {
+      if (!opts.scene && !opts.task) throw new UsageError('give --scene FILE or --task FILE');
+      let loaded;
+      if (opts.task) loaded = loadTaskFile(opts.task);
+      else {
+        const scene = loadSceneFile(opts.scene!);
+        const taskFile = path.join(tasksDir, `${scene.name}.json`);
+        if (!existsSync(taskFile))
+          throw new UsageError(`no task file for scene "${scene.name}" in resources/tasks: give --task FILE`);
+        loaded = { ...loadTaskFile(taskFile), scene };
+      }
+      let { task } = loaded;
+      if (opts.planner) {
+        if (opts.planner !== 'mpc' && opts.planner !== 'tampc')
+          throw new UsageError(`--planner: expected mpc or tampc, got "${opts.planner}"`);
+        task = { ...task, planner: { ...task.planner, kind: opts.planner } };
+      }
+      let model;
+      try {
+        model = parseModelSpec(opts.model);
+      } catch (e) {
+        throw new UsageError(`--model: ${(e as Error).message}`);
+      }
+      const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
+      if (!existsSync(setupFile)) {
+        throw new UsageError(
+          `no lab setup at ${setupFile}: calibrate this setup first (or give --setup FILE)`,
+        );
+      }
+      const setup = loadSetup(setupFile);
+      const log = (line: string): void => void process.stderr.write(`${line}\n`);
+      log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
+      const ports = {
+        rtde: optionalPort('--rtde-port', opts.rtdePort),
+        dashboard: optionalPort('--dashboard-port', opts.dashboardPort),
+        gripper: optionalPort('--gripper-port', opts.gripperPort),
+        natnetCommand: optionalPort('--natnet-port', opts.natnetPort),
+      };
+      const link = await LabLink.connect(
+        {
+          robotHost: opts.robot,
+          mocapHost: opts.mocap,
+          mocapLocal: opts.mocapLocal ?? (isLoopback(opts.mocap) ? '127.0.0.1' : '0.0.0.0'),
+          ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
+        },
+        loaded.scene,
+        setup,
+      );
+      const abort = new AbortController();
+      const onSignal = (): void => {
+        log('abort requested (signal): stopping the arm');
+        abort.abort();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const result = await supervisedRun({
+          link,
+          task,
+          model,
+          seed: Number(opts.seed),
+          ...(opts.workers ? { workers: Number(opts.workers) } : {}),
+          signal: abort.signal,
+          onPreflight: (r) =>
+            r.checks.forEach((c) => log(`  [${c.ok ? ' ok ' : 'FAIL'}] ${c.label}: ${c.reason}`)),
+          onDecision: (d) =>
+            log(
+              `supervisor: ${d.kind}${'message' in d ? `: ${d.message}` : ''}${'failed' in d ? `: ${d.failed.join('; ')}` : ''}`,
+            ),
+          onStep: (s) =>
+            log(
+              `step ${s.step + 1}: u = (${(s.plan[0]![0] * 1000).toFixed(0)}, ${(s.plan[0]![1] * 1000).toFixed(0)}) mm/s, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
+            ),
+        });
+        log(`run ${result.outcome}: ${result.reason}`);
+        if (opts.json) {
+          process.stdout.write(
+            `${JSON.stringify({ outcome: result.outcome, reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks })}\n`,
+          );
+        }
+        process.exitCode = result.outcome === 'success' ? 0 : result.outcome === 'refused' ? 3 : 1;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await link.close();
+      }
+    });
+}

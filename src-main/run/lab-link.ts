@@ -1,0 +1,102 @@
+/**
+ * The console's connections to a lab, real or virtual (it cannot tell): the UR5 (RTDE + control
+ * program), its dashboard, the Robotiq gripper and the NatNet motion-capture stream. Keeps the
+ * latest state of each, judged fresh or stale at the moment it is asked.
+ */
+import { DashboardClient } from '../robot/dashboard';
+import { GripperError, RobotiqGripper, ObjectStatus } from '../robot/gripper';
+import { Ur5Connection } from '../robot/ur5-connection';
+import { NatNetClient } from '../mocap/client';
+import { nowSeconds } from '../mocap/clock';
+import { ageTo, bindingFromScene, toPlanarPoses, type PlanarPoses } from '../mocap/scene-binding';
+import type { Scene } from '../contract/scene';
+import type { Setup } from '../setup/setup-file';
+
+export interface LabAddress {
+  robotHost: string;
+  mocapHost: string;
+  /** Local interface for NatNet (multicast is joined here). */
+  mocapLocal: string;
+  ports?: { rtde?: number; dashboard?: number; script?: number; gripper?: number; natnetCommand?: number };
+}
+
+export class LabLink {
+  private mocap: PlanarPoses | undefined;
+  private gripperHeld = false;
+  private gripperDetail = 'not checked';
+  private readonly unsubscribe: (() => void)[] = [];
+
+  private constructor(
+    readonly robot: Ur5Connection,
+    readonly dashboard: DashboardClient,
+    readonly gripper: RobotiqGripper,
+    readonly natnet: NatNetClient,
+    readonly scene: Scene,
+    readonly setup: Setup,
+  ) {}
+
+  static async connect(address: LabAddress, scene: Scene, setup: Setup): Promise<LabLink> {
+    const p = address.ports ?? {};
+    const robot = await Ur5Connection.connect({
+      host: address.robotHost,
+      ...(p.rtde ? { rtdePort: p.rtde } : {}),
+      ...(p.script ? { scriptPort: p.script } : {}),
+    });
+    const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999);
+    const gripper = await RobotiqGripper.connect(address.robotHost, p.gripper ?? 63352);
+    const natnet = new NatNetClient({
+      serverAddress: address.mocapHost,
+      localAddress: address.mocapLocal,
+      ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
+    });
+    const link = new LabLink(robot, dashboard, gripper, natnet, scene, setup);
+    const binding = bindingFromScene(scene);
+    link.unsubscribe.push(
+      natnet.on('frame', (_frame, snapshot) => {
+        link.mocap = toPlanarPoses(snapshot, binding, setup.mocap, { previous: link.mocap });
+        link.onMocap?.(link.mocap);
+      }),
+    );
+    await natnet.connect();
+    return link;
+  }
+
+  /** Called for every decoded motion-capture frame. */
+  onMocap: ((poses: PlanarPoses) => void) | undefined;
+
+  /** Latest poses, re-judged now: they go stale when frames stop arriving. */
+  poses(): PlanarPoses | undefined {
+    return this.mocap && ageTo(this.mocap, nowSeconds());
+  }
+
+  /** Activates the gripper if needed and closes it on the pusher; true when OBJ = 2. */
+  async gripPusher(): Promise<boolean> {
+    const s = await this.gripper.status();
+    if (s.activation !== 3) await this.gripper.activate();
+    try {
+      const after = await this.gripper.closeOnPusher();
+      this.gripperHeld = after.object === ObjectStatus.HELD;
+      this.gripperDetail = `OBJ ${after.object}${this.gripperHeld ? ' (pusher held)' : ''}`;
+    } catch (err) {
+      // A gripper that closed on nothing or faulted is a red pre-flight check, not a crash.
+      if (!(err instanceof GripperError)) throw err;
+      this.gripperHeld = false;
+      this.gripperDetail = err.message;
+    }
+    if (this.gripperHeld) this.gripper.startMonitor();
+    return this.gripperHeld;
+  }
+
+  gripperStatus(): { held: boolean; detail: string } {
+    return { held: this.gripperHeld, detail: this.gripperDetail };
+  }
+
+  async close(): Promise<void> {
+    for (const u of this.unsubscribe) u();
+    this.gripper.stopMonitor();
+    this.robot.stop();
+    await Promise.allSettled([this.robot.disconnect(), this.natnet.close()]);
+    this.gripper.close();
+    this.dashboard.close();
+  }
+}
