@@ -93,7 +93,7 @@ export function loadLabConfig(file: string | undefined): LabConfig {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`${file}: cannot read the lab config: ${(err as Error).message}`);
+    throw new Error(`${file}: cannot read the lab config: ${(err as Error).message}`, { cause: err });
   }
   const r = labConfigSchema.safeParse(json);
   if (!r.success)

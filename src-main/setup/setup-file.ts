@@ -65,7 +65,7 @@ export function loadSetup(file: string): Setup {
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`${file}: cannot read the lab setup: ${(err as Error).message}`);
+    throw new Error(`${file}: cannot read the lab setup: ${(err as Error).message}`, { cause: err });
   }
   const r = setupSchema.safeParse(json);
   if (!r.success) {
