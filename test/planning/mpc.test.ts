@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
+import { initialState, type State } from '../../src-main/contract/state';
+import type { Control } from '../../src-main/parareal/parareal';
+import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
+import { MpcPlanner, runMpc, shiftControls, type Plan, type StepPlanner } from '../../src-main/planning/mpc';
+import { TaskGeometry } from '../../src-main/planning/outcome';
+import type { Plant } from '../../src-main/planning/plant';
+import { Rng } from '../../src-main/planning/rng';
+import { referenceScene } from '../helpers/scenes';
+import { kinematicRollout, kinematicStep } from './toy';
+
+/** A plant that moves the pusher and slider `slider` kinematically. */
+class KinematicPlant implements Plant {
+  executed: Control[] = [];
+  constructor(
+    private readonly g: TaskGeometry,
+    private x: State,
+    private readonly slider = 0,
+  ) {}
+  observe(): State {
+    return Float64Array.from(this.x);
+  }
+  execute(u: Control, dt: number): Promise<void> {
+    this.executed.push(u);
+    this.x = kinematicStep(this.g.layout, this.x, u, dt, this.slider);
+    return Promise.resolve();
+  }
+}
+
+/** A planner that always plans the same straight push. */
+function fixedPlanner(u: Control, restTime = 0): StepPlanner {
+  return {
+    plan: (ctx): Promise<Plan> =>
+      Promise.resolve({
+        controls: [u, u],
+        restTime,
+        iterates: [[ctx.x, ctx.x, ctx.x]],
+        iterationLabels: [0],
+        changes: [],
+        costs: [1, 0.5],
+        predictionMs: 2,
+      }),
+  };
+}
+
+function loop(
+  g: TaskGeometry,
+  plant: Plant,
+  planner: StepPlanner,
+  o: { maxActions?: number; timeLimit?: number } = {},
+) {
+  const steps: PlannerStep[] = [];
+  const run = runMpc({
+    plant,
+    planner,
+    geometry: g,
+    controlDuration: 1,
+    maxActions: o.maxActions ?? 50,
+    timeLimit: o.timeLimit ?? 1e6,
+    workers: 1,
+    theoreticalSpeedup: null,
+    onStep: (s) => steps.push(plannerStepSchema.parse(s)),
+  });
+  return { run, steps };
+}
+
+const isrr = referenceScene('isrr-obstacle');
+const cvs = referenceScene('cvs-multi-object');
+
+describe('MPC loop', () => {
+  it('warm start drops the executed control and repeats the last one', () => {
+    expect(
+      shiftControls([
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]),
+    ).toEqual([
+      [3, 4],
+      [5, 6],
+      [5, 6],
+    ]);
+    expect(shiftControls([[1, 1]])).toEqual([[1, 1]]);
+  });
+
+  it('the MPC planner starts the next optimization from the shifted plan', async () => {
+    const g = new TaskGeometry(isrr);
+    const seen: Control[][][] = [];
+    const planner = new MpcPlanner({
+      geometry: g,
+      rollout: kinematicRollout(g.layout, 1, seen),
+      cost: new TrajectoryCost([{ term: 'goal-distance', weight: 100 }], g),
+      rng: new Rng(2),
+      optimizer: {
+        rollouts: 5,
+        explorationVariance: 1e-4,
+        update: { kind: 'greedy' },
+        maxIterations: 2,
+        costThreshold: 0,
+        maxSpeed: 0.1,
+      },
+      horizon: 4,
+      initialSpeed: 0.03,
+      iterationLabels: (n) => Array.from({ length: n }, (_, k) => k),
+    });
+    const x = initialState(isrr);
+    const first = await planner.plan({ x, step: 0, uPrev: [0, 0] });
+    expect(seen[0]![0]).toEqual(Array.from({ length: 4 }, () => [0.03, 0])); // straight to the goal
+    const before = seen.length;
+    await planner.plan({ x, step: 1, uPrev: first.controls[0]! });
+    expect(seen[before]![0]).toEqual(shiftControls(first.controls));
+  });
+
+  it('stops with success once the goal object is in the goal region, emitting one event per action', async () => {
+    const scene = { ...isrr, obstacles: [] };
+    const g = new TaskGeometry(scene);
+    const { run, steps } = loop(g, new KinematicPlant(g, initialState(scene)), fixedPlanner([0.1, 0]));
+    const r = await run;
+    expect(r.outcome).toBe('success');
+    // From x = -0.22 to within 0.05 of 0.22: 4 pushes of 0.1 m.
+    expect(r.actions).toBe(4);
+    expect(steps.map((s) => s.step)).toEqual([0, 1, 2, 3]);
+    expect(steps[0]!.plan).toEqual([
+      [0.1, 0],
+      [0.1, 0],
+    ]);
+    expect(r.states).toHaveLength(5);
+    expect(r.taskTime).toBeGreaterThanOrEqual(4);
+  });
+
+  it('fails on a collision with the obstacle', async () => {
+    const g = new TaskGeometry(isrr);
+    const r = await loop(g, new KinematicPlant(g, initialState(isrr)), fixedPlanner([0.1, 0])).run;
+    expect(r.outcome).toBe('failure');
+    expect(r.failure).toBe('obstacle-collision');
+    expect(r.detail).toContain('obstacle');
+  });
+
+  it('fails when an object leaves the table', async () => {
+    const scene = { ...isrr, obstacles: [] };
+    const g = new TaskGeometry(scene);
+    const r = await loop(g, new KinematicPlant(g, initialState(scene)), fixedPlanner([0, 0.1])).run;
+    expect(r.failure).toBe('off-table');
+    // Half the table is 0.4 m: the centre is exactly on the edge after 4 pushes and off it after 5.
+    expect(r.actions).toBe(5);
+  });
+
+  it('fails when a non-goal object enters the goal region', async () => {
+    const g = new TaskGeometry(cvs);
+    const x = initialState(cvs);
+    // Drive other1 (index 1) towards the goal at (0.22, 0) from (-0.02, 0.07).
+    const r = await loop(g, new KinematicPlant(g, x, 1), fixedPlanner([0.08, -0.0233])).run;
+    expect(r.failure).toBe('non-goal-in-goal');
+    expect(r.detail).toContain('other1');
+  });
+
+  it('stops at the action limit and at the time limit', async () => {
+    const g = new TaskGeometry(isrr);
+    const idle = fixedPlanner([0, 0]);
+    const byActions = await loop(g, new KinematicPlant(g, initialState(isrr)), idle, { maxActions: 3 }).run;
+    expect(byActions.outcome).toBe('action-limit');
+    expect(byActions.actions).toBe(3);
+    // Each action takes 1 s of control plus 1 s of rest: a 5 s limit allows 3 actions.
+    const resting = fixedPlanner([0, 0], 1);
+    const byTime = await loop(g, new KinematicPlant(g, initialState(isrr)), resting, { timeLimit: 5 }).run;
+    expect(byTime.outcome).toBe('time-limit');
+    expect(byTime.actions).toBe(3);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { initialState, type State } from '../../src-main/contract/state';
+import type { Control } from '../../src-main/parareal/parareal';
+import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
+import { TaskGeometry } from '../../src-main/planning/outcome';
+import { Rng } from '../../src-main/planning/rng';
+import { candidateSequences, TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
+import { referenceScene } from '../helpers/scenes';
+import { kinematicRollout, kinematicStep } from './toy';
+
+// The narrow strip (0.16 m wide): the object must travel 0.4 m to a 3 cm goal.
+const scene = referenceScene('wafr-narrow-strip');
+const g = new TaskGeometry(scene);
+const cost = new TrajectoryCost(
+  [
+    { term: 'action', cost: 0.05 },
+    { term: 'failure', weight: 50 },
+    { term: 'goal-region', weight: 100 },
+  ],
+  g,
+);
+
+/** Stochastic execution: the push as planned plus sideways spread proportional to speed (b * |u|). */
+function spreadingSampler(b: number): StochasticSampler {
+  return (x0: State, u: Control, dt: number, _rest: number, seed: number) => {
+    const next = kinematicStep(g.layout, x0, u, dt);
+    const o = g.layout.posOffset(0);
+    next[o + 1] = next[o + 1]! + b * Math.hypot(u[0], u[1]) * new Rng(seed).normal();
+    return next;
+  };
+}
+
+function planner(b: number): TampcPlanner {
+  return new TampcPlanner({
+    geometry: g,
+    rollout: kinematicRollout(g.layout),
+    cost,
+    sampler: spreadingSampler(b),
+    rng: new Rng(5),
+    optimizer: {
+      rollouts: 4,
+      explorationVariance: 1e-6,
+      update: { kind: 'greedy' },
+      maxIterations: 0,
+      costThreshold: 0,
+      maxSpeed: 1,
+    },
+    controlDuration: 1,
+    candidates: 2,
+    minActions: 1,
+    maxActions: 4,
+    samples: 12,
+    restTime: 0.5,
+    iterationLabels: () => [0],
+  });
+}
+
+describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
+  const x = initialState(scene);
+
+  it('generates straight candidates from n_min to n_max controls that all reach the goal', () => {
+    const c = candidateSequences(g, x, {
+      candidates: 3,
+      minActions: 1,
+      maxActions: 5,
+      controlDuration: 1,
+      maxSpeed: 1,
+    });
+    expect(c.map((s) => s.length)).toEqual([1, 3, 5]);
+    for (const seq of c) expect(seq.reduce((a, u) => a + u[0], 0)).toBeCloseTo(0.4, 12);
+  });
+
+  it('picks the slow push when the fast push samples fall off the strip', async () => {
+    const p = planner(0.2);
+    const plan = await p.plan({ x, step: 0, uPrev: [0, 0] });
+    expect(plan.controls).toHaveLength(4);
+    expect(plan.controls[0]![0]).toBeCloseTo(0.1, 9);
+    const [fast, slow] = p.lastEvaluations;
+    expect(fast!.value).toBeGreaterThan(slow!.value);
+    expect(plan.restTime).toBe(0.5);
+  });
+
+  it('picks the fast push when execution is certain', async () => {
+    const p = planner(0);
+    const plan = await p.plan({ x, step: 0, uPrev: [0, 0] });
+    expect(plan.controls).toHaveLength(1);
+    expect(plan.controls[0]![0]).toBeCloseTo(0.4, 9);
+  });
+
+  it('offers the rest of the chosen sequence as a candidate next step', async () => {
+    const p = planner(0.2);
+    const first = await p.plan({ x, step: 0, uPrev: [0, 0] });
+    const next = kinematicStep(g.layout, x, first.controls[0]!, 1);
+    await p.plan({ x: next, step: 1, uPrev: first.controls[0]! });
+    const carried = p.lastEvaluations[p.lastEvaluations.length - 1]!.optimized.controls;
+    expect(carried).toEqual(first.controls.slice(1));
+  });
+});
