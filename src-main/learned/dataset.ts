@@ -48,6 +48,7 @@ export const datasetManifestSchema = z
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     createdAt: z.string(),
     generationSeconds: z.number().nonnegative(),
+    command: z.string().describe('the command line that generated the data'),
   })
   .strict();
 export type DatasetManifest = z.infer<typeof datasetManifestSchema>;

@@ -29,6 +29,8 @@ export interface GenerateOptions {
   /** Jobs kept in flight at once (bounds memory; large enough to keep every worker busy). */
   chunk?: number;
   onProgress?: (done: number, total: number) => void;
+  /** The command line recorded in the manifest, for reproduction. */
+  command: string;
 }
 
 export interface FinePoolLike extends FineRunner {
@@ -138,6 +140,7 @@ export async function generateTransitions(
       contact: { count: contacts, ratio: contacts / o.count },
       createdAt: new Date().toISOString(),
       generationSeconds: (performance.now() - t0) / 1000,
+      command: o.command,
     },
   };
 }

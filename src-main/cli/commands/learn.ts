@@ -2,12 +2,24 @@
  * `parapush learn generate|train|evaluate`: the learned coarse model of CVS 2020, from fine-model
  * transitions to a model directory the predictor, the planner and the console can load.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../contract/scene-file';
 import { FinePool } from '../../parareal/fine-pool';
-import { writeDataset } from '../../learned/dataset';
+import { AnalyticalCoarseModel } from '../../../src-workers/physics/coarse-model';
+import { DatasetError, readDataset, writeDataset, type Dataset } from '../../learned/dataset';
+import { singleStepError } from '../../learned/evaluate';
+import { INPUT_SIZE, OUTPUT_SIZE } from '../../learned/features';
 import { generateTransitions } from '../../learned/generate';
 import { GeometryMismatchError } from '../../learned/geometry';
+import { defaultLearnedModelDir, LearnedCoarseModel } from '../../learned/learned-coarse-model';
+import { lossCurveSvg } from '../../learned/loss-plot';
+import { modelCardMarkdown, type ModelCard } from '../../learned/model-card';
+import { loadLearnedModel, ModelFileError, saveLearnedModel } from '../../learned/model-file';
+import { exportWeights, HIDDEN_UNITS, parameterCount } from '../../learned/network';
+import { tfBackendReady } from '../../learned/tf-backend';
+import { defaultTrainOptions, trainModel } from '../../learned/train';
 import { UsageError } from '../errors';
 import { progressBar } from '../progress-bar';
 
@@ -44,6 +56,40 @@ interface GenerateOptions {
   workers?: string;
 }
 
+/** The command as typed, for manifests and model cards (`parapush learn ...`). */
+function commandLine(): string {
+  return ['npx parapush', ...process.argv.slice(2)].join(' ');
+}
+
+function loadData(dir: string): Dataset {
+  try {
+    return readDataset(dir);
+  } catch (e) {
+    if (e instanceof DatasetError) throw new UsageError(`--data: ${e.message}`);
+    throw e;
+  }
+}
+
+interface TrainCliOptions {
+  data: string;
+  out: string;
+  seed: string;
+  epochs: string;
+  batch: string;
+  lr: string;
+  validation: string;
+  patience: string;
+  penetrationWeight: string;
+  maxMinutes?: string;
+}
+
+interface EvaluateCliOptions {
+  data: string;
+  model: string;
+  scene: string;
+  limit?: string;
+}
+
 export function registerLearnCommand(program: Command): void {
   const learn = program
     .command('learn')
@@ -77,6 +123,7 @@ export function registerLearnCommand(program: Command): void {
           seed,
           dt,
           sliderMix,
+          command: commandLine(),
           onProgress: (done, total) => bar.update(done, total),
         }).catch((e: unknown) => {
           if (e instanceof GeometryMismatchError) throw new UsageError(`--scene: ${e.message}`);
@@ -89,6 +136,173 @@ export function registerLearnCommand(program: Command): void {
         );
       } finally {
         await pool.close();
+      }
+    });
+
+  learn
+    .command('train')
+    .description('train the coarse network on a data set; writes weights, statistics, model card, loss curve')
+    .requiredOption('--data <dir>', 'data set directory from `learn generate`')
+    .requiredOption(
+      '--out <dir>',
+      `model directory (the shipped model: ${path.relative(process.cwd(), defaultLearnedModelDir)})`,
+    )
+    .option('--seed <S>', 'seed for initialisation, split and shuffling', '1')
+    .option('--epochs <N>', 'most epochs (CVS 2020: 100)', String(defaultTrainOptions.epochs))
+    .option('--batch <N>', 'mini-batch size', String(defaultTrainOptions.batchSize))
+    .option('--lr <rate>', 'Adam learning rate', String(defaultTrainOptions.learningRate))
+    .option(
+      '--validation <fraction>',
+      'share of transitions held out for validation',
+      String(defaultTrainOptions.validationFraction),
+    )
+    .option(
+      '--patience <N>',
+      'early stopping: epochs without a better validation loss',
+      String(defaultTrainOptions.patience),
+    )
+    .option(
+      '--penetration-weight <w>',
+      'weight of the penetration penalty (mm^2) in the loss',
+      String(defaultTrainOptions.penetrationWeight),
+    )
+    .option('--max-minutes <m>', 'stop after the epoch that crosses this wall time')
+    .action(async (o: TrainCliOptions) => {
+      const dataset = loadData(o.data);
+      const seed = wholeNumber('--seed', o.seed, 0);
+      const validationFraction = positiveNumber('--validation', o.validation);
+      if (validationFraction >= 1) throw new UsageError('--validation: expected a fraction below 1');
+      const penetrationWeight = Number(o.penetrationWeight);
+      if (!Number.isFinite(penetrationWeight) || penetrationWeight < 0)
+        throw new UsageError(`--penetration-weight: expected a number >= 0, got "${o.penetrationWeight}"`);
+      const epochs = wholeNumber('--epochs', o.epochs, 1);
+      const backend = await tfBackendReady();
+      process.stderr.write(`TensorFlow.js backend: ${backend}; ${dataset.manifest.count} transitions\n`);
+      const bar = progressBar('train');
+      const result = await trainModel(dataset, {
+        seed,
+        epochs,
+        batchSize: wholeNumber('--batch', o.batch, 1),
+        learningRate: positiveNumber('--lr', o.lr),
+        validationFraction,
+        patience: wholeNumber('--patience', o.patience, 1),
+        penetrationWeight,
+        maxSeconds: o.maxMinutes ? positiveNumber('--max-minutes', o.maxMinutes) * 60 : null,
+        onEpoch: (e, best) =>
+          bar.update(
+            e.epoch,
+            epochs,
+            `train ${e.trainLoss.toPrecision(3)} val ${e.valLoss.toPrecision(3)} (best epoch ${best})`,
+          ),
+      });
+      bar.finish(`stopped by ${result.stoppedBy}`);
+      const layerSizes = [INPUT_SIZE, ...HIDDEN_UNITS, OUTPUT_SIZE];
+      const m = dataset.manifest;
+      saveLearnedModel(
+        o.out,
+        {
+          layerSizes,
+          activation: 'relu',
+          dt: m.dt,
+          geometry: m.geometry,
+          normalization: result.normalization,
+        },
+        exportWeights(result.mlp),
+      );
+      const best = result.history[result.bestEpoch - 1]!;
+      const card: ModelCard = {
+        name: path.basename(path.resolve(o.out)),
+        createdAt: new Date().toISOString(),
+        seed,
+        backend,
+        dataset: {
+          transitions: m.count,
+          seed: m.seed,
+          dt: m.dt,
+          sliderCounts: m.sliderCounts,
+          contactRatio: m.contact.ratio,
+          sha256: m.sha256,
+          generationSeconds: m.generationSeconds,
+        },
+        training: {
+          layerSizes,
+          parameters: parameterCount(layerSizes),
+          trainTransitions: result.trainCount,
+          validationTransitions: result.validationCount,
+          epochsRun: result.history.length,
+          maxEpochs: epochs,
+          bestEpoch: result.bestEpoch,
+          stoppedBy: result.stoppedBy,
+          batchSize: wholeNumber('--batch', o.batch, 1),
+          learningRate: positiveNumber('--lr', o.lr),
+          patience: wholeNumber('--patience', o.patience, 1),
+          penetrationWeight,
+          seconds: result.seconds,
+        },
+        validation: { loss: best.valLoss, mse: best.valMse, penetration: best.valPenetration },
+        scale:
+          `CVS 2020 trained on more than 2 million transitions for 100 epochs on a GPU. This model was trained on ${m.count} ` +
+          `transitions (generated in ${(m.generationSeconds / 60).toFixed(0)} min) for ${result.history.length} epochs ` +
+          `(${(result.seconds / 60).toFixed(0)} min) on a shared 2-core CPU without a GPU. The same commands with ` +
+          '`--count 2000000` and `--epochs 100` (and no `--max-minutes`) run the full-scale recipe given the time.',
+        reproduce: [m.command, commandLine()],
+      };
+      writeFileSync(path.join(o.out, 'model-card.json'), `${JSON.stringify(card, null, 2)}\n`);
+      writeFileSync(path.join(o.out, 'model-card.md'), modelCardMarkdown(card));
+      writeFileSync(
+        path.join(o.out, 'loss-curve.svg'),
+        lossCurveSvg(
+          result.history,
+          result.bestEpoch,
+          `${card.name}: loss per epoch (${m.count} transitions)`,
+        ),
+      );
+      process.stdout.write(
+        `model in ${o.out}: ${result.history.length} epochs (best ${result.bestEpoch}, ${result.stoppedBy}), validation loss ${best.valLoss.toPrecision(4)} (MSE ${best.valMse.toPrecision(4)}, penetration ${best.valPenetration.toPrecision(4)} mm^2), ${result.seconds.toFixed(0)} s\n`,
+      );
+    });
+
+  learn
+    .command('evaluate')
+    .description('single-step error of the learned and the analytical coarse model against the fine model')
+    .requiredOption('--data <dir>', 'data set directory (ideally one not trained on: another --seed)')
+    .option('--model <dir>', 'learned model directory', defaultLearnedModelDir)
+    .option(
+      '--scene <file>',
+      'scene the data set was generated for',
+      'resources/scenes/cvs-multi-object.json',
+    )
+    .option('--limit <N>', 'evaluate only the first N transitions')
+    .action(async (o: EvaluateCliOptions) => {
+      const dataset = loadData(o.data);
+      const scene = loadSceneFile(o.scene);
+      let file;
+      try {
+        file = loadLearnedModel(o.model);
+      } catch (e) {
+        if (e instanceof ModelFileError) throw new UsageError(`--model: ${e.message}`);
+        throw e;
+      }
+      await tfBackendReady();
+      const limit = o.limit ? wholeNumber('--limit', o.limit, 1) : dataset.manifest.count;
+      const rows = [
+        {
+          model: 'learned',
+          ...singleStepError(dataset, scene, (s) => new LearnedCoarseModel(s, file), limit),
+        },
+        {
+          model: 'analytical',
+          ...singleStepError(dataset, scene, (s) => new AnalyticalCoarseModel(s), limit),
+        },
+      ];
+      process.stdout.write(
+        `single-step slider pose error vs the fine model (${rows[0]!.transitions} transitions of ${dataset.manifest.dt} s)\n`,
+      );
+      process.stdout.write('model       all mm   all deg  contact mm  contact deg  free mm  free deg\n');
+      for (const r of rows) {
+        process.stdout.write(
+          `${r.model.padEnd(10)} ${r.mm.toFixed(2).padStart(7)} ${r.deg.toFixed(2).padStart(9)} ${r.contactMm.toFixed(2).padStart(11)} ${r.contactDeg.toFixed(2).padStart(12)} ${r.freeMm.toFixed(2).padStart(8)} ${r.freeDeg.toFixed(2).padStart(9)}\n`,
+        );
       }
     });
 }
