@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sampleInitialState } from '../../src-main/experiments/initial-states';
+import { markdownTable, summarize, writeReport } from '../../src-main/experiments/report';
+import { readRunRecords, type RunRecord } from '../../src-main/experiments/run-record';
+import { claimOutDir, runExperiment, shardScenes } from '../../src-main/experiments/runner';
+import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
+import { TaskGeometry } from '../../src-main/planning/outcome';
+import { loadTaskFile } from '../../src-main/planning/task-file';
+import { repoRoot } from '../helpers/scenes';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-exp-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
+
+function record(model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord {
+  return {
+    task: 't',
+    model,
+    planner: 'mpc',
+    scene,
+    seed: 1,
+    workers: 1,
+    controlDuration: 1,
+    wallTime: 1,
+    summary: {
+      outcome,
+      failure: outcome === 'failure' ? 'obstacle-collision' : null,
+      detail: null,
+      actions: 3,
+      taskTime,
+      planningTimes: [0.5, 1.5],
+      controls: [],
+      states: [],
+    },
+  };
+}
+
+describe('experiment statistics and report', () => {
+  it('Wilson intervals and t-based confidence intervals match reference values', () => {
+    const none = wilsonInterval(0, 20);
+    expect(none.low).toBe(0);
+    expect(none.high).toBeCloseTo(0.1611, 3);
+    const half = wilsonInterval(10, 20);
+    expect(half.low).toBeCloseTo(0.2993, 3);
+    expect(half.high).toBeCloseTo(0.7007, 3);
+    const m = meanCi95([1, 2, 3, 4]);
+    expect(m.mean).toBe(2.5);
+    expect(m.ci95).toBeCloseTo(3.182 * Math.sqrt(5 / 3 / 4), 6);
+  });
+
+  it('summarizes per model and writes JSON, Markdown and SVG plots', () => {
+    const records = [
+      record('fine', 0, 'success', 10),
+      record('fine', 1, 'success', 20),
+      record('coarse', 0, 'failure', 5),
+    ];
+    const s = summarize(records, ['coarse', 'fine']);
+    expect(s.map((x) => x.model)).toEqual(['coarse', 'fine']);
+    expect(s[1]!.successRate).toBe(1);
+    expect(s[1]!.taskTime.mean).toBe(15);
+    expect(s[0]!.outcomes).toEqual({ 'failure:obstacle-collision': 1 });
+    expect(s[1]!.planningPerStep.mean).toBe(1);
+    expect(markdownTable('t', s)).toContain('| fine | 2 | 100% (');
+    const out = path.join(tmp, 'report');
+    writeReport(out, 't', records, ['coarse', 'fine']);
+    for (const f of ['summary.json', 'results.md', 'success.svg', 'task-time.svg'])
+      expect(existsSync(path.join(out, f))).toBe(true);
+    expect(readFileSync(path.join(out, 'success.svg'), 'utf8')).toMatch(
+      /^<svg[\s\S]*coarse[\s\S]*fine[\s\S]*<\/svg>\n$/,
+    );
+  });
+
+  it('shards partition the scenes, and an output folder refuses another experiment', () => {
+    const all = [
+      ...shardScenes(7, { index: 0, count: 3 }),
+      ...shardScenes(7, { index: 1, count: 3 }),
+      ...shardScenes(7, { index: 2, count: 3 }),
+    ];
+    expect(all.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const dir = path.join(tmp, 'claim');
+    claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1 });
+    claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1 });
+    expect(() => claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 3, seed: 1 })).toThrow(
+      /another experiment/,
+    );
+  });
+
+  it('samples ISRR starts whose straight push to the goal hits the obstacle, reproducibly', () => {
+    const g = new TaskGeometry(isrr.scene);
+    for (let seed = 0; seed < 50; seed++) {
+      const x = sampleInitialState(isrr.scene, isrr.task.sampling, seed);
+      expect(x).toEqual(sampleInitialState(isrr.scene, isrr.task.sampling, seed));
+      const p = g.layout.sliderPose(x, 0);
+      expect(Math.abs(p.y)).toBeLessThanOrEqual(0.025);
+      expect(x[1]).toBe(p.y);
+      // The obstacle (r 0.04) and the slider (r 0.051) overlap across |y| < 0.091 on the straight line.
+      expect(Math.abs(p.y)).toBeLessThan(0.091);
+    }
+  });
+});
+
+describe('experiment runner', () => {
+  it('runs every scene and model once, resumes without rerunning, and shards merge to the same set', async () => {
+    const task = structuredClone(isrr.task);
+    task.planner.maxActions = 2;
+    task.planner.optimizer.rollouts = 3;
+    const base = {
+      task: 'isrr-obstacle',
+      models: ['coarse'],
+      scenes: 3,
+      seed: 5,
+      taskDef: task,
+      scene: isrr.scene,
+      workers: 1,
+    };
+    const whole = path.join(tmp, 'whole');
+    const first = await runExperiment({ ...base, outDir: whole, shard: { index: 0, count: 1 } });
+    expect(first).toEqual({ ran: 3, skipped: 0 });
+    const again = await runExperiment({ ...base, outDir: whole, shard: { index: 0, count: 1 } });
+    expect(again).toEqual({ ran: 0, skipped: 3 });
+    const recs = readRunRecords(whole).sort((a, b) => a.scene - b.scene);
+    expect(recs.map((r) => r.scene)).toEqual([0, 1, 2]);
+    for (const r of recs) expect(r.summary.actions).toBeLessThanOrEqual(2);
+
+    const s0 = path.join(tmp, 's0');
+    const s1 = path.join(tmp, 's1');
+    await runExperiment({ ...base, outDir: s0, shard: { index: 0, count: 2 } });
+    await runExperiment({ ...base, outDir: s1, shard: { index: 1, count: 2 } });
+    const sharded = [...readRunRecords(s0), ...readRunRecords(s1)].sort((a, b) => a.scene - b.scene);
+    // Same seeds, same scenes: the sharded runs reproduce the unsharded ones exactly.
+    expect(sharded.map((r) => r.summary.states)).toEqual(recs.map((r) => r.summary.states));
+  });
+});
