@@ -4,9 +4,11 @@
  */
 const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   physics: () => import('./physics'),
+  planner: () => import('./planner'),
   parareal: () => import('./parareal'),
   mocap: () => import('./mocap'),
   robot: () => import('./robot'),
+  learned: () => import('./learned'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);
