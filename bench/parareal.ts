@@ -14,7 +14,7 @@
 import os from 'node:os';
 import type { Scene } from '../src-main/contract/scene';
 import { loadSceneFile } from '../src-main/contract/scene-file';
-import { layoutForScene, wrapAngle, type State } from '../src-main/contract/state';
+import { layoutForScene, wrapAngle, type State, type StateLayout } from '../src-main/contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';
@@ -70,7 +70,7 @@ function rng(seed: number): () => number {
   };
 }
 
-function parseFlag(args: string[], name: string, fallback: number): number {
+export function parseFlag(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 }
@@ -168,26 +168,7 @@ async function fig5(pool: FinePool): Promise<unknown> {
     const it = r.sequences[0]!.iterates;
     const fine = it[4]!;
     const row: Row = { push: c.name };
-    for (let k = 0; k <= 4; k++) {
-      // RMS over the trajectory of the slider's full state (pose and velocity), as in Fig. 5.
-      let sum = 0;
-      let count = 0;
-      for (let n = 0; n < fine.length; n++) {
-        const d = L.difference(it[k]![n]!, fine[n]!);
-        for (const j of [
-          L.posOffset(0),
-          L.posOffset(0) + 1,
-          L.posOffset(0) + 2,
-          L.velOffset(0),
-          L.velOffset(0) + 1,
-          L.velOffset(0) + 2,
-        ]) {
-          sum += d[j]! ** 2;
-          count++;
-        }
-      }
-      row[`k=${k}`] = Math.sqrt(sum / count);
-    }
+    for (let k = 0; k <= 4; k++) row[`k=${k}`] = sliderStateRms(L, it[k]!, fine);
     rows.push(row);
   }
   printTable(
@@ -195,6 +176,27 @@ async function fig5(pool: FinePool): Promise<unknown> {
     rows,
   );
   return { rows };
+}
+
+/**
+ * RMS over a trajectory of every slider's full state (pose and velocity) against the fine
+ * trajectory, as in ISRR Fig. 5 and CVS Fig. 2-3 (SI units, angles wrapped).
+ */
+export function sliderStateRms(L: StateLayout, states: readonly State[], fine: readonly State[]): number {
+  let sum = 0;
+  let count = 0;
+  for (let n = 0; n < fine.length; n++) {
+    const d = L.difference(states[n]!, fine[n]!);
+    for (let i = 0; i < L.sliderCount; i++) {
+      for (const o of [L.posOffset(i), L.velOffset(i)]) {
+        for (let j = o; j < o + 3; j++) {
+          sum += d[j]! ** 2;
+          count++;
+        }
+      }
+    }
+  }
+  return Math.sqrt(sum / count);
 }
 
 /** Fine jobs Parareal runs with K iterations and N slices when exact slices are skipped. */

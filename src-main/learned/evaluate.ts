@@ -6,7 +6,7 @@
 import type { Scene } from '../contract/scene';
 import { layoutForScene, wrapAngle, type State } from '../contract/state';
 import type { CoarsePropagator } from '../parareal/parareal';
-import { recordAt, type Dataset } from './dataset';
+import { recordAt, type DatasetManifest } from './dataset';
 import { fineSceneFor, isContactCase } from './generate';
 import { paddedLayout, unpadState } from './slots';
 
@@ -25,7 +25,7 @@ export interface StepError {
  * records. States of the same slider count go through stepBatch together when the model has it.
  */
 export function singleStepError(
-  dataset: Dataset,
+  dataset: { manifest: Pick<DatasetManifest, 'count' | 'dt' | 'geometry'>; records: Float32Array },
   base: Scene,
   make: (scene: Scene) => CoarsePropagator,
   limit = dataset.manifest.count,

@@ -1,0 +1,285 @@
+/**
+ * `npm run bench -- learned [step] [fig2] [fig3] [cost] [--samples N] [--multi-samples N]
+ * [--steps N] [--model DIR]`: the learned coarse model of CVS 2020 against the analytical one.
+ *
+ * (a) step: single-step slider pose error against the fine model on fresh transitions (a seed the
+ *     model was not trained on), contact and no-contact cases apart.
+ * (b) fig2: CVS Fig. 2: RMS error of the slider state along 4-control pushes per Parareal
+ *     iteration (K = 0..4; K = 4 is exact) with the learned and the analytical coarse model, on
+ *     single-object samples.
+ * (c) fig3: CVS Fig. 3: the same with 2 and 4 sliders.
+ * (d) cost: time of one coarse step (learned one state at a time and batched over the 20 rollouts
+ *     of an optimizer iteration; analytical) relative to one fine step.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Scene } from '../src-main/contract/scene';
+import { loadSceneFile } from '../src-main/contract/scene-file';
+import { layoutForScene, type State } from '../src-main/contract/state';
+import { singleStepError } from '../src-main/learned/evaluate';
+import { fineSceneFor, generateTransitions } from '../src-main/learned/generate';
+import { pushGeometryOf } from '../src-main/learned/geometry';
+import { defaultLearnedModelDir, LearnedCoarseModel } from '../src-main/learned/learned-coarse-model';
+import { defaultSamplingSettings, sampleTransitionStart } from '../src-main/learned/sampling';
+import { unpadState } from '../src-main/learned/slots';
+import { tfBackendReady } from '../src-main/learned/tf-backend';
+import { FinePool } from '../src-main/parareal/fine-pool';
+import type { Control } from '../src-main/parareal/parareal';
+import { createPredictor, type CoarseKind } from '../src-main/parareal/predictor';
+import { Rng } from '../src-main/planning/rng';
+import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
+import { FineModel } from '../src-workers/physics/fine-model';
+import { parseFlag, sliderStateRms } from './parareal';
+import { meanCi95, printTable, writeResult, type Row } from './report';
+
+const CONTROLS = 4;
+const DT = 1;
+
+function flagText(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
+}
+
+/**
+ * Push samples: the pusher starts at rest next to a slider (sliders at rest, placed as in the
+ * training data) and pushes towards the nearest one for 4 controls, each direction jittered by up
+ * to 20 deg and each speed in [0.03, 0.08] m/s.
+ */
+function pushSamples(scene: Scene, count: number, seed: number): { x0s: State[]; controls: Control[][] } {
+  const rng = new Rng(seed);
+  const L = layoutForScene(scene);
+  const settings = { ...defaultSamplingSettings, nearProbability: 1, movingProbability: 0 };
+  const x0s: State[] = [];
+  const controls: Control[][] = [];
+  for (let s = 0; s < count; s++) {
+    const t = sampleTransitionStart(rng, pushGeometryOf(scene), L.sliderCount, settings);
+    const x = unpadState(t.x, L);
+    const [px, py] = L.pusherPosition(x);
+    L.setPusher(x, px, py, 0, 0);
+    let nearest = 0;
+    let best = Infinity;
+    for (let i = 0; i < L.sliderCount; i++) {
+      const p = L.sliderPose(x, i);
+      const d = Math.hypot(p.x - px, p.y - py);
+      if (d < best) [best, nearest] = [d, i];
+    }
+    const target = L.sliderPose(x, nearest);
+    const aim = Math.atan2(target.y - py, target.x - px);
+    const seq: Control[] = [];
+    for (let c = 0; c < CONTROLS; c++) {
+      const a = aim + rng.between(-0.35, 0.35);
+      const v = rng.between(0.03, 0.08);
+      seq.push([v * Math.cos(a), v * Math.sin(a)]);
+    }
+    x0s.push(x);
+    controls.push(seq);
+  }
+  return { x0s, controls };
+}
+
+/** Mean RMS of the slider state per Parareal iteration k = 0..4 against the exact (k = 4) iterate. */
+async function convergence(
+  pool: FinePool,
+  scene: Scene,
+  coarse: CoarseKind,
+  modelDir: string,
+  samples: { x0s: State[]; controls: Control[][] },
+): Promise<{ rms: number[]; ci95: number[]; coarseMs: number }> {
+  const L = layoutForScene(scene);
+  const predictor = createPredictor(
+    scene,
+    pool,
+    { kind: 'parareal', iterations: CONTROLS, tolerance: null, controlsPerSlice: 1 },
+    { dt: DT, coarse, learnedModelDir: modelDir },
+  );
+  const r = await predictor.predict({ x0: samples.x0s, controls: samples.controls });
+  const perK: number[][] = Array.from({ length: CONTROLS + 1 }, () => []);
+  for (const seq of r.sequences) {
+    const fine = seq.iterates[CONTROLS]!;
+    for (let k = 0; k <= CONTROLS; k++) perK[k]!.push(sliderStateRms(L, seq.iterates[k]!, fine));
+  }
+  return {
+    rms: perK.map((v) => meanCi95(v).mean),
+    ci95: perK.map((v) => meanCi95(v).ci95),
+    coarseMs: r.timing.coarseMs,
+  };
+}
+
+async function convergenceTable(
+  pool: FinePool,
+  base: Scene,
+  sliders: number,
+  count: number,
+  modelDir: string,
+  title: string,
+): Promise<Row[]> {
+  const scene = fineSceneFor(base, sliders);
+  const samples = pushSamples(scene, count, 2020 + sliders);
+  const rows: Row[] = [];
+  const results: Record<string, number[]> = {};
+  for (const coarse of ['analytical', 'learned'] as const) {
+    process.stderr.write(
+      `  ${sliders} slider(s), ${coarse} coarse model: ${count} pushes of ${CONTROLS} controls\n`,
+    );
+    const c = await convergence(pool, scene, coarse, modelDir, samples);
+    results[coarse] = c.rms;
+    const row: Row = { sliders, coarse };
+    c.rms.forEach((v, k) => (row[`k=${k}`] = v));
+    row['+-95% k=1'] = c.ci95[1]!;
+    rows.push(row);
+  }
+  const faster = [1, 2, 3].map((k) => (results.learned![k]! < results.analytical![k]! ? 'yes' : 'no'));
+  printTable(
+    `${title} (RMS of every slider's pose and velocity along the push, SI units; k=4 is exact; learned below analytical at k=1,2,3: ${faster.join(', ')})`,
+    rows,
+  );
+  return rows;
+}
+
+async function stepErrors(pool: FinePool, base: Scene, steps: number, modelDir: string): Promise<Row[]> {
+  process.stderr.write(`  generating ${steps} fresh transitions on the worker pool (seed 424242)\n`);
+  const data = await generateTransitions(base, pool, {
+    count: steps,
+    seed: 424242,
+    dt: DT,
+    sliderMix: [1, 1, 1, 1],
+    command: 'bench learned',
+  });
+  const dataset = { manifest: { ...data.manifest, count: steps }, records: data.records };
+  const learned = LearnedCoarseModel.load(base, modelDir).file;
+  const rows: Row[] = [];
+  const fmt = (model: string, e: ReturnType<typeof singleStepError>): Row => ({
+    model,
+    mm: e.mm,
+    deg: e.deg,
+    'contact mm': e.contactMm,
+    'contact deg': e.contactDeg,
+    'no-contact mm': e.freeMm,
+    'no-contact deg': e.freeDeg,
+  });
+  rows.push(
+    fmt('fine (reference)', {
+      transitions: steps,
+      mm: 0,
+      deg: 0,
+      contactMm: 0,
+      contactDeg: 0,
+      freeMm: 0,
+      freeDeg: 0,
+    }),
+  );
+  rows.push(
+    fmt(
+      'learned',
+      singleStepError(dataset, base, (s) => new LearnedCoarseModel(s, learned)),
+    ),
+  );
+  rows.push(
+    fmt(
+      'analytical',
+      singleStepError(dataset, base, (s) => new AnalyticalCoarseModel(s)),
+    ),
+  );
+  printTable(
+    `Single-step slider pose error against the fine model: ${steps} fresh 1 s transitions, 1-4 sliders, ${(100 * data.manifest.contact.ratio).toFixed(0)}% contact cases`,
+    rows,
+  );
+  return rows;
+}
+
+async function cost(base: Scene, modelDir: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const n of [1, 4]) {
+    const scene = fineSceneFor(base, n);
+    const { x0s, controls } = pushSamples(scene, 20, 7);
+    const fine = await FineModel.create(scene);
+    fine.step(x0s[0]!, controls[0]![0]![0], controls[0]![0]![1], DT);
+    let t0 = performance.now();
+    const fineRuns = 5;
+    for (let i = 0; i < fineRuns; i++) fine.step(x0s[i]!, controls[i]![0]![0], controls[i]![0]![1], DT);
+    const fineMs = (performance.now() - t0) / fineRuns;
+    fine.dispose();
+    const analytical = new AnalyticalCoarseModel(scene);
+    t0 = performance.now();
+    const aRuns = 2000;
+    for (let i = 0; i < aRuns; i++)
+      analytical.step(x0s[i % 20]!, controls[i % 20]![0]![0], controls[i % 20]![0]![1], DT);
+    const analyticalMs = (performance.now() - t0) / aRuns;
+    const learned = LearnedCoarseModel.load(scene, modelDir);
+    const us = controls.map((c) => c[0]!);
+    learned.stepBatch(x0s, us, DT);
+    t0 = performance.now();
+    const singleRuns = 200;
+    for (let i = 0; i < singleRuns; i++) learned.step(x0s[i % 20]!, us[i % 20]![0], us[i % 20]![1], DT);
+    const singleMs = (performance.now() - t0) / singleRuns;
+    t0 = performance.now();
+    const batchRuns = 50;
+    for (let i = 0; i < batchRuns; i++) learned.stepBatch(x0s, us, DT);
+    const batchMs = (performance.now() - t0) / batchRuns / x0s.length;
+    learned.dispose();
+    rows.push(
+      { sliders: n, model: 'fine (MuJoCo, 1000 steps of 1 ms)', 'ms per state': fineMs, 'fine / this': 1 },
+      {
+        sliders: n,
+        model: 'learned, one state per call',
+        'ms per state': singleMs,
+        'fine / this': fineMs / singleMs,
+      },
+      {
+        sliders: n,
+        model: 'learned, 20 rollouts per call',
+        'ms per state': batchMs,
+        'fine / this': fineMs / batchMs,
+      },
+      { sliders: n, model: 'analytical', 'ms per state': analyticalMs, 'fine / this': fineMs / analyticalMs },
+    );
+  }
+  printTable('Cost of one 1 s coarse step relative to one fine step (in this process, one core)', rows);
+  return rows;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const which = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--')));
+  const want = (name: string): boolean => which.length === 0 || which.includes(name);
+  const samples = parseFlag(args, '--samples', 100);
+  const multiSamples = parseFlag(args, '--multi-samples', 20);
+  const steps = parseFlag(args, '--steps', 400);
+  const modelDir = flagText(args, '--model', defaultLearnedModelDir);
+  const backend = await tfBackendReady();
+  const base = loadSceneFile('resources/scenes/cvs-multi-object.json');
+  const result: Record<string, unknown> = { backend, model: modelDir };
+  const pool = new FinePool();
+  try {
+    if (want('step')) result.step = { steps, rows: await stepErrors(pool, base, steps, modelDir) };
+    if (want('fig2'))
+      result.fig2 = {
+        samples,
+        rows: await convergenceTable(
+          pool,
+          base,
+          1,
+          samples,
+          modelDir,
+          `CVS Fig. 2: Parareal convergence on ${samples} single-object pushes`,
+        ),
+      };
+    if (want('fig3')) {
+      const rows: Row[] = [];
+      for (const n of [2, 4])
+        rows.push(
+          ...(await convergenceTable(
+            pool,
+            base,
+            n,
+            multiSamples,
+            modelDir,
+            `CVS Fig. 3: Parareal convergence with ${n} sliders, ${multiSamples} pushes`,
+          )),
+        );
+      result.fig3 = { samples: multiSamples, rows };
+    }
+  } finally {
+    await pool.close();
+  }
+  if (want('cost')) result.cost = await cost(base, modelDir);
+  writeResult('learned', result);
+}
