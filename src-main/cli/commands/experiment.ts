@@ -157,27 +157,30 @@ export function registerExperimentCommand(program: Command): void {
 
   cmd
     .command('merge')
-    .description('join shard folders of one experiment into --out and write its report')
-    .argument('[shards...]', 'shard output folders (none: just rebuild the report of --out)')
-    .requiredOption('--out <dir>', 'merged output folder')
+    .description('join shard folders of one experiment into --into and write its report')
+    .argument('[shards...]', 'shard output folders (none: just rebuild the report of --into)')
+    .requiredOption(
+      '--into <dir>',
+      "merged output folder (the experiment command's --out is taken by the parent command)",
+    )
     .option('--json', 'print the summary as one JSON object')
-    .action((shards: string[], opts: { out: string; json?: boolean }) => {
+    .action((shards: string[], opts: { into: string; json?: boolean }) => {
       let config = null;
-      for (const dir of [opts.out, ...shards]) {
+      for (const dir of [opts.into, ...shards]) {
         const file = path.join(dir, 'experiment.json');
         if (!existsSync(file)) continue;
         const c = experimentConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
         if (config && JSON.stringify(config) !== JSON.stringify(c))
-          throw new UsageError(`${dir} belongs to another experiment than ${opts.out}`);
+          throw new UsageError(`${dir} belongs to another experiment than ${opts.into}`);
         config = c;
       }
       if (!config) throw new UsageError('no experiment.json found in --out or the shard folders');
-      claimOutDir(opts.out, config);
+      claimOutDir(opts.into, config);
       for (const dir of shards) {
-        if (path.resolve(dir) === path.resolve(opts.out)) continue;
+        if (path.resolve(dir) === path.resolve(opts.into)) continue;
         const runs = path.join(dir, 'runs');
-        if (existsSync(runs)) cpSync(runs, path.join(opts.out, 'runs'), { recursive: true });
+        if (existsSync(runs)) cpSync(runs, path.join(opts.into, 'runs'), { recursive: true });
       }
-      report(opts.out, config.task, config.models, opts.json);
+      report(opts.into, config.task, config.models, opts.json);
     });
 }
