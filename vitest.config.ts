@@ -1,15 +1,42 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
+/**
+ * Tests that hold real-time deadlines (the virtual lab's 100 ms motion-capture limit, watchdogs,
+ * a browser driving the console) run last and one file at a time: on two cores, sharing the CPU
+ * with other test files would starve their event loops and trip the very safety stops they test.
+ */
+const realtime = ['test/lab/supervised-run.test.ts', 'test/robot/ur5-connection.test.ts', 'test/e2e/**/*.test.ts'];
+
 export default defineConfig({
   plugins: [svelte()],
   resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
   test: {
-    include: ['test/**/*.test.ts'],
-    environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores: keep file-level parallelism modest so worker-pool tests get CPU.
-    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: realtime,
+          environment: 'node',
+          // Two cores: keep file-level parallelism modest so worker-pool tests get CPU.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'realtime',
+          include: realtime,
+          environment: 'node',
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
