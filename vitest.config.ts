@@ -6,7 +6,11 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  * a browser driving the console) run last and one file at a time: on two cores, sharing the CPU
  * with other test files would starve their event loops and trip the very safety stops they test.
  */
-const realtime = ['test/lab/supervised-run.test.ts', 'test/robot/ur5-connection.test.ts', 'test/e2e/**/*.test.ts'];
+const realtime = [
+  'test/lab/supervised-run.test.ts',
+  'test/robot/ur5-connection.test.ts',
+  'test/e2e/**/*.test.ts',
+];
 
 export default defineConfig({
   plugins: [svelte()],
