@@ -200,7 +200,7 @@ export function sliderStateRms(L: StateLayout, states: readonly State[], fine: r
 }
 
 /** Fine jobs Parareal runs with K iterations and N slices when exact slices are skipped. */
-function fineJobs(K: number, N: number): number {
+export function fineJobs(K: number, N: number): number {
   let jobs = 0;
   for (let k = 1; k <= K; k++) jobs += N - k + 1;
   return jobs;
@@ -211,7 +211,7 @@ function fineJobs(K: number, N: number): number {
  * fineJobs(K, N) jobs of cost c_f spread over W workers, but never shorter than the chain of K
  * dependent jobs; the coarse model adds (K + 1) N c_c serially.
  */
-function theoreticalSpeedup(K: number, N: number, W: number, ccOverCf: number): number {
+export function theoreticalSpeedup(K: number, N: number, W: number, ccOverCf: number): number {
   const fineTime = Math.max(Math.ceil(fineJobs(K, N) / W), K);
   return N / (fineTime + (K + 1) * N * ccOverCf);
 }

@@ -36,8 +36,9 @@ export function machineInfo(): Record<string, string | number> {
   };
 }
 
+/** Results go to bench/results, or to PARAPUSH_BENCH_OUT (tests run benchmarks without touching the committed results). */
 export function writeResult(name: string, data: unknown): string {
-  const dir = path.resolve('bench/results');
+  const dir = path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
   writeFileSync(file, `${JSON.stringify({ machine: machineInfo(), ...(data as object) }, null, 2)}\n`);

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fineJobs, theoreticalSpeedup } from '../../bench/parareal';
+
+describe('Parareal speedup bound (ISRR Eq. 5 generalised)', () => {
+  it('counts the fine jobs with exact slices skipped', () => {
+    expect([1, 2, 3, 4].map((K) => fineJobs(K, 4))).toEqual([4, 7, 9, 10]);
+  });
+  it('equals Eq. 5 (N / K for a free coarse model) with one worker per slice', () => {
+    for (let K = 1; K <= 4; K++) expect(theoreticalSpeedup(K, 4, 4, 0)).toBeCloseTo(4 / K, 12);
+  });
+  it('is never above 1 with a single worker, and the coarse model costs time', () => {
+    expect(theoreticalSpeedup(1, 4, 1, 0)).toBe(1);
+    expect(theoreticalSpeedup(2, 4, 1, 0)).toBeCloseTo(4 / 7, 12);
+    expect(theoreticalSpeedup(1, 4, 4, 0.01)).toBeLessThan(4);
+  });
+});
+
+describe('physics benchmark', () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  beforeAll(() => vi.stubEnv('PARAPUSH_BENCH_OUT', out));
+  afterAll(() => vi.unstubAllEnvs());
+
+  it('runs and reports plausible costs: fine grows with sliders, coarse is far cheaper', async () => {
+    const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      await (await import('../../bench/physics')).run(['1']);
+    } finally {
+      log.mockRestore();
+    }
+    const result = JSON.parse(readFileSync(path.join(out, 'physics.json'), 'utf8'));
+    const rk4 = result.rows.filter((r: { integrator: string }) => r.integrator === 'RK4');
+    expect(rk4).toHaveLength(4);
+    for (const r of result.rows) {
+      expect(r['fine us/step']).toBeGreaterThan(0.5);
+      expect(r['fine us/step']).toBeLessThan(10_000);
+      expect(r['fine/coarse']).toBeGreaterThan(50);
+    }
+    expect(rk4[3]['fine us/step']).toBeGreaterThan(rk4[0]['fine us/step']);
+  });
+});
