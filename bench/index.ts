@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   parareal: () => import('./parareal'),
   mocap: () => import('./mocap'),
   robot: () => import('./robot'),
+  logs: () => import('./logs'),
   learned: () => import('./learned'),
 };
 

@@ -107,14 +107,18 @@ export class SessionRecorder {
     const nowPerf = performance.now();
     const monoNs = BigInt(Math.round((nowPerf - this.startPerf) * 1e6));
     const logTime = this.startWallNs + monoNs;
-    const stamp = { mono: (nowPerf - this.startPerf) / 1000, wall: Date.now() };
+    // The stamps go first (the summary reads "wall" from the head of a message); building the
+    // text by hand saves copying the payload into a new object at 500 Hz.
+    const body = JSON.stringify(payload);
+    const stamp = `{"mono":${(nowPerf - this.startPerf) / 1000},"wall":${Date.now()}`;
+    const text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
     const index = this.channelIds.get(topic)!;
     this.live.addMessage({
       channelId: index,
       sequence: this.sequences[index - 1]!++,
       logTime,
       publishTime: logTime,
-      data: encoder.encode(JSON.stringify({ ...stamp, ...payload })),
+      data: encoder.encode(text),
     });
   }
 
