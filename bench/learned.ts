@@ -8,6 +8,9 @@
  *     iteration (K = 0..4; K = 4 is exact) with the learned and the analytical coarse model, on
  *     single-object samples.
  * (c) fig3: CVS Fig. 3: the same with 2 and 4 sliders.
+ * (e) task: the cvs-multi-object task (MPC, execution in the noisy fine-model world) with each
+ *     coarse model, for the prediction models of --task-models (default: coarse) on --task-scenes
+ *     sampled start states; success rate, actions and task time.
  * (d) cost: time of one coarse step (learned one state at a time and batched over the 20 rollouts
  *     of an optimizer iteration; analytical) relative to one fine step.
  */
@@ -24,8 +27,13 @@ import { unpadState } from '../src-main/learned/slots';
 import { tfBackendReady } from '../src-main/learned/tf-backend';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';
-import { createPredictor, type CoarseKind } from '../src-main/parareal/predictor';
-import { Rng } from '../src-main/planning/rng';
+import { createPredictor, parseModelSpec, type CoarseKind } from '../src-main/parareal/predictor';
+import { sampleInitialState } from '../src-main/experiments/initial-states';
+import { ExecutionWorld } from '../src-main/planning/execution-world';
+import { runMpc } from '../src-main/planning/mpc';
+import { deriveSeed, Rng } from '../src-main/planning/rng';
+import { loadTaskFile } from '../src-main/planning/task-file';
+import { createTaskRun } from '../src-main/planning/task-run';
 import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
 import { FineModel } from '../src-workers/physics/fine-model';
 import { parseFlag, sliderStateRms } from './parareal';
@@ -237,13 +245,82 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
   return rows;
 }
 
+async function taskExperiment(pool: FinePool, scenes: number, models: string[]): Promise<Row[]> {
+  const { task, scene } = loadTaskFile('resources/tasks/cvs-multi-object.json');
+  const p = task.planner;
+  const rows: Row[] = [];
+  for (const spec of models) {
+    const model = parseModelSpec(spec);
+    for (const coarse of ['analytical', 'learned'] as const) {
+      const outcomes: string[] = [];
+      const actions: number[] = [];
+      const taskTimes: number[] = [];
+      const planning: number[] = [];
+      for (let s = 0; s < scenes; s++) {
+        // The same start, planner seed and execution noise for both coarse models.
+        const seed = deriveSeed(1, s);
+        const x0 = sampleInitialState(scene, task.sampling, deriveSeed(seed, 'start'));
+        const world = await ExecutionWorld.create(
+          scene,
+          task.execution.noise,
+          deriveSeed(seed, 'execution'),
+          x0,
+        );
+        const parts = await createTaskRun({ task, scene, pool, model, coarse, seed });
+        try {
+          const summary = await runMpc({
+            plant: world,
+            planner: parts.planner,
+            geometry: parts.geometry,
+            controlDuration: p.controlDuration,
+            maxActions: p.maxActions,
+            timeLimit: p.timeLimit,
+            workers: pool.size,
+            theoreticalSpeedup: null,
+          });
+          outcomes.push(summary.outcome);
+          actions.push(summary.actions);
+          taskTimes.push(summary.taskTime);
+          planning.push(...summary.planningTimes);
+          process.stderr.write(
+            `  task ${spec} (${coarse} coarse) scene ${s + 1}/${scenes}: ${summary.outcome} after ${summary.actions} actions\n`,
+          );
+        } finally {
+          parts.dispose();
+          world.dispose();
+        }
+      }
+      const successes = outcomes.filter((o) => o === 'success').length;
+      rows.push({
+        model: spec,
+        coarse,
+        scenes,
+        'success %': (100 * successes) / scenes,
+        failures: outcomes.filter((o) => o === 'failure').length,
+        'mean actions': meanCi95(actions).mean,
+        'task time s': meanCi95(taskTimes).mean,
+        'planning s/step': meanCi95(planning).mean,
+      });
+    }
+  }
+  printTable(
+    `cvs-multi-object task (MPC, noisy fine-model execution), ${scenes} sampled starts, same seeds for both coarse models`,
+    rows,
+  );
+  return rows;
+}
+
 export async function run(args: string[]): Promise<void> {
   const which = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1]!.startsWith('--')));
   const want = (name: string): boolean => which.length === 0 || which.includes(name);
   const samples = parseFlag(args, '--samples', 100);
   const multiSamples = parseFlag(args, '--multi-samples', 20);
   const steps = parseFlag(args, '--steps', 400);
-  const modelDir = flagText(args, '--model', defaultLearnedModelDir);
+  const modelDir = flagText(args, '--model', process.env.PARAPUSH_LEARNED_MODEL ?? defaultLearnedModelDir);
+  // The task section builds its predictors through the planner, which finds the model here.
+  process.env.PARAPUSH_LEARNED_MODEL = modelDir;
+  const taskScenes = parseFlag(args, '--task-scenes', 10);
+  const taskModels = flagText(args, '--task-models', 'coarse').split(',');
   const backend = await tfBackendReady();
   const base = loadSceneFile('resources/scenes/cvs-multi-object.json');
   const result: Record<string, unknown> = { backend, model: modelDir };
@@ -277,6 +354,8 @@ export async function run(args: string[]): Promise<void> {
         );
       result.fig3 = { samples: multiSamples, rows };
     }
+    if (want('task'))
+      result.task = { scenes: taskScenes, rows: await taskExperiment(pool, taskScenes, taskModels) };
   } finally {
     await pool.close();
   }

@@ -47,8 +47,12 @@ export class LearnedCoarseModel {
     this.projection = projectionGeometry(scene);
   }
 
-  static load(scene: Scene, dir: string = defaultLearnedModelDir): LearnedCoarseModel {
-    return new LearnedCoarseModel(scene, loadLearnedModel(dir));
+  /** Loads `dir`, else $PARAPUSH_LEARNED_MODEL (a model directory of your own), else the shipped model. */
+  static load(scene: Scene, dir?: string): LearnedCoarseModel {
+    return new LearnedCoarseModel(
+      scene,
+      loadLearnedModel(dir ?? process.env.PARAPUSH_LEARNED_MODEL ?? defaultLearnedModelDir),
+    );
   }
 
   step(x: State, ux: number, uy: number, dt: number, out?: State): State {

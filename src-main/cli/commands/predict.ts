@@ -7,6 +7,8 @@ import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
 import { createPredictor, parseModelSpec, type CoarseKind } from '../../parareal/predictor';
 import { parseControls, parseDuration } from '../controls';
 import { UsageError } from '../errors';
+import { GeometryMismatchError } from '../../learned/geometry';
+import { ModelFileError } from '../../learned/model-file';
 import { formatStates } from '../state-output';
 
 interface PredictOptions {
@@ -16,6 +18,7 @@ interface PredictOptions {
   iterations: string;
   tolerance?: string;
   coarse: string;
+  learnedModel?: string;
   workers?: string;
   dt: string;
   slice: string;
@@ -37,6 +40,19 @@ function positiveInt(name: string, arg: string, min = 1): number {
   return v;
 }
 
+/** createPredictor, with a learned model that cannot serve this scene reported as a usage error. */
+function createPredictorForCli(
+  ...args: Parameters<typeof createPredictor>
+): ReturnType<typeof createPredictor> {
+  try {
+    return createPredictor(...args);
+  } catch (e) {
+    if (e instanceof GeometryMismatchError || e instanceof ModelFileError)
+      throw new UsageError(`--coarse learned: ${e.message}`);
+    throw e;
+  }
+}
+
 export function registerPredictCommand(program: Command): void {
   program
     .command('predict')
@@ -52,6 +68,10 @@ export function registerPredictCommand(program: Command): void {
       `stop Parareal when no slider pose changes more than this between iterations (e.g. ${realWorldSpread.translation * 1000},4.2)`,
     )
     .option('--coarse <model>', 'coarse model: analytical | learned', 'analytical')
+    .option(
+      '--learned-model <dir>',
+      'learned model directory (default: the shipped resources/models/cvs-learned)',
+    )
     .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
     .option('--slice <controls>', 'controls per Parareal time slice', '1')
     .option('--dt <seconds>', 'duration of each control', '1')
@@ -86,7 +106,11 @@ export function registerPredictCommand(program: Command): void {
       }
       const pool = new FinePool(opts.workers ? { workers: positiveInt('--workers', opts.workers) } : {});
       try {
-        const predictor = createPredictor(scene, pool, model, { dt, coarse: opts.coarse as CoarseKind });
+        const predictor = createPredictorForCli(scene, pool, model, {
+          dt,
+          coarse: opts.coarse as CoarseKind,
+          ...(opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {}),
+        });
         const result = await predictor.predict({ x0: initialState(scene), controls: [controls] });
         const seq = result.sequences[0]!;
         const ids = scene.sliders.map((s) => s.id);
