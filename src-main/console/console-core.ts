@@ -29,6 +29,8 @@ import {
 } from './run-controller';
 import { SceneLibrary } from './scene-library';
 import { SettingsStore } from './settings-store';
+import { SessionService } from './session-service';
+import type { WhatIfPlannerFactory } from '../session/what-if';
 
 export interface ConsoleCoreOptions {
   /** Folder of the scene library (resources/scenes in the app). */
@@ -39,6 +41,10 @@ export interface ConsoleCoreOptions {
   connections?: ConnectionSource;
   /** Wall clock in ms since the epoch (injectable for tests). */
   now?: () => number;
+  /** Folder of session logs (src-main/session/sessions-dir.ts has the default); absent: no logs. */
+  sessionsDir?: string | null;
+  /** Builds planners for what-if re-planning of logged steps (comes with the MPC run controller). */
+  whatIf?: WhatIfPlannerFactory;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -74,6 +80,7 @@ export class ConsoleCore {
   private sceneDirty = false;
   private run: RunStatus = idleStatus;
   private readonly unsubscribeConnections: () => void;
+  private readonly sessions: SessionService;
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir);
@@ -81,6 +88,16 @@ export class ConsoleCore {
     this.runController = options.runController ?? new UnavailableRunController();
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? Date.now;
+    this.sessions = new SessionService({
+      dir: options.sessionsDir ?? null,
+      whatIf: options.whatIf,
+      publish: (event) => this.publish(event),
+      log: (level, message) => this.log(level, 'sessions', message),
+      showScene: (scene) => this.setScene(scene, null, true),
+      runActive: () => activePhases.has(this.run.phase),
+    });
+    // Logs cut short by a crash are recovered on every start of the console.
+    void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));
     this.unsubscribeConnections = this.connections.subscribe((connections) =>
       this.publish({ type: 'connections', connections }),
     );
@@ -93,6 +110,7 @@ export class ConsoleCore {
   }
 
   dispose(): void {
+    void this.sessions.dispose();
     this.unsubscribeConnections();
     this.listeners.clear();
   }
@@ -157,6 +175,15 @@ export class ConsoleCore {
         return { status: this.run };
       case 'run.abort':
         return { status: this.abort(command.source) };
+      case 'sessions.list':
+      case 'sessions.open':
+      case 'sessions.whatif':
+      case 'playback.play':
+      case 'playback.pause':
+      case 'playback.seek':
+      case 'playback.speed':
+      case 'playback.close':
+        return this.sessions.handle(command);
       case 'connections.get':
         return { connections: this.connections.current() };
     }
@@ -167,6 +194,7 @@ export class ConsoleCore {
     // Read the phase first (the controller may report "aborted" synchronously), then abort.
     const active = activePhases.has(this.run.phase);
     this.runController.abort(source);
+    this.sessions.operator('run.abort', abortSourceWords[source]);
     this.log(
       'warn',
       'operator',
@@ -184,6 +212,8 @@ export class ConsoleCore {
       status: (patch) => this.updateRun(patch),
       emit: (event) => this.publish(event),
     };
+    await this.sessions.startRecording(mode, this.scene, this.settings.get());
+    this.sessions.operator('run.start', `${mode} run`);
     this.updateRun({ ...idleStatus, phase: 'starting', mode, startedAt: this.now() });
     try {
       await this.runController.start({ mode, scene: this.scene, settings: this.settings.get() }, sink);
@@ -250,6 +280,7 @@ export class ConsoleCore {
   /** Every event leaves the core validated: a bad event from a plug-in is a bug caught here. */
   publish(event: ConsoleEvent): void {
     const checked = eventSchema.parse(event);
+    this.sessions.observe(checked);
     for (const listener of this.listeners) listener(checked);
   }
 }

@@ -30,6 +30,11 @@ const sceneFileNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$/, 'must be a file name ending in .json (no folders)');
 
+/** A session log file name inside the sessions folder: no folders, no way out of it. */
+const sessionFileNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}\.mcap$/, 'must be a file name ending in .mcap (no folders)');
+
 export const runModeSchema = z.enum(['dry', 'real']);
 export const abortSourceSchema = z.enum(['button', 'escape-key', 'space-key', 'remote']);
 
@@ -59,6 +64,27 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.pause') }).strict(),
   z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
   z.object({ type: z.literal('connections.get') }).strict(),
+  // Sessions: recorded run logs, their playback and what-if re-planning. Playback never moves the robot.
+  z.object({ type: z.literal('sessions.list') }).strict(),
+  z.object({ type: z.literal('sessions.open'), file: sessionFileNameSchema }).strict(),
+  z.object({ type: z.literal('playback.play') }).strict(),
+  z.object({ type: z.literal('playback.pause') }).strict(),
+  z.object({ type: z.literal('playback.seek'), position: nonNegative.describe('s') }).strict(),
+  z
+    .object({
+      type: z.literal('playback.speed'),
+      speed: finite.refine((v) => v >= 0.1 && v <= 10, 'must be between 0.1 and 10'),
+    })
+    .strict(),
+  z.object({ type: z.literal('playback.close') }).strict(),
+  /** Re-plans logged planner step `step` (its index in the log) from its logged state with `settings`. */
+  z
+    .object({
+      type: z.literal('sessions.whatif'),
+      step: z.number().int().min(0),
+      settings: plannerSettingsSchema,
+    })
+    .strict(),
 ]);
 export type ConsoleCommand = z.infer<typeof commandSchema>;
 export type CommandType = ConsoleCommand['type'];
@@ -138,6 +164,50 @@ export const plannerStepSchema = z
   .strict();
 export type PlannerStep = z.infer<typeof plannerStepSchema>;
 
+/** What a session log says about its run (stored in the log; see src-main/session). */
+export const sessionSummarySchema = z.object({
+  sessionId: z.string().nullable(),
+  /** Wall clock of the first message, ms since the epoch; null for an empty log. */
+  startedAt: z.number().nullable(),
+  /** From the first to the last message, s. */
+  duration: z.number(),
+  mode: runModeSchema.nullable(),
+  scene: z.string().nullable(),
+  model: z.string().nullable(),
+  /** How the run ended; "interrupted" when the log was cut short and recovered. */
+  outcome: z.string(),
+  outcomeDetail: z.string().nullable(),
+  softwareVersion: z.string().nullable(),
+  recovered: z.boolean(),
+  messageCounts: z.record(z.string(), z.number().int()),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+export const sessionListingSchema = z
+  .object({
+    file: z.string(),
+    state: z.enum(['complete', 'needs-recovery', 'recording', 'unreadable']),
+    summary: sessionSummarySchema.nullable(),
+    problem: z.string().nullable(),
+    bytes: z.number().int().min(0),
+  })
+  .strict();
+export type SessionListingInfo = z.infer<typeof sessionListingSchema>;
+
+export const playbackStatusSchema = z
+  .object({
+    file: z.string(),
+    duration: nonNegative.describe('s'),
+    position: nonNegative.describe('s'),
+    playing: z.boolean(),
+    speed: finite,
+    ended: z.boolean(),
+    /** Counts seeks: the view clears what it drew when this changes. */
+    seeks: z.number().int().min(0),
+  })
+  .strict();
+export type PlaybackStatusInfo = z.infer<typeof playbackStatusSchema>;
+
 // ---------------------------------------------------------------- events (core -> renderer)
 
 export const eventSchema = z.discriminatedUnion('type', [
@@ -163,6 +233,8 @@ export const eventSchema = z.discriminatedUnion('type', [
     .strict(),
   /** High rate: one MPC step's plan, predictions, costs and timings. */
   z.object({ type: z.literal('planner-step'), step: plannerStepSchema }).strict(),
+  /** Playback of a recorded session: where the timeline is; null when no session is open. */
+  z.object({ type: z.literal('playback'), status: playbackStatusSchema.nullable() }).strict(),
   z
     .object({
       type: z.literal('supervisor'),
@@ -226,6 +298,16 @@ export const commandResultSchemas = {
   'run.pause': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
+  'sessions.list': z.object({ folder: z.string(), sessions: z.array(sessionListingSchema) }).strict(),
+  'sessions.open': z
+    .object({ summary: sessionSummarySchema, steps: z.number().int().min(0), playback: playbackStatusSchema })
+    .strict(),
+  'playback.play': z.object({ playback: playbackStatusSchema }).strict(),
+  'playback.pause': z.object({ playback: playbackStatusSchema }).strict(),
+  'playback.seek': z.object({ playback: playbackStatusSchema }).strict(),
+  'playback.speed': z.object({ playback: playbackStatusSchema }).strict(),
+  'playback.close': z.object({}).strict(),
+  'sessions.whatif': z.object({ original: plannerStepSchema, replanned: plannerStepSchema }).strict(),
 } as const satisfies Record<CommandType, z.ZodType>;
 export type CommandResult<T extends CommandType> = z.infer<(typeof commandResultSchemas)[T]>;
 

@@ -4,29 +4,13 @@
  * It is computed while a log is finalized and stored in the file as a metadata record, so
  * listing a folder of sessions reads a few hundred bytes per file.
  */
-import { z } from 'zod';
+import { sessionSummarySchema, type SessionSummary } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import { sessionInfoSchema, sessionSettingsSchema, runOutcomeSchema, runStatusEventSchema } from './channels';
 
 export const SUMMARY_METADATA_NAME = 'parapush.session';
 
-export const sessionSummarySchema = z.object({
-  sessionId: z.string().nullable(),
-  /** Wall clock of the first message, ms since the epoch; null for an empty log. */
-  startedAt: z.number().nullable(),
-  /** From the first to the last message, s. */
-  duration: z.number(),
-  mode: z.enum(['dry', 'real']).nullable(),
-  scene: z.string().nullable(),
-  model: z.string().nullable(),
-  /** How the run ended; "interrupted" when the log was cut short and recovered. */
-  outcome: z.string(),
-  outcomeDetail: z.string().nullable(),
-  softwareVersion: z.string().nullable(),
-  recovered: z.boolean(),
-  messageCounts: z.record(z.string(), z.number().int()),
-});
-export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export { sessionSummarySchema, type SessionSummary };
 
 /** A short name for the prediction model: "parareal K=2 (analytical coarse)", "fine (MuJoCo)". */
 export function modelLabel(s: PlannerSettings): string {

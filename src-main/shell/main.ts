@@ -10,6 +10,7 @@ import { ConsoleChannel, streamEventTypes } from '../contract/console-api';
 import { ConsoleCore } from '../console/console-core';
 import { scenesDir } from '../console/paths';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
+import { defaultSessionsDir } from '../session/sessions-dir';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Set by electron-vite dev: the renderer is served by Vite with hot reload. */
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   const core = new ConsoleCore({
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
+    sessionsDir: defaultSessionsDir(),
   });
   ipcMain.handle(ConsoleChannel.command, async (event, raw: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';

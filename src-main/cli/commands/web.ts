@@ -3,6 +3,7 @@
  * serves the built UI and the console API on 127.0.0.1 only, behind a token printed at launch.
  */
 import type { Command } from 'commander';
+import { defaultSessionsDir } from '../../session/sessions-dir';
 import { ConsoleCore } from '../../console/console-core';
 import { rendererOutDir, scenesDir } from '../../console/paths';
 import { ensureRendererBuilt } from '../../console/renderer-build';
@@ -23,7 +24,11 @@ export function registerWebCommand(program: Command): void {
       await ensureRendererBuilt(rendererOutDir, (line) => process.stdout.write(`${line}\n`));
       // Seam for the lead: the in-process virtual lab, the run controller (MPC loop + supervisor)
       // and the connection source plug in here, exactly as in the Electron shell.
-      const core = new ConsoleCore({ scenesDir: opts.scenes, settingsFile: opts.settings ?? null });
+      const core = new ConsoleCore({
+        scenesDir: opts.scenes,
+        settingsFile: opts.settings ?? null,
+        sessionsDir: defaultSessionsDir(),
+      });
       let server;
       try {
         server = await startWebServer({ core, rendererDir: rendererOutDir, port });

@@ -1,0 +1,183 @@
+/**
+ * The console's sessions: it records every run the console starts (one MCAP log per run, see
+ * src-main/session), recovers logs cut short when the console starts, lists the sessions folder,
+ * opens a log for playback (the recorded console events go out again as events, never to the
+ * robot) and re-plans logged steps for what-if comparisons.
+ */
+import path from 'node:path';
+import type {
+  CommandResult,
+  ConsoleCommand,
+  ConsoleEvent,
+  PlaybackStatusInfo,
+  PlannerStep,
+} from '../contract/console-api';
+import type { PlannerSettings } from '../contract/planner-settings';
+import type { Scene } from '../contract/scene';
+import { loadRecordedRun, Playback, plannerSteps, type RecordedRun } from '../session/playback';
+import { listSessions, SessionLog } from '../session/reader';
+import { SessionRecorder } from '../session/recorder';
+import { recoverSessionsDir } from '../session/recovery';
+import { replanStep, WHAT_IF_UNAVAILABLE, type WhatIfPlannerFactory } from '../session/what-if';
+
+type SessionCommand = Extract<ConsoleCommand, { type: `sessions.${string}` | `playback.${string}` }>;
+
+export interface SessionServiceOptions {
+  /** The sessions folder; null turns recording and the Sessions view off. */
+  dir: string | null;
+  whatIf?: WhatIfPlannerFactory;
+  publish(event: ConsoleEvent): void;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+  /** Shows a logged scene in the view (refuses during a run). */
+  showScene(scene: Scene): void;
+  runActive(): boolean;
+}
+
+const endedPhases = new Set(['aborted', 'finished', 'failed']);
+
+export class SessionService {
+  private recorder: SessionRecorder | null = null;
+  private open: { file: string; run: RecordedRun; steps: PlannerStep[]; playback: Playback } | null = null;
+
+  constructor(private readonly o: SessionServiceOptions) {}
+
+  /** Recovers logs cut short by a crash (the console's startup step); reports each in the log. */
+  async recoverOnStartup(): Promise<void> {
+    if (!this.o.dir) return;
+    for (const r of await recoverSessionsDir(this.o.dir)) {
+      const name = path.basename(r.file);
+      if (r.action === 'recovered')
+        this.o.log('warn', `recovered ${name}, cut short after ${r.summary.duration.toFixed(1)} s`);
+      else if (r.action === 'failed') this.o.log('error', `could not recover ${name}: ${r.problem}`);
+    }
+  }
+
+  /** Starts the log of a run; a log that cannot be opened is reported, and the run goes on. */
+  async startRecording(mode: 'dry' | 'real', scene: Scene, settings: PlannerSettings): Promise<void> {
+    // A run replaces any playback on screen.
+    this.closePlayback();
+    if (!this.o.dir) return;
+    await this.stopRecording();
+    try {
+      this.recorder = await SessionRecorder.create({
+        dir: this.o.dir,
+        label: mode,
+        origin: 'console',
+        onError: (err) => this.o.log('error', `session log write failed: ${err.message}`),
+      });
+      this.recorder.settings(mode, scene, settings);
+      this.o.log('info', `recording ${this.recorder.file}`);
+    } catch (err) {
+      this.o.log('error', `no session log for this run: ${(err as Error).message}`);
+    }
+  }
+
+  operator(action: string, detail: string): void {
+    this.recorder?.operator(action, detail);
+  }
+
+  /** Every event the core publishes passes here; a run's events go into its log. */
+  observe(event: ConsoleEvent): void {
+    const rec = this.recorder;
+    if (!rec) return;
+    rec.event(event);
+    if (event.type === 'run' && endedPhases.has(event.status.phase)) {
+      rec.outcome(event.status.phase, event.status.reason);
+      void this.stopRecording();
+    }
+  }
+
+  private async stopRecording(): Promise<void> {
+    const rec = this.recorder;
+    this.recorder = null;
+    if (!rec) return;
+    try {
+      const s = await rec.close();
+      this.o.log('info', `session log ${path.basename(rec.file)}: ${s.outcome}, ${s.duration.toFixed(1)} s`);
+    } catch (err) {
+      this.o.log('error', `session log ${rec.file} not finalized: ${(err as Error).message}`);
+    }
+  }
+
+  async handle(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+    const dir = this.o.dir;
+    if (!dir) throw new Error('no sessions folder is configured');
+    switch (command.type) {
+      case 'sessions.list':
+        return { folder: dir, sessions: await listSessions(dir) };
+      case 'sessions.open':
+        return this.openSession(path.join(dir, command.file), command.file);
+      case 'playback.play':
+        this.refuseDuringRun('play back a session');
+        return { playback: this.withFile(this.current().playback.play()) };
+      case 'playback.pause':
+        return { playback: this.withFile(this.current().playback.pause()) };
+      case 'playback.seek':
+        return { playback: this.withFile(this.current().playback.seek(command.position)) };
+      case 'playback.speed':
+        return { playback: this.withFile(this.current().playback.setSpeed(command.speed)) };
+      case 'playback.close':
+        this.closePlayback();
+        return {};
+      case 'sessions.whatif':
+        return this.whatIf(command.step, command.settings);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.closePlayback();
+    await this.stopRecording();
+  }
+
+  private async openSession(file: string, name: string) {
+    this.refuseDuringRun('open a session');
+    const log = await SessionLog.open(file);
+    let run: RecordedRun;
+    let summary;
+    try {
+      summary = await log.summary();
+      run = await loadRecordedRun(log);
+    } finally {
+      await log.close();
+    }
+    this.closePlayback();
+    if (run.scene) this.o.showScene(run.scene);
+    const playback = new Playback(run, this.o.publish, (s) =>
+      this.o.publish({ type: 'playback', status: { file: name, ...s } }),
+    );
+    this.open = { file: name, run, steps: plannerSteps(run), playback };
+    const status = playback.seek(0);
+    return { summary, steps: this.open.steps.length, playback: { file: name, ...status } };
+  }
+
+  private async whatIf(step: number, settings: PlannerSettings) {
+    const open = this.current();
+    const original = open.steps[step];
+    if (!original)
+      throw new Error(`the session has ${open.steps.length} planner steps; there is no step ${step}`);
+    if (!open.run.scene) throw new Error('the session log has no scene to plan in');
+    if (!this.o.whatIf) throw new Error(WHAT_IF_UNAVAILABLE);
+    const r = await replanStep(this.o.whatIf, open.run.scene, original, settings);
+    return { original: r.original, replanned: r.replanned };
+  }
+
+  private closePlayback(): void {
+    if (!this.open) return;
+    this.open.playback.dispose();
+    this.open = null;
+    this.o.publish({ type: 'playback', status: null });
+  }
+
+  private current() {
+    if (!this.open) throw new Error('no session is open: open one from the Sessions view first');
+    return this.open;
+  }
+
+  private withFile(s: Omit<PlaybackStatusInfo, 'file'>): PlaybackStatusInfo {
+    return { file: this.current().file, ...s };
+  }
+
+  private refuseDuringRun(what: string): void {
+    if (this.o.runActive()) throw new Error(`cannot ${what} while a run is in progress`);
+  }
+}

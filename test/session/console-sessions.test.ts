@@ -1,0 +1,97 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import type { RunRequest, RunSink } from '../../src-main/console/run-controller';
+import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import { SessionRecorder } from '../../src-main/session/recorder';
+import { WHAT_IF_UNAVAILABLE } from '../../src-main/session/what-if';
+import { repoRoot } from '../helpers/scenes';
+import { plannerStep, recordEveryChannel, stateEvent } from './sample-messages';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-console-sessions-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A run that publishes a few states and a planner step, then finishes. */
+class ScriptedRun {
+  async start(_request: RunRequest, sink: RunSink): Promise<void> {
+    sink.status({ phase: 'running', safety: 'safe' });
+    setTimeout(() => {
+      for (let i = 0; i < 5; i++) sink.emit(stateEvent(i * 0.1));
+      sink.emit({ type: 'planner-step', step: plannerStep(0, 0.2) });
+      sink.status({ phase: 'finished', reason: 'goal reached' });
+    }, 20);
+  }
+  async arm(): Promise<void> {}
+  async pause(): Promise<void> {}
+  abort(): void {}
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+
+describe('sessions in the console core', () => {
+  it('records a run, lists it, plays it back with the same events, and says why what-if is off', async () => {
+    const core = new ConsoleCore({
+      scenesDir: path.join(repoRoot, 'resources/scenes'),
+      runController: new ScriptedRun() as never,
+      sessionsDir: dir,
+    });
+    const events: ConsoleEvent[] = [];
+    core.subscribe((e) => events.push(e));
+    const scenes = (await core.handle({ type: 'scene.list' })) as { ok: true; result: { files: string[] } };
+    await core.handle({ type: 'scene.load', file: scenes.result.files[0]! });
+    await core.handle({ type: 'run.start', mode: 'dry' });
+    await until(() => events.some((e) => e.type === 'log' && /session log .*finished/.test(e.message)));
+    const live = events.filter((e) => e.type === 'state' || e.type === 'planner-step');
+
+    const list = await core.handle({ type: 'sessions.list' });
+    expect(list.ok).toBe(true);
+    const sessions = (list as { result: { sessions: { file: string; summary: { outcome: string } }[] } })
+      .result.sessions;
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.summary.outcome).toBe('finished');
+
+    events.length = 0;
+    const opened = await core.handle({ type: 'sessions.open', file: sessions[0]!.file });
+    expect(opened).toMatchObject({
+      ok: true,
+      result: { steps: 1, playback: { position: 0, playing: false } },
+    });
+    await core.handle({ type: 'playback.speed', speed: 10 });
+    await core.handle({ type: 'playback.play' });
+    await until(() => events.some((e) => e.type === 'playback' && e.status?.ended === true));
+    expect(events.filter((e) => e.type === 'state' || e.type === 'planner-step')).toEqual(live);
+
+    expect(await core.handle({ type: 'playback.speed', speed: 20 })).toMatchObject({ ok: false });
+    expect(
+      await core.handle({ type: 'sessions.whatif', step: 0, settings: core.snapshot().settings }),
+    ).toEqual({
+      ok: false,
+      error: WHAT_IF_UNAVAILABLE,
+    });
+    core.dispose();
+  });
+
+  it('recovers a log cut short when the console starts', async () => {
+    const rec = await SessionRecorder.create({ dir, label: 'live', origin: 'test' });
+    recordEveryChannel(rec);
+    await new Promise((r) => setTimeout(r, 600));
+    const cut = path.join(dir, 'cut-short.mcap');
+    copyFileSync(rec.file, cut);
+    await rec.close();
+    const events: ConsoleEvent[] = [];
+    const core = new ConsoleCore({ scenesDir: path.join(repoRoot, 'resources/scenes'), sessionsDir: dir });
+    core.subscribe((e) => events.push(e));
+    await until(() => events.some((e) => e.type === 'log' && /recovered cut-short\.mcap/.test(e.message)));
+    const list = (await core.handle({ type: 'sessions.list' })) as {
+      result: { sessions: { file: string; state: string }[] };
+    };
+    expect(list.result.sessions.find((s) => s.file === 'cut-short.mcap')?.state).toBe('complete');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    core.dispose();
+  });
+});
