@@ -1,32 +1,44 @@
 /**
- * Where the console learns the state of its connections (OptiTrack, UR5, gripper, workers).
- * The lab clients implement ConnectionSource; until they are wired in, every link reports
- * "not configured" honestly instead of pretending to be connected.
+ * Where the console learns the state of its lab: each connection (OptiTrack, UR5, gripper,
+ * workers) and the pre-flight checklist as the lab stands now. The live implementation reads a
+ * LabLink (lab-connections.ts); without a lab every link reports "not configured" honestly
+ * instead of pretending to be connected.
  */
-import type { Connection } from '../contract/console-api';
+import type { Connection, PreflightReportPayload } from '../contract/console-api';
 
-export interface ConnectionSource {
-  current(): Connection[];
-  /** Calls back on every change; returns the unsubscribe function. */
-  subscribe(listener: (connections: Connection[]) => void): () => void;
+export interface LabStatus {
+  connections: Connection[];
+  /** The pre-flight checklist now; null when no lab is connected to check. */
+  preflight: PreflightReportPayload | null;
 }
 
-const labels: Record<Connection['id'], string> = {
+export interface ConnectionSource {
+  current(): LabStatus;
+  /** Calls back on every change; returns the unsubscribe function. */
+  subscribe(listener: (status: LabStatus) => void): () => void;
+}
+
+export const connectionLabels: Record<Connection['id'], string> = {
   optitrack: 'OptiTrack',
   ur5: 'UR5',
   gripper: 'Gripper',
   workers: 'Workers',
 };
 
+export const connectionIds = Object.keys(connectionLabels) as Connection['id'][];
+
 export class UnconfiguredConnections implements ConnectionSource {
-  current(): Connection[] {
-    return (Object.keys(labels) as Connection['id'][]).map((id) => ({
-      id,
-      label: labels[id],
-      state: 'not-configured',
-      latency: null,
-      detail: 'no lab is connected to the console yet',
-    }));
+  current(): LabStatus {
+    return {
+      connections: connectionIds.map((id) => ({
+        id,
+        label: connectionLabels[id],
+        state: 'not-configured',
+        latency: null,
+        detail: 'no lab is connected to the console yet',
+      })),
+      preflight: null,
+    };
   }
 
   subscribe(): () => void {

@@ -98,9 +98,10 @@ export class ConsoleCore {
     });
     // Logs cut short by a crash are recovered on every start of the console.
     void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));
-    this.unsubscribeConnections = this.connections.subscribe((connections) =>
-      this.publish({ type: 'connections', connections }),
-    );
+    this.unsubscribeConnections = this.connections.subscribe((status) => {
+      this.publish({ type: 'connections', connections: status.connections });
+      this.publish({ type: 'preflight', report: status.preflight });
+    });
   }
 
   /** Registers a listener for every event; returns the unsubscribe function. */
@@ -138,7 +139,7 @@ export class ConsoleCore {
         label: plannerPresets[name].label,
       })),
       run: this.run,
-      connections: this.connections.current(),
+      ...this.connections.current(),
     };
   }
 
@@ -169,6 +170,11 @@ export class ConsoleCore {
         return { settings: this.changeSettings(plannerPresets[command.preset].settings) };
       case 'run.start':
         return { status: await this.startRun(command.mode) };
+      case 'run.arm':
+        if (this.run.mode !== 'real' || this.run.phase !== 'starting')
+          throw new Error('there is no real run waiting to be armed');
+        await this.runController.arm();
+        return { status: this.run };
       case 'run.pause':
         if (this.run.phase !== 'running') throw new Error(`cannot pause: the run is ${this.run.phase}`);
         await this.runController.pause();
@@ -185,7 +191,7 @@ export class ConsoleCore {
       case 'playback.close':
         return this.sessions.handle(command);
       case 'connections.get':
-        return { connections: this.connections.current() };
+        return { connections: this.connections.current().connections };
     }
   }
 

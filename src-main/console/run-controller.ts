@@ -27,6 +27,11 @@ export interface RunRequest {
 export interface RunController {
   /** Starts a run; resolves once it is under way, rejects with a reason for the operator. */
   start(request: RunRequest, sink: RunSink): Promise<void>;
+  /**
+   * The operator's explicit arm step of a real run (its pre-flight checklist green); rejects with
+   * the reason when the run is not waiting for it.
+   */
+  arm(): Promise<void>;
   pause(): Promise<void>;
   /** Stops the run now. Must not block: the supervisor guarantees the stop within its deadline. */
   abort(source: AbortSource): void;
@@ -39,6 +44,10 @@ export const RUN_UNAVAILABLE_MESSAGE =
 /** The controller used until the real one is injected: it refuses to run rather than pretend. */
 export class UnavailableRunController implements RunController {
   async start(): Promise<void> {
+    throw new Error(RUN_UNAVAILABLE_MESSAGE);
+  }
+
+  async arm(): Promise<void> {
     throw new Error(RUN_UNAVAILABLE_MESSAGE);
   }
 

@@ -61,6 +61,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings.set'), settings: plannerSettingsSchema }).strict(),
   z.object({ type: z.literal('settings.preset'), preset: plannerPresetNameSchema }).strict(),
   z.object({ type: z.literal('run.start'), mode: runModeSchema }).strict(),
+  /** The operator's explicit arm step of a real run, once its pre-flight checklist is green. */
+  z.object({ type: z.literal('run.arm') }).strict(),
   z.object({ type: z.literal('run.pause') }).strict(),
   z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
   z.object({ type: z.literal('connections.get') }).strict(),
@@ -106,6 +108,20 @@ export const connectionSchema = z
   })
   .strict();
 export type Connection = z.infer<typeof connectionSchema>;
+
+/** One pre-flight check as the Setup view lists it: what was looked at and, when red, why. */
+export const preflightCheckSchema = z
+  .object({
+    id: z.enum(['mocap', 'robot-mode', 'safety-mode', 'program', 'pusher-held', 'calibration', 'scene']),
+    label: z.string(),
+    ok: z.boolean(),
+    reason: z.string(),
+  })
+  .strict();
+export const preflightReportSchema = z
+  .object({ ok: z.boolean(), checks: z.array(preflightCheckSchema) })
+  .strict();
+export type PreflightReportPayload = z.infer<typeof preflightReportSchema>;
 
 export const runStatusSchema = z
   .object({
@@ -222,6 +238,8 @@ export const eventSchema = z.discriminatedUnion('type', [
     .strict(),
   z.object({ type: z.literal('settings'), settings: plannerSettingsSchema }).strict(),
   z.object({ type: z.literal('run'), status: runStatusSchema }).strict(),
+  /** The pre-flight checklist as the lab stands now (null: no lab connected). */
+  z.object({ type: z.literal('preflight'), report: preflightReportSchema.nullable() }).strict(),
   /** High rate: the measured state (motion capture + robot), for the live view. */
   z
     .object({
@@ -279,6 +297,7 @@ export const snapshotSchema = z
     presets: z.array(z.object({ name: plannerPresetNameSchema, label: z.string() }).strict()),
     run: runStatusSchema,
     connections: z.array(connectionSchema),
+    preflight: preflightReportSchema.nullable(),
   })
   .strict();
 export type ConsoleSnapshot = z.infer<typeof snapshotSchema>;
@@ -295,6 +314,7 @@ export const commandResultSchemas = {
   'settings.set': z.object({ settings: plannerSettingsSchema }).strict(),
   'settings.preset': z.object({ settings: plannerSettingsSchema }).strict(),
   'run.start': z.object({ status: runStatusSchema }).strict(),
+  'run.arm': z.object({ status: runStatusSchema }).strict(),
   'run.pause': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),

@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { PlannerStep, RunSummary } from '../contract/planner-events';
 import { layoutForScene } from '../contract/state';
 import { FinePool } from '../parareal/fine-pool';
+import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseKind, PredictionModel } from '../parareal/predictor';
 import { modelLabel } from '../parareal/predictor';
 import { runMpc } from '../planning/mpc';
@@ -18,7 +19,9 @@ import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import { Supervisor, type Decision } from '../safety/supervisor';
 import { workspaceFor } from '../safety/workspace';
+import type { SessionRecorder } from '../session/recorder';
 import type { LabLink } from './lab-link';
+import { plannerSettingsOf, recordedRobot } from './run-recording';
 import { RobotPlant, RunStoppedError } from './robot-plant';
 
 export interface SupervisedRunOptions {
@@ -27,12 +30,21 @@ export interface SupervisedRunOptions {
   model: PredictionModel;
   coarse?: CoarseKind;
   workers?: number;
+  /** How fine workers start (Electron utility processes in the app; Node children by default). */
+  spawn?: SpawnWorker;
   seed?: number;
+  /**
+   * The operator's explicit arm step (real runs): called once the pre-flight checks are green and
+   * resolves when the operator arms. The checks run again afterwards and must still be green.
+   */
+  confirmArm?(report: PreflightReport): Promise<void>;
   onPreflight?(report: PreflightReport): void;
   onDecision?(d: Decision): void;
   onStep?(step: PlannerStep): void;
   /** Aborts the run (operator): the supervisor stops the arm at once. */
   signal?: AbortSignal;
+  /** Session log to record the run into (the caller creates and closes it). */
+  recorder?: SessionRecorder;
 }
 
 export interface SupervisedRunResult {
@@ -55,8 +67,10 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     calibration: setup.robot.calibration,
     pusherOffset: setup.robot.pusherOffset,
   });
+  const rec = o.recorder;
+  rec?.settings('real', scene, plannerSettingsOf(o.task, scene, o.model, o.coarse ?? 'analytical'));
   const supervisor = new Supervisor({
-    robot: link.robot,
+    robot: rec ? recordedRobot(link.robot, rec) : link.robot,
     frame: {
       pusherInTable: (p) => adapter.pusherPosition(p),
       tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
@@ -66,13 +80,21 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     acceleration: setup.safety.acceleration,
   });
   if (o.onDecision) supervisor.on('decision', o.onDecision);
-  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => supervisor.updateRobot(s);
+  if (rec) supervisor.on('decision', (d) => rec.decision(d));
+  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => {
+    rec?.robotState(s);
+    supervisor.updateRobot(s);
+  };
+  const offFrame = rec ? link.natnet.on('frame', (_f, snapshot) => rec.mocapFrame(snapshot)) : undefined;
   const offLink = (e: Error): void => supervisor.robotLinkLost(e.message);
   const offGripper = (r: { kind: string }): void => supervisor.pusherLost(r.kind);
   link.robot.on('state', offState);
   link.robot.on('linkLost', offLink);
   link.gripper.on('stop', offGripper);
-  link.onMocap = (p) => supervisor.updateMocap(p);
+  link.onMocap = (p) => {
+    rec?.poses(p);
+    supervisor.updateMocap(p);
+  };
   const watchdog = setInterval(() => supervisor.tick(), 5);
   const onAbort = (): void => supervisor.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -82,31 +104,41 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     await link.gripPusher();
     // Give the streams a moment to deliver fresh state before judging them.
     await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2000);
-    const report = preflight({
-      mocap: link.poses(),
-      robot: link.robot.latest,
-      gripper: link.gripperStatus(),
-      calibration: { residual: setup.mocap.residual.rms },
-      scene,
-      maxCalibrationResidual: setup.safety.maxCalibrationResidual,
-    });
+    const check = (): PreflightReport =>
+      preflight({
+        mocap: link.poses(),
+        robot: link.robot.latest,
+        gripper: link.gripperStatus(),
+        calibration: { residual: setup.mocap.residual.rms },
+        scene,
+        maxCalibrationResidual: setup.safety.maxCalibrationResidual,
+      });
+    let report = check();
     o.onPreflight?.(report);
+    if (report.ok && o.confirmArm && !o.signal?.aborted) {
+      await o.confirmArm(report);
+      report = check();
+      o.onPreflight?.(report);
+    }
+    // An abort before arming: nothing has moved, and nothing may.
+    const ended = (outcome: SupervisedRunResult['outcome'], reason: string): SupervisedRunResult => ({
+      outcome,
+      reason,
+      summary: undefined,
+      preflight: report,
+      model: label,
+      supervisor,
+      actions: 0,
+    });
+    if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
     if (!supervisor.arm(report)) {
       const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
-      return {
-        outcome: 'refused',
-        reason: `pre-flight checks failed: ${failed.join('; ')}`,
-        summary: undefined,
-        preflight: report,
-        model: label,
-        supervisor,
-        actions: 0,
-      };
+      return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
     }
     supervisor.startRun();
 
     const workers = o.workers ?? Math.max(1, os.availableParallelism() - 1);
-    const pool = new FinePool({ workers });
+    const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
     const run = await createTaskRun({
       task: o.task,
       scene,
@@ -135,6 +167,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         theoreticalSpeedup: theoreticalSpeedup(o.model, o.task.planner.horizon),
         onStep: (step) => {
           steps = step.step;
+          rec?.event({ type: 'planner-step', step });
           o.onStep?.(step);
         },
         ...(o.signal ? { signal: o.signal } : {}),
@@ -174,6 +207,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     link.robot.off('linkLost', offLink);
     link.gripper.off('stop', offGripper);
     link.onMocap = undefined;
+    offFrame?.();
   }
 }
 

@@ -143,6 +143,7 @@ describe('ConsoleCore', () => {
     const aborts: AbortSource[] = [];
     const controller: RunController = {
       start: async (_req, sink) => sink.status({ phase: 'running', armed: false, safety: 'safe' }),
+      arm: async () => {},
       pause: async () => {},
       abort: (source) => {
         order.push('controller');

@@ -1,0 +1,169 @@
+/**
+ * The live ConnectionSource: reads the lab the run controller uses (its LabLink) a few times a
+ * second and reports OptiTrack (frame rate, latency, drops), the UR5 (link, modes, program), the
+ * gripper (pusher held) and the fine workers, plus the pre-flight checklist as the lab stands
+ * now. Listeners hear only changes.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Connection } from '../contract/console-api';
+import { nowSeconds } from '../mocap/clock';
+import { programPlaying } from '../robot/robot-state';
+import type { LabLink } from '../run/lab-link';
+import { preflight } from '../safety/preflight';
+import { connectionLabels, type ConnectionSource, type LabStatus } from './connections';
+import type { LabSession } from './lab-session';
+
+/** What the connection source needs of the run controller. */
+export interface LabInUse {
+  currentSession(): LabSession;
+  runningWorkers(): number;
+  readonly workers: number;
+  onChange(listener: () => void): () => void;
+}
+
+/** Robot state older than this counts as a silent link (the supervisor's own limit). */
+const ROBOT_STALE_MS = 100;
+
+export class LabConnections implements ConnectionSource {
+  private readonly listeners = new Set<(status: LabStatus) => void>();
+  private last = '';
+  private readonly timer: NodeJS.Timeout;
+  private readonly offController: () => void;
+  private offSession: () => void = () => undefined;
+  private watched: LabSession | null = null;
+
+  constructor(
+    private readonly lab: LabInUse,
+    /** How often the lab is read (ms). */
+    periodMs = 500,
+  ) {
+    this.timer = setInterval(() => this.refresh(), periodMs);
+    this.timer.unref();
+    this.offController = lab.onChange(() => this.refresh());
+    this.refresh();
+  }
+
+  current(): LabStatus {
+    const session = this.lab.currentSession();
+    const link = session.current();
+    return {
+      connections: link
+        ? [optitrack(link), ur5(link), gripper(link), this.workers()]
+        : this.unconnected(session),
+      preflight: link ? checklist(link) : null,
+    };
+  }
+
+  subscribe(listener: (status: LabStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.offController();
+    this.offSession();
+    this.listeners.clear();
+  }
+
+  private refresh(): void {
+    const session = this.lab.currentSession();
+    if (session !== this.watched) {
+      this.offSession();
+      this.watched = session;
+      this.offSession = session.onChange(() => this.refresh());
+    }
+    const status = this.current();
+    const key = JSON.stringify(status);
+    if (key === this.last) return;
+    this.last = key;
+    for (const l of this.listeners) l(status);
+  }
+
+  private workers(): Connection {
+    const running = this.lab.runningWorkers();
+    return {
+      id: 'workers',
+      label: connectionLabels.workers,
+      state: running > 0 ? 'connected' : 'disconnected',
+      latency: null,
+      detail:
+        running > 0
+          ? `${running} fine-model worker process(es) running`
+          : `${this.lab.workers} fine-model worker process(es) start with each run`,
+    };
+  }
+
+  private unconnected(session: LabSession): Connection[] {
+    const detail = `not connected to the ${session.description}`;
+    return [
+      ...(['optitrack', 'ur5', 'gripper'] as const).map((id) => ({
+        id,
+        label: connectionLabels[id],
+        state: 'disconnected' as const,
+        latency: null,
+        detail,
+      })),
+      this.workers(),
+    ];
+  }
+}
+
+function optitrack(link: LabLink): Connection {
+  const s = link.natnet.getStats();
+  const poses = link.poses();
+  const latency = s.totalLatency ?? s.systemLatency ?? null;
+  const fresh = poses !== undefined && nowSeconds() - (poses.pusher.poseTime ?? -Infinity) < 1;
+  const state = s.frames === 0 ? 'connecting' : fresh ? 'connected' : 'error';
+  return {
+    id: 'optitrack',
+    label: connectionLabels.optitrack,
+    state,
+    latency: latency !== null && latency >= 0 ? latency : null,
+    detail:
+      s.frames === 0
+        ? 'waiting for the first frame'
+        : `${s.frameRate.toFixed(1)} frames/s, ${s.droppedFrames} dropped${fresh ? '' : ', frames stopped'}` +
+          (s.decodeErrors > 0 ? `, ${s.decodeErrors} bad packet(s)` : ''),
+  };
+}
+
+function ur5(link: LabLink): Connection {
+  const r = link.robot.latest;
+  const label = connectionLabels.ur5;
+  if (!link.robot.linkUp)
+    return { id: 'ur5', label, state: 'error', latency: null, detail: 'RTDE link lost' };
+  if (!r) return { id: 'ur5', label, state: 'connecting', latency: null, detail: 'waiting for robot state' };
+  const age = performance.now() - r.receivedAt;
+  return {
+    id: 'ur5',
+    label,
+    state: age > ROBOT_STALE_MS ? 'error' : 'connected',
+    latency: null,
+    detail:
+      `robot ${r.robotMode}, safety ${r.safetyMode}, program ${programPlaying(r) ? 'playing' : r.program.state}` +
+      (age > ROBOT_STALE_MS ? `, no state for ${age.toFixed(0)} ms` : ''),
+  };
+}
+
+function gripper(link: LabLink): Connection {
+  const g = link.gripperStatus();
+  return {
+    id: 'gripper',
+    label: connectionLabels.gripper,
+    state: 'connected',
+    latency: null,
+    detail: g.held ? `pusher held (${g.detail})` : `pusher not held: ${g.detail}`,
+  };
+}
+
+function checklist(link: LabLink): LabStatus['preflight'] {
+  return preflight({
+    mocap: link.poses(),
+    robot: link.robot.latest,
+    gripper: link.gripperStatus(),
+    calibration: { residual: link.setup.mocap.residual.rms },
+    scene: link.scene,
+    maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * What a console run plans with: the scene's task file (resources/tasks/<scene name>.json) when
+ * there is one, else a default task (goal distance plus obstacle costs), with the operator's
+ * planner settings laid over it; and the prediction model the settings choose.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PlannerSettings } from '../contract/planner-settings';
+import type { Scene } from '../contract/scene';
+import type { Tolerance } from '../parareal/parareal';
+import type { PredictionModel } from '../parareal/predictor';
+import { loadTaskFile, parseTask, type Task } from '../planning/task-file';
+
+/** Costs of the default task (weights of the ISRR 2019 task): reach the goal, keep clear of obstacles. */
+function defaultTask(scene: Scene): Task {
+  return parseTask({
+    name: `${scene.name} (console default)`,
+    scene: `${scene.name}.json`,
+    costs: [
+      { term: 'goal-distance', weight: 100 },
+      ...(scene.obstacles.length > 0
+        ? [{ term: 'obstacle-proximity', sliderWeight: 0.01, pusherWeight: 0.002 }]
+        : []),
+      { term: 'control-smoothness', weight: 10 },
+    ],
+    // Only simulated experiments use these two; a lab run executes on the lab.
+    execution: { noise: { kind: 'constant', variance: 0 } },
+    sampling: { kind: 'jitter', halfRange: 0.02 },
+  });
+}
+
+/** The base task of a scene: its shipped task file, or the default. */
+export function baseTask(scene: Scene, tasksDir: string): Task {
+  const file = path.join(tasksDir, `${scene.name}.json`);
+  return existsSync(file) ? loadTaskFile(file).task : defaultTask(scene);
+}
+
+/** The task with the operator's planner settings in place of the file's. */
+export function taskForRun(scene: Scene, settings: PlannerSettings, tasksDir: string): Task {
+  const task = baseTask(scene, tasksDir);
+  return {
+    ...task,
+    planner: {
+      ...task.planner,
+      kind: settings.planner,
+      horizon: settings.horizon,
+      controlDuration: settings.controlDuration,
+      maxActions: settings.maxExecutedActions,
+      // The straight-line initial guess must respect the operator's speed limit too.
+      initialSpeed: Math.min(task.planner.initialSpeed, settings.actionLimit),
+      optimizer: {
+        ...task.planner.optimizer,
+        rollouts: settings.rollouts,
+        explorationVariance: settings.explorationVariance,
+      },
+    },
+  };
+}
+
+/** The prediction model of the settings; throws (for the operator) when they do not fit together. */
+export function modelForRun(settings: PlannerSettings): PredictionModel {
+  if (settings.predictionModel === 'coarse') return { kind: 'coarse' };
+  if (settings.predictionModel === 'fine') return { kind: 'fine' };
+  if (settings.horizon % settings.slices !== 0)
+    throw new Error(
+      `the horizon (${settings.horizon} controls) does not divide into ${settings.slices} Parareal slices`,
+    );
+  const p = settings.parareal;
+  const tolerance: Tolerance | null =
+    p.mode === 'adaptive' ? { translation: p.translationTolerance, rotation: p.rotationTolerance } : null;
+  return {
+    kind: 'parareal',
+    iterations: p.mode === 'adaptive' ? p.maxIterations : p.iterations,
+    tolerance,
+    controlsPerSlice: settings.horizon / settings.slices,
+  };
+}
+
+/**
+ * The scene as the run sees it: the pusher speed limit lowered to the operator's action limit when
+ * that is stricter (the planner samples within it and the supervisor enforces it).
+ */
+export function sceneForRun(scene: Scene, settings: PlannerSettings): Scene {
+  const limit = Math.min(scene.limits.maxPusherSpeed, settings.actionLimit);
+  return limit === scene.limits.maxPusherSpeed
+    ? scene
+    : { ...scene, limits: { ...scene.limits, maxPusherSpeed: limit } };
+}

@@ -1,0 +1,95 @@
+/**
+ * The in-process virtual lab as the console's lab: started on loopback with ephemeral ports for
+ * each scene a run asks for, and reached through the same LabLink (RTDE, dashboard, gripper,
+ * NatNet) as a real lab. The lab loads scenes from files, so each scene is written to a private
+ * temporary folder first.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Scene } from '../contract/scene';
+import { VirtualLab } from '../lab/virtual-lab';
+import { LabLink } from '../run/lab-link';
+import { setupSchema } from '../setup/setup-file';
+import { LabSession } from './lab-session';
+
+export interface VirtualLabSessionOptions {
+  /** NatNet over multicast on 127.0.0.1 instead of unicast. */
+  multicast?: boolean;
+}
+
+async function openVirtualLab(
+  scene: Scene,
+  sceneFile: string,
+  options: VirtualLabSessionOptions,
+): Promise<{ lab: VirtualLab; link: LabLink }> {
+  writeFileSync(sceneFile, JSON.stringify(scene));
+  const lab = await VirtualLab.start({
+    scene: sceneFile,
+    ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0, gripper: 0, natnetCommand: 0, natnetData: 0 },
+    mocap: { multicast: options.multicast ?? false },
+  });
+  const p = lab.ports;
+  try {
+    const link = await LabLink.connect(
+      {
+        robotHost: '127.0.0.1',
+        mocapHost: '127.0.0.1',
+        mocapLocal: '127.0.0.1',
+        ports: {
+          rtde: p.rtde,
+          dashboard: p.dashboard,
+          script: p.secondary,
+          gripper: p.gripper,
+          natnetCommand: p.natnetCommand,
+        },
+      },
+      scene,
+      setupSchema.parse(lab.setup),
+    );
+    return { lab, link };
+  } catch (err) {
+    await lab.stop();
+    throw err;
+  }
+}
+
+/** A lab session on the virtual lab; lab() gives the running lab itself (tests, diagnostics). */
+export class VirtualLabSession extends LabSession {
+  private readonly running: { lab: VirtualLab | null };
+  private readonly dir: string;
+
+  constructor(options: VirtualLabSessionOptions = {}) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-virtual-lab-'));
+    const running: { lab: VirtualLab | null } = { lab: null };
+    let count = 0;
+    super(
+      'virtual',
+      `virtual lab in this process (127.0.0.1, ${options.multicast ? 'multicast' : 'unicast'} NatNet)`,
+      async (scene) => {
+        const opened = await openVirtualLab(scene, path.join(dir, `scene-${++count}.json`), options);
+        running.lab = opened.lab;
+        return {
+          link: opened.link,
+          close: async () => {
+            running.lab = null;
+            await opened.link.close();
+            await opened.lab.stop();
+          },
+        };
+      },
+    );
+    this.running = running;
+    this.dir = dir;
+  }
+
+  /** The running virtual lab, or null between scenes. */
+  lab(): VirtualLab | null {
+    return this.running.lab;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The console's run controller against the in-process virtual lab, through the real console core:
+ * dry runs plan and stream to the console, Esc stops the arm within 10 ms of reaching the core,
+ * and a real run moves nothing before green pre-flight checks and the operator's arm command.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { parseCommandResult, type ConsoleEvent, type RunStatus } from '../../src-main/contract/console-api';
+import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import { LabConnections } from '../../src-main/console/lab-connections';
+import { LabRunController } from '../../src-main/console/lab-run-controller';
+import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
+import { repoRoot } from '../helpers/scenes';
+
+/** A fast dry-run preset: the analytical coarse model, two controls, four rollouts. */
+const fast: PlannerSettings = {
+  ...plannerPresets['isrr2019-coarse'].settings,
+  horizon: 2,
+  slices: 2,
+  rollouts: 4,
+  maxExecutedActions: 3,
+};
+
+const session = new VirtualLabSession();
+let controller: LabRunController;
+let connections: LabConnections;
+let core: ConsoleCore;
+let events: ConsoleEvent[] = [];
+
+function build(realLab: VirtualLabSession | null): void {
+  connections?.dispose();
+  core?.dispose();
+  controller = new LabRunController({
+    virtualLab: session,
+    realLab,
+    tasksDir: path.join(repoRoot, 'resources/tasks'),
+    workers: 1,
+    liveRateHz: 30,
+  });
+  connections = new LabConnections(controller, 100);
+  core = new ConsoleCore({
+    scenesDir: path.join(repoRoot, 'resources/scenes'),
+    runController: controller,
+    connections,
+  });
+  core.subscribe((e) => events.push(e));
+}
+
+async function command(raw: Parameters<ConsoleCore['handle']>[0]) {
+  const r = await core.handle(raw);
+  if (!r.ok) throw new Error(r.error);
+  return r.result;
+}
+
+const lastRun = (): RunStatus | undefined =>
+  events.filter((e) => e.type === 'run').at(-1)?.status as RunStatus | undefined;
+
+async function until<T>(what: string, get: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what} (run: ${JSON.stringify(lastRun() ?? null)})`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Every command the virtual controller decodes, with its arrival time (performance.now ms). */
+function commandsOnWire(): { code: number; at: number }[] {
+  const seen: { code: number; at: number }[] = [];
+  session.lab()!.ur.rtde.on('input', (w: InputWrite) => {
+    const i = w.names.indexOf(INPUT_NAMES.command);
+    if (i >= 0) seen.push({ code: w.values[i] as number, at: w.receivedAt });
+  });
+  return seen;
+}
+
+async function buildWithScene(realLab: VirtualLabSession | null): Promise<void> {
+  build(realLab);
+  await command({ type: 'scene.load', file: 'isrr-obstacle.json' });
+  await command({ type: 'settings.set', settings: fast });
+}
+
+beforeAll(() => buildWithScene(null));
+
+afterEach(async () => {
+  await core.handle({ type: 'run.abort', source: 'remote' });
+  await until('the run to end', () => controller.runningWorkers() === 0);
+  events = [];
+});
+
+afterAll(async () => {
+  connections.dispose();
+  core.dispose();
+  await session.close();
+});
+
+describe('dry runs on the virtual lab', () => {
+  it('plans, streams live state, and writes the stop on the call stack of the Esc command', async () => {
+    await command({ type: 'run.start', mode: 'dry' });
+    const wire = commandsOnWire();
+    const step = await until('a planner step', () => events.find((e) => e.type === 'planner-step'));
+    expect(step.type === 'planner-step' && step.step.predictions.length).toBeGreaterThan(0);
+    expect(lastRun()).toMatchObject({ phase: 'running', mode: 'dry', armed: true, safety: 'safe' });
+    // The arm is executing the first control now: speed commands are on the wire.
+    await until('a speed command', () => wire.some((c) => c.code === CommandCode.SPEED));
+    const state = await until('live state', () => events.find((e) => e.type === 'state'));
+    expect(state.type === 'state' && state.state.length).toBe(
+      step.type === 'planner-step' ? step.step.start.length : -1,
+    );
+    const preflight = events.find((e) => e.type === 'preflight' && e.report?.ok);
+    expect(preflight).toBeDefined();
+
+    // Spy on the client's stop: it must be written on the abort command's own call stack.
+    const robot = session.current()!.robot;
+    const stopWrites: number[] = [];
+    const stopOriginal = robot.stop;
+    robot.stop = (...args) => {
+      stopWrites.push(performance.now());
+      return stopOriginal.apply(robot, args);
+    };
+    const t0 = performance.now();
+    const pending = core.handle({ type: 'run.abort', source: 'escape-key' });
+    const t1 = performance.now();
+    const response = await pending;
+    robot.stop = stopOriginal;
+    expect(stopWrites.filter((t) => t >= t0 && t <= t1)).toHaveLength(1);
+    const stop = await until('the stop on the wire', () =>
+      wire.find((c) => c.code === CommandCode.STOP && c.at >= t0),
+    );
+    // Typically 2-4 ms; the in-process controller reads it when this process's event loop comes
+    // round, so a descheduled process (two shared cores) can take longer: the bench
+    // (npm run bench -- console-abort) measures the distribution against the 10 ms target.
+    const latency = stop.at - t0;
+    expect(
+      latency,
+      `stop reached the virtual controller ${latency.toFixed(2)} ms after the abort`,
+    ).toBeLessThan(50);
+    expect(response.ok && parseCommandResult('run.abort', response).status).toMatchObject({
+      phase: 'aborted',
+      reason: 'Aborted by operator',
+      safety: 'stopped',
+    });
+    expect(
+      events.some(
+        (e) => e.type === 'supervisor' && e.decision === 'stop' && e.reason === 'Aborted by operator',
+      ),
+    ).toBe(true);
+    await until('the run to end', () => controller.runningWorkers() === 0);
+    expect(lastRun()).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator', armed: false });
+  });
+
+  it('reports the live lab: OptiTrack frames, UR5 modes, the gripper and a pre-flight checklist', async () => {
+    const status = await until('connected links', () => {
+      const s = core.snapshot();
+      return s.connections.find((c) => c.id === 'optitrack')?.state === 'connected' && s;
+    });
+    const by = Object.fromEntries(status.connections.map((c) => [c.id, c]));
+    expect(by['optitrack']!.detail).toMatch(/frames\/s, 0 dropped/);
+    expect(by['ur5']).toMatchObject({ state: 'connected' });
+    expect(by['ur5']!.detail).toMatch(/robot RUNNING, safety NORMAL, program playing/);
+    expect(by['gripper']!.detail).toMatch(/pusher held/);
+    expect(by['workers']).toMatchObject({ state: 'disconnected' });
+    expect(status.preflight?.checks.map((c) => c.id)).toEqual([
+      'mocap',
+      'robot-mode',
+      'safety-mode',
+      'program',
+      'pusher-held',
+      'calibration',
+      'scene',
+    ]);
+    // The gripper really held the pusher in the run before: the checklist is green.
+    expect(status.preflight?.ok).toBe(true);
+  });
+
+  it('refuses real runs when no real lab is configured, and pause, with reasons', async () => {
+    const real = await core.handle({ type: 'run.start', mode: 'real' });
+    expect(real).toMatchObject({ ok: false, error: expect.stringMatching(/no real lab is configured/) });
+    await command({ type: 'run.start', mode: 'dry' });
+    await until('running', () => lastRun()?.phase === 'running');
+    expect(await core.handle({ type: 'run.pause' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not supported/),
+    });
+    expect(await core.handle({ type: 'run.arm' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('real runs (the virtual lab standing in for a configured lab)', () => {
+  beforeAll(() => buildWithScene(session));
+
+  it('waits for green checks and the arm command before anything moves', async () => {
+    await command({ type: 'run.start', mode: 'real' });
+    const wire = commandsOnWire();
+    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    expect(lastRun()).toMatchObject({ phase: 'starting', mode: 'real', armed: false });
+    expect(events.some((e) => e.type === 'preflight' && e.report?.ok === true)).toBe(true);
+    // Half a second of waiting: no speed command, no planner step, the supervisor not armed.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(wire.filter((c) => c.code === CommandCode.SPEED)).toHaveLength(0);
+    expect(events.some((e) => e.type === 'planner-step')).toBe(false);
+
+    await command({ type: 'run.arm' });
+    await until('armed and running', () => lastRun()?.phase === 'running' && lastRun()?.armed);
+    await until('a planner step', () => events.some((e) => e.type === 'planner-step'));
+    await core.handle({ type: 'run.abort', source: 'button' });
+    await until('the run to end', () => controller.runningWorkers() === 0);
+    expect(lastRun()).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator' });
+  });
+
+  it('ends an unarmed run on abort without arming', async () => {
+    await command({ type: 'run.start', mode: 'real' });
+    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    await core.handle({ type: 'run.abort', source: 'space-key' });
+    await until('the run to end', () => controller.runningWorkers() === 0);
+    expect(lastRun()).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator', armed: false });
+    expect(events.some((e) => e.type === 'supervisor' && e.reason.startsWith('Armed'))).toBe(false);
+    expect(await core.handle({ type: 'run.arm' })).toMatchObject({ ok: false });
+  });
+});
