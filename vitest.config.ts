@@ -8,6 +8,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  */
 const realtime = [
   'test/lab/supervised-run.test.ts',
+  'test/lab/headless-run-crash.test.ts',
   'test/console/lab-run-controller.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/e2e/**/*.test.ts',

@@ -19,7 +19,9 @@ import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import { Supervisor, type Decision } from '../safety/supervisor';
 import { workspaceFor } from '../safety/workspace';
+import type { SessionRecorder } from '../session/recorder';
 import type { LabLink } from './lab-link';
+import { plannerSettingsOf, recordedRobot } from './run-recording';
 import { RobotPlant, RunStoppedError } from './robot-plant';
 
 export interface SupervisedRunOptions {
@@ -41,6 +43,8 @@ export interface SupervisedRunOptions {
   onStep?(step: PlannerStep): void;
   /** Aborts the run (operator): the supervisor stops the arm at once. */
   signal?: AbortSignal;
+  /** Session log to record the run into (the caller creates and closes it). */
+  recorder?: SessionRecorder;
 }
 
 export interface SupervisedRunResult {
@@ -63,8 +67,10 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     calibration: setup.robot.calibration,
     pusherOffset: setup.robot.pusherOffset,
   });
+  const rec = o.recorder;
+  rec?.settings('real', scene, plannerSettingsOf(o.task, scene, o.model, o.coarse ?? 'analytical'));
   const supervisor = new Supervisor({
-    robot: link.robot,
+    robot: rec ? recordedRobot(link.robot, rec) : link.robot,
     frame: {
       pusherInTable: (p) => adapter.pusherPosition(p),
       tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
@@ -74,13 +80,21 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     acceleration: setup.safety.acceleration,
   });
   if (o.onDecision) supervisor.on('decision', o.onDecision);
-  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => supervisor.updateRobot(s);
+  if (rec) supervisor.on('decision', (d) => rec.decision(d));
+  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => {
+    rec?.robotState(s);
+    supervisor.updateRobot(s);
+  };
+  const offFrame = rec ? link.natnet.on('frame', (_f, snapshot) => rec.mocapFrame(snapshot)) : undefined;
   const offLink = (e: Error): void => supervisor.robotLinkLost(e.message);
   const offGripper = (r: { kind: string }): void => supervisor.pusherLost(r.kind);
   link.robot.on('state', offState);
   link.robot.on('linkLost', offLink);
   link.gripper.on('stop', offGripper);
-  link.onMocap = (p) => supervisor.updateMocap(p);
+  link.onMocap = (p) => {
+    rec?.poses(p);
+    supervisor.updateMocap(p);
+  };
   const watchdog = setInterval(() => supervisor.tick(), 5);
   const onAbort = (): void => supervisor.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -153,6 +167,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         theoreticalSpeedup: theoreticalSpeedup(o.model, o.task.planner.horizon),
         onStep: (step) => {
           steps = step.step;
+          rec?.event({ type: 'planner-step', step });
           o.onStep?.(step);
         },
         ...(o.signal ? { signal: o.signal } : {}),
@@ -192,6 +207,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     link.robot.off('linkLost', offLink);
     link.gripper.off('stop', offGripper);
     link.onMocap = undefined;
+    offFrame?.();
   }
 }
 

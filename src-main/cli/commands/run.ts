@@ -10,6 +10,8 @@ import { LabLink } from '../../run/lab-link';
 import { supervisedRun } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup } from '../../setup/setup-file';
 import { UsageError } from '../errors';
+import { SessionRecorder } from '../../session/recorder';
+import { defaultSessionsDir } from '../../session/sessions-dir';
 
 interface RunOptions {
   robot: string;
@@ -23,6 +25,7 @@ interface RunOptions {
   workers?: string;
   seed: string;
   rtdePort?: string;
+  scriptPort?: string;
   dashboardPort?: string;
   gripperPort?: string;
   natnetPort?: string;
@@ -64,6 +67,7 @@ export function registerRunCommand(program: Command): void {
     .option('--workers <W>', 'fine-model worker processes')
     .option('--seed <n>', 'planner seed', '1')
     .option('--rtde-port <port>')
+    .option('--script-port <port>', 'URScript port the control program is sent to (30002)')
     .option('--dashboard-port <port>')
     .option('--gripper-port <port>')
     .option('--natnet-port <port>', 'NatNet command port')
@@ -102,6 +106,7 @@ export function registerRunCommand(program: Command): void {
       log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
       const ports = {
         rtde: optionalPort('--rtde-port', opts.rtdePort),
+        script: optionalPort('--script-port', opts.scriptPort),
         dashboard: optionalPort('--dashboard-port', opts.dashboardPort),
         gripper: optionalPort('--gripper-port', opts.gripperPort),
         natnetCommand: optionalPort('--natnet-port', opts.natnetPort),
@@ -116,6 +121,13 @@ export function registerRunCommand(program: Command): void {
         loaded.scene,
         setup,
       );
+      const recorder = await SessionRecorder.create({
+        dir: defaultSessionsDir(),
+        label: 'real',
+        origin: 'headless',
+        onError: (e) => log(`session log: ${e.message} (recording stopped; the run goes on)`),
+      });
+      log(`session log: ${recorder.file}`);
       const abort = new AbortController();
       const onSignal = (): void => {
         log('abort requested (signal): stopping the arm');
@@ -131,6 +143,7 @@ export function registerRunCommand(program: Command): void {
           seed: Number(opts.seed),
           ...(opts.workers ? { workers: Number(opts.workers) } : {}),
           signal: abort.signal,
+          recorder,
           onPreflight: (r) =>
             r.checks.forEach((c) => log(`  [${c.ok ? ' ok ' : 'FAIL'}] ${c.label}: ${c.reason}`)),
           onDecision: (d) =>
@@ -143,9 +156,10 @@ export function registerRunCommand(program: Command): void {
             ),
         });
         log(`run ${result.outcome}: ${result.reason}`);
+        recorder.outcome(result.outcome, result.reason);
         if (opts.json) {
           process.stdout.write(
-            `${JSON.stringify({ outcome: result.outcome, reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks })}\n`,
+            `${JSON.stringify({ outcome: result.outcome, reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
           );
         }
         process.exitCode = result.outcome === 'success' ? 0 : result.outcome === 'refused' ? 3 : 1;
@@ -153,6 +167,7 @@ export function registerRunCommand(program: Command): void {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         await link.close();
+        await recorder.close();
       }
     });
 }
