@@ -6,3 +6,4 @@ import path from 'node:path';
 export const appRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const rendererOutDir = path.join(appRoot, 'out', 'renderer');
 export const scenesDir = path.join(appRoot, 'resources', 'scenes');
+export const tasksDir = path.join(appRoot, 'resources', 'tasks');

@@ -117,3 +117,22 @@ export interface IpcRenderer {
 export const ipcRenderer: IpcRenderer;
 
 export const contextBridge: { exposeInMainWorld(apiKey: string, api: unknown): void };
+
+export interface ForkOptions {
+  env?: Record<string, string | undefined>;
+  execArgv?: string[];
+  cwd?: string;
+  stdio?: 'pipe' | 'ignore' | 'inherit' | ('pipe' | 'ignore' | 'inherit')[];
+  serviceName?: string;
+}
+export interface UtilityProcess {
+  readonly pid: number | undefined;
+  postMessage(message: unknown, transfer?: MessagePortMain[]): void;
+  kill(): boolean;
+  on(event: 'message', listener: Listener<[unknown]>): this;
+  on(event: 'spawn', listener: Listener<[]>): this;
+  once(event: 'exit', listener: Listener<[number]>): this;
+}
+export const utilityProcess: {
+  fork(modulePath: string, args?: string[], options?: ForkOptions): UtilityProcess;
+};

@@ -4,11 +4,15 @@
  * wires together is plain Node and tested without Electron.
  */
 import { app, BrowserWindow, ipcMain, MessageChannelMain, session } from 'electron';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConsoleChannel, streamEventTypes } from '../contract/console-api';
 import { ConsoleCore } from '../console/console-core';
-import { scenesDir } from '../console/paths';
+import { scenesDir, tasksDir } from '../console/paths';
+import { createConsoleLab } from '../console/console-lab';
+import { loadLabSettings, virtualLabSettings } from '../contract/lab-settings';
+import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
 import { defaultSessionsDir } from '../session/sessions-dir';
 
@@ -66,9 +70,31 @@ function openConsole(core: ConsoleCore): void {
 async function main(): Promise<void> {
   await app.whenReady();
   lockDownSessions();
-  // Seam for the lead: the in-process virtual lab (default) or the configured real lab, the run
-  // controller (MPC loop + supervisor) and the connection source are injected here.
-  const core = new ConsoleCore({
+  // The in-process virtual lab for dry runs; a real lab when <userData>/lab.json names one.
+  const pending: string[] = [];
+  let core: ConsoleCore | null = null;
+  const report = (message: string): void => {
+    if (!core) pending.push(message);
+    else core.publish({ type: 'log', at: Date.now(), level: 'info', source: 'lab', message });
+  };
+  const labFile = path.join(app.getPath('userData'), 'lab.json');
+  let labSettings = virtualLabSettings;
+  try {
+    labSettings = loadLabSettings(existsSync(labFile) ? labFile : null);
+  } catch (err) {
+    report(`real runs are off: ${(err as Error).message}`);
+  }
+  const lab = createConsoleLab({
+    lab: labSettings,
+    tasksDir,
+    defaultSceneFile: path.join(scenesDir, 'isrr-obstacle.json'),
+    spawn: utilityWorkerSpawner(here),
+    report,
+  });
+  core = new ConsoleCore({
+    runController: lab.runController,
+    connections: lab.connections,
+    whatIf: lab.whatIf,
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
     sessionsDir: defaultSessionsDir(),
@@ -80,10 +106,11 @@ async function main(): Promise<void> {
     }
     return core.handle(raw);
   });
+  for (const line of pending.splice(0)) report(line);
   openConsole(core);
   app.on('window-all-closed', () => {
-    core.dispose();
-    app.quit();
+    core?.dispose();
+    void lab.close().finally(() => app.quit());
   });
 }
 

@@ -1,0 +1,68 @@
+/**
+ * Everything the console needs of a lab, wired once for both front ends (the Electron shell and
+ * web mode): the in-process virtual lab for dry runs (started at launch on the default scene, so
+ * the console opens connected), the configured real lab when there is one, the run controller,
+ * the live connection source and what-if planners on the same worker settings.
+ */
+import { loadSceneFile } from '../contract/scene-file';
+import type { LabSettings } from '../contract/lab-settings';
+import { defaultWorkerCount } from '../parareal/fine-pool';
+import type { SpawnWorker } from '../parareal/worker-transport';
+import type { WhatIfPlannerFactory } from '../session/what-if';
+import { LabConnections } from './lab-connections';
+import { LabRunController } from './lab-run-controller';
+import { realLabSession } from './real-lab-session';
+import { VirtualLabSession } from './virtual-lab-session';
+import { whatIfPlanners } from './what-if-planners';
+
+export interface ConsoleLabOptions {
+  lab: LabSettings;
+  tasksDir: string;
+  /** Scene file the virtual lab starts on before any run asks for another. */
+  defaultSceneFile: string;
+  workers?: number;
+  spawn?: SpawnWorker;
+  /** Progress and problems in words (the terminal in web mode, the log in the app). */
+  report(line: string): void;
+}
+
+export interface ConsoleLab {
+  runController: LabRunController;
+  connections: LabConnections;
+  whatIf: WhatIfPlannerFactory;
+  /** Aborts any run and closes every connection and the virtual lab. */
+  close(): Promise<void>;
+}
+
+export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
+  const workers = o.workers ?? defaultWorkerCount();
+  const spawn = o.spawn ? { spawn: o.spawn } : {};
+  const virtualLab = new VirtualLabSession(o.lab.kind === 'virtual' ? { multicast: o.lab.multicast } : {});
+  const realLab = o.lab.kind === 'real' ? realLabSession(o.lab) : null;
+  const runController = new LabRunController({
+    virtualLab,
+    realLab,
+    tasksDir: o.tasksDir,
+    workers,
+    ...spawn,
+  });
+  const connections = new LabConnections(runController);
+  if (!realLab) {
+    virtualLab.linkFor(loadSceneFile(o.defaultSceneFile)).then(
+      () => o.report(`connected to the ${virtualLab.description}`),
+      (err: Error) => o.report(`the virtual lab did not start: ${err.message}`),
+    );
+  } else {
+    o.report(`real runs go to the ${realLab.description}; dry runs to the virtual lab`);
+  }
+  return {
+    runController,
+    connections,
+    whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, ...spawn }),
+    close: async () => {
+      runController.abort('remote');
+      connections.dispose();
+      await Promise.all([virtualLab.close(), realLab?.close()]);
+    },
+  };
+}
