@@ -28,6 +28,8 @@ export interface ConsoleLabOptions {
 
 export interface ConsoleLab {
   runController: LabRunController;
+  /** The virtual lab of dry runs (its devices are test hooks: the virtual controller sees every stop). */
+  virtualLab: VirtualLabSession;
   connections: LabConnections;
   whatIf: WhatIfPlannerFactory;
   /** Aborts any run and closes every connection and the virtual lab. */
@@ -57,6 +59,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
   }
   return {
     runController,
+    virtualLab,
     connections,
     whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, ...spawn }),
     close: async () => {

@@ -1,97 +1,60 @@
 /**
- * End to end in Debian's Chromium against web mode: load a scene, see it drawn, start a dry run,
- * see the plan and per-iteration predictions, press Esc and see the abort reach the core and the
- * UI show "Aborted by operator". The run controller here is a scripted stand-in for the MPC loop
- * (injected through the same interface the lead will implement); everything else is the real
- * server, core and UI. Screenshots of each view go to test-artifacts/screenshots/.
+ * End to end in Debian's Chromium against web mode on the real core: the run controller, the
+ * supervisor and the in-process virtual lab (virtual UR, gripper and NatNet server on loopback),
+ * wired as `parapush web` wires them. Load a scene, see it drawn and the lab connected, start a dry
+ * run, see the plan and each Parareal iteration's prediction, press Esc: the virtual controller
+ * receives the stop and the UI shows "Aborted by operator". Screenshots of each view go to
+ * test-artifacts/screenshots/; the live view also to docs/screenshots/live-view.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlannerStep } from '../../src-main/contract/console-api';
 import { ConsoleCore } from '../../src-main/console/console-core';
+import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
 import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
-import type { AbortSource, RunController, RunSink } from '../../src-main/console/run-controller';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
+import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`e2e skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
 
 const shots = path.resolve('test-artifacts/screenshots');
+const readmeShots = path.resolve('docs/screenshots');
 
-/** Scripted run: starts, publishes one planner step with three Parareal iterations, obeys abort. */
-class ScriptedRun implements RunController {
-  aborts: AbortSource[] = [];
-  private sink: RunSink | null = null;
-  async start(_request: unknown, sink: RunSink): Promise<void> {
-    this.sink = sink;
-    sink.status({ phase: 'running', safety: 'safe', armed: false });
-    sink.emit({ type: 'planner-step', step: plannerStep() });
-  }
-  async pause(): Promise<void> {}
-  abort(source: AbortSource): void {
-    this.aborts.push(source);
-    this.sink?.status({ phase: 'aborted', reason: 'Aborted by operator', safety: 'stopped', armed: false });
-    this.sink?.emit({ type: 'supervisor', time: 1, decision: 'stop', reason: 'Aborted by operator' });
-  }
-}
-
-function plannerStep(): PlannerStep {
-  const start = [-0.2, 0, -0.1, 0, 0, 0, 0, 0, 0, 0];
-  const at = (k: number, dx: number, dy: number) => [
-    start[0]! + dx,
-    dy,
-    -0.1 + dx * 0.8,
-    dy * (1 - k / 3),
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-  ];
-  return {
-    step: 0,
-    time: 0,
-    sliderIds: ['object'],
-    start,
-    plan: [
-      [0.05, 0.03],
-      [0.05, 0.03],
-      [0.05, -0.02],
-      [0.05, -0.03],
-    ],
-    controlDuration: 1,
-    predictions: [0, 1, 2].map((k) => ({
-      iteration: k,
-      states: [1, 2, 3, 4].map((i) => at(k, 0.05 * i, 0.02 * Math.sin(i))),
-    })),
-    convergence: [
-      { iteration: 1, translation: 0.02, rotation: 0.1 },
-      { iteration: 2, translation: 0.004, rotation: 0.02 },
-    ],
-    costs: [3.2, 2.1, 1.7, 1.6],
-    timings: { planning: 0.31, prediction: 0.25, workers: 4, theoreticalSpeedup: 2, measuredSpeedup: 1.6 },
-  };
-}
-
-describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
+describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtual lab)', () => {
   let root: string;
   let server: WebServer;
+  let lab: ConsoleLab;
+  let core: ConsoleCore;
   let context: BrowserContext;
   let page: Page;
-  const run = new ScriptedRun();
   const cspViolations: string[] = [];
+  /** performance.now() of each STOP the virtual controller decodes, from the run on. */
+  const stops: number[] = [];
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-'));
     mkdirSync(shots, { recursive: true });
+    mkdirSync(readmeShots, { recursive: true });
     const rendererDir = path.join(root, 'renderer');
     await ensureRendererBuilt(rendererDir, () => {});
-    const core = new ConsoleCore({ scenesDir: path.resolve('resources/scenes'), runController: run });
+    lab = createConsoleLab({
+      lab: { kind: 'virtual', multicast: false },
+      tasksDir: path.resolve('resources/tasks'),
+      defaultSceneFile: path.resolve('resources/scenes/isrr-obstacle.json'),
+      workers: 1,
+      report: () => {},
+    });
+    core = new ConsoleCore({
+      scenesDir: path.resolve('resources/scenes'),
+      runController: lab.runController,
+      connections: lab.connections,
+    });
     server = await startWebServer({ core, rendererDir, port: 0 });
     context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
       executablePath: CHROMIUM,
@@ -116,6 +79,8 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
   afterAll(async () => {
     await context?.close();
     await server?.close();
+    core?.dispose();
+    await lab?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -135,36 +100,72 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode)', () => {
     await page.screenshot({ path: path.join(shots, 'scene.png') });
   });
 
-  it('shows the other views with honest states', async () => {
-    for (const view of ['Setup', 'Planner', 'Sessions'] as const) {
+  it('shows the virtual lab connected and its pre-flight checklist in the Setup view', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Setup' }).click();
+    const links = page.getByRole('table', { name: 'Connections' });
+    await expect
+      .poll(() => links.getByRole('row', { name: /OptiTrack/ }).textContent(), { timeout: 30_000 })
+      .toMatch(/connected.*frames\/s/);
+    await expect.poll(() => links.getByRole('row', { name: /UR5/ }).textContent()).toContain('robot RUNNING');
+    const checklist = page.getByRole('table', { name: 'Pre-flight checklist' });
+    await expect.poll(() => checklist.textContent()).toContain('Motion capture fresh');
+    // Before a run has gripped the pusher, that check is red with its reason.
+    await expect
+      .poll(() => checklist.getByRole('row', { name: /Pusher held/ }).textContent())
+      .toContain('FAIL');
+    await page.screenshot({ path: path.join(shots, 'setup.png') });
+    for (const view of ['Planner', 'Sessions'] as const) {
       await page.getByRole('navigation').getByRole('button', { name: view }).click();
       await page.getByRole('heading', { name: view }).waitFor();
       await page.screenshot({ path: path.join(shots, `${view.toLowerCase()}.png`) });
     }
+  });
+
+  it('takes a fast preset: Parareal with 1 iteration, 4 rollouts', async () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Planner' }).click();
     await page.getByLabel('Preset').selectOption('isrr2019-parareal-1');
     await page.getByRole('button', { name: 'Apply preset' }).click();
     await expect.poll(() => page.getByLabel('Parareal iterations').inputValue()).toBe('1');
+    await page.getByLabel('Rollouts').fill('4');
+    await page.getByLabel('Rollouts').dispatchEvent('change');
+    await page.getByRole('button', { name: 'Apply settings' }).click();
+    await expect.poll(() => core.snapshot().settings.rollouts).toBe(4);
   });
 
-  it('starts a dry run and draws the plan and each Parareal iteration', async () => {
+  it('starts a dry run on the virtual lab and draws the plan and each Parareal iteration', async () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Run' }).click();
     await page.getByRole('button', { name: /Start dry run/ }).click();
-    await expect.poll(() => page.getByTestId('run-phase').textContent()).toContain('RUNNING (dry run)');
     await expect
-      .poll(() => page.getByTestId('live-canvas').getAttribute('aria-label'))
-      .toContain('plan step 0 with 4 action(s); predictions for Parareal iteration(s) 0, 1, 2');
+      .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 30_000 })
+      .toContain('RUNNING (dry run)');
+    await expect.poll(() => page.getByTestId('armed').textContent()).toContain('ARMED');
+    await expect
+      .poll(() => page.getByTestId('live-canvas').getAttribute('aria-label'), { timeout: 30_000 })
+      .toContain('plan step 0 with 4 action(s); predictions for Parareal iteration(s) 0, 1');
+    // From here on, every stop the virtual controller decodes is recorded.
+    lab.virtualLab.lab()!.ur.rtde.on('input', (w: InputWrite) => {
+      const i = w.names.indexOf(INPUT_NAMES.command);
+      if (i >= 0 && w.values[i] === CommandCode.STOP) stops.push(w.receivedAt);
+    });
+    // Let the arm push for a moment so the live view shows the executed path.
+    await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, 'run-live-view.png') });
+    copyFileSync(path.join(shots, 'run-live-view.png'), path.join(readmeShots, 'live-view.png'));
   });
 
-  it('aborts on Esc: the core hears it and the UI says "Aborted by operator"', async () => {
+  it('aborts on Esc: the virtual controller gets the stop and the UI says "Aborted by operator"', async () => {
+    const before = performance.now();
     await page.keyboard.press('Escape');
-    await expect.poll(() => run.aborts).toEqual(['escape-key']);
+    await expect.poll(() => stops.filter((t) => t >= before).length).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('run-reason').textContent()).toBe('Aborted by operator');
     await expect.poll(() => page.getByTestId('safety').textContent()).toContain('STOPPED');
+    await expect.poll(() => page.getByTestId('armed').textContent()).toContain('DISARMED');
+    const log = page.getByLabel('Event log');
+    await expect.poll(() => log.textContent()).toContain('Abort requested by operator (Esc key)');
+    await expect.poll(() => log.textContent()).toContain('STOP: Aborted by operator');
     await expect
-      .poll(() => page.getByLabel('Event log').textContent())
-      .toContain('Abort requested by operator (Esc key)');
+      .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 30_000 })
+      .toContain('ABORTED');
     await page.screenshot({ path: path.join(shots, 'aborted.png') });
   });
 

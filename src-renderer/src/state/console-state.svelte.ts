@@ -7,6 +7,7 @@ import type {
   ConsoleEvent,
   ConsoleSnapshot,
   PlannerStep,
+  PreflightReportPayload,
   RunStatus,
 } from '../../../src-main/contract/console-api';
 import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
@@ -51,6 +52,8 @@ export class ConsoleState {
   presets = $state<{ name: string; label: string }[]>([]);
   run = $state<RunStatus>(idleRun);
   connections = $state<Connection[]>([]);
+  /** The lab's pre-flight checklist now; null while no lab is connected. */
+  preflight = $state.raw<PreflightReportPayload | null>(null);
   link = $state<LinkState>({ up: false, detail: 'connecting' });
   log = $state<LogEntry[]>([]);
   /** Latest planner step: plan, per-iteration predictions, costs, timings. */
@@ -68,12 +71,16 @@ export class ConsoleState {
     this.presets = s.presets;
     this.run = s.run;
     this.connections = s.connections;
+    this.preflight = s.preflight;
   }
 
   apply(event: ConsoleEvent): void {
     switch (event.type) {
       case 'connections':
         this.connections = event.connections;
+        break;
+      case 'preflight':
+        this.preflight = event.report;
         break;
       case 'scene':
         this.scene = event.scene;
