@@ -73,8 +73,48 @@ export interface MpcPlannerOptions {
   horizon: number;
   /** Speed of the initial straight-line sequence (quasi-static speed, m/s). */
   initialSpeed: number;
+  controlDuration: number;
   /** Labels for the rollout's iterates: [0..K] for Parareal, [0] coarse, [horizon] fine. */
   iterationLabels(count: number): number[];
+}
+
+/**
+ * A fresh sequence for when the warm start has lost the object: the pusher heads for the point
+ * behind the goal object (as seen from the goal), then pushes it towards the goal, at `speed`.
+ */
+export function approachAndPush(
+  geometry: TaskGeometry,
+  x: State,
+  n: number,
+  speed: number,
+  dt: number,
+): Control[] {
+  const L = geometry.layout;
+  const s = L.sliderPose(x, geometry.goalIndex);
+  const gx = geometry.goal.x - s.x;
+  const gy = geometry.goal.y - s.y;
+  const gd = Math.hypot(gx, gy) || 1;
+  const slider = geometry.sliders[geometry.goalIndex]!;
+  const reach =
+    (slider.kind === 'disc' ? slider.radius : Math.hypot(slider.hx, slider.hy)) +
+    (geometry.pusher.kind === 'disc' ? geometry.pusher.radius : 0);
+  const behind = { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach };
+  let [px, py] = L.pusherPosition(x);
+  const out: Control[] = [];
+  // Once behind the object the pusher keeps pushing: the object moves ahead of it from then on.
+  let pushing = false;
+  for (let t = 0; t < n; t++) {
+    const dx = behind.x - px;
+    const dy = behind.y - py;
+    const d = Math.hypot(dx, dy);
+    pushing ||= d < 1e-3;
+    const step = Math.min(speed, d / dt);
+    const u: Control = pushing ? [(gx / gd) * speed, (gy / gd) * speed] : [(dx / d) * step, (dy / d) * step];
+    out.push(u);
+    px += u[0] * dt;
+    py += u[1] * dt;
+  }
+  return out;
 }
 
 /** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */
@@ -85,9 +125,17 @@ export class MpcPlanner implements StepPlanner {
 
   async plan(ctx: PlanContext): Promise<Plan> {
     const initial = this.warm ?? straightToGoal(this.o.geometry, ctx.x, this.o.horizon, this.o.initialSpeed);
+    const fresh = approachAndPush(
+      this.o.geometry,
+      ctx.x,
+      this.o.horizon,
+      this.o.initialSpeed,
+      this.o.controlDuration,
+    );
     const r = await optimize({
       x0: ctx.x,
       initial,
+      alternatives: this.warm ? [fresh] : [],
       uPrev: ctx.uPrev,
       rollout: this.o.rollout,
       cost: this.o.cost,

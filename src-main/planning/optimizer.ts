@@ -38,6 +38,11 @@ export interface OptimizerSettings {
 export interface OptimizeInput {
   x0: State;
   initial: readonly Control[];
+  /**
+   * Other sequences to weigh against `initial` before the search starts (e.g. a fresh approach
+   * beside the warm start); the cheapest of them is the starting point.
+   */
+  alternatives?: readonly (readonly Control[])[];
   /** The control executed just before (for smoothness costs); [0, 0] at the start. */
   uPrev: Control;
   rollout: BatchRollout;
@@ -125,9 +130,12 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
     const base = current?.controls ?? start;
     const noisy = Array.from({ length: settings.rollouts }, () => perturb(base));
     const sequences = noisy.map((s) => s.controls);
-    const predicted = await predict(current ? sequences : [start, ...sequences]);
+    const starts = current
+      ? []
+      : [start, ...(input.alternatives ?? []).map((a) => a.map((u) => clampSpeed(u, settings.maxSpeed)))];
+    const predicted = await predict([...starts, ...sequences]);
     if (!current) {
-      current = predicted.shift()!;
+      current = predicted.splice(0, starts.length).reduce((best, c) => (c.total < best.total ? c : best));
       costHistory.push(current.total);
     }
     iterations++;

@@ -79,6 +79,7 @@ export async function createTaskRun(o: {
       optimizer: settings,
       horizon: p.horizon,
       initialSpeed: p.initialSpeed,
+      controlDuration: p.controlDuration,
       iterationLabels: labels,
     });
     return { geometry, cost, planner, dispose: () => undefined };

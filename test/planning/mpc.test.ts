@@ -3,7 +3,14 @@ import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/pla
 import { initialState, type State } from '../../src-main/contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { MpcPlanner, runMpc, shiftControls, type Plan, type StepPlanner } from '../../src-main/planning/mpc';
+import {
+  approachAndPush,
+  MpcPlanner,
+  runMpc,
+  shiftControls,
+  type Plan,
+  type StepPlanner,
+} from '../../src-main/planning/mpc';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
 import { Rng } from '../../src-main/planning/rng';
@@ -102,6 +109,7 @@ describe('MPC loop', () => {
       },
       horizon: 4,
       initialSpeed: 0.03,
+      controlDuration: 1,
       iterationLabels: (n) => Array.from({ length: n }, (_, k) => k),
     });
     const x = initialState(isrr);
@@ -110,6 +118,23 @@ describe('MPC loop', () => {
     const before = seen.length;
     await planner.plan({ x, step: 1, uPrev: first.controls[0]! });
     expect(seen[before]![0]).toEqual(shiftControls(first.controls));
+    // Beside the warm start, a fresh approach-and-push sequence is weighed.
+    expect(seen[before]![1]).toEqual(approachAndPush(g, x, 4, 0.03, 1));
+  });
+
+  it('approach-and-push heads behind the object, then pushes it towards the goal', () => {
+    const g = new TaskGeometry({ ...isrr, obstacles: [] });
+    const x = initialState(isrr);
+    // Pusher 10 cm to the side of the object: first move back behind it, then push along +x.
+    g.layout.setPusher(x, g.layout.sliderPose(x, 0).x, 0.1);
+    const u = approachAndPush(g, x, 5, 0.05, 1);
+    expect(u[0]![1]).toBeLessThan(0);
+    // 12 cm to the point behind it: two full moves, one short one that arrives, then pushes.
+    expect(Math.hypot(...u[2]!)).toBeLessThan(0.05);
+    expect(u.slice(3)).toEqual([
+      [0.05, 0],
+      [0.05, 0],
+    ]);
   });
 
   it('stops with success once the goal object is in the goal region, emitting one event per action', async () => {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { State } from '../../contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
+import { overlap } from '../../../src-workers/physics/geometry2d';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
@@ -43,6 +44,13 @@ export const costTermSchema = z.discriminatedUnion('term', [
   z.object({ term: z.literal('disturbance'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('action'), cost: nonNegative }).strict(),
   z.object({ term: z.literal('failure'), weight: nonNegative }).strict(),
+  z
+    .object({
+      term: z.literal('contact'),
+      /** Weight of the squared gap between the pusher and the goal object (m^-2). */
+      weight: nonNegative,
+    })
+    .strict(),
 ]);
 export type CostTermSpec = z.infer<typeof costTermSchema>;
 
@@ -122,5 +130,21 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
       return { name: spec.term, running: () => spec.cost };
     case 'failure':
       return { name: spec.term, running: ({ next }) => (g.assess(next).failure ? spec.weight : 0) };
+    case 'contact': {
+      // Our addition to the papers' costs: once the pusher has lost the object, the terminal goal
+      // cost no longer changes with small changes of the controls and the optimizer wanders; a
+      // small pull back to the object keeps the search where pushing happens.
+      return {
+        name: spec.term,
+        running: ({ next }) => {
+          const s = L.sliderPose(next, g.goalIndex);
+          const gap = overlap(
+            { footprint: g.pusher, x: next[0]!, y: next[1]!, theta: 0 },
+            { footprint: g.sliders[g.goalIndex]!, ...s },
+          );
+          return spec.weight * Math.max(0, -gap.depth) ** 2;
+        },
+      };
+    }
   }
 }
