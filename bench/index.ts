@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   robot: () => import('./robot'),
   logs: () => import('./logs'),
   learned: () => import('./learned'),
+  console: () => import('./console'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);
