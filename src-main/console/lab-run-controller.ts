@@ -86,6 +86,8 @@ export class LabRunController implements RunController {
   }
 
   async start(request: RunRequest, sink: RunSink): Promise<void> {
+    // An aborted run may still be winding down (planning finishing, the pool closing): wait for it.
+    if (this.active?.aborted) await this.ending;
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session)
@@ -108,7 +110,6 @@ export class LabRunController implements RunController {
     this.changed();
     let link: LabLink;
     try {
-      await this.ending;
       log(sink, 'info', 'lab', `connecting to the ${session.description}`);
       link = await session.linkFor(scene);
     } catch (err) {
