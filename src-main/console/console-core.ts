@@ -179,6 +179,10 @@ export class ConsoleCore {
         if (this.run.phase !== 'running') throw new Error(`cannot pause: the run is ${this.run.phase}`);
         await this.runController.pause();
         return { status: this.run };
+      case 'run.resume':
+        if (this.run.phase !== 'paused') throw new Error(`cannot resume: the run is ${this.run.phase}`);
+        await this.runController.resume();
+        return { status: this.run };
       case 'run.abort':
         return { status: this.abort(command.source) };
       case 'sessions.list':

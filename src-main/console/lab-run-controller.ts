@@ -52,6 +52,8 @@ interface ActiveRun {
   armed: (() => void) | null;
   /** Whether the operator's abort has already been reported (final status keeps it). */
   aborted: boolean;
+  /** While paused: the wait that holds the run after its current action, and its release. */
+  paused: { gate: Promise<void>; release: () => void } | null;
 }
 
 export class LabRunController implements RunController {
@@ -104,6 +106,7 @@ export class LabRunController implements RunController {
       t0: performance.now(),
       armed: null,
       aborted: false,
+      paused: null,
     };
     this.active = run;
     this.session = session;
@@ -136,7 +139,23 @@ export class LabRunController implements RunController {
   }
 
   async pause(): Promise<void> {
-    throw new Error('pausing is not supported yet: abort the run and start a new one');
+    const run = this.active;
+    if (!run || run.paused) throw new Error('there is no running run to pause');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    run.paused = { gate, release };
+    run.sink.status({ phase: 'paused', reason: 'Paused by operator: the arm holds still after this action' });
+    log(run.sink, 'info', 'operator', 'Run paused');
+  }
+
+  async resume(): Promise<void> {
+    const run = this.active;
+    if (!run?.paused) throw new Error('there is no paused run to resume');
+    const { release } = run.paused;
+    run.paused = null;
+    run.sink.status({ phase: 'running', reason: null });
+    log(run.sink, 'info', 'operator', 'Run resumed');
+    release();
   }
 
   abort(_source: AbortSource): void {
@@ -148,6 +167,8 @@ export class LabRunController implements RunController {
     const waiting = run.armed;
     run.armed = null;
     waiting?.();
+    run.paused?.release();
+    run.paused = null;
     run.sink.status({ phase: 'aborted', reason: ABORTED, safety: 'stopped', armed: false });
   }
 
@@ -179,6 +200,9 @@ export class LabRunController implements RunController {
         signal: run.abort.signal,
         ...(this.o.spawn ? { spawn: this.o.spawn } : {}),
         ...(run.mode === 'real' ? { confirmArm: () => this.waitForArm(run) } : {}),
+        betweenActions: async () => {
+          await run.paused?.gate;
+        },
         onPreflight: (report) => {
           sink.emit({ type: 'preflight', report });
           for (const c of report.checks.filter((c) => !c.ok))
@@ -227,6 +251,9 @@ export class LabRunController implements RunController {
         return tell('allow', 'Run started');
       case 'command-refused':
       case 'stop':
+        // A stopped run cannot stay paused: let it reach its end.
+        run.paused?.release();
+        run.paused = null;
         sink.status({
           safety: 'stopped',
           armed: false,

@@ -32,7 +32,9 @@ export interface RunController {
    * the reason when the run is not waiting for it.
    */
   arm(): Promise<void>;
+  /** Holds the arm still once the current action ends, until resume(). */
   pause(): Promise<void>;
+  resume(): Promise<void>;
   /** Stops the run now. Must not block: the supervisor guarantees the stop within its deadline. */
   abort(source: AbortSource): void;
 }
@@ -52,6 +54,10 @@ export class UnavailableRunController implements RunController {
   }
 
   async pause(): Promise<void> {
+    throw new Error(RUN_UNAVAILABLE_MESSAGE);
+  }
+
+  async resume(): Promise<void> {
     throw new Error(RUN_UNAVAILABLE_MESSAGE);
   }
 

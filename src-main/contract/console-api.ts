@@ -64,6 +64,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   /** The operator's explicit arm step of a real run, once its pre-flight checklist is green. */
   z.object({ type: z.literal('run.arm') }).strict(),
   z.object({ type: z.literal('run.pause') }).strict(),
+  z.object({ type: z.literal('run.resume') }).strict(),
   z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
   z.object({ type: z.literal('connections.get') }).strict(),
   // Sessions: recorded run logs, their playback and what-if re-planning. Playback never moves the robot.
@@ -316,6 +317,7 @@ export const commandResultSchemas = {
   'run.start': z.object({ status: runStatusSchema }).strict(),
   'run.arm': z.object({ status: runStatusSchema }).strict(),
   'run.pause': z.object({ status: runStatusSchema }).strict(),
+  'run.resume': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
   'sessions.list': z.object({ folder: z.string(), sessions: z.array(sessionListingSchema) }).strict(),

@@ -21,6 +21,8 @@ export interface RobotPlantOptions {
   poses: () => PlanarPoses | undefined;
   /** Pusher position from the robot, for setups whose pusher carries no markers. */
   pusherFromRobot: () => { x: number; y: number } | undefined;
+  /** Awaited after each action, the arm holding still (the operator's pause). */
+  betweenActions?: () => Promise<void>;
   /** Interval between command refreshes while moving (ms); well inside the watchdogs. */
   commandPeriodMs?: number;
 }
@@ -59,6 +61,7 @@ export class RobotPlant implements Plant {
       await sleep(Math.min(period, Math.max(0, end - performance.now())));
     }
     sup.hold();
+    await this.o.betweenActions?.();
     if (sup.state !== 'running') throw this.stopped();
   }
 

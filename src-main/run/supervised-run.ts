@@ -38,6 +38,8 @@ export interface SupervisedRunOptions {
    * resolves when the operator arms. The checks run again afterwards and must still be green.
    */
   confirmArm?(report: PreflightReport): Promise<void>;
+  /** Awaited after each action while the arm holds still: the operator's pause. */
+  betweenActions?(): Promise<void>;
   onPreflight?(report: PreflightReport): void;
   onDecision?(d: Decision): void;
   onStep?(step: PlannerStep): void;
@@ -149,6 +151,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     });
     const plant = new RobotPlant({
       supervisor,
+      ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
       layout: layoutForScene(scene),
       poses: () => link.poses(),
       pusherFromRobot: () =>

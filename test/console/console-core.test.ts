@@ -145,6 +145,7 @@ describe('ConsoleCore', () => {
       start: async (_req, sink) => sink.status({ phase: 'running', armed: false, safety: 'safe' }),
       arm: async () => {},
       pause: async () => {},
+      resume: async () => {},
       abort: (source) => {
         order.push('controller');
         aborts.push(source);

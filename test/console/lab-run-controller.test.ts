@@ -179,16 +179,34 @@ describe('dry runs on the virtual lab', () => {
     expect(status.preflight?.ok).toBe(true);
   });
 
-  it('refuses real runs when no real lab is configured, and pause, with reasons', async () => {
+  it('refuses real runs when no real lab is configured, with the reason', async () => {
     const real = await core.handle({ type: 'run.start', mode: 'real' });
     expect(real).toMatchObject({ ok: false, error: expect.stringMatching(/no real lab is configured/) });
-    await command({ type: 'run.start', mode: 'dry' });
-    await until('running', () => lastRun()?.phase === 'running');
-    expect(await core.handle({ type: 'run.pause' })).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/not supported/),
-    });
     expect(await core.handle({ type: 'run.arm' })).toMatchObject({ ok: false });
+  });
+
+  it('pauses after the current action with the arm still, and resumes planning', async () => {
+    await command({ type: 'run.start', mode: 'dry' });
+    const wire = commandsOnWire();
+    await until('a planner step', () => events.some((e) => e.type === 'planner-step'));
+    await command({ type: 'run.pause' });
+    expect(lastRun()).toMatchObject({ phase: 'paused' });
+    // The action under way ends (its 1 s control); then nothing moves and nothing is planned.
+    const lastSpeed = (): number => wire.findLast((c) => c.code === CommandCode.SPEED)?.at ?? 0;
+    await until('the action to end', () => lastSpeed() > 0 && performance.now() - lastSpeed() > 200);
+    const held = wire.length;
+    const steps = events.filter((e) => e.type === 'planner-step').length;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(wire.slice(held).filter((c) => c.code === CommandCode.SPEED)).toHaveLength(0);
+    expect(events.filter((e) => e.type === 'planner-step')).toHaveLength(steps);
+    expect(lastRun()).toMatchObject({ phase: 'paused', safety: 'safe', armed: true });
+
+    await command({ type: 'run.resume' });
+    expect(lastRun()).toMatchObject({ phase: 'running' });
+    await until(
+      'the next planner step',
+      () => events.filter((e) => e.type === 'planner-step').length > steps,
+    );
   });
 });
 
