@@ -1,59 +1,104 @@
 /**
  * What the network reads and predicts (CVS 2020 Sec. 4), from padded states (see slots.ts).
  *
- * Input (32 values): for each slot, the slider's position relative to the pusher, cos and sin of
- * its angle and its velocity (7 x 4); then the pusher's current velocity and the commanded
- * velocity. Positions relative to the pusher make the model independent of where on the table
- * the push happens.
+ * Everything is expressed in the push frame: origin at the pusher, x axis along the commanded
+ * velocity u (the table x axis when u = 0). Positions relative to the pusher make the model
+ * independent of where on the table the push happens; turning with u makes it independent of the
+ * push direction, so a small data set covers every direction (contact then only depends on the
+ * slider's cross-track offset and distance ahead, not on their combination with the heading).
+ *
+ * Input (32 values): for each slot, the slider's position, cos and sin of its angle relative to
+ * the push direction, and its velocity (7 x 4); then the pusher's current velocity and the
+ * commanded velocity (|u|, 0). Parked slots (see slots.ts) read as their parking place taken as
+ * a fixed offset, so they look the same wherever the pusher is.
  *
  * Output (24 values): for each slot, the pose change over the step (dx, dy, dtheta wrapped to
- * (-pi, pi]) and the velocity at its end (vx, vy, omega). The pusher itself is not predicted: it
- * follows the commanded velocity exactly, as in the analytical model.
+ * (-pi, pi]) and the velocity at its end (vx, vy, omega), in the push frame. The pusher itself is
+ * not predicted: it follows the commanded velocity exactly, as in the analytical model.
  */
 import { wrapAngle, type State } from '../contract/state';
-import { MAX_SLIDERS, paddedLayout } from './slots';
+import { MAX_SLIDERS, paddedLayout, parkingPlaces } from './slots';
 
 export const INPUTS_PER_SLOT = 7;
 export const INPUT_SIZE = INPUTS_PER_SLOT * MAX_SLIDERS + 4;
 export const OUTPUTS_PER_SLOT = 6;
 export const OUTPUT_SIZE = OUTPUTS_PER_SLOT * MAX_SLIDERS;
 
-/** Writes the input features of padded state x under control u into out[offset..offset+32). */
-export function encodeInput(x: State, ux: number, uy: number, out: Float32Array, offset = 0): void {
+/** Heading of the push frame: the commanded direction, 0 when the pusher stands still. */
+export function pushHeading(ux: number, uy: number): number {
+  return ux === 0 && uy === 0 ? 0 : Math.atan2(uy, ux);
+}
+
+/**
+ * Writes the input features of padded state x (first `activeSlots` slots in use) under control u
+ * into out[offset..offset+32).
+ */
+export function encodeInput(
+  x: State,
+  ux: number,
+  uy: number,
+  activeSlots: number,
+  out: Float32Array,
+  offset = 0,
+): void {
   const L = paddedLayout;
+  const phi = pushHeading(ux, uy);
+  const c = Math.cos(phi);
+  const s = Math.sin(phi);
   const [px, py] = L.pusherPosition(x);
   for (let i = 0; i < MAX_SLIDERS; i++) {
+    const o = offset + INPUTS_PER_SLOT * i;
+    if (i >= activeSlots) {
+      out.fill(0, o, o + INPUTS_PER_SLOT);
+      out[o] = parkingPlaces[i]!.x;
+      out[o + 1] = parkingPlaces[i]!.y;
+      out[o + 2] = 1;
+      continue;
+    }
     const p = L.posOffset(i);
     const v = L.velOffset(i);
-    const o = offset + INPUTS_PER_SLOT * i;
-    out[o] = x[p]! - px;
-    out[o + 1] = x[p + 1]! - py;
-    out[o + 2] = Math.cos(x[p + 2]!);
-    out[o + 3] = Math.sin(x[p + 2]!);
-    out[o + 4] = x[v]!;
-    out[o + 5] = x[v + 1]!;
+    const dx = x[p]! - px;
+    const dy = x[p + 1]! - py;
+    out[o] = c * dx + s * dy;
+    out[o + 1] = -s * dx + c * dy;
+    out[o + 2] = Math.cos(x[p + 2]! - phi);
+    out[o + 3] = Math.sin(x[p + 2]! - phi);
+    out[o + 4] = c * x[v]! + s * x[v + 1]!;
+    out[o + 5] = -s * x[v]! + c * x[v + 1]!;
     out[o + 6] = x[v + 2]!;
   }
   const [pvx, pvy] = L.pusherVelocity(x);
   const o = offset + INPUTS_PER_SLOT * MAX_SLIDERS;
-  out[o] = pvx;
-  out[o + 1] = pvy;
-  out[o + 2] = ux;
-  out[o + 3] = uy;
+  out[o] = c * pvx + s * pvy;
+  out[o + 1] = -s * pvx + c * pvy;
+  out[o + 2] = Math.hypot(ux, uy);
+  out[o + 3] = 0;
 }
 
-/** Writes the training target of the transition x -> next into out[offset..offset+24). */
-export function encodeTarget(x: State, next: State, out: Float32Array, offset = 0): void {
+/** Writes the training target of the transition x -> next under control u into out[offset..offset+24). */
+export function encodeTarget(
+  x: State,
+  next: State,
+  ux: number,
+  uy: number,
+  out: Float32Array,
+  offset = 0,
+): void {
   const L = paddedLayout;
+  const phi = pushHeading(ux, uy);
+  const c = Math.cos(phi);
+  const s = Math.sin(phi);
   for (let i = 0; i < MAX_SLIDERS; i++) {
     const p = L.posOffset(i);
     const v = L.velOffset(i);
     const o = offset + OUTPUTS_PER_SLOT * i;
-    out[o] = next[p]! - x[p]!;
-    out[o + 1] = next[p + 1]! - x[p + 1]!;
+    const dx = next[p]! - x[p]!;
+    const dy = next[p + 1]! - x[p + 1]!;
+    out[o] = c * dx + s * dy;
+    out[o + 1] = -s * dx + c * dy;
     out[o + 2] = wrapAngle(next[p + 2]! - x[p + 2]!);
-    out[o + 3] = next[v]!;
-    out[o + 4] = next[v + 1]!;
+    out[o + 3] = c * next[v]! + s * next[v + 1]!;
+    out[o + 4] = -s * next[v]! + c * next[v + 1]!;
     out[o + 5] = next[v + 2]!;
   }
 }
@@ -73,16 +118,19 @@ export function applyOutput(
   out: State,
 ): State {
   const L = paddedLayout;
+  const phi = pushHeading(ux, uy);
+  const c = Math.cos(phi);
+  const s = Math.sin(phi);
   if (out !== x) out.set(x);
   for (let i = 0; i < activeSlots; i++) {
     const p = L.posOffset(i);
     const v = L.velOffset(i);
     const o = offset + OUTPUTS_PER_SLOT * i;
-    out[p] = x[p]! + y[o]!;
-    out[p + 1] = x[p + 1]! + y[o + 1]!;
+    out[p] = x[p]! + c * y[o]! - s * y[o + 1]!;
+    out[p + 1] = x[p + 1]! + s * y[o]! + c * y[o + 1]!;
     out[p + 2] = wrapAngle(x[p + 2]! + y[o + 2]!);
-    out[v] = y[o + 3]!;
-    out[v + 1] = y[o + 4]!;
+    out[v] = c * y[o + 3]! - s * y[o + 4]!;
+    out[v + 1] = s * y[o + 3]! + c * y[o + 4]!;
     out[v + 2] = y[o + 5]!;
   }
   const [px, py] = L.pusherPosition(x);

@@ -75,7 +75,7 @@ export class LearnedCoarseModel {
     const L = this.layout;
     const padded = xs.map((x) => padState(x, L));
     const input = new Float32Array(m * INPUT_SIZE);
-    padded.forEach((p, r) => encodeInput(p, us[r]![0], us[r]![1], input, r * INPUT_SIZE));
+    padded.forEach((p, r) => encodeInput(p, us[r]![0], us[r]![1], L.sliderCount, input, r * INPUT_SIZE));
     standardize(input, meta.normalization.inputMean, meta.normalization.inputStd);
     const mlp = this.network();
     const y = tf.tidy(() => forward(mlp, tf.tensor2d(input, [m, INPUT_SIZE])).dataSync());

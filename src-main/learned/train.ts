@@ -64,8 +64,8 @@ export function datasetFeatures(dataset: Dataset): { inputs: Float32Array; targe
   const targets = new Float32Array(n * OUTPUT_SIZE);
   for (let i = 0; i < n; i++) {
     const r = recordAt(dataset.records, i);
-    encodeInput(r.start, r.ux, r.uy, inputs, i * INPUT_SIZE);
-    encodeTarget(r.start, r.end, targets, i * OUTPUT_SIZE);
+    encodeInput(r.start, r.ux, r.uy, r.sliders, inputs, i * INPUT_SIZE);
+    encodeTarget(r.start, r.end, r.ux, r.uy, targets, i * OUTPUT_SIZE);
   }
   return { inputs, targets };
 }

@@ -32,18 +32,44 @@ describe('padded slots', () => {
 });
 
 describe('features', () => {
-  it('encodes positions relative to the pusher and the control at the end', () => {
+  it('encodes positions relative to the pusher in the push frame, parked slots as constants', () => {
     const x = paddedLayout.create();
     paddedLayout.setPusher(x, 0.1, 0.2, 0.03, 0.04);
     paddedLayout.setSlider(x, 0, { x: 0.25, y: 0.1, theta: Math.PI / 2 }, { vx: 1, vy: 2, omega: 3 });
     const f = new Float32Array(INPUT_SIZE);
-    encodeInput(x, 0.05, -0.06, f);
-    expect(f[0]).toBeCloseTo(0.15, 6);
-    expect(f[1]).toBeCloseTo(-0.1, 6);
-    expect(f[2]).toBeCloseTo(0, 6);
-    expect(f[3]).toBeCloseTo(1, 6);
-    expect(Array.from(f.subarray(4, 7))).toEqual([1, 2, 3]);
-    expect(Array.from(f.subarray(INPUT_SIZE - 4))).toEqual([0.03, 0.04, 0.05, -0.06].map(Math.fround));
+    // Push along +y: the frame's x axis is the table's y axis.
+    encodeInput(x, 0, 0.05, 1, f);
+    expect(f[0]).toBeCloseTo(-0.1, 6); // 0.1 m behind in y
+    expect(f[1]).toBeCloseTo(-0.15, 6); // 0.15 m to the right (table +x)
+    expect(f[2]).toBeCloseTo(1, 6); // theta - heading = 0
+    expect(f[3]).toBeCloseTo(0, 6);
+    expect(f[4]).toBeCloseTo(2, 6);
+    expect(f[5]).toBeCloseTo(-1, 6);
+    expect(f[6]).toBe(3);
+    expect(Array.from(f.subarray(7, 14))).toEqual([parkingPlaces[1]!.x, parkingPlaces[1]!.y, 1, 0, 0, 0, 0]);
+    const tail = Array.from(f.subarray(INPUT_SIZE - 4));
+    [0.04, -0.03, 0.05, 0].forEach((v, k) => expect(tail[k]).toBeCloseTo(v, 6));
+    // Moving the whole scene and turning it with the push leaves the features unchanged.
+    const turned = paddedLayout.create();
+    const a = 0.7;
+    const rot = (vx: number, vy: number): [number, number] => [
+      Math.cos(a) * vx - Math.sin(a) * vy,
+      Math.sin(a) * vx + Math.cos(a) * vy,
+    ];
+    const [pvx, pvy] = rot(0.03, 0.04);
+    paddedLayout.setPusher(turned, -0.3, 0.05, pvx, pvy);
+    const [rx, ry] = rot(0.15, -0.1);
+    const [vx, vy] = rot(1, 2);
+    paddedLayout.setSlider(
+      turned,
+      0,
+      { x: -0.3 + rx, y: 0.05 + ry, theta: Math.PI / 2 + a },
+      { vx, vy, omega: 3 },
+    );
+    const [ux, uy] = rot(0, 0.05);
+    const g = new Float32Array(INPUT_SIZE);
+    encodeInput(turned, ux, uy, 1, g);
+    for (let k = 0; k < INPUT_SIZE; k++) expect(g[k]).toBeCloseTo(f[k]!, 5);
   });
 
   it('applying the encoded target to the start state gives the end state of the active slots', () => {
@@ -59,7 +85,7 @@ describe('features', () => {
       }
       paddedLayout.setPusher(end, x[0]! + 0.05, x[1]! - 0.02, 0.05, -0.02);
       const y = new Float32Array(OUTPUT_SIZE);
-      encodeTarget(x, end, y);
+      encodeTarget(x, end, 0.05, -0.02, y);
       const back = applyOutput(x, 0.05, -0.02, 1, y, 0, n, paddedLayout.create());
       for (let j = 0; j < paddedLayout.size; j++) expect(back[j]).toBeCloseTo(end[j]!, 6);
     }
