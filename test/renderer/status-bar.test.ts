@@ -65,4 +65,28 @@ describe('StatusBar', () => {
     await fireEvent.click(screen.getByRole('button', { name: /ABORT/ }));
     expect(onAbort).toHaveBeenCalledOnce();
   });
+
+  it('marks playback of a recorded session so it is not taken for a live run', async () => {
+    const props = { run: run(), connections: [], link: { up: true, detail: '' }, onAbort: () => {} };
+    const { rerender } = render(StatusBar, props);
+    expect(screen.queryByTestId('playback-mode')).toBeNull();
+    expect(screen.getByRole('contentinfo').dataset.mode).toBe('live');
+    const playback = {
+      file: 's.mcap',
+      duration: 90,
+      position: 12,
+      playing: true,
+      speed: 10,
+      ended: false,
+      seeks: 1,
+    };
+    await rerender({ ...props, playback });
+    const cell = screen.getByTestId('playback-mode');
+    expect(cell.textContent).toContain('PLAYBACK, NOT LIVE');
+    expect(cell.textContent).toContain('playing');
+    expect(cell.textContent).toContain('0:12 / 1:30 at 10×');
+    expect(screen.getByRole('contentinfo').dataset.mode).toBe('playback');
+    // Abort stays on screen whatever plays back.
+    expect(screen.getByRole('button', { name: /ABORT/ })).toBeTruthy();
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Draws the top-down view: table, goal region, obstacles, sliders, pusher, the executed pusher
  * path, the chosen plan and the predicted trajectory of each Parareal iteration. Iterations
- * differ by dash pattern and label as well as colour, so they read without colour.
+ * differ by dash pattern and label as well as colour, so they read without colour. A what-if
+ * re-plan is drawn beside the plan it is compared with: purple, dashed, round markers.
  */
 import type { PlannerStep } from '../../../src-main/contract/console-api';
 import type { Scene, Shape } from '../../../src-main/contract/scene';
@@ -13,7 +14,13 @@ export interface LiveOverlay {
   state: number[] | null;
   executedPath: [number, number][];
   showRollouts: boolean;
+  /** A what-if re-plan of `step`, drawn beside it; null when there is none. */
+  whatIf?: PlannerStep | null;
 }
+
+/** The look of the two plans of a what-if comparison (the legend in LiveCanvas names them). */
+export const PLAN_STYLE = { colour: '#e65100', dash: [] as number[] };
+export const WHAT_IF_STYLE = { colour: '#6a1b9a', dash: [12, 6] };
 
 const iterationColours = ['#9e9e9e', '#42a5f5', '#ab47bc', '#26a69a', '#ffa726', '#ef5350'];
 const iterationDashes = [[2, 4], [8, 4], [12, 3, 2, 3], [16, 4], [4, 2], []];
@@ -76,6 +83,7 @@ export function drawTable(
   drawPath(ctx, t, overlay.executedPath, '#000', 2, []);
 
   if (overlay.step) drawStep(ctx, t, overlay.step, overlay.showRollouts);
+  if (overlay.whatIf) drawWhatIf(ctx, t, overlay.whatIf);
 
   const pusher = overlay.state ? { x: overlay.state[0]!, y: overlay.state[1]! } : scene.pusher.position;
   const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
@@ -118,18 +126,51 @@ function drawStep(
       label(ctx, `k=${p.iteration}`, lx + 14, ly - 8, colour);
     }
   }
-  // The chosen plan: the pusher path the controls would drive, thick and solid.
+  // The chosen plan: the pusher path the controls would drive, thick and solid, square markers.
+  const path = planPath(step);
+  drawPath(ctx, t, path, PLAN_STYLE.colour, 4, PLAN_STYLE.dash);
+  for (const [x, y] of path.slice(1)) {
+    const [px, py] = toCanvas(t, x, y);
+    ctx.fillStyle = PLAN_STYLE.colour;
+    ctx.fillRect(px - 3, py - 3, 6, 6);
+  }
+}
+
+/** The re-planned pusher path and the slider path it predicts (its last Parareal iteration). */
+function drawWhatIf(ctx: CanvasRenderingContext2D, t: ViewTransform, step: PlannerStep): void {
+  const last = step.predictions[step.predictions.length - 1];
+  if (last)
+    for (let i = 0; i < step.sliderIds.length; i++)
+      drawPath(
+        ctx,
+        t,
+        [sliderPosOf(step.start, i), ...last.states.map((s) => sliderPosOf(s, i))],
+        WHAT_IF_STYLE.colour,
+        2,
+        [4, 4],
+      );
+  const path = planPath(step);
+  drawPath(ctx, t, path, WHAT_IF_STYLE.colour, 4, WHAT_IF_STYLE.dash);
+  for (const [x, y] of path.slice(1)) {
+    const [px, py] = toCanvas(t, x, y);
+    ctx.fillStyle = WHAT_IF_STYLE.colour;
+    ctx.beginPath();
+    ctx.arc(px, py, 4, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  const end = path[path.length - 1]!;
+  const [ex, ey] = toCanvas(t, end[0], end[1]);
+  label(ctx, 'what-if', ex, ey + 18, WHAT_IF_STYLE.colour);
+}
+
+/** The pusher path a plan's controls drive, from its start state, one point per control. */
+function planPath(step: PlannerStep): [number, number][] {
   const path: [number, number][] = [pusherOf(step.start)];
   for (const [vx, vy] of step.plan) {
     const [x, y] = path[path.length - 1]!;
     path.push([x + vx * step.controlDuration, y + vy * step.controlDuration]);
   }
-  drawPath(ctx, t, path, '#e65100', 4, []);
-  for (const [x, y] of path.slice(1)) {
-    const [px, py] = toCanvas(t, x, y);
-    ctx.fillStyle = '#e65100';
-    ctx.fillRect(px - 3, py - 3, 6, 6);
-  }
+  return path;
 }
 
 function pusherOf(state: number[]): [number, number] {
@@ -205,7 +246,11 @@ function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number
 }
 
 /** The same content in words, for screen readers and for tests that cannot see pixels. */
-export function describeView(scene: Scene | null, step: PlannerStep | null): string {
+export function describeView(
+  scene: Scene | null,
+  step: PlannerStep | null,
+  whatIf: PlannerStep | null = null,
+): string {
   if (!scene) return 'No scene loaded';
   const parts = [
     `Table ${Math.round(scene.table.size.x * 1000)} × ${Math.round(scene.table.size.y * 1000)} mm`,
@@ -219,5 +264,6 @@ export function describeView(scene: Scene | null, step: PlannerStep | null): str
       `predictions for Parareal iteration(s) ${step.predictions.map((p) => p.iteration).join(', ')}`,
     );
   }
+  if (whatIf) parts.push(`what-if plan for step ${whatIf.step} with ${whatIf.plan.length} action(s)`);
   return parts.join('; ');
 }

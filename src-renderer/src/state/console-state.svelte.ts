@@ -1,14 +1,21 @@
 /**
  * What the console knows, fed only by the core's events and command results. Views read it;
  * nothing here invents data.
+ *
+ * Playback of a recorded session feeds the same fields as a live run (live view, plots, event
+ * log), so it reads exactly like the run did. What was on screen from the live console is put
+ * aside when playback opens and comes back when it closes; replayed log lines are marked as
+ * playback and leave the log again on a seek (the core replays them) or when playback closes.
  */
 import type {
   Connection,
   ConsoleEvent,
   ConsoleSnapshot,
+  PlaybackStatusInfo,
   PlannerStep,
   PreflightReportPayload,
   RunStatus,
+  SessionSummary,
 } from '../../../src-main/contract/console-api';
 import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
 import type { Scene } from '../../../src-main/contract/scene';
@@ -20,6 +27,34 @@ export interface LogEntry {
   level: 'info' | 'warn' | 'error';
   source: string;
   message: string;
+  /** Replayed from a recorded session, not something happening now. */
+  playback?: boolean;
+}
+
+/** The session open for playback, as sessions.open described it. */
+export interface OpenSession {
+  file: string;
+  summary: SessionSummary;
+  /** Planner steps in the log (what-if picks one by its index). */
+  steps: number;
+}
+
+/** A what-if re-plan of a logged step beside the step as it was planned in the run. */
+export interface WhatIfComparison {
+  /** Index of the step in the session log. */
+  index: number;
+  original: PlannerStep;
+  replanned: PlannerStep;
+  /** The settings in words (model, iterations), for the legend. */
+  label: string;
+}
+
+/** What a run puts on screen; set aside while a session plays back. */
+interface RunData {
+  plannerStep: PlannerStep | null;
+  stepTimings: StepTiming[];
+  live: { time: number; sliderIds: string[]; state: number[] } | null;
+  executedPath: [number, number][];
 }
 
 /** One point per planner step for the timing plots. */
@@ -62,7 +97,15 @@ export class ConsoleState {
   /** Latest measured state, and the pusher path executed so far in this run. */
   live = $state.raw<{ time: number; sliderIds: string[]; state: number[] } | null>(null);
   executedPath = $state.raw<[number, number][]>([]);
+  /** Where the playback timeline is; null while the console is live. */
+  playback = $state.raw<PlaybackStatusInfo | null>(null);
+  /** The session being played back (set by the Sessions view when it opens one). */
+  session = $state.raw<OpenSession | null>(null);
+  whatIf = $state.raw<WhatIfComparison | null>(null);
   private nextLogId = 1;
+  private liveData: RunData | null = null;
+  /** Wall clock when playback opened, ms: log lines stamped before it are replayed ones. */
+  private playbackOpenedAt = 0;
 
   applySnapshot(s: ConsoleSnapshot): void {
     this.scene = s.scene;
@@ -117,16 +160,77 @@ export class ConsoleState {
         break;
       case 'supervisor':
         this.addLog({
-          at: Date.now(),
+          at: this.supervisorWallTime(event.time),
           level: event.decision === 'allow' ? 'info' : 'warn',
           source: 'supervisor',
           message: `${event.decision.toUpperCase()}: ${event.reason}`,
+          // Supervisor decisions come only from runs, and no run goes on while a session plays back.
+          ...(this.playback ? { playback: true } : {}),
         });
         break;
       case 'log':
-        this.addLog(event);
+        this.addLog({
+          at: event.at,
+          level: event.level,
+          source: event.source,
+          message: event.message,
+          ...(this.playback && event.at < this.playbackOpenedAt ? { playback: true } : {}),
+        });
+        break;
+      case 'playback':
+        this.applyPlayback(event.status);
         break;
     }
+  }
+
+  /** Playback opened, moved or closed: set live data aside, clear for the replay, or bring it back. */
+  private applyPlayback(status: PlaybackStatusInfo | null): void {
+    const before = this.playback;
+    this.playback = status;
+    if (status === null) {
+      if (before === null) return;
+      this.dropPlaybackLog();
+      this.restoreRunData(this.liveData);
+      this.liveData = null;
+      this.session = null;
+      this.whatIf = null;
+      return;
+    }
+    if (before === null) {
+      this.liveData = {
+        plannerStep: this.plannerStep,
+        stepTimings: this.stepTimings,
+        live: this.live,
+        executedPath: this.executedPath,
+      };
+      this.playbackOpenedAt = Date.now();
+      this.resetRunData();
+      return;
+    }
+    if (before.file !== status.file) {
+      this.whatIf = null;
+      this.session = this.session?.file === status.file ? this.session : null;
+    }
+    // After a seek the core replays everything up to the new position: start from a clean view.
+    if (before.file !== status.file || before.seeks !== status.seeks) {
+      this.dropPlaybackLog();
+      this.resetRunData();
+    }
+  }
+
+  /** Wall time of a supervisor decision: now when live, the recorded time in a played-back session. */
+  private supervisorWallTime(runTime: number): number {
+    const startedAt = this.playback ? this.session?.summary.startedAt : null;
+    return startedAt != null ? startedAt + runTime * 1000 : Date.now();
+  }
+
+  private dropPlaybackLog(): void {
+    if (this.log.some((e) => e.playback)) this.log = this.log.filter((e) => !e.playback);
+  }
+
+  /** Index in the session log of the planner step on screen during playback (steps arrive in order). */
+  get playbackStepIndex(): number | null {
+    return this.playback && this.stepTimings.length > 0 ? this.stepTimings.length - 1 : null;
   }
 
   addLog(entry: Omit<LogEntry, 'id'>): void {
@@ -135,10 +239,14 @@ export class ConsoleState {
   }
 
   private resetRunData(): void {
-    this.plannerStep = null;
-    this.stepTimings = [];
-    this.live = null;
-    this.executedPath = [];
+    this.restoreRunData(null);
+  }
+
+  private restoreRunData(data: RunData | null): void {
+    this.plannerStep = data?.plannerStep ?? null;
+    this.stepTimings = data?.stepTimings ?? [];
+    this.live = data?.live ?? null;
+    this.executedPath = data?.executedPath ?? [];
   }
 }
 

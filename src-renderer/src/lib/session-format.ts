@@ -1,0 +1,77 @@
+/**
+ * How the Sessions view describes a session log in words: date, scene, model, outcome and
+ * duration, and, for logs that cannot be played, why not.
+ */
+import type { SessionListingInfo } from '../../../src-main/contract/console-api';
+
+export interface SessionRow {
+  file: string;
+  date: string;
+  scene: string;
+  model: string;
+  outcome: string;
+  duration: string;
+  /** The log's state in words ("complete", "recording", "needs recovery", "unreadable"). */
+  state: string;
+  /** Only complete logs can be opened. */
+  openable: boolean;
+  /** Why the log cannot be opened, or what was done to it; null when nothing to say. */
+  note: string | null;
+}
+
+const stateWords: Record<SessionListingInfo['state'], string> = {
+  complete: 'complete',
+  recording: 'recording',
+  'needs-recovery': 'needs recovery',
+  unreadable: 'unreadable',
+};
+
+/** Seconds as m:ss (or h:mm:ss), the way a run timer reads. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** Local date and time, to the second: 2024-05-01 10:20:30. */
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** Session start from the file name (2024-05-01T10-20-30-123Z_dry.mcap) when the log has no summary. */
+function dateFromFileName(file: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z/.exec(file);
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+export function describeSession(s: SessionListingInfo): SessionRow {
+  const summary = s.summary;
+  const started = summary?.startedAt ?? dateFromFileName(s.file);
+  let outcome = summary?.outcome ?? '—';
+  if (summary?.recovered) outcome = `${outcome} (recovered)`;
+  const mode = summary?.mode === 'real' ? 'real' : summary?.mode === 'dry' ? 'dry' : null;
+  const openable = s.state === 'complete';
+  let note: string | null = null;
+  if (s.state === 'recording') note = 'A run is writing this log now; open it once the run has ended.';
+  else if (s.state === 'needs-recovery')
+    note = `Cut short (${s.problem ?? 'no summary'}); the console recovers it when it starts, or run parapush log recover.`;
+  else if (s.state === 'unreadable') note = s.problem ?? 'The log cannot be read.';
+  else if (summary?.outcomeDetail) note = summary.outcomeDetail;
+  return {
+    file: s.file,
+    date: started === null ? '—' : formatDate(started),
+    scene: summary?.scene ?? '—',
+    model: summary?.model ? `${summary.model}${mode ? `, ${mode} run` : ''}` : '—',
+    outcome,
+    duration: summary ? formatDuration(summary.duration) : '—',
+    state: stateWords[s.state],
+    openable,
+    note,
+  };
+}
