@@ -7,19 +7,20 @@
  * push direction, so a small data set covers every direction (contact then only depends on the
  * slider's cross-track offset and distance ahead, not on their combination with the heading).
  *
- * Input (32 values): for each slot, the slider's position, cos and sin of its angle relative to
- * the push direction, and its velocity (7 x 4); then the pusher's current velocity and the
- * commanded velocity (|u|, 0). Parked slots (see slots.ts) read as their parking place taken as
- * a fixed offset, so they look the same wherever the pusher is.
+ * Input (36 values): for each slot, a flag (1 = slider in use), the slider's position, cos and
+ * sin of its angle relative to the push direction, and its velocity (8 x 4); then the pusher's
+ * current velocity and the commanded velocity (|u|, 0). A parked slot (see slots.ts) reads as
+ * flag 0 and zeros: its far-away position would otherwise stretch the normalised range of that
+ * input and crush the millimetre differences that decide contact for the slots in use.
  *
  * Output (24 values): for each slot, the pose change over the step (dx, dy, dtheta wrapped to
  * (-pi, pi]) and the velocity at its end (vx, vy, omega), in the push frame. The pusher itself is
  * not predicted: it follows the commanded velocity exactly, as in the analytical model.
  */
 import { wrapAngle, type State } from '../contract/state';
-import { MAX_SLIDERS, paddedLayout, parkingPlaces } from './slots';
+import { MAX_SLIDERS, paddedLayout } from './slots';
 
-export const INPUTS_PER_SLOT = 7;
+export const INPUTS_PER_SLOT = 8;
 export const INPUT_SIZE = INPUTS_PER_SLOT * MAX_SLIDERS + 4;
 export const OUTPUTS_PER_SLOT = 6;
 export const OUTPUT_SIZE = OUTPUTS_PER_SLOT * MAX_SLIDERS;
@@ -48,24 +49,20 @@ export function encodeInput(
   const [px, py] = L.pusherPosition(x);
   for (let i = 0; i < MAX_SLIDERS; i++) {
     const o = offset + INPUTS_PER_SLOT * i;
-    if (i >= activeSlots) {
-      out.fill(0, o, o + INPUTS_PER_SLOT);
-      out[o] = parkingPlaces[i]!.x;
-      out[o + 1] = parkingPlaces[i]!.y;
-      out[o + 2] = 1;
-      continue;
-    }
+    out.fill(0, o, o + INPUTS_PER_SLOT);
+    if (i >= activeSlots) continue;
     const p = L.posOffset(i);
     const v = L.velOffset(i);
     const dx = x[p]! - px;
     const dy = x[p + 1]! - py;
-    out[o] = c * dx + s * dy;
-    out[o + 1] = -s * dx + c * dy;
-    out[o + 2] = Math.cos(x[p + 2]! - phi);
-    out[o + 3] = Math.sin(x[p + 2]! - phi);
-    out[o + 4] = c * x[v]! + s * x[v + 1]!;
-    out[o + 5] = -s * x[v]! + c * x[v + 1]!;
-    out[o + 6] = x[v + 2]!;
+    out[o] = 1;
+    out[o + 1] = c * dx + s * dy;
+    out[o + 2] = -s * dx + c * dy;
+    out[o + 3] = Math.cos(x[p + 2]! - phi);
+    out[o + 4] = Math.sin(x[p + 2]! - phi);
+    out[o + 5] = c * x[v]! + s * x[v + 1]!;
+    out[o + 6] = -s * x[v]! + c * x[v + 1]!;
+    out[o + 7] = x[v + 2]!;
   }
   const [pvx, pvy] = L.pusherVelocity(x);
   const o = offset + INPUTS_PER_SLOT * MAX_SLIDERS;
@@ -73,6 +70,11 @@ export function encodeInput(
   out[o + 1] = -s * pvx + c * pvy;
   out[o + 2] = Math.hypot(ux, uy);
   out[o + 3] = 0;
+}
+
+/** Index of slot i's in-use flag in the input; its position follows at +1, +2. */
+export function slotInputOffset(i: number): number {
+  return INPUTS_PER_SLOT * i;
 }
 
 /** Writes the training target of the transition x -> next under control u into out[offset..offset+24). */

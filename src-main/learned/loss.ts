@@ -8,7 +8,7 @@
  * the fine data itself shows), squared and summed over pairs, averaged over the batch.
  */
 import type { PushGeometry } from './geometry';
-import { INPUTS_PER_SLOT, OUTPUTS_PER_SLOT } from './features';
+import { INPUTS_PER_SLOT, OUTPUTS_PER_SLOT, slotInputOffset } from './features';
 import { MAX_SLIDERS } from './slots';
 import { tf } from './tf-backend';
 
@@ -22,7 +22,7 @@ export interface PenetrationTerms {
 
 /**
  * Penalties for a batch of raw (not normalised) input features and denormalised outputs.
- * Parked slots sit metres away and never contribute.
+ * Parked slots (flag 0) never contribute.
  */
 export function penetrationPenalty(
   rawInput: tf.Tensor2D,
@@ -33,14 +33,17 @@ export function penetrationPenalty(
   return tf.tidy(() => {
     const col = (t: tf.Tensor2D, c: number): tf.Tensor1D =>
       t.slice([0, c], [-1, 1]).reshape([-1]) as tf.Tensor1D;
-    const uCol = INPUTS_PER_SLOT * MAX_SLIDERS + 2;
+    const uCol = INPUTS_PER_SLOT * MAX_SLIDERS + 2; // commanded velocity along the push frame
     const pusherX = tf.mul(col(rawInput, uCol), dt) as tf.Tensor1D;
     const pusherY = tf.mul(col(rawInput, uCol + 1), dt) as tf.Tensor1D;
     const ends: [tf.Tensor1D, tf.Tensor1D][] = [];
+    const inUse: tf.Tensor1D[] = [];
     for (let i = 0; i < MAX_SLIDERS; i++) {
+      const o = slotInputOffset(i);
+      inUse.push(col(rawInput, o));
       ends.push([
-        tf.add(col(rawInput, INPUTS_PER_SLOT * i), col(output, OUTPUTS_PER_SLOT * i)) as tf.Tensor1D,
-        tf.add(col(rawInput, INPUTS_PER_SLOT * i + 1), col(output, OUTPUTS_PER_SLOT * i + 1)) as tf.Tensor1D,
+        tf.add(col(rawInput, o + 1), col(output, OUTPUTS_PER_SLOT * i)) as tf.Tensor1D,
+        tf.add(col(rawInput, o + 2), col(output, OUTPUTS_PER_SLOT * i + 1)) as tf.Tensor1D,
       ]);
     }
     const depthSquaredMm = (
@@ -59,10 +62,12 @@ export function penetrationPenalty(
     let ss = tf.zerosLike(pusherX) as tf.Tensor1D;
     for (let i = 0; i < ends.length; i++) {
       const [xi, yi] = ends[i]!;
-      ps = tf.add(ps, depthSquaredMm(xi, yi, pusherX, pusherY, R + geometry.pusherRadius)) as tf.Tensor1D;
+      const pusherDepth = depthSquaredMm(xi, yi, pusherX, pusherY, R + geometry.pusherRadius);
+      ps = tf.add(ps, tf.mul(inUse[i]!, pusherDepth)) as tf.Tensor1D;
       for (let j = i + 1; j < ends.length; j++) {
         const [xj, yj] = ends[j]!;
-        ss = tf.add(ss, depthSquaredMm(xi, yi, xj, yj, 2 * R)) as tf.Tensor1D;
+        const both = tf.mul(inUse[i]!, inUse[j]!);
+        ss = tf.add(ss, tf.mul(both, depthSquaredMm(xi, yi, xj, yj, 2 * R))) as tf.Tensor1D;
       }
     }
     return { pusherSlider: tf.mean(ps) as tf.Scalar, sliderSlider: tf.mean(ss) as tf.Scalar };

@@ -35,6 +35,7 @@ export const modelCardSchema = z
         learningRate: z.number(),
         patience: z.number().int(),
         penetrationWeight: z.number(),
+        slotShuffles: z.number().int(),
         seconds: z.number(),
       })
       .strict(),
@@ -61,7 +62,7 @@ export function modelCardMarkdown(c: ModelCard): string {
     `| seed | ${c.seed} |`,
     `| backend | ${c.backend} |`,
     `| data | ${d.transitions} fine-model transitions (seed ${d.seed}; sliders ${JSON.stringify(d.sliderCounts)}; contact ${(100 * d.contactRatio).toFixed(1)}%; generated in ${d.generationSeconds.toFixed(0)} s) |`,
-    `| split | ${t.trainTransitions} training / ${t.validationTransitions} validation |`,
+    `| split | ${t.trainTransitions} training (with ${t.slotShuffles} slot-shuffled cop${t.slotShuffles === 1 ? 'y' : 'ies'} of each multi-slider transition) / ${t.validationTransitions} validation |`,
     `| epochs | ${t.epochsRun} of at most ${t.maxEpochs} (best ${t.bestEpoch}; stopped by ${t.stoppedBy}) in ${t.seconds.toFixed(0)} s |`,
     `| optimiser | Adam, learning rate ${t.learningRate}, batch ${t.batchSize}, patience ${t.patience} |`,
     `| loss | MSE (normalised outputs) + ${t.penetrationWeight} x penetration penalty (mm^2) |`,

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Rng } from '../planning/rng';
 import { recordAt, type Dataset } from './dataset';
+import { MAX_SLIDERS, paddedLayout } from './slots';
 import { encodeInput, encodeTarget, INPUT_SIZE, OUTPUT_SIZE } from './features';
 import { trainingLoss } from './loss';
 import { assignWeights, createMlp, exportWeights, forward, trainableVariables, type Mlp } from './network';
@@ -22,6 +23,11 @@ export interface TrainOptions {
   /** Epochs without a better validation loss before training stops. */
   patience: number;
   penetrationWeight: number;
+  /**
+   * Extra copies of each training transition with 2 or more sliders, their slots shuffled:
+   * sliders are interchangeable, and the later slots are in use in fewer transitions.
+   */
+  slotShuffles: number;
   /** Stop after the epoch that crosses this wall time (s); null for no limit. */
   maxSeconds: number | null;
   onEpoch?: (e: EpochRecord, bestEpoch: number) => void;
@@ -34,6 +40,7 @@ export const defaultTrainOptions: Omit<TrainOptions, 'seed'> = {
   validationFraction: 0.1,
   patience: 10,
   penetrationWeight: 0.01,
+  slotShuffles: 1,
   maxSeconds: null,
 };
 
@@ -57,17 +64,43 @@ export interface TrainResult {
   seconds: number;
 }
 
-/** Raw input features and targets of every record of the data set. */
-export function datasetFeatures(dataset: Dataset): { inputs: Float32Array; targets: Float32Array } {
-  const n = dataset.manifest.count;
-  const inputs = new Float32Array(n * INPUT_SIZE);
-  const targets = new Float32Array(n * OUTPUT_SIZE);
-  for (let i = 0; i < n; i++) {
+/** The padded state with slider slots reordered: slot k of the result is slot perm[k] of x. */
+function permuteSlots(x: Float64Array, perm: readonly number[]): Float64Array {
+  const out = x.slice();
+  perm.forEach((from, to) =>
+    paddedLayout.setSlider(out, to, paddedLayout.sliderPose(x, from), paddedLayout.sliderVelocity(x, from)),
+  );
+  return out;
+}
+
+/**
+ * Raw input features and targets of the given records; with an rng, each record with 2 or more
+ * sliders is followed by `shuffles` copies with its slots in random order.
+ */
+export function datasetFeatures(
+  dataset: Dataset,
+  rows: readonly number[] = Array.from({ length: dataset.manifest.count }, (_, i) => i),
+  shuffles = 0,
+  rng: Rng | null = null,
+): { inputs: Float32Array; targets: Float32Array; count: number } {
+  const items: { start: Float64Array; end: Float64Array; ux: number; uy: number; sliders: number }[] = [];
+  for (const i of rows) {
     const r = recordAt(dataset.records, i);
-    encodeInput(r.start, r.ux, r.uy, r.sliders, inputs, i * INPUT_SIZE);
-    encodeTarget(r.start, r.end, r.ux, r.uy, targets, i * OUTPUT_SIZE);
+    items.push(r);
+    if (!rng || r.sliders < 2) continue;
+    for (let c = 0; c < shuffles; c++) {
+      const perm = Array.from({ length: MAX_SLIDERS }, (_, k) => k);
+      shuffle(rng, perm, r.sliders);
+      items.push({ ...r, start: permuteSlots(r.start, perm), end: permuteSlots(r.end, perm) });
+    }
   }
-  return { inputs, targets };
+  const inputs = new Float32Array(items.length * INPUT_SIZE);
+  const targets = new Float32Array(items.length * OUTPUT_SIZE);
+  items.forEach((r, k) => {
+    encodeInput(r.start, r.ux, r.uy, r.sliders, inputs, k * INPUT_SIZE);
+    encodeTarget(r.start, r.end, r.ux, r.uy, targets, k * OUTPUT_SIZE);
+  });
+  return { inputs, targets, count: items.length };
 }
 
 function gather(src: Float32Array, width: number, rows: readonly number[]): Float32Array {
@@ -76,8 +109,9 @@ function gather(src: Float32Array, width: number, rows: readonly number[]): Floa
   return out;
 }
 
-function shuffle(rng: Rng, xs: number[]): void {
-  for (let i = xs.length - 1; i > 0; i--) {
+/** Fisher-Yates over the first `length` entries of xs. */
+function shuffle(rng: Rng, xs: number[], length = xs.length): void {
+  for (let i = length - 1; i > 0; i--) {
     const j = Math.floor(rng.uniform() * (i + 1));
     [xs[i], xs[j]] = [xs[j]!, xs[i]!];
   }
@@ -86,7 +120,6 @@ function shuffle(rng: Rng, xs: number[]): void {
 export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<TrainResult> {
   const t0 = performance.now();
   const { geometry, dt } = dataset.manifest;
-  const { inputs, targets } = datasetFeatures(dataset);
   const n = dataset.manifest.count;
   const order = Array.from({ length: n }, (_, i) => i);
   const rng = new Rng(o.seed);
@@ -96,8 +129,10 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
   const valRows = order.slice(0, validationCount);
   const trainRows = order.slice(validationCount);
 
-  const trainIn = gather(inputs, INPUT_SIZE, trainRows);
-  const trainOut = gather(targets, OUTPUT_SIZE, trainRows);
+  const training = datasetFeatures(dataset, trainRows, o.slotShuffles, rng);
+  const validation = datasetFeatures(dataset, valRows);
+  const trainIn = training.inputs;
+  const trainOut = training.targets;
   const normalization = computeNormalization(trainIn, INPUT_SIZE, trainOut, OUTPUT_SIZE);
   const norm = (raw: Float32Array): Float32Array =>
     standardize(raw.slice(), normalization.inputMean, normalization.inputStd);
@@ -105,9 +140,9 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
     standardize(raw.slice(), normalization.outputMean, normalization.outputStd);
   const trainInNorm = norm(trainIn);
   const trainOutNorm = normTarget(trainOut);
-  const valIn = gather(inputs, INPUT_SIZE, valRows);
+  const valIn = validation.inputs;
   const valInNorm = norm(valIn);
-  const valOutNorm = normTarget(gather(targets, OUTPUT_SIZE, valRows));
+  const valOutNorm = normTarget(validation.targets);
 
   const outMean = tf.tensor1d(normalization.outputMean);
   const outStd = tf.tensor1d(normalization.outputStd);
@@ -158,7 +193,7 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
   let bestEpoch = 0;
   let bestWeights = exportWeights(mlp);
   let stoppedBy: TrainResult['stoppedBy'] = 'epochs';
-  const rows = Array.from({ length: trainRows.length }, (_, i) => i);
+  const rows = Array.from({ length: training.count }, (_, i) => i);
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
     shuffle(rng, rows);
     let sum = 0;
@@ -209,7 +244,7 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
     history,
     bestEpoch,
     stoppedBy,
-    trainCount: trainRows.length,
+    trainCount: training.count,
     validationCount,
     seconds: (performance.now() - t0) / 1000,
   };

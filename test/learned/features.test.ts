@@ -39,14 +39,15 @@ describe('features', () => {
     const f = new Float32Array(INPUT_SIZE);
     // Push along +y: the frame's x axis is the table's y axis.
     encodeInput(x, 0, 0.05, 1, f);
-    expect(f[0]).toBeCloseTo(-0.1, 6); // 0.1 m behind in y
-    expect(f[1]).toBeCloseTo(-0.15, 6); // 0.15 m to the right (table +x)
-    expect(f[2]).toBeCloseTo(1, 6); // theta - heading = 0
-    expect(f[3]).toBeCloseTo(0, 6);
-    expect(f[4]).toBeCloseTo(2, 6);
-    expect(f[5]).toBeCloseTo(-1, 6);
-    expect(f[6]).toBe(3);
-    expect(Array.from(f.subarray(7, 14))).toEqual([parkingPlaces[1]!.x, parkingPlaces[1]!.y, 1, 0, 0, 0, 0]);
+    expect(f[0]).toBe(1); // in use
+    expect(f[1]).toBeCloseTo(-0.1, 6); // 0.1 m behind in y
+    expect(f[2]).toBeCloseTo(-0.15, 6); // 0.15 m to the right (table +x)
+    expect(f[3]).toBeCloseTo(1, 6); // theta - heading = 0
+    expect(f[4]).toBeCloseTo(0, 6);
+    expect(f[5]).toBeCloseTo(2, 6);
+    expect(f[6]).toBeCloseTo(-1, 6);
+    expect(f[7]).toBe(3);
+    expect(Array.from(f.subarray(8, 16))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]); // parked
     const tail = Array.from(f.subarray(INPUT_SIZE - 4));
     [0.04, -0.03, 0.05, 0].forEach((v, k) => expect(tail[k]).toBeCloseTo(v, 6));
     // Moving the whole scene and turning it with the push leaves the features unchanged.

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INPUT_SIZE, INPUTS_PER_SLOT, OUTPUT_SIZE, OUTPUTS_PER_SLOT } from '../../src-main/learned/features';
+import { INPUT_SIZE, OUTPUT_SIZE, OUTPUTS_PER_SLOT, slotInputOffset } from '../../src-main/learned/features';
 import type { PushGeometry } from '../../src-main/learned/geometry';
 import { PENETRATION_ALLOWANCE, penetrationPenalty, trainingLoss } from '../../src-main/learned/loss';
-import { parkingPlaces } from '../../src-main/learned/slots';
 import { tf, tfBackendReady } from '../../src-main/learned/tf-backend';
 
 const g: PushGeometry = {
@@ -14,15 +13,16 @@ const g: PushGeometry = {
   tableFriction: 0.8,
 };
 
-/** One raw input row: slot positions relative to the pusher (parked slots far away) and a control. */
+/** One raw input row: slots in use at these positions relative to the pusher (the rest parked) and a control. */
 function row(slots: [number, number][], u: [number, number]): number[] {
   const r = new Array<number>(INPUT_SIZE).fill(0);
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = slots[i] ?? [parkingPlaces[i]!.x, parkingPlaces[i]!.y];
-    r[INPUTS_PER_SLOT * i] = x;
-    r[INPUTS_PER_SLOT * i + 1] = y;
-    r[INPUTS_PER_SLOT * i + 2] = 1;
-  }
+  slots.forEach(([x, y], i) => {
+    const o = slotInputOffset(i);
+    r[o] = 1;
+    r[o + 1] = x;
+    r[o + 2] = y;
+    r[o + 3] = 1;
+  });
   r[INPUT_SIZE - 2] = u[0];
   r[INPUT_SIZE - 1] = u[1];
   return r;
@@ -60,6 +60,11 @@ describe('penetration penalty', () => {
     ]);
     const out = tf.tensor2d([moves([]), moves([]), moves([])]);
     expect(values(penetrationPenalty(inputs, out, g, 1))).toEqual([0, 0]);
+  });
+
+  it('ignores parked slots, whose zero features would otherwise sit on the pusher', () => {
+    const inputs = tf.tensor2d([row([], [0.05, 0])]);
+    expect(values(penetrationPenalty(inputs, tf.tensor2d([moves([])]), g, 1))).toEqual([0, 0]);
   });
 
   it('is the squared depth in mm beyond the allowance, after the step, averaged over the batch', () => {

@@ -64,7 +64,13 @@ function syntheticDataset(count: number): Dataset {
 describe('trainModel', () => {
   beforeAll(() => tfBackendReady());
   const data = syntheticDataset(96);
-  const options = { ...defaultTrainOptions, seed: 9, batchSize: 32, validationFraction: 0.25 };
+  const options = {
+    ...defaultTrainOptions,
+    seed: 9,
+    batchSize: 32,
+    validationFraction: 0.25,
+    slotShuffles: 0,
+  };
 
   it('learns (validation loss falls), keeps the best epoch and is reproducible from the seed', async () => {
     const a = await trainModel(data, { ...options, epochs: 6, learningRate: 1e-3 });
@@ -76,6 +82,15 @@ describe('trainModel', () => {
     expect(best).toBeLessThan(a.history[0]!.valLoss);
     const b = await trainModel(data, { ...options, epochs: 6, learningRate: 1e-3 });
     expect(Array.from(exportWeights(b.mlp))).toEqual(Array.from(exportWeights(a.mlp)));
+  });
+
+  it('adds slot-shuffled copies of multi-slider training transitions only', async () => {
+    const r = await trainModel(data, { ...options, epochs: 1, slotShuffles: 2 });
+    // 72 training transitions, three in four with 2-4 sliders: about 54 of them get 2 copies each.
+    expect(r.trainCount).toBeGreaterThan(72 + 2 * 40);
+    expect(r.trainCount).toBeLessThan(72 + 2 * 72);
+    expect((r.trainCount - 72) % 2).toBe(0);
+    expect(r.validationCount).toBe(24);
   });
 
   it('stops early after `patience` epochs without a better validation loss', async () => {

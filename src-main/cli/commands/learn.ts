@@ -80,6 +80,7 @@ interface TrainCliOptions {
   validation: string;
   patience: string;
   penetrationWeight: string;
+  slotShuffles: string;
   maxMinutes?: string;
 }
 
@@ -166,6 +167,11 @@ export function registerLearnCommand(program: Command): void {
       'weight of the penetration penalty (mm^2) in the loss',
       String(defaultTrainOptions.penetrationWeight),
     )
+    .option(
+      '--slot-shuffles <N>',
+      'extra copies of each multi-slider training transition with its slots shuffled',
+      String(defaultTrainOptions.slotShuffles),
+    )
     .option('--max-minutes <m>', 'stop after the epoch that crosses this wall time')
     .action(async (o: TrainCliOptions) => {
       const dataset = loadData(o.data);
@@ -187,6 +193,7 @@ export function registerLearnCommand(program: Command): void {
         validationFraction,
         patience: wholeNumber('--patience', o.patience, 1),
         penetrationWeight,
+        slotShuffles: wholeNumber('--slot-shuffles', o.slotShuffles, 0),
         maxSeconds: o.maxMinutes ? positiveNumber('--max-minutes', o.maxMinutes) * 60 : null,
         onEpoch: (e, best) =>
           bar.update(
@@ -237,6 +244,7 @@ export function registerLearnCommand(program: Command): void {
           learningRate: positiveNumber('--lr', o.lr),
           patience: wholeNumber('--patience', o.patience, 1),
           penetrationWeight,
+          slotShuffles: wholeNumber('--slot-shuffles', o.slotShuffles, 0),
           seconds: result.seconds,
         },
         validation: { loss: best.valLoss, mse: best.valMse, penetration: best.valPenetration },
