@@ -3,8 +3,11 @@
  * supervisor and the in-process virtual lab (virtual UR, gripper and NatNet server on loopback),
  * wired as `parapush web` wires them. Load a scene, see it drawn and the lab connected, start a dry
  * run, see the plan and each Parareal iteration's prediction, press Esc: the virtual controller
- * receives the stop and the UI shows "Aborted by operator". Screenshots of each view go to
- * test-artifacts/screenshots/; the live view also to docs/screenshots/live-view.png.
+ * receives the stop and the UI shows "Aborted by operator". Then the Sessions view: find that
+ * run's session, play it back at 10x and see the recorded plan drawn (marked PLAYBACK, run
+ * controls off), re-plan a logged step (what-if) and close back to live. Sessions go to a temp
+ * folder (PARAPUSH_SESSIONS_DIR). Screenshots of each view go to test-artifacts/screenshots/; the
+ * live view and the Sessions view also to docs/screenshots/.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { ConsoleCore } from '../../src-main/console/console-core';
 import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
 import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
+import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 
@@ -36,9 +40,12 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
   const cspViolations: string[] = [];
   /** performance.now() of each STOP the virtual controller decodes, from the run on. */
   const stops: number[] = [];
+  const sessionsDirBefore = process.env[SESSIONS_DIR_ENV];
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-'));
+    // Runs are recorded as in `parapush web`, but into the temp folder, never the home folder.
+    process.env[SESSIONS_DIR_ENV] = path.join(root, 'sessions');
     mkdirSync(shots, { recursive: true });
     mkdirSync(readmeShots, { recursive: true });
     const rendererDir = path.join(root, 'renderer');
@@ -54,6 +61,8 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
       scenesDir: path.resolve('resources/scenes'),
       runController: lab.runController,
       connections: lab.connections,
+      whatIf: lab.whatIf,
+      sessionsDir: defaultSessionsDir(),
     });
     server = await startWebServer({ core, rendererDir, port: 0 });
     context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
@@ -82,6 +91,8 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     core?.dispose();
     await lab?.close();
     rmSync(root, { recursive: true, force: true });
+    if (sessionsDirBefore === undefined) delete process.env[SESSIONS_DIR_ENV];
+    else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
   });
 
   it('refuses the page without the token', async () => {
@@ -167,6 +178,81 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
       .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 30_000 })
       .toContain('ABORTED');
     await page.screenshot({ path: path.join(shots, 'aborted.png') });
+  });
+
+  it("finds the aborted run's session and plays it back at 10x, drawing the recorded plan", async () => {
+    expect(defaultSessionsDir()).toBe(path.join(root, 'sessions'));
+    await page.getByRole('navigation').getByRole('button', { name: 'Sessions' }).click();
+    const list = page.getByRole('list', { name: 'Recorded sessions' });
+    const session = list.getByRole('listitem').filter({ hasText: 'aborted' });
+    // The log is finalized just after the run ends: refresh until it is listed as complete.
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return session.count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    expect(await session.textContent()).toContain('isrr-obstacle');
+    await session.getByRole('button', { name: /Open session/ }).click();
+    await expect.poll(() => page.getByTestId('playback-mode').textContent()).toContain('PLAYBACK, NOT LIVE');
+    await page.getByTestId('playback-banner').waitFor();
+    // A fresh view: nothing of the live run is drawn until the recording plays.
+    await expect
+      .poll(() => page.getByTestId('live-canvas').getAttribute('aria-label'))
+      .not.toContain('plan step');
+    await page.getByRole('button', { name: '10×' }).click();
+    await expect.poll(() => page.getByTestId('playback-mode').textContent()).toContain('at 10×');
+    await page.getByRole('button', { name: /Play/ }).click();
+    await expect
+      .poll(() => page.getByTestId('live-canvas').getAttribute('aria-label'), { timeout: 30_000 })
+      .toContain('plan step 0 with 4 action(s); predictions for Parareal iteration(s) 0, 1');
+    await expect
+      .poll(() => page.getByTestId('playback-mode').textContent(), { timeout: 30_000 })
+      .toContain('ended');
+    const log = page.getByLabel('Event log');
+    await expect
+      .poll(() => log.locator('li[data-playback]').filter({ hasText: 'ALLOW: Run started' }).count())
+      .toBeGreaterThan(0);
+    // The live console state stays in the status bar, and nothing can start or arm a run.
+    expect(await page.getByTestId('run-phase').textContent()).toContain('ABORTED');
+    await page.getByRole('navigation').getByRole('button', { name: 'Run' }).click();
+    expect(await page.getByRole('button', { name: /Start dry run/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Arm' }).isDisabled()).toBe(true);
+    await page.getByRole('navigation').getByRole('button', { name: 'Sessions' }).click();
+  });
+
+  it('re-plans the recorded step with 2 Parareal iterations and draws it beside the logged plan', async () => {
+    await page.getByLabel('What-if step').selectOption('0');
+    await page.getByLabel('What-if Parareal iterations').fill('2');
+    await page.getByLabel('What-if Parareal iterations').dispatchEvent('change');
+    await page.getByRole('button', { name: 'Re-plan step 0' }).click();
+    const costs = page.getByRole('table', { name: 'What-if costs' });
+    await costs.waitFor({ timeout: 50_000 });
+    expect(await costs.textContent()).toContain('Parareal, 2 iterations');
+    expect(await costs.textContent()).toMatch(/what-if \(dashed purple\).*\d/);
+    await expect
+      .poll(() => page.getByTestId('live-canvas').getAttribute('aria-label'))
+      .toContain('what-if plan for step 0 with 4 action(s)');
+    const legend = page.getByTestId('what-if-legend');
+    expect(await legend.textContent()).toContain('Logged plan (solid orange');
+    expect(await legend.textContent()).toContain('What-if plan (dashed purple');
+    await page.screenshot({ path: path.join(shots, 'sessions.png') });
+    copyFileSync(path.join(shots, 'sessions.png'), path.join(readmeShots, 'sessions.png'));
+  });
+
+  it('closes playback back to the live console', async () => {
+    await page.getByRole('button', { name: /Close playback/ }).click();
+    await expect.poll(() => page.getByTestId('playback-mode').count()).toBe(0);
+    expect(await page.getByTestId('playback-banner').count()).toBe(0);
+    expect(await page.getByTestId('what-if-legend').count()).toBe(0);
+    expect(await page.getByLabel('Event log').locator('li[data-playback]').count()).toBe(0);
+    // The live run's plan is back on screen.
+    expect(await page.getByTestId('live-canvas').getAttribute('aria-label')).toContain('plan step');
+    await page.getByRole('navigation').getByRole('button', { name: 'Run' }).click();
+    expect(await page.getByRole('button', { name: /Start dry run/ }).isDisabled()).toBe(false);
   });
 
   it('has the server reject malformed API messages from the page', async () => {
