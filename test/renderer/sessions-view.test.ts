@@ -127,6 +127,23 @@ describe('Sessions view', () => {
   });
 });
 
+describe('Sessions view joining a playback already under way', () => {
+  it('shows the timeline from the playback status alone and lets the session be opened again', async () => {
+    const model = new ConsoleState();
+    model.settings = defaultPlannerSettings;
+    const { client, sent } = fakeCore(model);
+    model.apply({ type: 'playback', status: { ...opened, playing: true, position: 5 } });
+    render(SessionsView, { client, model });
+    expect(screen.getByRole('group', { name: 'Playback timeline' })).toBeTruthy();
+    expect(screen.getByText(/joined the playback late/)).toBeTruthy();
+    const open = await screen.findByRole('button', { name: /Open session/ });
+    expect(open).toHaveProperty('disabled', false);
+    await fireEvent.click(open);
+    expect(sent).toContainEqual({ type: 'sessions.open', file });
+    await screen.findByRole('heading', { name: 'What if' });
+  });
+});
+
 describe('Run view during playback', () => {
   it('keeps start and arm off while a recorded session plays back', () => {
     const { client } = fakeCore(new ConsoleState());
