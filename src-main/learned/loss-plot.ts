@@ -47,8 +47,8 @@ export function lossCurveSvg(history: readonly EpochRecord[], bestEpoch: number,
     );
     parts.push(`<text x="${x}" y="${M.top + 12}" text-anchor="start" dx="4">best epoch ${bestEpoch}</text>`);
   }
-  parts.push(`<text x="${W - M.right - 150}" y="${M.top + 16}" fill="#1f77b4">training loss</text>`);
-  parts.push(`<text x="${W - M.right - 150}" y="${M.top + 32}" fill="#d62728">validation loss</text>`);
+  parts.push(`<text x="${W - M.right - 150}" y="${M.top + 32}" fill="#1f77b4">training loss</text>`);
+  parts.push(`<text x="${W - M.right - 150}" y="${M.top + 48}" fill="#d62728">validation loss</text>`);
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }
