@@ -34,10 +34,14 @@ export interface SessionServiceOptions {
 }
 
 const endedPhases = new Set(['aborted', 'finished', 'failed']);
+/** How long a log goes on after its run has ended, for the events that report that end (ms). */
+const END_GRACE_MS = 500;
 
 export class SessionService {
   private recorder: SessionRecorder | null = null;
   private open: { file: string; run: RecordedRun; steps: PlannerStep[]; playback: Playback } | null = null;
+
+  private ending: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: SessionServiceOptions) {}
 
@@ -81,13 +85,18 @@ export class SessionService {
     const rec = this.recorder;
     if (!rec) return;
     rec.event(event);
-    if (event.type === 'run' && endedPhases.has(event.status.phase)) {
+    if (event.type === 'run' && endedPhases.has(event.status.phase) && !this.ending) {
       rec.outcome(event.status.phase, event.status.reason);
-      void this.stopRecording();
+      // The core reports the end before the supervisor's stop decision and the last log lines of
+      // the same abort: keep recording for a moment so the log ends with them. A new run closes
+      // it at once (startRecording).
+      this.ending = setTimeout(() => void this.stopRecording(), END_GRACE_MS);
     }
   }
 
   private async stopRecording(): Promise<void> {
+    clearTimeout(this.ending);
+    this.ending = undefined;
     const rec = this.recorder;
     this.recorder = null;
     if (!rec) return;

@@ -278,7 +278,8 @@ export type EventType = ConsoleEvent['type'];
 export type EventOf<T extends EventType> = Extract<ConsoleEvent, { type: T }>;
 
 /** Events that go over the high-rate stream (a MessagePort in Electron). */
-export const streamEventTypes: ReadonlySet<EventType> = new Set(['state', 'planner-step']);
+// Playback events travel with the stream they replay, so a seek's clear never overtakes them.
+export const streamEventTypes: ReadonlySet<EventType> = new Set(['state', 'planner-step', 'playback']);
 
 // ---------------------------------------------------------------- command results
 

@@ -216,6 +216,10 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     await expect
       .poll(() => log.locator('li[data-playback]').filter({ hasText: 'ALLOW: Run started' }).count())
       .toBeGreaterThan(0);
+    // The log goes on past the end of the run: the abort's stop decision is replayed too.
+    await expect
+      .poll(() => log.locator('li[data-playback]').filter({ hasText: 'Aborted by operator' }).count())
+      .toBeGreaterThan(0);
     // The live console state stays in the status bar, and nothing can start or arm a run.
     expect(await page.getByTestId('run-phase').textContent()).toContain('ABORTED');
     await page.getByRole('navigation').getByRole('button', { name: 'Run' }).click();
