@@ -6,8 +6,9 @@
  * receives the stop and the UI shows "Aborted by operator". Then the Sessions view: find that
  * run's session, play it back at 10x and see the recorded plan drawn (marked PLAYBACK, run
  * controls off), re-plan a logged step (what-if) and close back to live. Sessions go to a temp
- * folder (PARAPUSH_SESSIONS_DIR). Screenshots of each view go to test-artifacts/screenshots/; the
- * live view and the Sessions view also to docs/screenshots/.
+ * folder (PARAPUSH_SESSIONS_DIR). Screenshots of each view go to test-artifacts/screenshots/; with
+ * PARAPUSH_UPDATE_DOCS=1 the live view and the Sessions view also refresh docs/screenshots/ (so a
+ * plain test run never changes committed files).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ if (!haveChromium) console.warn(`e2e skipped: ${CHROMIUM} is absent (apt-get ins
 
 const shots = path.resolve('test-artifacts/screenshots');
 const readmeShots = path.resolve('docs/screenshots');
+const updateDocs = process.env.PARAPUSH_UPDATE_DOCS === '1';
 
 describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtual lab)', () => {
   let root: string;
@@ -161,7 +163,8 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     // Let the arm push for a moment so the live view shows the executed path.
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, 'run-live-view.png') });
-    copyFileSync(path.join(shots, 'run-live-view.png'), path.join(readmeShots, 'live-view.png'));
+    if (updateDocs)
+      copyFileSync(path.join(shots, 'run-live-view.png'), path.join(readmeShots, 'live-view.png'));
   });
 
   it('aborts on Esc: the virtual controller gets the stop and the UI says "Aborted by operator"', async () => {
@@ -244,7 +247,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     expect(await legend.textContent()).toContain('Logged plan (solid orange');
     expect(await legend.textContent()).toContain('What-if plan (dashed purple');
     await page.screenshot({ path: path.join(shots, 'sessions.png') });
-    copyFileSync(path.join(shots, 'sessions.png'), path.join(readmeShots, 'sessions.png'));
+    if (updateDocs) copyFileSync(path.join(shots, 'sessions.png'), path.join(readmeShots, 'sessions.png'));
   });
 
   it('closes playback back to the live console', async () => {
