@@ -19,6 +19,7 @@ import {
 import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '../contract/planner-settings';
 import { parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
 import { sceneSchema, type Scene } from '../contract/scene';
+import { CalibrationWizard } from './calibration-wizard';
 import type { ConnectionSource } from './connections';
 import { UnconfiguredConnections } from './connections';
 import {
@@ -45,6 +46,8 @@ export interface ConsoleCoreOptions {
   sessionsDir?: string | null;
   /** Builds planners for what-if re-planning of logged steps (comes with the MPC run controller). */
   whatIf?: WhatIfPlannerFactory;
+  /** The Setup view's calibration wizard on the connected lab; absent: no lab to calibrate. */
+  calibration?: CalibrationWizard;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -81,6 +84,7 @@ export class ConsoleCore {
   private run: RunStatus = idleStatus;
   private readonly unsubscribeConnections: () => void;
   private readonly sessions: SessionService;
+  private readonly calibration: CalibrationWizard;
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir);
@@ -88,6 +92,7 @@ export class ConsoleCore {
     this.runController = options.runController ?? new UnavailableRunController();
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? Date.now;
+    this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.sessions = new SessionService({
       dir: options.sessionsDir ?? null,
       whatIf: options.whatIf,
@@ -196,6 +201,42 @@ export class ConsoleCore {
         return this.sessions.handle(command);
       case 'connections.get':
         return { connections: this.connections.current().connections };
+      case 'calibration.get':
+      case 'calibration.capture':
+      case 'calibration.remove':
+      case 'calibration.clear':
+      case 'calibration.fit':
+      case 'calibration.save':
+        return { calibration: await this.calibrate(command) };
+    }
+  }
+
+  private async calibrate(command: Extract<ConsoleCommand, { type: `calibration.${string}` }>) {
+    const w = this.calibration;
+    // A run owns the lab: measuring or changing its frames under it would corrupt both.
+    if (command.type !== 'calibration.get' && activePhases.has(this.run.phase))
+      throw new Error('calibration cannot change while a run is in progress');
+    switch (command.type) {
+      case 'calibration.get':
+        return w.state();
+      case 'calibration.capture':
+        return w.capture(command.stage, command.table);
+      case 'calibration.remove':
+        return w.remove(command.stage, command.index);
+      case 'calibration.clear':
+        return w.clear(command.stage);
+      case 'calibration.fit':
+        return w.fit(command.stage, command.kind);
+      case 'calibration.save': {
+        const state = w.save(command.stage);
+        const stage = state[command.stage];
+        this.log(
+          'info',
+          'calibration',
+          `${command.stage === 'mocap' ? 'motion capture -> table' : 'table -> robot base'} calibration saved to ${stage.saved?.file} (residual ${((stage.fit?.rms ?? 0) * 1000).toFixed(1)} mm RMS)`,
+        );
+        return state;
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import type { LabSettings } from '../contract/lab-settings';
 import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';
+import { CalibrationWizard } from './calibration-wizard';
 import { LabConnections } from './lab-connections';
 import { LabRunController } from './lab-run-controller';
 import { realLabSession } from './real-lab-session';
@@ -31,6 +32,8 @@ export interface ConsoleLab {
   /** The virtual lab of dry runs (its devices are test hooks: the virtual controller sees every stop). */
   virtualLab: VirtualLabSession;
   connections: LabConnections;
+  /** The Setup view's calibration wizard, on whichever lab the run controller uses now. */
+  calibration: CalibrationWizard;
   whatIf: WhatIfPlannerFactory;
   /** Aborts any run and closes every connection and the virtual lab. */
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     runController,
     virtualLab,
     connections,
+    calibration: new CalibrationWizard({ session: () => runController.currentSession() }),
     whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, ...spawn }),
     close: async () => {
       runController.abort('remote');

@@ -162,7 +162,8 @@ function checklist(link: LabLink): LabStatus['preflight'] {
     mocap: link.poses(),
     robot: link.robot.latest,
     gripper: link.gripperStatus(),
-    calibration: { residual: link.setup.mocap.residual.rms },
+    // Both calibrations place the pusher: the check is as good as the worse of the two fits.
+    calibration: { residual: Math.max(link.setup.mocap.residual.rms, link.setup.robot.residual?.rms ?? 0) },
     scene: link.scene,
     maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,
   });

@@ -6,6 +6,7 @@
  */
 import type { Scene } from '../contract/scene';
 import type { LabLink } from '../run/lab-link';
+import { saveSetup, type Setup } from '../setup/setup-file';
 
 /** One opened lab: its link, and how to close everything that was opened for it. */
 export interface OpenedLab {
@@ -26,7 +27,22 @@ export class LabSession {
     /** Where the lab is, in words for the operator. */
     readonly description: string,
     private readonly open: LabOpener,
+    /** The setup file this lab is opened with, where saved calibrations go; null: cannot save. */
+    readonly setupFile: string | null = null,
   ) {}
+
+  /**
+   * Saves a new setup (from the calibration wizard) to this lab's setup file and hands it to the
+   * live link, so motion-capture poses and the pre-flight checklist use it at once.
+   */
+  saveSetup(setup: Setup): string {
+    const link = this.current();
+    if (!link) throw new Error(`not connected to the ${this.description}`);
+    if (!this.setupFile) throw new Error(`the ${this.description} has no setup file to save to`);
+    const file = saveSetup(this.setupFile, setup);
+    link.useSetup(setup);
+    return file;
+  }
 
   /** The live link, or null while none is open. */
   current(): LabLink | null {

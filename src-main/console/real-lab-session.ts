@@ -32,5 +32,6 @@ export function realLabSession(settings: RealLabSettings): LabSession {
       );
       return { link, close: () => link.close() };
     },
+    setupFile,
   );
 }

@@ -4,13 +4,13 @@
  * NatNet) as a real lab. The lab loads scenes from files, so each scene is written to a private
  * temporary folder first.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Scene } from '../contract/scene';
 import { VirtualLab } from '../lab/virtual-lab';
 import { LabLink } from '../run/lab-link';
-import { setupSchema } from '../setup/setup-file';
+import { loadSetup, setupSchema } from '../setup/setup-file';
 import { LabSession } from './lab-session';
 
 export interface VirtualLabSessionOptions {
@@ -21,6 +21,7 @@ export interface VirtualLabSessionOptions {
 async function openVirtualLab(
   scene: Scene,
   sceneFile: string,
+  setupFile: string,
   options: VirtualLabSessionOptions,
 ): Promise<{ lab: VirtualLab; link: LabLink }> {
   writeFileSync(sceneFile, JSON.stringify(scene));
@@ -45,7 +46,8 @@ async function openVirtualLab(
         },
       },
       scene,
-      setupSchema.parse(lab.setup),
+      // A setup saved by the calibration wizard outlives scene changes; else the lab's true frames.
+      existsSync(setupFile) ? loadSetup(setupFile) : setupSchema.parse(lab.setup),
     );
     return { lab, link };
   } catch (err) {
@@ -62,12 +64,18 @@ export class VirtualLabSession extends LabSession {
   constructor(options: VirtualLabSessionOptions = {}) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-virtual-lab-'));
     const running: { lab: VirtualLab | null } = { lab: null };
+    const setupFile = path.join(dir, 'setup.json');
     let count = 0;
     super(
       'virtual',
       `virtual lab in this process (127.0.0.1, ${options.multicast ? 'multicast' : 'unicast'} NatNet)`,
       async (scene) => {
-        const opened = await openVirtualLab(scene, path.join(dir, `scene-${++count}.json`), options);
+        const opened = await openVirtualLab(
+          scene,
+          path.join(dir, `scene-${++count}.json`),
+          setupFile,
+          options,
+        );
         running.lab = opened.lab;
         return {
           link: opened.link,
@@ -78,6 +86,7 @@ export class VirtualLabSession extends LabSession {
           },
         };
       },
+      setupFile,
     );
     this.running = running;
     this.dir = dir;

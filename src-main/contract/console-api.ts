@@ -40,6 +40,11 @@ export const abortSourceSchema = z.enum(['button', 'escape-key', 'space-key', 'r
 
 // ---------------------------------------------------------------- commands (renderer -> core)
 
+/** The two calibration stages: motion capture -> table, and table -> robot base. */
+export const calibrationStageIdSchema = z.enum(['mocap', 'robot']);
+export type CalibrationStageId = z.infer<typeof calibrationStageIdSchema>;
+const point3 = z.tuple([finite, finite, finite]).describe('m');
+
 export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('snapshot.get') }).strict(),
   z.object({ type: z.literal('scene.list') }).strict(),
@@ -80,6 +85,30 @@ export const commandSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('playback.close') }).strict(),
+  // Calibration wizard (Setup view): captures never move the arm; the operator places the pusher.
+  z.object({ type: z.literal('calibration.get') }).strict(),
+  /** Records the live measurement (mocap: pusher body averaged ~0.5 s; robot: tool point) at a table point. */
+  z
+    .object({ type: z.literal('calibration.capture'), stage: calibrationStageIdSchema, table: point3 })
+    .strict(),
+  z
+    .object({
+      type: z.literal('calibration.remove'),
+      stage: calibrationStageIdSchema,
+      index: z.number().int().min(0),
+    })
+    .strict(),
+  z.object({ type: z.literal('calibration.clear'), stage: calibrationStageIdSchema }).strict(),
+  /** Fits the stage's pairs: mocap 3D or planar ('2d'); the robot base is always planar. */
+  z
+    .object({
+      type: z.literal('calibration.fit'),
+      stage: calibrationStageIdSchema,
+      kind: z.enum(['2d', '3d']),
+    })
+    .strict(),
+  /** Writes the stage's fit into the connected lab's setup (file and live link). */
+  z.object({ type: z.literal('calibration.save'), stage: calibrationStageIdSchema }).strict(),
   /** Re-plans logged planner step `step` (its index in the log) from its logged state with `settings`. */
   z
     .object({
@@ -180,6 +209,44 @@ export const plannerStepSchema = z
   })
   .strict();
 export type PlannerStep = z.infer<typeof plannerStepSchema>;
+
+/** One stage of the calibration wizard: its point pairs, its fit and whether the fit was saved. */
+export const calibrationStageSchema = z
+  .object({
+    /** table: the known table point (m); measured: the live mocap position (mocap frame) or tool point (base frame). */
+    pairs: z.array(z.object({ table: point3, measured: point3 }).strict()),
+    fit: z
+      .object({
+        kind: z.enum(['2d', '3d']),
+        rms: nonNegative.describe('m'),
+        max: nonNegative.describe('m'),
+        /** Each pair's distance from the fitted transform (m), in pair order. */
+        errors: z.array(nonNegative),
+        /** Index of the pair with the largest error. */
+        worst: z.number().int().min(0),
+      })
+      .strict()
+      .nullable(),
+    /** Where the last save of this stage went; null until saved (or after the pairs changed). */
+    saved: z.object({ file: z.string(), at: nonNegative }).strict().nullable(),
+  })
+  .strict();
+export const calibrationWizardSchema = z
+  .object({
+    /** The lab the captures come from, in words; null when no lab is connected. */
+    lab: z.string().nullable(),
+    /** Name of the connected lab's setup. */
+    setup: z.string().nullable(),
+    /** safety.maxCalibrationResidual of that setup (RMS, m). */
+    limit: nonNegative,
+    /** A capture is being taken now. */
+    capturing: z.boolean(),
+    mocap: calibrationStageSchema,
+    robot: calibrationStageSchema,
+  })
+  .strict();
+export type CalibrationWizardState = z.infer<typeof calibrationWizardSchema>;
+export type CalibrationStageState = z.infer<typeof calibrationStageSchema>;
 
 /** What a session log says about its run (stored in the log; see src-main/session). */
 export const sessionSummarySchema = z.object({
@@ -291,6 +358,8 @@ const sceneResult = z
   })
   .strict();
 
+const calibrationResult = z.object({ calibration: calibrationWizardSchema }).strict();
+
 export const snapshotSchema = z
   .object({
     scene: sceneSchema.nullable(),
@@ -331,6 +400,12 @@ export const commandResultSchemas = {
   'playback.speed': z.object({ playback: playbackStatusSchema }).strict(),
   'playback.close': z.object({}).strict(),
   'sessions.whatif': z.object({ original: plannerStepSchema, replanned: plannerStepSchema }).strict(),
+  'calibration.get': calibrationResult,
+  'calibration.capture': calibrationResult,
+  'calibration.remove': calibrationResult,
+  'calibration.clear': calibrationResult,
+  'calibration.fit': calibrationResult,
+  'calibration.save': calibrationResult,
 } as const satisfies Record<CommandType, z.ZodType>;
 export type CommandResult<T extends CommandType> = z.infer<(typeof commandResultSchemas)[T]>;
 

@@ -174,9 +174,35 @@ export function fitCalibration2d(pairs: readonly PointPair[], upAxis: UpAxis, se
   checkPairs(pairs);
   const src = pairs.map((p) => pointToZUp(p.mocap, upAxis));
   const dst = pairs.map((p) => tableVec(p.table));
-  checkNotCollinear(src, 2);
-  const cs = centroid(src);
-  const cd = centroid(dst);
+  const fit = fitPlanarRigid(src, dst);
+  return finish(setup, '2d', upAxis, yawQuat(fit.yaw), fit.translation, fit.residual);
+}
+
+/** A planar rigid transform dst = Rz(yaw) src + translation, and how well it fits. */
+export interface PlanarFit {
+  yaw: number;
+  translation: Vec3;
+  residual: Calibration['residual'];
+  /** Distance of each transformed source point from its destination (m), in pair order. */
+  errors: number[];
+}
+
+/**
+ * The pure planar fit behind fitCalibration2d, for any two frames that share their vertical (it
+ * also fits the table -> robot base calibration): yaw and xy translation by least squares in the
+ * plane, the height offset as the mean difference. Needs >= 3 points that do not lie on a line.
+ */
+export function fitPlanarRigid(src: readonly Vec3[], dst: readonly Vec3[]): PlanarFit {
+  if (src.length !== dst.length)
+    throw new CalibrationError(`${src.length} source points but ${dst.length} destination points`);
+  if (src.length < 3) throw new CalibrationError(`need at least 3 point pairs, got ${src.length}`);
+  for (const [i, p] of src.entries()) {
+    if (![...p, ...dst[i]!].every(Number.isFinite))
+      throw new CalibrationError(`pair ${i} has a non-finite value`);
+  }
+  checkNotCollinear([...src], 2);
+  const cs = centroid([...src]);
+  const cd = centroid([...dst]);
   let sin = 0;
   let cos = 0;
   src.forEach((p, i) => {
@@ -185,9 +211,11 @@ export function fitCalibration2d(pairs: readonly PointPair[], upAxis: UpAxis, se
     cos += a[0] * b[0] + a[1] * b[1];
     sin += a[0] * b[1] - a[1] * b[0];
   });
-  const rotation = yawQuat(Math.atan2(sin, cos));
+  const yaw = Math.atan2(sin, cos);
+  const rotation = yawQuat(yaw);
   const translation = sub(cd, rotate(rotation, cs));
-  return finish(setup, '2d', upAxis, rotation, translation, residualOf(src, dst, rotation, translation));
+  const errors = src.map((p, i) => norm(sub(add(rotate(rotation, p), translation), dst[i]!)));
+  return { yaw, translation, residual: residualOf([...src], [...dst], rotation, translation), errors };
 }
 
 function finish(

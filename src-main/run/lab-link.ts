@@ -32,8 +32,18 @@ export class LabLink {
     readonly gripper: RobotiqGripper,
     readonly natnet: NatNetClient,
     readonly scene: Scene,
-    readonly setup: Setup,
+    private current: Setup,
   ) {}
+
+  /** The lab setup (calibrations, safety envelope) the link reads poses and judges pre-flight with. */
+  get setup(): Setup {
+    return this.current;
+  }
+
+  /** Takes a newly saved setup (the calibration wizard): later frames and checks use it. */
+  useSetup(setup: Setup): void {
+    this.current = setup;
+  }
 
   static async connect(address: LabAddress, scene: Scene, setup: Setup): Promise<LabLink> {
     const p = address.ports ?? {};
@@ -53,7 +63,7 @@ export class LabLink {
     const binding = bindingFromScene(scene);
     link.unsubscribe.push(
       natnet.on('frame', (_frame, snapshot) => {
-        link.mocap = toPlanarPoses(snapshot, binding, setup.mocap, { previous: link.mocap });
+        link.mocap = toPlanarPoses(snapshot, binding, link.setup.mocap, { previous: link.mocap });
         link.onMocap?.(link.mocap);
       }),
     );

@@ -24,6 +24,11 @@ export const setupSchema = z
         calibration: calibrationInputSchema,
         /** Pusher tip centre from the tool centre point, tool frame (m). */
         pusherOffset: z.tuple([finite, finite, finite]),
+        /** How well the table -> base fit matched its points (m); absent when not fitted by the wizard. */
+        residual: z
+          .object({ rms: finite, max: finite, pairs: z.number().int().min(0) })
+          .strict()
+          .optional(),
       })
       .strict(),
     safety: z

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   core = new ConsoleCore({
     runController: lab.runController,
     connections: lab.connections,
+    calibration: lab.calibration,
     whatIf: lab.whatIf,
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),

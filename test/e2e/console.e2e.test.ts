@@ -63,6 +63,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
       scenesDir: path.resolve('resources/scenes'),
       runController: lab.runController,
       connections: lab.connections,
+      calibration: lab.calibration,
       whatIf: lab.whatIf,
       sessionsDir: defaultSessionsDir(),
     });

@@ -49,6 +49,7 @@ export function registerWebCommand(program: Command): void {
         const core = new ConsoleCore({
           runController: lab.runController,
           connections: lab.connections,
+          calibration: lab.calibration,
           whatIf: lab.whatIf,
           scenesDir: opts.scenes,
           settingsFile: opts.settings ?? null,

@@ -1,0 +1,216 @@
+/**
+ * The calibration wizard behind the Setup view: two stages, motion capture -> table and table ->
+ * robot base. In each the operator places the pusher at known table points and the wizard records
+ * the live measurement there (it never moves the arm), fits a rigid transform by least squares,
+ * and saves it into the connected lab's setup, where the pre-flight checklist sees its residual.
+ * Pairs belong to one lab: when the console switches labs they are dropped.
+ */
+import path from 'node:path';
+import type { CalibrationStageId, CalibrationWizardState } from '../contract/console-api';
+import {
+  fitCalibration2d,
+  fitCalibration3d,
+  fitPlanarRigid,
+  saveCalibration,
+  tablePoint,
+  type Calibration,
+} from '../mocap/calibration';
+import { norm, sub, type Vec3 } from '../mocap/rotation';
+import type { Setup } from '../setup/setup-file';
+import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
+import type { LabSession } from './lab-session';
+
+interface Pair {
+  table: Vec3;
+  measured: Vec3;
+}
+
+/** A fit ready to save: how it is written into the setup, and how well it matched. */
+interface Fit {
+  kind: '2d' | '3d';
+  errors: number[];
+  rms: number;
+  max: number;
+  apply(setup: Setup): Setup;
+}
+
+interface Stage {
+  pairs: Pair[];
+  fit: Fit | null;
+  saved: { file: string; at: number } | null;
+}
+
+/** Where the live measurements come from (the lab by default; replaceable to drive the fit path). */
+export interface CaptureSource {
+  mocap(link: CaptureLink): Promise<Vec3>;
+  robot(link: CaptureLink): Promise<Vec3>;
+}
+
+export const labCaptures: CaptureSource = {
+  mocap: (link) => captureMocapPoint(link),
+  robot: async (link) => captureRobotPoint(link),
+};
+
+export interface CalibrationWizardOptions {
+  /** The lab the console is connected to (the run controller's current session). */
+  session: () => LabSession | null;
+  captures?: CaptureSource;
+  /** Wall clock, ms since the epoch. */
+  now?: () => number;
+}
+
+const DEFAULT_LIMIT = 0.003;
+const emptyStage = (): Stage => ({ pairs: [], fit: null, saved: null });
+
+export class CalibrationWizard {
+  private readonly captures: CaptureSource;
+  private readonly now: () => number;
+  private stages: Record<CalibrationStageId, Stage> = { mocap: emptyStage(), robot: emptyStage() };
+  private pairsFrom: LabSession | null = null;
+  private capturing = false;
+
+  constructor(private readonly options: CalibrationWizardOptions) {
+    this.captures = options.captures ?? labCaptures;
+    this.now = options.now ?? Date.now;
+  }
+
+  state(): CalibrationWizardState {
+    const session = this.currentSession();
+    const setup = session?.current()?.setup ?? null;
+    const stage = (s: Stage): CalibrationWizardState['mocap'] => ({
+      pairs: s.pairs.map((p) => ({ table: [...p.table], measured: [...p.measured] })),
+      fit: s.fit && {
+        kind: s.fit.kind,
+        rms: s.fit.rms,
+        max: s.fit.max,
+        errors: [...s.fit.errors],
+        worst: s.fit.errors.indexOf(Math.max(...s.fit.errors)),
+      },
+      saved: s.saved,
+    });
+    return {
+      lab: session?.current() ? session.description : null,
+      setup: setup?.name ?? null,
+      limit: setup?.safety.maxCalibrationResidual ?? DEFAULT_LIMIT,
+      capturing: this.capturing,
+      mocap: stage(this.stages.mocap),
+      robot: stage(this.stages.robot),
+    };
+  }
+
+  /** Records the live measurement at a known table point (m). */
+  async capture(stageId: CalibrationStageId, table: Vec3): Promise<CalibrationWizardState> {
+    const { session, link } = this.connected();
+    if (this.capturing) throw new Error('a capture is already in progress');
+    this.capturing = true;
+    let measured: Vec3;
+    try {
+      measured = await this.captures[stageId](link);
+    } finally {
+      this.capturing = false;
+    }
+    if (this.options.session() !== session) throw new Error('the lab changed during the capture');
+    this.pairsFrom = session;
+    const stage = this.stages[stageId];
+    this.stages[stageId] = {
+      pairs: [...stage.pairs, { table: [...table], measured }],
+      fit: null,
+      saved: null,
+    };
+    return this.state();
+  }
+
+  remove(stageId: CalibrationStageId, index: number): CalibrationWizardState {
+    this.currentSession();
+    const stage = this.stages[stageId];
+    if (index >= stage.pairs.length) throw new Error(`there is no pair ${index + 1} to remove`);
+    this.stages[stageId] = { pairs: stage.pairs.filter((_, i) => i !== index), fit: null, saved: null };
+    return this.state();
+  }
+
+  clear(stageId: CalibrationStageId): CalibrationWizardState {
+    this.stages[stageId] = emptyStage();
+    return this.state();
+  }
+
+  /** Fits the stage's pairs; too few or collinear points give the fitting library's error. */
+  fit(stageId: CalibrationStageId, kind: '2d' | '3d'): CalibrationWizardState {
+    const { link } = this.connected();
+    const stage = this.stages[stageId];
+    const fit = stageId === 'mocap' ? fitMocap(stage.pairs, link.setup, kind) : fitRobot(stage.pairs, kind);
+    this.stages[stageId] = { ...stage, fit, saved: null };
+    return this.state();
+  }
+
+  /** Writes the stage's fit into the connected lab's setup (file and live link). */
+  save(stageId: CalibrationStageId): CalibrationWizardState {
+    const { session, link } = this.connected();
+    const stage = this.stages[stageId];
+    if (!stage.fit) throw new Error('fit the calibration before saving it');
+    const limit = link.setup.safety.maxCalibrationResidual;
+    if (stage.fit.rms > limit) {
+      throw new Error(
+        `residual ${mm(stage.fit.rms)} is above the limit ${mm(limit)}: recapture or remove the worst pair`,
+      );
+    }
+    const setup = stage.fit.apply(link.setup);
+    const file = session.saveSetup(setup);
+    // The motion-capture calibration is also kept on its own, per setup name, as the CLI saves it.
+    if (stageId === 'mocap') saveCalibration(path.join(path.dirname(file), 'calibrations'), setup.mocap);
+    this.stages[stageId] = { ...stage, saved: { file, at: this.now() } };
+    return this.state();
+  }
+
+  /** The current session; pairs recorded on another lab are dropped. */
+  private currentSession(): LabSession | null {
+    const session = this.options.session();
+    if (this.pairsFrom && session !== this.pairsFrom) {
+      this.stages = { mocap: emptyStage(), robot: emptyStage() };
+      this.pairsFrom = null;
+    }
+    return session;
+  }
+
+  private connected() {
+    const session = this.currentSession();
+    const link = session?.current();
+    if (!session || !link) throw new Error('connect a lab first: calibration reads its live measurements');
+    return { session, link };
+  }
+}
+
+function mm(v: number): string {
+  return `${(v * 1000).toFixed(1)} mm`;
+}
+
+function fitMocap(pairs: readonly Pair[], setup: Setup, kind: '2d' | '3d'): Fit {
+  const pointPairs = pairs.map((p) => ({ mocap: p.measured, table: p.table }));
+  const fitter = kind === '3d' ? fitCalibration3d : fitCalibration2d;
+  const calibration: Calibration = fitter(pointPairs, setup.mocap.upAxis, setup.mocap.setup);
+  return {
+    kind,
+    errors: pairs.map((p) => norm(sub(tablePoint(calibration, p.measured), p.table))),
+    rms: calibration.residual.rms,
+    max: calibration.residual.max,
+    apply: (s) => ({ ...s, mocap: calibration }),
+  };
+}
+
+/** Table -> base is planar by construction (the arm moves in the base xy plane). */
+function fitRobot(pairs: readonly Pair[], kind: '2d' | '3d'): Fit {
+  if (kind !== '2d') throw new Error('the robot base calibration is planar (yaw + offset): fit it as 2d');
+  const fit = fitPlanarRigid(
+    pairs.map((p) => p.table),
+    pairs.map((p) => p.measured),
+  );
+  return {
+    kind,
+    errors: fit.errors,
+    rms: fit.residual.rms,
+    max: fit.residual.max,
+    apply: (s) => ({
+      ...s,
+      robot: { ...s.robot, calibration: { yaw: fit.yaw, offset: fit.translation }, residual: fit.residual },
+    }),
+  };
+}
