@@ -29,10 +29,7 @@ import { repoRoot } from '../helpers/scenes';
 const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'));
 
 /** A link with scripted motion-capture frames, for the refusals that a healthy lab never shows. */
-function scriptedLink(
-  status: PlanarPoses['pusher']['status'] | null,
-  rigidBody: string | null = 'pusher',
-) {
+function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody: string | null = 'pusher') {
   const listeners: ((f: unknown, s: MocapSnapshot) => void)[] = [];
   const pusher = { status, ageS: status === 'stale' ? 0.25 : 0 } as PlanarPoses['pusher'];
   const link = {
