@@ -20,6 +20,7 @@ interface RunOptions {
   scene?: string;
   task?: string;
   model: string;
+  coarse: string;
   planner?: string;
   setup?: string;
   workers?: string;
@@ -62,6 +63,7 @@ export function registerRunCommand(program: Command): void {
     .option('--scene <file>', 'scene file (its task: resources/tasks/<scene name>.json)')
     .option('--task <file>', 'task file (costs and planner settings; names its scene)')
     .option('--model <model>', 'coarse | fine | parareal[:K]', 'parareal:2')
+    .option('--coarse <model>', 'coarse model of Parareal: analytical | learned', 'analytical')
     .option('--planner <kind>', "mpc | tampc (default: the task file's)")
     .option('--setup <file>', 'lab setup (calibrations); default: <setup dir>/<robot host>.json')
     .option('--workers <W>', 'fine-model worker processes')
@@ -94,6 +96,9 @@ export function registerRunCommand(program: Command): void {
         model = parseModelSpec(opts.model);
       } catch (e) {
         throw new UsageError(`--model: ${(e as Error).message}`);
+      }
+      if (opts.coarse !== 'analytical' && opts.coarse !== 'learned') {
+        throw new UsageError(`--coarse: expected analytical or learned, got "${opts.coarse}"`);
       }
       const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
       if (!existsSync(setupFile)) {
@@ -140,6 +145,7 @@ export function registerRunCommand(program: Command): void {
           link,
           task,
           model,
+          coarse: opts.coarse,
           seed: Number(opts.seed),
           ...(opts.workers ? { workers: Number(opts.workers) } : {}),
           signal: abort.signal,
