@@ -42,6 +42,8 @@ export interface Plan {
   /** Best total cost after each optimizer iteration. */
   costs: number[];
   predictionMs: number;
+  /** Predicted states of the optimizer's last noisy rollouts, when the planner keeps them. */
+  rollouts?: State[][];
 }
 
 export interface StepPlanner {
@@ -151,6 +153,7 @@ export class MpcPlanner implements StepPlanner {
       changes: r.changes,
       costs: r.costHistory,
       predictionMs: r.predictionMs,
+      rollouts: r.rollouts,
     };
   }
 }
@@ -218,6 +221,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       })),
       convergence: plan.changes.map((c, k) => ({ iteration: k + 1, ...c })),
       costs: plan.costs,
+      ...(plan.rollouts ? { rollouts: plan.rollouts.map((t) => t.map((v) => Array.from(v))) } : {}),
       timings: {
         planning,
         prediction: plan.predictionMs / 1000,

@@ -65,10 +65,15 @@ export interface OptimizeResult {
   iterates: State[][];
   changes: Tolerance[];
   iterations: number;
+  /** Predicted states of the last iteration's noisy rollouts (at most MAX_TRACES), for the live view. */
+  rollouts: State[][];
   /** Wall time spent in batched rollouts (ms). */
   predictionMs: number;
   sequencesPredicted: number;
 }
+
+/** Rollout traces kept per step: enough to see the search, small enough for every event. */
+export const MAX_TRACES = 20;
 
 export function clampSpeed(u: Control, maxSpeed: number): Control {
   const s = Math.hypot(u[0], u[1]);
@@ -121,6 +126,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
 
   const start = input.initial.map((u) => clampSpeed(u, settings.maxSpeed));
   let current: Candidate | undefined;
+  let lastRollouts: State[][] = [];
   const costHistory: number[] = [];
   let iterations = 0;
   while (
@@ -134,6 +140,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
       ? []
       : [start, ...(input.alternatives ?? []).map((a) => a.map((u) => clampSpeed(u, settings.maxSpeed)))];
     const predicted = await predict([...starts, ...sequences]);
+    lastRollouts = predicted.slice(starts.length, starts.length + MAX_TRACES).map((c) => c.trajectory);
     if (!current) {
       current = predicted.splice(0, starts.length).reduce((best, c) => (c.total < best.total ? c : best));
       costHistory.push(current.total);
@@ -170,6 +177,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
     iterates: current.iterates,
     changes: current.changes,
     iterations,
+    rollouts: lastRollouts,
     predictionMs,
     sequencesPredicted,
   };

@@ -120,6 +120,9 @@ describe('MPC loop', () => {
     expect(seen[before]![0]).toEqual(shiftControls(first.controls));
     // Beside the warm start, a fresh approach-and-push sequence is weighed.
     expect(seen[before]![1]).toEqual(approachAndPush(g, x, 4, 0.03, 1));
+    // The last iteration's noisy rollouts come back as traces for the live view: 5 sequences, x0..x4.
+    expect(first.rollouts).toHaveLength(5);
+    expect(first.rollouts!.every((t) => t.length === 5)).toBe(true);
   });
 
   it('approach-and-push heads behind the object, then pushes it towards the goal', () => {
