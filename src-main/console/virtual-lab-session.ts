@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Scene } from '../contract/scene';
 import { VirtualLab } from '../lab/virtual-lab';
-import { LabLink } from '../run/lab-link';
+import { LabLink, loopbackLabAddress } from '../run/lab-link';
 import { loadSetup, setupSchema } from '../setup/setup-file';
 import { LabSession } from './lab-session';
 
@@ -30,21 +30,9 @@ async function openVirtualLab(
     ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0, gripper: 0, natnetCommand: 0, natnetData: 0 },
     mocap: { multicast: options.multicast ?? false },
   });
-  const p = lab.ports;
   try {
     const link = await LabLink.connect(
-      {
-        robotHost: '127.0.0.1',
-        mocapHost: '127.0.0.1',
-        mocapLocal: '127.0.0.1',
-        ports: {
-          rtde: p.rtde,
-          dashboard: p.dashboard,
-          script: p.secondary,
-          gripper: p.gripper,
-          natnetCommand: p.natnetCommand,
-        },
-      },
+      loopbackLabAddress(lab.ports),
       scene,
       // A setup saved by the calibration wizard outlives scene changes; else the lab's true frames.
       existsSync(setupFile) ? loadSetup(setupFile) : setupSchema.parse(lab.setup),

@@ -20,6 +20,28 @@ export interface LabAddress {
   ports?: { rtde?: number; dashboard?: number; script?: number; gripper?: number; natnetCommand?: number };
 }
 
+/** The address of a lab whose devices all listen on 127.0.0.1 (the virtual lab, or a lab tunnelled to this host). */
+export function loopbackLabAddress(ports: {
+  rtde: number;
+  dashboard: number;
+  secondary: number;
+  gripper: number;
+  natnetCommand: number;
+}): LabAddress {
+  return {
+    robotHost: '127.0.0.1',
+    mocapHost: '127.0.0.1',
+    mocapLocal: '127.0.0.1',
+    ports: {
+      rtde: ports.rtde,
+      dashboard: ports.dashboard,
+      script: ports.secondary,
+      gripper: ports.gripper,
+      natnetCommand: ports.natnetCommand,
+    },
+  };
+}
+
 export class LabLink {
   private mocap: PlanarPoses | undefined;
   private gripperHeld = false;

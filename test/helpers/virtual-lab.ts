@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { VirtualLab, type LabConfigInput } from '../../src-main/lab/virtual-lab';
-import { LabLink } from '../../src-main/run/lab-link';
+import { LabLink, loopbackLabAddress } from '../../src-main/run/lab-link';
 import { loadSetup } from '../../src-main/setup/setup-file';
 import { repoRoot } from './scenes';
 
@@ -19,23 +19,7 @@ export async function startLabAndLink(
     ...config,
   });
   const setupFile = lab.writeSetup(path.join(mkdtempSync(path.join(os.tmpdir(), 'setup-')), 'lab.json'));
-  const p = lab.ports;
-  const link = await LabLink.connect(
-    {
-      robotHost: '127.0.0.1',
-      mocapHost: '127.0.0.1',
-      mocapLocal: '127.0.0.1',
-      ports: {
-        rtde: p.rtde,
-        dashboard: p.dashboard,
-        script: p.secondary,
-        gripper: p.gripper,
-        natnetCommand: p.natnetCommand,
-      },
-    },
-    lab.scene,
-    loadSetup(setupFile),
-  );
+  const link = await LabLink.connect(loopbackLabAddress(lab.ports), lab.scene, loadSetup(setupFile));
   return {
     lab,
     link,
