@@ -30,10 +30,9 @@ import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor, parseModelSpec, type CoarseKind } from '../src-main/parareal/predictor';
 import { sampleInitialState } from '../src-main/experiments/initial-states';
 import { ExecutionWorld } from '../src-main/planning/execution-world';
-import { runMpc } from '../src-main/planning/mpc';
 import { deriveSeed, Rng } from '../src-main/planning/rng';
 import { loadTaskFile } from '../src-main/planning/task-file';
-import { createTaskRun } from '../src-main/planning/task-run';
+import { runTaskOn } from '../src-main/planning/task-run';
 import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
 import { FineModel } from '../src-workers/physics/fine-model';
 import { parseFlag, sliderStateRms } from './parareal';
@@ -247,7 +246,6 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
 
 async function taskExperiment(pool: FinePool, scenes: number, models: string[]): Promise<Row[]> {
   const { task, scene } = loadTaskFile('resources/tasks/cvs-multi-object.json');
-  const p = task.planner;
   const rows: Row[] = [];
   for (const spec of models) {
     const model = parseModelSpec(spec);
@@ -266,18 +264,8 @@ async function taskExperiment(pool: FinePool, scenes: number, models: string[]):
           deriveSeed(seed, 'execution'),
           x0,
         );
-        const parts = await createTaskRun({ task, scene, pool, model, coarse, seed });
         try {
-          const summary = await runMpc({
-            plant: world,
-            planner: parts.planner,
-            geometry: parts.geometry,
-            controlDuration: p.controlDuration,
-            maxActions: p.maxActions,
-            timeLimit: p.timeLimit,
-            workers: pool.size,
-            theoreticalSpeedup: null,
-          });
+          const summary = await runTaskOn({ task, scene, pool, model, coarse, seed, plant: world });
           outcomes.push(summary.outcome);
           actions.push(summary.actions);
           taskTimes.push(summary.taskTime);
@@ -286,7 +274,6 @@ async function taskExperiment(pool: FinePool, scenes: number, models: string[]):
             `  task ${spec} (${coarse} coarse) scene ${s + 1}/${scenes}: ${summary.outcome} after ${summary.actions} actions\n`,
           );
         } finally {
-          parts.dispose();
           world.dispose();
         }
       }

@@ -14,10 +14,9 @@ import type { Scene } from '../contract/scene';
 import { FinePool } from '../parareal/fine-pool';
 import { parseModelSpec } from '../parareal/predictor';
 import { ExecutionWorld } from '../planning/execution-world';
-import { runMpc } from '../planning/mpc';
 import { deriveSeed } from '../planning/rng';
 import type { Task } from '../planning/task-file';
-import { createTaskRun, theoreticalSpeedup } from '../planning/task-run';
+import { runTaskOn } from '../planning/task-run';
 import { sampleInitialState } from './initial-states';
 import { hasRunRecord, writeRunRecord, type RunRecord } from './run-record';
 
@@ -99,38 +98,31 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
         const execSeed = deriveSeed(seed, 'execution');
         if (world) world.reset(x0, execSeed);
         else world = await ExecutionWorld.create(o.scene, o.taskDef.execution.noise, execSeed, x0);
-        const parts = await createTaskRun({ task: o.taskDef, scene: o.scene, pool, model, seed });
         const t0 = performance.now();
-        try {
-          const summary = await runMpc({
-            plant: world,
-            planner: parts.planner,
-            geometry: parts.geometry,
-            controlDuration: p.controlDuration,
-            maxActions: p.maxActions,
-            timeLimit: p.timeLimit,
-            workers: pool.size,
-            theoreticalSpeedup: theoreticalSpeedup(model, p.horizon),
-            ...(o.signal ? { signal: o.signal } : {}),
-          });
-          if (summary.outcome === 'aborted') return { ran, skipped };
-          const record: RunRecord = {
-            task: o.task,
-            model: spec,
-            planner: p.kind,
-            scene: s,
-            seed: o.seed,
-            workers: pool.size,
-            controlDuration: p.controlDuration,
-            wallTime: (performance.now() - t0) / 1000,
-            summary,
-          };
-          writeRunRecord(o.outDir, record);
-          ran++;
-          o.onRun?.({ model: spec, scene: s, record });
-        } finally {
-          parts.dispose();
-        }
+        const summary = await runTaskOn({
+          task: o.taskDef,
+          scene: o.scene,
+          pool,
+          model,
+          seed,
+          plant: world,
+          ...(o.signal ? { signal: o.signal } : {}),
+        });
+        if (summary.outcome === 'aborted') return { ran, skipped };
+        const record: RunRecord = {
+          task: o.task,
+          model: spec,
+          planner: p.kind,
+          scene: s,
+          seed: o.seed,
+          workers: pool.size,
+          controlDuration: p.controlDuration,
+          wallTime: (performance.now() - t0) / 1000,
+          summary,
+        };
+        writeRunRecord(o.outDir, record);
+        ran++;
+        o.onRun?.({ model: spec, scene: s, record });
       }
     }
   } finally {

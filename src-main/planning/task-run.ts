@@ -8,7 +8,9 @@ import type { FinePool } from '../parareal/fine-pool';
 import { createPredictor, type CoarseKind, type PredictionModel } from '../parareal/predictor';
 import { TrajectoryCost } from './costs/trajectory-cost';
 import { ExecutionWorld } from './execution-world';
-import { MpcPlanner, type StepPlanner } from './mpc';
+import { MpcPlanner, runMpc, type StepPlanner } from './mpc';
+import type { Plant } from './plant';
+import type { RunSummary } from '../contract/planner-events';
 import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
 import { deriveSeed, Rng } from './rng';
@@ -113,4 +115,34 @@ export async function createTaskRun(o: {
     },
   });
   return { geometry, cost, planner, dispose: () => samplingWorld.dispose() };
+}
+
+/** One MPC run of a task on a plant (a simulated execution world), with the task's own limits. */
+export async function runTaskOn(o: {
+  task: Task;
+  scene: Scene;
+  pool: FinePool;
+  model: PredictionModel;
+  coarse?: CoarseKind;
+  seed: number;
+  plant: Plant;
+  signal?: AbortSignal;
+}): Promise<RunSummary> {
+  const p = o.task.planner;
+  const parts = await createTaskRun(o);
+  try {
+    return await runMpc({
+      plant: o.plant,
+      planner: parts.planner,
+      geometry: parts.geometry,
+      controlDuration: p.controlDuration,
+      maxActions: p.maxActions,
+      timeLimit: p.timeLimit,
+      workers: o.pool.size,
+      theoreticalSpeedup: theoreticalSpeedup(o.model, p.horizon),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+  } finally {
+    parts.dispose();
+  }
 }
