@@ -3,7 +3,7 @@
  * file), read its summary, read its channels in log-time order with every message validated
  * against its channel's schema, and list a folder of sessions.
  */
-import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
 import { formatIssues } from '../contract/console-api';
@@ -17,7 +17,7 @@ import {
   SummaryBuilder,
   type SessionSummary,
 } from './session-summary';
-import { lockFileOf } from './sessions-dir';
+import { lockFileOf, sessionFileNames } from './sessions-dir';
 
 export { SessionLogError } from './session-log-error';
 
@@ -126,13 +126,7 @@ export interface SessionListing {
 
 /** Every .mcap file of a folder, newest first, with its summary or why it has none. */
 export async function listSessions(dir: string): Promise<SessionListing[]> {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.mcap'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const names = await sessionFileNames(dir);
   const out: SessionListing[] = [];
   for (const name of names.sort().reverse()) {
     const file = path.join(dir, name);

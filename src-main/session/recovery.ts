@@ -3,12 +3,12 @@
  * and for one file from the CLI. A log still being recorded by a live process is left alone; an
  * already complete log is reported as such and not touched.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { checkMcapMagic, finalizeSessionLog, isIndexedMcap } from './finalize';
 import { isBeingRecorded } from './reader';
 import type { SessionSummary } from './session-summary';
-import { lockFileOf } from './sessions-dir';
+import { lockFileOf, sessionFileNames } from './sessions-dir';
 
 export type RecoveryResult =
   | { file: string; action: 'recovered'; summary: SessionSummary; discardedBytes: number }
@@ -30,13 +30,7 @@ export async function recoverSessionFile(file: string): Promise<RecoveryResult> 
 
 /** Recovers every cut-short log of a folder; never throws for one bad file. */
 export async function recoverSessionsDir(dir: string): Promise<RecoveryResult[]> {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.mcap'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const names = await sessionFileNames(dir);
   const results: RecoveryResult[] = [];
   for (const name of names) {
     const file = path.join(dir, name);

@@ -3,6 +3,7 @@
  * disk), otherwise ~/.parapush/sessions. One file per run, named by its start time so the folder
  * lists in order: 2024-05-01T10-20-30-123Z_dry.mcap.
  */
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,4 +26,14 @@ export function sessionFileName(wallMs: number, label: string): string {
 /** The lock file that marks a session as being written by a live process (holds its pid). */
 export function lockFileOf(logFile: string): string {
   return `${logFile}.lock`;
+}
+
+/** Names of the session logs (.mcap) in a folder; none when the folder does not exist yet. */
+export async function sessionFileNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => n.endsWith('.mcap'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
 }
