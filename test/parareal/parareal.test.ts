@@ -117,21 +117,19 @@ describe('results do not depend on the workers', () => {
         ref.sequences[0]!.iterates.map((i) => i.map(bits)),
       );
 
-      // A pool whose first worker is killed right after it receives its third batch of jobs.
+      // A pool whose worker receiving the third batch of jobs (counted across workers, so the
+      // kill happens whichever worker the scheduler picks) is killed right after the send.
       let batches = 0;
-      let armed = true;
       const killing = new FinePool({
         workers: 2,
         spawn: () => {
           const t = spawnNodeWorker();
-          const kill = armed;
-          armed = false;
           return {
             ...t,
             pid: t.pid,
             send: (m: unknown) => {
               t.send(m);
-              if (kill && (m as { type: string }).type === 'jobs' && ++batches === 3) t.kill();
+              if ((m as { type: string }).type === 'jobs' && ++batches === 3) t.kill();
             },
           };
         },
@@ -142,7 +140,7 @@ describe('results do not depend on the workers', () => {
           x0,
           controls: [controls, controls],
         });
-        expect(batches).toBe(3);
+        expect(batches).toBeGreaterThan(3);
         expect(killing.replacements).toBe(1);
       } finally {
         await killing.close();
