@@ -23,7 +23,7 @@ describe('physics benchmark', () => {
   beforeAll(() => vi.stubEnv('PARAPUSH_BENCH_OUT', out));
   afterAll(() => vi.unstubAllEnvs());
 
-  it('runs and reports plausible costs: fine grows with sliders, coarse is far cheaper', async () => {
+  it('runs and reports plausible costs for every integrator and slider count, coarse far cheaper', async () => {
     const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       await (await import('../../bench/physics')).run(['1']);
@@ -32,12 +32,13 @@ describe('physics benchmark', () => {
     }
     const result = JSON.parse(readFileSync(path.join(out, 'physics.json'), 'utf8'));
     const rk4 = result.rows.filter((r: { integrator: string }) => r.integrator === 'RK4');
-    expect(rk4).toHaveLength(4);
+    expect(rk4.map((r: { sliders: number }) => r.sliders)).toEqual([1, 2, 3, 4]);
+    expect(result.rows).toHaveLength(8);
     for (const r of result.rows) {
       expect(r['fine us/step']).toBeGreaterThan(0.5);
       expect(r['fine us/step']).toBeLessThan(10_000);
       expect(r['fine/coarse']).toBeGreaterThan(50);
     }
-    expect(rk4[3]['fine us/step']).toBeGreaterThan(rk4[0]['fine us/step']);
+    // How cost grows with sliders is a timing claim, left to the bench itself (one repeat here).
   });
 });
