@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { Scene } from '../contract/scene';
 import { FinePool } from '../parareal/fine-pool';
-import { parseModelSpec } from '../parareal/predictor';
+import { parseModelChoice } from '../parareal/predictor';
 import { ExecutionWorld } from '../planning/execution-world';
 import { deriveSeed } from '../planning/rng';
 import type { Task } from '../planning/task-file';
@@ -77,7 +77,7 @@ export function sceneSeed(seed: number, scene: number): number {
 export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
   const config: ExperimentConfig = { task: o.task, models: o.models, scenes: o.scenes, seed: o.seed };
   claimOutDir(o.outDir, config);
-  const models = o.models.map((spec) => ({ spec, model: parseModelSpec(spec) }));
+  const models = o.models.map((spec) => ({ spec, ...parseModelChoice(spec) }));
   const scenes = shardScenes(o.scenes, o.shard);
   const p = o.taskDef.planner;
   let ran = 0;
@@ -88,7 +88,7 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
     for (const s of scenes) {
       const seed = sceneSeed(o.seed, s);
       const x0 = sampleInitialState(o.scene, o.taskDef.sampling, deriveSeed(seed, 'start'));
-      for (const { spec, model } of models) {
+      for (const { spec, model, coarse } of models) {
         if (o.signal?.aborted) return { ran, skipped };
         if (hasRunRecord(o.outDir, spec, s)) {
           skipped++;
@@ -104,6 +104,7 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
           scene: o.scene,
           pool,
           model,
+          coarse,
           seed,
           plant: world,
           ...(o.signal ? { signal: o.signal } : {}),

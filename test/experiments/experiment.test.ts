@@ -133,4 +133,28 @@ describe('experiment runner', () => {
     // Same seeds, same scenes: the sharded runs reproduce the unsharded ones exactly.
     expect(sharded.map((r) => r.summary.states)).toEqual(recs.map((r) => r.summary.states));
   });
+
+  it('compares the analytical and the learned coarse model in one experiment (model@learned)', async () => {
+    const task = structuredClone(isrr.task);
+    task.planner.maxActions = 2;
+    task.planner.optimizer.rollouts = 3;
+    const out = path.join(tmp, 'learned');
+    await runExperiment({
+      task: 'isrr-obstacle',
+      models: ['coarse', 'coarse@learned'],
+      scenes: 1,
+      seed: 2,
+      taskDef: task,
+      scene: isrr.scene,
+      workers: 1,
+      outDir: out,
+      shard: { index: 0, count: 1 },
+    });
+    const recs = readRunRecords(out);
+    expect(recs.map((r) => r.model).sort()).toEqual(['coarse', 'coarse@learned']);
+    const [analytical, learned] = ['coarse', 'coarse@learned'].map((m) => recs.find((r) => r.model === m)!);
+    // Same start state, different predictions: the plans (and so the executed pushes) differ.
+    expect(learned!.summary.states[0]).toEqual(analytical!.summary.states[0]);
+    expect(learned!.summary.controls).not.toEqual(analytical!.summary.controls);
+  });
 });

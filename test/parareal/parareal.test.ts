@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
-import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
+import { createPredictor, parseModelChoice, type PredictionModel } from '../../src-main/parareal/predictor';
 import { initialState, type State } from '../../src-main/contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { referenceScene } from '../helpers/scenes';
@@ -153,5 +153,16 @@ describe('results do not depend on the workers', () => {
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
+  });
+});
+
+describe('model specs', () => {
+  it('name the coarse model after @, analytical by default', () => {
+    expect(parseModelChoice('parareal:3@learned')).toEqual({ model: parareal(3), coarse: 'learned' });
+    expect(parseModelChoice('coarse')).toEqual({ model: { kind: 'coarse' }, coarse: 'analytical' });
+    expect(parseModelChoice('fine@analytical').model).toEqual({ kind: 'fine' });
+    expect(() => parseModelChoice('fine@learned')).toThrow(/no coarse model/);
+    expect(() => parseModelChoice('coarse@mlp')).toThrow(/analytical or learned/);
+    expect(() => parseModelChoice('parareal:x')).toThrow(/whole number/);
   });
 });

@@ -6,7 +6,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { appRoot } from '../../console/paths';
-import { parseModelSpec } from '../../parareal/predictor';
+import { parseModelChoice } from '../../parareal/predictor';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
 import { readRunRecords } from '../../experiments/run-record';
@@ -89,7 +89,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option(
       '--models <list>',
-      'comma-separated prediction models',
+      'comma-separated prediction models; append @learned to use the learned coarse model (coarse@learned, parareal:2@learned)',
       'coarse,parareal:1,parareal:2,parareal:3,fine',
     )
     .option('--scenes <N>', 'number of sampled scenes', '20')
@@ -111,7 +111,7 @@ export function registerExperimentCommand(program: Command): void {
       if (models.length === 0) throw new UsageError('--models: name at least one model');
       for (const m of models) {
         try {
-          parseModelSpec(m);
+          parseModelChoice(m);
         } catch (e) {
           throw new UsageError(`--models: ${(e as Error).message}`);
         }
