@@ -119,6 +119,16 @@ export class LabRunController implements RunController {
       this.release(run);
       throw new Error(`cannot connect to the lab: ${(err as Error).message}`, { cause: err });
     }
+    if (run.mode === 'dry') {
+      // A dry run starts from the scene as drawn, not from where the last run left the objects.
+      try {
+        if (await session.placeObjects())
+          log(sink, 'info', 'lab', "objects placed on the scene's start poses");
+      } catch (err) {
+        this.release(run);
+        throw new Error(`cannot place the objects: ${(err as Error).message}`, { cause: err });
+      }
+    }
     if (run.abort.signal.aborted) {
       this.release(run);
       return;

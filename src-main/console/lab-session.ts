@@ -12,6 +12,8 @@ import { saveSetup, type Setup } from '../setup/setup-file';
 export interface OpenedLab {
   link: LabLink;
   close(): Promise<void>;
+  /** Puts the objects back on the scene's start poses: simulated labs only (people do it in a real one). */
+  placeObjects?(): Promise<void>;
 }
 
 export type LabOpener = (scene: Scene) => Promise<OpenedLab>;
@@ -54,6 +56,17 @@ export class LabSession {
     const next = this.queue.then(() => this.switchTo(scene));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Resets the live lab's objects to the scene's start poses when the lab can do that itself;
+   * false when it cannot (a real lab) or nothing is open.
+   */
+  async placeObjects(): Promise<boolean> {
+    const place = this.opened?.lab.placeObjects;
+    if (!place) return false;
+    await place();
+    return true;
   }
 
   /** Calls back whenever the link changes (opened, replaced, closed); returns unsubscribe. */

@@ -67,6 +67,7 @@ export class VirtualLabSession extends LabSession {
         running.lab = opened.lab;
         return {
           link: opened.link,
+          placeObjects: () => opened.lab.placeObjects(),
           close: async () => {
             running.lab = null;
             await opened.link.close();

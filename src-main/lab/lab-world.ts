@@ -82,6 +82,16 @@ export class LabWorld {
     return m;
   }
 
+  /**
+   * Puts the pusher and every slider back at rest on their start poses from the scene, as an
+   * operator resets the table between runs. The tool must be there too (see VirtualLab.placeObjects),
+   * or the pusher's tracking pulls it straight back.
+   */
+  placeScene(): void {
+    this.state = initialState(this.scene);
+    this.fine.writeState(this.state, 0, 0);
+  }
+
   snapshot(): State {
     return this.state.slice();
   }

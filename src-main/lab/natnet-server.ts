@@ -133,6 +133,17 @@ export class VirtualNatNetServer {
     this.sendListeners.push(fn);
   }
 
+  /** Resolves with the next frame handed to the socket (dropped or not). */
+  nextFrameSent(): Promise<SentFrame> {
+    return new Promise((resolve) => {
+      const once = (f: SentFrame): void => {
+        this.sendListeners.splice(this.sendListeners.indexOf(once), 1);
+        resolve(f);
+      };
+      this.sendListeners.push(once);
+    });
+  }
+
   get commandPort(): number {
     return this.transport.commandPort;
   }
@@ -193,7 +204,8 @@ export class VirtualNatNetServer {
     this.latest = packet;
     const sent = { frameNumber: this.frameNumber, sentAtNs: nowNs() };
     this.transport.sendFrame(packet);
-    for (const fn of this.sendListeners) fn(sent);
+    // A copy: one-shot listeners remove themselves while the list is walked.
+    for (const fn of [...this.sendListeners]) fn(sent);
     return sent;
   }
 

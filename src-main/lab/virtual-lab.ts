@@ -16,6 +16,7 @@ import { natNetFaultsSchema } from './natnet-faults';
 import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
 import { VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
+import type { Pose6, Vec3 } from './virtual-ur/arm';
 import { problemsOf } from '../contract/scene-file';
 import { readFileSync } from 'node:fs';
 
@@ -124,6 +125,8 @@ export class VirtualLab {
     readonly gripper: VirtualGripper,
     readonly natnet: VirtualNatNetServer,
     readonly setup: SetupInput,
+    /** Tool pose (base frame) that holds the pusher on the scene's start position. */
+    private readonly homePose: Pose6,
     private readonly unsubscribe: () => void,
   ) {}
 
@@ -136,8 +139,11 @@ export class VirtualLab {
       pusherOffset: setup.robot.pusherOffset,
     });
     const world = await LabWorld.create(scene, adapter, config.world);
-    const toolDown = [0, Math.PI, 0];
-    const tool = adapter.toolPosition({ ...scene.pusher.position, z: TIP_HEIGHT }, toolDown);
+    const toolDown: Vec3 = [0, Math.PI, 0];
+    const homePose: Pose6 = [
+      ...adapter.toolPosition({ ...scene.pusher.position, z: TIP_HEIGHT }, toolDown),
+      ...toolDown,
+    ];
     const ur = await VirtualUr.start({
       ports: {
         rtde: config.ports.rtde,
@@ -147,7 +153,7 @@ export class VirtualLab {
       },
       frequency: config.robot.frequency,
       unlockDelay: config.robot.unlockDelay,
-      initialPose: [...tool, ...toolDown],
+      initialPose: homePose,
     });
     const unsubscribe = ur.onMotion((m) => world.setTool(m));
     const gripper = await VirtualGripper.start({ port: config.ports.gripper });
@@ -164,7 +170,7 @@ export class VirtualLab {
     natnet.setPoseSource(() => world.poses());
     world.start();
     await natnet.start();
-    return new VirtualLab(scene, config, world, ur, gripper, natnet, setup, unsubscribe);
+    return new VirtualLab(scene, config, world, ur, gripper, natnet, setup, homePose, unsubscribe);
   }
 
   get ports(): LabPorts {
@@ -174,6 +180,18 @@ export class VirtualLab {
       natnetCommand: this.natnet.commandPort,
       natnetData: this.config.ports.natnetData,
     };
+  }
+
+  /**
+   * Resets the table between runs: the arm (at rest) back to the tool pose that holds the pusher
+   * on the scene's start position, pusher and sliders on their start poses. Resolves once the
+   * cameras have sent a frame that shows them there.
+   */
+  async placeObjects(): Promise<void> {
+    this.ur.controller.arm.placeAt(this.homePose);
+    this.world.setTool({ pose: this.homePose, velocity: [0, 0, 0] });
+    this.world.placeScene();
+    await this.natnet.nextFrameSent();
   }
 
   /** Writes the setup (calibrations and safety envelope) a run against this lab loads. */

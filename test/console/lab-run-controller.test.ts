@@ -14,6 +14,7 @@ import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
+import { initialState, type State } from '../../src-main/contract/state';
 import { repoRoot } from '../helpers/scenes';
 
 /** A fast dry-run preset: the analytical coarse model, two controls, four rollouts. */
@@ -183,6 +184,35 @@ describe('dry runs on the virtual lab', () => {
     const real = await core.handle({ type: 'run.start', mode: 'real' });
     expect(real).toMatchObject({ ok: false, error: expect.stringMatching(/no real lab is configured/) });
     expect(await core.handle({ type: 'run.arm' })).toMatchObject({ ok: false });
+  });
+
+  it("puts the objects back on the scene's start poses before every dry run", async () => {
+    // A first run pushes the slider off its start.
+    await command({ type: 'run.start', mode: 'dry' });
+    await until('the run to end', () => ['finished', 'failed'].includes(lastRun()?.phase ?? ''), 60_000);
+    const world = session.lab()!.world;
+    const start = initialState(session.lab()!.scene);
+    const moved = world.snapshot();
+    const shift = (x: State): number => {
+      const a = world.layout.sliderPose(x, 0);
+      const b = world.layout.sliderPose(start, 0);
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    };
+    expect(shift(moved)).toBeGreaterThan(0.005);
+    expect(world.layout.pusherPosition(moved)).not.toEqual(world.layout.pusherPosition(start));
+    events = [];
+
+    await command({ type: 'run.start', mode: 'dry' });
+    const step = await until('a planner step', () => events.find((e) => e.type === 'planner-step'));
+    expect(events.some((e) => e.type === 'log' && /start poses/.test(e.message))).toBe(true);
+    // The planner started from the scene's slider pose, as motion capture saw it (noise < 1 mm).
+    if (step.type !== 'planner-step') throw new Error('not a planner step');
+    const observed = Float64Array.from(step.step.start);
+    expect(shift(observed)).toBeLessThan(0.001);
+    // The arm brought the pusher back to its start too (it had followed the slider).
+    const [px, py] = world.layout.pusherPosition(observed);
+    const [sx, sy] = world.layout.pusherPosition(start);
+    expect(Math.hypot(px - sx, py - sy)).toBeLessThan(0.002);
   });
 
   it('pauses after the current action with the arm still, and resumes planning', async () => {

@@ -37,6 +37,12 @@ export class VirtualArm {
     this.velocity.fill(0);
   }
 
+  /** Puts the tool at `pose` at rest, as a person jogging the arm between runs would. */
+  placeAt(pose: Pose6): void {
+    this.halt();
+    this.pose.splice(0, 6, ...pose);
+  }
+
   get speed(): number {
     return Math.hypot(...this.velocity);
   }
