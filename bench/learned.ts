@@ -14,6 +14,9 @@
  * (d) cost: time of one coarse step (learned one state at a time and batched over the 20 rollouts
  *     of an optimizer iteration; analytical) relative to one fine step.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Scene } from '../src-main/contract/scene';
 import { loadSceneFile } from '../src-main/contract/scene-file';
@@ -25,14 +28,14 @@ import { defaultLearnedModelDir, LearnedCoarseModel } from '../src-main/learned/
 import { defaultSamplingSettings, sampleTransitionStart } from '../src-main/learned/sampling';
 import { unpadState } from '../src-main/learned/slots';
 import { tfBackendReady } from '../src-main/learned/tf-backend';
-import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';
-import { createPredictor, parseModelSpec, type CoarseKind } from '../src-main/parareal/predictor';
-import { sampleInitialState } from '../src-main/experiments/initial-states';
-import { ExecutionWorld } from '../src-main/planning/execution-world';
-import { deriveSeed, Rng } from '../src-main/planning/rng';
+import { createPredictor, parseModelChoice, type CoarseKind } from '../src-main/parareal/predictor';
+import { defaultWorkerCount, FinePool } from '../src-main/parareal/fine-pool';
+import { summarize } from '../src-main/experiments/report';
+import { readRunRecords } from '../src-main/experiments/run-record';
+import { runExperiment } from '../src-main/experiments/runner';
+import { Rng } from '../src-main/planning/rng';
 import { loadTaskFile } from '../src-main/planning/task-file';
-import { runTaskOn } from '../src-main/planning/task-run';
 import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
 import { FineModel } from '../src-workers/physics/fine-model';
 import { parseFlag, sliderStateRms } from './parareal';
@@ -244,57 +247,49 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
   return rows;
 }
 
-async function taskExperiment(pool: FinePool, scenes: number, models: string[]): Promise<Row[]> {
+/**
+ * The cvs-multi-object experiment through the experiment runner (the same runs as `npx parapush
+ * experiment --task cvs-multi-object --models M,M@learned --scenes N --seed 1`): each prediction
+ * model with the analytical and with the learned coarse model, on paired scenes.
+ */
+async function taskExperiment(scenes: number, models: string[]): Promise<Row[]> {
   const { task, scene } = loadTaskFile('resources/tasks/cvs-multi-object.json');
-  const rows: Row[] = [];
-  for (const spec of models) {
-    const model = parseModelSpec(spec);
-    for (const coarse of ['analytical', 'learned'] as const) {
-      const outcomes: string[] = [];
-      const actions: number[] = [];
-      const taskTimes: number[] = [];
-      const planning: number[] = [];
-      for (let s = 0; s < scenes; s++) {
-        // The same start, planner seed and execution noise for both coarse models.
-        const seed = deriveSeed(1, s);
-        const x0 = sampleInitialState(scene, task.sampling, deriveSeed(seed, 'start'));
-        const world = await ExecutionWorld.create(
-          scene,
-          task.execution.noise,
-          deriveSeed(seed, 'execution'),
-          x0,
-        );
-        try {
-          const summary = await runTaskOn({ task, scene, pool, model, coarse, seed, plant: world });
-          outcomes.push(summary.outcome);
-          actions.push(summary.actions);
-          taskTimes.push(summary.taskTime);
-          planning.push(...summary.planningTimes);
-          process.stderr.write(
-            `  task ${spec} (${coarse} coarse) scene ${s + 1}/${scenes}: ${summary.outcome} after ${summary.actions} actions\n`,
-          );
-        } finally {
-          world.dispose();
-        }
-      }
-      const successes = outcomes.filter((o) => o === 'success').length;
-      rows.push({
-        model: spec,
-        coarse,
-        scenes,
-        'success %': (100 * successes) / scenes,
-        failures: outcomes.filter((o) => o === 'failure').length,
-        'mean actions': meanCi95(actions).mean,
-        'task time s': meanCi95(taskTimes).mean,
-        'planning s/step': meanCi95(planning).mean,
-      });
-    }
-  }
-  printTable(
-    `cvs-multi-object task (MPC, noisy fine-model execution), ${scenes} sampled starts, same seeds for both coarse models`,
-    rows,
+  const specs = models.flatMap((m) =>
+    parseModelChoice(m).model.kind === 'fine' ? [m] : [m, `${m}@learned`],
   );
-  return rows;
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-bench-task-'));
+  try {
+    await runExperiment({
+      task: task.name,
+      models: specs,
+      scenes,
+      seed: 1,
+      taskDef: task,
+      scene,
+      outDir,
+      shard: { index: 0, count: 1 },
+      workers: defaultWorkerCount(),
+      onRun: ({ model, scene: s, record }) =>
+        process.stderr.write(
+          `  task ${model} scene ${s + 1}/${scenes}: ${record?.summary.outcome} after ${record?.summary.actions} actions\n`,
+        ),
+    });
+    const rows: Row[] = summarize(readRunRecords(outDir), specs).map((m) => ({
+      model: m.model,
+      scenes: m.runs,
+      'success %': 100 * m.successRate,
+      'mean actions': m.actions.mean,
+      'task time s': m.taskTimeAll.mean,
+      'planning s/step': m.planningPerStep.mean,
+    }));
+    printTable(
+      `cvs-multi-object task (MPC, noisy fine-model execution), ${scenes} sampled starts, paired across models`,
+      rows,
+    );
+    return rows;
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -342,7 +337,7 @@ export async function run(args: string[]): Promise<void> {
       result.fig3 = { samples: multiSamples, rows };
     }
     if (want('task'))
-      result.task = { scenes: taskScenes, rows: await taskExperiment(pool, taskScenes, taskModels) };
+      result.task = { scenes: taskScenes, rows: await taskExperiment(taskScenes, taskModels) };
   } finally {
     await pool.close();
   }

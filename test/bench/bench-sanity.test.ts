@@ -42,3 +42,29 @@ describe('physics benchmark', () => {
     // How cost grows with sliders is a timing claim, left to the bench itself (one repeat here).
   });
 });
+
+describe('learned-model benchmark, task section', () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  beforeAll(() => vi.stubEnv('PARAPUSH_BENCH_OUT', out));
+  afterAll(() => vi.unstubAllEnvs());
+
+  it('runs the cvs-multi-object experiment with both coarse models on paired scenes', async () => {
+    const quiet = [
+      vi.spyOn(process.stdout, 'write').mockImplementation(() => true),
+      vi.spyOn(process.stderr, 'write').mockImplementation(() => true),
+    ];
+    try {
+      await (await import('../../bench/learned')).run(['task', '--task-scenes', '1']);
+    } finally {
+      for (const q of quiet) q.mockRestore();
+    }
+    const result = JSON.parse(readFileSync(path.join(out, 'learned.json'), 'utf8'));
+    expect(result.task.rows.map((r: { model: string }) => r.model)).toEqual(['coarse', 'coarse@learned']);
+    for (const r of result.task.rows) {
+      expect(r.scenes).toBe(1);
+      expect([0, 100]).toContain(r['success %']);
+      expect(r['mean actions']).toBeGreaterThanOrEqual(1);
+      expect(r['mean actions']).toBeLessThanOrEqual(20);
+    }
+  });
+});
