@@ -12,13 +12,13 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { Scene } from '../contract/scene';
 import { FinePool } from '../parareal/fine-pool';
-import { parseModelChoice } from '../parareal/predictor';
 import { ExecutionWorld } from '../planning/execution-world';
 import { deriveSeed } from '../planning/rng';
 import type { Task } from '../planning/task-file';
 import { runTaskOn } from '../planning/task-run';
 import { sampleInitialState } from './initial-states';
 import { hasRunRecord, writeRunRecord, type RunRecord } from './run-record';
+import { parseRunSpec, taskForSpec } from './run-spec';
 
 export interface Shard {
   index: number;
@@ -77,9 +77,11 @@ export function sceneSeed(seed: number, scene: number): number {
 export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
   const config: ExperimentConfig = { task: o.task, models: o.models, scenes: o.scenes, seed: o.seed };
   claimOutDir(o.outDir, config);
-  const models = o.models.map((spec) => ({ spec, ...parseModelChoice(spec) }));
+  const runs = o.models.map((spec) => {
+    const parsed = parseRunSpec(spec);
+    return { spec, ...parsed, task: taskForSpec(o.taskDef, parsed) };
+  });
   const scenes = shardScenes(o.scenes, o.shard);
-  const p = o.taskDef.planner;
   let ran = 0;
   let skipped = 0;
   const pool = new FinePool({ workers: o.workers });
@@ -88,7 +90,7 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
     for (const s of scenes) {
       const seed = sceneSeed(o.seed, s);
       const x0 = sampleInitialState(o.scene, o.taskDef.sampling, deriveSeed(seed, 'start'));
-      for (const { spec, model, coarse } of models) {
+      for (const { spec, model, coarse, task } of runs) {
         if (o.signal?.aborted) return { ran, skipped };
         if (hasRunRecord(o.outDir, spec, s)) {
           skipped++;
@@ -100,7 +102,7 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
         else world = await ExecutionWorld.create(o.scene, o.taskDef.execution.noise, execSeed, x0);
         const t0 = performance.now();
         const summary = await runTaskOn({
-          task: o.taskDef,
+          task,
           scene: o.scene,
           pool,
           model,
@@ -113,11 +115,11 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
         const record: RunRecord = {
           task: o.task,
           model: spec,
-          planner: p.kind,
+          planner: task.planner.kind,
           scene: s,
           seed: o.seed,
           workers: pool.size,
-          controlDuration: p.controlDuration,
+          controlDuration: task.planner.controlDuration,
           wallTime: (performance.now() - t0) / 1000,
           summary,
         };

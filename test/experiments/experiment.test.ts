@@ -6,6 +6,7 @@ import { sampleInitialState } from '../../src-main/experiments/initial-states';
 import { markdownTable, summarize, writeReport } from '../../src-main/experiments/report';
 import { readRunRecords, type RunRecord } from '../../src-main/experiments/run-record';
 import { claimOutDir, runExperiment, shardScenes } from '../../src-main/experiments/runner';
+import { parseRunSpec, taskForSpec } from '../../src-main/experiments/run-spec';
 import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
@@ -102,6 +103,23 @@ describe('experiment statistics and report', () => {
   });
 });
 
+describe('run specs', () => {
+  it('spell MODEL[@COARSE][/PLANNER], keeping the task file planner unless one is named', () => {
+    expect(parseRunSpec('parareal:2@learned/uampc')).toEqual({
+      model: { kind: 'parareal', iterations: 2, tolerance: null, controlsPerSlice: 1 },
+      coarse: 'learned',
+      planner: 'uampc',
+    });
+    const plain = parseRunSpec('fine');
+    expect(plain).toEqual({ model: { kind: 'fine' }, coarse: 'analytical', planner: null });
+    expect(taskForSpec(isrr.task, plain)).toBe(isrr.task);
+    const tampc = taskForSpec(isrr.task, parseRunSpec('coarse/tampc'));
+    expect(tampc.planner).toEqual({ ...isrr.task.planner, kind: 'tampc' });
+    expect(() => parseRunSpec('fine/mppi')).toThrow(/unknown planner "mppi" \(expected mpc, tampc, uampc\)/);
+    expect(() => parseRunSpec('fine/mpc/tampc')).toThrow(/at most one/);
+  });
+});
+
 describe('experiment runner', () => {
   it('runs every scene and model once, resumes without rerunning, and shards merge to the same set', async () => {
     const task = structuredClone(isrr.task);
@@ -134,14 +152,15 @@ describe('experiment runner', () => {
     expect(sharded.map((r) => r.summary.states)).toEqual(recs.map((r) => r.summary.states));
   });
 
-  it('compares the analytical and the learned coarse model in one experiment (model@learned)', async () => {
+  it('compares coarse models (model@learned) and planners (model/planner) in one experiment', async () => {
     const task = structuredClone(isrr.task);
     task.planner.maxActions = 2;
     task.planner.optimizer.rollouts = 3;
+    task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, minActions: 2, maxActions: 2 };
     const out = path.join(tmp, 'learned');
     await runExperiment({
       task: 'isrr-obstacle',
-      models: ['coarse', 'coarse@learned'],
+      models: ['coarse', 'coarse@learned', 'coarse/uampc'],
       scenes: 1,
       seed: 2,
       taskDef: task,
@@ -151,7 +170,9 @@ describe('experiment runner', () => {
       shard: { index: 0, count: 1 },
     });
     const recs = readRunRecords(out);
-    expect(recs.map((r) => r.model).sort()).toEqual(['coarse', 'coarse@learned']);
+    expect(recs.map((r) => r.model).sort()).toEqual(['coarse', 'coarse/uampc', 'coarse@learned']);
+    expect(recs.find((r) => r.model === 'coarse/uampc')!.planner).toBe('uampc');
+    expect(recs.find((r) => r.model === 'coarse')!.planner).toBe('mpc');
     const [analytical, learned] = ['coarse', 'coarse@learned'].map((m) => recs.find((r) => r.model === m)!);
     // Same start state, different predictions: the plans (and so the executed pushes) differ.
     expect(learned!.summary.states[0]).toEqual(analytical!.summary.states[0]);

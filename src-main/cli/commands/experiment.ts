@@ -6,12 +6,12 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { appRoot } from '../../console/paths';
-import { parseModelChoice } from '../../parareal/predictor';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
 import { readRunRecords } from '../../experiments/run-record';
 import { writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
+import { parseRunSpec } from '../../experiments/run-spec';
 import {
   claimOutDir,
   experimentConfigSchema,
@@ -89,7 +89,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option(
       '--models <list>',
-      'comma-separated prediction models; append @learned to use the learned coarse model (coarse@learned, parareal:2@learned)',
+      "comma-separated MODEL[@learned][/PLANNER]: @learned uses the learned coarse model, /mpc|tampc|uampc replaces the task's planner (parareal:2@learned, fine/uampc)",
       'coarse,parareal:1,parareal:2,parareal:3,fine',
     )
     .option('--scenes <N>', 'number of sampled scenes', '20')
@@ -111,7 +111,7 @@ export function registerExperimentCommand(program: Command): void {
       if (models.length === 0) throw new UsageError('--models: name at least one model');
       for (const m of models) {
         try {
-          parseModelChoice(m);
+          parseRunSpec(m);
         } catch (e) {
           throw new UsageError(`--models: ${(e as Error).message}`);
         }

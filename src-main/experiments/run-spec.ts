@@ -1,0 +1,30 @@
+/**
+ * What one experiment column runs: a prediction model, its coarse model and optionally a planner
+ * other than the task file's, spelled MODEL[@COARSE][/PLANNER]: "parareal:2@learned",
+ * "fine/uampc". Planners differ only in kind; their settings stay those of the task file, so
+ * WAFR's TAMPC, MPC and UAMPC compare on paired runs.
+ */
+import { parseModelChoice, type ModelChoice } from '../parareal/predictor';
+import { plannerKindSchema, type Task } from '../planning/task-file';
+
+export interface RunSpec extends ModelChoice {
+  /** Planner kind replacing the task file's, or null to keep it. */
+  planner: Task['planner']['kind'] | null;
+}
+
+export function parseRunSpec(spec: string): RunSpec {
+  const [model = '', planner, ...rest] = spec.split('/');
+  if (rest.length > 0) throw new Error(`"${spec}": at most one /PLANNER`);
+  if (planner === undefined) return { ...parseModelChoice(model), planner: null };
+  const kind = plannerKindSchema.safeParse(planner);
+  if (!kind.success)
+    throw new Error(
+      `"${spec}": unknown planner "${planner}" (expected ${plannerKindSchema.options.join(', ')})`,
+    );
+  return { ...parseModelChoice(model), planner: kind.data };
+}
+
+/** The task a run spec runs: the task file's, with the planner kind replaced when the spec names one. */
+export function taskForSpec(task: Task, spec: RunSpec): Task {
+  return spec.planner ? { ...task, planner: { ...task.planner, kind: spec.planner } } : task;
+}
