@@ -3,7 +3,11 @@
  * own history from step to step (no reset between controls, unlike the fine model's F(x, u, dt)),
  * with Gaussian noise added to the pusher's and every slider's velocities at every MuJoCo step:
  * - constant: N(0, variance) (ISRR: 1e-4);
- * - action-proportional: N(0, b * |u|) (WAFR Eq. 9-10), so fast pushes spread more.
+ * - action-proportional: standard deviation b * |u| (WAFR Eq. 9-10), so fast pushes spread more.
+ *   WAFR calls b * |u| a variance but gives no time step; read as a variance at our 1 ms step, a
+ *   0.02 m/s push already scatters the object by 3-7 cm (b = 0.075) and every planner drops it off
+ *   the table, against the paper's 100% for slow pushes. Read as a standard deviation it scatters
+ *   a 1 s push by about 0.6 mm at 0.02 m/s and 9 mm at 0.1 m/s (docs/planner.md).
  * The noise comes from the world's own seeded stream: the same seed and controls give the same
  * run, whatever the planner draws from its own stream.
  */
@@ -16,8 +20,7 @@ import type { NoiseModel } from './task-file';
 import { Rng } from './rng';
 
 export function noiseStd(noise: NoiseModel, u: Control): number {
-  const variance = noise.kind === 'constant' ? noise.variance : noise.slope * Math.hypot(u[0], u[1]);
-  return Math.sqrt(variance);
+  return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * Math.hypot(u[0], u[1]);
 }
 
 export class ExecutionWorld implements Plant {

@@ -67,7 +67,7 @@ export const taskPlannerSchema = z
 export const noiseSchema = z.discriminatedUnion('kind', [
   /** ISRR 2019 Eq. 14: N(0, variance) on every velocity, every MuJoCo step. */
   z.object({ kind: z.literal('constant'), variance: nonNegative }).strict(),
-  /** WAFR 2018 Eq. 9-10: variance b * |u|. */
+  /** WAFR 2018 Eq. 9-10: per-step standard deviation b * |u| (m/s, b dimensionless; see execution-world.ts). */
   z.object({ kind: z.literal('action-proportional'), slope: nonNegative }).strict(),
 ]);
 

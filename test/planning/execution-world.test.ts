@@ -57,7 +57,8 @@ describe('execution world', () => {
   it('WAFR noise grows with the commanded speed and vanishes at rest', () => {
     const b = { kind: 'action-proportional', slope: 0.075 } as const;
     expect(noiseStd(b, [0, 0])).toBe(0);
-    expect(noiseStd(b, [0.1, 0])).toBeCloseTo(Math.sqrt(0.0075), 12);
+    expect(noiseStd(b, [0.1, 0])).toBeCloseTo(0.0075, 12);
+    expect(noiseStd(b, [0, 0.05])).toBeCloseTo(0.00375, 12);
     expect(noiseStd(noisy, [0, 0])).toBeCloseTo(0.01, 12);
   });
 });
