@@ -336,11 +336,11 @@ export async function run(args: string[]): Promise<void> {
         );
       result.fig3 = { samples: multiSamples, rows };
     }
-    if (want('task'))
-      result.task = { scenes: taskScenes, rows: await taskExperiment(taskScenes, taskModels) };
   } finally {
     await pool.close();
   }
+  // The experiment runner brings its own pool: run it after this one is gone, not beside it.
+  if (want('task')) result.task = { scenes: taskScenes, rows: await taskExperiment(taskScenes, taskModels) };
   if (want('cost')) result.cost = await cost(base, modelDir);
   writeResult('learned', result);
 }
