@@ -8,6 +8,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  */
 const realtime = [
   'test/lab/supervised-run.test.ts',
+  'test/lab/mocap-freeze.test.ts',
   'test/lab/headless-run-crash.test.ts',
   'test/console/lab-run-controller.test.ts',
   'test/robot/ur5-connection.test.ts',
@@ -20,6 +21,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/setup/fast-check-seed.ts'],
     projects: [
       {
         extends: true,

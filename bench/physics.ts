@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- physics`: cost of the two physics models.
+ * `npm run bench -- physics [REPEATS] [PUSHES]`: cost of the two physics models, and the accuracy
+ * of the fine model's integrator settings (physics-accuracy.ts).
  * Fine: microseconds per MuJoCo time step and per 1 s control (1000 steps), for 1..4 sliders and
  * each integrator. Coarse: microseconds per 1 s control. Ratio: fine / coarse per control (the
  * papers report 130-230x for their coarse models).
@@ -10,6 +11,7 @@ import { FineModel } from '../src-workers/physics/fine-model';
 import { initialState } from '../src-main/contract/state';
 import type { Integrator, Scene } from '../src-main/contract/scene';
 import { loadSceneFile } from '../src-main/contract/scene-file';
+import { accuracyRows } from './physics-accuracy';
 import { printTable, writeResult, type Row } from './report';
 
 function sceneWith(sliders: number, integrator: Integrator): Scene {
@@ -58,5 +60,11 @@ export async function run(args: string[]): Promise<void> {
     }
   }
   printTable('Physics model cost (1 s control = 1000 steps of 1 ms; median of repeats)', rows);
-  writeResult('physics', { repeats, rows });
+  const pushes = Number(args[1] ?? 100);
+  const accuracy = await accuracyRows(pushes);
+  printTable(
+    `Prediction accuracy: final slider pose after ${pushes} random off-centre 4 s pushes, against MuJoCo RK4 at 1 ms (the execution world)`,
+    accuracy,
+  );
+  writeResult('physics', { repeats, rows, accuracy: { pushes, rows: accuracy } });
 }

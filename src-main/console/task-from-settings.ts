@@ -3,7 +3,7 @@
  * there is one, else a default task (goal distance plus obstacle costs), with the operator's
  * planner settings laid over it; and the prediction model the settings choose.
  */
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
@@ -19,7 +19,10 @@ function defaultTask(scene: Scene): Task {
     costs: [
       { term: 'goal-distance', weight: 100 },
       ...(scene.obstacles.length > 0
-        ? [{ term: 'obstacle-proximity', sliderWeight: 0.01, pusherWeight: 0.002 }]
+        ? [
+            { term: 'obstacle-proximity', sliderWeight: 0.01, pusherWeight: 0.002 },
+            { term: 'obstacle-clearance', weight: 50, sliderMargin: 0.03, pusherMargin: 0.01 },
+          ]
         : []),
       { term: 'control-smoothness', weight: 10 },
     ],
@@ -29,10 +32,26 @@ function defaultTask(scene: Scene): Task {
   });
 }
 
+/** What a shipped task's id looks like (its file name without .json). */
+const TASK_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The shipped task file for a scene name, or null. The name is free text from a scene file,
+ * possibly imported over the console API, so it is only ever compared with the ids of the files
+ * that are there: a name like '../../x' never becomes a path.
+ */
+export function shippedTaskFile(tasksDir: string, sceneName: string): string | null {
+  if (!TASK_ID.test(sceneName)) return null;
+  const ids = readdirSync(tasksDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .map((entry) => entry.name.slice(0, -'.json'.length));
+  return ids.includes(sceneName) ? path.join(tasksDir, `${sceneName}.json`) : null;
+}
+
 /** The base task of a scene: its shipped task file, or the default. */
 export function baseTask(scene: Scene, tasksDir: string): Task {
-  const file = path.join(tasksDir, `${scene.name}.json`);
-  return existsSync(file) ? loadTaskFile(file).task : defaultTask(scene);
+  const file = shippedTaskFile(tasksDir, scene.name);
+  return file ? loadTaskFile(file).task : defaultTask(scene);
 }
 
 /** The task with the operator's planner settings in place of the file's. */

@@ -3,14 +3,17 @@
  * batch through the network in one call (the coarse sweep of all rollouts of an optimizer
  * iteration at once); step() is a batch of one.
  *
- * The pusher follows the command exactly; slider poses and velocities come from the network;
- * the result is projected to a feasible state like the analytical model's, because a regression
- * model can leave bodies slightly inside each other.
+ * The pusher follows the command exactly; slider poses and velocities come from the network for
+ * the sliders the push can reach, and the others keep their state: the network, trained on pushes
+ * that touch something, otherwise moves objects nothing touches by about 2 mm a step, which
+ * Parareal then has to iterate away. The result is projected to a feasible state like the
+ * analytical model's, because a regression model can leave bodies slightly inside each other.
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Scene } from '../contract/scene';
 import { layoutForScene, type State, type StateLayout } from '../contract/state';
+import { footprintOf } from '../../src-workers/physics/geometry2d';
 import {
   projectFeasible,
   projectionGeometry,
@@ -32,9 +35,22 @@ export const defaultLearnedModelDir = path.resolve(
   'cvs-learned',
 );
 
+/** Slack on what a push can reach (m): contact starts before the footprints touch in MuJoCo. */
+const REACH_MARGIN = 0.005;
+
+/** Distance from (qx, qy) to the segment from (ax, ay) along (dx, dy). */
+function segmentDistance(qx: number, qy: number, ax: number, ay: number, dx: number, dy: number): number {
+  const len2 = dx * dx + dy * dy;
+  const t = len2 > 0 ? Math.min(1, Math.max(0, ((qx - ax) * dx + (qy - ay) * dy) / len2)) : 0;
+  return Math.hypot(qx - (ax + t * dx), qy - (ay + t * dy));
+}
+
 export class LearnedCoarseModel {
   readonly layout: StateLayout;
   private readonly projection: ProjectionGeometry;
+  /** Radius of the circle around each slider's centre that holds its footprint (m). */
+  private readonly reach: number[];
+  private readonly pusherRadius: number;
   /** Built on first use: tensors need a started backend (tfBackendReady), construction does not. */
   private mlp: Mlp | undefined;
 
@@ -45,6 +61,44 @@ export class LearnedCoarseModel {
     assertSameGeometry(scene, file.meta.geometry);
     this.layout = layoutForScene(scene);
     this.projection = projectionGeometry(scene);
+    this.reach = scene.sliders.map((s) => {
+      const f = footprintOf(s.shape);
+      return f.kind === 'disc' ? f.radius : Math.hypot(f.hx, f.hy);
+    });
+    this.pusherRadius = scene.pusher.radius;
+  }
+
+  /**
+   * Which sliders the push (x, u, dt) can move: those the pusher's swept disc can reach, and,
+   * transitively, those a moved slider can reach by travelling as far as the pusher does. The
+   * margin covers motion a push starts in an object touching the pusher's path at the end.
+   */
+  reachable(x: State, ux: number, uy: number, dt: number): boolean[] {
+    const L = this.layout;
+    const travel = Math.hypot(ux, uy) * dt + REACH_MARGIN;
+    const [px, py] = L.pusherPosition(x);
+    const moved = this.reach.map((r, i) => {
+      const p = L.sliderPose(x, i);
+      const v = L.sliderVelocity(x, i);
+      const moving = Math.hypot(v.vx, v.vy) > 1e-3 || Math.abs(v.omega) > 1e-2;
+      return (
+        moving || segmentDistance(p.x, p.y, px, py, ux * dt, uy * dt) <= r + this.pusherRadius + REACH_MARGIN
+      );
+    });
+    for (let changed = true; changed;) {
+      changed = false;
+      for (let i = 0; i < moved.length; i++) {
+        if (moved[i]) continue;
+        const p = L.sliderPose(x, i);
+        moved[i] = moved.some((m, j) => {
+          if (!m) return false;
+          const q = L.sliderPose(x, j);
+          return Math.hypot(p.x - q.x, p.y - q.y) <= this.reach[i]! + this.reach[j]! + travel;
+        });
+        changed ||= moved[i]!;
+      }
+    }
+    return moved;
   }
 
   /** Loads `dir`, else $PARAPUSH_LEARNED_MODEL (a model directory of your own), else the shipped model. */
@@ -86,8 +140,12 @@ export class LearnedCoarseModel {
     );
     const next = paddedLayout.create();
     return padded.map((p, r) => {
-      applyOutput(p, us[r]![0], us[r]![1], dt, output, r * OUTPUT_SIZE, L.sliderCount, next);
+      const [ux, uy] = us[r]!;
+      applyOutput(p, ux, uy, dt, output, r * OUTPUT_SIZE, L.sliderCount, next);
       const out = unpadState(next, L, outs?.[r] ?? L.create());
+      this.reachable(xs[r]!, ux, uy, dt).forEach((moved, i) => {
+        if (!moved) L.setSlider(out, i, L.sliderPose(xs[r]!, i), L.sliderVelocity(xs[r]!, i));
+      });
       projectFeasible(out, L, this.projection);
       return out;
     });

@@ -34,18 +34,34 @@ export interface Predictor {
   predict(request: PredictionRequest): Promise<PararealResult>;
 }
 
-/** Parses "coarse", "fine", "parareal", "parareal:2" (the CLI's and experiment runner's spelling). */
+/** Most iterations of the adaptive spelling: as many as the slices of a 4-control horizon (then exact). */
+const ADAPTIVE_MAX_ITERATIONS = 4;
+
+/**
+ * Parses "coarse", "fine", "parareal", "parareal:2" and "parareal:adaptive" (iterate until the
+ * iterates change by less than the real-world pushing spread; the CLI's and experiment runner's
+ * spelling).
+ */
 export function parseModelSpec(spec: string, tolerance: Tolerance | null = null): PredictionModel {
   const [kind, arg] = spec.split(':');
   if (kind === 'coarse' && arg === undefined) return { kind: 'coarse' };
   if (kind === 'fine' && arg === undefined) return { kind: 'fine' };
+  if (kind === 'parareal' && arg === 'adaptive')
+    return {
+      kind: 'parareal',
+      iterations: ADAPTIVE_MAX_ITERATIONS,
+      tolerance: tolerance ?? realWorldSpread,
+      controlsPerSlice: 1,
+    };
   if (kind === 'parareal') {
     const iterations = arg === undefined ? 2 : Number(arg);
     if (!Number.isInteger(iterations) || iterations < 0)
       throw new Error(`"${spec}": iterations must be a whole number`);
     return { kind: 'parareal', iterations, tolerance, controlsPerSlice: 1 };
   }
-  throw new Error(`unknown prediction model "${spec}" (expected coarse, fine or parareal[:K])`);
+  throw new Error(
+    `unknown prediction model "${spec}" (expected coarse, fine, parareal[:K] or parareal:adaptive)`,
+  );
 }
 
 /** A prediction model together with the coarse model it uses (ignored by `fine`). */
@@ -70,7 +86,8 @@ export function parseModelChoice(spec: string): ModelChoice {
 }
 
 export function modelLabel(model: PredictionModel): string {
-  return model.kind === 'parareal' ? `parareal:${model.iterations}` : model.kind;
+  if (model.kind !== 'parareal') return model.kind;
+  return model.tolerance ? 'parareal:adaptive' : `parareal:${model.iterations}`;
 }
 
 /**

@@ -23,6 +23,9 @@ export function noiseStd(noise: NoiseModel, u: Control): number {
   return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * Math.hypot(u[0], u[1]);
 }
 
+/** MuJoCo steps between the path samples execute() returns: 10 ms, 1 mm at the 0.1 m/s speed limit. */
+const PATH_SAMPLE_STEPS = 10;
+
 export class ExecutionWorld implements Plant {
   private rng: Rng;
   private steps = 0;
@@ -57,19 +60,27 @@ export class ExecutionWorld implements Plant {
     return this.model.readState();
   }
 
-  execute(u: Control, dt: number): Promise<void> {
-    this.apply(u, dt);
-    return Promise.resolve();
+  execute(u: Control, dt: number): Promise<State[]> {
+    const path: State[] = [];
+    this.apply(u, dt, (k) => {
+      if (k % PATH_SAMPLE_STEPS === 0) path.push(this.model.readState());
+    });
+    path.push(this.model.readState());
+    return Promise.resolve(path);
   }
 
-  /** Synchronous core of execute(), also used for the planner's stochastic samples. */
-  apply(u: Control, dt: number): void {
+  /**
+   * Synchronous core of execute(), also used for the planner's stochastic samples; `afterStep`
+   * sees the world after each MuJoCo step (1-based step count).
+   */
+  apply(u: Control, dt: number, afterStep?: (k: number) => void): void {
     const n = this.model.stepsFor(dt);
     const std = noiseStd(this.noise, u);
     this.model.setControl(u[0], u[1]);
-    for (let k = 0; k < n; k++) {
+    for (let k = 1; k <= n; k++) {
       if (std > 0) this.model.perturbVelocities(() => std * this.rng.normal());
       this.model.advance(1);
+      afterStep?.(k);
     }
     this.steps += n;
   }

@@ -75,6 +75,8 @@ export interface MpcPlannerOptions {
   horizon: number;
   /** Speed of the initial straight-line sequence (quasi-static speed, m/s). */
   initialSpeed: number;
+  /** Clearance (m) the fresh candidates plan to keep from obstacles. */
+  obstacleClearance: number;
   controlDuration: number;
   /** Labels for the rollout's iterates: [0..K] for Parareal, [0] coarse, [horizon] fine. */
   iterationLabels(count: number): number[];
@@ -82,7 +84,8 @@ export interface MpcPlannerOptions {
 
 /**
  * A fresh sequence for when the warm start has lost the object: the pusher heads for the point
- * behind the goal object (as seen from the goal), then pushes it towards the goal, at `speed`.
+ * behind the goal object (as seen from `target`, by default the goal), then pushes it towards the
+ * target, at `speed`.
  */
 export function approachAndPush(
   geometry: TaskGeometry,
@@ -90,11 +93,12 @@ export function approachAndPush(
   n: number,
   speed: number,
   dt: number,
+  target: { x: number; y: number } = geometry.goal,
 ): Control[] {
   const L = geometry.layout;
   const s = L.sliderPose(x, geometry.goalIndex);
-  const gx = geometry.goal.x - s.x;
-  const gy = geometry.goal.y - s.y;
+  const gx = target.x - s.x;
+  const gy = target.y - s.y;
   const gd = Math.hypot(gx, gy) || 1;
   const slider = geometry.sliders[geometry.goalIndex]!;
   const reach =
@@ -102,14 +106,20 @@ export function approachAndPush(
     (geometry.pusher.kind === 'disc' ? geometry.pusher.radius : 0);
   const behind = { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach };
   let [px, py] = L.pusherPosition(x);
+  const targets = [...aroundObject(s, reach, { x: px, y: py }, behind), behind];
   const out: Control[] = [];
   // Once behind the object the pusher keeps pushing: the object moves ahead of it from then on.
   let pushing = false;
   for (let t = 0; t < n; t++) {
-    const dx = behind.x - px;
-    const dy = behind.y - py;
+    let target = targets[0]!;
+    while (targets.length > 1 && Math.hypot(target.x - px, target.y - py) < 1e-3) {
+      targets.shift();
+      target = targets[0]!;
+    }
+    const dx = target.x - px;
+    const dy = target.y - py;
     const d = Math.hypot(dx, dy);
-    pushing ||= d < 1e-3;
+    pushing ||= targets.length === 1 && d < 1e-3;
     const step = Math.min(speed, d / dt);
     const u: Control = pushing ? [(gx / gd) * speed, (gy / gd) * speed] : [(dx / d) * step, (dy / d) * step];
     out.push(u);
@@ -117,6 +127,70 @@ export function approachAndPush(
     py += u[1] * dt;
   }
   return out;
+}
+
+/** Largest turn (rad) between two detour points, so the chord between them stays clear of the object. */
+const DETOUR_STEP = Math.PI / 4;
+/** How far outside the contact distance the detour runs (m). */
+const DETOUR_GAP = 0.015;
+
+/**
+ * Points on a circle around the object that take the pusher from `from` to `to` without crossing
+ * it (the shorter way round), or none when the straight way is already clear. Going straight
+ * through would push the object away from where it is to go, e.g. after it overshot the goal.
+ */
+function aroundObject(
+  s: { x: number; y: number },
+  reach: number,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+): { x: number; y: number }[] {
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 > 0 ? Math.min(1, Math.max(0, ((s.x - from.x) * dx + (s.y - from.y) * dy) / len2)) : 0;
+  if (Math.hypot(s.x - (from.x + t * dx), s.y - (from.y + t * dy)) >= reach - 1e-3) return [];
+  const a0 = Math.atan2(from.y - s.y, from.x - s.x);
+  const a1 = Math.atan2(to.y - s.y, to.x - s.x);
+  const turn = Math.atan2(Math.sin(a1 - a0), Math.cos(a1 - a0));
+  const m = Math.ceil(Math.abs(turn) / DETOUR_STEP);
+  const r = reach + DETOUR_GAP;
+  return Array.from({ length: m }, (_, k) => {
+    const a = a0 + (turn * (k + 1)) / m;
+    return { x: s.x + r * Math.cos(a), y: s.y + r * Math.sin(a) };
+  });
+}
+
+/**
+ * Where the goal object should head first: the goal itself when its straight way there keeps
+ * `clearance` from every obstacle, else a point beside the first obstacle in the way, on either
+ * side (both are returned). `clearance` is between footprint edges.
+ */
+export function waypoints(geometry: TaskGeometry, x: State, clearance: number): { x: number; y: number }[] {
+  const s = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const dx = geometry.goal.x - s.x;
+  const dy = geometry.goal.y - s.y;
+  const d = Math.hypot(dx, dy);
+  if (d < 1e-9) return [geometry.goal];
+  const [ux, uy] = [dx / d, dy / d];
+  const slider = geometry.sliders[geometry.goalIndex]!;
+  const rs = slider.kind === 'disc' ? slider.radius : Math.hypot(slider.hx, slider.hy);
+  let first: { along: number; points: { x: number; y: number }[] } | null = null;
+  for (const o of geometry.obstacles) {
+    const ro = o.footprint.kind === 'disc' ? o.footprint.radius : Math.hypot(o.footprint.hx, o.footprint.hy);
+    const along = (o.x - s.x) * ux + (o.y - s.y) * uy;
+    const across = -(o.x - s.x) * uy + (o.y - s.y) * ux;
+    const keep = ro + rs + clearance;
+    if (along <= 0 || along >= d || Math.abs(across) >= keep) continue;
+    if (first && first.along <= along) continue;
+    // Beside the obstacle, a clearance-and-a-half out so the push can drift and still pass.
+    const out = ro + rs + 1.5 * clearance;
+    first = {
+      along,
+      points: [1, -1].map((side) => ({ x: o.x - side * uy * out, y: o.y + side * ux * out })),
+    };
+  }
+  return first ? first.points : [geometry.goal];
 }
 
 /** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */
@@ -127,17 +201,18 @@ export class MpcPlanner implements StepPlanner {
 
   async plan(ctx: PlanContext): Promise<Plan> {
     const initial = this.warm ?? straightToGoal(this.o.geometry, ctx.x, this.o.horizon, this.o.initialSpeed);
-    const fresh = approachAndPush(
-      this.o.geometry,
-      ctx.x,
-      this.o.horizon,
-      this.o.initialSpeed,
-      this.o.controlDuration,
+    // Fresh candidates beside the warm start: approach and push towards the goal, or around either
+    // side of the obstacle in the way, slowly and at full speed. Sampling noise alone moves a
+    // straight push sideways by centimetres, not the decimetre it takes to get around.
+    const { geometry, horizon, controlDuration } = this.o;
+    const speeds = [this.o.initialSpeed, this.o.optimizer.maxSpeed];
+    const fresh = waypoints(geometry, ctx.x, this.o.obstacleClearance).flatMap((target) =>
+      speeds.map((speed) => approachAndPush(geometry, ctx.x, horizon, speed, controlDuration, target)),
     );
     const r = await optimize({
       x0: ctx.x,
       initial,
-      alternatives: this.warm ? [fresh] : [],
+      alternatives: fresh,
       uPrev: ctx.uPrev,
       rollout: this.o.rollout,
       cost: this.o.cost,
@@ -234,11 +309,13 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     if (o.signal?.aborted) return finish('aborted', null, 'aborted');
 
     const u = plan.controls[0]!;
-    await o.plant.execute(u, o.controlDuration);
-    if (plan.restTime > 0) await o.plant.execute([0, 0], plan.restTime);
+    const path = await o.plant.execute(u, o.controlDuration);
+    if (plan.restTime > 0) path.push(...(await o.plant.execute([0, 0], plan.restTime)));
     time += o.controlDuration + plan.restTime;
     controls.push(u);
     uPrev = u;
     states.push(o.plant.observe());
+    const crossed = o.geometry.firstFailure(path);
+    if (crossed) return finish('failure', crossed.failure, crossed.detail);
   }
 }

@@ -71,6 +71,31 @@ export class TaskGeometry {
     return null;
   }
 
+  /** The first failure along a path of states (an obstacle crossed between two observations). */
+  firstFailure(path: readonly State[]): (Assessment & { failure: Failure }) | null {
+    for (const x of path) {
+      const a = this.assess(x);
+      if (a.failure) return { ...a, failure: a.failure };
+    }
+    return null;
+  }
+
+  /**
+   * The first obstacle touched on the way from x to next, checked at `samples` points between
+   * them (next included). Predictions are states at control boundaries only, and an object can
+   * graze an obstacle's edge and leave it again within one control; the pusher moves in a
+   * straight line within a control, the objects roughly so.
+   */
+  obstacleContactBetween(x: State, next: State, samples: number, scratch: State): string | null {
+    for (let k = 1; k <= samples; k++) {
+      const f = k / samples;
+      for (let j = 0; j < this.layout.velocityOffset; j++) scratch[j] = x[j]! + f * (next[j]! - x[j]!);
+      const hit = this.obstacleContact(scratch);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
   assess(x: State): Assessment {
     const hit = this.obstacleContact(x);
     if (hit) return { success: false, failure: 'obstacle-collision', detail: hit };

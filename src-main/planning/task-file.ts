@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile, problemsOf } from '../contract/scene-file';
-import type { Scene } from '../contract/scene';
+import { fineModelSettingsSchema, type Scene } from '../contract/scene';
 import { costTermSchema } from './costs/cost-terms';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -45,6 +45,14 @@ export const tampcSettingsSchema = z
   .strict()
   .refine((t) => t.minActions <= t.maxActions, 'minActions must not exceed maxActions');
 
+/**
+ * The fine model the planner predicts with. It is not the world: the execution world (and the
+ * virtual lab) keep the scene's own settings (MuJoCo RK4 at 1 ms). Euler at 2 ms costs a tenth of
+ * RK4 at 1 ms and ends 4 s off-centre pushes 1.5 mm / 0.9 deg from it, a fifth of the real-world
+ * spread (npm run bench -- physics, docs/physics-and-parareal.md).
+ */
+export const DEFAULT_PREDICTION = { integrator: 'Euler', timestep: 0.002 } as const;
+
 export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
 
 export const taskPlannerSchema = z
@@ -61,8 +69,18 @@ export const taskPlannerSchema = z
     /** Task time (planning + execution) before the run ends unsuccessfully (s). */
     timeLimit: positive.default(3600),
     tampc: tampcSettingsSchema.prefault({}),
+    prediction: fineModelSettingsSchema.prefault(DEFAULT_PREDICTION),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    const steps = p.controlDuration / p.prediction.timestep;
+    if (Math.abs(steps - Math.round(steps)) > 1e-9)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prediction', 'timestep'],
+        message: `must divide the control duration (${p.controlDuration} s) into whole steps`,
+      });
+  });
 
 export const noiseSchema = z.discriminatedUnion('kind', [
   /** ISRR 2019 Eq. 14: N(0, variance) on every velocity, every MuJoCo step. */

@@ -50,6 +50,15 @@ export function theoreticalSpeedup(model: PredictionModel, horizon: number): num
     : null;
 }
 
+/** The clearance fresh candidates keep from obstacles: the cost's margin, so both aim at one berth. */
+export function plannedClearance(task: Task): number {
+  const term = task.costs.find((c) => c.term === 'obstacle-clearance');
+  return term?.term === 'obstacle-clearance' ? term.sliderMargin : DEFAULT_CLEARANCE;
+}
+
+/** Clearance for tasks whose costs name none (m). */
+const DEFAULT_CLEARANCE = 0.02;
+
 export async function createTaskRun(o: {
   task: Task;
   /** The task's scene (the worker pool compiles it once; start states come separately). */
@@ -64,7 +73,9 @@ export async function createTaskRun(o: {
   const geometry = new TaskGeometry(scene);
   const cost = new TrajectoryCost(task.costs, geometry);
   const p = task.planner;
-  const predictor = createPredictor(scene, o.pool, o.model, {
+  // Planning predicts with its own fine-model settings; the world it plans for keeps the scene's.
+  const predictionScene: Scene = { ...scene, fine: p.prediction };
+  const predictor = createPredictor(predictionScene, o.pool, o.model, {
     dt: p.controlDuration,
     coarse: o.coarse ?? 'analytical',
   });
@@ -81,6 +92,7 @@ export async function createTaskRun(o: {
       optimizer: settings,
       horizon: p.horizon,
       initialSpeed: p.initialSpeed,
+      obstacleClearance: plannedClearance(task),
       controlDuration: p.controlDuration,
       iterationLabels: labels,
     });
@@ -88,7 +100,7 @@ export async function createTaskRun(o: {
   }
   // The planner's stochastic samples run in a world of its own, never the execution world.
   const samplingWorld = await ExecutionWorld.create(
-    scene,
+    predictionScene,
     task.execution.noise,
     deriveSeed(o.seed, 'samples'),
     geometry.layout.create(),

@@ -52,17 +52,32 @@ export class RobotPlant implements Plant {
     return x;
   }
 
-  async execute(u: Control, dt: number): Promise<void> {
+  async execute(u: Control, dt: number): Promise<State[]> {
     const sup = this.o.supervisor;
     const period = this.o.commandPeriodMs ?? 8;
     const end = performance.now() + dt * 1000;
+    const path: State[] = [];
     while (performance.now() < end) {
       if (!sup.command(u[0], u[1])) throw this.stopped();
       await sleep(Math.min(period, Math.max(0, end - performance.now())));
+      // A frame missing for a moment is the supervisor's business (staleness), not the path's.
+      const seen = this.tryObserve();
+      if (seen) path.push(seen);
     }
     sup.hold();
     await this.o.betweenActions?.();
     if (sup.state !== 'running') throw this.stopped();
+    path.push(this.observe());
+    return path;
+  }
+
+  private tryObserve(): State | undefined {
+    try {
+      return this.observe();
+    } catch (e) {
+      if (e instanceof RunStoppedError) return undefined;
+      throw e;
+    }
   }
 
   private stopped(): RunStoppedError {

@@ -14,7 +14,7 @@
  *   velocity it had (the model does not integrate it: velocities only seed the fine model).
  *
  * It knows no slider-slider interaction: a slider never pushes another one. Overlaps it creates
- * (a pushed slider driven into another slider or an obstacle) are removed by the infeasible-state
+ * (a pushed slider driven into another slider) are removed by the infeasible-state
  * projection, which is the best a kinematic model can do. Several sliders are each treated
  * independently against the pusher.
  */

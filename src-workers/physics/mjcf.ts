@@ -1,6 +1,7 @@
 /**
  * Builds the MuJoCo model (MJCF XML) of a scene: the table plane, a pusher moved in the table plane
- * by two velocity-actuated slide joints, one free body per slider and static obstacle geoms.
+ * by two velocity-actuated slide joints, one free body per slider and obstacle geoms that collide
+ * with nothing.
  *
  * The pusher: the reference setup drives a light pusher with velocity actuators of gain 1e6, which
  * is only stable with an implicit integrator; under explicit RK4 at 1 ms it diverges (MuJoCo then
@@ -12,6 +13,13 @@
 import type { Scene, Shape } from '../../src-main/contract/scene';
 
 export const PUSHER_MASS = 50;
+/**
+ * The authors' scene gives the pusher friction 0.2 (MuJoCo takes the larger friction of a contact
+ * pair, so pusher-slider contacts are 0.2): the slider slides along the pusher on an off-centre
+ * push. With MuJoCo's default of 1 it rolls around the pusher instead (a 10 mm off-centre push of
+ * 150 mm turns it 37 deg against 17 deg), which the analytical coarse model does not know.
+ */
+export const PUSHER_FRICTION = 0.2;
 /** Gap between the pusher's bottom and the table: the pusher never touches the table. */
 export const PUSHER_CLEARANCE = 0.002;
 
@@ -41,8 +49,9 @@ export function sceneToMjcf(scene: Scene): string {
   const lines: string[] = [];
   lines.push(`<mujoco model="${escapeXml(scene.name)}">`);
   // Elliptic friction cones: MuJoCo's default pyramidal cone makes sliding friction depend on the
-  // direction of motion, and a centred push on a cylinder then veers off sideways (60 mm over a
-  // 150 mm push). impratio 10 makes the frictional constraints stiff, as real dry friction is.
+  // direction of motion, and a centred push on a cylinder then veers off sideways (64 mm over a
+  // 150 mm push with the authors' pusher friction, 2 mm with elliptic cones). impratio 10 makes
+  // the frictional constraints stiff, as real dry friction is.
   lines.push(
     `  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"/>`,
   );
@@ -52,19 +61,19 @@ export function sceneToMjcf(scene: Scene): string {
   lines.push(
     `    <geom name="table" type="plane" size="${table.size.x / 2} ${table.size.y / 2} 0.01" friction="${table.friction} 0.005 0.0001"/>`,
   );
+  // Obstacles are regions to keep out of, not bodies to push against (as in the authors' scene:
+  // contype 0, conaffinity 0): the cost and the failure test alone know them. A colliding obstacle
+  // would let a predicted push through it look like a slide around it.
   for (const o of obstacles) {
     lines.push(
-      `    <geom name="obstacle_${o.id}" ${geomShape(o.shape)} pos="${o.pose.x} ${o.pose.y} ${o.shape.height / 2}" quat="${yawQuat(o.pose.theta)}"/>`,
+      `    <geom name="obstacle_${o.id}" ${geomShape(o.shape)} pos="${o.pose.x} ${o.pose.y} ${o.shape.height / 2}" quat="${yawQuat(o.pose.theta)}" contype="0" conaffinity="0"/>`,
     );
   }
   lines.push(`    <body name="pusher" pos="0 0 ${pusherZ}">`);
   lines.push('      <joint name="pusher_x" type="slide" axis="1 0 0"/>');
   lines.push('      <joint name="pusher_y" type="slide" axis="0 1 0"/>');
-  // The reference setup leaves the pusher at MuJoCo's default friction (1); MuJoCo takes the larger
-  // friction of a contact pair, so pusher-slider contacts are high-friction: the slider turns with
-  // the pusher rather than sliding along it.
   lines.push(
-    `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="1 0.005 0.0001"/>`,
+    `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="${PUSHER_FRICTION} 0.005 0.0001"/>`,
   );
   lines.push('    </body>');
   for (const s of sliders) {

@@ -3,10 +3,11 @@
  * can leave bodies inside each other; contact dynamics is undefined there, so penetrating bodies
  * are moved apart along the contact normal by the penetration depth.
  *
- * Who moves: the pusher is driven by the robot and obstacles are fixed, so against either of them
- * only the slider moves (by the full depth). Two sliders share the correction equally. Chains of
- * overlaps (a slider pushed out of the pusher into another slider) are resolved by sweeping over
- * all pairs until none overlaps by more than the tolerance.
+ * Who moves: the pusher is driven by the robot, so against it only the slider moves (by the full
+ * depth). Two sliders share the correction equally. Chains of overlaps (a slider pushed out of the
+ * pusher into another slider) are resolved by sweeping over all pairs until none overlaps by more
+ * than the tolerance. Obstacles take no part: they collide with nothing in the fine model either
+ * (mjcf.ts), so a state inside one is a failure for the cost to see, not an infeasibility to hide.
  */
 import type { Scene } from '../../src-main/contract/scene';
 import type { State, StateLayout } from '../../src-main/contract/state';
@@ -26,14 +27,12 @@ export const defaultProjectionOptions: ProjectionOptions = { tolerance: 5e-4, ma
 export interface ProjectionGeometry {
   pusher: Footprint;
   sliders: Footprint[];
-  obstacles: Placed[];
 }
 
 export function projectionGeometry(scene: Scene): ProjectionGeometry {
   return {
     pusher: { kind: 'disc', radius: scene.pusher.radius },
     sliders: scene.sliders.map((s) => footprintOf(s.shape)),
-    obstacles: scene.obstacles.map((o) => ({ footprint: footprintOf(o.shape), ...o.pose })),
   };
 }
 
@@ -62,14 +61,11 @@ export function projectFeasible(
   for (let sweep = 0; sweep < options.maxSweeps; sweep++) {
     let moved = false;
     for (let i = 0; i < n; i++) {
-      const fixed = [pusher, ...geometry.obstacles];
-      for (const body of fixed) {
-        const ov = overlap(body, placed(i));
-        if (ov.depth > options.tolerance) {
-          move(i, ov.nx * ov.depth, ov.ny * ov.depth);
-          moved = true;
-          corrections++;
-        }
+      const ov = overlap(pusher, placed(i));
+      if (ov.depth > options.tolerance) {
+        move(i, ov.nx * ov.depth, ov.ny * ov.depth);
+        moved = true;
+        corrections++;
       }
       for (let j = i + 1; j < n; j++) {
         const ov = overlap(placed(i), placed(j));

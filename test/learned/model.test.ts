@@ -107,6 +107,25 @@ describe('learned coarse model', () => {
     expect(next[1]).toBeCloseTo(before[1]! + us[0]![1], 12);
   });
 
+  it('moves only the sliders the push can reach, directly or through another slider', () => {
+    const scene = fineSceneFor(base, 3);
+    const model = new LearnedCoarseModel(scene, inMemory);
+    const L = model.layout;
+    const x = L.create();
+    L.setPusher(x, -0.2, 0);
+    L.setSlider(x, 0, { x: -0.12, y: 0, theta: 0 }); // 15 mm in front of the pusher
+    L.setSlider(x, 1, { x: -0.02, y: 0.01, theta: 0 }); // in front of slider 0
+    L.setSlider(x, 2, { x: 0.2, y: 0.25, theta: 0.3 }); // out of reach
+    expect(model.reachable(x, 0.05, 0, 1)).toEqual([true, true, false]);
+    const next = model.step(x, 0.05, 0, 1);
+    // The untouched slider keeps its pose and velocity exactly; the random network moves the others.
+    expect(L.sliderPose(next, 2)).toEqual(L.sliderPose(x, 2));
+    expect(L.sliderVelocity(next, 2)).toEqual(L.sliderVelocity(x, 2));
+    expect(L.sliderPose(next, 0)).not.toEqual(L.sliderPose(x, 0));
+    // A push away from every slider reaches none.
+    expect(model.reachable(x, -0.05, 0, 1)).toEqual([false, false, false]);
+  });
+
   it('refuses scenes it was not trained for and other step lengths', () => {
     const boxes: Scene = {
       ...base,

@@ -8,6 +8,7 @@ import {
   MpcPlanner,
   runMpc,
   shiftControls,
+  waypoints,
   type Plan,
   type StepPlanner,
 } from '../../src-main/planning/mpc';
@@ -28,10 +29,10 @@ class KinematicPlant implements Plant {
   observe(): State {
     return Float64Array.from(this.x);
   }
-  execute(u: Control, dt: number): Promise<void> {
+  execute(u: Control, dt: number): Promise<State[]> {
     this.executed.push(u);
     this.x = kinematicStep(this.g.layout, this.x, u, dt, this.slider);
-    return Promise.resolve();
+    return Promise.resolve([Float64Array.from(this.x)]);
   }
 }
 
@@ -109,6 +110,7 @@ describe('MPC loop', () => {
       },
       horizon: 4,
       initialSpeed: 0.03,
+      obstacleClearance: 0.03,
       controlDuration: 1,
       iterationLabels: (n) => Array.from({ length: n }, (_, k) => k),
     });
@@ -118,23 +120,63 @@ describe('MPC loop', () => {
     const before = seen.length;
     await planner.plan({ x, step: 1, uPrev: first.controls[0]! });
     expect(seen[before]![0]).toEqual(shiftControls(first.controls));
-    // Beside the warm start, a fresh approach-and-push sequence is weighed.
-    expect(seen[before]![1]).toEqual(approachAndPush(g, x, 4, 0.03, 1));
+    // Beside the warm start, fresh approach-and-push sequences around either side of the obstacle
+    // are weighed, slow and at full speed.
+    const [left, right] = waypoints(g, x, 0.03);
+    expect(seen[before]!.slice(1, 5)).toEqual([
+      approachAndPush(g, x, 4, 0.03, 1, left),
+      approachAndPush(g, x, 4, 0.1, 1, left),
+      approachAndPush(g, x, 4, 0.03, 1, right),
+      approachAndPush(g, x, 4, 0.1, 1, right),
+    ]);
     // The last iteration's noisy rollouts come back as traces for the live view: 5 sequences, x0..x4.
     expect(first.rollouts).toHaveLength(5);
     expect(first.rollouts!.every((t) => t.length === 5)).toBe(true);
   });
 
+  it('routes the object around the obstacle in its way, on either side, and straight when none is', () => {
+    const g = new TaskGeometry(isrr);
+    const x = initialState(isrr); // object, obstacle and goal on the x axis
+    const points = waypoints(g, x, 0.03);
+    expect(points).toHaveLength(2);
+    const o = g.obstacles[0]!;
+    const rs = isrr.sliders[0]!.shape.kind === 'cylinder' ? isrr.sliders[0]!.shape.radius : 0;
+    const ro = o.footprint.kind === 'disc' ? o.footprint.radius : 0;
+    for (const p of points) expect(Math.hypot(p.x - o.x, p.y - o.y)).toBeCloseTo(ro + rs + 0.045, 12);
+    expect(points[0]!.y * points[1]!.y).toBeLessThan(0); // one on each side
+    // Moved 0.35 m sideways the object has a clear way: head straight for the goal.
+    const aside = Float64Array.from(x);
+    g.layout.setSlider(aside, 0, { ...g.layout.sliderPose(x, 0), y: 0.35 });
+    expect(waypoints(g, aside, 0.03)).toEqual([g.goal]);
+  });
+
+  it('approach-and-push goes round the object, not through it, when the pusher is ahead of it', () => {
+    const g = new TaskGeometry({ ...isrr, obstacles: [] });
+    const x = initialState(isrr);
+    const s = g.layout.sliderPose(x, 0);
+    g.layout.setPusher(x, s.x + 0.09, s.y + 0.005); // between the object and the goal
+    const reach = 0.05115 + 0.0145;
+    const u = approachAndPush(g, x, 14, 0.05, 1);
+    const firstPush = u.findIndex((c) => c[0] === 0.05 && c[1] === 0);
+    expect(firstPush).toBeGreaterThan(0); // it gets behind the object within the horizon
+    let [px, py] = [x[0]!, x[1]!];
+    for (const c of u.slice(0, firstPush)) {
+      // Every point of each move, not only its ends, stays outside the contact distance.
+      for (let f = 0.1; f <= 1; f += 0.1)
+        expect(Math.hypot(px + f * c[0] - s.x, py + f * c[1] - s.y)).toBeGreaterThan(reach - 1e-3);
+      px += c[0];
+      py += c[1];
+    }
+  });
+
   it('approach-and-push heads behind the object, then pushes it towards the goal', () => {
     const g = new TaskGeometry({ ...isrr, obstacles: [] });
     const x = initialState(isrr);
-    // Pusher 10 cm to the side of the object: first move back behind it, then push along +x.
+    // Pusher 10 cm to the side of the object: first move round behind it, then push along +x.
     g.layout.setPusher(x, g.layout.sliderPose(x, 0).x, 0.1);
-    const u = approachAndPush(g, x, 5, 0.05, 1);
-    expect(u[0]![1]).toBeLessThan(0);
-    // 12 cm to the point behind it: two full moves, one short one that arrives, then pushes.
-    expect(Math.hypot(...u[2]!)).toBeLessThan(0.05);
-    expect(u.slice(3)).toEqual([
+    const u = approachAndPush(g, x, 8, 0.05, 1);
+    expect(u[0]![0]).toBeLessThan(0);
+    expect(u.slice(6)).toEqual([
       [0.05, 0],
       [0.05, 0],
     ]);

@@ -27,6 +27,17 @@ export const costTermSchema = z.discriminatedUnion('term', [
       pusherWeight: nonNegative,
     })
     .strict(),
+  z
+    .object({
+      term: z.literal('obstacle-clearance'),
+      /** Cost when an object or the pusher touches an obstacle; falls quadratically to 0 at the margin. */
+      weight: nonNegative,
+      /** Clearance objects should keep from obstacles (m): what the execution may drift in one control. */
+      sliderMargin: nonNegative,
+      /** Clearance the pusher should keep from obstacles (m). */
+      pusherMargin: nonNegative,
+    })
+    .strict(),
   z.object({ term: z.literal('control-smoothness'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('goal-distance'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('goal-region'), weight: nonNegative }).strict(),
@@ -53,6 +64,9 @@ export const costTermSchema = z.discriminatedUnion('term', [
     .strict(),
 ]);
 export type CostTermSpec = z.infer<typeof costTermSchema>;
+
+/** Points checked along each predicted control by the terms that look between states. */
+const CLEARANCE_SAMPLES = 5;
 
 export interface Transition {
   x: State;
@@ -84,6 +98,38 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
           return c;
         },
       };
+    case 'obstacle-clearance': {
+      // Our addition: the papers' 1/d^2 term changes little between a near miss and a skim (2.4
+      // against 1.8 at 15 mm clearance), so the optimizer shaves corners and the execution, which
+      // never follows a prediction exactly, then clips the obstacle. A hinge on the clearance
+      // between footprints charges the skim and leaves the wide berth free. Checked along the
+      // control (as the failure term is), since a push can graze an edge between two states.
+      const scratch = L.create();
+      const penalty = (gap: number, margin: number): number =>
+        margin > 0 && gap < margin ? ((margin - Math.max(gap, 0)) / margin) ** 2 : gap < 0 ? 1 : 0;
+      const at = (y: State): number => {
+        let c = 0;
+        for (const o of g.obstacles) {
+          c = Math.max(c, penalty(-overlap(g.placedPusher(y), o).depth, spec.pusherMargin));
+          for (let i = 0; i < L.sliderCount; i++)
+            c = Math.max(c, penalty(-overlap(g.placedSlider(y, i), o).depth, spec.sliderMargin));
+        }
+        return c;
+      };
+      return {
+        name: spec.term,
+        running: ({ x, next }) => {
+          if (g.obstacles.length === 0) return 0;
+          let c = 0;
+          for (let k = 1; k <= CLEARANCE_SAMPLES; k++) {
+            const f = k / CLEARANCE_SAMPLES;
+            for (let j = 0; j < L.velocityOffset; j++) scratch[j] = x[j]! + f * (next[j]! - x[j]!);
+            c = Math.max(c, at(scratch));
+          }
+          return spec.weight * c;
+        },
+      };
+    }
     case 'control-smoothness':
       return {
         name: spec.term,
@@ -128,8 +174,17 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
       };
     case 'action':
       return { name: spec.term, running: () => spec.cost };
-    case 'failure':
-      return { name: spec.term, running: ({ next }) => (g.assess(next).failure ? spec.weight : 0) };
+    case 'failure': {
+      const scratch = L.create();
+      return {
+        name: spec.term,
+        running: ({ x, next }) =>
+          g.assess(next).failure ||
+          (g.obstacles.length > 0 && g.obstacleContactBetween(x, next, CLEARANCE_SAMPLES, scratch))
+            ? spec.weight
+            : 0,
+      };
+    }
     case 'contact': {
       // Our addition to the papers' costs: once the pusher has lost the object, the terminal goal
       // cost no longer changes with small changes of the controls and the optimizer wanders; a

@@ -1,0 +1,141 @@
+/**
+ * Accuracy of the fine model's integrator settings, for choosing the planner's prediction model:
+ * random off-centre pushes of 4 s on the isrr-obstacle cylinder, each predicted with every
+ * (integrator, timestep) and compared with MuJoCo RK4 at 1 ms (the execution world). Beside them:
+ * RK4 1 ms from a start moved by 1 um (how chaotic off-centre pushing is) and the real-world spread
+ * of a comparable push (ISRR 2019: 8.1 mm / 4.2 deg), below which a difference cannot matter.
+ */
+import { performance } from 'node:perf_hooks';
+import { FineModel } from '../src-workers/physics/fine-model';
+import type { Integrator, Scene } from '../src-main/contract/scene';
+import { layoutForScene, wrapAngle, type State } from '../src-main/contract/state';
+import { loadSceneFile } from '../src-main/contract/scene-file';
+import { realWorldSpread } from '../src-main/parareal/parareal';
+import { Rng } from '../src-main/planning/rng';
+import type { Row } from './report';
+
+export interface Push {
+  x0: State;
+  u: [number, number];
+}
+
+export const ACCURACY_SETTINGS: { integrator: Integrator; timestep: number }[] = [
+  { integrator: 'RK4', timestep: 0.0005 },
+  { integrator: 'RK4', timestep: 0.002 },
+  { integrator: 'Euler', timestep: 0.0005 },
+  { integrator: 'Euler', timestep: 0.001 },
+  { integrator: 'Euler', timestep: 0.002 },
+  { integrator: 'Euler', timestep: 0.005 },
+  { integrator: 'implicitfast', timestep: 0.001 },
+  { integrator: 'implicitfast', timestep: 0.002 },
+  { integrator: 'implicitfast', timestep: 0.005 },
+];
+
+const PUSH_SECONDS = 4;
+
+function pushScene(): Scene {
+  return { ...loadSceneFile('resources/scenes/isrr-obstacle.json'), obstacles: [] };
+}
+
+/** Pushes from contact at a random offset (within the slider radius) and angle, 0.03-0.1 m/s. */
+export function randomPushes(scene: Scene, count: number, seed: number): Push[] {
+  const rng = new Rng(seed);
+  const slider = scene.sliders[0]!.shape;
+  const rs = slider.kind === 'cylinder' ? slider.radius : Math.min(slider.sizeX, slider.sizeY) / 2;
+  const reach = rs + scene.pusher.radius + 5e-4;
+  return Array.from({ length: count }, () => {
+    const heading = (rng.uniform() - 0.5) * 0.6;
+    const offset = (rng.uniform() * 2 - 1) * rs * 0.8;
+    const speed = 0.03 + 0.07 * rng.uniform();
+    const [cx, cy] = [Math.cos(heading), Math.sin(heading)];
+    // Contact point behind the slider centre along the heading, shifted sideways by the offset.
+    const along = Math.sqrt(Math.max(reach ** 2 - offset ** 2, 0));
+    const L = layoutForScene(scene);
+    const x0 = L.create();
+    L.setPusher(x0, -along * cx - offset * cy, -along * cy + offset * cx);
+    L.setSlider(x0, 0, { x: 0, y: 0, theta: (rng.uniform() - 0.5) * Math.PI });
+    return { x0, u: [speed * cx, speed * cy] as [number, number] };
+  });
+}
+
+async function finalStates(
+  scene: Scene,
+  pushes: Push[],
+): Promise<{ states: State[]; msPerSimSecond: number }> {
+  const fine = await FineModel.create(scene);
+  try {
+    fine.step(pushes[0]!.x0, pushes[0]!.u[0], pushes[0]!.u[1], 1); // warm-up
+    const t0 = performance.now();
+    const states = pushes.map((p) => {
+      let x = p.x0;
+      for (let t = 0; t < PUSH_SECONDS; t++) x = fine.step(x, p.u[0], p.u[1], 1);
+      return x;
+    });
+    return { states, msPerSimSecond: (performance.now() - t0) / (pushes.length * PUSH_SECONDS) };
+  } finally {
+    fine.dispose();
+  }
+}
+
+function poseDifference(scene: Scene, a: State[], b: State[]): { mm: number; deg: number } {
+  const L = layoutForScene(scene);
+  let mm = 0;
+  let deg = 0;
+  for (let i = 0; i < a.length; i++) {
+    const p = L.sliderPose(a[i]!, 0);
+    const q = L.sliderPose(b[i]!, 0);
+    mm += Math.hypot(p.x - q.x, p.y - q.y) * 1000;
+    deg += (Math.abs(wrapAngle(p.theta - q.theta)) * 180) / Math.PI;
+  }
+  return { mm: mm / a.length, deg: deg / a.length };
+}
+
+export async function accuracyRows(count: number, seed = 1): Promise<Row[]> {
+  const scene = pushScene();
+  const pushes = randomPushes(scene, count, seed);
+  const reference = await finalStates(scene, pushes);
+  const rows: Row[] = [
+    {
+      prediction: 'RK4 1 ms (reference)',
+      'ms per simulated s': reference.msPerSimSecond,
+      'cost vs reference': 1,
+      'mean diff mm': 0,
+      'mean diff deg': 0,
+    },
+  ];
+  const nudged = pushes.map((p) => {
+    const L = layoutForScene(scene);
+    const x0 = Float64Array.from(p.x0);
+    const q = L.sliderPose(x0, 0);
+    L.setSlider(x0, 0, { ...q, x: q.x + 1e-6 });
+    return { ...p, x0 };
+  });
+  const chaos = await finalStates(scene, nudged);
+  const c = poseDifference(scene, chaos.states, reference.states);
+  rows.push({
+    prediction: 'RK4 1 ms, start moved 1 um',
+    'ms per simulated s': chaos.msPerSimSecond,
+    'cost vs reference': chaos.msPerSimSecond / reference.msPerSimSecond,
+    'mean diff mm': c.mm,
+    'mean diff deg': c.deg,
+  });
+  for (const s of ACCURACY_SETTINGS) {
+    const r = await finalStates({ ...scene, fine: s }, pushes);
+    const d = poseDifference(scene, r.states, reference.states);
+    rows.push({
+      prediction: `${s.integrator} ${s.timestep * 1000} ms`,
+      'ms per simulated s': r.msPerSimSecond,
+      'cost vs reference': r.msPerSimSecond / reference.msPerSimSecond,
+      'mean diff mm': d.mm,
+      'mean diff deg': d.deg,
+    });
+  }
+  rows.push({
+    prediction: 'real-world spread (ISRR 2019)',
+    'ms per simulated s': '',
+    'cost vs reference': '',
+    'mean diff mm': realWorldSpread.translation * 1000,
+    'mean diff deg': (realWorldSpread.rotation * 180) / Math.PI,
+  });
+  return rows;
+}
