@@ -1,36 +1,30 @@
 /**
  * Web mode: serves the built console UI and the console API over a WebSocket, on 127.0.0.1
- * only, behind a per-launch random token. The page is opened as /?token=...; the server then
- * sets an HttpOnly cookie so the page's own assets load, and the WebSocket must present the
- * token again. Host and Origin are checked so another site cannot reach the API through the
- * browser (DNS rebinding, cross-site WebSockets).
+ * only, behind a per-launch random token. The operator opens /?token=...; the page reads the
+ * token from its own URL and presents it again on the WebSocket, the only thing that carries
+ * authority. No cookie: cookies are scoped by host and not by port, so one would reach every
+ * local service on 127.0.0.1. The page's assets (the shipped renderer, no secrets) load without
+ * the token. Host and Origin are checked so another site cannot reach the API through the
+ * browser (DNS rebinding, cross-site WebSockets). Every request is untrusted input: nothing a
+ * client sends may throw; it gets a 4xx answer or a WebSocket close code instead.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientFrameSchema, formatIssues, type ServerFrame } from '../contract/console-api';
 import { contentSecurityPolicy } from './content-security-policy';
 import type { ConsoleCore } from './console-core';
+import { ENTRY_PAGE, rendererFile } from './web-files';
 
 export const LOOPBACK = '127.0.0.1';
-const COOKIE = 'parapush_token';
 const API_PATH = '/api';
 /** Largest WebSocket frame accepted from a client: commands are small (scenes < 1 MB). */
-const MAX_FRAME_BYTES = 2 * 1024 * 1024;
-
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-};
+export const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 
 export interface WebServerOptions {
   core: ConsoleCore;
@@ -49,42 +43,44 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
+type Admission = { ok: true; url: URL } | { ok: false; status: 400 | 403; message: string };
+
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const rendererDir = path.resolve(options.rendererDir);
   let port = 0;
   const origin = () => `http://${LOOPBACK}:${port}`;
-  const allowedHosts = () => new Set([`${LOOPBACK}:${port}`, `localhost:${port}`]);
-
-  const authorised = (req: IncomingMessage, url: URL): boolean =>
-    sameSecret(url.searchParams.get('token'), token) || sameSecret(cookieOf(req, COOKIE), token);
+  const origins = () => new Set([origin(), `http://localhost:${port}`]);
+  const admit = (req: IncomingMessage): Admission => admitRequest(req, origins());
+  const authorised = (url: URL): boolean => sameSecret(url.searchParams.get('token'), token);
 
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin());
-    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, 'unknown host');
-    if (!authorised(req, url))
-      return refuse(res, 401, 'missing or wrong token: open the URL printed at launch');
+    const admission = admit(req);
+    if (!admission.ok) return refuse(res, admission.status, admission.message);
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
-    serveFile(req, res, url, rendererDir, token, port);
+    const { url } = admission;
+    // The entry page asks for the token only to tell an operator with a bare URL what to open.
+    if (isEntryPage(url.pathname) && !authorised(url))
+      return refuse(res, 401, 'missing or wrong token: open the URL printed at launch');
+    serveFile(req, res, url, rendererDir, port);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin());
-    const reject = (status: string) => {
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node stops watching the socket once it hands it over: a peer reset before the handshake
+    // ends would otherwise be an unhandled 'error' event, which ends the process.
+    socket.on('error', () => socket.destroy());
+    const reject = (status: number) => {
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
     };
-    if (!allowedHosts().has(req.headers.host ?? '')) return reject('403 Forbidden');
-    if (url.pathname !== API_PATH) return reject('404 Not Found');
-    if (!authorised(req, url)) return reject('401 Unauthorized');
+    const admission = admit(req);
+    if (!admission.ok) return reject(admission.status);
+    if (admission.url.pathname !== API_PATH) return reject(404);
+    if (!authorised(admission.url)) return reject(401);
     const requestOrigin = req.headers.origin;
-    if (
-      requestOrigin !== undefined &&
-      requestOrigin !== origin() &&
-      requestOrigin !== `http://localhost:${port}`
-    ) {
-      return reject('403 Forbidden');
-    }
+    if (requestOrigin !== undefined && !origins().has(requestOrigin)) return reject(403);
     wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.core));
   });
 
@@ -108,13 +104,43 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   };
 }
 
-/** One WebSocket client: events out, commands in, every frame validated. */
+/**
+ * Checks the Host header and parses the request target of an untrusted request, without
+ * throwing. Only the origin form ('/path?query') is accepted: the absolute form
+ * ('http://[ ...') and backslash tricks that the URL parser would read as another host are 400.
+ */
+function admitRequest(req: IncomingMessage, origins: Set<string>): Admission {
+  const host = req.headers.host ?? '';
+  if (!origins.has(`http://${host}`)) return { ok: false, status: 403, message: 'unknown host' };
+  const base = `http://${host}`;
+  const target = req.url ?? '';
+  let url: URL | null = null;
+  try {
+    if (target.startsWith('/')) url = new URL(target, base);
+  } catch {
+    // An unparsable target: answered below like any other malformed one.
+  }
+  if (url?.origin !== base) return { ok: false, status: 400, message: 'malformed request target' };
+  return { ok: true, url };
+}
+
+function isEntryPage(pathname: string): boolean {
+  return pathname === '/' || pathname === ENTRY_PAGE;
+}
+
+/**
+ * One WebSocket client: events out, commands in, every frame validated. Frames the ws library
+ * refuses (over MAX_FRAME_BYTES, text that is not UTF-8) close the connection with 1009 or 1007;
+ * the 'error' listener is what keeps that from being an unhandled error that ends the process.
+ */
 function serveApi(ws: WebSocket, core: ConsoleCore): void {
   const send = (frame: ServerFrame) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   };
   const unsubscribe = core.subscribe((event) => send({ kind: 'event', event }));
   ws.on('close', unsubscribe);
+  // The library has already sent the close frame with the reason; nothing is left to do.
+  ws.on('error', () => undefined);
   ws.on('message', (data, isBinary) => {
     if (isBinary) return send({ kind: 'rejected', reason: 'binary frames are not part of the console API' });
     let json: unknown;
@@ -126,6 +152,7 @@ function serveApi(ws: WebSocket, core: ConsoleCore): void {
     const frame = clientFrameSchema.safeParse(json);
     if (!frame.success)
       return send({ kind: 'rejected', reason: `malformed frame: ${formatIssues(frame.error)}` });
+    // ConsoleCore.handle never rejects: failures come back as { ok: false } responses.
     void core
       .handle(frame.data.command)
       .then((response) => send({ kind: 'response', id: frame.data.id, response }));
@@ -137,38 +164,29 @@ function serveFile(
   res: ServerResponse,
   url: URL,
   rendererDir: string,
-  token: string,
   port: number,
 ): void {
-  const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
-  const file = path.resolve(rendererDir, `.${relative}`);
-  if (!file.startsWith(rendererDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
-    return refuse(res, 404, 'not found');
-  }
-  res.setHeader('Content-Type', contentTypes[path.extname(file)] ?? 'application/octet-stream');
+  const found = rendererFile(rendererDir, url.pathname);
+  if (found.kind === 'bad-request') return refuse(res, 400, found.reason);
+  if (found.kind === 'not-found') return refuse(res, 404, 'not found');
+  res.setHeader('Content-Type', found.contentType);
   res.setHeader(
     'Content-Security-Policy',
     contentSecurityPolicy({ connect: [`ws://${LOOPBACK}:${port}`, `ws://localhost:${port}`] }),
   );
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
+  // The assets load without the token: no other site's page may embed them.
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Set-Cookie', `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
   if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  // A file that vanishes after the lookup, or a client that goes away, ends this response only.
+  pipeline(createReadStream(found.file), res, () => {});
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end(`${message}\n`);
-}
-
-function cookieOf(req: IncomingMessage, name: string): string | null {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return null;
 }
 
 /** Constant-time comparison, so the token cannot be guessed byte by byte from timings. */

@@ -43,9 +43,11 @@ export function windowContentSecurityPolicy(devServerUrl: string | null): string
 }
 
 /**
- * Whether an IPC message comes from the console page itself: same origin and path as the URL
- * the window was loaded with (file:// in production, the Vite dev server while developing).
- * Anything else (another frame, a navigated page) is dropped.
+ * Whether an IPC message comes from the console page itself: same scheme and host as the URL
+ * the window was loaded with (parapush://console in production, the Vite dev server while
+ * developing). Compared by scheme and host rather than by origin because Node gives every
+ * non-http scheme the opaque origin 'null'. Pages without a host (file:, data:, about:) never
+ * match. Anything else (another frame, a navigated page) is dropped.
  */
 export function isConsolePage(frameUrl: string, consoleUrl: string): boolean {
   let frame: URL;
@@ -56,7 +58,5 @@ export function isConsolePage(frameUrl: string, consoleUrl: string): boolean {
   } catch {
     return false;
   }
-  if (frame.protocol !== expected.protocol) return false;
-  if (expected.protocol === 'file:') return frame.pathname === expected.pathname;
-  return frame.origin === expected.origin;
+  return expected.host !== '' && frame.protocol === expected.protocol && frame.host === expected.host;
 }

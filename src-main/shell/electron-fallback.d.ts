@@ -60,11 +60,11 @@ export class BrowserWindow {
   on(event: 'closed', listener: Listener<[]>): this;
   once(event: 'ready-to-show', listener: Listener<[]>): this;
   loadURL(url: string): Promise<void>;
-  loadFile(filePath: string): Promise<void>;
   show(): void;
 }
 
 export interface App {
+  readonly isPackaged: boolean;
   whenReady(): Promise<void>;
   on(event: 'web-contents-created', listener: Listener<[Event, WebContents]>): this;
   on(event: 'window-all-closed', listener: Listener<[]>): this;
@@ -77,6 +77,26 @@ export interface IpcMain {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
 }
 export const ipcMain: IpcMain;
+
+export interface Privileges {
+  standard?: boolean;
+  secure?: boolean;
+  bypassCSP?: boolean;
+  allowServiceWorkers?: boolean;
+  supportFetchAPI?: boolean;
+  corsEnabled?: boolean;
+  stream?: boolean;
+  codeCache?: boolean;
+}
+export interface CustomScheme {
+  scheme: string;
+  privileges?: Privileges;
+}
+export interface Protocol {
+  registerSchemesAsPrivileged(customSchemes: CustomScheme[]): void;
+  handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void;
+}
+export const protocol: Protocol;
 
 export interface MessagePortMain {
   postMessage(message: unknown): void;

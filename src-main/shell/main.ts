@@ -3,7 +3,7 @@
  * console core behind it. This is one of the two files that import 'electron'; everything it
  * wires together is plain Node and tested without Electron.
  */
-import { app, BrowserWindow, ipcMain, MessageChannelMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, MessageChannelMain, protocol, session } from 'electron';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,12 +15,15 @@ import { loadLabSettings, virtualLabSettings } from '../contract/lab-settings';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
 import { defaultSessionsDir } from '../session/sessions-dir';
+import { CONSOLE_SCHEME, consolePage, consoleSchemePrivileges, serveConsoleRequest } from './renderer-source';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** Set by electron-vite dev: the renderer is served by Vite with hot reload. */
-const devServerUrl = process.env['ELECTRON_RENDERER_URL'] ?? null;
-const rendererFile = path.join(here, '../renderer/index.html');
-const consoleUrl = devServerUrl ?? new URL(`file://${rendererFile}`).href;
+const rendererDir = path.join(here, '../renderer');
+/** The built renderer over parapush://, or (electron-vite dev, unpackaged) Vite with hot reload. */
+const page = consolePage({ isPackaged: app.isPackaged, rendererUrl: process.env['ELECTRON_RENDERER_URL'] });
+const devServerUrl = page.devServer ? page.url : null;
+// Privileged schemes must be registered before the app is ready.
+protocol.registerSchemesAsPrivileged([{ scheme: CONSOLE_SCHEME, privileges: consoleSchemePrivileges }]);
 
 function lockDownSessions(): void {
   const csp = windowContentSecurityPolicy(devServerUrl);
@@ -63,12 +66,12 @@ function openConsole(core: ConsoleCore): void {
   win.on('closed', () => unsubscribe?.());
   win.once('ready-to-show', () => win.show());
 
-  if (devServerUrl) void win.loadURL(devServerUrl);
-  else void win.loadFile(rendererFile);
+  void win.loadURL(page.url);
 }
 
 async function main(): Promise<void> {
   await app.whenReady();
+  protocol.handle(CONSOLE_SCHEME, (request) => serveConsoleRequest(request, rendererDir));
   lockDownSessions();
   // The in-process virtual lab for dry runs; a real lab when <userData>/lab.json names one.
   const pending: string[] = [];
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
   } catch (err) {
     report(`real runs are off: ${(err as Error).message}`);
   }
+  if (page.ignored) report(page.ignored);
   const lab = createConsoleLab({
     lab: labSettings,
     tasksDir,
@@ -102,7 +106,7 @@ async function main(): Promise<void> {
   });
   ipcMain.handle(ConsoleChannel.command, async (event, raw: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
-    if (!isConsolePage(frameUrl, consoleUrl) || event.senderFrame?.parent) {
+    if (!isConsolePage(frameUrl, page.url) || event.senderFrame?.parent) {
       return { ok: false, error: 'command refused: it did not come from the console page' };
     }
     return core.handle(raw);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,8 @@ let server: WebServer;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'parapush-web-'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'app.js'), 'export {};');
   core = new ConsoleCore({ scenesDir: path.resolve('resources/scenes') });
   server = await startWebServer({ core, rendererDir: dir, port: 0 });
 });
@@ -70,15 +72,23 @@ describe('web mode server', () => {
 
   it('answers 401 without the token and serves the page with it', async () => {
     expect((await get('/')).status).toBe(401);
+    expect((await get('/index.html')).status).toBe(401);
     expect((await get('/?token=wrong')).status).toBe(401);
     const ok = await get(`/?token=${server.token}`);
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('console');
     expect(String(ok.headers['content-security-policy'])).not.toContain('unsafe-eval');
-    // The cookie set with the page lets the page's own assets load without the query.
-    const cookie = String(ok.headers['set-cookie']).split(';')[0]!;
-    expect((await get('/index.html', { Cookie: cookie })).status).toBe(200);
-    expect((await get('/../../etc/passwd', { Cookie: cookie })).status).toBe(404);
+    expect(ok.headers['set-cookie']).toBeUndefined();
+  });
+
+  it("serves the page's assets without the token, to its own origin only, and nothing outside", async () => {
+    const asset = await get('/assets/app.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect((await get('/../../etc/passwd')).status).toBe(404);
+    expect((await get('/assets/..%2f..%2f..%2fetc%2fpasswd')).status).toBe(404);
+    expect((await get('/assets')).status).toBe(404);
   });
 
   it('refuses other Host headers (DNS rebinding)', async () => {

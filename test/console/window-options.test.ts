@@ -37,12 +37,21 @@ describe('console window options', () => {
   });
 
   it('accepts IPC only from the console page itself', () => {
-    const file = 'file:///app/out/renderer/index.html';
-    expect(isConsolePage('file:///app/out/renderer/index.html#x', file)).toBe(true);
-    expect(isConsolePage('file:///etc/evil.html', file)).toBe(false);
-    expect(isConsolePage('https://example.org/', file)).toBe(false);
+    const app = 'parapush://console/index.html';
+    expect(isConsolePage('parapush://console/index.html#x', app)).toBe(true);
+    expect(isConsolePage('parapush://console/assets/other.html', app)).toBe(true);
+    expect(isConsolePage('parapush://elsewhere/index.html', app)).toBe(false);
+    expect(isConsolePage('file:///app/out/renderer/index.html', app)).toBe(false);
+    expect(isConsolePage('https://example.org/', app)).toBe(false);
     expect(isConsolePage('http://localhost:5173/index.html', 'http://localhost:5173/')).toBe(true);
     expect(isConsolePage('http://localhost:5174/', 'http://localhost:5173/')).toBe(false);
-    expect(isConsolePage('not a url', file)).toBe(false);
+    expect(isConsolePage('not a url', app)).toBe(false);
+  });
+
+  it('never takes a page without a host for the console (file: pages share one origin)', () => {
+    const file = 'file:///app/out/renderer/index.html';
+    expect(isConsolePage(file, file)).toBe(false);
+    expect(isConsolePage('file:///etc/evil.html', file)).toBe(false);
+    expect(isConsolePage('data:text/html,hi', 'data:text/html,hi')).toBe(false);
   });
 });
