@@ -19,6 +19,11 @@ export const natNetFaultsSchema = z
     lostTracking: z.array(z.string()).default([]),
     /** Probability that a sent packet has random bytes flipped or is cut short. */
     corruptRate: probability.default(0),
+    /**
+     * A frozen Motive: every frame repeats the last one built before the freeze, same frame number
+     * and same poses, at the normal rate.
+     */
+    freeze: z.boolean().default(false),
     seed: z.number().int().default(1),
   })
   .strict();

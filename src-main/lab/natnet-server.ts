@@ -4,8 +4,8 @@
  * keyed by rigid-body name: a static scene, or a callback into a running MuJoCo world
  * (setPoseSource). They are carried into the motion-capture frame through the inverse of a
  * calibration (Y-up by default, as Motive streams), so the console's client, binding and
- * calibration see exactly what they would see in the lab. Faults: pose noise, lost tracking
- * (here), latency, dropped and corrupted packets (in the transport).
+ * calibration see exactly what they would see in the lab. Faults: pose noise, lost tracking and
+ * a frozen stream (here), latency, dropped and corrupted packets (in the transport).
  */
 import type { Scene } from '../contract/scene';
 import { identityCalibration, mocapOrientation, mocapPoint, type Calibration } from '../mocap/calibration';
@@ -189,8 +189,9 @@ export class VirtualNatNetServer {
     tick();
   }
 
-  /** Builds and sends one frame from the current poses. */
+  /** Builds and sends one frame from the current poses (while frozen: the last frame again). */
   step(): SentFrame {
+    if (this.faults.freeze && this.latest) return this.send(this.latest);
     this.frameNumber++;
     const poses = this.poseSource();
     const frame = emptyFrame(this.frameNumber);
@@ -202,6 +203,10 @@ export class VirtualNatNetServer {
     frame.timestamp = Number(frame.cameraMidExposure) / this.transport.clockFrequency;
     const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
     this.latest = packet;
+    return this.send(packet);
+  }
+
+  private send(packet: Uint8Array): SentFrame {
     const sent = { frameNumber: this.frameNumber, sentAtNs: nowNs() };
     this.transport.sendFrame(packet);
     // A copy: one-shot listeners remove themselves while the list is walked.

@@ -4,8 +4,15 @@
  * port, clock frequency), asks for model definitions (rigid-body names), keeps a unicast stream
  * alive, syncs clocks with echo requests and turns every frame into a MocapSnapshot with named
  * rigid bodies. Bad packets are counted in the stats and reported, never thrown.
+ *
+ * Network input is untrusted: only packets from the server's address are read (anyone on the
+ * network can send UDP to our ports), and a SERVERINFO that announces a data path we cannot set
+ * up (a group that is not multicast, no data port, a join that fails) becomes a NatNetLinkError:
+ * connect() rejects with it, or, once connected, a 'linkError' event carries it.
  */
 import dgram from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
 import { nowNs, nowSeconds } from './clock';
 import { ClockSync } from './clock-sync';
 import { DEFAULT_COMMAND_PORT, DEFAULT_MULTICAST_GROUP } from './message-ids';
@@ -47,6 +54,29 @@ export interface NatNetClientEvents {
   frame: (frame: FrameOfData, snapshot: MocapSnapshot) => void;
   decodeError: (error: string, messageId: number | undefined) => void;
   message: (text: string) => void;
+  /** The data path announced by the server cannot be used: no frames will arrive. */
+  linkError: (error: NatNetLinkError) => void;
+}
+
+export class NatNetLinkError extends Error {
+  override name = 'NatNetLinkError';
+}
+
+/** True for an IPv4 address in 224.0.0.0/4, the only addresses a multicast group can have. */
+export function isMulticastIPv4(address: string): boolean {
+  if (!net.isIPv4(address)) return false;
+  const first = Number(address.split('.')[0]);
+  return first >= 224 && first <= 239;
+}
+
+/** Why the data path a SERVERINFO announces cannot be set up, or undefined when it can. */
+export function serverInfoProblem(info: ServerInfo): string | undefined {
+  if (!info.multicast) return undefined;
+  const group = info.multicastAddress || DEFAULT_MULTICAST_GROUP;
+  if (!isMulticastIPv4(group))
+    return `the server announced multicast group ${group}, which is not a multicast address (224.0.0.0/4)`;
+  if (info.dataPort === 0) return 'the server announced multicast without a data port';
+  return undefined;
 }
 
 type Listeners = { [K in keyof NatNetClientEvents]: NatNetClientEvents[K][] };
@@ -68,6 +98,7 @@ export class NatNetClient {
     frame: [],
     decodeError: [],
     message: [],
+    linkError: [],
   };
   private readonly stats = new StatsTracker();
   private readonly clock = new ClockSync();
@@ -78,7 +109,9 @@ export class NatNetClient {
   private lastModelDefRequest = -Infinity;
   private modelDefPending = false;
   private lastFrameAt = 0;
-  private connectedResolvers: ((info: ServerInfo) => void)[] = [];
+  private connectedWaiters: { resolve: (info: ServerInfo) => void; reject: (e: Error) => void }[] = [];
+  /** The server's IP address (serverAddress resolved): packets from anywhere else are dropped. */
+  private serverIp: string | undefined;
   serverInfo: ServerInfo | undefined;
   modelDefs: ModelDefinitions | undefined;
 
@@ -129,9 +162,10 @@ export class NatNetClient {
   /** Opens the sockets and resolves with SERVERINFO (rejects after timeoutMs). */
   async connect(timeoutMs = 5000): Promise<ServerInfo> {
     if (this.command) throw new Error('already connected');
+    this.serverIp = await resolveIPv4(this.opts.serverAddress);
     const sock = dgram.createSocket('udp4');
     this.command = sock;
-    sock.on('message', (msg) => this.handle(msg));
+    sock.on('message', (msg, rinfo) => this.handle(msg, rinfo));
     sock.on('error', (err) => this.emit('decodeError', `command socket: ${err.message}`, undefined));
     await new Promise<void>((resolve, reject) => {
       sock.once('error', reject);
@@ -140,7 +174,9 @@ export class NatNetClient {
         resolve();
       });
     });
-    const connected = new Promise<ServerInfo>((resolve) => this.connectedResolvers.push(resolve));
+    const connected = new Promise<ServerInfo>((resolve, reject) =>
+      this.connectedWaiters.push({ resolve, reject }),
+    );
     this.sendConnect();
     const retry = setInterval(() => {
       if (!this.serverInfo) this.sendConnect();
@@ -246,8 +282,13 @@ export class NatNetClient {
     );
   }
 
-  /** Sets up (or moves) the data path the server announced: multicast group + port, or unicast. */
+  /**
+   * Sets up (or moves) the data path the server announced: multicast group + port, or unicast.
+   * Rejects with NatNetLinkError when the path cannot be set up.
+   */
   private async applyServerInfo(info: ServerInfo): Promise<void> {
+    const problem = serverInfoProblem(info);
+    if (problem) throw new NatNetLinkError(problem);
     const key = info.multicast
       ? `${info.multicastAddress || DEFAULT_MULTICAST_GROUP}:${info.dataPort}`
       : 'unicast';
@@ -261,18 +302,51 @@ export class NatNetClient {
       this.send({ kind: 'keepAlive' });
       return;
     }
-    const group = info.multicastAddress || DEFAULT_MULTICAST_GROUP;
-    const sock = dgram.createSocket({ type: 'udp4', reuseAddr: true });
-    sock.on('message', (msg) => this.handle(msg));
-    sock.on('error', (err) => this.emit('decodeError', `data socket: ${err.message}`, undefined));
-    await new Promise<void>((resolve) =>
-      sock.bind(info.dataPort, this.opts.multicastBindAddress, () => resolve()),
-    );
-    sock.addMembership(group, this.opts.localAddress);
+    const sock = await this.joinGroup(info.multicastAddress || DEFAULT_MULTICAST_GROUP, info.dataPort);
+    // A newer SERVERINFO moved the data path while this one was joining: it owns the socket now.
+    if (this.dataKey !== key || !this.command) {
+      sock.close();
+      return;
+    }
     this.data = sock;
   }
 
-  private handle(packet: Buffer): void {
+  /** A data socket bound to the port and joined to the group; rejects (socket closed) on failure. */
+  private async joinGroup(group: string, port: number): Promise<dgram.Socket> {
+    const sock = dgram.createSocket({ type: 'udp4', reuseAddr: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        sock.once('error', reject);
+        sock.bind(port, this.opts.multicastBindAddress, () => {
+          sock.off('error', reject);
+          resolve();
+        });
+      });
+      sock.addMembership(group, this.opts.localAddress);
+    } catch (err) {
+      sock.close();
+      throw new NatNetLinkError(
+        `cannot join multicast group ${group}:${port} on ${this.opts.localAddress}: ${(err as Error).message}`,
+      );
+    }
+    sock.on('message', (msg, rinfo) => this.handle(msg, rinfo));
+    sock.on('error', (err) => this.emit('decodeError', `data socket: ${err.message}`, undefined));
+    return sock;
+  }
+
+  /** The data path is down: forget it (a later SERVERINFO may fix it) and tell whoever waits. */
+  private linkFailed(err: unknown): void {
+    const error = err instanceof NatNetLinkError ? err : new NatNetLinkError(String(err));
+    this.dataKey = '';
+    for (const w of this.connectedWaiters.splice(0)) w.reject(error);
+    this.emit('linkError', error);
+  }
+
+  private handle(packet: Buffer, from: dgram.RemoteInfo): void {
+    if (from.address !== this.serverIp) {
+      this.stats.foreignPacket();
+      return;
+    }
     const bytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.byteLength);
     const arrivedAt = nowSeconds();
     const result = decodePacket(bytes, this.version);
@@ -327,13 +401,17 @@ export class NatNetClient {
       !previous ||
       formatVersion(previous.natNetVersion) !== formatVersion(info.natNetVersion) ||
       previous.multicast !== info.multicast ||
+      previous.multicastAddress !== info.multicastAddress ||
       previous.dataPort !== info.dataPort;
     if (changed) {
       this.stats.resetSequence();
-      void this.applyServerInfo(info).then(() => {
-        this.requestModelDefinitions();
-        for (const resolve of this.connectedResolvers.splice(0)) resolve(info);
-      });
+      this.applyServerInfo(info).then(
+        () => {
+          this.requestModelDefinitions();
+          for (const w of this.connectedWaiters.splice(0)) w.resolve(info);
+        },
+        (err: unknown) => this.linkFailed(err),
+      );
     }
     this.emit('serverInfo', info);
   }
@@ -369,5 +447,15 @@ export class NatNetClient {
       })),
     };
     this.emit('frame', frame, snapshot);
+  }
+}
+
+/** The IPv4 address packets from `host` come from (a name is looked up once, at connect). */
+async function resolveIPv4(host: string): Promise<string> {
+  if (net.isIPv4(host)) return host;
+  try {
+    return (await lookup(host, { family: 4 })).address;
+  } catch (err) {
+    throw new NatNetLinkError(`cannot resolve NatNet server ${host}: ${(err as Error).message}`);
   }
 }

@@ -4,6 +4,10 @@
  * calibration and reduced to (x, y, yaw). A body that is not tracked in the latest frame, or whose
  * last good pose is older than the limit, is reported as such: its last pose is kept for display
  * but `ok` is false, so nothing downstream can silently act on an old pose.
+ *
+ * A pose is as old as the first arrival of its frame number: a frozen Motive that keeps sending
+ * the same frame (same number, same poses) is stale after the limit like a silent one, however
+ * fast the copies arrive. This needs `previous`, which carries the last frame number.
  */
 import type { Scene } from '../contract/scene';
 import { tableOrientation, tablePoint, type Calibration } from './calibration';
@@ -83,6 +87,7 @@ function estimate(
   now: number,
   maxAgeS: number,
   previous: BodyEstimate | undefined,
+  frameAdvanced: boolean,
 ): BodyEstimate {
   if (name === undefined) {
     return {
@@ -103,7 +108,8 @@ function estimate(
   let poseTime = held?.poseTime ?? null;
   const tracked =
     rb !== undefined && rb.trackingValid && [...rb.position, ...rb.orientation].every(Number.isFinite);
-  if (tracked) {
+  // A repeated frame number carries nothing new: the held pose keeps its time and ages on.
+  if (tracked && frameAdvanced) {
     const p = tablePoint(calibration, rb.position);
     pose = { x: p[0], y: p[1], theta: yawOf(tableOrientation(calibration, rb.orientation)) };
     z = p[2];
@@ -131,7 +137,8 @@ export function toPlanarPoses(
   const now = options.now ?? snapshot.receivedAt;
   const maxAgeS = options.maxAgeS ?? DEFAULT_MAX_POSE_AGE_S;
   const prev = options.previous;
-  const pusher = estimate(binding.pusher, snapshot, calibration, now, maxAgeS, prev?.pusher);
+  const advanced = prev === undefined || snapshot.frameNumber !== prev.frameNumber;
+  const pusher = estimate(binding.pusher, snapshot, calibration, now, maxAgeS, prev?.pusher, advanced);
   const sliders = binding.sliders.map((s) => ({
     id: s.id,
     ...estimate(
@@ -141,6 +148,7 @@ export function toPlanarPoses(
       now,
       maxAgeS,
       prev?.sliders.find((p) => p.id === s.id),
+      advanced,
     ),
   }));
   const bound = [pusher, ...sliders].filter((b) => b.status !== 'unbound');

@@ -1,7 +1,8 @@
 /**
  * Stream health of a NatNet source: frame rate, dropped frames (gaps in frame numbers), system
  * latency (Motive's own mid-exposure -> transmit time) and, once the clock is synced, the full
- * latency from mid-exposure to arrival here; plus counts of packets that failed to decode.
+ * latency from mid-exposure to arrival here; plus counts of packets that failed to decode and of
+ * packets from other senders, which are dropped unread.
  */
 
 export interface MocapStats {
@@ -17,6 +18,8 @@ export interface MocapStats {
   totalLatency: number | undefined;
   decodeErrors: number;
   lastDecodeError: string | undefined;
+  /** Packets dropped unread because they came from an address other than the server's. */
+  foreignPackets: number;
   /** Echo minimum round trip (s). */
   roundTrip: number | undefined;
 }
@@ -31,6 +34,7 @@ export class StatsTracker {
   private totalLatency: number | undefined;
   private decodeErrors = 0;
   private lastDecodeError: string | undefined;
+  private foreignPackets = 0;
 
   constructor(private readonly rateWindow = 120) {}
 
@@ -59,6 +63,10 @@ export class StatsTracker {
     this.lastDecodeError = message;
   }
 
+  foreignPacket(): void {
+    this.foreignPackets++;
+  }
+
   /** Forget frame numbering (the server restarted or changed). */
   resetSequence(): void {
     this.lastFrameNumber = undefined;
@@ -77,6 +85,7 @@ export class StatsTracker {
       totalLatency: this.totalLatency,
       decodeErrors: this.decodeErrors,
       lastDecodeError: this.lastDecodeError,
+      foreignPackets: this.foreignPackets,
       roundTrip,
     };
   }

@@ -2,7 +2,8 @@
  * UR Dashboard server client (TCP 29999): state queries parsed into typed values and the recovery
  * commands. Each command checks the reply it expects, so a refusal (an unlock within 5 s of the
  * protective stop, a play without a program) becomes a DashboardRefusedError with the
- * controller's own words.
+ * controller's own words. The reply parsers are plain functions of the reply line: whatever the
+ * line, they return a known value or throw DashboardRefusedError.
  */
 import { LineClient } from './line-client';
 import {
@@ -32,6 +33,36 @@ const robotModes = new Set<string>(Object.values(ROBOT_MODES));
 const safetyModes = new Set<string>(Object.values(SAFETY_MODES));
 const runtimeNames = new Set<string>(Object.values(RUNTIME_STATES));
 
+function parseMode(command: string, reply: string, pattern: RegExp, known: Set<string>): string {
+  const name = pattern.exec(reply.trim())?.[1]?.toUpperCase();
+  if (!name || !known.has(name)) throw new DashboardRefusedError(command, reply);
+  return name;
+}
+
+/** `Robotmode: RUNNING` -> 'RUNNING'. */
+export function parseRobotMode(reply: string): RobotModeName {
+  return parseMode('robotmode', reply, /^Robotmode:\s*(\w+)/i, robotModes) as RobotModeName;
+}
+
+/** `Safetystatus: NORMAL` (or the older `Safetymode: NORMAL`) -> 'NORMAL'. */
+export function parseSafetyStatus(reply: string): SafetyModeName {
+  return parseMode('safetystatus', reply, /^Safety(?:status|mode):\s*(\w+)/i, safetyModes) as SafetyModeName;
+}
+
+/** `PLAYING <program>` -> { state, program }. */
+export function parseProgramState(reply: string): ProgramStateReply {
+  const m = /^(\w+)\s*(.*)$/.exec(reply.trim());
+  if (!m || !runtimeNames.has(m[1]!)) throw new DashboardRefusedError('programState', reply);
+  return { state: m[1] as ProgramStateReply['state'], program: m[2] ?? '' };
+}
+
+/** `true` / `false` (any case, surrounding blanks ignored). */
+export function parseRemoteControl(reply: string): boolean {
+  const text = reply.trim().toLowerCase();
+  if (text !== 'true' && text !== 'false') throw new DashboardRefusedError('is in remote control', reply);
+  return text === 'true';
+}
+
 export class DashboardClient {
   private constructor(
     private readonly lines: LineClient,
@@ -59,28 +90,19 @@ export class DashboardClient {
   }
 
   async robotMode(): Promise<RobotModeName> {
-    return this.parseMode('robotmode', /^Robotmode:\s*(\w+)/i, robotModes) as Promise<RobotModeName>;
+    return parseRobotMode(await this.command('robotmode'));
   }
 
   async safetyStatus(): Promise<SafetyModeName> {
-    return this.parseMode(
-      'safetystatus',
-      /^Safety(?:status|mode):\s*(\w+)/i,
-      safetyModes,
-    ) as Promise<SafetyModeName>;
+    return parseSafetyStatus(await this.command('safetystatus'));
   }
 
   async programState(): Promise<ProgramStateReply> {
-    const reply = await this.command('programState');
-    const m = /^(\w+)\s*(.*)$/.exec(reply.trim());
-    if (!m || !runtimeNames.has(m[1]!)) throw new DashboardRefusedError('programState', reply);
-    return { state: m[1] as ProgramStateReply['state'], program: m[2] ?? '' };
+    return parseProgramState(await this.command('programState'));
   }
 
   async isInRemoteControl(): Promise<boolean> {
-    const reply = (await this.command('is in remote control')).trim().toLowerCase();
-    if (reply !== 'true' && reply !== 'false') throw new DashboardRefusedError('is in remote control', reply);
-    return reply === 'true';
+    return parseRemoteControl(await this.command('is in remote control'));
   }
 
   async polyscopeVersion(): Promise<string> {
@@ -139,12 +161,5 @@ export class DashboardClient {
   private async expect(command: string, ok: RegExp): Promise<void> {
     const reply = await this.command(command);
     if (!ok.test(reply.trim())) throw new DashboardRefusedError(command, reply);
-  }
-
-  private async parseMode(command: string, pattern: RegExp, known: Set<string>): Promise<string> {
-    const reply = await this.command(command);
-    const name = pattern.exec(reply.trim())?.[1]?.toUpperCase();
-    if (!name || !known.has(name)) throw new DashboardRefusedError(command, reply);
-    return name;
   }
 }

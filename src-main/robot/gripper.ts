@@ -1,7 +1,9 @@
 /**
  * Robotiq 2-finger gripper through the Robotiq URCap socket (TCP 63352): `GET VAR` -> `VAR n`,
  * `SET A n B m` -> `ack`. Activation, closing on the pusher with confirmation that it is held
- * (OBJ = 2), fault decoding, and a monitor that reports a lost pusher as a stop reason.
+ * (OBJ = 2), fault decoding, and a monitor that reports a lost pusher as a stop reason. The
+ * request and reply codecs are plain functions: a reply line, whatever it holds, gives a register
+ * value 0..255 or a GripperError.
  */
 import { EventEmitter } from 'node:events';
 import { LineClient } from './line-client';
@@ -66,6 +68,41 @@ export class GripperFaultError extends GripperError {
   }
 }
 
+/** `GET POS`. */
+export function getCommand(variable: GripperVariable): string {
+  return `GET ${variable}`;
+}
+
+/** `POS 42` -> 42. Every register is one byte: anything else is not an answer we understand. */
+export function parseGetReply(variable: GripperVariable, reply: string): number {
+  const text = reply.trim();
+  if (text === '?' || text === `${variable} ?`) {
+    throw new GripperUnavailableError(`gripper answers "?" for ${variable}: is an emergency stop active?`);
+  }
+  const m = new RegExp(`^${variable} (\\d{1,3})$`).exec(text);
+  const value = m ? Number(m[1]) : NaN;
+  if (!(value <= 0xff)) throw new GripperError(`unexpected reply to GET ${variable}: "${text}"`);
+  return value;
+}
+
+/** `SET POS 255 GTO 1`, in the order given; throws RangeError on a value that is not a byte. */
+export function setCommand(values: Partial<Record<WritableVariable, number>>): string {
+  const parts = Object.entries(values).map(([k, v]) => {
+    if (!Number.isInteger(v) || v < 0 || v > 255)
+      throw new RangeError(`${k} must be an integer 0..255, got ${v}`);
+    return `${k} ${v}`;
+  });
+  if (parts.length === 0) throw new RangeError('SET needs at least one variable');
+  return `SET ${parts.join(' ')}`;
+}
+
+/** `ack`, or a GripperError with what came instead. */
+export function parseSetReply(command: string, reply: string): void {
+  const text = reply.trim();
+  if (text === '?') throw new GripperUnavailableError('gripper answers "?": is an emergency stop active?');
+  if (text !== 'ack') throw new GripperError(`${command} not acknowledged: "${text}"`);
+}
+
 export interface GripperStatus {
   activation: number;
   object: number;
@@ -112,25 +149,13 @@ export class RobotiqGripper extends EventEmitter<Events> {
   }
 
   async get(variable: GripperVariable): Promise<number> {
-    const reply = (await this.lines.request(`GET ${variable}`)).trim();
-    if (reply === '?' || reply === `${variable} ?`) {
-      throw new GripperUnavailableError(`gripper answers "?" for ${variable}: is an emergency stop active?`);
-    }
-    const m = new RegExp(`^${variable} (\\d+)$`).exec(reply);
-    if (!m) throw new GripperError(`unexpected reply to GET ${variable}: "${reply}"`);
-    return Number(m[1]);
+    return parseGetReply(variable, await this.lines.request(getCommand(variable)));
   }
 
   /** Writes several variables in one command, in the order given. */
   async set(values: Partial<Record<WritableVariable, number>>): Promise<void> {
-    const parts = Object.entries(values).map(([k, v]) => {
-      if (!Number.isInteger(v) || v < 0 || v > 255)
-        throw new RangeError(`${k} must be an integer 0..255, got ${v}`);
-      return `${k} ${v}`;
-    });
-    const reply = (await this.lines.request(`SET ${parts.join(' ')}`)).trim();
-    if (reply === '?') throw new GripperUnavailableError('gripper answers "?": is an emergency stop active?');
-    if (reply !== 'ack') throw new GripperError(`SET ${parts.join(' ')} not acknowledged: "${reply}"`);
+    const command = setCommand(values);
+    parseSetReply(command, await this.lines.request(command));
   }
 
   async status(): Promise<GripperStatus> {

@@ -2,8 +2,17 @@
  * A TCP client for request/reply line protocols (UR Dashboard, Robotiq URCap): one request line,
  * one reply line, strictly in order. Requests queue behind each other so replies cannot be
  * mismatched, and each has a timeout.
+ *
+ * The peer is not trusted to behave: a line longer than MAX_LINE_BYTES (no newline in sight)
+ * drops the link with a LineClientError instead of buffering without bound, and replies nobody
+ * asked for are kept only up to MAX_UNREAD_LINES.
  */
 import net from 'node:net';
+
+/** Dashboard and URCap replies are a few dozen bytes; 4 KiB is far beyond any honest line. */
+export const MAX_LINE_BYTES = 4096;
+/** Unsolicited lines kept for readLine(); a server that floods them is not one we understand. */
+export const MAX_UNREAD_LINES = 64;
 
 export class LineClientError extends Error {
   override name = 'LineClientError';
@@ -28,25 +37,41 @@ export class LineClient {
     private readonly timeoutMs: number,
   ) {
     socket.setNoDelay(true);
-    socket.on('data', (chunk) => {
-      this.buffered += chunk.toString('latin1');
-      let nl: number;
-      while ((nl = this.buffered.indexOf('\n')) >= 0) {
-        const line = this.buffered.slice(0, nl).replace(/\r$/, '');
-        this.buffered = this.buffered.slice(nl + 1);
-        const w = this.waiters.shift();
-        if (w) w.resolve(line);
-        else this.lines.push(line);
-      }
-    });
-    const fail = (err: Error): void => {
-      if (this.closedWith) return;
-      this.closedWith = err;
-      for (const w of this.waiters.splice(0)) w.reject(err);
-      for (const l of this.closeListeners) l(err);
-    };
-    socket.on('error', (err) => fail(new LineClientError(`${label}: ${err.message}`)));
-    socket.on('close', () => fail(new LineClientError(`${label}: connection closed`)));
+    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('error', (err) => this.fail(new LineClientError(`${label}: ${err.message}`)));
+    socket.on('close', () => this.fail(new LineClientError(`${label}: connection closed`)));
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closedWith) return;
+    this.buffered += chunk.toString('latin1');
+    let nl: number;
+    while ((nl = this.buffered.indexOf('\n')) >= 0) {
+      const line = this.buffered.slice(0, nl).replace(/\r$/, '');
+      this.buffered = this.buffered.slice(nl + 1);
+      if (line.length > MAX_LINE_BYTES) return this.drop(`reply line longer than ${MAX_LINE_BYTES} bytes`);
+      const w = this.waiters.shift();
+      if (w) w.resolve(line);
+      else if (this.lines.length >= MAX_UNREAD_LINES)
+        return this.drop(`more than ${MAX_UNREAD_LINES} lines nobody asked for`);
+      else this.lines.push(line);
+    }
+    // latin1: one character per byte, so the length is the byte count.
+    if (this.buffered.length > MAX_LINE_BYTES) this.drop(`no line end within ${MAX_LINE_BYTES} bytes`);
+  }
+
+  /** The peer broke the protocol: close the link with the reason, so every waiter learns it. */
+  private drop(reason: string): void {
+    this.buffered = '';
+    this.fail(new LineClientError(`${this.label}: ${reason}; link dropped`));
+    this.socket.destroy();
+  }
+
+  private fail(err: Error): void {
+    if (this.closedWith) return;
+    this.closedWith = err;
+    for (const w of this.waiters.splice(0)) w.reject(err);
+    for (const l of this.closeListeners) l(err);
   }
 
   static connect(host: string, port: number, label: string, timeoutMs = 2000): Promise<LineClient> {

@@ -8,6 +8,8 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('operator-abort') }),
   z.object({ code: z.literal('mocap-stale'), body: z.string(), ageMs: z.number() }),
   z.object({ code: z.literal('mocap-untracked'), body: z.string() }),
+  /** Frames keep arriving but their number does not advance: Motive (or its network) froze. */
+  z.object({ code: z.literal('mocap-frozen'), frameNumber: z.number(), ageMs: z.number() }),
   z.object({ code: z.literal('protective-stop') }),
   z.object({ code: z.literal('emergency-stop') }),
   z.object({ code: z.literal('safety-fault'), mode: z.string() }),
@@ -30,6 +32,8 @@ export function describeStop(r: StopReason): string {
       return 'Aborted by operator';
     case 'mocap-stale':
       return `Motion capture stale: ${r.body} not seen for ${r.ageMs.toFixed(0)} ms`;
+    case 'mocap-frozen':
+      return `Motion capture frozen: frame ${r.frameNumber} repeated for ${r.ageMs.toFixed(0)} ms`;
     case 'mocap-untracked':
       return `Motion capture lost tracking of ${r.body}`;
     case 'protective-stop':

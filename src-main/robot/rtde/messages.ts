@@ -3,8 +3,10 @@
  *
  * Packet: uint16 size (whole packet, header included) + uint8 type + payload, big-endian. The same
  * type byte means a request from the client and a reply from the controller with a different
- * payload, so there is one union per direction. Text is ASCII; name and type lists are
- * comma-separated with no terminator.
+ * payload, so there is one union per direction. Text is ASCII (decoded as UTF-8, which ASCII is
+ * a subset of, so any string survives a round trip); name and type lists are comma-separated with
+ * no terminator, so a name with a comma, or an empty name, cannot be encoded. Decoding bytes from
+ * the network throws RtdeProtocolError and nothing else, whatever the bytes.
  */
 import { isFieldType, type FailedFieldType, type FieldType } from './field-types';
 
@@ -66,7 +68,8 @@ export class RtdeProtocolError extends Error {
 }
 
 const ascii = new TextEncoder();
-const asciiDecoder = new TextDecoder('latin1');
+/** Not fatal (a garbled byte becomes U+FFFD, never an exception); a leading BOM is kept as text. */
+const asciiDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function packet(type: number, payload: Uint8Array): Uint8Array {
   const size = HEADER_SIZE + payload.length;
@@ -89,8 +92,16 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-const u8 = (n: number): Uint8Array => Uint8Array.of(n);
+/** Integers are checked before they are written: a DataView would silently wrap them. */
+function checkInt(n: number, max: number, what: string): number {
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new RtdeProtocolError(`${what} ${n} is not in 0..${max}`);
+  return n;
+}
+
+const u8 = (n: number): Uint8Array => Uint8Array.of(checkInt(n, 0xff, 'uint8'));
 function u16(n: number): Uint8Array {
+  checkInt(n, 0xffff, 'uint16');
   const b = new Uint8Array(2);
   new DataView(b.buffer).setUint16(0, n);
   return b;
@@ -98,7 +109,7 @@ function u16(n: number): Uint8Array {
 function u32s(...ns: number[]): Uint8Array {
   const b = new Uint8Array(4 * ns.length);
   const v = new DataView(b.buffer);
-  ns.forEach((n, i) => v.setUint32(4 * i, n));
+  ns.forEach((n, i) => v.setUint32(4 * i, checkInt(n, 0xffffffff, 'uint32')));
   return b;
 }
 function f64(n: number): Uint8Array {
@@ -111,6 +122,14 @@ function shortString(s: string, what: string): Uint8Array {
   const bytes = ascii.encode(s);
   if (bytes.length > 0xff) throw new RtdeProtocolError(`${what} longer than 255 bytes`);
   return concat(u8(bytes.length), bytes);
+}
+
+/** A comma-separated list; each item must be non-empty and comma-free to come back as itself. */
+function list(items: readonly string[], what: string): Uint8Array {
+  for (const item of items)
+    if (item.length === 0 || item.includes(','))
+      throw new RtdeProtocolError(`${what} "${item}" cannot be sent: empty, or contains a comma`);
+  return ascii.encode(items.join(','));
 }
 
 function encodeText(m: TextMessage, version: ProtocolVersion): Uint8Array {
@@ -128,13 +147,13 @@ export function encodeClientMessage(m: ClientMessage, version: ProtocolVersion):
     case 'getUrcontrolVersion':
       return packet(MessageType.GET_URCONTROL_VERSION, new Uint8Array(0));
     case 'setupOutputs': {
-      const names = ascii.encode(m.names.join(','));
+      const names = list(m.names, 'variable name');
       if (version === 1) return packet(MessageType.CONTROL_PACKAGE_SETUP_OUTPUTS, names);
       if (m.frequency === undefined) throw new RtdeProtocolError('a v2 output setup needs a frequency');
       return packet(MessageType.CONTROL_PACKAGE_SETUP_OUTPUTS, concat(f64(m.frequency), names));
     }
     case 'setupInputs':
-      return packet(MessageType.CONTROL_PACKAGE_SETUP_INPUTS, ascii.encode(m.names.join(',')));
+      return packet(MessageType.CONTROL_PACKAGE_SETUP_INPUTS, list(m.names, 'variable name'));
     case 'start':
       return packet(MessageType.CONTROL_PACKAGE_START, new Uint8Array(0));
     case 'pause':
@@ -153,14 +172,14 @@ export function encodeControllerMessage(m: ControllerMessage, version: ProtocolV
     case 'urcontrolVersion':
       return packet(MessageType.GET_URCONTROL_VERSION, u32s(m.major, m.minor, m.bugfix, m.build));
     case 'setupOutputsReply': {
-      const types = ascii.encode(m.types.join(','));
+      const types = list(m.types, 'field type');
       if (version === 1) return packet(MessageType.CONTROL_PACKAGE_SETUP_OUTPUTS, types);
       return packet(MessageType.CONTROL_PACKAGE_SETUP_OUTPUTS, concat(u8(m.recipeId ?? 0), types));
     }
     case 'setupInputsReply':
       return packet(
         MessageType.CONTROL_PACKAGE_SETUP_INPUTS,
-        concat(u8(m.recipeId), ascii.encode(m.types.join(','))),
+        concat(u8(m.recipeId), list(m.types, 'field type')),
       );
     case 'startReply':
       return packet(MessageType.CONTROL_PACKAGE_START, u8(m.accepted ? 1 : 0));

@@ -4,6 +4,7 @@
  * v2 on; input packages (client -> controller) always carry it.
  */
 import { FIELD_SIZES, readField, writeField, type FieldType, type FieldValue } from './field-types';
+import { RtdeProtocolError } from './messages';
 
 export interface Recipe {
   /** Controller-assigned id; undefined for a v1 output recipe (v1 packages carry no id). */
@@ -40,10 +41,13 @@ export function packFields(recipe: Recipe, values: readonly FieldValue[]): Uint8
   return bytes;
 }
 
-/** Unpacks the fields part of a data package; throws if its length does not match the recipe. */
+/**
+ * Unpacks the fields part of a data package; throws RtdeProtocolError (bytes from the network, not
+ * a caller's mistake) if its length does not match the recipe.
+ */
 export function unpackFields(recipe: Recipe, fields: Uint8Array): FieldValue[] {
   if (fields.length !== recipe.size) {
-    throw new Error(
+    throw new RtdeProtocolError(
       `data package for recipe ${recipe.id ?? '(v1)'} has ${fields.length} bytes, expected ${recipe.size}`,
     );
   }

@@ -1,0 +1,99 @@
+/**
+ * Fault injection in the virtual lab: a frozen Motive keeps sending the same frame (same number,
+ * same poses) at the normal rate. Arrival times alone look healthy; the run must still stop within
+ * the staleness limit, and say why.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
+import { supervisedRun } from '../../src-main/run/supervised-run';
+import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
+import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import { repoRoot } from '../helpers/scenes';
+import { startLabAndLink } from '../helpers/virtual-lab';
+
+const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json')).task;
+/** A quick task: straight push to a near goal, few rollouts (as in supervised-run.test.ts). */
+const task: Task = {
+  ...base,
+  costs: [{ term: 'goal-distance', weight: 100 }],
+  planner: {
+    ...base.planner,
+    horizon: 2,
+    optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
+    maxActions: 6,
+  },
+};
+
+/** The supervisor's staleness limit (ms) and the virtual server's frame period at 120 Hz (ms). */
+const STALENESS_MS = 100;
+const FRAME_MS = 1000 / 120;
+
+/** performance.now() of each STOP command the virtual controller decodes. */
+function stopCommands(ur: { rtde: { on(e: 'input', f: (w: InputWrite) => void): unknown } }): number[] {
+  const at: number[] = [];
+  ur.rtde.on('input', (w) => {
+    const i = w.names.indexOf(INPUT_NAMES.command);
+    if (i >= 0 && w.values[i] === CommandCode.STOP) at.push(w.receivedAt);
+  });
+  return at;
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+describe('frozen motion capture in the virtual lab', () => {
+  it('stops within the staleness limit plus one cycle of the first repeated frame, naming the freeze', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    const stops = stopCommands(env.lab.ur);
+    // Send times: of the last new frame (its copies carry its age) and of its first copy.
+    let lastNumber = -1;
+    let lastNewAt = 0;
+    let firstRepeatAt: number | undefined;
+    let repeats = 0;
+    env.lab.natnet.onFrameSent((f) => {
+      const now = performance.now();
+      if (f.frameNumber !== lastNumber) {
+        lastNumber = f.frameNumber;
+        lastNewAt = now;
+        return;
+      }
+      repeats++;
+      firstRepeatAt ??= now;
+    });
+    let frozen = false;
+    const result = await supervisedRun({
+      link: env.link,
+      task,
+      model: { kind: 'coarse' },
+      workers: 1,
+      onStep: () => {
+        if (frozen) return;
+        frozen = true;
+        // While the first control executes, Motive freezes: frames keep coming, all the same.
+        setTimeout(() => env.lab.natnet.setFaults({ freeze: true }), 200);
+      },
+    });
+    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.supervisor.stopReason).toMatchObject({ code: 'mocap-frozen', frameNumber: lastNumber });
+    expect(result.reason).toMatch(/Motion capture frozen: frame \d+ repeated/);
+    // Frames really kept arriving: arrival time alone would have judged the stream healthy.
+    expect(repeats).toBeGreaterThan(5);
+    const decidedAt = result.supervisor.stoppedAt!;
+    const stopAt = stops.find((t) => t >= decidedAt)!;
+    // Not before the limit: the frozen frame was fresh when it first arrived (after its send).
+    const age = stopAt - lastNewAt;
+    expect(age, `stop ${age.toFixed(1)} ms after the frozen frame`).toBeGreaterThanOrEqual(STALENESS_MS);
+    // Limit from the first repeat: staleness + one 120 Hz frame + one 5 ms watchdog tick, with the
+    // same scheduling slack for a loaded two-core machine as the dropout test.
+    const latency = stopAt - firstRepeatAt!;
+    expect(latency, `stop ${latency.toFixed(1)} ms after the first repeat`).toBeLessThan(
+      STALENESS_MS + FRAME_MS + 5 + 50,
+    );
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * A frozen Motive sends the same frame (number and poses) again and again: the poses must age from
+ * the first arrival of that frame, and the supervisor must stop naming the freeze.
+ */
+import { describe, expect, it } from 'vitest';
+import { identityCalibration } from '../../src-main/mocap/calibration';
+import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
+import { describeStop } from '../../src-main/safety/stop-reasons';
+import { Supervisor, type SupervisedRobot } from '../../src-main/safety/supervisor';
+import { workspaceFor } from '../../src-main/safety/workspace';
+
+const binding = { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] };
+const calibration = identityCalibration('z');
+
+function snapshot(frameNumber: number, receivedAt: number): MocapSnapshot {
+  const rb = (id: number, name: string, x: number) => ({
+    id,
+    name,
+    position: [x, 0, 0.02] as [number, number, number],
+    orientation: [0, 0, 0, 1] as [number, number, number, number],
+    meanError: 0,
+    trackingValid: true,
+  });
+  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', 0), rb(2, 'Box', 0.1)] };
+}
+
+/** Feeds frames (number, arrival s) through the binding as LabLink does, `previous` carried. */
+function feed(frames: [number, number][]): PlanarPoses[] {
+  const out: PlanarPoses[] = [];
+  for (const [n, t] of frames)
+    out.push(toPlanarPoses(snapshot(n, t), binding, calibration, { previous: out.at(-1) }));
+  return out;
+}
+
+describe('frozen motion capture', () => {
+  it('ages repeated frames from the first arrival of their number', () => {
+    // 120 Hz: frame 7 arrives at 0 s and is then repeated for 150 ms.
+    const frames: [number, number][] = [[6, -1 / 120]];
+    for (let k = 0; k <= 18; k++) frames.push([7, k / 120]);
+    const poses = feed(frames);
+    const at = (s: number): PlanarPoses => poses[frames.findIndex(([, t]) => t >= s - 1e-12)]!;
+    expect(at(0.09).ok).toBe(true);
+    expect(at(0.11).ok).toBe(false);
+    expect(at(0.11).pusher.status).toBe('stale');
+    expect(at(0.11).sliders[0]!.poseTime).toBe(0);
+    // The stream moves on: fresh again at once.
+    const next = toPlanarPoses(snapshot(8, 0.16), binding, calibration, { previous: poses.at(-1) });
+    expect(next.ok).toBe(true);
+  });
+
+  it('a restarted Motive (frame numbers start again) is not frozen', () => {
+    const poses = feed([
+      [90_000, 0],
+      [1, 0.2],
+      [2, 0.21],
+    ]);
+    expect(poses.at(-1)!.ok).toBe(true);
+  });
+
+  it('the supervisor stops on a frame that repeats past the limit, and says it is frozen', () => {
+    let nowMs = 0;
+    const wire: string[] = [];
+    const robot: SupervisedRobot = {
+      latest: undefined,
+      sendTwist: () => wire.push('twist'),
+      stop: () => wire.push('stop'),
+    };
+    const sup = new Supervisor({
+      robot,
+      frame: { pusherInTable: () => ({ x: 0, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
+      workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
+      maxSpeed: 0.1,
+      acceleration: 0.5,
+      robotStateMaxAgeMs: Infinity,
+      now: () => nowMs,
+    });
+    sup.arm({ ok: true, checks: [] });
+    sup.startRun();
+    let previous: PlanarPoses | undefined;
+    for (let k = 0; sup.state === 'running' && k < 60; k++) {
+      nowMs = (k * 1000) / 120;
+      previous = toPlanarPoses(snapshot(k === 0 ? 41 : 42, nowMs / 1000), binding, calibration, { previous });
+      sup.updateMocap(previous);
+      sup.tick();
+    }
+    expect(sup.stopReason).toMatchObject({ code: 'mocap-frozen', frameNumber: 42 });
+    expect(describeStop(sup.stopReason!)).toMatch(/^Motion capture frozen: frame 42 repeated for 10\d ms$/);
+    // First repeat at 8.3 ms; stopped at the first copy past the 100 ms limit.
+    expect(sup.stoppedAt! - 1000 / 120).toBeLessThan(100 + 1000 / 120 + 1);
+    expect(wire.at(-1)).toBe('stop');
+  });
+});
