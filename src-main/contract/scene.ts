@@ -11,6 +11,36 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
 
+/**
+ * Upper bounds of a scene: a scene file is edited by hand and over the console API, so it is not
+ * trusted to stay physical. A faster pusher than the UR5 set-up may move, thousands of obstacles
+ * or a vanishing timestep would otherwise reach the robot or hang the physics workers.
+ */
+export const SCENE_LIMITS = {
+  /** Pusher speed the UR5 pushing set-up is built for, m/s. */
+  maxPusherSpeed: 0.5,
+  /** Sliders: the learned coarse model has four slots. */
+  sliders: 4,
+  obstacles: 32,
+  /** Fine-model timestep, s: below 0.1 ms a rollout takes hours; above 10 ms contacts blow up. */
+  fineTimestep: { min: 1e-4, max: 0.01 },
+  /** Each side of the table, m: no lab table is larger. */
+  tableSize: 5,
+  /** Any one body dimension (radius, size, height), m. */
+  bodySize: 1,
+  /** Mass of a slider, kg. */
+  mass: 50,
+  /** Friction coefficients. */
+  friction: 5,
+} as const;
+
+/** A positive length of a body, at most SCENE_LIMITS.bodySize. */
+const bodyLength = positive.max(SCENE_LIMITS.bodySize, `must be at most ${SCENE_LIMITS.bodySize} m`);
+const frictionCoefficient = nonNegative.max(
+  SCENE_LIMITS.friction,
+  `must be at most ${SCENE_LIMITS.friction}`,
+);
+
 export const planarPoseSchema = z
   .object({
     x: finite.describe('m'),
@@ -24,17 +54,17 @@ export const pointSchema = z.object({ x: finite.describe('m'), y: finite.describ
 export const cylinderShapeSchema = z
   .object({
     kind: z.literal('cylinder'),
-    radius: positive.describe('m'),
-    height: positive.describe('m'),
+    radius: bodyLength.describe('m'),
+    height: bodyLength.describe('m'),
   })
   .strict();
 
 export const boxShapeSchema = z
   .object({
     kind: z.literal('box'),
-    sizeX: positive.describe('m, full extent along the body x axis'),
-    sizeY: positive.describe('m, full extent along the body y axis'),
-    height: positive.describe('m'),
+    sizeX: bodyLength.describe('m, full extent along the body x axis'),
+    sizeY: bodyLength.describe('m, full extent along the body y axis'),
+    height: bodyLength.describe('m'),
   })
   .strict();
 
@@ -48,8 +78,8 @@ export const sliderSchema = z
   .object({
     id: idSchema,
     shape: shapeSchema,
-    mass: positive.describe('kg'),
-    friction: nonNegative.describe('sliding friction coefficient'),
+    mass: positive.max(SCENE_LIMITS.mass, `must be at most ${SCENE_LIMITS.mass} kg`).describe('kg'),
+    friction: frictionCoefficient.describe('sliding friction coefficient'),
     pose: planarPoseSchema.describe('initial pose'),
     rigidBody: z.string().min(1).optional().describe('motion-capture rigid-body name'),
   })
@@ -63,17 +93,19 @@ export const obstacleSchema = z
   })
   .strict();
 
+const tableSide = positive.max(SCENE_LIMITS.tableSize, `must be at most ${SCENE_LIMITS.tableSize} m`);
+
 export const tableSchema = z
   .object({
-    size: z.object({ x: positive, y: positive }).strict().describe('m, full extent, centred on the origin'),
-    friction: nonNegative,
+    size: z.object({ x: tableSide, y: tableSide }).strict().describe('m, full extent, centred on the origin'),
+    friction: frictionCoefficient,
   })
   .strict();
 
 export const pusherSchema = z
   .object({
-    radius: positive.describe('m'),
-    height: positive.describe('m'),
+    radius: bodyLength.describe('m'),
+    height: bodyLength.describe('m'),
     position: pointSchema.describe('initial position'),
     rigidBody: z.string().min(1).optional().describe('motion-capture rigid-body name'),
   })
@@ -89,7 +121,13 @@ export const goalSchema = z
 
 export const limitsSchema = z
   .object({
-    maxPusherSpeed: positive.default(0.1).describe('m/s'),
+    maxPusherSpeed: positive
+      .max(
+        SCENE_LIMITS.maxPusherSpeed,
+        `must be at most ${SCENE_LIMITS.maxPusherSpeed} m/s (the UR5 pusher's limit)`,
+      )
+      .default(0.1)
+      .describe('m/s'),
   })
   .strict();
 
@@ -97,7 +135,11 @@ export const integratorSchema = z.enum(['RK4', 'Euler', 'implicitfast']);
 
 export const fineModelSettingsSchema = z
   .object({
-    timestep: positive.default(0.001).describe('s'),
+    timestep: finite
+      .min(SCENE_LIMITS.fineTimestep.min, `must be at least ${SCENE_LIMITS.fineTimestep.min} s`)
+      .max(SCENE_LIMITS.fineTimestep.max, `must be at most ${SCENE_LIMITS.fineTimestep.max} s`)
+      .default(0.001)
+      .describe('s'),
     integrator: integratorSchema.default('RK4'),
   })
   .strict();
@@ -116,8 +158,14 @@ export const sceneSchema = z
     description: z.string().optional(),
     table: tableSchema,
     pusher: pusherSchema,
-    sliders: z.array(sliderSchema).min(1).max(4),
-    obstacles: z.array(obstacleSchema).default([]),
+    sliders: z
+      .array(sliderSchema)
+      .min(1, 'needs at least one slider')
+      .max(SCENE_LIMITS.sliders, `at most ${SCENE_LIMITS.sliders} sliders (the learned model's slots)`),
+    obstacles: z
+      .array(obstacleSchema)
+      .max(SCENE_LIMITS.obstacles, `at most ${SCENE_LIMITS.obstacles} obstacles`)
+      .default([]),
     goal: goalSchema,
     limits: limitsSchema.default({ maxPusherSpeed: 0.1 }),
     fine: fineModelSettingsSchema.default({ timestep: 0.001, integrator: 'RK4' }),

@@ -221,6 +221,8 @@ function labSetup(scene: Scene, config: LabConfig): SetupInput {
       residual: { rms: 0, max: 0, pairs: 0 },
       createdAt: new Date(0).toISOString(),
     },
+    // The virtual table is the scene's own.
+    table: { size: { x: scene.table.size.x, y: scene.table.size.y } },
     robot: {
       calibration: { yaw: config.robot.tableYaw, offset: config.robot.tableOrigin },
       pusherOffset: config.robot.pusherOffset,

@@ -15,19 +15,66 @@ const TEMPLATE_PATH = fileURLToPath(
   new URL('../../resources/urscript/parapush-control.script', import.meta.url),
 );
 
-const positive = z.number().refine((v) => Number.isFinite(v) && v > 0, 'must be a finite number > 0');
+/**
+ * Deceleration of every stop the console decides (supervisor stops and holds) and, by default, of
+ * the program's own watchdog stop, m/s^2. Fixed, not read from a file: from the 0.5 m/s speed cap
+ * the arm stands still within 0.33 s and 8 cm.
+ */
+export const STOP_DECELERATION = 1.5;
+
+/**
+ * The settings the shipped program runs with and the re-implementation in the virtual controller
+ * assumes; test/lab/urscript-file.test.ts checks the .script file against them.
+ */
+export const CONTROL_PROGRAM_DEFAULTS = {
+  watchdogTimeout: 0.1,
+  stopAcceleration: STOP_DECELERATION,
+  maxSpeed: 0.25,
+  maxAcceleration: 1.5,
+  heightGain: 2,
+  maxHeightCorrection: 0.02,
+} as const;
+
+/**
+ * Smallest acceleration the program takes from a command (it raises smaller ones), m/s^2: a
+ * literal in the .script file and in the virtual controller's runner, checked equal by a test.
+ */
+export const MIN_COMMAND_ACCELERATION = 0.01;
+
+/** A finite number in (0, max] or [min, max], the bound and unit in the message. */
+function bounded(min: number, max: number, unit: string, minInclusive = true) {
+  const low = minInclusive ? `at least ${min}` : `greater than ${min}`;
+  return z
+    .number()
+    .refine(Number.isFinite, 'must be a finite number')
+    .refine((v) => (minInclusive ? v >= min : v > min), `must be ${low} ${unit}`)
+    .refine((v) => v <= max, `must be at most ${max} ${unit}`);
+}
+
+const D = CONTROL_PROGRAM_DEFAULTS;
 
 export const controlProgramSettingsSchema = z
   .object({
-    watchdogTimeout: positive
-      .refine((v) => v <= 0.1, 'must be at most 0.1 s')
-      .default(0.1)
+    // One CB3 control cycle (8 ms) at least: a shorter timeout would trip between two commands.
+    watchdogTimeout: bounded(0.008, 0.1, 's')
+      .default(D.watchdogTimeout)
       .describe('s without a fresh command before the program stops the arm'),
-    stopAcceleration: positive.default(1.5).describe('m/s^2, deceleration of a watchdog stop'),
-    maxSpeed: positive.default(0.25).describe('m/s, hard cap on the commanded tool speed'),
-    maxAcceleration: positive.default(1.5).describe('m/s^2, cap on the commanded acceleration'),
-    heightGain: positive.default(2).describe('1/s, proportional gain that holds the start height'),
-    maxHeightCorrection: positive.default(0.02).describe('m/s, clamp on the height-hold velocity'),
+    stopAcceleration: bounded(1, 3, 'm/s^2')
+      .default(D.stopAcceleration)
+      .describe('m/s^2, deceleration of a watchdog stop'),
+    // The UR5 pushing setup never needs more than the scene limit (0.5 m/s).
+    maxSpeed: bounded(0, 0.5, 'm/s', false)
+      .default(D.maxSpeed)
+      .describe('m/s, hard cap on the commanded tool speed'),
+    maxAcceleration: bounded(MIN_COMMAND_ACCELERATION, 3, 'm/s^2')
+      .default(D.maxAcceleration)
+      .describe('m/s^2, cap on the commanded acceleration'),
+    heightGain: bounded(0, 10, '1/s', false)
+      .default(D.heightGain)
+      .describe('1/s, proportional gain that holds the start height'),
+    maxHeightCorrection: bounded(0, 0.05, 'm/s', false)
+      .default(D.maxHeightCorrection)
+      .describe('m/s, clamp on the height-hold velocity'),
   })
   .strict();
 

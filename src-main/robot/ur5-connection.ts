@@ -129,10 +129,13 @@ export class Ur5Connection extends EventEmitter<Events> {
 
   /**
    * Writes a stop (decelerating at `acceleration`) and keeps refreshing it. Never throws: with the
-   * link down the program's watchdog has stopped the arm already. Returns the sequence number, or
-   * undefined when nothing could be written.
+   * link down the program's watchdog has stopped the arm already. A stop is never softer than the
+   * program's own watchdog stop (a tiny or invalid deceleration would stretch it over seconds).
+   * Returns the sequence number, or undefined when nothing could be written.
    */
   stop(acceleration = this.settings.stopAcceleration): number | undefined {
+    const floor = this.settings.stopAcceleration;
+    acceleration = Number.isFinite(acceleration) ? Math.max(acceleration, floor) : floor;
     this.lastCommand = { code: CommandCode.STOP, acceleration };
     const link = this.link;
     return link ? this.write(link, CommandCode.STOP, 0, 0, acceleration) : undefined;

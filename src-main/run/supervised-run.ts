@@ -18,7 +18,7 @@ import { RobotAdapter } from '../robot/adapter';
 import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import { Supervisor, type Decision } from '../safety/supervisor';
-import { workspaceFor } from '../safety/workspace';
+import { labWorkspace } from '../safety/workspace';
 import type { SessionRecorder } from '../session/recorder';
 import type { LabLink } from './lab-link';
 import { plannerSettingsOf, recordedRobot } from './run-recording';
@@ -77,7 +77,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
       pusherInTable: (p) => adapter.pusherPosition(p),
       tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
     },
-    workspace: workspaceFor(scene.table, setup.safety.workspaceMargin, setup.safety.heightBand),
+    workspace: labWorkspace(setup, scene.table),
     maxSpeed: scene.limits.maxPusherSpeed,
     acceleration: setup.safety.acceleration,
   });

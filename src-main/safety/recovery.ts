@@ -3,7 +3,13 @@
  * to unlock within 5 s of the stop, so we wait that out; the twist is zeroed before anything can
  * move (never resume with an old command) and the control program is sent again, because a
  * protective stop halts it. The supervisor is left disarmed: a new run needs fresh checks.
+ *
+ * Two entry points: after a run in the same process (the run's stopped supervisor), and from
+ * `parapush robot recover` in a fresh process, where the robot's own safety mode says whether
+ * there is a protective stop to recover from.
  */
+import type { DashboardClient } from '../robot/dashboard';
+import type { Ur5Connection } from '../robot/ur5-connection';
 import type { Supervisor } from './supervisor';
 
 export interface RecoveryPorts {
@@ -15,34 +21,81 @@ export interface RecoveryPorts {
 
 export const UNLOCK_DELAY_MS = 5000;
 
+export interface RecoveryOptions {
+  unlockDelayMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const NOT_CONFIRMED = 'recovery from a protective stop needs the operator to confirm it';
+
 export async function recoverFromProtectiveStop(
   supervisor: Supervisor,
   ports: RecoveryPorts,
   confirmedByOperator: boolean,
-  options: { unlockDelayMs?: number; now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
+  options: RecoveryOptions = {},
 ): Promise<void> {
-  if (!confirmedByOperator)
-    throw new Error('recovery from a protective stop needs the operator to confirm it');
+  if (!confirmedByOperator) throw new Error(NOT_CONFIRMED);
   if (supervisor.state !== 'stopped' || supervisor.stopReason?.code !== 'protective-stop') {
     throw new Error('there is no protective stop to recover from');
   }
+  await unlockAndRestart(ports, supervisor.stoppedAt, options);
+  supervisor.reset();
+}
+
+/**
+ * The same recovery without a run's supervisor (a fresh process): the robot's reported safety mode
+ * must be PROTECTIVE_STOP. Nothing is armed afterwards; a run arms itself after its checks.
+ */
+export async function recoverRobotFromProtectiveStop(
+  safetyMode: string | undefined,
+  ports: RecoveryPorts,
+  confirmedByOperator: boolean,
+  options: RecoveryOptions = {},
+): Promise<void> {
+  if (!confirmedByOperator) throw new Error(NOT_CONFIRMED);
+  if (safetyMode !== 'PROTECTIVE_STOP') {
+    throw new Error(`there is no protective stop to recover from (safety mode ${safetyMode ?? 'unknown'})`);
+  }
+  // When the stop happened is unknown here: the controller's refusal says whether it is too early.
+  await unlockAndRestart(ports, undefined, options);
+}
+
+async function unlockAndRestart(
+  ports: RecoveryPorts,
+  stoppedAt: number | undefined,
+  options: RecoveryOptions,
+): Promise<void> {
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const wait = (supervisor.stoppedAt ?? now()) + (options.unlockDelayMs ?? UNLOCK_DELAY_MS) - now();
-  if (wait > 0) await sleep(wait);
+  if (stoppedAt !== undefined) {
+    const wait = stoppedAt + (options.unlockDelayMs ?? UNLOCK_DELAY_MS) - now();
+    if (wait > 0) await sleep(wait);
+  }
   ports.zeroTwist();
   // The controller counts the 5 s from the stop on its own clock: if it still refuses, wait a
-  // little and ask again, for a bounded time.
+  // little and ask again, for a bounded time (longer than the 5 s when the stop time is unknown).
+  const attempts = stoppedAt === undefined ? 14 : 10;
   for (let attempt = 1; ; attempt++) {
     try {
       await ports.unlockProtectiveStop();
       break;
     } catch (err) {
-      if (attempt >= 10 || !/until/i.test((err as Error).message)) throw err;
+      if (attempt >= attempts || !/until/i.test((err as Error).message)) throw err;
       await sleep(500);
     }
   }
   await ports.resendProgram();
   await ports.waitForProgram(5000);
-  supervisor.reset();
+}
+
+/** Recovery ports of a live robot link: dashboard unlock, RTDE stop, the program sent again. */
+export function robotRecoveryPorts(robot: Ur5Connection, dashboard: DashboardClient): RecoveryPorts {
+  return {
+    unlockProtectiveStop: () => dashboard.unlockProtectiveStop(),
+    zeroTwist: () => void robot.stop(),
+    resendProgram: () => robot.sendProgram(),
+    waitForProgram: async (ms) =>
+      void (await robot.waitForState((s) => s.safetyMode === 'NORMAL' && s.runtimeState === 'PLAYING', ms)),
+  };
 }

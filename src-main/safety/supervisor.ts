@@ -6,8 +6,9 @@
  * Any stop reason in armed or running sends a stop to the robot first and only then reports: the
  * stop command goes out on the same call stack that detected the problem.
  *
- * Watchdogs (tick() every few ms, and on every input): motion capture older than the limit or a
- * bound body untracked; robot protective or emergency stop, a safety mode other than NORMAL or
+ * Watchdogs (tick() every few ms, and on every input): motion capture older than the limit (a
+ * frame number that does not advance ages like a missing frame: see scene-binding) or a bound
+ * body untracked; robot protective or emergency stop, a safety mode other than NORMAL or
  * REDUCED, the control program not playing, a lost or silent robot link; a command stream that
  * stalls while the arm moves. If this process stalls as a whole, the controller-side program stops
  * the arm by its own watchdog.
@@ -17,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
+import { STOP_DECELERATION } from '../robot/control-program';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkMotion, type Workspace } from './workspace';
@@ -41,7 +43,10 @@ export interface SupervisorOptions {
   frame: ToolFrame;
   workspace: Workspace;
   maxSpeed: number;
-  /** Linear acceleration for commands and stops, m/s^2. */
+  /**
+   * Linear acceleration of motion commands, m/s^2. Stops and holds use STOP_DECELERATION: how
+   * fast the arm stands still must not depend on a setup file.
+   */
   acceleration: number;
   /** A command is checked on where it takes the pusher within this time, s. */
   lookahead?: number;
@@ -71,6 +76,9 @@ export class Supervisor extends EventEmitter<Events> {
   private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace'>> &
     Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace'>;
   private lastMocapOk: number | undefined;
+  /** Frame number of the latest poses, and whether it repeated the one before (a frozen stream). */
+  private lastFrameNumber: number | undefined;
+  private frameRepeated = false;
   private lastCommandAt: number | undefined;
   private moving = false;
 
@@ -153,7 +161,7 @@ export class Supervisor extends EventEmitter<Events> {
   /** Stands still between controls (while the planner thinks); the run continues. */
   hold(): void {
     if (this.state !== 'running') return;
-    this.o.robot.stop(this.o.acceleration);
+    this.o.robot.stop(STOP_DECELERATION);
     this.moving = false;
     this.lastCommandAt = this.o.now();
   }
@@ -176,6 +184,8 @@ export class Supervisor extends EventEmitter<Events> {
 
   updateMocap(poses: PlanarPoses): void {
     const at = this.o.now();
+    this.frameRepeated = poses.frameNumber === this.lastFrameNumber;
+    this.lastFrameNumber = poses.frameNumber;
     if (poses.ok) {
       this.lastMocapOk = at;
       return;
@@ -188,7 +198,9 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const stale = bodies.find((b) => b.status === 'stale');
-    if (stale)
+    if (stale && this.frameRepeated)
+      this.halt({ code: 'mocap-frozen', frameNumber: poses.frameNumber, ageMs: stale.ageS * 1000 });
+    else if (stale)
       this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', ageMs: stale.ageS * 1000 });
   }
 
@@ -211,7 +223,12 @@ export class Supervisor extends EventEmitter<Events> {
     if (!this.active) return;
     const now = this.o.now();
     if (this.lastMocapOk !== undefined && now - this.lastMocapOk > this.o.mocapMaxAgeMs) {
-      this.halt({ code: 'mocap-stale', body: 'all bodies', ageMs: now - this.lastMocapOk });
+      const ageMs = now - this.lastMocapOk;
+      this.halt(
+        this.frameRepeated && this.lastFrameNumber !== undefined
+          ? { code: 'mocap-frozen', frameNumber: this.lastFrameNumber, ageMs }
+          : { code: 'mocap-stale', body: 'all bodies', ageMs },
+      );
       return;
     }
     const robot = this.o.robot.latest;
@@ -232,7 +249,7 @@ export class Supervisor extends EventEmitter<Events> {
   /** Stop the arm for a reason; the stop goes to the robot before anything else happens. */
   private halt(reason: StopReason): void {
     if (!this.active) return;
-    this.o.robot.stop(this.o.acceleration);
+    this.o.robot.stop(STOP_DECELERATION);
     this.moving = false;
     this.state = 'stopped';
     this.stopReason = reason;

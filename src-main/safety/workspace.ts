@@ -3,6 +3,8 @@
  * a height band above the table. A command is checked on where it would take the pusher before it
  * is sent, not after the arm got there.
  */
+import { sceneTableProblem, type Setup } from '../setup/setup-file';
+
 export interface Workspace {
   /** Half extents of the allowed rectangle (table half size minus margin), m. */
   halfX: number;
@@ -12,10 +14,11 @@ export interface Workspace {
   zMax: number;
 }
 
+/** A table rectangle, centred on the table-frame origin, shrunk by `margin`; and a height band. */
 export function workspaceFor(
   table: { size: { x: number; y: number } },
   margin: number,
-  zBand: [number, number],
+  zBand: readonly [number, number],
 ): Workspace {
   const halfX = table.size.x / 2 - margin;
   const halfY = table.size.y / 2 - margin;
@@ -24,6 +27,20 @@ export function workspaceFor(
       `workspace margin ${margin} m leaves no room on a ${table.size.x} x ${table.size.y} m table`,
     );
   return { halfX, halfY, zMin: zBand[0], zMax: zBand[1] };
+}
+
+/**
+ * The workspace of a run: the scene's table, which must lie on the lab's physical table from the
+ * setup, shrunk by the setup's margin, with the setup's height band. A scene file is edited freely
+ * and not trusted to describe the lab, so only the setup can make the workspace larger.
+ */
+export function labWorkspace(
+  setup: Pick<Setup, 'table' | 'safety'>,
+  sceneTable: { size: { x: number; y: number } },
+): Workspace {
+  const problem = sceneTableProblem(setup, sceneTable);
+  if (problem) throw new Error(`the scene does not fit the lab: ${problem}`);
+  return workspaceFor(sceneTable, setup.safety.workspaceMargin, setup.safety.heightBand);
 }
 
 export function insideRect(ws: Workspace, x: number, y: number): boolean {

@@ -5,12 +5,13 @@
  * only leave a partial record (or a few zero bytes) at its end. Finalizing reads every complete
  * record up to the first one that does not parse, writes them again with the MCAP writer
  * (chunks, message indexes, statistics, summary) into a temporary file next to it, adds the
- * session summary as a metadata record, and renames it over the original: at no moment is there
- * no readable log.
+ * session summary as a metadata record, and renames it over the original (then syncs the folder,
+ * so the rename survives a power cut): at no moment is there no readable log.
  */
 import { open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { McapIndexedReader, McapStreamReader, McapWriter, type McapTypes } from '@mcap/core';
-import { FileReadable, FileWritable } from './mcap-file';
+import { FileReadable, FileWritable, syncDir } from './mcap-file';
 import { SessionLogError } from './session-log-error';
 import { SUMMARY_METADATA_NAME, SummaryBuilder, type SessionSummary } from './session-summary';
 
@@ -71,6 +72,8 @@ export async function finalizeSessionLog(file: string, recovered: boolean): Prom
     await source.close();
     await target.close();
     await rename(temp, file);
+    // Without this, a power cut can bring back the old name pointing at the unfinalized file.
+    await syncDir(path.dirname(file));
     return result;
   } catch (err) {
     await source.close().catch(() => undefined);

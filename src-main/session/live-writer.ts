@@ -10,7 +10,9 @@
  * a record into the in-memory buffer.
  */
 import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { McapRecordBuilder, type McapTypes } from '@mcap/core';
+import { syncDir, writeFully } from './mcap-file';
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 250;
 
@@ -34,7 +36,7 @@ export class LiveMcapFile {
     this.timer.unref();
   }
 
-  /** Creates the file (never overwrites one) and writes its magic and header at once. */
+  /** Creates the file (never overwrites one), writes its magic and header and syncs its folder. */
   static async create(
     file: string,
     header: McapTypes.Header,
@@ -50,6 +52,8 @@ export class LiveMcapFile {
     live.builder.writeMagic();
     live.builder.writeHeader(header);
     await live.flush();
+    // The new name (and a lock file made just before) must survive a power cut, not only the bytes.
+    await syncDir(path.dirname(file));
     return live;
   }
 
@@ -73,7 +77,7 @@ export class LiveMcapFile {
       this.writing = this.writing.then(async () => {
         if (this.failure) return;
         try {
-          await this.handle.write(bytes);
+          await writeFully(this.handle, bytes);
           await this.handle.datasync();
           this.bytesWritten += bytes.byteLength;
         } catch (err) {

@@ -1,5 +1,8 @@
-/** Small adapters between node:fs and @mcap/core's reader and writer interfaces. */
-import type { FileHandle } from 'node:fs/promises';
+/**
+ * Small adapters between node:fs and @mcap/core's reader and writer interfaces, and the two
+ * durability steps every log write goes through: whole writes and synced folders.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
 import type { IWritable, McapTypes } from '@mcap/core';
 
 /** Random-access reads from an open file. */
@@ -26,11 +29,40 @@ export class FileWritable implements IWritable {
 
   async write(buffer: Uint8Array): Promise<void> {
     if (buffer.byteLength === 0) return;
-    await this.handle.write(buffer);
+    await writeFully(this.handle, buffer);
     this.offset += BigInt(buffer.byteLength);
   }
 
   position(): bigint {
     return this.offset;
+  }
+}
+
+/**
+ * Writes all of `bytes` at the file's current position. A write may take fewer bytes than it was
+ * given (a signal, a full quota, a network file system); the rest must follow, not be dropped.
+ */
+export async function writeFully(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.byteLength) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.byteLength - done);
+    if (bytesWritten <= 0)
+      throw new Error(`write made no progress after ${done} of ${bytes.byteLength} bytes`);
+    done += bytesWritten;
+  }
+}
+
+/**
+ * fsync of a folder: a file created in it, or renamed into it, is only sure to be there after a
+ * power cut once the folder itself is synced. Windows cannot open folders for this; it does not
+ * need it either (NTFS journals the name).
+ */
+export async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

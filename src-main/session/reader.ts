@@ -17,7 +17,8 @@ import {
   SummaryBuilder,
   type SessionSummary,
 } from './session-summary';
-import { lockFileOf, sessionFileNames } from './sessions-dir';
+import { isBeingRecorded } from './session-lock';
+import { sessionFileNames } from './sessions-dir';
 
 export { SessionLogError } from './session-log-error';
 
@@ -149,27 +150,4 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
     }
   }
   return out;
-}
-
-/** A live process holds the log's lock file. A lock whose process is gone is stale. */
-export async function isBeingRecorded(file: string): Promise<boolean> {
-  let pid: number;
-  try {
-    const handle = await open(lockFileOf(file), 'r');
-    try {
-      pid = Number((await handle.readFile('utf8')).trim());
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -7,11 +7,12 @@
  * MCAP log time: the wall clock at the start of the recording plus the monotonic time since, in
  * ns. It never jumps with the wall clock, and Foxglove Studio still shows real dates.
  *
- * A lock file next to the log holds the recording process's pid, so that a console starting
- * while another process records does not "recover" a log that is still being written.
+ * A lock file next to the log names the recording process (pid, host, start time: session-lock.ts),
+ * so that a console starting while another process records does not "recover" a log that is still
+ * being written.
  */
 import { mkdirSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,7 @@ import type { Decision } from '../safety/supervisor';
 import { channelJsonSchema, schemaName, topics, type PayloadOf, type Topic } from './channels';
 import { finalizeSessionLog } from './finalize';
 import { LiveMcapFile } from './live-writer';
+import { writeSessionLock } from './session-lock';
 import type { SessionSummary } from './session-summary';
 import { lockFileOf, sessionFileName } from './sessions-dir';
 import { softwareVersion } from './software-version';
@@ -68,7 +70,7 @@ export class SessionRecorder {
     const startWall = Date.now();
     const startPerf = performance.now();
     const file = path.join(o.dir, sessionFileName(startWall, o.label));
-    await writeFile(lockFileOf(file), `${process.pid}\n`);
+    await writeSessionLock(file);
     const version = softwareVersion();
     const live = await LiveMcapFile.create(
       file,

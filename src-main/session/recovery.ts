@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { checkMcapMagic, finalizeSessionLog, isIndexedMcap } from './finalize';
-import { isBeingRecorded } from './reader';
+import { isBeingRecorded } from './session-lock';
 import type { SessionSummary } from './session-summary';
 import { lockFileOf, sessionFileNames } from './sessions-dir';
 

@@ -63,6 +63,20 @@ describe('Ur5Connection against the virtual controller', () => {
     expect(ur.controller.arm.speed).toBe(0);
   });
 
+  it('never writes a stop softer than the watchdog stop (issue 16)', async () => {
+    const ur = await lab();
+    const c = await connect(ur);
+    const written = (): number => ur.controller.registers.inputDouble[REGISTER_NUMBERS.acceleration]!;
+    for (const asked of [1e-6, -2, Number.NaN, 0]) {
+      const seq = c.stop(asked)!;
+      await c.waitForState((s) => s.program.ackSequence === seq);
+      expect(written(), `stop(${asked})`).toBe(c.settings.stopAcceleration);
+    }
+    c.stop(2.5);
+    await sleep(20);
+    expect(written()).toBe(2.5);
+  });
+
   it('refuses non-finite twists', async () => {
     const ur = await lab();
     const c = await connect(ur);

@@ -10,6 +10,7 @@ import { registerLogCommand } from './log';
 import { registerLearnCommand } from './learn';
 import { registerLabCommand } from './lab';
 import { registerRunCommand } from './run';
+import { registerRobotCommand } from './robot';
 
 export function registerCommands(program: Command): void {
   registerSceneCommand(program);
@@ -22,4 +23,5 @@ export function registerCommands(program: Command): void {
   registerLearnCommand(program);
   registerLabCommand(program);
   registerRunCommand(program);
+  registerRobotCommand(program);
 }

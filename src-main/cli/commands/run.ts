@@ -6,9 +6,10 @@ import type { Command } from 'commander';
 import { loadSceneFile } from '../../contract/scene-file';
 import { parseModelSpec } from '../../parareal/predictor';
 import { loadTaskFile } from '../../planning/task-file';
+import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../run/lab-link';
 import { supervisedRun } from '../../run/supervised-run';
-import { defaultSetupDir, loadSetup } from '../../setup/setup-file';
+import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup-file';
 import { UsageError } from '../errors';
 import { SessionRecorder } from '../../session/recorder';
 import { defaultSessionsDir } from '../../session/sessions-dir';
@@ -37,12 +38,30 @@ const tasksDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
 
-function optionalPort(name: string, v: string | undefined): number | undefined {
+export function optionalPort(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 65535)
     throw new UsageError(`${name}: expected a port number, got "${v}"`);
   return n;
+}
+
+/** What to do after a protective stop: the unlock needs the operator, so it is never automatic. */
+function recoveryHint(opts: RunOptions): string {
+  const ports = (
+    [
+      ['--rtde-port', opts.rtdePort],
+      ['--script-port', opts.scriptPort],
+      ['--dashboard-port', opts.dashboardPort],
+    ] as const
+  )
+    .filter(([, v]) => v !== undefined)
+    .map(([flag, v]) => ` ${flag} ${v}`)
+    .join('');
+  return [
+    'the robot is in a protective stop: inspect and clear its cause, then unlock it and restart',
+    `the control program with: parapush robot recover --robot ${opts.robot}${ports} --confirm`,
+  ].join('\n');
 }
 
 export function registerRunCommand(program: Command): void {
@@ -80,8 +99,8 @@ export function registerRunCommand(program: Command): void {
       if (opts.task) loaded = loadTaskFile(opts.task);
       else {
         const scene = loadSceneFile(opts.scene!);
-        const taskFile = path.join(tasksDir, `${scene.name}.json`);
-        if (!existsSync(taskFile))
+        const taskFile = shippedTaskFile(tasksDir, scene.name);
+        if (!taskFile)
           throw new UsageError(`no task file for scene "${scene.name}" in resources/tasks: give --task FILE`);
         loaded = { ...loadTaskFile(taskFile), scene };
       }
@@ -107,6 +126,8 @@ export function registerRunCommand(program: Command): void {
         );
       }
       const setup = loadSetup(setupFile);
+      const misfit = sceneTableProblem(setup, loaded.scene.table);
+      if (misfit) throw new UsageError(`the scene does not fit the lab setup ${setupFile}: ${misfit}`);
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
       log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
       const ports = {
@@ -162,6 +183,7 @@ export function registerRunCommand(program: Command): void {
             ),
         });
         log(`run ${result.outcome}: ${result.reason}`);
+        if (result.supervisor.stopReason?.code === 'protective-stop') log(recoveryHint(opts));
         recorder.outcome(result.outcome, result.reason);
         if (opts.json) {
           process.stdout.write(

@@ -1,0 +1,104 @@
+/**
+ * Physical bounds of a scene file (issue 16): a scene is edited by hand and over the console API,
+ * so a pusher speed the UR5 never moves at, thousands of obstacles or a timestep that turns a
+ * rollout into a hang must be refused with the field named.
+ */
+import { describe, expect, it } from 'vitest';
+import { SCENE_LIMITS } from '../../src-main/contract/scene';
+import { parseScene, SceneFileError } from '../../src-main/contract/scene-file';
+import { MAX_SLIDERS } from '../../src-main/learned/slots';
+
+const good = {
+  name: 't',
+  table: { size: { x: 1, y: 0.8 }, friction: 0.8 },
+  pusher: { radius: 0.0145, height: 0.11, position: { x: -0.3, y: 0 } },
+  sliders: [
+    {
+      id: 'a',
+      shape: { kind: 'cylinder', radius: 0.05, height: 0.02 },
+      mass: 0.5,
+      friction: 0.2,
+      pose: { x: 0, y: 0 },
+    },
+  ],
+  goal: { slider: 'a', center: { x: 0.2, y: 0 }, radius: 0.05 },
+};
+type SceneJson = typeof good & Record<string, unknown>;
+
+function problemsFor(mutate: (s: SceneJson) => void): { path: string; message: string }[] {
+  const s = structuredClone(good) as SceneJson;
+  mutate(s);
+  try {
+    parseScene(s, 'bad.json');
+  } catch (e) {
+    expect(e).toBeInstanceOf(SceneFileError);
+    return (e as SceneFileError).problems;
+  }
+  throw new Error('scene was accepted');
+}
+
+const obstacle = (i: number) => ({
+  id: `o${i}`,
+  shape: { kind: 'cylinder', radius: 0.01, height: 0.05 },
+  pose: { x: 0.4, y: 0.3 },
+});
+
+describe('scene bounds', () => {
+  it.each([
+    [
+      'a 1000 m/s pusher',
+      (s: SceneJson) => (s.limits = { maxPusherSpeed: 1000 }),
+      'limits.maxPusherSpeed',
+      /at most 0\.5 m\/s/,
+    ],
+    [
+      '20,000 obstacles',
+      (s: SceneJson) => (s.obstacles = Array.from({ length: 20_000 }, (_, i) => obstacle(i))),
+      'obstacles',
+      /at most 32 obstacles/,
+    ],
+    [
+      'a 1e-12 s fine timestep',
+      (s: SceneJson) => (s.fine = { timestep: 1e-12 }),
+      'fine.timestep',
+      /at least 0\.0001 s/,
+    ],
+    ['a 1 s fine timestep', (s: SceneJson) => (s.fine = { timestep: 1 }), 'fine.timestep', /at most 0\.01 s/],
+    ['a 1e6 m table', (s: SceneJson) => (s.table.size = { x: 1e6, y: 1e6 }), 'table.size.x', /at most 5 m/],
+    [
+      'a 10 m slider',
+      (s: SceneJson) => (s.sliders[0]!.shape.radius = 10),
+      'sliders[0].shape.radius',
+      /at most 1 m/,
+    ],
+    ['a 1 t slider', (s: SceneJson) => (s.sliders[0]!.mass = 1000), 'sliders[0].mass', /at most 50 kg/],
+    ['friction 100', (s: SceneJson) => (s.table.friction = 100), 'table.friction', /at most 5/],
+    ['a 2 m pusher', (s: SceneJson) => (s.pusher.radius = 2), 'pusher.radius', /at most 1 m/],
+    [
+      'five sliders',
+      (s: SceneJson) =>
+        (s.sliders = Array.from({ length: 5 }, (_, i) => ({ ...good.sliders[0]!, id: `s${i}` }))),
+      'sliders',
+      /at most 4 sliders/,
+    ],
+  ])('refuses %s, naming the field', (_label, mutate, fieldPath, message) => {
+    const problems = problemsFor(mutate);
+    const hit = problems.find((p) => p.path === fieldPath);
+    expect(hit, JSON.stringify(problems.slice(0, 3))).toBeDefined();
+    expect(hit!.message).toMatch(message);
+  });
+
+  it('accepts the limits themselves', () => {
+    const s = structuredClone(good) as SceneJson;
+    s.limits = { maxPusherSpeed: SCENE_LIMITS.maxPusherSpeed };
+    s.obstacles = Array.from({ length: SCENE_LIMITS.obstacles }, (_, i) => obstacle(i));
+    s.fine = { timestep: SCENE_LIMITS.fineTimestep.min };
+    expect(parseScene(s, 'ok.json').obstacles).toHaveLength(SCENE_LIMITS.obstacles);
+    s.fine = { timestep: SCENE_LIMITS.fineTimestep.max };
+    expect(parseScene(s, 'ok.json').fine.timestep).toBe(SCENE_LIMITS.fineTimestep.max);
+  });
+
+  it('allows as many sliders as the learned model has slots', () => {
+    expect(SCENE_LIMITS.sliders).toBe(MAX_SLIDERS);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The shipped controller-side program (resources/urscript/parapush-control.script) against the
+ * TypeScript side that renders it and the re-implementation the virtual UR runs
+ * (src-main/lab/virtual-ur/control-program-runner.ts): the register numbers, the command and state
+ * codes, the watchdog timeout, the stop deceleration, the speed and acceleration caps. The
+ * re-implementation is only a valid test double while these agree, so a change to one side that
+ * is not made to the other fails here.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { VirtualController } from '../../src-main/lab/virtual-ur/controller';
+import {
+  CONTROL_PROGRAM_DEFAULTS,
+  controlProgramSettingsSchema,
+  MIN_COMMAND_ACCELERATION,
+  parseControlProgram,
+  renderControlProgram,
+  STOP_DECELERATION,
+} from '../../src-main/robot/control-program';
+import { CommandCode, INPUT_NAMES, ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
+import { repoRoot } from '../helpers/scenes';
+
+const template = readFileSync(path.join(repoRoot, 'resources/urscript/parapush-control.script'), 'utf8');
+const rendered = renderControlProgram();
+
+/** The value of a `NAME = value` line of the rendered program. */
+function constant(name: string): number {
+  const m = new RegExp(`^\\s*${name}\\s*=\\s*([-+0-9.eE]+)\\s*$`, 'm').exec(rendered);
+  expect(m, `${name} is not set in the script`).not.toBeNull();
+  return Number(m![1]);
+}
+
+/** Script code without comments, for matching statements. */
+const code = rendered.replace(/#.*$/gm, '');
+
+describe('the shipped URScript file', () => {
+  it('takes every register number from the register map, never as a literal', () => {
+    const names = {
+      REG_SEQUENCE: REGISTER_NUMBERS.sequence,
+      REG_COMMAND: REGISTER_NUMBERS.command,
+      REG_VX: REGISTER_NUMBERS.vx,
+      REG_VY: REGISTER_NUMBERS.vy,
+      REG_ACCELERATION: REGISTER_NUMBERS.acceleration,
+      REG_ACK_SEQUENCE: REGISTER_NUMBERS.ackSequence,
+      REG_PROGRAM_STATE: REGISTER_NUMBERS.programState,
+      REG_HEARTBEAT: REGISTER_NUMBERS.heartbeat,
+    };
+    for (const [name, n] of Object.entries(names)) {
+      expect(template, `${name} must be a placeholder`).toMatch(
+        new RegExp(`^\\s*${name} = \\{\\{\\w+\\}\\}$`, 'm'),
+      );
+      expect(constant(name), name).toBe(n);
+    }
+    // Register access only through those names.
+    expect(code).not.toMatch(/_register\(\s*\d/);
+    const io = [
+      ...code.matchAll(/(read_input_(?:integer|float)_register|write_output_integer_register)\((\w+)/g),
+    ];
+    expect(new Set(io.map((m) => m[2]))).toEqual(
+      new Set([
+        'REG_SEQUENCE',
+        'REG_COMMAND',
+        'REG_VX',
+        'REG_VY',
+        'REG_ACCELERATION',
+        'REG_ACK_SEQUENCE',
+        'REG_PROGRAM_STATE',
+        'REG_HEARTBEAT',
+      ]),
+    );
+    // The controller's own RTDE watchdog watches the register the console advances.
+    expect(code).toMatch(new RegExp(`rtde_set_watchdog\\("${INPUT_NAMES.sequence}", `));
+  });
+
+  it('uses the command and state codes of the register map', () => {
+    expect(constant('CMD_SPEED')).toBe(CommandCode.SPEED);
+    expect(constant('STATE_WAIT_REARM')).toBe(ProgramState.WAIT_REARM);
+    expect(constant('STATE_ARMED')).toBe(ProgramState.ARMED);
+    expect(constant('STATE_MOVING')).toBe(ProgramState.MOVING);
+    expect(constant('STATE_TRIPPED')).toBe(ProgramState.TRIPPED);
+  });
+
+  it('runs with the settings the console and the re-implementation assume', () => {
+    expect(constant('WATCHDOG_TIMEOUT')).toBe(CONTROL_PROGRAM_DEFAULTS.watchdogTimeout);
+    expect(constant('STOP_ACCELERATION')).toBe(STOP_DECELERATION);
+    expect(constant('MAX_SPEED')).toBe(CONTROL_PROGRAM_DEFAULTS.maxSpeed);
+    expect(constant('MAX_ACCELERATION')).toBe(CONTROL_PROGRAM_DEFAULTS.maxAcceleration);
+    expect(parseControlProgram(rendered)).toEqual(controlProgramSettingsSchema.parse({}));
+  });
+
+  it('makes the decisions the re-implementation makes, with the same constants', () => {
+    // Watchdog: a trip stops at the stop deceleration.
+    expect(code).toMatch(/elif age > WATCHDOG_TIMEOUT:[^]*?stopl\(STOP_ACCELERATION\)/);
+    // Speed cap: scaled down to MAX_SPEED, direction kept.
+    expect(code).toMatch(/if speed > MAX_SPEED:\s+scale = MAX_SPEED \/ speed/);
+    // Acceleration clamp: the same floor as MIN_COMMAND_ACCELERATION.
+    const clamp = /acc = min\(max\(cmd_acc, ([0-9.]+)\), MAX_ACCELERATION\)/.exec(code);
+    expect(clamp, 'acceleration clamp not found').not.toBeNull();
+    expect(Number(clamp![1])).toBe(MIN_COMMAND_ACCELERATION);
+    // Freshness and re-arm.
+    expect(code).toMatch(/fresh = seq != last_seq/);
+    expect(code).toMatch(/if fresh and cmd_vx == 0 and cmd_vy == 0:\s+state = STATE_ARMED/);
+  });
+});
+
+describe('the re-implementation, run on the shipped file', () => {
+  const R = REGISTER_NUMBERS;
+  const frequency = 500;
+  let seq = 7;
+
+  function command(c: VirtualController, code: number, vx: number, vy: number, acc = 1.5): void {
+    seq += 1;
+    c.registers.inputInt[R.sequence] = seq;
+    c.registers.inputInt[R.command] = code;
+    c.registers.inputDouble[R.vx] = vx;
+    c.registers.inputDouble[R.vy] = vy;
+    c.registers.inputDouble[R.acceleration] = acc;
+    c.noteInputWrite(INPUT_NAMES.sequence);
+  }
+
+  function started(): VirtualController {
+    const c = new VirtualController({ frequency });
+    expect(c.loadScript(rendered)).toBe('started');
+    command(c, CommandCode.STOP, 0, 0);
+    c.tick();
+    expect(c.programState).toBe(ProgramState.ARMED);
+    return c;
+  }
+
+  it('caps the speed at MAX_SPEED', () => {
+    const c = started();
+    for (let i = 0; i < 500; i++) {
+      command(c, CommandCode.SPEED, 1, 0);
+      c.tick();
+    }
+    expect(c.arm.speed).toBeCloseTo(CONTROL_PROGRAM_DEFAULTS.maxSpeed, 9);
+  });
+
+  it('trips after WATCHDOG_TIMEOUT and stops at STOP_ACCELERATION', () => {
+    const c = started();
+    for (let i = 0; i < 300; i++) {
+      command(c, CommandCode.SPEED, 0.2, 0, CONTROL_PROGRAM_DEFAULTS.maxAcceleration);
+      c.tick();
+    }
+    expect(c.arm.speed).toBeCloseTo(0.2, 9);
+    let cycles = 0;
+    while (c.programState !== ProgramState.TRIPPED && cycles < 1000) {
+      c.tick();
+      cycles += 1;
+    }
+    // age counts from the cycle after the last fresh command and must exceed the timeout.
+    expect(cycles / frequency).toBeCloseTo(CONTROL_PROGRAM_DEFAULTS.watchdogTimeout, 2);
+    const before = c.arm.speed;
+    c.tick();
+    expect(before - c.arm.speed).toBeCloseTo(STOP_DECELERATION / frequency, 9);
+  });
+});
