@@ -77,11 +77,22 @@ export class FinePool {
     for (let i = 0; i < this.size; i++) this.startWorker();
   }
 
-  /** Makes a scene known to the pool; jobs name it by the returned content key. */
+  /**
+   * Makes a scene known to the pool; jobs name it by the returned content key. Every ready worker
+   * starts compiling it at once (and workers that start later do so when ready), so the first
+   * plan of a run does not wait for MuJoCo compilation and WebAssembly warm-up.
+   */
   registerScene(scene: Scene): string {
     const key = createHash('sha256').update(JSON.stringify(scene)).digest('hex').slice(0, 16);
     this.scenes.set(key, scene);
+    for (const worker of this.workers) if (worker.ready) this.sendScene(worker, key);
     return key;
+  }
+
+  private sendScene(worker: Worker, key: string): void {
+    if (worker.scenes.has(key)) return;
+    worker.transport.send({ type: 'scene', sceneKey: key, scene: this.scenes.get(key)! } satisfies ToWorker);
+    worker.scenes.add(key);
   }
 
   run(input: FineJobInput, signal?: AbortSignal): Promise<FineResult> {
@@ -151,6 +162,7 @@ export class FinePool {
     const msg = parsed.data;
     if (msg.type === 'ready') {
       worker.ready = true;
+      for (const key of this.scenes.keys()) this.sendScene(worker, key);
     } else if (msg.type === 'result') {
       const p = worker.inFlight.get(msg.result.id);
       if (p) {
@@ -225,11 +237,7 @@ export class FinePool {
       const batchSize = Math.max(1, Math.floor(this.queue.length / (2 * this.workers.size)));
       const batch = this.queue.splice(0, batchSize);
       for (const p of batch) {
-        if (!worker.scenes.has(p.job.sceneKey)) {
-          const scene = this.scenes.get(p.job.sceneKey)!;
-          worker.transport.send({ type: 'scene', sceneKey: p.job.sceneKey, scene } satisfies ToWorker);
-          worker.scenes.add(p.job.sceneKey);
-        }
+        this.sendScene(worker, p.job.sceneKey);
         worker.inFlight.set(p.job.id, p);
       }
       worker.transport.send({ type: 'jobs', jobs: batch.map((p) => p.job) } satisfies ToWorker);

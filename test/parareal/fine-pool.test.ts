@@ -55,6 +55,35 @@ describe('fine worker pool', () => {
     ).rejects.toThrow(/closed/);
   });
 
+  it('sends a registered scene to every worker before any job, and to workers that start later', async () => {
+    const sent: { worker: number; type: string }[] = [];
+    let spawned = 0;
+    const recordingWorker = (): WorkerTransport => {
+      const id = spawned++;
+      let onMessage: (m: unknown) => void = () => undefined;
+      let onExit: (code: number | null) => void = () => undefined;
+      // The second worker becomes ready only after the scene was registered.
+      setTimeout(() => onMessage({ type: 'ready', pid: 1 }), id === 0 ? 0 : 20);
+      return {
+        pid: undefined,
+        send: (m) => sent.push({ worker: id, type: (m as { type: string }).type }),
+        onMessage: (h) => (onMessage = h),
+        onExit: (h) => (onExit = h),
+        kill: () => queueMicrotask(() => onExit(null)),
+      };
+    };
+    const pool = new FinePool({ workers: 2, spawn: recordingWorker });
+    await new Promise((r) => setTimeout(r, 5));
+    pool.registerScene(scene);
+    expect(sent).toEqual([{ worker: 0, type: 'scene' }]);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(sent).toEqual([
+      { worker: 0, type: 'scene' },
+      { worker: 1, type: 'scene' },
+    ]);
+    await pool.close();
+  });
+
   it('rejects jobs for scenes it was never given', async () => {
     const pool = new FinePool({ workers: 1, spawn: stuckWorker });
     await expect(
