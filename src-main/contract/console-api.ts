@@ -197,6 +197,18 @@ export const plannerStepSchema = z
     costs: z.array(finite),
     /** Optional sampled rollouts (positions only at control boundaries), for "rollout traces on demand". */
     rollouts: z.array(z.array(stateVector)).optional(),
+    /**
+     * Asynchronous MPC, or a plan checked against a fresh observation before sending: how far the
+     * observation was from the state the plan started from (m, rad), and whether that difference
+     * made the loop plan again from the observation.
+     */
+    replan: z
+      .object({
+        divergence: z.object({ translation: nonNegative, rotation: nonNegative }).strict(),
+        replanned: z.boolean(),
+      })
+      .strict()
+      .optional(),
     timings: z
       .object({
         planning: nonNegative.describe('s, wall time to produce this plan'),

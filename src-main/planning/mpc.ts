@@ -1,24 +1,14 @@
 /**
- * The model-predictive control loop (ISRR 2019 Sec. III, WAFR 2018 Sec. 6): observe, check the
- * task, plan, execute the first control, repeat. It stops on success, on failure (obstacle hit,
- * object off the table, non-goal object in the goal region), at the action limit or at the time
- * limit, and emits one planner-step event per executed action.
- *
- * The loop knows nothing about how a plan is made: the MPC planner here (optimize, warm-start
- * from the shifted sequence) and the task-adaptive planner (tampc.ts) both fit it, and it drives
- * any Plant: the simulated execution world or the real robot.
- *
- * Task time = planning wall time + execution time, where an action counts for its control
- * duration plus any rest time (the time it takes on the robot; a simulated world runs faster).
+ * The MPC planner (ISRR 2019 Sec. III, WAFR 2018 Sec. 6): one optimized control sequence per
+ * step, warm-started from the previous one shifted by a step, weighed against fresh candidates
+ * that approach the object and push it towards the goal or round the obstacle in its way. The
+ * loop that executes plans is mpc-loop.ts; the task-adaptive planner is tampc.ts.
  */
-import { performance } from 'node:perf_hooks';
 import type { State } from '../contract/state';
-import type { PlannerStep, RunSummary } from '../contract/planner-events';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
-import type { Plant } from './plant';
 import type { Rng } from './rng';
 import type { BatchRollout } from './rollout';
 
@@ -230,92 +220,5 @@ export class MpcPlanner implements StepPlanner {
       predictionMs: r.predictionMs,
       rollouts: r.rollouts,
     };
-  }
-}
-
-export interface MpcLoopOptions {
-  plant: Plant;
-  planner: StepPlanner;
-  geometry: TaskGeometry;
-  controlDuration: number;
-  maxActions: number;
-  /** Task time limit (s). */
-  timeLimit: number;
-  workers: number;
-  theoreticalSpeedup: number | null;
-  onStep?(step: PlannerStep): void;
-  signal?: AbortSignal;
-}
-
-export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
-  const L = o.geometry.layout;
-  let time = 0;
-  let uPrev: Control = [0, 0];
-  const planningTimes: number[] = [];
-  const controls: Control[] = [];
-  const states: State[] = [o.plant.observe()];
-  const finish = (
-    outcome: RunSummary['outcome'],
-    failure: RunSummary['failure'],
-    detail: string | null,
-  ): RunSummary => ({
-    outcome,
-    failure,
-    detail,
-    actions: controls.length,
-    taskTime: time,
-    planningTimes,
-    controls: controls.map((u) => [u[0], u[1]]),
-    states: states.map((s) => Array.from(s)),
-  });
-
-  for (;;) {
-    const x = states[states.length - 1]!;
-    const a = o.geometry.assess(x);
-    if (a.success) return finish('success', null, null);
-    if (a.failure) return finish('failure', a.failure, a.detail);
-    if (controls.length >= o.maxActions)
-      return finish('action-limit', null, `${o.maxActions} actions executed`);
-    if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
-    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-
-    const t0 = performance.now();
-    const plan = await o.planner.plan({ x, step: controls.length, uPrev });
-    const planning = (performance.now() - t0) / 1000;
-    planningTimes.push(planning);
-    o.onStep?.({
-      step: controls.length,
-      time,
-      sliderIds: [...L.sliderIds],
-      start: Array.from(x),
-      plan: plan.controls.map((u) => [u[0], u[1]]),
-      controlDuration: o.controlDuration,
-      predictions: plan.iterates.map((s, k) => ({
-        iteration: plan.iterationLabels[k]!,
-        states: s.map((v) => Array.from(v)),
-      })),
-      convergence: plan.changes.map((c, k) => ({ iteration: k + 1, ...c })),
-      costs: plan.costs,
-      ...(plan.rollouts ? { rollouts: plan.rollouts.map((t) => t.map((v) => Array.from(v))) } : {}),
-      timings: {
-        planning,
-        prediction: plan.predictionMs / 1000,
-        workers: o.workers,
-        theoreticalSpeedup: o.theoreticalSpeedup,
-        measuredSpeedup: null,
-      },
-    });
-    time += planning;
-    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-
-    const u = plan.controls[0]!;
-    const path = await o.plant.execute(u, o.controlDuration);
-    if (plan.restTime > 0) path.push(...(await o.plant.execute([0, 0], plan.restTime)));
-    time += o.controlDuration + plan.restTime;
-    controls.push(u);
-    uPrev = u;
-    states.push(o.plant.observe());
-    const crossed = o.geometry.firstFailure(path);
-    if (crossed) return finish('failure', crossed.failure, crossed.detail);
   }
 }

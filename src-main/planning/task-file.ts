@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile, problemsOf } from '../contract/scene-file';
 import { fineModelSettingsSchema, type Scene } from '../contract/scene';
+import { realWorldSpread } from '../parareal/parareal';
 import { costTermSchema } from './costs/cost-terms';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -70,6 +71,19 @@ export const taskPlannerSchema = z
     timeLimit: positive.default(3600),
     tampc: tampcSettingsSchema.prefault({}),
     prediction: fineModelSettingsSchema.prefault(DEFAULT_PREDICTION),
+    /**
+     * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
+     * planned while this one executes, from its predicted end state (mpc-loop.ts).
+     */
+    mode: z.enum(['synchronous', 'asynchronous']).default('synchronous'),
+    /**
+     * How far an observation may be from the state a plan started from before the loop plans again
+     * from the observation (default: the real-world pushing spread of ISRR 2019, 8.1 mm / 4.2 deg).
+     */
+    replanTolerance: z
+      .object({ translation: positive.describe('m'), rotation: positive.describe('rad') })
+      .strict()
+      .prefault(realWorldSpread),
   })
   .strict()
   .superRefine((p, ctx) => {

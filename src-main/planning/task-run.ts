@@ -8,7 +8,8 @@ import type { FinePool } from '../parareal/fine-pool';
 import { createPredictor, type CoarseKind, type PredictionModel } from '../parareal/predictor';
 import { TrajectoryCost } from './costs/trajectory-cost';
 import { ExecutionWorld } from './execution-world';
-import { MpcPlanner, runMpc, type StepPlanner } from './mpc';
+import { MpcPlanner, type StepPlanner } from './mpc';
+import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
 import type { RunSummary } from '../contract/planner-events';
 import type { OptimizerSettings } from './optimizer';
@@ -129,6 +130,15 @@ export async function createTaskRun(o: {
   return { geometry, cost, planner, dispose: () => samplingWorld.dispose() };
 }
 
+/** The loop's mode and tolerances from the task's planner settings. */
+export function loopMode(task: Task): Pick<MpcLoopOptions, 'asynchronous' | 'confirmTolerance'> {
+  const p = task.planner;
+  return {
+    asynchronous: p.mode === 'asynchronous' ? { tolerance: p.replanTolerance } : null,
+    confirmTolerance: p.replanTolerance,
+  };
+}
+
 /** One MPC run of a task on a plant (a simulated execution world), with the task's own limits. */
 export async function runTaskOn(o: {
   task: Task;
@@ -152,6 +162,7 @@ export async function runTaskOn(o: {
       timeLimit: p.timeLimit,
       workers: o.pool.size,
       theoreticalSpeedup: theoreticalSpeedup(o.model, p.horizon),
+      ...loopMode(o.task),
       ...(o.signal ? { signal: o.signal } : {}),
     });
   } finally {

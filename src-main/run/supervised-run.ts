@@ -11,9 +11,9 @@ import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseKind, PredictionModel } from '../parareal/predictor';
 import { modelLabel } from '../parareal/predictor';
-import { runMpc } from '../planning/mpc';
+import { runMpc } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
-import { createTaskRun, theoreticalSpeedup } from '../planning/task-run';
+import { createTaskRun, loopMode, theoreticalSpeedup } from '../planning/task-run';
 import { RobotAdapter } from '../robot/adapter';
 import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
@@ -168,6 +168,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         timeLimit: o.task.planner.timeLimit,
         workers,
         theoreticalSpeedup: theoreticalSpeedup(o.model, o.task.planner.horizon),
+        ...loopMode(o.task),
         onStep: (step) => {
           steps = step.step;
           rec?.event({ type: 'planner-step', step });

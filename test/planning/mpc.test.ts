@@ -6,12 +6,12 @@ import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import {
   approachAndPush,
   MpcPlanner,
-  runMpc,
   shiftControls,
   waypoints,
   type Plan,
   type StepPlanner,
 } from '../../src-main/planning/mpc';
+import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
 import { Rng } from '../../src-main/planning/rng';

@@ -9,7 +9,7 @@ import { sampleInitialState } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { ExecutionWorld } from '../../src-main/planning/execution-world';
-import { runMpc } from '../../src-main/planning/mpc';
+import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { deriveSeed } from '../../src-main/planning/rng';
 import { loadTaskFile } from '../../src-main/planning/task-file';

@@ -1,0 +1,241 @@
+/**
+ * The model-predictive control loop (ISRR 2019 Sec. III, WAFR 2018 Sec. 6): observe, check the
+ * task, plan, execute the first control, repeat. It stops on success, on failure (obstacle hit,
+ * object off the table, non-goal object in the goal region, anywhere along the executed path), at
+ * the action limit or at the time limit, and emits one planner-step event per executed action.
+ *
+ * Two modes:
+ * - synchronous: the arm holds still while each step is planned; task time = planning time +
+ *   execution time.
+ * - asynchronous: step n+1 is planned while step n executes, from the state the plan predicts at
+ *   the end of control n. When the observation arrives it is compared with that prediction; a
+ *   difference beyond the tolerance drops the plan and plans again from the observation (the
+ *   step event says so). A plan later than its control leaves the arm holding still, which is the
+ *   plant's contract after every control, never a replay of the old control. Task time counts
+ *   only the time the arm waits: a plan that arrives within the control costs nothing.
+ *
+ * In both modes a plan is executed only if it was made from a state that a fresh observation,
+ * taken just before sending, confirms within the tolerance: a plan is never sent from a state the
+ * table has since left (the supervisor separately refuses stale motion capture). An abort drops
+ * whatever plan is pending.
+ *
+ * The loop knows nothing about how a plan is made (MPC, TAMPC, UAMPC fit it) and drives any
+ * Plant: the simulated execution world, whose clock is the task time, or the real robot.
+ */
+import { performance } from 'node:perf_hooks';
+import type { State, StateLayout } from '../contract/state';
+import type { PlannerStep, RunSummary } from '../contract/planner-events';
+import { realWorldSpread, type Control, type Tolerance } from '../parareal/parareal';
+import type { Plan, StepPlanner } from './mpc';
+import type { TaskGeometry } from './outcome';
+import type { Plant } from './plant';
+
+export interface MpcLoopOptions {
+  plant: Plant;
+  planner: StepPlanner;
+  geometry: TaskGeometry;
+  controlDuration: number;
+  maxActions: number;
+  /** Task time limit (s). */
+  timeLimit: number;
+  workers: number;
+  theoreticalSpeedup: number | null;
+  /** Plan the next step while this one executes; null or absent: synchronous. */
+  asynchronous?: { tolerance: Tolerance } | null;
+  /**
+   * How far a fresh observation may be from the state a plan was made from before it is sent
+   * (default: the asynchronous tolerance, else the real-world pushing spread).
+   */
+  confirmTolerance?: Tolerance;
+  onStep?(step: PlannerStep): void;
+  signal?: AbortSignal;
+}
+
+/** Largest difference between two states: pusher and slider positions (m), slider angles (rad). */
+export function stateDivergence(L: StateLayout, a: State, b: State): Tolerance {
+  const d = L.maxSliderPoseChange(a, b);
+  const pusher = Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
+  return { translation: Math.max(d.translation, pusher), rotation: d.rotation };
+}
+
+const within = (d: Tolerance, t: Tolerance): boolean =>
+  d.translation <= t.translation && d.rotation <= t.rotation;
+
+interface PendingPlan {
+  /** The predicted state the plan starts from. */
+  basis: State;
+  startedAt: number;
+  /** Wall time it had to arrive by for the arm not to wait (end of the executing control, ms). */
+  dueAt: number;
+  plan: Promise<{ plan: Plan; planning: number }>;
+}
+
+interface ChosenPlan {
+  plan: Plan;
+  basis: State;
+  planning: number;
+  /** Time the arm held still waiting for this plan (s). */
+  waited: number;
+  replan: PlannerStep['replan'];
+}
+
+export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
+  const L = o.geometry.layout;
+  const asyncTolerance = o.asynchronous?.tolerance ?? null;
+  const confirm = o.confirmTolerance ?? asyncTolerance ?? realWorldSpread;
+  let time = 0;
+  let uPrev: Control = [0, 0];
+  const planningTimes: number[] = [];
+  const controls: Control[] = [];
+  const states: State[] = [o.plant.observe()];
+  let pending: PendingPlan | null = null;
+  const finish = (
+    outcome: RunSummary['outcome'],
+    failure: RunSummary['failure'],
+    detail: string | null,
+  ): RunSummary => ({
+    outcome,
+    failure,
+    detail,
+    actions: controls.length,
+    taskTime: time,
+    planningTimes,
+    controls: controls.map((u) => [u[0], u[1]]),
+    states: states.map((s) => Array.from(s)),
+  });
+
+  const planNow = async (x: State, step: number): Promise<{ plan: Plan; planning: number }> => {
+    const t0 = performance.now();
+    const plan = await o.planner.plan({ x, step, uPrev });
+    return { plan, planning: (performance.now() - t0) / 1000 };
+  };
+
+  /** A plan for observed state x: the pending one if its prediction held, else a fresh one. */
+  const choosePlan = async (x: State): Promise<ChosenPlan> => {
+    const step = controls.length;
+    if (pending) {
+      const p = pending;
+      pending = null;
+      const divergence = stateDivergence(L, x, p.basis);
+      const arrived = await p.plan;
+      const waited = Math.max(0, (p.startedAt + arrived.planning * 1000 - p.dueAt) / 1000);
+      if (within(divergence, asyncTolerance ?? confirm)) {
+        return { ...arrived, basis: p.basis, waited, replan: { divergence, replanned: false } };
+      }
+      const fresh = await planNow(x, step);
+      return {
+        ...fresh,
+        basis: x,
+        waited: waited + fresh.planning,
+        replan: { divergence, replanned: true },
+      };
+    }
+    const fresh = await planNow(x, step);
+    return { ...fresh, basis: x, waited: fresh.planning, replan: undefined };
+  };
+
+  for (;;) {
+    let x = states[states.length - 1]!;
+    const a = o.geometry.assess(x);
+    if (a.success) return finish('success', null, null);
+    if (a.failure) return finish('failure', a.failure, a.detail);
+    if (controls.length >= o.maxActions)
+      return finish('action-limit', null, `${o.maxActions} actions executed`);
+    if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
+    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+
+    const planStart = time;
+    let chosen = await choosePlan(x);
+    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+    // Confirm the plan's start against a fresh observation before anything moves.
+    const now = o.plant.observe();
+    if (!within(stateDivergence(L, now, chosen.basis), confirm)) {
+      x = now;
+      const fresh = await planNow(x, controls.length);
+      chosen = {
+        ...fresh,
+        basis: x,
+        waited: chosen.waited + fresh.planning,
+        replan: { divergence: stateDivergence(L, now, chosen.basis), replanned: true },
+      };
+      if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+    }
+    const { plan, planning } = chosen;
+    planningTimes.push(planning);
+    o.onStep?.(
+      stepRecord(o, L, {
+        step: controls.length,
+        time: planStart,
+        start: chosen.basis,
+        plan,
+        planning,
+        replan: chosen.replan,
+      }),
+    );
+    time += chosen.waited;
+
+    const u = plan.controls[0]!;
+    if (asyncTolerance && plan.restTime === 0 && controls.length + 1 < o.maxActions) {
+      // The state this plan predicts at the end of its first control: the next plan starts there.
+      const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
+      if (predicted) {
+        const startedAt = performance.now();
+        const basis = Float64Array.from(predicted);
+        const next = o.planner.plan({ x: basis, step: controls.length + 1, uPrev: u }).then((p) => ({
+          plan: p,
+          planning: (performance.now() - startedAt) / 1000,
+        }));
+        // A dropped plan's failure must not become an unhandled rejection.
+        next.catch(() => undefined);
+        pending = { basis, startedAt, dueAt: startedAt + o.controlDuration * 1000, plan: next };
+      }
+    }
+    const path = await o.plant.execute(u, o.controlDuration);
+    if (plan.restTime > 0) path.push(...(await o.plant.execute([0, 0], plan.restTime)));
+    time += o.controlDuration + plan.restTime;
+    controls.push(u);
+    uPrev = u;
+    states.push(o.plant.observe());
+    const crossed = o.geometry.firstFailure(path);
+    if (crossed) return finish('failure', crossed.failure, crossed.detail);
+  }
+}
+
+/** One planner-step event: what was planned from where, predicted how, at what cost in time. */
+function stepRecord(
+  o: MpcLoopOptions,
+  L: StateLayout,
+  s: {
+    step: number;
+    time: number;
+    start: State;
+    plan: Plan;
+    planning: number;
+    replan: PlannerStep['replan'];
+  },
+): PlannerStep {
+  const { plan } = s;
+  return {
+    step: s.step,
+    time: s.time,
+    sliderIds: [...L.sliderIds],
+    start: Array.from(s.start),
+    plan: plan.controls.map((u) => [u[0], u[1]]),
+    controlDuration: o.controlDuration,
+    predictions: plan.iterates.map((states, k) => ({
+      iteration: plan.iterationLabels[k]!,
+      states: states.map((v) => Array.from(v)),
+    })),
+    convergence: plan.changes.map((c, k) => ({ iteration: k + 1, ...c })),
+    costs: plan.costs,
+    ...(plan.rollouts ? { rollouts: plan.rollouts.map((t) => t.map((v) => Array.from(v))) } : {}),
+    ...(s.replan ? { replan: s.replan } : {}),
+    timings: {
+      planning: s.planning,
+      prediction: plan.predictionMs / 1000,
+      workers: o.workers,
+      theoreticalSpeedup: o.theoreticalSpeedup,
+      measuredSpeedup: null,
+    },
+  };
+}

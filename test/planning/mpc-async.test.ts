@@ -1,0 +1,221 @@
+/**
+ * Asynchronous MPC (mpc-loop.ts): the next step is planned while the current control executes,
+ * from the state the plan predicts; observations that disagree trigger a fresh plan; an abort
+ * drops a pending plan; a late plan leaves the arm holding still; no plan is sent from a state the
+ * table has left.
+ */
+import { describe, expect, it } from 'vitest';
+import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
+import { initialState, layoutForScene, type State } from '../../src-main/contract/state';
+import type { Control, Tolerance } from '../../src-main/parareal/parareal';
+import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';
+import { runMpc } from '../../src-main/planning/mpc-loop';
+import { TaskGeometry } from '../../src-main/planning/outcome';
+import type { Plant } from '../../src-main/planning/plant';
+import { RobotPlant } from '../../src-main/run/robot-plant';
+import type { Supervisor } from '../../src-main/safety/supervisor';
+import { referenceScene } from '../helpers/scenes';
+import { kinematicStep } from './toy';
+
+const scene = { ...referenceScene('isrr-obstacle'), obstacles: [] };
+const g = new TaskGeometry(scene);
+const L = g.layout;
+const spread: Tolerance = { translation: 0.008, rotation: 0.07 };
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Plans u = (speed, step / 1000) (distinct per step), predicting kinematic motion; records what it was asked. */
+class RecordingPlanner implements StepPlanner {
+  readonly asked: { ctx: PlanContext; at: number }[] = [];
+  constructor(
+    private readonly dt: number,
+    private readonly delayMs: (step: number) => number = () => 0,
+    private readonly speed = 0.05,
+  ) {}
+  async plan(ctx: PlanContext): Promise<Plan> {
+    this.asked.push({ ctx, at: performance.now() });
+    await sleep(this.delayMs(ctx.step));
+    const u: Control = [this.speed, ctx.step / 1000];
+    const states = [ctx.x];
+    for (let k = 0; k < 3; k++) states.push(kinematicStep(L, states[k]!, u, this.dt));
+    return {
+      controls: [u, u, u],
+      restTime: 0,
+      iterates: [states],
+      iterationLabels: [3],
+      changes: [],
+      costs: [1],
+      predictionMs: 0,
+    };
+  }
+}
+
+/** Moves pusher and object kinematically, `bias` m/s sideways; execute takes `realMs` of wall time. */
+class KinematicPlant implements Plant {
+  readonly executed: { u: Control; start: number; end: number }[] = [];
+  constructor(
+    public x: State,
+    private readonly dt: number,
+    private readonly realMs = 0,
+    private readonly bias = 0,
+  ) {}
+  observe(): State {
+    return Float64Array.from(this.x);
+  }
+  async execute(u: Control, dt: number): Promise<State[]> {
+    const start = performance.now();
+    await sleep(this.realMs);
+    this.x = kinematicStep(L, this.x, [u[0], u[1] + this.bias], dt);
+    this.executed.push({ u, start, end: performance.now() });
+    return [this.observe()];
+  }
+}
+
+function run(
+  plant: Plant,
+  planner: StepPlanner,
+  o: { maxActions: number; dt: number; signal?: AbortSignal },
+) {
+  const steps: PlannerStep[] = [];
+  const summary = runMpc({
+    plant,
+    planner,
+    geometry: g,
+    controlDuration: o.dt,
+    maxActions: o.maxActions,
+    timeLimit: 1e6,
+    workers: 1,
+    theoreticalSpeedup: null,
+    asynchronous: { tolerance: spread },
+    confirmTolerance: spread,
+    onStep: (s) => steps.push(plannerStepSchema.parse(s)),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+  return { summary, steps };
+}
+
+describe('asynchronous MPC', () => {
+  it('plans step n+1 during control n, from the state plan n predicts at its end', async () => {
+    const dt = 0.05;
+    const planner = new RecordingPlanner(dt);
+    const plant = new KinematicPlant(initialState(scene), dt, 30);
+    const { summary, steps } = run(plant, planner, { maxActions: 4, dt });
+    expect((await summary).actions).toBe(4);
+    for (let n = 0; n < 3; n++) {
+      const next = planner.asked[n + 1]!;
+      // Asked before control n finished, from plan n's predicted end state.
+      expect(next.at).toBeLessThan(plant.executed[n]!.end);
+      expect(Array.from(next.ctx.x)).toEqual(steps[n]!.predictions[0]!.states[1]);
+      expect(steps[n + 1]!.replan).toEqual({ divergence: expect.anything(), replanned: false });
+    }
+    // Task time: four controls and the first plan; the overlapped plans cost no waiting.
+    expect((await summary).taskTime).toBeCloseTo(4 * dt + (await summary).planningTimes[0]!, 6);
+  });
+
+  it('plans again from the observation when it is off the prediction, and says so', async () => {
+    const dt = 1;
+    const planner = new RecordingPlanner(dt);
+    // The world drifts 20 mm sideways per control: beyond the 8 mm tolerance.
+    const plant = new KinematicPlant(initialState(scene), dt, 0, 0.02);
+    const { summary, steps } = run(plant, planner, { maxActions: 3, dt });
+    await summary;
+    for (const s of steps.slice(1)) {
+      expect(s.replan!.replanned).toBe(true);
+      expect(s.replan!.divergence.translation).toBeCloseTo(0.02, 9);
+    }
+    // The executed plans started from the observed states, not the predicted ones.
+    const observed = plant.executed.length;
+    expect(observed).toBe(3);
+    expect(steps[2]!.start).toEqual(Array.from(planner.asked[planner.asked.length - 1]!.ctx.x));
+  });
+
+  it('drops a plan that arrives after an abort', async () => {
+    const dt = 0.02;
+    const abort = new AbortController();
+    const planner = new RecordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
+    const plant = new KinematicPlant(initialState(scene), dt, 20);
+    const { summary } = run(plant, planner, { maxActions: 10, dt, signal: abort.signal });
+    await sleep(40); // control 0 done, plan 1 still running
+    abort.abort();
+    const s = await summary;
+    expect(s.outcome).toBe('aborted');
+    expect(plant.executed).toHaveLength(1);
+  });
+
+  it('never sends a plan made from a state the table has since left', async () => {
+    const dt = 1;
+    const x0 = initialState(scene);
+    const plant = new KinematicPlant(x0, dt);
+    // While the first plan is being made, someone moves the object by 30 mm.
+    const planner = new RecordingPlanner(dt, (step) => {
+      if (step === 0 && planner.asked.length === 1) {
+        const o = L.posOffset(0);
+        plant.x = Float64Array.from(plant.x);
+        plant.x[o + 1] = plant.x[o + 1]! + 0.03;
+      }
+      return 0;
+    });
+    const { summary, steps } = run(plant, planner, { maxActions: 1, dt });
+    await summary;
+    expect(planner.asked).toHaveLength(2);
+    expect(steps[0]!.replan!.replanned).toBe(true);
+    expect(steps[0]!.start).toEqual(Array.from(planner.asked[1]!.ctx.x));
+    expect(steps[0]!.start[L.posOffset(0) + 1]).toBeCloseTo(x0[L.posOffset(0) + 1]! + 0.03, 12);
+  });
+
+  it('holds the arm still while a late plan is made, and never replays the last control', async () => {
+    const dt = 0.04;
+    const calls: { kind: 'command' | 'hold'; u?: Control; at: number }[] = [];
+    const supervisor = {
+      state: 'running',
+      stopReason: null,
+      command: (vx: number, vy: number) => (
+        calls.push({ kind: 'command', u: [vx, vy], at: performance.now() }),
+        true
+      ),
+      hold: () => calls.push({ kind: 'hold', at: performance.now() }),
+    } as unknown as Supervisor;
+    const layout = layoutForScene(scene);
+    let x = initialState(scene);
+    const robot = new RobotPlant({
+      supervisor,
+      layout,
+      poses: () =>
+        ({
+          pusher: { id: 'pusher', rigidBody: 'pusher', pose: { x: x[0]!, y: x[1]!, theta: 0 } },
+          sliders: scene.sliders.map((s, i) => ({
+            id: s.id,
+            rigidBody: s.rigidBody ?? null,
+            pose: layout.sliderPose(x, i),
+          })),
+        }) as never,
+      pusherFromRobot: () => undefined,
+      commandPeriodMs: 5,
+    });
+    const plant: Plant = {
+      observe: () => robot.observe(),
+      execute: async (u, d) => {
+        const path = await robot.execute(u, d);
+        x = kinematicStep(layout, x, u, d);
+        return path;
+      },
+    };
+    // Plans after the first take three controls' time: every one is late.
+    const planner = new RecordingPlanner(dt, (step) => (step === 0 ? 0 : 3 * dt * 1000));
+    const { summary } = run(plant, planner, { maxActions: 3, dt });
+    const s = await summary;
+    expect(s.actions).toBe(3);
+    // Commands come in three runs, one per control, each with its own plan's control; a hold
+    // follows each run, and nothing moves the arm between a hold and the next plan's commands.
+    const runs: Control[][] = [];
+    let current: Control[] | null = null;
+    for (const c of calls) {
+      if (c.kind === 'command') (current ??= (runs.push([]), runs[runs.length - 1]!)).push(c.u!);
+      else current = null;
+    }
+    expect(runs).toHaveLength(3);
+    runs.forEach((r, n) => expect(r.every((u) => u[1] === n / 1000)).toBe(true));
+    expect(calls[calls.length - 1]!.kind).toBe('hold');
+    // The arm waited for the late plans: task time is more than the controls alone.
+    expect(s.taskTime).toBeGreaterThan(3 * dt + 2 * (2 * dt));
+  });
+});
