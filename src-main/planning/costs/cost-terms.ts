@@ -40,6 +40,8 @@ export const costTermSchema = z.discriminatedUnion('term', [
     .strict(),
   z.object({ term: z.literal('control-smoothness'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('goal-distance'), weight: nonNegative }).strict(),
+  /** Running goal distance: w * d^2 after every control, so progress now beats the same progress later. */
+  z.object({ term: z.literal('goal-progress'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('goal-region'), weight: nonNegative }).strict(),
   z
     .object({
@@ -137,6 +139,10 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
       };
     case 'goal-distance':
       return { name: spec.term, terminal: (x) => spec.weight * g.goalDistance(x) ** 2 };
+    case 'goal-progress':
+      // Our addition: with a terminal goal cost only, a plan that waits and then pushes fast costs
+      // the same as one that pushes now, and a receding horizon executes the wait again and again.
+      return { name: spec.term, running: ({ next }) => spec.weight * g.goalDistance(next) ** 2 };
     case 'goal-region':
       return {
         name: spec.term,
