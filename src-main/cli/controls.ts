@@ -1,19 +1,22 @@
 /** Parsing of `--controls`: inline JSON or a path to a JSON file, an array of [vx, vy] in m/s. */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { UsageError } from './errors';
+import { noSuchFile, UsageError } from './errors';
 
 const controlsSchema = z.array(z.tuple([z.number(), z.number()])).min(1);
 
 export type Controls = [number, number][];
 
 export function parseControls(arg: string, maxSpeed: number): Controls {
-  const text = existsSync(arg) ? readFileSync(arg, 'utf8') : arg;
+  const isFile = existsSync(arg);
+  // Inline JSON starts with a bracket; anything else names a file, so say that one is missing.
+  if (!isFile && !/^\s*[[{]/.test(arg)) throw noSuchFile(arg, '--controls');
+  const text = isFile ? readFileSync(arg, 'utf8') : arg;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UsageError(`--controls: not JSON nor a readable file: ${arg.slice(0, 80)}`);
+    throw new UsageError(`--controls: not valid JSON: ${arg.slice(0, 80)}`);
   }
   const parsed = controlsSchema.safeParse(json);
   if (!parsed.success) {

@@ -1,16 +1,46 @@
 /** Turns any error that reaches the top of a command into one clear message and an exit code. */
+import { existsSync } from 'node:fs';
+import { CommanderError } from 'commander';
 import { SceneFileError } from '../contract/scene-file';
+
+/** Exit codes the README promises: 1 for a failure, 2 for bad input (usage, files, options). */
+export const EXIT_FAILURE = 1;
+const EXIT_BAD_INPUT = 2;
 
 /** An error meant for the user as it is: no stack trace. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** One wording for a path that names nothing, whatever kind of file the command wanted. */
+export function noSuchFile(file: string, option?: string): UsageError {
+  return new UsageError(`${option ? `${option}: ` : ''}no such file: ${file}`);
+}
+
+/** Fails with "no such file" up front, before a reader fails with its own, vaguer message. */
+export function requireFile(file: string, option?: string): string {
+  if (!existsSync(file)) throw noSuchFile(file, option);
+  return file;
+}
+
 export function reportCliError(err: unknown): number {
+  // Commander has already printed its message (or the help, or the version).
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
   if (err instanceof SceneFileError || err instanceof UsageError) {
     process.stderr.write(`parapush: ${err.message}\n`);
-    return 2;
+    return EXIT_BAD_INPUT;
+  }
+  const missing = missingPath(err);
+  if (missing !== null) {
+    process.stderr.write(`parapush: ${noSuchFile(missing).message}\n`);
+    return EXIT_BAD_INPUT;
   }
   process.stderr.write(`parapush: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  return 1;
+  return EXIT_FAILURE;
+}
+
+/** The path of a Node "file not found" error, for commands that open files without checking first. */
+function missingPath(err: unknown): string | null {
+  const e = err as NodeJS.ErrnoException | null;
+  return e?.code === 'ENOENT' && typeof e.path === 'string' ? e.path : null;
 }

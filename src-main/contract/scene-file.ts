@@ -7,11 +7,21 @@ export class SceneFileError extends Error {
   constructor(
     readonly file: string,
     readonly problems: { path: string; message: string }[],
+    message = `${file}: invalid scene\n${problems.map((p) => `  ${p.path || '(root)'}: ${p.message}`).join('\n')}`,
   ) {
-    super(
-      `${file}: invalid scene\n${problems.map((p) => `  ${p.path || '(root)'}: ${p.message}`).join('\n')}`,
-    );
+    super(message);
     this.name = 'SceneFileError';
+  }
+}
+
+/**
+ * The path names no file. Said plainly: "invalid scene ... ENOENT" sends the user looking for a
+ * bad field. Still a SceneFileError, so every caller that reports scene problems reports this too.
+ */
+export class NoSuchSceneFileError extends SceneFileError {
+  constructor(file: string) {
+    super(file, [{ path: '', message: 'no such file' }], `no such file: ${file}`);
+    this.name = 'NoSuchSceneFileError';
   }
 }
 
@@ -48,6 +58,7 @@ export function loadSceneFile(file: string): Scene {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NoSuchSceneFileError(file);
     throw new SceneFileError(file, [{ path: '', message: `cannot read file: ${(err as Error).message}` }]);
   }
   let json: unknown;
@@ -59,7 +70,7 @@ export function loadSceneFile(file: string): Scene {
   return parseScene(json, file);
 }
 
-/** JSON Schema of the scene file, for editors (written to resources/scenes/scene.schema.json). */
+/** JSON Schema of the scene file, for editors (written to resources/schemas/scene.schema.json). */
 export function sceneJsonSchema(): object {
   return z.toJSONSchema(sceneSchema, { io: 'input', unrepresentable: 'any' });
 }

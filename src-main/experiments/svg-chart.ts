@@ -1,6 +1,8 @@
 /**
  * A minimal SVG bar chart with error bars (one bar per model), enough for the ISRR Fig. 7 /
  * WAFR Fig. 5 style plots: success rate with its Wilson interval, task time with its 95% CI.
+ * The chart is sized to its text (title, model names, tick labels), since an SVG viewer clips
+ * whatever lies outside the viewport instead of making room for it.
  */
 export interface Bar {
   label: string;
@@ -9,59 +11,104 @@ export interface Bar {
   high: number;
 }
 
+const FONT = 12;
+const TITLE_FONT = 14;
+/**
+ * Average advance of a sans-serif glyph, in em, rounded up from Helvetica/DejaVu's ~0.55 so the
+ * estimate errs wide: SVG text cannot be measured without a renderer (the e2e test measures it).
+ */
+const GLYPH_EM = 0.62;
+const MIN_SLOT = 90;
+const BAR_WIDTH = 50;
+const MIN_PLOT_HEIGHT = 220;
+const TOP = 40;
+const RIGHT = 20;
+const Y_LABEL_X = 16;
+const TICK_GAP = 6;
+
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+export const textWidth = (s: string, fontSize: number): number => Math.ceil(s.length * fontSize * GLYPH_EM);
+
 export function barChartSvg(o: { title: string; yLabel: string; bars: Bar[]; yMax?: number }): string {
-  const width = 120 + 90 * Math.max(1, o.bars.length);
-  const height = 320;
-  const left = 70;
-  const top = 40;
-  const plotH = 220;
-  const finiteHighs = o.bars.map((b) => b.high).filter(Number.isFinite);
-  const yMax = o.yMax ?? niceCeil(Math.max(1e-9, ...finiteHighs));
-  const y = (v: number): number => top + plotH - (Math.max(0, Math.min(v, yMax)) / yMax) * plotH;
+  const ticks = niceTicks(o.yMax ?? dataMax(o.bars));
+  const yMax = ticks.values[ticks.values.length - 1]!;
+  const tickLabels = ticks.values.map((v) => v.toFixed(ticks.decimals));
+  // The rotated y label takes one line height left of the tick labels.
+  const left = Y_LABEL_X + FONT + Math.max(...tickLabels.map((t) => textWidth(t, FONT))) + TICK_GAP;
+  const slots = Math.max(1, o.bars.length);
+  const labelSlot = Math.max(MIN_SLOT, ...o.bars.map((b) => textWidth(b.label, FONT) + 16));
+  // A title wider than the bars widens the slots, so the plot fills the width the title needs.
+  const titleWidth = textWidth(o.title, TITLE_FONT) + 2 * RIGHT;
+  const titleSlot = (titleWidth - left - RIGHT) / slots;
+  const slot = Math.ceil(Math.max(labelSlot, titleSlot));
+  const width = left + slot * slots + RIGHT;
+  const plotH = Math.max(MIN_PLOT_HEIGHT, textWidth(o.yLabel, FONT) + 20);
+  const bottom = TOP + plotH;
+  const height = bottom + 40;
+  const y = (v: number): number => bottom - (Math.max(0, Math.min(v, yMax)) / yMax) * plotH;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${FONT}">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="${width / 2}" y="20" text-anchor="middle" font-size="14">${esc(o.title)}</text>`,
-    `<text transform="translate(16 ${top + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`,
+    `<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="${TITLE_FONT}">${esc(o.title)}</text>`,
+    `<text class="axis-label" transform="translate(${Y_LABEL_X} ${TOP + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`,
   ];
-  for (let i = 0; i <= 4; i++) {
-    const v = (yMax * i) / 4;
+  ticks.values.forEach((v, i) => {
     parts.push(
-      `<line x1="${left}" x2="${width - 20}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
-      `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${formatTick(v)}</text>`,
+      `<line x1="${left}" x2="${width - RIGHT}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
+      `<text class="tick" x="${left - TICK_GAP}" y="${y(v) + 4}" text-anchor="end">${tickLabels[i]}</text>`,
     );
-  }
+  });
   o.bars.forEach((b, i) => {
-    const cx = left + 45 + 90 * i;
-    if (Number.isFinite(b.value)) {
-      parts.push(
-        `<rect x="${cx - 25}" y="${y(b.value)}" width="50" height="${top + plotH - y(b.value)}" fill="#4a7fb5"/>`,
-      );
-      parts.push(
-        `<line x1="${cx}" x2="${cx}" y1="${y(b.low)}" y2="${y(b.high)}" stroke="black"/>`,
-        `<line x1="${cx - 8}" x2="${cx + 8}" y1="${y(b.low)}" y2="${y(b.low)}" stroke="black"/>`,
-        `<line x1="${cx - 8}" x2="${cx + 8}" y1="${y(b.high)}" y2="${y(b.high)}" stroke="black"/>`,
-      );
-    } else {
-      parts.push(`<text x="${cx}" y="${top + plotH - 6}" text-anchor="middle">n/a</text>`);
-    }
-    parts.push(`<text x="${cx}" y="${top + plotH + 18}" text-anchor="middle">${esc(b.label)}</text>`);
+    const cx = left + slot / 2 + slot * i;
+    parts.push(...barParts(b, cx, y, bottom));
+    parts.push(
+      `<text class="bar-label" x="${cx}" y="${bottom + 18}" text-anchor="middle">${esc(b.label)}</text>`,
+    );
   });
   parts.push(
-    `<line x1="${left}" x2="${width - 20}" y1="${top + plotH}" y2="${top + plotH}" stroke="black"/>`,
+    `<line x1="${left}" x2="${width - RIGHT}" y1="${bottom}" y2="${bottom}" stroke="black"/>`,
     '</svg>',
   );
   return `${parts.join('\n')}\n`;
 }
 
-function niceCeil(v: number): number {
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
+/** The bar with its error bar, or "n/a" where there is no value (no successful run to time). */
+function barParts(b: Bar, cx: number, y: (v: number) => number, bottom: number): string[] {
+  if (!Number.isFinite(b.value)) return [`<text x="${cx}" y="${bottom - 6}" text-anchor="middle">n/a</text>`];
+  const half = BAR_WIDTH / 2;
+  const out = [
+    `<rect x="${cx - half}" y="${y(b.value)}" width="${BAR_WIDTH}" height="${bottom - y(b.value)}" fill="#4a7fb5"/>`,
+  ];
+  if (Number.isFinite(b.low) && Number.isFinite(b.high)) {
+    out.push(
+      `<line x1="${cx}" x2="${cx}" y1="${y(b.low)}" y2="${y(b.high)}" stroke="black"/>`,
+      `<line x1="${cx - 8}" x2="${cx + 8}" y1="${y(b.low)}" y2="${y(b.low)}" stroke="black"/>`,
+      `<line x1="${cx - 8}" x2="${cx + 8}" y1="${y(b.high)}" y2="${y(b.high)}" stroke="black"/>`,
+    );
+  }
+  return out;
 }
 
-function formatTick(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toPrecision(3).replace(/\.?0+$/, '');
+/** The largest value to show; 1 when nothing is finite and positive, so an empty chart keeps sane ticks. */
+function dataMax(bars: readonly Bar[]): number {
+  const finite = bars.flatMap((b) => [b.value, b.high]).filter((v) => Number.isFinite(v) && v > 0);
+  return finite.length ? Math.max(...finite) : 1;
+}
+
+/**
+ * Axis ticks from 0 up to at least `max`, about four steps of 1, 2, 2.5 or 5 times a power of ten,
+ * with as many decimals as the step needs: round numbers, no exponent, no floating-point noise.
+ */
+export function niceTicks(max: number, steps = 4): { values: number[]; decimals: number } {
+  const top = max > 0 && Number.isFinite(max) ? max : 1;
+  const target = top / steps;
+  const exponent = Math.floor(Math.log10(target));
+  const mantissa = [1, 2, 2.5, 5, 10].find((m) => m * 10 ** exponent >= target * (1 - 1e-9))!;
+  const step = mantissa * 10 ** exponent;
+  // 1e-9 keeps a maximum a rounding error above a tick from adding a tick of its own.
+  const count = Math.max(1, Math.ceil(top / step - 1e-9));
+  const decimals = Math.max(0, -exponent + (mantissa === 2.5 ? 1 : 0) - (mantissa === 10 ? 1 : 0));
+  const values = Array.from({ length: count + 1 }, (_, i) => Number((i * step).toFixed(decimals)));
+  return { values, decimals };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   loadSceneFile,
+  NoSuchSceneFileError,
   parseScene,
   SceneFileError,
   sceneJsonSchema,
@@ -109,6 +110,12 @@ describe('scene schema', () => {
     expect(() => loadSceneFile(file)).toThrow(/not valid JSON/);
   });
 
+  it('says "no such file" for a path that names nothing, not "invalid scene ... ENOENT"', () => {
+    const file = path.join(os.tmpdir(), 'parapush-no-such-scene.json');
+    expect(() => loadSceneFile(file)).toThrow(NoSuchSceneFileError);
+    expect(() => loadSceneFile(file)).toThrow(`no such file: ${file}`);
+  });
+
   it('loads every shipped scene', () => {
     for (const n of ['isrr-obstacle', 'cvs-multi-object', 'wafr-narrow-strip', 'wafr-wide-table']) {
       expect(loadSceneFile(path.join(repoRoot, 'resources/scenes', `${n}.json`)).name).toBe(n);
@@ -118,7 +125,7 @@ describe('scene schema', () => {
   it('exports a JSON Schema that matches the shipped copy', async () => {
     const shipped = JSON.parse(
       (await import('node:fs')).readFileSync(
-        path.join(repoRoot, 'resources/scenes/scene.schema.json'),
+        path.join(repoRoot, 'resources/schemas/scene.schema.json'),
         'utf8',
       ),
     );

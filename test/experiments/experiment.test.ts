@@ -8,6 +8,7 @@ import { readRunRecords, type RunRecord } from '../../src-main/experiments/run-r
 import { claimOutDir, runExperiment, shardScenes } from '../../src-main/experiments/runner';
 import { parseRunSpec, taskForSpec } from '../../src-main/experiments/run-spec';
 import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
+import { barChartSvg, niceTicks, textWidth } from '../../src-main/experiments/svg-chart';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
@@ -72,6 +73,34 @@ describe('experiment statistics and report', () => {
     expect(readFileSync(path.join(out, 'success.svg'), 'utf8')).toMatch(
       /^<svg[\s\S]*coarse[\s\S]*fine[\s\S]*<\/svg>\n$/,
     );
+  });
+
+  it('gives plots round ticks with no exponent, even with no successful run to time', () => {
+    expect(niceTicks(1)).toEqual({ values: [0, 0.25, 0.5, 0.75, 1], decimals: 2 });
+    // A CI bound a rounding error above 15 must not add a tick of its own.
+    expect(niceTicks(15.000000000000002).values).toEqual([0, 5, 10, 15]);
+    expect(niceTicks(123.4).values).toEqual([0, 50, 100, 150]);
+    expect(niceTicks(0.37)).toEqual({ values: [0, 0.1, 0.2, 0.3, 0.4], decimals: 1 });
+    const out = path.join(tmp, 'no-success');
+    writeReport(out, 't', [record('coarse', 0, 'failure', 5)], ['coarse']);
+    const ticks = [
+      ...readFileSync(path.join(out, 'task-time.svg'), 'utf8').matchAll(/class="tick"[^>]*>([^<]*)</g),
+    ];
+    expect(ticks.map((m) => m[1])).toEqual(['0.00', '0.25', '0.50', '0.75', '1.00']);
+  });
+
+  it('sizes plots to their title and model names', () => {
+    const svgWidth = (svg: string): number => Number(/<svg[^>]* width="(\d+)"/.exec(svg)![1]);
+    const bar = { value: 1, low: 0.5, high: 1.5 };
+    const short = barChartSvg({ title: 't', yLabel: 'y', bars: [{ label: 'fine', ...bar }] });
+    const title = 'isrr-obstacle: task time of successful runs (95% CI)';
+    const long = barChartSvg({ title, yLabel: 'y', bars: [{ label: 'fine', ...bar }] });
+    expect(svgWidth(long)).toBeGreaterThanOrEqual(textWidth(title, 14));
+    expect(svgWidth(long)).toBeGreaterThan(svgWidth(short));
+    const label = 'parareal:2@learned/uampc';
+    const bars = [label, label].map((l) => ({ label: l, ...bar }));
+    const wide = barChartSvg({ title: 't', yLabel: 'y', bars });
+    expect(svgWidth(wide)).toBeGreaterThan(2 * textWidth(label, 12));
   });
 
   it('shards partition the scenes, and an output folder refuses another experiment', () => {

@@ -2,7 +2,7 @@
  * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
  * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report.
  */
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { appRoot } from '../../console/paths';
@@ -19,7 +19,7 @@ import {
   shardScenes,
   type Shard,
 } from '../../experiments/runner';
-import { UsageError } from '../errors';
+import { requireFile, UsageError } from '../errors';
 
 const tasksDir = path.join(appRoot, 'resources', 'tasks');
 
@@ -53,8 +53,10 @@ export function parseShard(arg: string): Shard {
 /** A shipped task name (isrr-obstacle, ...) or a path to a task file. */
 function loadTask(arg: string): LoadedTask {
   const shipped = path.join(tasksDir, `${arg}.json`);
-  const file = existsSync(shipped) ? shipped : arg;
-  if (!existsSync(file)) throw new UsageError(`--task: no shipped task or file "${arg}"`);
+  if (!existsSync(shipped) && !looksLikePath(arg)) {
+    throw new UsageError(`--task: no shipped task "${arg}" (${shippedTaskNames().join(', ')}), nor a file`);
+  }
+  const file = existsSync(shipped) ? shipped : requireFile(arg, '--task');
   try {
     return loadTaskFile(file);
   } catch (e) {
@@ -62,6 +64,16 @@ function loadTask(arg: string): LoadedTask {
     throw e;
   }
 }
+
+/** A bare word is meant as a shipped task name; anything with a folder or an extension, as a file. */
+const looksLikePath = (arg: string): boolean =>
+  arg.includes('/') || arg.includes(path.sep) || path.extname(arg) !== '';
+
+const shippedTaskNames = (): string[] =>
+  readdirSync(tasksDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.basename(f, '.json'))
+    .sort();
 
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
   const records = readRunRecords(outDir);

@@ -6,15 +6,15 @@ import type { Command } from 'commander';
 import { exportCsv } from '../../session/csv-export';
 import { SessionLog, SessionLogError } from '../../session/reader';
 import { recoverSessionFile } from '../../session/recovery';
-import { UsageError } from '../errors';
+import { requireFile, UsageError } from '../errors';
 
 /** Session-log problems are the user's to fix (wrong file, needs recovery): no stack trace. */
-async function userErrors<T>(work: () => Promise<T>): Promise<T> {
+async function userErrors<T>(file: string, work: () => Promise<T>): Promise<T> {
+  requireFile(file);
   try {
     return await work();
   } catch (err) {
     if (err instanceof SessionLogError) throw new UsageError(err.message);
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError((err as Error).message);
     throw err;
   }
 }
@@ -29,7 +29,7 @@ export function registerLogCommand(program: Command): void {
     .argument('<file>', 'session log (.mcap)')
     .option('--json', 'print the summary as JSON')
     .action((file: string, opts: { json?: boolean }) =>
-      userErrors(async () => {
+      userErrors(file, async () => {
         const session = await SessionLog.open(file);
         try {
           const summary = await session.summary();
@@ -63,7 +63,7 @@ export function registerLogCommand(program: Command): void {
     .argument('<file>', 'session log (.mcap)')
     .requiredOption('--out <dir>', 'output folder (created if missing)')
     .action((file: string, opts: { out: string }) =>
-      userErrors(async () => {
+      userErrors(file, async () => {
         for (const c of await exportCsv(file, opts.out))
           process.stdout.write(`${c.file}: ${c.rows} rows, ${c.columns} columns (${c.topic})\n`);
       }),
@@ -73,7 +73,7 @@ export function registerLogCommand(program: Command): void {
     .description('rewrite a log cut short by a crash or kill as a valid indexed MCAP')
     .argument('<file>', 'session log (.mcap)')
     .action((file: string) =>
-      userErrors(async () => {
+      userErrors(file, async () => {
         const r = await recoverSessionFile(file);
         switch (r.action) {
           case 'recovered':

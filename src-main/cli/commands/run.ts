@@ -10,7 +10,7 @@ import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../run/lab-link';
 import { supervisedRun } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup-file';
-import { UsageError } from '../errors';
+import { requireFile, UsageError } from '../errors';
 import { SessionRecorder } from '../../session/recorder';
 import { defaultSessionsDir } from '../../session/sessions-dir';
 
@@ -96,7 +96,7 @@ export function registerRunCommand(program: Command): void {
     .action(async (opts: RunOptions) => {
       if (!opts.scene && !opts.task) throw new UsageError('give --scene FILE or --task FILE');
       let loaded;
-      if (opts.task) loaded = loadTaskFile(opts.task);
+      if (opts.task) loaded = loadTaskFile(requireFile(opts.task, '--task'));
       else {
         const scene = loadSceneFile(opts.scene!);
         const taskFile = shippedTaskFile(tasksDir, scene.name);

@@ -1,19 +1,45 @@
 /** `parapush scene check FILE...` and `parapush scene schema`: validate scene files, print the JSON Schema. */
 import type { Command } from 'commander';
-import { loadSceneFile, sceneJsonSchema } from '../../contract/scene-file';
+import {
+  loadSceneFile,
+  NoSuchSceneFileError,
+  SceneFileError,
+  sceneJsonSchema,
+} from '../../contract/scene-file';
+import { EXIT_FAILURE } from '../errors';
+
+/** One line per file, so a glob of many files reads as a list and greps cleanly. */
+function checkLine(file: string): { ok: boolean; line: string } {
+  try {
+    const s = loadSceneFile(file);
+    return {
+      ok: true,
+      line: `${file}: ok (${s.name}: ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))`,
+    };
+  } catch (err) {
+    if (err instanceof NoSuchSceneFileError) return { ok: false, line: err.message };
+    if (!(err instanceof SceneFileError)) throw err;
+    const problems = err.problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ');
+    return { ok: false, line: `${file}: invalid scene: ${problems}` };
+  }
+}
 
 export function registerSceneCommand(program: Command): void {
   const scene = program.command('scene').description('validate scene files and print their JSON Schema');
   scene
     .command('check')
-    .description('validate scene files; prints each problem with its field path')
+    .description('validate scene files, one line each (ok, or every problem with its field path)')
     .argument('<files...>', 'scene JSON files')
     .action((files: string[]) => {
-      for (const file of files) {
-        const s = loadSceneFile(file);
-        process.stdout.write(
-          `${file}: ok (${s.name}: ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))\n`,
-        );
+      // Every file is checked and reported, whatever fails before it (the README's own
+      // `scene check resources/scenes/*.json` must list them all): one line each on stdout, in
+      // argument order; only the verdict goes to stderr.
+      const results = files.map(checkLine);
+      for (const r of results) process.stdout.write(`${r.line}\n`);
+      const failed = results.filter((r) => !r.ok).length;
+      if (failed > 0) {
+        process.stderr.write(`parapush: ${failed} of ${files.length} scene file(s) failed the check\n`);
+        process.exitCode = EXIT_FAILURE;
       }
     });
   scene
