@@ -26,7 +26,7 @@ describe('physics benchmark', () => {
   it('runs and reports plausible costs for every integrator and slider count, coarse far cheaper', async () => {
     const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      await (await import('../../bench/physics')).run(['1']);
+      await (await import('../../bench/physics')).run(['1', '4']);
     } finally {
       log.mockRestore();
     }
@@ -40,6 +40,16 @@ describe('physics benchmark', () => {
       expect(r['fine/coarse']).toBeGreaterThan(50);
     }
     // How cost grows with sliders is a timing claim, left to the bench itself (one repeat here).
+    // The accuracy table: the reference against itself is exact, every setting differs a little
+    // (a finite, non-negative number of mm), and the real-world spread closes the table.
+    const acc = result.accuracy.rows as { prediction: string; 'mean diff mm': number }[];
+    expect(result.accuracy.pushes).toBe(4);
+    expect(acc[0]!['mean diff mm']).toBe(0);
+    for (const r of acc.slice(1, -1)) {
+      expect(r['mean diff mm']).toBeGreaterThanOrEqual(0);
+      expect(r['mean diff mm']).toBeLessThan(100);
+    }
+    expect(acc[acc.length - 1]!.prediction).toMatch(/real-world spread/);
   });
 });
 
