@@ -356,13 +356,12 @@ describe(`codec properties (fast-check seed ${SEED})`, () => {
       );
       fc.assert(
         fc.property(line, (l) => {
-          const started = performance.now();
           onlyTyped(DashboardRefusedError, () => expect(robotModes).toContain(parseRobotMode(l)));
           onlyTyped(DashboardRefusedError, () => expect(safetyModes).toContain(parseSafetyStatus(l)));
           onlyTyped(DashboardRefusedError, () => expect(runtimeStates).toContain(parseProgramState(l).state));
           onlyTyped(DashboardRefusedError, () => parseRemoteControl(l));
-          // Linear-time parsing: a pathological line must not stall the link (generous bound).
-          expect(performance.now() - started).toBeLessThan(50);
+          // A parse that backtracked catastrophically on one of these lines would hang the test
+          // (and time it out); wall-time bounds belong in benchmarks, not here.
         }),
         { numRuns: 3000 },
       );
