@@ -23,6 +23,7 @@ interface RunOptions {
   model: string;
   coarse: string;
   planner?: string;
+  async?: boolean;
   setup?: string;
   workers?: string;
   seed: string;
@@ -81,9 +82,10 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--scene <file>', 'scene file (its task: resources/tasks/<scene name>.json)')
     .option('--task <file>', 'task file (costs and planner settings; names its scene)')
-    .option('--model <model>', 'coarse | fine | parareal[:K]', 'parareal:2')
+    .option('--model <model>', 'coarse | fine | parareal[:K] | parareal:adaptive', 'parareal:2')
     .option('--coarse <model>', 'coarse model of Parareal: analytical | learned', 'analytical')
     .option('--planner <kind>', "mpc | tampc (default: the task file's)")
+    .option('--async', 'plan the next step while the arm executes this one (asynchronous MPC)')
     .option('--setup <file>', 'lab setup (calibrations); default: <setup dir>/<robot host>.json')
     .option('--workers <W>', 'fine-model worker processes')
     .option('--seed <n>', 'planner seed', '1')
@@ -110,6 +112,7 @@ export function registerRunCommand(program: Command): void {
           throw new UsageError(`--planner: expected mpc or tampc, got "${opts.planner}"`);
         task = { ...task, planner: { ...task.planner, kind: opts.planner } };
       }
+      if (opts.async) task = { ...task, planner: { ...task.planner, mode: 'asynchronous' } };
       let model;
       try {
         model = parseModelSpec(opts.model);
