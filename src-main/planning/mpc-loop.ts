@@ -64,9 +64,6 @@ const within = (d: Tolerance, t: Tolerance): boolean =>
 interface PendingPlan {
   /** The predicted state the plan starts from. */
   basis: State;
-  startedAt: number;
-  /** Wall time it had to arrive by for the arm not to wait (end of the executing control, ms). */
-  dueAt: number;
   plan: Promise<{ plan: Plan; planning: number }>;
 }
 
@@ -104,9 +101,13 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     states: states.map((s) => Array.from(s)),
   });
 
-  const planNow = async (x: State, step: number): Promise<{ plan: Plan; planning: number }> => {
+  const planNow = async (
+    x: State,
+    step: number,
+    before: Control = uPrev,
+  ): Promise<{ plan: Plan; planning: number }> => {
     const t0 = performance.now();
-    const plan = await o.planner.plan({ x, step, uPrev });
+    const plan = await o.planner.plan({ x, step, uPrev: before });
     return { plan, planning: (performance.now() - t0) / 1000 };
   };
 
@@ -118,7 +119,8 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       pending = null;
       const divergence = stateDivergence(L, x, p.basis);
       const arrived = await p.plan;
-      const waited = Math.max(0, (p.startedAt + arrived.planning * 1000 - p.dueAt) / 1000);
+      // It started with the control; the arm waits only for what it took beyond the control.
+      const waited = Math.max(0, arrived.planning - o.controlDuration);
       if (within(divergence, asyncTolerance ?? confirm)) {
         return { ...arrived, basis: p.basis, waited, replan: { divergence, replanned: false } };
       }
@@ -149,14 +151,15 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     if (o.signal?.aborted) return finish('aborted', null, 'aborted');
     // Confirm the plan's start against a fresh observation before anything moves.
     const now = o.plant.observe();
-    if (!within(stateDivergence(L, now, chosen.basis), confirm)) {
+    const moved = stateDivergence(L, now, chosen.basis);
+    if (!within(moved, confirm)) {
       x = now;
       const fresh = await planNow(x, controls.length);
       chosen = {
         ...fresh,
         basis: x,
         waited: chosen.waited + fresh.planning,
-        replan: { divergence: stateDivergence(L, now, chosen.basis), replanned: true },
+        replan: { divergence: moved, replanned: true },
       };
       if (o.signal?.aborted) return finish('aborted', null, 'aborted');
     }
@@ -179,15 +182,11 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       // The state this plan predicts at the end of its first control: the next plan starts there.
       const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
       if (predicted) {
-        const startedAt = performance.now();
         const basis = Float64Array.from(predicted);
-        const next = o.planner.plan({ x: basis, step: controls.length + 1, uPrev: u }).then((p) => ({
-          plan: p,
-          planning: (performance.now() - startedAt) / 1000,
-        }));
+        const next = planNow(basis, controls.length + 1, u);
         // A dropped plan's failure must not become an unhandled rejection.
         next.catch(() => undefined);
-        pending = { basis, startedAt, dueAt: startedAt + o.controlDuration * 1000, plan: next };
+        pending = { basis, plan: next };
       }
     }
     const path = await o.plant.execute(u, o.controlDuration);

@@ -81,19 +81,33 @@ export class TaskGeometry {
   }
 
   /**
-   * The first obstacle touched on the way from x to next, checked at `samples` points between
-   * them (next included). Predictions are states at control boundaries only, and an object can
-   * graze an obstacle's edge and leave it again within one control; the pusher moves in a
-   * straight line within a control, the objects roughly so.
+   * Calls visit with `samples` states between x and next (next included), linearly interpolated,
+   * in `scratch`; stops early when visit returns true. Predictions are states at control
+   * boundaries only, and an object can graze an obstacle's edge and leave it again within one
+   * control; the pusher moves in a straight line within a control, the objects roughly so.
    */
-  obstacleContactBetween(x: State, next: State, samples: number, scratch: State): string | null {
+  alongControl(
+    x: State,
+    next: State,
+    samples: number,
+    scratch: State,
+    visit: (y: State) => boolean | void,
+  ): void {
     for (let k = 1; k <= samples; k++) {
       const f = k / samples;
       for (let j = 0; j < this.layout.velocityOffset; j++) scratch[j] = x[j]! + f * (next[j]! - x[j]!);
-      const hit = this.obstacleContact(scratch);
-      if (hit) return hit;
+      if (visit(scratch) === true) return;
     }
-    return null;
+  }
+
+  /** The first obstacle touched on the way from x to next, checked at `samples` points (alongControl). */
+  obstacleContactBetween(x: State, next: State, samples: number, scratch: State): string | null {
+    let hit: string | null = null;
+    this.alongControl(x, next, samples, scratch, (y) => {
+      hit = this.obstacleContact(y);
+      return hit !== null;
+    });
+    return hit;
   }
 
   assess(x: State): Assessment {

@@ -123,11 +123,9 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
         running: ({ x, next }) => {
           if (g.obstacles.length === 0) return 0;
           let c = 0;
-          for (let k = 1; k <= CLEARANCE_SAMPLES; k++) {
-            const f = k / CLEARANCE_SAMPLES;
-            for (let j = 0; j < L.velocityOffset; j++) scratch[j] = x[j]! + f * (next[j]! - x[j]!);
-            c = Math.max(c, at(scratch));
-          }
+          g.alongControl(x, next, CLEARANCE_SAMPLES, scratch, (y) => {
+            c = Math.max(c, at(y));
+          });
           return spec.weight * c;
         },
       };
