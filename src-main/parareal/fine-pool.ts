@@ -90,7 +90,8 @@ export class FinePool {
   }
 
   private sendScene(worker: Worker, key: string): void {
-    if (worker.scenes.has(key)) return;
+    // A worker whose 'ready' arrives after close() is already being killed: writing to it fails.
+    if (this.closed || worker.scenes.has(key)) return;
     worker.transport.send({ type: 'scene', sceneKey: key, scene: this.scenes.get(key)! } satisfies ToWorker);
     worker.scenes.add(key);
   }
