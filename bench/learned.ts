@@ -29,7 +29,8 @@ import { defaultSamplingSettings, sampleTransitionStart } from '../src-main/lear
 import { unpadState } from '../src-main/learned/slots';
 import { tfBackendReady } from '../src-main/learned/tf-backend';
 import type { Control } from '../src-main/parareal/parareal';
-import { createPredictor, parseModelChoice, type CoarseKind } from '../src-main/parareal/predictor';
+import { createPredictor, type CoarseKind } from '../src-main/parareal/predictor';
+import { parseModelChoice } from '../src-main/parareal/model-choice';
 import { defaultWorkerCount, FinePool } from '../src-main/parareal/fine-pool';
 import { summarize } from '../src-main/experiments/report';
 import { readRunRecords } from '../src-main/experiments/run-record';

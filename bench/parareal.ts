@@ -20,6 +20,7 @@ import { layoutForScene, wrapAngle, type State, type StateLayout } from '../src-
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';
+import { estimateBatchCost } from '../src-main/parareal/model-choice';
 import { meanCi95, printTable, writeResult, type Row } from './report';
 
 const paperTable1 = [
@@ -276,21 +277,15 @@ export function sliderStateRms(L: StateLayout, states: readonly State[], fine: r
   return Math.sqrt(sum / count);
 }
 
-/** Fine jobs Parareal runs with K iterations and N slices when exact slices are skipped. */
-export function fineJobs(K: number, N: number): number {
-  let jobs = 0;
-  for (let k = 1; k <= K; k++) jobs += N - k + 1;
-  return jobs;
-}
-
 /**
  * Eq. 5 generalised to W workers with slice skipping and pipelining: the fine work is
  * fineJobs(K, N) jobs of cost c_f spread over W workers, but never shorter than the chain of K
- * dependent jobs; the coarse model adds (K + 1) N c_c serially.
+ * dependent jobs; the coarse model adds (K + 1) N c_c serially. The same count as `auto` uses,
+ * for one sequence against the fine model's N controls in a row.
  */
 export function theoreticalSpeedup(K: number, N: number, W: number, ccOverCf: number): number {
-  const fineTime = Math.max(Math.ceil(fineJobs(K, N) / W), K);
-  return N / (fineTime + (K + 1) * N * ccOverCf);
+  const model = { kind: 'parareal', iterations: K, tolerance: null, controlsPerSlice: 1 } as const;
+  return N / estimateBatchCost(model, { workers: W, sequences: 1, horizon: N }, ccOverCf);
 }
 
 async function fig6(runs: number): Promise<unknown> {

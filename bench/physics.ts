@@ -31,33 +31,39 @@ function timeUs(fn: () => void, repeats: number): number {
   return samples[Math.floor(samples.length / 2)]!;
 }
 
+/** One row of the cost table: fine and coarse cost of a 1 s push into the first of n sliders. */
+export async function physicsCostRow(integrator: Integrator, sliders: number, repeats: number): Promise<Row> {
+  const scene = sceneWith(sliders, integrator);
+  const fine = await FineModel.create(scene);
+  try {
+    const coarse = new AnalyticalCoarseModel(scene);
+    const x0 = initialState(scene);
+    // A push into the first slider, so contacts are active as in real use.
+    fine.step(x0, 0.05, 0, 1); // warm-up (JIT, memory growth)
+    const fineControlUs = timeUs(() => fine.step(x0, 0.05, 0, 1), repeats);
+    const inner = 2000;
+    const coarseControlUs =
+      timeUs(() => {
+        for (let k = 0; k < inner; k++) coarse.step(x0, 0.05, 0, 1);
+      }, repeats) / inner;
+    return {
+      integrator,
+      sliders,
+      'fine us/step': fineControlUs / fine.stepsFor(1),
+      'fine ms/control': fineControlUs / 1000,
+      'coarse us/control': coarseControlUs,
+      'fine/coarse': fineControlUs / coarseControlUs,
+    };
+  } finally {
+    fine.dispose();
+  }
+}
+
 export async function run(args: string[]): Promise<void> {
   const repeats = Number(args[0] ?? 7);
   const rows: Row[] = [];
   for (const integrator of ['RK4', 'Euler'] as const) {
-    for (let n = 1; n <= 4; n++) {
-      const scene = sceneWith(n, integrator);
-      const fine = await FineModel.create(scene);
-      const coarse = new AnalyticalCoarseModel(scene);
-      const x0 = initialState(scene);
-      // A push into the first slider, so contacts are active as in real use.
-      fine.step(x0, 0.05, 0, 1); // warm-up (JIT, memory growth)
-      const fineControlUs = timeUs(() => fine.step(x0, 0.05, 0, 1), repeats);
-      const inner = 2000;
-      const coarseControlUs =
-        timeUs(() => {
-          for (let k = 0; k < inner; k++) coarse.step(x0, 0.05, 0, 1);
-        }, repeats) / inner;
-      rows.push({
-        integrator,
-        sliders: n,
-        'fine us/step': fineControlUs / fine.stepsFor(1),
-        'fine ms/control': fineControlUs / 1000,
-        'coarse us/control': coarseControlUs,
-        'fine/coarse': fineControlUs / coarseControlUs,
-      });
-      fine.dispose();
-    }
+    for (let n = 1; n <= 4; n++) rows.push(await physicsCostRow(integrator, n, repeats));
   }
   printTable('Physics model cost (1 s control = 1000 steps of 1 ms; median of repeats)', rows);
   const pushes = Number(args[1] ?? 100);

@@ -46,20 +46,5 @@ export function writeResult(name: string, data: unknown): string {
   return file;
 }
 
-/** Mean and half-width of the 95% confidence interval (normal approximation; t for small n). */
-export function meanCi95(xs: number[]): { mean: number; ci95: number } {
-  const n = xs.length;
-  const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, ci95: 0 };
-  const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
-  return { mean, ci95: tQuantile975(n - 1) * Math.sqrt(variance / n) };
-}
-
-/** Two-sided 95% Student-t quantile; exact table for small dof, normal beyond. */
-function tQuantile975(dof: number): number {
-  const table = [
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-    2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-  ];
-  return dof <= table.length ? table[dof - 1]! : 1.96 + 2.4 / dof;
-}
+/** Benchmarks report intervals the way experiments do. */
+export { meanCi95 } from '../src-main/experiments/stats';

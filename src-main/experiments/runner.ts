@@ -31,6 +31,8 @@ export const experimentConfigSchema = z
     models: z.array(z.string()).min(1),
     scenes: z.number().int().min(1),
     seed: z.number().int().min(0),
+    /** Present only for asynchronous MPC, so synchronous experiments keep their stored identity. */
+    mode: z.literal('asynchronous').optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
@@ -75,11 +77,18 @@ export function sceneSeed(seed: number, scene: number): number {
 
 /** Runs (or skips, when already stored) every run of the shard; returns how many ran and were skipped. */
 export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
-  const config: ExperimentConfig = { task: o.task, models: o.models, scenes: o.scenes, seed: o.seed };
+  const config: ExperimentConfig = {
+    task: o.task,
+    models: o.models,
+    scenes: o.scenes,
+    seed: o.seed,
+    ...(o.mode ? { mode: o.mode } : {}),
+  };
   claimOutDir(o.outDir, config);
+  const taskDef = o.mode ? { ...o.taskDef, planner: { ...o.taskDef.planner, mode: o.mode } } : o.taskDef;
   const runs = o.models.map((spec) => {
     const parsed = parseRunSpec(spec);
-    return { spec, ...parsed, task: taskForSpec(o.taskDef, parsed) };
+    return { spec, ...parsed, task: taskForSpec(taskDef, parsed) };
   });
   const scenes = shardScenes(o.scenes, o.shard);
   let ran = 0;

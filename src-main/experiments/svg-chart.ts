@@ -1,7 +1,7 @@
 /**
- * A minimal SVG bar chart with error bars (one bar per model), enough for the ISRR Fig. 7 /
- * WAFR Fig. 5 style plots: success rate with its Wilson interval, task time with its 95% CI.
- * The chart is sized to its text (title, model names, tick labels), since an SVG viewer clips
+ * Minimal SVG charts: bars with error bars (one bar per model), enough for the ISRR Fig. 7 /
+ * WAFR Fig. 5 style plots: success rate with its Wilson interval, task time with its 95% CI;
+ * and lines over a categorical x axis (planning time against worker count). Each chart is sized to its text (title, model names, tick labels), since an SVG viewer clips
  * whatever lies outside the viewport instead of making room for it.
  */
 export interface Bar {
@@ -111,4 +111,94 @@ export function niceTicks(max: number, steps = 4): { values: number[]; decimals:
   const decimals = Math.max(0, -exponent + (mantissa === 2.5 ? 1 : 0) - (mantissa === 10 ? 1 : 0));
   const values = Array.from({ length: count + 1 }, (_, i) => Number((i * step).toFixed(decimals)));
   return { values, decimals };
+}
+
+export interface Series {
+  label: string;
+  /** One value per x category; NaN leaves a gap. */
+  values: number[];
+}
+
+const SERIES_COLOURS = ['#4a7fb5', '#d9822b', '#3d9970', '#b03a48', '#7a5195', '#666666'];
+const LEGEND_ROW = 16;
+
+/**
+ * Lines over categorical x values (e.g. worker counts), one per series, with a legend: for
+ * quantities people compare across a parameter, such as planning time per step against workers.
+ * An optional horizontal reference line (e.g. the control duration) is drawn dashed.
+ */
+export function lineChartSvg(o: {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  x: string[];
+  series: Series[];
+  reference?: { value: number; label: string };
+}): string {
+  const all = o.series.flatMap((s) => s.values).concat(o.reference ? [o.reference.value] : []);
+  const finite = all.filter((v) => Number.isFinite(v) && v > 0);
+  const ticks = niceTicks(finite.length ? Math.max(...finite) : 1);
+  const yMax = ticks.values[ticks.values.length - 1]!;
+  const tickLabels = ticks.values.map((v) => v.toFixed(ticks.decimals));
+  const left = Y_LABEL_X + FONT + Math.max(...tickLabels.map((t) => textWidth(t, FONT))) + TICK_GAP;
+  const legendWidth = Math.max(...o.series.map((s) => textWidth(s.label, FONT))) + 40;
+  const slot = Math.max(60, ...o.x.map((x) => textWidth(x, FONT) + 16));
+  const plotW = Math.max(slot * o.x.length, textWidth(o.title, TITLE_FONT) - legendWidth);
+  const width = left + plotW + legendWidth + RIGHT;
+  const plotH = Math.max(MIN_PLOT_HEIGHT, o.series.length * LEGEND_ROW + 20, textWidth(o.yLabel, FONT) + 20);
+  const bottom = TOP + plotH;
+  const height = bottom + 50;
+  const step = plotW / o.x.length;
+  const px = (i: number): number => left + step / 2 + step * i;
+  const py = (v: number): number => bottom - (Math.max(0, Math.min(v, yMax)) / yMax) * plotH;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${FONT}">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="${TITLE_FONT}">${esc(o.title)}</text>`,
+    `<text class="axis-label" transform="translate(${Y_LABEL_X} ${TOP + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`,
+    `<text class="axis-label" x="${left + plotW / 2}" y="${bottom + 40}" text-anchor="middle">${esc(o.xLabel)}</text>`,
+  ];
+  ticks.values.forEach((v, i) => {
+    parts.push(
+      `<line x1="${left}" x2="${left + plotW}" y1="${py(v)}" y2="${py(v)}" stroke="#ddd"/>`,
+      `<text class="tick" x="${left - TICK_GAP}" y="${py(v) + 4}" text-anchor="end">${tickLabels[i]}</text>`,
+    );
+  });
+  o.x.forEach((x, i) => {
+    parts.push(`<text class="tick" x="${px(i)}" y="${bottom + 18}" text-anchor="middle">${esc(x)}</text>`);
+  });
+  if (o.reference) {
+    const y = py(o.reference.value);
+    parts.push(
+      `<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="black" stroke-dasharray="5 4"/>`,
+      `<text x="${left + plotW - 4}" y="${y - 5}" text-anchor="end">${esc(o.reference.label)}</text>`,
+    );
+  }
+  o.series.forEach((s, k) => {
+    const colour = SERIES_COLOURS[k % SERIES_COLOURS.length]!;
+    // Break the line at gaps, so a missing measurement is never drawn as a straight interpolation.
+    let path = '';
+    let pen = false;
+    s.values.forEach((v, i) => {
+      if (!Number.isFinite(v)) {
+        pen = false;
+        return;
+      }
+      path += `${pen ? 'L' : 'M'}${px(i).toFixed(1)} ${py(v).toFixed(1)} `;
+      pen = true;
+      parts.push(`<circle cx="${px(i).toFixed(1)}" cy="${py(v).toFixed(1)}" r="3" fill="${colour}"/>`);
+    });
+    if (path) parts.push(`<path d="${path.trim()}" fill="none" stroke="${colour}" stroke-width="2"/>`);
+    const ly = TOP + 10 + k * LEGEND_ROW;
+    const lx = left + plotW + 12;
+    parts.push(
+      `<line x1="${lx}" x2="${lx + 18}" y1="${ly}" y2="${ly}" stroke="${colour}" stroke-width="2"/>`,
+      `<text class="legend" x="${lx + 24}" y="${ly + 4}">${esc(s.label)}</text>`,
+    );
+  });
+  parts.push(
+    `<line x1="${left}" x2="${left + plotW}" y1="${bottom}" y2="${bottom}" stroke="black"/>`,
+    '</svg>',
+  );
+  return `${parts.join('\n')}\n`;
 }

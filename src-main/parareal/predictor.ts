@@ -64,27 +64,6 @@ export function parseModelSpec(spec: string, tolerance: Tolerance | null = null)
   );
 }
 
-/** A prediction model together with the coarse model it uses (ignored by `fine`). */
-export interface ModelChoice {
-  model: PredictionModel;
-  coarse: CoarseKind;
-}
-
-/**
- * Parses a model spec with an optional coarse-model suffix: "parareal:2@learned",
- * "coarse@learned", "fine" (the experiment runner's spelling, so one experiment can compare the
- * analytical and the learned coarse model on paired runs).
- */
-export function parseModelChoice(spec: string): ModelChoice {
-  const [base = '', coarse = 'analytical', ...rest] = spec.split('@');
-  if (rest.length > 0 || (coarse !== 'analytical' && coarse !== 'learned'))
-    throw new Error(`"${spec}": the coarse model after @ must be analytical or learned`);
-  const model = parseModelSpec(base);
-  if (model.kind === 'fine' && coarse !== 'analytical')
-    throw new Error(`"${spec}": the fine model uses no coarse model`);
-  return { model, coarse };
-}
-
 export function modelLabel(model: PredictionModel): string {
   if (model.kind !== 'parareal') return model.kind;
   return model.tolerance ? 'parareal:adaptive' : `parareal:${model.iterations}`;

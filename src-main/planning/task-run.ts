@@ -6,6 +6,7 @@
 import type { Scene } from '../contract/scene';
 import type { FinePool } from '../parareal/fine-pool';
 import { createPredictor, type CoarseKind, type PredictionModel } from '../parareal/predictor';
+import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { TrajectoryCost } from './costs/trajectory-cost';
 import { ExecutionWorld } from './execution-world';
 import { MpcPlanner, type StepPlanner } from './mpc';
@@ -23,6 +24,10 @@ export interface TaskRunParts {
   geometry: TaskGeometry;
   cost: TrajectoryCost;
   planner: StepPlanner;
+  /** The prediction model the planner uses (`auto` resolved for the pool and the task). */
+  model: PredictionModel;
+  /** Why `auto` chose that model; null when the caller named the model. */
+  modelReason: string | null;
   /** Release what the planner holds (the TAMPC sampling world). */
   dispose(): void;
 }
@@ -65,7 +70,7 @@ export async function createTaskRun(o: {
   /** The task's scene (the worker pool compiles it once; start states come separately). */
   scene: Scene;
   pool: FinePool;
-  model: PredictionModel;
+  model: ModelRequest;
   coarse?: CoarseKind;
   /** Seed of the planning side (exploration noise, TAMPC samples). */
   seed: number;
@@ -74,15 +79,20 @@ export async function createTaskRun(o: {
   const geometry = new TaskGeometry(scene);
   const cost = new TrajectoryCost(task.costs, geometry);
   const p = task.planner;
+  const { model, reason: modelReason } = resolveModel(o.model, {
+    workers: o.pool.size,
+    sequences: p.optimizer.rollouts,
+    horizon: p.horizon,
+  });
   // Planning predicts with its own fine-model settings; the world it plans for keeps the scene's.
   const predictionScene: Scene = { ...scene, fine: p.prediction };
-  const predictor = createPredictor(predictionScene, o.pool, o.model, {
+  const predictor = createPredictor(predictionScene, o.pool, model, {
     dt: p.controlDuration,
     coarse: o.coarse ?? 'analytical',
   });
   const rollout = predictorRollout(predictor);
   const rng = new Rng(deriveSeed(o.seed, 'planner'));
-  const labels = iterationLabeller(o.model, p.horizon);
+  const labels = iterationLabeller(model, p.horizon);
   const settings = optimizerSettings(task, scene);
   if (p.kind === 'mpc') {
     const planner = new MpcPlanner({
@@ -97,7 +107,7 @@ export async function createTaskRun(o: {
       controlDuration: p.controlDuration,
       iterationLabels: labels,
     });
-    return { geometry, cost, planner, dispose: () => undefined };
+    return { geometry, cost, planner, model, modelReason, dispose: () => undefined };
   }
   // The planner's stochastic samples run in a world of its own, never the execution world.
   const samplingWorld = await ExecutionWorld.create(
@@ -127,7 +137,7 @@ export async function createTaskRun(o: {
       return samplingWorld.observe();
     },
   });
-  return { geometry, cost, planner, dispose: () => samplingWorld.dispose() };
+  return { geometry, cost, planner, model, modelReason, dispose: () => samplingWorld.dispose() };
 }
 
 /** The loop's mode and tolerances from the task's planner settings. */
@@ -144,7 +154,7 @@ export async function runTaskOn(o: {
   task: Task;
   scene: Scene;
   pool: FinePool;
-  model: PredictionModel;
+  model: ModelRequest;
   coarse?: CoarseKind;
   seed: number;
   plant: Plant;
@@ -161,7 +171,7 @@ export async function runTaskOn(o: {
       maxActions: p.maxActions,
       timeLimit: p.timeLimit,
       workers: o.pool.size,
-      theoreticalSpeedup: theoreticalSpeedup(o.model, p.horizon),
+      theoreticalSpeedup: theoreticalSpeedup(parts.model, p.horizon),
       ...loopMode(o.task),
       ...(o.signal ? { signal: o.signal } : {}),
     });

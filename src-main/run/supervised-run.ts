@@ -9,8 +9,9 @@ import type { PlannerStep, RunSummary } from '../contract/planner-events';
 import { layoutForScene } from '../contract/state';
 import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { CoarseKind, PredictionModel } from '../parareal/predictor';
+import type { CoarseKind } from '../parareal/predictor';
 import { modelLabel } from '../parareal/predictor';
+import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { runMpc } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
 import { createTaskRun, loopMode, theoreticalSpeedup } from '../planning/task-run';
@@ -27,7 +28,8 @@ import { RobotPlant, RunStoppedError } from './robot-plant';
 export interface SupervisedRunOptions {
   link: LabLink;
   task: Task;
-  model: PredictionModel;
+  /** The prediction model, or `auto` (resolved for the worker count before the run starts). */
+  model: ModelRequest;
   coarse?: CoarseKind;
   workers?: number;
   /** How fine workers start (Electron utility processes in the app; Node children by default). */
@@ -70,7 +72,14 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     pusherOffset: setup.robot.pusherOffset,
   });
   const rec = o.recorder;
-  rec?.settings('real', scene, plannerSettingsOf(o.task, scene, o.model, o.coarse ?? 'analytical'));
+  const workers = o.workers ?? Math.max(1, os.availableParallelism() - 1);
+  const p = o.task.planner;
+  const { model, reason: modelReason } = resolveModel(o.model, {
+    workers,
+    sequences: p.optimizer.rollouts,
+    horizon: p.horizon,
+  });
+  rec?.settings('real', scene, plannerSettingsOf(o.task, scene, model, o.coarse ?? 'analytical'));
   const supervisor = new Supervisor({
     robot: rec ? recordedRobot(link.robot, rec) : link.robot,
     frame: {
@@ -100,7 +109,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   const watchdog = setInterval(() => supervisor.tick(), 5);
   const onAbort = (): void => supervisor.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  const label = modelLabel(o.model);
+  const label = modelReason ? `${modelLabel(model)} (auto)` : modelLabel(model);
 
   try {
     await link.gripPusher();
@@ -139,13 +148,12 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     }
     supervisor.startRun();
 
-    const workers = o.workers ?? Math.max(1, os.availableParallelism() - 1);
     const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
     const run = await createTaskRun({
       task: o.task,
       scene,
       pool,
-      model: o.model,
+      model,
       seed: o.seed ?? 1,
       ...(o.coarse ? { coarse: o.coarse } : {}),
     });
@@ -167,7 +175,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         maxActions: o.task.planner.maxActions,
         timeLimit: o.task.planner.timeLimit,
         workers,
-        theoreticalSpeedup: theoreticalSpeedup(o.model, o.task.planner.horizon),
+        theoreticalSpeedup: theoreticalSpeedup(model, p.horizon),
         ...loopMode(o.task),
         onStep: (step) => {
           steps = step.step;

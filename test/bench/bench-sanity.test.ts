@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fineJobs, theoreticalSpeedup } from '../../bench/parareal';
+import { theoreticalSpeedup } from '../../bench/parareal';
+import { fineJobs } from '../../src-main/parareal/model-choice';
 
 describe('Parareal speedup bound (ISRR Eq. 5 generalised)', () => {
   it('counts the fine jobs with exact slices skipped', () => {
@@ -76,5 +77,33 @@ describe('learned-model benchmark, task section', () => {
       expect(r['mean actions']).toBeGreaterThanOrEqual(1);
       expect(r['mean actions']).toBeLessThanOrEqual(20);
     }
+  });
+});
+
+describe('planner benchmark', () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  beforeAll(() => vi.stubEnv('PARAPUSH_BENCH_OUT', out));
+  afterAll(() => vi.unstubAllEnvs());
+
+  it('plans steps along a recorded run, says what auto picked and how far each model is from fine', async () => {
+    const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      await (await import('../../bench/planner')).run(['1', '1', 'coarse,fine,auto']);
+    } finally {
+      log.mockRestore();
+    }
+    const result = JSON.parse(readFileSync(path.join(out, 'planner.json'), 'utf8'));
+    expect(result.rows.map((r: { model: string }) => r.model)).toEqual(['coarse', 'fine', 'auto (fine)']);
+    for (const r of result.rows) {
+      expect(r['plan s/step']).toBeGreaterThan(0);
+      expect(r['plan s/step']).toBeLessThan(120);
+    }
+    // The fine model is the yardstick of accuracy: it matches itself; the coarse model does not.
+    expect(result.rows[1]['vs fine mm']).toBe(0);
+    expect(result.rows[0]['vs fine mm']).toBeGreaterThan(0);
+    expect(result.rk4OneSliderStepUs).toBeGreaterThan(0.5);
+    expect(readFileSync(path.join(out, 'planner-crossover.svg'), 'utf8')).toMatch(
+      /<svg[\s\S]*fine[\s\S]*<\/svg>/,
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
-import { createPredictor, parseModelChoice, type PredictionModel } from '../../src-main/parareal/predictor';
+import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
+import { parseModelChoice } from '../../src-main/parareal/model-choice';
 import { initialState, type State } from '../../src-main/contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { referenceScene } from '../helpers/scenes';

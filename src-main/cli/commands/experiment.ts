@@ -31,6 +31,7 @@ interface ExperimentCliOptions {
   out: string;
   shard: string;
   workers?: string;
+  async?: boolean;
   json?: boolean;
 }
 
@@ -75,6 +76,10 @@ const shippedTaskNames = (): string[] =>
     .map((f) => path.basename(f, '.json'))
     .sort();
 
+/** The report's title: the task, and the loop mode when it is not the default. */
+const reportTitle = (task: string, mode: 'asynchronous' | undefined): string =>
+  mode ? `${task} (asynchronous MPC)` : task;
+
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
   const records = readRunRecords(outDir);
   const summaries = writeReport(outDir, task, records, models);
@@ -113,6 +118,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option('--shard <i/n>', 'run only scenes i, i+n, i+2n, ... (merge shard folders afterwards)', '0/1')
     .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
+    .option('--async', 'asynchronous MPC: plan the next step while the arm executes this one')
     .option('--json', 'print the summary as one JSON object instead of the Markdown table')
     .action(async (opts: ExperimentCliOptions) => {
       const { task, scene } = loadTask(opts.task);
@@ -142,6 +148,7 @@ export function registerExperimentCommand(program: Command): void {
           models,
           scenes,
           seed,
+          ...(opts.async ? { mode: 'asynchronous' as const } : {}),
           taskDef: task,
           scene,
           outDir: opts.out,
@@ -164,7 +171,7 @@ export function registerExperimentCommand(program: Command): void {
         process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
         return;
       }
-      report(opts.out, task.name, models, opts.json);
+      report(opts.out, reportTitle(task.name, opts.async ? 'asynchronous' : undefined), models, opts.json);
     });
 
   cmd
@@ -193,6 +200,6 @@ export function registerExperimentCommand(program: Command): void {
         const runs = path.join(dir, 'runs');
         if (existsSync(runs)) cpSync(runs, path.join(opts.into, 'runs'), { recursive: true });
       }
-      report(opts.into, config.task, config.models, opts.json);
+      report(opts.into, reportTitle(config.task, config.mode), config.models, opts.json);
     });
 }
