@@ -31,11 +31,12 @@ import { tfBackendReady } from '../src-main/learned/tf-backend';
 import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor, type CoarseKind } from '../src-main/parareal/predictor';
 import { parseModelChoice } from '../src-main/parareal/model-choice';
+import { loadCoarseModel } from '../src-main/planning/coarse-models';
 import { defaultWorkerCount, FinePool } from '../src-main/parareal/fine-pool';
 import { summarize } from '../src-main/experiments/report';
 import { readRunRecords } from '../src-main/experiments/run-record';
 import { runExperiment } from '../src-main/experiments/runner';
-import { Rng } from '../src-main/planning/rng';
+import { Rng } from '../src-main/common/rng';
 import { loadTaskFile } from '../src-main/planning/task-file';
 import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
 import { FineModel } from '../src-workers/physics/fine-model';
@@ -100,7 +101,7 @@ async function convergence(
     scene,
     pool,
     { kind: 'parareal', iterations: CONTROLS, tolerance: null, controlsPerSlice: 1 },
-    { dt: DT, coarse, learnedModelDir: modelDir },
+    { dt: DT, coarse: await loadCoarseModel(scene, coarse, { learnedModelDir: modelDir }) },
   );
   const r = await predictor.predict({ x0: samples.x0s, controls: samples.controls });
   const perK: number[][] = Array.from({ length: CONTROLS + 1 }, () => []);

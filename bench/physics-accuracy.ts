@@ -11,7 +11,7 @@ import type { Integrator, Scene } from '../src-main/contract/scene';
 import { layoutForScene, wrapAngle, type State } from '../src-main/contract/state';
 import { loadSceneFile } from '../src-main/contract/scene-file';
 import { realWorldSpread } from '../src-main/parareal/parareal';
-import { Rng } from '../src-main/planning/rng';
+import { Rng } from '../src-main/common/rng';
 import type { Row } from './report';
 
 export interface Push {

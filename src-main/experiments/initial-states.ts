@@ -10,7 +10,7 @@
 import type { Scene } from '../contract/scene';
 import { boundingRadius } from '../contract/scene';
 import { initialState, layoutForScene, type State } from '../contract/state';
-import { Rng } from '../planning/rng';
+import { Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { TaskGeometry } from '../planning/outcome';
 import { overlap } from '../../src-workers/physics/geometry2d';

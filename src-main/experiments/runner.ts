@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Scene } from '../contract/scene';
 import { FinePool } from '../parareal/fine-pool';
 import { ExecutionWorld } from '../planning/execution-world';
-import { deriveSeed } from '../planning/rng';
+import { deriveSeed } from '../common/rng';
 import type { Task } from '../planning/task-file';
 import { runTaskOn } from '../planning/task-run';
 import { sampleInitialState } from './initial-states';

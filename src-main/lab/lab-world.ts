@@ -13,7 +13,7 @@ import { initialState, layoutForScene, type State, type StateLayout } from '../c
 import { FineModel } from '../../src-workers/physics/fine-model';
 import { PUSHER_CLEARANCE } from '../../src-workers/physics/mjcf';
 import type { RobotAdapter } from '../robot/adapter';
-import { Rng } from '../planning/rng';
+import { Rng } from '../common/rng';
 import type { TablePose } from './natnet-server';
 import { sceneRigidBodies } from './natnet-server';
 

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { Scene } from '../contract/scene';
 import { layoutForScene } from '../contract/state';
 import type { FineRunner } from '../parareal/parareal';
-import { Rng } from '../planning/rng';
+import { Rng } from '../common/rng';
 import { firstTouch } from '../../src-workers/physics/geometry2d';
 import { pushGeometryOf, type PushGeometry } from './geometry';
 import { RECORD_FLOATS, type DatasetManifest } from './dataset';

@@ -9,7 +9,7 @@
  * teach the model that untouched sliders stay put.
  */
 import type { State } from '../contract/state';
-import type { Rng } from '../planning/rng';
+import type { Rng } from '../common/rng';
 import type { PushGeometry } from './geometry';
 import { paddedLayout, parkingPlaces, MAX_SLIDERS } from './slots';
 

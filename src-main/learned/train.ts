@@ -4,7 +4,7 @@
  * weights kept, and an optional wall-time budget.
  */
 import { performance } from 'node:perf_hooks';
-import { Rng } from '../planning/rng';
+import { Rng } from '../common/rng';
 import { recordAt, type Dataset } from './dataset';
 import { MAX_SLIDERS, paddedLayout } from './slots';
 import { encodeInput, encodeTarget, INPUT_SIZE, OUTPUT_SIZE } from './features';

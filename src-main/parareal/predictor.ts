@@ -9,8 +9,6 @@ import type { Scene } from '../contract/scene';
 import type { State } from '../contract/state';
 import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
 import { projectionGeometry } from '../../src-workers/physics/projection';
-import { LearnedCoarseModel } from '../learned/learned-coarse-model';
-import { tfBackendReady } from '../learned/tf-backend';
 import type { FinePool } from './fine-pool';
 import {
   parareal,
@@ -69,36 +67,20 @@ export function modelLabel(model: PredictionModel): string {
   return model.tolerance ? 'parareal:adaptive' : `parareal:${model.iterations}`;
 }
 
-/**
- * The learned model loads from `learnedModelDir` (default: the shipped model). Its backend starts
- * asynchronously: predictors await tfBackendReady() before the first prediction; other callers
- * of a learned model must do the same.
- */
-export function createCoarseModel(
-  scene: Scene,
-  kind: CoarseKind,
-  options: { learnedModelDir?: string } = {},
-): CoarsePropagator {
-  if (kind === 'analytical') return new AnalyticalCoarseModel(scene);
-  return LearnedCoarseModel.load(scene, options.learnedModelDir);
-}
-
 export function createPredictor(
   scene: Scene,
   pool: FinePool,
   model: PredictionModel,
-  options: { dt: number; coarse?: CoarseKind; learnedModelDir?: string },
+  /** coarse: a ready coarse model (planning/coarse-models.ts loads one); default analytical. */
+  options: { dt: number; coarse?: CoarsePropagator },
 ): Predictor {
-  const coarseKind = options.coarse ?? 'analytical';
-  const coarse = createCoarseModel(scene, coarseKind, options);
-  const coarseReady = coarseKind === 'learned' ? tfBackendReady() : Promise.resolve();
+  const coarse = options.coarse ?? new AnalyticalCoarseModel(scene);
   const sceneKey = pool.registerScene(scene);
   const ctx = { sceneKey, coarse, fine: pool, projection: projectionGeometry(scene) };
   const dt = options.dt;
   return {
     model,
     predict: async (request) => {
-      await coarseReady;
       if (model.kind === 'parareal') {
         return parareal(
           ctx,

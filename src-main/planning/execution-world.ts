@@ -17,7 +17,7 @@ import { FineModel } from '../../src-workers/physics/fine-model';
 import type { Control } from '../parareal/parareal';
 import type { Plant } from './plant';
 import type { NoiseModel } from './task-file';
-import { Rng } from './rng';
+import { Rng } from '../common/rng';
 
 export function noiseStd(noise: NoiseModel, u: Control): number {
   return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * Math.hypot(u[0], u[1]);

@@ -9,7 +9,7 @@ import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
-import type { Rng } from './rng';
+import type { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
 
 export interface PlanContext {

@@ -17,7 +17,7 @@ import type { State } from '../contract/state';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import type { BatchRollout } from './rollout';
-import type { Rng } from './rng';
+import type { Rng } from '../common/rng';
 
 export type UpdateRule = { kind: 'greedy' } | { kind: 'weighted'; lambda: number };
 

@@ -23,7 +23,7 @@ import type { TrajectoryCost } from './costs/trajectory-cost';
 import type { Plan, PlanContext, StepPlanner } from './mpc';
 import { clampSpeed, optimize, type OptimizeResult, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
-import { Rng } from './rng';
+import { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
 
 /** One stochastic execution of u from x0 for dt, then restTime at rest; returns the next state. */

@@ -7,6 +7,7 @@ import type { Scene } from '../contract/scene';
 import type { FinePool } from '../parareal/fine-pool';
 import { createPredictor, type CoarseKind, type PredictionModel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
+import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
 import { ExecutionWorld } from './execution-world';
 import { MpcPlanner, type StepPlanner } from './mpc';
@@ -15,7 +16,7 @@ import type { Plant } from './plant';
 import type { RunSummary } from '../contract/planner-events';
 import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
-import { deriveSeed, Rng } from './rng';
+import { deriveSeed, Rng } from '../common/rng';
 import { predictorRollout } from './rollout';
 import { TampcPlanner } from './tampc';
 import type { Task } from './task-file';
@@ -88,7 +89,7 @@ export async function createTaskRun(o: {
   const predictionScene: Scene = { ...scene, fine: p.prediction };
   const predictor = createPredictor(predictionScene, o.pool, model, {
     dt: p.controlDuration,
-    coarse: o.coarse ?? 'analytical',
+    coarse: await loadCoarseModel(predictionScene, o.coarse ?? 'analytical'),
   });
   const rollout = predictorRollout(predictor);
   const rng = new Rng(deriveSeed(o.seed, 'planner'));

@@ -11,7 +11,7 @@ import { pushGeometryOf } from '../../src-main/learned/geometry';
 import { fineSceneFor } from '../../src-main/learned/generate';
 import { defaultSamplingSettings, sampleTransitionStart } from '../../src-main/learned/sampling';
 import { padState, paddedLayout, parkingPlaces, unpadState } from '../../src-main/learned/slots';
-import { Rng } from '../../src-main/planning/rng';
+import { Rng } from '../../src-main/common/rng';
 import { referenceScene } from '../helpers/scenes';
 
 const base = referenceScene('cvs-multi-object');

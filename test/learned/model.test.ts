@@ -19,7 +19,7 @@ import { createMlp, disposeMlp, exportWeights, HIDDEN_UNITS } from '../../src-ma
 import { sampleTransitionStart } from '../../src-main/learned/sampling';
 import { unpadState } from '../../src-main/learned/slots';
 import { tfBackendReady } from '../../src-main/learned/tf-backend';
-import { Rng } from '../../src-main/planning/rng';
+import { Rng } from '../../src-main/common/rng';
 import { referenceScene } from '../helpers/scenes';
 
 const base = referenceScene('cvs-multi-object');

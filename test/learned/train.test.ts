@@ -6,7 +6,7 @@ import { sampleTransitionStart } from '../../src-main/learned/sampling';
 import { paddedLayout } from '../../src-main/learned/slots';
 import { tfBackendReady } from '../../src-main/learned/tf-backend';
 import { defaultTrainOptions, trainModel } from '../../src-main/learned/train';
-import { Rng } from '../../src-main/planning/rng';
+import { Rng } from '../../src-main/common/rng';
 import { referenceScene } from '../helpers/scenes';
 
 const geometry = pushGeometryOf(referenceScene('cvs-multi-object'));

@@ -14,7 +14,7 @@ import {
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
-import { Rng } from '../../src-main/planning/rng';
+import { Rng } from '../../src-main/common/rng';
 import { referenceScene } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';
 

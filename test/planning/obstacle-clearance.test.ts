@@ -11,7 +11,7 @@ import { FinePool } from '../../src-main/parareal/fine-pool';
 import { ExecutionWorld } from '../../src-main/planning/execution-world';
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
-import { deriveSeed } from '../../src-main/planning/rng';
+import { deriveSeed } from '../../src-main/common/rng';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun } from '../../src-main/planning/task-run';
 import { overlap } from '../../src-workers/physics/geometry2d';

@@ -4,7 +4,7 @@ import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { optimize, weightedUpdate, type OptimizerSettings } from '../../src-main/planning/optimizer';
 import { TaskGeometry } from '../../src-main/planning/outcome';
-import { Rng } from '../../src-main/planning/rng';
+import { Rng } from '../../src-main/common/rng';
 import { openTableScene } from '../helpers/scenes';
 import { kinematicRollout } from './toy';
 

@@ -3,7 +3,7 @@ import { initialState, type State } from '../../src-main/contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { TaskGeometry } from '../../src-main/planning/outcome';
-import { Rng } from '../../src-main/planning/rng';
+import { Rng } from '../../src-main/common/rng';
 import { candidateSequences, TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
 import { referenceScene } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';

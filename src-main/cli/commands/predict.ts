@@ -5,6 +5,7 @@ import { initialState, layoutForScene } from '../../contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
 import { createPredictor, parseModelSpec, type CoarseKind } from '../../parareal/predictor';
+import { loadCoarseModel } from '../../planning/coarse-models';
 import { parseControls, parseDuration } from '../controls';
 import { UsageError } from '../errors';
 import { GeometryMismatchError } from '../../learned/geometry';
@@ -40,12 +41,12 @@ function positiveInt(name: string, arg: string, min = 1): number {
   return v;
 }
 
-/** createPredictor, with a learned model that cannot serve this scene reported as a usage error. */
-function createPredictorForCli(
-  ...args: Parameters<typeof createPredictor>
-): ReturnType<typeof createPredictor> {
+/** The coarse model, with a learned model that cannot serve this scene reported as a usage error. */
+async function coarseModelForCli(
+  ...args: Parameters<typeof loadCoarseModel>
+): ReturnType<typeof loadCoarseModel> {
   try {
-    return createPredictor(...args);
+    return await loadCoarseModel(...args);
   } catch (e) {
     if (e instanceof GeometryMismatchError || e instanceof ModelFileError)
       throw new UsageError(`--coarse learned: ${e.message}`);
@@ -106,11 +107,12 @@ export function registerPredictCommand(program: Command): void {
       }
       const pool = new FinePool(opts.workers ? { workers: positiveInt('--workers', opts.workers) } : {});
       try {
-        const predictor = createPredictorForCli(scene, pool, model, {
-          dt,
-          coarse: opts.coarse as CoarseKind,
-          ...(opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {}),
-        });
+        const coarse = await coarseModelForCli(
+          scene,
+          opts.coarse as CoarseKind,
+          opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {},
+        );
+        const predictor = createPredictor(scene, pool, model, { dt, coarse });
         const result = await predictor.predict({ x0: initialState(scene), controls: [controls] });
         const seq = result.sequences[0]!;
         const ids = scene.sliders.map((s) => s.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveSeed, Rng } from '../../src-main/planning/rng';
+import { deriveSeed, Rng } from '../../src-main/common/rng';
 
 describe('seeded random stream', () => {
   it('repeats for a seed, differs between seeds, and has standard normal moments', () => {
