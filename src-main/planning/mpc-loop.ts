@@ -82,6 +82,8 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
   const confirm = o.confirmTolerance ?? asyncTolerance ?? realWorldSpread;
   let time = 0;
   let uPrev: Control = [0, 0];
+  /** The sequence whose first control ran last: the next plan's warm start. */
+  let executed: readonly Control[] | undefined;
   const planningTimes: number[] = [];
   const controls: Control[] = [];
   const states: State[] = [o.plant.observe()];
@@ -105,9 +107,10 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     x: State,
     step: number,
     before: Control = uPrev,
+    previous: readonly Control[] | undefined = executed,
   ): Promise<{ plan: Plan; planning: number }> => {
     const t0 = performance.now();
-    const plan = await o.planner.plan({ x, step, uPrev: before });
+    const plan = await o.planner.plan({ x, step, uPrev: before, ...(previous ? { previous } : {}) });
     return { plan, planning: (performance.now() - t0) / 1000 };
   };
 
@@ -183,7 +186,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
       if (predicted) {
         const basis = Float64Array.from(predicted);
-        const next = planNow(basis, controls.length + 1, u);
+        const next = planNow(basis, controls.length + 1, u, plan.controls);
         // A dropped plan's failure must not become an unhandled rejection.
         next.catch(() => undefined);
         pending = { basis, plan: next };
@@ -194,6 +197,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     time += o.controlDuration + plan.restTime;
     controls.push(u);
     uPrev = u;
+    executed = plan.controls;
     states.push(o.plant.observe());
     const crossed = o.geometry.firstFailure(path);
     if (crossed) return finish('failure', crossed.failure, crossed.detail);

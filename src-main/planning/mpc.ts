@@ -17,6 +17,13 @@ export interface PlanContext {
   step: number;
   /** The control executed before this step ([0, 0] at the start). */
   uPrev: Control;
+  /**
+   * The sequence whose first control was executed before this step (the warm start, shifted by a
+   * step); absent at the start. The caller says which plan that was: with asynchronous MPC the
+   * planner is called for a predicted state before the previous plan has run, and a plan dropped
+   * for a fresh one must not become the warm start of its replacement.
+   */
+  previous?: readonly Control[];
 }
 
 export interface Plan {
@@ -185,12 +192,12 @@ export function waypoints(geometry: TaskGeometry, x: State, clearance: number): 
 
 /** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */
 export class MpcPlanner implements StepPlanner {
-  private warm: Control[] | null = null;
-
   constructor(private readonly o: MpcPlannerOptions) {}
 
   async plan(ctx: PlanContext): Promise<Plan> {
-    const initial = this.warm ?? straightToGoal(this.o.geometry, ctx.x, this.o.horizon, this.o.initialSpeed);
+    const initial = ctx.previous
+      ? shiftControls(ctx.previous)
+      : straightToGoal(this.o.geometry, ctx.x, this.o.horizon, this.o.initialSpeed);
     // Fresh candidates beside the warm start: approach and push towards the goal, or around either
     // side of the obstacle in the way, slowly and at full speed. Sampling noise alone moves a
     // straight push sideways by centimetres, not the decimetre it takes to get around.
@@ -209,7 +216,6 @@ export class MpcPlanner implements StepPlanner {
       rng: this.o.rng,
       settings: this.o.optimizer,
     });
-    this.warm = shiftControls(r.controls);
     return {
       controls: r.controls,
       restTime: 0,

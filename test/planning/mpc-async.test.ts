@@ -102,6 +102,8 @@ describe('asynchronous MPC', () => {
     expect((await summary).actions).toBe(4);
     for (let n = 0; n < 3; n++) {
       const next = planner.asked[n + 1]!;
+      // Warm-started from plan n, the one executing meanwhile.
+      expect(next.ctx.previous).toEqual(steps[n]!.plan);
       // Asked before control n finished, from plan n's predicted end state.
       expect(next.at).toBeLessThan(plant.executed[n]!.end);
       expect(Array.from(next.ctx.x)).toEqual(steps[n]!.predictions[0]!.states[1]);
@@ -126,6 +128,12 @@ describe('asynchronous MPC', () => {
     const observed = plant.executed.length;
     expect(observed).toBe(3);
     expect(steps[2]!.start).toEqual(Array.from(planner.asked[planner.asked.length - 1]!.ctx.x));
+    // Warm starts follow what ran: the dropped plan of step n+1 is never the warm start of its
+    // replacement; both are warm-started from plan n, whose first control was executed.
+    const executedPlans = steps.map((s) => s.plan);
+    for (const { ctx } of planner.asked.slice(1)) {
+      expect(ctx.previous).toEqual(executedPlans[ctx.step - 1]);
+    }
   });
 
   it('drops a plan that arrives after an abort', async () => {

@@ -118,8 +118,13 @@ describe('MPC loop', () => {
     const first = await planner.plan({ x, step: 0, uPrev: [0, 0] });
     expect(seen[0]![0]).toEqual(Array.from({ length: 4 }, () => [0.03, 0])); // straight to the goal
     const before = seen.length;
-    await planner.plan({ x, step: 1, uPrev: first.controls[0]! });
+    await planner.plan({ x, step: 1, uPrev: first.controls[0]!, previous: first.controls });
     expect(seen[before]![0]).toEqual(shiftControls(first.controls));
+    // The warm start is the plan the caller names, not whatever the planner planned last: a third
+    // call naming the first plan again (its successor was dropped) starts from it, not the second.
+    const again = seen.length;
+    await planner.plan({ x, step: 1, uPrev: first.controls[0]!, previous: first.controls });
+    expect(seen[again]![0]).toEqual(shiftControls(first.controls));
     // Beside the warm start, fresh approach-and-push sequences around either side of the obstacle
     // are weighed, slow and at full speed.
     const [left, right] = waypoints(g, x, 0.03);
