@@ -13,7 +13,7 @@ import type { ConsoleEvent, RunStatus } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import { layoutForScene } from '../contract/state';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { PredictionModel } from '../parareal/predictor';
+import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../run/lab-link';
 import { supervisedRun, type SupervisedRunResult } from '../run/supervised-run';
@@ -70,6 +70,11 @@ export class LabRunController implements RunController {
   /** The lab the console shows: that of the current or last run (the real one when configured). */
   currentSession(): LabSession {
     return this.session;
+  }
+
+  /** Whether a run owns the lab now (one that was aborted and is still winding down included). */
+  runInProgress(): boolean {
+    return this.active !== null;
   }
 
   /** Fine workers of the run under way, or 0 between runs. */
@@ -186,7 +191,7 @@ export class LabRunController implements RunController {
     run: ActiveRun,
     link: LabLink,
     task: Task,
-    model: PredictionModel,
+    model: ModelRequest,
     settings: PlannerSettings,
   ): Promise<void> {
     const { sink } = run;
@@ -313,7 +318,8 @@ function log(sink: RunSink, level: 'info' | 'warn' | 'error', source: string, me
   sink.emit(event);
 }
 
-function modelName(model: PredictionModel): string {
+function modelName(model: ModelRequest): string {
+  if (model.kind === 'auto') return 'the auto model (fine or Parareal, chosen for the workers)';
   if (model.kind !== 'parareal') return `the ${model.kind} model`;
   return `Parareal (${model.tolerance ? `adaptive, at most ${model.iterations}` : model.iterations} iteration(s))`;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
 import type { Tolerance } from '../parareal/parareal';
-import type { PredictionModel } from '../parareal/predictor';
+import type { ModelRequest } from '../parareal/model-choice';
 import { loadTaskFile, parseTask, type Task } from '../planning/task-file';
 
 /** Costs of the default task (weights of the ISRR 2019 task): reach the goal, keep clear of obstacles. */
@@ -65,6 +65,8 @@ export function taskForRun(scene: Scene, settings: PlannerSettings, tasksDir: st
       horizon: settings.horizon,
       controlDuration: settings.controlDuration,
       maxActions: settings.maxExecutedActions,
+      prediction: { ...settings.prediction },
+      mode: settings.loopMode,
       // The straight-line initial guess must respect the operator's speed limit too.
       initialSpeed: Math.min(task.planner.initialSpeed, settings.actionLimit),
       optimizer: {
@@ -76,10 +78,14 @@ export function taskForRun(scene: Scene, settings: PlannerSettings, tasksDir: st
   };
 }
 
-/** The prediction model of the settings; throws (for the operator) when they do not fit together. */
-export function modelForRun(settings: PlannerSettings): PredictionModel {
+/**
+ * The prediction model of the settings, or `auto` (resolved from the worker count when the run
+ * starts); throws (for the operator) when the settings do not fit together.
+ */
+export function modelForRun(settings: PlannerSettings): ModelRequest {
   if (settings.predictionModel === 'coarse') return { kind: 'coarse' };
   if (settings.predictionModel === 'fine') return { kind: 'fine' };
+  if (settings.predictionModel === 'auto') return { kind: 'auto' };
   if (settings.horizon % settings.slices !== 0)
     throw new Error(
       `the horizon (${settings.horizon} controls) does not divide into ${settings.slices} Parareal slices`,

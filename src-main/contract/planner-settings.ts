@@ -1,8 +1,9 @@
 /**
  * Planner settings as the operator chooses them in the console, and the presets taken from the
- * papers. SI units throughout (metres, radians, seconds); the UI converts to mm/deg for display.
+ * papers. SI units throughout (metres, radians, seconds); the UI converts to mm/deg/ms for display.
  */
 import { z } from 'zod';
+import { DEFAULT_PREDICTION, fineModelSettingsSchema } from './scene';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
@@ -13,9 +14,15 @@ const count = (min: number, max: number) =>
     .min(min, `must be ${min} or more`)
     .max(max, `must be ${max} or less`);
 
-export const predictionModelSchema = z.enum(['coarse', 'parareal', 'fine']);
+/** `auto`: fine or Parareal, whichever plans faster on this machine's workers (parareal/model-choice.ts). */
+export const predictionModelSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
 export const plannerKindSchema = z.enum(['mpc', 'tampc']);
+/**
+ * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
+ * planned while the arm executes this one (the task file's planner.mode).
+ */
+export const loopModeSchema = z.enum(['synchronous', 'asynchronous']);
 
 export const pararealStopSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('iterations'), iterations: count(1, 32) }).strict(),
@@ -47,9 +54,23 @@ export const plannerSettingsSchema = z
     planner: plannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */
     maxExecutedActions: count(1, 1000),
+    /**
+     * The fine model the planner predicts with (the task file's planner.prediction), not the world
+     * the plan is executed in. Settings saved before it existed get the default, Euler at 2 ms.
+     */
+    prediction: fineModelSettingsSchema.prefault(DEFAULT_PREDICTION),
+    loopMode: loopModeSchema.default('synchronous'),
   })
   .strict()
   .superRefine((s, ctx) => {
+    // The task file's rule: a control is simulated in whole prediction steps.
+    const steps = s.controlDuration / s.prediction.timestep;
+    if (Number.isFinite(steps) && Math.abs(steps - Math.round(steps)) > 1e-9)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prediction', 'timestep'],
+        message: `must divide the control duration (${s.controlDuration} s) into whole steps`,
+      });
     if (
       s.predictionModel === 'parareal' &&
       s.parareal.mode === 'iterations' &&
@@ -65,8 +86,12 @@ export const plannerSettingsSchema = z
 
 export type PlannerSettings = z.infer<typeof plannerSettingsSchema>;
 export type PredictionModel = z.infer<typeof predictionModelSchema>;
+export type LoopMode = z.infer<typeof loopModeSchema>;
 
-/** The ISRR 2019 planner: 4 controls of 1 s, 20 noisy sequences, variance 1e-4, 0.1 m/s, 20 actions. */
+/**
+ * The ISRR 2019 planner: 4 controls of 1 s, 20 noisy sequences, variance 1e-4, 0.1 m/s, 20 actions;
+ * synchronous MPC, predicting with the default fine model (Euler at 2 ms).
+ */
 const isrr2019Base = {
   slices: 4,
   coarseModel: 'analytical',
@@ -77,6 +102,8 @@ const isrr2019Base = {
   actionLimit: 0.1,
   planner: 'mpc',
   maxExecutedActions: 20,
+  prediction: DEFAULT_PREDICTION,
+  loopMode: 'synchronous',
 } as const;
 
 export const plannerPresets = {

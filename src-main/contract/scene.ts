@@ -144,6 +144,14 @@ export const fineModelSettingsSchema = z
   })
   .strict();
 
+/**
+ * The fine model the planner predicts with. It is not the world: the execution world (and the
+ * virtual lab) keep the scene's own settings (MuJoCo RK4 at 1 ms). Euler at 2 ms costs a tenth of
+ * RK4 at 1 ms and ends 4 s off-centre pushes 1.5 mm / 0.9 deg from it, a fifth of the real-world
+ * spread (npm run bench -- physics, docs/physics-and-parareal.md).
+ */
+export const DEFAULT_PREDICTION = { integrator: 'Euler', timestep: 0.002 } as const;
+
 export const coarseModelSettingsSchema = z
   .object({
     kOmega: nonNegative.default(0.1).describe('ISRR 2019 Eq. 7 gain'),

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile, problemsOf } from '../contract/scene-file';
-import { fineModelSettingsSchema, type Scene } from '../contract/scene';
+import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '../contract/scene';
 import { realWorldSpread } from '../parareal/parareal';
 import { costTermSchema } from './costs/cost-terms';
 
@@ -46,13 +46,8 @@ export const tampcSettingsSchema = z
   .strict()
   .refine((t) => t.minActions <= t.maxActions, 'minActions must not exceed maxActions');
 
-/**
- * The fine model the planner predicts with. It is not the world: the execution world (and the
- * virtual lab) keep the scene's own settings (MuJoCo RK4 at 1 ms). Euler at 2 ms costs a tenth of
- * RK4 at 1 ms and ends 4 s off-centre pushes 1.5 mm / 0.9 deg from it, a fifth of the real-world
- * spread (npm run bench -- physics, docs/physics-and-parareal.md).
- */
-export const DEFAULT_PREDICTION = { integrator: 'Euler', timestep: 0.002 } as const;
+/** The fine model the planner predicts with (contract/scene.ts, shared with the console's settings). */
+export { DEFAULT_PREDICTION };
 
 export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
 

@@ -43,6 +43,8 @@ export function plannerSettingsOf(
     actionLimit: scene.limits.maxPusherSpeed,
     planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
     maxExecutedActions: p.maxActions,
+    prediction: { ...p.prediction },
+    loopMode: p.mode,
   };
 }
 

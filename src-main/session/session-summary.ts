@@ -15,6 +15,8 @@ export { sessionSummarySchema, type SessionSummary };
 /** A short name for the prediction model: "parareal K=2 (analytical coarse)", "fine (MuJoCo)". */
 export function modelLabel(s: PlannerSettings): string {
   switch (s.predictionModel) {
+    case 'auto':
+      return 'auto (fine or Parareal)';
     case 'fine':
       return 'fine (MuJoCo)';
     case 'coarse':

@@ -3,9 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { loadSceneFile } from '../../contract/scene-file';
-import { parseModelSpec } from '../../parareal/predictor';
-import { loadTaskFile } from '../../planning/task-file';
+import { integratorSchema } from '../../contract/scene';
+import { loadSceneFile, problemsOf } from '../../contract/scene-file';
+import { parseModelRequest } from '../../parareal/model-choice';
+import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../planning/task-file';
 import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../run/lab-link';
 import { supervisedRun } from '../../run/supervised-run';
@@ -24,6 +25,7 @@ interface RunOptions {
   coarse: string;
   planner?: string;
   async?: boolean;
+  prediction?: string;
   setup?: string;
   workers?: string;
   seed: string;
@@ -45,6 +47,28 @@ export function optionalPort(name: string, v: string | undefined): number | unde
   if (!Number.isInteger(n) || n < 1 || n > 65535)
     throw new UsageError(`${name}: expected a port number, got "${v}"`);
   return n;
+}
+
+/**
+ * `--prediction INTEGRATOR:MS` (RK4:1, Euler:2): the fine model the planner predicts with, in
+ * place of the task file's planner.prediction (the world keeps the scene's). The planner is parsed
+ * again with the task file's schema, so the limits and the rule that a control is a whole number
+ * of timesteps are the task file's, and a bad value is reported with the field it breaks.
+ */
+export function withPrediction(planner: TaskPlanner, spec: string): TaskPlanner {
+  const m = /^\s*([^:]*?)\s*:\s*([^:]*?)\s*$/.exec(spec);
+  const ms = m && m[2] !== '' ? Number(m[2]) : Number.NaN;
+  if (!m || m[1] === '' || !Number.isFinite(ms))
+    throw new UsageError(`--prediction: expected INTEGRATOR:MS (e.g. RK4:1 or Euler:2), got "${spec}"`);
+  const name = m[1]!;
+  const integrator = integratorSchema.options.find((i) => i.toLowerCase() === name.toLowerCase()) ?? name;
+  const r = taskPlannerSchema.safeParse({ ...planner, prediction: { integrator, timestep: ms / 1000 } });
+  if (r.success) return r.data;
+  const problems = problemsOf(r.error).map((p) => {
+    const field = p.path.replace(/^prediction\.?/, '') || 'prediction';
+    return `${field}: ${p.message}${field === 'timestep' ? ` (got ${ms} ms)` : ''}`;
+  });
+  throw new UsageError(`--prediction: ${problems.join('; ')}`);
 }
 
 /** What to do after a protective stop: the unlock needs the operator, so it is never automatic. */
@@ -82,10 +106,18 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--scene <file>', 'scene file (its task: resources/tasks/<scene name>.json)')
     .option('--task <file>', 'task file (costs and planner settings; names its scene)')
-    .option('--model <model>', 'coarse | fine | parareal[:K] | parareal:adaptive', 'parareal:2')
+    .option(
+      '--model <model>',
+      'coarse | fine | parareal[:K] | parareal:adaptive | auto (fine or Parareal, from the worker count)',
+      'parareal:2',
+    )
     .option('--coarse <model>', 'coarse model of Parareal: analytical | learned', 'analytical')
     .option('--planner <kind>', "mpc | tampc (default: the task file's)")
     .option('--async', 'plan the next step while the arm executes this one (asynchronous MPC)')
+    .option(
+      '--prediction <INTEGRATOR:MS>',
+      `the planner's fine model, e.g. RK4:1 or Euler:2 (${integratorSchema.options.join(' | ')}; default: the task file's)`,
+    )
     .option('--setup <file>', 'lab setup (calibrations); default: <setup dir>/<robot host>.json')
     .option('--workers <W>', 'fine-model worker processes')
     .option('--seed <n>', 'planner seed', '1')
@@ -113,9 +145,11 @@ export function registerRunCommand(program: Command): void {
         task = { ...task, planner: { ...task.planner, kind: opts.planner } };
       }
       if (opts.async) task = { ...task, planner: { ...task.planner, mode: 'asynchronous' } };
+      if (opts.prediction !== undefined)
+        task = { ...task, planner: withPrediction(task.planner, opts.prediction) };
       let model;
       try {
-        model = parseModelSpec(opts.model);
+        model = parseModelRequest(opts.model);
       } catch (e) {
         throw new UsageError(`--model: ${(e as Error).message}`);
       }

@@ -22,7 +22,9 @@ export function describeSettings(s: PlannerSettings): string {
         : `Parareal, adaptive (at most ${s.parareal.maxIterations} iterations)`
       : s.predictionModel === 'fine'
         ? 'fine model'
-        : 'coarse model';
+        : s.predictionModel === 'auto'
+          ? 'auto model (fine or Parareal)'
+          : 'coarse model';
   const coarse = s.predictionModel !== 'fine' && s.coarseModel === 'learned' ? ', learned coarse' : '';
   return `${model}${coarse}, ${s.rollouts} rollouts`;
 }

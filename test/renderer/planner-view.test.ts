@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+/**
+ * The Planner view's prediction-model controls: the integrator, the timestep in milliseconds (SI
+ * seconds in the settings sent), the loop mode and `auto`, each with its hint; a timestep the
+ * control duration does not divide is shown next to its field and never sent.
+ */
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConsoleCommand } from '../../src-main/contract/console-api';
+import { defaultPlannerSettings, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import type { ConsoleClient } from '../../src-renderer/src/api/client';
+import PlannerView from '../../src-renderer/src/views/PlannerView.svelte';
+
+afterEach(cleanup);
+
+function fakeCore() {
+  const sent: ConsoleCommand[] = [];
+  const client = {
+    transport: 'websocket',
+    request: async (command: ConsoleCommand) => {
+      sent.push(command);
+      if (command.type === 'settings.set') return { settings: command.settings };
+      throw new Error(`unexpected ${command.type}`);
+    },
+    onEvent: () => () => {},
+    onLink: () => () => {},
+    close: () => {},
+  } as unknown as ConsoleClient;
+  return { client, sent };
+}
+
+const sentSettings = (sent: ConsoleCommand[]): PlannerSettings => {
+  const last = sent.at(-1);
+  if (last?.type !== 'settings.set') throw new Error('no settings sent');
+  return last.settings as PlannerSettings;
+};
+
+async function type(label: string, value: string): Promise<void> {
+  const input = screen.getByLabelText(label) as HTMLInputElement;
+  input.value = value;
+  await fireEvent.change(input);
+}
+
+describe('Planner view: prediction model settings', () => {
+  it('shows the default prediction in ms and sends RK4 at 1 ms, asynchronous, as SI', async () => {
+    const { client, sent } = fakeCore();
+    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [] });
+    expect((screen.getByLabelText('Prediction timestep (ms)') as HTMLInputElement).value).toBe('2');
+    const integrator = screen.getByLabelText('Prediction integrator') as HTMLSelectElement;
+    expect(integrator.value).toBe('Euler');
+    expect([...integrator.options].map((o) => o.value)).toEqual(['RK4', 'Euler', 'implicitfast']);
+    expect(screen.queryByText(/plan the next step while the arm executes this one/)).toBeNull();
+
+    await fireEvent.change(integrator, { target: { value: 'RK4' } });
+    await type('Prediction timestep (ms)', '1');
+    await fireEvent.change(screen.getByLabelText('Loop mode'), { target: { value: 'asynchronous' } });
+    expect(screen.getByText('plan the next step while the arm executes this one')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Apply settings' }));
+    await screen.findByRole('status');
+    expect(sentSettings(sent)).toMatchObject({
+      prediction: { integrator: 'RK4', timestep: 0.001 },
+      loopMode: 'asynchronous',
+    });
+  });
+
+  it('offers auto with its hint and sends it', async () => {
+    const { client, sent } = fakeCore();
+    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [] });
+    await fireEvent.change(screen.getByLabelText('Prediction model'), { target: { value: 'auto' } });
+    expect(
+      screen.getByText("fine or Parareal, whichever plans faster on this machine's workers"),
+    ).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Apply settings' }));
+    await screen.findByRole('status');
+    expect(sentSettings(sent).predictionModel).toBe('auto');
+  });
+
+  it('shows a timestep that does not divide the control duration next to its field, and sends nothing', async () => {
+    const { client, sent } = fakeCore();
+    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [] });
+    await type('Prediction timestep (ms)', '3');
+    await fireEvent.click(screen.getByRole('button', { name: 'Apply settings' }));
+    const problem = document.querySelector('[data-field="prediction.timestep"]');
+    expect(problem?.textContent).toBe('must divide the control duration (1 s) into whole steps');
+    expect(problem?.closest('label')?.classList.contains('invalid')).toBe(true);
+    expect(screen.getByRole('alert').textContent).toMatch(/^prediction\.timestep: must divide/);
+    expect(sent).toEqual([]);
+    // Fixed, it goes through and the field's problem is gone.
+    await type('Prediction timestep (ms)', '0.5');
+    await fireEvent.click(screen.getByRole('button', { name: 'Apply settings' }));
+    await screen.findByRole('status');
+    expect(document.querySelector('[data-field="prediction.timestep"]')).toBeNull();
+    expect(sentSettings(sent).prediction.timestep).toBe(0.0005);
+  });
+});
