@@ -1,6 +1,7 @@
 /** Parsing of `--controls`: inline JSON or a path to a JSON file, an array of [vx, vy] in m/s. */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { integratorSchema, type Integrator } from '../contract/scene';
 import { noSuchFile, UsageError } from './errors';
 
 const controlsSchema = z.array(z.tuple([z.number(), z.number()])).min(1);
@@ -40,4 +41,21 @@ export function parseDuration(arg: string): number {
   if (!Number.isFinite(dt) || dt <= 0)
     throw new UsageError(`--dt: expected a positive number of seconds, got "${arg}"`);
   return dt;
+}
+
+/**
+ * INTEGRATOR:MS (RK4:1, euler:2) as fine-model settings in SI units; the integrator's case does
+ * not matter. Only the spelling is checked here: limits are the schema's of whatever takes it.
+ */
+export function parseFineSpec(
+  flag: string,
+  spec: string,
+): { integrator: Integrator | string; timestep: number } {
+  const m = /^\s*([^:]*?)\s*:\s*([^:]*?)\s*$/.exec(spec);
+  const ms = m && m[2] !== '' ? Number(m[2]) : Number.NaN;
+  if (!m || m[1] === '' || !Number.isFinite(ms))
+    throw new UsageError(`${flag}: expected INTEGRATOR:MS (e.g. RK4:1 or Euler:2), got "${spec}"`);
+  const name = m[1]!;
+  const integrator = integratorSchema.options.find((i) => i.toLowerCase() === name.toLowerCase()) ?? name;
+  return { integrator, timestep: ms / 1000 };
 }

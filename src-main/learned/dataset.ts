@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { fineModelSettingsSchema } from '../contract/scene';
 import { pushGeometrySchema } from './geometry';
 import { paddedLayout } from './slots';
 
@@ -41,6 +42,8 @@ export const datasetManifestSchema = z
     dt: z.number().positive().describe('s, how long each control is held'),
     seed: z.number().int(),
     scene: z.string().describe('name of the scene the geometry came from'),
+    /** Absent in data sets made before it was recorded: those used the scene's (RK4 at 1 ms). */
+    fine: fineModelSettingsSchema.optional().describe('the fine model that produced the transitions'),
     geometry: pushGeometrySchema,
     sampling: z.record(z.string(), z.number()),
     sliderCounts: z.record(z.string(), z.number().int().nonnegative()),

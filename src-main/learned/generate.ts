@@ -134,6 +134,7 @@ export async function generateTransitions(
       dt: o.dt,
       seed: o.seed,
       scene: base.name,
+      fine: base.fine,
       geometry,
       sampling: { ...sampling },
       sliderCounts,

@@ -95,6 +95,18 @@ describe('parapush options and bad input', () => {
   });
 });
 
+describe('parapush learn generate --fine', () => {
+  it.each([
+    ['RK4:0.01', '--fine: timestep: must be at least 0.0001 s'],
+    ['leapfrog:2', '--fine: integrator: '],
+    ['2ms', '--fine: expected INTEGRATOR:MS (e.g. RK4:1 or Euler:2), got "2ms"'],
+  ])('rejects %s naming the field, before any work', async (spec, message) => {
+    const r = await cli('learn', 'generate', '--out', 'unused', '--count', '1', '--fine', spec);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`parapush: ${message}`);
+  });
+});
+
 /** Where each column ends: tokens are separated by two spaces or more, words inside by one. */
 const columnEnds = (line: string): number[] =>
   [...line.matchAll(/\S+(?: \S+)*/g)].map((m) => m.index + m[0].length);

@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadSceneFile } from '../../contract/scene-file';
+import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '../../contract/scene';
+import { loadSceneFile, problemsOf } from '../../contract/scene-file';
 import { FinePool } from '../../parareal/fine-pool';
 import { AnalyticalCoarseModel } from '../../../src-workers/physics/coarse-model';
 import { DatasetError, readDataset, writeDataset, type Dataset } from '../../learned/dataset';
@@ -20,6 +21,7 @@ import { loadLearnedModel, ModelFileError, saveLearnedModel } from '../../learne
 import { exportWeights, HIDDEN_UNITS, parameterCount } from '../../learned/network';
 import { tfBackendReady } from '../../learned/tf-backend';
 import { defaultTrainOptions, trainModel } from '../../learned/train';
+import { parseFineSpec } from '../controls';
 import { UsageError } from '../errors';
 import { progressBar } from '../progress-bar';
 
@@ -54,6 +56,18 @@ interface GenerateOptions {
   dt: string;
   sliderMix: string;
   workers?: string;
+  fine: string;
+}
+
+/** --fine INTEGRATOR:MS, within the scene file's limits for the fine model. */
+function fineSettings(spec: string): Scene['fine'] {
+  const r = fineModelSettingsSchema.safeParse(parseFineSpec('--fine', spec));
+  if (r.success) return r.data;
+  throw new UsageError(
+    `--fine: ${problemsOf(r.error)
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('; ')}`,
+  );
 }
 
 /** The command as typed, for manifests and model cards (`parapush learn ...`). */
@@ -110,8 +124,13 @@ export function registerLearnCommand(program: Command): void {
     .option('--dt <seconds>', 'how long each random pusher velocity is held', '1')
     .option('--slider-mix <w1,w2,w3,w4>', 'relative share of transitions with 1, 2, 3, 4 sliders', '1,1,1,1')
     .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
+    .option(
+      '--fine <INTEGRATOR:MS>',
+      "the fine model to learn from: the planner's prediction model, which Parareal corrects towards",
+      `${DEFAULT_PREDICTION.integrator}:${DEFAULT_PREDICTION.timestep * 1000}`,
+    )
     .action(async (o: GenerateOptions) => {
-      const scene = loadSceneFile(o.scene);
+      const scene = { ...loadSceneFile(o.scene), fine: fineSettings(o.fine) };
       const count = wholeNumber('--count', o.count, 1);
       const seed = wholeNumber('--seed', o.seed, 0);
       const dt = positiveNumber('--dt', o.dt);

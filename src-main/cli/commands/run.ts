@@ -11,6 +11,7 @@ import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../run/lab-link';
 import { supervisedRun } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup-file';
+import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
 import { SessionRecorder } from '../../session/recorder';
 import { defaultSessionsDir } from '../../session/sessions-dir';
@@ -56,13 +57,9 @@ export function optionalPort(name: string, v: string | undefined): number | unde
  * of timesteps are the task file's, and a bad value is reported with the field it breaks.
  */
 export function withPrediction(planner: TaskPlanner, spec: string): TaskPlanner {
-  const m = /^\s*([^:]*?)\s*:\s*([^:]*?)\s*$/.exec(spec);
-  const ms = m && m[2] !== '' ? Number(m[2]) : Number.NaN;
-  if (!m || m[1] === '' || !Number.isFinite(ms))
-    throw new UsageError(`--prediction: expected INTEGRATOR:MS (e.g. RK4:1 or Euler:2), got "${spec}"`);
-  const name = m[1]!;
-  const integrator = integratorSchema.options.find((i) => i.toLowerCase() === name.toLowerCase()) ?? name;
-  const r = taskPlannerSchema.safeParse({ ...planner, prediction: { integrator, timestep: ms / 1000 } });
+  const prediction = parseFineSpec('--prediction', spec);
+  const ms = prediction.timestep * 1000;
+  const r = taskPlannerSchema.safeParse({ ...planner, prediction });
   if (r.success) return r.data;
   const problems = problemsOf(r.error).map((p) => {
     const field = p.path.replace(/^prediction\.?/, '') || 'prediction';
