@@ -28,6 +28,16 @@ const TICK_GAP = 6;
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** The svg element, white background, title and rotated y label every chart starts with. */
+function chartOpening(width: number, height: number, plotH: number, title: string, yLabel: string): string[] {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${FONT}">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="${TITLE_FONT}">${esc(title)}</text>`,
+    `<text class="axis-label" transform="translate(${Y_LABEL_X} ${TOP + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`,
+  ];
+}
+
 export const textWidth = (s: string, fontSize: number): number => Math.ceil(s.length * fontSize * GLYPH_EM);
 
 export function barChartSvg(o: { title: string; yLabel: string; bars: Bar[]; yMax?: number }): string {
@@ -47,12 +57,7 @@ export function barChartSvg(o: { title: string; yLabel: string; bars: Bar[]; yMa
   const bottom = TOP + plotH;
   const height = bottom + 40;
   const y = (v: number): number => bottom - (Math.max(0, Math.min(v, yMax)) / yMax) * plotH;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${FONT}">`,
-    `<rect width="100%" height="100%" fill="white"/>`,
-    `<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="${TITLE_FONT}">${esc(o.title)}</text>`,
-    `<text class="axis-label" transform="translate(${Y_LABEL_X} ${TOP + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`,
-  ];
+  const parts = chartOpening(width, height, plotH, o.title, o.yLabel);
   ticks.values.forEach((v, i) => {
     parts.push(
       `<line x1="${left}" x2="${width - RIGHT}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
@@ -151,11 +156,8 @@ export function lineChartSvg(o: {
   const step = plotW / o.x.length;
   const px = (i: number): number => left + step / 2 + step * i;
   const py = (v: number): number => bottom - (Math.max(0, Math.min(v, yMax)) / yMax) * plotH;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${FONT}">`,
-    `<rect width="100%" height="100%" fill="white"/>`,
-    `<text class="title" x="${width / 2}" y="20" text-anchor="middle" font-size="${TITLE_FONT}">${esc(o.title)}</text>`,
-    `<text class="axis-label" transform="translate(${Y_LABEL_X} ${TOP + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`,
+  const parts = [
+    ...chartOpening(width, height, plotH, o.title, o.yLabel),
     `<text class="axis-label" x="${left + plotW / 2}" y="${bottom + 40}" text-anchor="middle">${esc(o.xLabel)}</text>`,
   ];
   ticks.values.forEach((v, i) => {

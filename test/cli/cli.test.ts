@@ -3,26 +3,11 @@
  * README's glob checked, the version, bad input (unknown options and commands, missing files)
  * answered with one clear line and exit code 2, and the predict table's headers over their columns.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
-
-const run = promisify(execFile);
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [path.join(repoRoot, 'bin/parapush.mjs'), ...args], {
-      cwd: repoRoot,
-    });
-    return { code: 0, ...r };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const sceneDir = 'resources/scenes';
 /** What the shell makes of the README's `resources/scenes/*.json`. */

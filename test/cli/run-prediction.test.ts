@@ -3,28 +3,13 @@
  * by the task file's own schema; a bad value exits 2 with one line that names the field, before
  * anything connects to the lab.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { withPrediction } from '../../src-main/cli/commands/run';
 import { UsageError } from '../../src-main/cli/errors';
 import { loadTaskFile } from '../../src-main/planning/task-file';
+import { cli } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
-
-const run = promisify(execFile);
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, [path.join(repoRoot, 'bin/parapush.mjs'), ...args], {
-      cwd: repoRoot,
-    });
-    return { code: 0, ...r };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const taskFile = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
 const { planner } = loadTaskFile(taskFile).task;

@@ -8,7 +8,7 @@ import { readRunRecords, type RunRecord } from '../../src-main/experiments/run-r
 import { claimOutDir, runExperiment, shardScenes } from '../../src-main/experiments/runner';
 import { parseRunSpec, taskForSpec } from '../../src-main/experiments/run-spec';
 import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
-import { barChartSvg, niceTicks, textWidth } from '../../src-main/experiments/svg-chart';
+import { barChartSvg, lineChartSvg, niceTicks, textWidth } from '../../src-main/experiments/svg-chart';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
@@ -116,6 +116,31 @@ describe('experiment statistics and report', () => {
     expect(() => claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 3, seed: 1 })).toThrow(
       /another experiment/,
     );
+    // Asynchronous MPC is another experiment: its runs must not mix with synchronous ones.
+    expect(() =>
+      claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1, mode: 'asynchronous' }),
+    ).toThrow(/another experiment/);
+  });
+
+  it('draws one line per series, broken where a value is missing, and the reference dashed', () => {
+    const svg = lineChartSvg({
+      title: 'planning time against workers',
+      xLabel: 'workers',
+      yLabel: 's/step',
+      x: ['1', '2', '4'],
+      series: [
+        { label: 'fine', values: [1.2, 0.6, Number.NaN] },
+        { label: 'parareal:2', values: [2.4, 1.3, 1.3] },
+      ],
+      reference: { value: 1, label: 'control 1 s' },
+    });
+    const paths = [...svg.matchAll(/<path d="([^"]+)"/g)].map((m) => m[1]!);
+    expect(paths).toHaveLength(2);
+    // The fine line stops at its last measured point (two points, one move and one line).
+    expect(paths[0]!.match(/[ML]/g)).toEqual(['M', 'L']);
+    expect(paths[1]!.match(/[ML]/g)).toEqual(['M', 'L', 'L']);
+    expect(svg).toContain('stroke-dasharray');
+    expect(svg).toContain('>parareal:2</text>');
   });
 
   it('samples ISRR starts whose straight push to the goal hits the obstacle, reproducibly', () => {
