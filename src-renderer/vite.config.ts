@@ -7,7 +7,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { contentSecurityPolicy } from '../src-main/console/content-security-policy';
+import { contentSecurityPolicy } from '../src-main/contract/content-security-policy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

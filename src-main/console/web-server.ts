@@ -17,7 +17,7 @@ import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientFrameSchema, formatIssues, type ServerFrame } from '../contract/console-api';
-import { contentSecurityPolicy } from './content-security-policy';
+import { contentSecurityPolicy } from '../contract/content-security-policy';
 import type { ConsoleCore } from './console-core';
 import { ENTRY_PAGE, rendererFile } from './web-files';
 

@@ -4,12 +4,12 @@
  * folders); the command side answers CONNECT, model-definition requests and echo like Motive,
  * with the capture's NatNet version and model definitions.
  */
-import type { CapturedPacket } from './capture';
-import { MessageId } from './message-ids';
-import { peekMessageId } from './packet';
-import { CaptureDecoder } from './replay';
-import { NATNET_3_0 } from './version';
-import { NatNetServerTransport, type NatNetTransportOptions } from '../lab/natnet-transport';
+import type { CapturedPacket } from '../mocap/capture';
+import { MessageId } from '../mocap/message-ids';
+import { peekMessageId } from '../mocap/packet';
+import { CaptureDecoder } from '../mocap/replay';
+import { NATNET_3_0 } from '../mocap/version';
+import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
 
 export interface ServeCaptureOptions extends Pick<
   NatNetTransportOptions,

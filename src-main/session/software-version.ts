@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { appRoot } from '../console/paths';
+import { appRoot } from '../common/paths';
 
 const packageSchema = z.object({ name: z.string(), version: z.string() });
 

@@ -5,7 +5,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { appRoot } from '../../console/paths';
+import { appRoot } from '../../common/paths';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
 import { readRunRecords } from '../../experiments/run-record';

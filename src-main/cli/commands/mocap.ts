@@ -22,7 +22,7 @@ import {
 import { NatNetClient } from '../../mocap/client';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../../mocap/message-ids';
 import { CaptureDecoder, replayJson, replayLine, type ReplayFrame } from '../../mocap/replay';
-import { serveCapture } from '../../mocap/replay-serve';
+import { serveCapture } from '../../lab/replay-serve';
 import { parseVersion, type NatNetVersion } from '../../mocap/version';
 import { VirtualNatNetServer } from '../../lab/natnet-server';
 import { UsageError } from '../errors';
