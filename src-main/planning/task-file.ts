@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile, problemsOf } from '../contract/scene-file';
 import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '../contract/scene';
-import { realWorldSpread } from '../parareal/parareal';
+import { DEFAULT_REPLAN_TOLERANCE } from './mpc-loop';
 import { costTermSchema } from './costs/cost-terms';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -73,12 +73,12 @@ export const taskPlannerSchema = z
     mode: z.enum(['synchronous', 'asynchronous']).default('synchronous'),
     /**
      * How far an observation may be from the state a plan started from before the loop plans again
-     * from the observation (default: the real-world pushing spread of ISRR 2019, 8.1 mm / 4.2 deg).
+     * from the observation (default: DEFAULT_REPLAN_TOLERANCE).
      */
     replanTolerance: z
       .object({ translation: positive.describe('m'), rotation: positive.describe('rad') })
       .strict()
-      .prefault(realWorldSpread),
+      .prefault(DEFAULT_REPLAN_TOLERANCE),
   })
   .strict()
   .superRefine((p, ctx) => {
