@@ -150,6 +150,7 @@ describe('Run view during playback', () => {
     render(RunView, {
       client,
       run: { ...idleRun, mode: 'real', phase: 'starting' },
+      active: true,
       preflight: { ok: true, checks: [] },
       hasScene: true,
       playbackOpen: true,
@@ -159,7 +160,14 @@ describe('Run view during playback', () => {
     expect(screen.getByRole('button', { name: 'Arm' })).toHaveProperty('disabled', true);
     expect(screen.getByTestId('run-playback-note').textContent).toContain('close the playback');
     cleanup();
-    render(RunView, { client, run: idleRun, preflight: null, hasScene: true, playbackOpen: false });
+    render(RunView, {
+      client,
+      run: idleRun,
+      active: false,
+      preflight: null,
+      hasScene: true,
+      playbackOpen: false,
+    });
     expect(screen.getByRole('button', { name: /Start dry run/ })).toHaveProperty('disabled', false);
   });
 });

@@ -2,10 +2,13 @@
  * Draws the top-down view: table, goal region, obstacles, sliders, pusher, the executed pusher
  * path, the chosen plan and the predicted trajectory of each Parareal iteration. Iterations
  * differ by dash pattern and label as well as colour, so they read without colour. A what-if
- * re-plan is drawn beside the plan it is compared with: purple, dashed, round markers.
+ * re-plan is drawn beside the plan it is compared with: purple, dashed, round markers. Labels
+ * are drawn last, on a halo, and placed clear of each other and of the pusher and the sliders
+ * (lib/label-layout.ts).
  */
 import type { PlannerStep } from '../../../src-main/contract/console-api';
 import type { Scene, Shape } from '../../../src-main/contract/scene';
+import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import { fitTable, toCanvas, type ViewTransform } from './table-view';
 
 export interface LiveOverlay {
@@ -33,6 +36,8 @@ export function drawTable(
   overlay: LiveOverlay,
 ): ViewTransform {
   const t = fitTable(scene.table.size, width, height);
+  const labels: LabelRequest[] = [];
+  const avoid: Box[] = [];
   ctx.clearRect(0, 0, width, height);
   ctx.lineJoin = 'round';
 
@@ -53,11 +58,17 @@ export function drawTable(
   ctx.fill();
   ctx.stroke();
   ctx.setLineDash([]);
-  label(ctx, 'GOAL', gx, gy - scene.goal.radius * t.scale - 6, '#1b5e20');
+  const goalLabel: LabelRequest = {
+    text: 'GOAL',
+    anchor: [gx, gy],
+    offset: [0, -scene.goal.radius * t.scale - 10],
+    colour: '#1b5e20',
+  };
+  const sceneLabels: LabelRequest[] = [];
 
   for (const o of scene.obstacles) {
     drawShape(ctx, t, o.shape, o.pose, '#424242', '#212121');
-    label(ctx, o.id, ...toCanvas(t, o.pose.x, o.pose.y), '#fff');
+    sceneLabels.push({ text: o.id, anchor: toCanvas(t, o.pose.x, o.pose.y), offset: [0, 0], colour: '#fff' });
   }
 
   const sliderCount = scene.sliders.length;
@@ -77,13 +88,15 @@ export function drawTable(
     ctx.moveTo(px, py);
     ctx.lineTo(px + r * Math.cos(pose.theta), py - r * Math.sin(pose.theta));
     ctx.stroke();
-    label(ctx, s.id, px, py + r + 14, '#0d47a1');
+    avoid.push(circleBox(px, py, r / 0.8));
+    sceneLabels.push({ text: s.id, anchor: [px, py], offset: [0, r / 0.8 + 10], colour: '#0d47a1' });
   });
 
   drawPath(ctx, t, overlay.executedPath, '#000', 2, []);
 
-  if (overlay.step) drawStep(ctx, t, overlay.step, overlay.showRollouts);
-  if (overlay.whatIf) drawWhatIf(ctx, t, overlay.whatIf);
+  const pathLabels: LabelRequest[] = [];
+  if (overlay.step) drawStep(ctx, t, overlay.step, overlay.showRollouts, pathLabels);
+  if (overlay.whatIf) drawWhatIf(ctx, t, overlay.whatIf, pathLabels);
 
   const pusher = overlay.state ? { x: overlay.state[0]!, y: overlay.state[1]! } : scene.pusher.position;
   const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
@@ -94,7 +107,15 @@ export function drawTable(
   ctx.arc(ux, uy, Math.max(3, scene.pusher.radius * t.scale), 0, 2 * Math.PI);
   ctx.fill();
   ctx.stroke();
-  label(ctx, 'pusher', ux, uy - scene.pusher.radius * t.scale - 6, '#3e2723');
+  const pusherRadius = Math.max(3, scene.pusher.radius * t.scale);
+  avoid.push(circleBox(ux, uy, pusherRadius));
+  labels.push(
+    { text: 'pusher', anchor: [ux, uy], offset: [0, -pusherRadius - 10], colour: '#3e2723' },
+    goalLabel,
+    ...sceneLabels,
+    ...pathLabels,
+  );
+  drawLabels(ctx, labels, avoid, { x: 0, y: 0, w: width, h: height });
   return t;
 }
 
@@ -103,6 +124,7 @@ function drawStep(
   t: ViewTransform,
   step: PlannerStep,
   showRollouts: boolean,
+  labels: LabelRequest[],
 ): void {
   const n = step.sliderIds.length;
   if (showRollouts && step.rollouts) {
@@ -122,8 +144,12 @@ function drawStep(
       );
     const last = p.states[p.states.length - 1];
     if (last) {
-      const [lx, ly] = toCanvas(t, ...sliderPosOf(last, 0));
-      label(ctx, `k=${p.iteration}`, lx + 14, ly - 8, colour);
+      labels.push({
+        text: `k=${p.iteration}`,
+        anchor: toCanvas(t, ...sliderPosOf(last, 0)),
+        offset: [20, -10],
+        colour,
+      });
     }
   }
   // The chosen plan: the pusher path the controls would drive, thick and solid, square markers.
@@ -137,7 +163,12 @@ function drawStep(
 }
 
 /** The re-planned pusher path and the slider path it predicts (its last Parareal iteration). */
-function drawWhatIf(ctx: CanvasRenderingContext2D, t: ViewTransform, step: PlannerStep): void {
+function drawWhatIf(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  step: PlannerStep,
+  labels: LabelRequest[],
+): void {
   const last = step.predictions[step.predictions.length - 1];
   if (last)
     for (let i = 0; i < step.sliderIds.length; i++)
@@ -159,8 +190,12 @@ function drawWhatIf(ctx: CanvasRenderingContext2D, t: ViewTransform, step: Plann
     ctx.fill();
   }
   const end = path[path.length - 1]!;
-  const [ex, ey] = toCanvas(t, end[0], end[1]);
-  label(ctx, 'what-if', ex, ey + 18, WHAT_IF_STYLE.colour);
+  labels.push({
+    text: 'what-if',
+    anchor: toCanvas(t, end[0], end[1]),
+    offset: [0, 18],
+    colour: WHAT_IF_STYLE.colour,
+  });
 }
 
 /** The pusher path a plan's controls drive, from its start state, one point per control. */
@@ -238,11 +273,44 @@ function drawPath(
   ctx.setLineDash([]);
 }
 
-function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, colour: string): void {
-  ctx.font = '600 12px system-ui, sans-serif';
+const LABEL_FONT = '600 12px system-ui, sans-serif';
+
+/** Places the labels clear of each other and of `avoid`, then draws each on a halo. */
+function drawLabels(
+  ctx: CanvasRenderingContext2D,
+  requests: LabelRequest[],
+  avoid: Box[],
+  bounds: Box,
+): void {
+  ctx.font = LABEL_FONT;
+  const placed = placeLabels(requests, (text) => ctx.measureText(text).width, avoid, bounds);
   ctx.textAlign = 'center';
-  ctx.fillStyle = colour;
-  ctx.fillText(text, x, y);
+  ctx.textBaseline = 'middle';
+  ctx.lineJoin = 'round';
+  for (const l of placed) {
+    if (l.leader) {
+      // A leader line from the label back to what it names.
+      const [bx, by] = nearestOnBox(l.box, l.anchor);
+      ctx.strokeStyle = l.colour;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.moveTo(l.anchor[0], l.anchor[1]);
+      ctx.lineTo(bx, by);
+      ctx.stroke();
+    }
+    const light = l.colour === '#fff';
+    ctx.strokeStyle = light ? 'rgba(0, 0, 0, 0.55)' : 'rgba(255, 255, 255, 0.85)';
+    ctx.lineWidth = 3;
+    ctx.strokeText(l.text, l.at[0], l.at[1]);
+    ctx.fillStyle = l.colour;
+    ctx.fillText(l.text, l.at[0], l.at[1]);
+  }
+  ctx.textBaseline = 'alphabetic';
+}
+
+function nearestOnBox(b: Box, [x, y]: [number, number]): [number, number] {
+  return [Math.min(b.x + b.w, Math.max(b.x, x)), Math.min(b.y + b.h, Math.max(b.y, y))];
 }
 
 /** The same content in words, for screen readers and for tests that cannot see pixels. */

@@ -20,6 +20,7 @@ import type {
 import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
 import type { Scene } from '../../../src-main/contract/scene';
 import type { LinkState } from '../api/client';
+import { isRunActive, type RunClock } from '../lib/run-clock';
 
 export interface LogEntry {
   id: number;
@@ -102,10 +103,38 @@ export class ConsoleState {
   /** The session being played back (set by the Sessions view when it opens one). */
   session = $state.raw<OpenSession | null>(null);
   whatIf = $state.raw<WhatIfComparison | null>(null);
+  /**
+   * Wall clock (ms) since which the live run has waited for its next planner step: when it began
+   * running, then each step's arrival. Null when no live run is waiting for one.
+   */
+  stepWaitSince = $state<number | null>(null);
+  /** Run time frozen when the live run left its active phases, s; null: the core's elapsed. */
+  private stoppedRunTime = $state<number | null>(null);
   private nextLogId = 1;
   private liveData: RunData | null = null;
   /** Wall clock when playback opened, ms: log lines stamped before it are replayed ones. */
   private playbackOpenedAt = 0;
+
+  /** Wall clock in ms since the epoch (injectable for tests). */
+  private readonly now: () => number;
+
+  constructor(now: () => number = () => Date.now()) {
+    this.now = now;
+  }
+
+  /** A live run is in progress (starting, running or paused): the one place that says so. */
+  get runActive(): boolean {
+    return isRunActive(this.run);
+  }
+
+  /** What the run timer shows: ticking while a run is active, frozen where it stopped after. */
+  get runClock(): RunClock {
+    return {
+      active: this.runActive,
+      startedAt: this.run.startedAt,
+      stopped: this.stoppedRunTime ?? this.run.elapsed,
+    };
+  }
 
   applySnapshot(s: ConsoleSnapshot): void {
     this.scene = s.scene;
@@ -113,6 +142,8 @@ export class ConsoleState {
     this.settings = s.settings;
     this.presets = s.presets;
     this.run = s.run;
+    this.stoppedRunTime = null;
+    this.stepWaitSince = this.runActive && s.run.phase !== 'starting' ? this.now() : null;
     this.connections = s.connections;
     this.preflight = s.preflight;
   }
@@ -134,8 +165,7 @@ export class ConsoleState {
         this.settings = event.settings;
         break;
       case 'run':
-        if (event.status.phase === 'starting') this.resetRunData();
-        this.run = event.status;
+        this.applyRunStatus(event.status);
         break;
       case 'state':
         this.live = { time: event.time, sliderIds: event.sliderIds, state: event.state };
@@ -146,6 +176,8 @@ export class ConsoleState {
         );
         break;
       case 'planner-step':
+        // Playback replays steps while no live run waits for one.
+        if (!this.playback && this.runActive) this.stepWaitSince = this.now();
         this.plannerStep = event.step;
         this.stepTimings = [
           ...this.stepTimings,
@@ -180,6 +212,29 @@ export class ConsoleState {
       case 'playback':
         this.applyPlayback(event.status);
         break;
+    }
+  }
+
+  /**
+   * A new run clears the last one's data; a run that stops keeps its run time: the core's elapsed
+   * when it says, else the time from the start to the moment the run was seen to stop (an abort
+   * is reported before the run has wound down and its elapsed is known).
+   */
+  private applyRunStatus(status: RunStatus): void {
+    const wasActive = this.runActive;
+    if (status.phase === 'starting' && !(wasActive && this.run.startedAt === status.startedAt)) {
+      this.resetRunData();
+      this.stoppedRunTime = null;
+      this.stepWaitSince = null;
+    }
+    this.run = status;
+    if (status.phase === 'running' && this.stepWaitSince === null) this.stepWaitSince = this.now();
+    if (wasActive && !isRunActive(status)) {
+      this.stepWaitSince = null;
+      this.stoppedRunTime =
+        status.elapsed > 0 || status.startedAt === null
+          ? status.elapsed
+          : Math.max(0, (this.now() - status.startedAt) / 1000);
     }
   }
 

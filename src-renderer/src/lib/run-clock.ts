@@ -1,0 +1,38 @@
+/**
+ * Whether a run is in progress, and its run time. The console state is the one place that decides
+ * both (ConsoleState.runActive and ConsoleState.runClock); the status bar, the Run view and the
+ * planner readout only read them.
+ */
+import type { RunStatus } from '../../../src-main/contract/console-api';
+
+const activePhases: ReadonlySet<RunStatus['phase']> = new Set(['starting', 'running', 'paused']);
+
+/** A run is in progress: starting, running or paused. */
+export function isRunActive(run: RunStatus): boolean {
+  return activePhases.has(run.phase);
+}
+
+export interface RunClock {
+  /** The run is in progress: its time ticks from startedAt. */
+  active: boolean;
+  /** Wall clock of the start, ms since the epoch; null when no run has started. */
+  startedAt: number | null;
+  /** Run time while no run is in progress, s: frozen where the last run stopped. */
+  stopped: number;
+}
+
+/** Run time in seconds at wall clock `now` (ms since the epoch). */
+export function runSeconds(clock: RunClock, now: number): number {
+  if (clock.active && clock.startedAt !== null) return Math.max(0, (now - clock.startedAt) / 1000);
+  return clock.stopped;
+}
+
+/** mm:ss, and h:mm:ss from an hour on. */
+export function formatRunTime(seconds: number): string {
+  const total = Math.floor(Math.max(0, seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mmss = `${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+  return h > 0 ? `${h}:${mmss}` : mmss;
+}

@@ -1,0 +1,334 @@
+/**
+ * The live screen in Debian's Chromium, on the real core in web mode with the in-process virtual
+ * lab (as test/e2e/console.e2e.test.ts wires it), at 1600 x 1000 and at 1280 x 800: the Run view
+ * before a dry run, during it (planner readout with a ticking planning clock, chart legends with
+ * numbers, whole-number ticks on counted axes), after an Esc abort (the run timer frozen at the
+ * real run time, not back at 00:00) and after a run that ends on its own (its outcome on the
+ * status bar's banner line). At every stage and both sizes, no status text overflows its box or
+ * hides under another (bounding boxes, scrollWidth against clientWidth). Screenshots go to
+ * test-artifacts/screenshots/; with PARAPUSH_UPDATE_DOCS=1 they also refresh
+ * docs/screenshots/run-view-{before,during,aborted,after}-{1600x1000,1280x800}.png.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
+import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
+import { startWebServer, type WebServer } from '../../src-main/console/web-server';
+import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`e2e skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
+
+const shots = path.resolve('test-artifacts/screenshots');
+const docShots = path.resolve('docs/screenshots');
+const updateDocs = process.env.PARAPUSH_UPDATE_DOCS === '1';
+const sizes = [
+  { width: 1600, height: 1000 },
+  { width: 1280, height: 800 },
+] as const;
+
+/**
+ * Layout problems of the status bar and the planner readout, in words: a box whose text is wider
+ * or taller than the box (scrollWidth > clientWidth), a text that pokes out of its cell, cells
+ * that overlap each other or the Abort button, anything outside the window.
+ */
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const name = (el: Element) =>
+      `${el.className || el.tagName} "${(el.textContent ?? '').trim().slice(0, 60)}"`;
+    const boxes = (sel: string) => [...document.querySelectorAll<HTMLElement>(sel)];
+    const inside = (a: DOMRect, b: DOMRect) =>
+      a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+    const overlaps = (a: DOMRect, b: DOMRect) =>
+      Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+      Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    const view = new DOMRect(0, 0, window.innerWidth, window.innerHeight);
+    const footer = document.querySelector('footer[aria-label="Status"]');
+    if (!footer) return ['no status bar'];
+    const cells = boxes(
+      'footer[aria-label="Status"] .cell, footer[aria-label="Status"] .banner, footer[aria-label="Status"] .abort, [data-testid="planner-readout"] .cell',
+    );
+    for (const el of cells) {
+      const r = el.getBoundingClientRect();
+      if (el.scrollWidth > el.clientWidth + 1)
+        problems.push(`${name(el)} overflows: ${el.scrollWidth} > ${el.clientWidth}`);
+      if (el.scrollHeight > el.clientHeight + 1)
+        problems.push(`${name(el)} overflows down: ${el.scrollHeight} > ${el.clientHeight}`);
+      if (!inside(r, view)) problems.push(`${name(el)} is outside the window`);
+      // Every piece of text in the cell lies inside the cell.
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const t of range.getClientRects())
+          if (!inside(t, r)) problems.push(`text "${n.textContent.trim()}" pokes out of ${name(el)}`);
+      }
+    }
+    for (let i = 0; i < cells.length; i++)
+      for (let j = i + 1; j < cells.length; j++) {
+        const a = cells[i]!;
+        const b = cells[j]!;
+        if (a.contains(b) || b.contains(a)) continue;
+        if (overlaps(a.getBoundingClientRect(), b.getBoundingClientRect()))
+          problems.push(`${name(a)} overlaps ${name(b)}`);
+      }
+    return problems;
+  });
+}
+
+describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, virtual lab)', () => {
+  let root: string;
+  let server: WebServer;
+  let lab: ConsoleLab;
+  let core: ConsoleCore;
+  let context: BrowserContext;
+  let page: Page;
+  const sessionsDirBefore = process.env[SESSIONS_DIR_ENV];
+
+  /** Screenshots of the page at both sizes, with the layout checked at each; back to 1600 x 1000 after. */
+  async function atBothSizes(stage: string): Promise<void> {
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(300);
+      expect(await layoutProblems(page), `${stage} at ${size.width}x${size.height}`).toEqual([]);
+      const file = `run-view-${stage}-${size.width}x${size.height}.png`;
+      await page.screenshot({ path: path.join(shots, file) });
+      if (updateDocs) copyFileSync(path.join(shots, file), path.join(docShots, file));
+    }
+    await page.setViewportSize(sizes[0]);
+  }
+
+  const runTime = () => page.getByTestId('run-time').textContent();
+  const seconds = (mmss: string | null) => {
+    const [m, s] = (mmss ?? '').split(':').map(Number);
+    return (m ?? NaN) * 60 + (s ?? NaN);
+  };
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-live-'));
+    process.env[SESSIONS_DIR_ENV] = path.join(root, 'sessions');
+    mkdirSync(shots, { recursive: true });
+    mkdirSync(docShots, { recursive: true });
+    const rendererDir = path.join(root, 'renderer');
+    await ensureRendererBuilt(rendererDir, () => {});
+    lab = createConsoleLab({
+      lab: { kind: 'virtual', multicast: false },
+      tasksDir: path.resolve('resources/tasks'),
+      defaultSceneFile: path.resolve('resources/scenes/isrr-obstacle.json'),
+      workers: 1,
+      report: () => {},
+    });
+    core = new ConsoleCore({
+      scenesDir: path.resolve('resources/scenes'),
+      runController: lab.runController,
+      connections: lab.connections,
+      calibration: lab.calibration,
+      whatIf: lab.whatIf,
+      sessionsDir: defaultSessionsDir(),
+    });
+    server = await startWebServer({ core, rendererDir, port: 0 });
+    context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+      viewport: sizes[0],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    core?.dispose();
+    await lab?.close();
+    rmSync(root, { recursive: true, force: true });
+    if (sessionsDirBefore === undefined) delete process.env[SESSIONS_DIR_ENV];
+    else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
+  });
+
+  it('shows the Run view before a run, with a favicon that needs no request', async () => {
+    const notFound: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 404) notFound.push(r.url());
+    });
+    // A fast planner: Parareal with 1 iteration, 4 rollouts.
+    expect(await core.handle({ type: 'settings.preset', preset: 'isrr2019-parareal-1' })).toMatchObject({
+      ok: true,
+    });
+    const settings = core.snapshot().settings;
+    expect(await core.handle({ type: 'settings.set', settings: { ...settings, rollouts: 4 } })).toMatchObject(
+      {
+        ok: true,
+      },
+    );
+    await page.goto(server.url);
+    await page.getByLabel('Scene file').selectOption('isrr-obstacle.json');
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Run' }).click();
+    const connections = page.getByRole('contentinfo').getByRole('list', { name: 'Connections' });
+    await expect
+      .poll(() => connections.textContent(), { timeout: 30_000 })
+      .toMatch(/OptiTrack: connected.*UR5: connected/);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    // Charts without data say so inside their plotting area, and the Speedup chart is listed at
+    // the top of the column even where it is below the fold.
+    const charts = page.getByRole('navigation', { name: 'Charts' });
+    expect(await charts.textContent()).toContain('Speedup');
+    await expect.poll(() => page.locator('section.plot .empty').count()).toBe(4);
+    expect(await runTime()).toBe('00:00');
+    await atBothSizes('before');
+    expect(notFound).toEqual([]);
+  });
+
+  it('during a dry run: the planning clock ticks, then legends show numbers and counted axes whole ticks', async () => {
+    const activity = page.getByTestId('readout-activity');
+    const phase = () => page.getByTestId('run-phase').textContent();
+    const clock = (text: string | null) => Number(/(\d+\.\d) s/.exec(text ?? '')?.[1]);
+    // On a loaded two-core machine a run is sometimes stopped at its start by the 100 ms
+    // motion-capture limit (a safety stop, as it should be): then a new run is started.
+    let live = false;
+    for (let attempt = 1; attempt <= 4 && !live; attempt++) {
+      await page.getByRole('button', { name: /Start dry run/ }).click();
+      await expect.poll(phase, { timeout: 30_000 }).toMatch(/STARTING|RUNNING/);
+      // The first step is being planned: the clock ticks against the control duration (1 s).
+      const planning = async () => {
+        if (/FAILED|ABORTED|FINISHED/.test((await phase()) ?? '')) return 'stopped';
+        const text = await activity.textContent();
+        return /Planning step 0\s+\d+\.\d s\s+\/ control 1\.00 s/.test(text ?? '') ? 'planning' : 'waiting';
+      };
+      await expect.poll(planning, { timeout: 30_000 }).not.toBe('waiting');
+      if ((await planning()) === 'stopped') continue;
+      const first = await activity.textContent();
+      await page.waitForTimeout(700);
+      const later = await activity.textContent();
+      // Unless the step arrived in between, the same clock has moved on.
+      if (/Planning step 0/.test(later ?? '')) expect(clock(later)).toBeGreaterThan(clock(first));
+      expect(seconds(await runTime())).toBeGreaterThan(0);
+      const stepped = async () => {
+        if (/FAILED|ABORTED|FINISHED/.test((await phase()) ?? '')) return 'stopped';
+        const label = await page.getByTestId('live-canvas').getAttribute('aria-label');
+        return label?.includes('plan step 0') ? 'stepped' : 'waiting';
+      };
+      await expect.poll(stepped, { timeout: 60_000 }).not.toBe('waiting');
+      live = (await stepped()) === 'stepped';
+    }
+    expect(live, 'a dry run that got past its first step').toBe(true);
+    await expect.poll(() => page.getByTestId('readout-actions').textContent()).toMatch(/^[1-9]\d* of 20$/);
+    expect(await page.getByTestId('readout-cost').textContent()).toMatch(/^-?\d/);
+    expect(await page.getByTestId('readout-parareal').textContent()).toBe('1 iteration');
+
+    // Legends read the latest values, not "--", with nothing hovered.
+    for (const id of ['plot-convergence', 'plot-cost', 'plot-timing']) {
+      const values = page.locator(`#${id} .u-legend .u-series:not(:first-child) .u-value`);
+      await expect.poll(() => values.allTextContents(), { timeout: 10_000 }).not.toContain('--');
+      for (const v of await values.allTextContents()) expect(v, `${id} legend`).toMatch(/^-?\d[\d.,e+-]*$/);
+    }
+    // Counted axes (iterations, steps) have whole-number ticks only; one point is not on 0 to 100.
+    for (const id of ['plot-convergence', 'plot-cost', 'plot-timing', 'plot-speedup']) {
+      const ticks = (await page.locator(`#${id} .box`).getAttribute('data-x-ticks')) ?? '';
+      expect(ticks, `${id} ticks`).toMatch(/^\d+( \d+)*$/);
+      expect(
+        ticks
+          .split(' ')
+          .map(Number)
+          .every((t) => t <= 20),
+        `${id} ticks ${ticks}`,
+      ).toBe(true);
+    }
+    // Let the arm push for a moment so the view shows the executed path.
+    await page.waitForTimeout(500);
+    await atBothSizes('during');
+  });
+
+  it('after an Esc abort: the timer stays at the run time, the reason on its own line', async () => {
+    const before = seconds(await runTime());
+    const wasRunning = (await page.getByTestId('run-phase').textContent())?.includes('RUNNING');
+    const log = page.getByLabel('Event log').locator('li');
+    const ends = () => log.filter({ hasText: /run (aborted|stopped|failure|failed) after/ }).count();
+    const endsBefore = await ends();
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 30_000 })
+      .toMatch(/ABORTED|FAILED/);
+    const frozen = await runTime();
+    expect(frozen).not.toBe('00:00');
+    expect(seconds(frozen)).toBeGreaterThanOrEqual(Math.max(1, before));
+    const banner = page.getByTestId('run-banner');
+    if (wasRunning) {
+      expect(await page.getByTestId('run-reason').textContent()).toBe('Aborted by operator');
+      expect(await banner.textContent()).toContain('ABORTED');
+    }
+    expect(await banner.getAttribute('data-tone')).toBe('stop');
+    // The run winds down and reports its end: the timer does not move, nor go back to 00:00.
+    if (wasRunning) await expect.poll(ends, { timeout: 30_000 }).toBeGreaterThan(endsBefore);
+    await page.waitForTimeout(1500);
+    expect(await runTime()).toBe(frozen);
+    expect(await page.getByTestId('readout-activity').getAttribute('data-kind')).toBe('none');
+    await atBothSizes('aborted');
+    expect(await runTime()).toBe(frozen);
+  });
+
+  it('after a run that ends on its own: the outcome on the banner, the timer at the run time', async () => {
+    const settings = core.snapshot().settings;
+    expect(
+      await core.handle({ type: 'settings.set', settings: { ...settings, maxExecutedActions: 1 } }),
+    ).toMatchObject({
+      ok: true,
+    });
+    await page.getByRole('button', { name: /Start dry run/ }).click();
+    await expect
+      .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 30_000 })
+      .toContain('RUNNING (dry run)');
+    await expect
+      .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 90_000 })
+      .toMatch(/FINISHED|FAILED|ABORTED/);
+    const time = await runTime();
+    expect(seconds(time)).toBeGreaterThan(0);
+    expect(await page.getByTestId('run-reason').textContent()).toMatch(/\w/);
+    await page.waitForTimeout(1200);
+    expect(await runTime()).toBe(time);
+    await atBothSizes('after');
+  });
+
+  it('keeps a long stop reason and a playback cell inside their boxes at both sizes', async () => {
+    // The layout with a long supervisor message and with the PLAYBACK cell a recorded session
+    // adds, checked on copies of the banner and of a cell so the live ones keep their own text.
+    await page.evaluate(() => {
+      const link = document.querySelector('footer[aria-label="Status"] .cell.link')!;
+      const cell = link.cloneNode(true) as HTMLElement;
+      cell.className = link.className.replace(/\blink\b/, 'playback');
+      cell.setAttribute('data-check', 'playback');
+      cell.textContent = '‖ PLAYBACK, NOT LIVE paused 12:34 / 15:00 at 0.25×';
+      link.before(cell);
+      const banner = document.querySelector('[data-testid="run-banner"]')!;
+      const copy = banner.cloneNode(true) as HTMLElement;
+      copy.removeAttribute('data-testid');
+      copy.setAttribute('data-check', 'long');
+      copy.querySelector('.reason')!.textContent =
+        'Commanded speed 250 mm/s exceeds the limit 100 mm/s; Motion capture stale: all bodies not seen for 103 ms; Control program not running (runtime state STOPPED)';
+      banner.after(copy);
+    });
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(200);
+      expect(await layoutProblems(page), `long reason at ${size.width}x${size.height}`).toEqual([]);
+    }
+    await page.setViewportSize(sizes[0]);
+    await page.evaluate(() => document.querySelectorAll('[data-check]').forEach((e) => e.remove()));
+  });
+});

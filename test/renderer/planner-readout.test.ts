@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import PlannerReadout from '../../src-renderer/src/components/PlannerReadout.svelte';
+import { plannerStep } from '../session/sample-messages';
+
+afterEach(cleanup);
+
+describe('PlannerReadout', () => {
+  it('ticks a planning clock against the control duration while the run waits for a step', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      const since = Date.now();
+      render(PlannerReadout, {
+        step: null,
+        active: true,
+        waitingSince: since,
+        maxActions: 20,
+        controlDuration: 1,
+      });
+      const activity = screen.getByTestId('readout-activity');
+      expect(activity.textContent).toMatch(/Planning step 0\s+0\.0 s \/ control 1\.00 s/);
+      await vi.advanceTimersByTimeAsync(2500);
+      expect(activity.textContent).toMatch(/Planning step 0\s+2\.5 s \/ control 1\.00 s/);
+      // Longer than a control: marked.
+      expect(activity.querySelector('.value')?.getAttribute('data-over')).toBe('true');
+      expect(screen.getByTestId('readout-actions').textContent).toBe('0 of 20');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows the last step's numbers after the run and says when a step was re-planned", () => {
+    const step = {
+      ...plannerStep(3, 0),
+      replan: { divergence: { translation: 0.0042, rotation: 0.01 }, replanned: true },
+    };
+    render(PlannerReadout, { step, active: false, waitingSince: null, maxActions: 20, controlDuration: 1 });
+    expect(screen.getByTestId('readout-actions').textContent).toBe('4 of 20');
+    expect(screen.getByTestId('readout-activity').textContent).toMatch(
+      /Planning \(last step\)\s+0\.80 s \/ control 1\.00 s/,
+    );
+    expect(screen.getByTestId('readout-cost').textContent).toBe('2.500');
+    expect(screen.getByTestId('readout-parareal').textContent).toBe('2 iterations');
+    const replan = screen.getByTestId('readout-replan');
+    expect(replan.textContent).toContain('re-planned (prediction off by 4.2 mm)');
+    expect(replan.dataset.replanned).toBe('true');
+  });
+});
