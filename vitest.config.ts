@@ -11,6 +11,7 @@ const realtime = [
   'test/lab/mocap-freeze.test.ts',
   'test/lab/headless-run-crash.test.ts',
   'test/console/lab-run-controller.test.ts',
+  'test/console/robot-recovery.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/e2e/**/*.test.ts',
 ];

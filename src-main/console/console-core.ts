@@ -20,6 +20,7 @@ import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '..
 import { parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
 import { sceneSchema, type Scene } from '../contract/scene';
 import { CalibrationWizard } from './calibration-wizard';
+import { RobotRecovery } from './robot-recovery';
 import type { ConnectionSource } from './connections';
 import { UnconfiguredConnections } from './connections';
 import {
@@ -48,6 +49,8 @@ export interface ConsoleCoreOptions {
   whatIf?: WhatIfPlannerFactory;
   /** The Setup view's calibration wizard on the connected lab; absent: no lab to calibrate. */
   calibration?: CalibrationWizard;
+  /** Recovery of the connected robot from a protective stop; absent: no lab, nothing to recover. */
+  recovery?: RobotRecovery;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -63,6 +66,7 @@ const idleStatus: RunStatus = {
 };
 
 const activePhases: ReadonlySet<RunStatus['phase']> = new Set(['starting', 'running', 'paused']);
+const endedPhases: ReadonlySet<RunStatus['phase']> = new Set(['aborted', 'finished', 'failed']);
 
 const abortSourceWords = {
   button: 'Abort button',
@@ -82,9 +86,14 @@ export class ConsoleCore {
   private sceneFile: string | null = null;
   private sceneDirty = false;
   private run: RunStatus = idleStatus;
+  /** While an abort reaches the controller: the events its stop reports, published after the request. */
+  private held: ConsoleEvent[] | null = null;
+  /** Resolves once the last run started has reported its end and its log is closed. */
+  private runOver: Promise<void> = Promise.resolve();
   private readonly unsubscribeConnections: () => void;
   private readonly sessions: SessionService;
   private readonly calibration: CalibrationWizard;
+  private readonly recovery: RobotRecovery;
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir);
@@ -93,6 +102,7 @@ export class ConsoleCore {
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? Date.now;
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
+    this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });
     this.sessions = new SessionService({
       dir: options.sessionsDir ?? null,
       whatIf: options.whatIf,
@@ -201,6 +211,8 @@ export class ConsoleCore {
         return this.sessions.handle(command);
       case 'connections.get':
         return { connections: this.connections.current().connections };
+      case 'robot.recover':
+        return this.recoverRobot(command.confirm);
       case 'calibration.get':
       case 'calibration.capture':
       case 'calibration.remove':
@@ -240,43 +252,97 @@ export class ConsoleCore {
     }
   }
 
-  /** Abort first, words after: the controller hears of it before anything else happens. */
+  /**
+   * Recovery from a protective stop, on the operator's confirmation and only between runs (a run
+   * owns the robot). The recovery checks the robot's own safety mode; the connections and the
+   * pre-flight checklist then show the safety mode it leaves.
+   */
+  private async recoverRobot(confirm: boolean) {
+    if (activePhases.has(this.run.phase))
+      throw new Error(`the robot cannot be recovered while a run is ${this.run.phase}: abort the run first`);
+    if (confirm)
+      this.log(
+        'warn',
+        'operator',
+        'Recovery from the protective stop confirmed by the operator (workspace checked clear)',
+      );
+    const result = await this.recovery.recover(confirm);
+    this.log('info', 'robot', result.message);
+    return result;
+  }
+
+  /**
+   * Abort first, words after: the controller hears of it before anything else happens, and the
+   * arm is stopped on this call stack. What the stop reports meanwhile is held back and published
+   * after the request, so the event log reads in causal order: the request, then the stop.
+   */
   private abort(source: AbortSource): RunStatus {
     // Read the phase first (the controller may report "aborted" synchronously), then abort.
     const active = activePhases.has(this.run.phase);
-    this.runController.abort(source);
+    const at = this.now();
+    // The operator's action goes into the run's log (a memory append) before the stop it causes.
     this.sessions.operator('run.abort', abortSourceWords[source]);
-    this.log(
-      'warn',
-      'operator',
-      active
-        ? `Abort requested by operator (${abortSourceWords[source]})`
-        : `Abort pressed (${abortSourceWords[source]}): no run in progress`,
-    );
+    const held: ConsoleEvent[] = [];
+    this.held = held;
+    try {
+      this.runController.abort(source);
+    } finally {
+      this.held = null;
+      this.publish({
+        type: 'log',
+        at,
+        level: 'warn',
+        source: 'operator',
+        message: active
+          ? `Abort requested by operator (${abortSourceWords[source]})`
+          : `Abort pressed (${abortSourceWords[source]}): no run in progress`,
+      });
+      for (const event of held) this.publish(event);
+    }
     return this.run;
   }
 
   private async startRun(mode: 'dry' | 'real'): Promise<RunStatus> {
     if (activePhases.has(this.run.phase)) throw new Error(`a run is already ${this.run.phase}`);
+    if (this.recovery.inProgress)
+      throw new Error('the robot is being recovered from a protective stop: start the run once that is done');
     if (!this.scene) throw new Error('load a scene before starting a run');
+    // A run aborted before may still be winding down: its last events (and its log) come first,
+    // so that nothing of it lands in the next run's status or log.
+    await this.runOver;
+    if (activePhases.has(this.run.phase)) throw new Error(`a run is already ${this.run.phase}`);
+    const scene = this.scene;
+    let over!: () => void;
+    this.runOver = new Promise<void>((resolve) => (over = resolve));
+    // The run has reported its last event: its log ends, then the next run may start.
+    const end = (): void => void this.sessions.runEnded().then(over);
     const sink: RunSink = {
       status: (patch) => this.updateRun(patch),
       emit: (event) => this.publish(event),
+      ended: end,
     };
-    await this.sessions.startRecording(mode, this.scene, this.settings.get());
-    this.sessions.operator('run.start', `${mode} run`);
+    // The run's log, with the operator's start (run/run-recorder.ts).
+    const recorder = await this.sessions.startRecording(mode, scene, this.settings.get());
     this.updateRun({ ...idleStatus, phase: 'starting', mode, startedAt: this.now() });
     try {
-      await this.runController.start({ mode, scene: this.scene, settings: this.settings.get() }, sink);
+      await this.runController.start({ mode, scene, settings: this.settings.get(), recorder }, sink);
     } catch (err) {
       this.updateRun({ phase: 'failed', reason: (err as Error).message, armed: false });
+      // Nothing ran: this failure is the run's last event.
+      end();
       throw err;
     }
     return this.run;
   }
 
   private updateRun(patch: Partial<RunStatus>): void {
-    this.run = { ...this.run, ...patch };
+    const next = { ...this.run, ...patch };
+    // A run that ends keeps its real run time (the controller's, else the wall clock's since start).
+    const ends =
+      patch.phase !== undefined && endedPhases.has(patch.phase) && !endedPhases.has(this.run.phase);
+    if (ends && patch.elapsed === undefined && next.startedAt !== null)
+      next.elapsed = Math.max(next.elapsed, (this.now() - next.startedAt) / 1000);
+    this.run = next;
     this.publish({ type: 'run', status: this.run });
   }
 
@@ -330,6 +396,10 @@ export class ConsoleCore {
 
   /** Every event leaves the core validated: a bad event from a plug-in is a bug caught here. */
   publish(event: ConsoleEvent): void {
+    if (this.held) {
+      this.held.push(event);
+      return;
+    }
     const checked = eventSchema.parse(event);
     this.sessions.observe(checked);
     for (const listener of this.listeners) listener(checked);

@@ -13,6 +13,7 @@ import { CalibrationWizard } from './calibration-wizard';
 import { LabConnections } from './lab-connections';
 import { LabRunController } from './lab-run-controller';
 import { realLabSession } from './real-lab-session';
+import { RobotRecovery } from './robot-recovery';
 import { VirtualLabSession } from './virtual-lab-session';
 import { whatIfPlanners } from './what-if-planners';
 
@@ -34,6 +35,8 @@ export interface ConsoleLab {
   connections: LabConnections;
   /** The Setup view's calibration wizard, on whichever lab the run controller uses now. */
   calibration: CalibrationWizard;
+  /** The Setup view's recovery from a protective stop, on the robot of that same lab. */
+  recovery: RobotRecovery;
   whatIf: WhatIfPlannerFactory;
   /** Aborts any run and closes every connection and the virtual lab. */
   close(): Promise<void>;
@@ -65,6 +68,10 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     virtualLab,
     connections,
     calibration: new CalibrationWizard({ session: () => runController.currentSession() }),
+    recovery: new RobotRecovery({
+      session: () => runController.currentSession(),
+      runInProgress: () => runController.runInProgress(),
+    }),
     whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, ...spawn }),
     close: async () => {
       runController.abort('remote');

@@ -1,26 +1,27 @@
 /**
  * The console's run controller on a lab: a dry run on the in-process virtual lab, a real run on
  * the configured lab. Either way the run is the supervised loop `parapush run` uses (motion
- * capture -> state -> planner -> supervisor -> robot, through the real protocols); this maps the
- * operator's planner settings onto it and its reports onto console events.
+ * capture -> state -> planner -> supervisor -> robot, through the real protocols), reporting the
+ * same events (run/run-report.ts) into the same recorder (run/run-recorder.ts); this maps the
+ * operator's planner settings onto it and adds the operator's own steps (arm, pause, resume).
+ * Once the run has reported how it ended, the sink hears `ended()`: the run's log closes then.
  *
  * A real run waits, after green pre-flight checks, for the operator's explicit arm command.
  * Abort is synchronous end to end: abort() fires the run's AbortSignal, whose listener in
  * supervisedRun calls supervisor.abort(), which writes the stop to the robot on the same stack.
  */
 import { performance } from 'node:perf_hooks';
-import type { ConsoleEvent, RunStatus } from '../contract/console-api';
+import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
-import { layoutForScene } from '../contract/state';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../run/lab-link';
-import { supervisedRun, type SupervisedRunResult } from '../run/supervised-run';
-import { describeStop } from '../safety/stop-reasons';
+import type { RunRecorder } from '../run/run-recorder';
+import { ABORTED } from '../run/run-report';
+import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
 import type { LabSession } from './lab-session';
-import { measuredState } from './live-state';
 import type { AbortSource, RunController, RunMode, RunRequest, RunSink } from './run-controller';
 import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 
@@ -40,11 +41,11 @@ export interface LabRunControllerOptions {
   liveRateHz?: number;
 }
 
-const ABORTED = describeStop({ code: 'operator-abort' });
-
 interface ActiveRun {
   mode: RunMode;
   sink: RunSink;
+  /** The run's log (null when the console records none). */
+  recorder: RunRecorder | null;
   abort: AbortController;
   /** performance.now() at start: run times are measured from here. */
   t0: number;
@@ -107,6 +108,7 @@ export class LabRunController implements RunController {
     const run: ActiveRun = {
       mode: request.mode,
       sink,
+      recorder: request.recorder ?? null,
       abort: new AbortController(),
       t0: performance.now(),
       armed: null,
@@ -135,7 +137,9 @@ export class LabRunController implements RunController {
       }
     }
     if (run.abort.signal.aborted) {
+      // Aborted while connecting: nothing ran, and nothing more will be reported.
       this.release(run);
+      sink.ended();
       return;
     }
     log(sink, 'info', 'lab', `connected; planning with ${modelName(model)}, ${task.planner.kind} planner`);
@@ -184,7 +188,13 @@ export class LabRunController implements RunController {
     waiting?.();
     run.paused?.release();
     run.paused = null;
-    run.sink.status({ phase: 'aborted', reason: ABORTED, safety: 'stopped', armed: false });
+    run.sink.status({
+      phase: 'aborted',
+      reason: ABORTED,
+      safety: 'stopped',
+      armed: false,
+      elapsed: this.runTime(run),
+    });
   }
 
   private async execute(
@@ -194,18 +204,8 @@ export class LabRunController implements RunController {
     model: ModelRequest,
     settings: PlannerSettings,
   ): Promise<void> {
-    const { sink } = run;
-    const layout = layoutForScene(link.scene);
-    const live = setInterval(
-      () => {
-        const state = measuredState(layout, link.poses());
-        if (state)
-          sink.emit({ type: 'state', time: this.runTime(run), sliderIds: [...layout.sliderIds], state });
-      },
-      1000 / (this.o.liveRateHz ?? 30),
-    );
     try {
-      const result = await supervisedRun({
+      await supervisedRun({
         link,
         task,
         model,
@@ -213,32 +213,22 @@ export class LabRunController implements RunController {
         workers: this.o.workers,
         seed: this.o.seed ?? 1,
         signal: run.abort.signal,
+        sink: run.sink,
+        startedAt: run.t0,
+        liveRateHz: this.o.liveRateHz ?? 30,
+        ...(run.recorder ? { recorder: run.recorder } : {}),
         ...(this.o.spawn ? { spawn: this.o.spawn } : {}),
         ...(run.mode === 'real' ? { confirmArm: () => this.waitForArm(run) } : {}),
         betweenActions: async () => {
           await run.paused?.gate;
         },
-        onPreflight: (report) => {
-          sink.emit({ type: 'preflight', report });
-          for (const c of report.checks.filter((c) => !c.ok))
-            log(sink, 'warn', 'preflight', `${c.label}: ${c.reason}`);
-        },
         onDecision: (d) => this.decision(run, d),
-        onStep: (step) => sink.emit({ type: 'planner-step', step }),
       });
-      this.ended(run, result);
-    } catch (err) {
-      log(sink, 'error', 'run', `run failed: ${(err as Error).message}`);
-      if (!run.aborted)
-        sink.status({
-          phase: 'failed',
-          reason: (err as Error).message,
-          armed: false,
-          elapsed: this.runTime(run),
-        });
+    } catch {
+      // Reported by the run itself (its last event says why it failed).
     } finally {
-      clearInterval(live);
       this.release(run);
+      run.sink.ended();
     }
   }
 
@@ -249,53 +239,11 @@ export class LabRunController implements RunController {
     return new Promise((resolve) => (run.armed = resolve));
   }
 
-  /** Supervisor decisions as the status bar and the event log show them. */
+  /** A stopped run cannot stay paused: it is let go to reach its end. */
   private decision(run: ActiveRun, d: Decision): void {
-    const { sink } = run;
-    const time = Math.max(0, (d.at - run.t0) / 1000);
-    const tell = (decision: 'allow' | 'stop', reason: string): void =>
-      sink.emit({ type: 'supervisor', time, decision, reason });
-    switch (d.kind) {
-      case 'armed':
-        sink.status({ armed: true, safety: 'safe' });
-        return tell('allow', 'Armed: every pre-flight check is green');
-      case 'arm-refused':
-        return tell('stop', `Arming refused: ${d.failed.join('; ')}`);
-      case 'run-started':
-        sink.status({ phase: run.aborted ? 'aborted' : 'running', safety: 'safe', reason: null });
-        return tell('allow', 'Run started');
-      case 'command-refused':
-      case 'stop':
-        // A stopped run cannot stay paused: let it reach its end.
-        run.paused?.release();
-        run.paused = null;
-        sink.status({
-          safety: 'stopped',
-          armed: false,
-          reason: d.message,
-          ...(d.reason.code === 'operator-abort' ? { phase: 'aborted' as const } : {}),
-        });
-        return tell('stop', d.message);
-      case 'disarmed':
-        sink.status({ armed: false });
-        return;
-    }
-  }
-
-  private ended(run: ActiveRun, r: SupervisedRunResult): void {
-    const elapsed = this.runTime(run);
-    const level = r.outcome === 'success' ? 'info' : 'warn';
-    if (run.aborted || r.outcome === 'aborted') {
-      log(run.sink, 'warn', 'run', `run aborted after ${r.actions} action(s): ${ABORTED}`);
-      run.sink.status({ phase: 'aborted', reason: ABORTED, armed: false, elapsed });
-      return;
-    }
-    const patch: Partial<RunStatus> =
-      r.outcome === 'success'
-        ? { phase: 'finished', reason: 'Goal reached' }
-        : { phase: 'failed', reason: r.reason };
-    log(run.sink, level, 'run', `run ${r.outcome} after ${r.actions} action(s): ${r.reason}`);
-    run.sink.status({ ...patch, armed: false, elapsed });
+    if (d.kind !== 'stop' && d.kind !== 'command-refused') return;
+    run.paused?.release();
+    run.paused = null;
   }
 
   private release(run: ActiveRun): void {

@@ -4,28 +4,36 @@
  * status and events through the sink. Abort is synchronous on purpose: it must reach the
  * supervisor at once, never behind a queue of other work.
  */
-import type { ConsoleEvent, RunStatus } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
+import type { RunRecorder } from '../run/run-recorder';
+import type { RunEventSink } from '../run/run-report';
 
 export type RunMode = 'dry' | 'real';
 export type AbortSource = 'button' | 'escape-key' | 'space-key' | 'remote';
 
-export interface RunSink {
-  /** Reports a change of the run's status (phase, safety, armed, reason). */
-  status(patch: Partial<RunStatus>): void;
-  /** Publishes an event of the run (planner steps, live state, supervisor decisions, log lines). */
-  emit(event: ConsoleEvent): void;
+/** Where a run reports (its status and events, run/run-report.ts) and says it is over. */
+export interface RunSink extends RunEventSink {
+  /**
+   * The run has reported its last event (how it ended) and let go of the lab; the run's log
+   * closes now. Called once for every start() that resolved.
+   */
+  ended(): void;
 }
 
 export interface RunRequest {
   mode: RunMode;
   scene: Scene;
   settings: PlannerSettings;
+  /** The run's recorder, for the lab's streams (null: the console records no log). */
+  recorder?: RunRecorder | null;
 }
 
 export interface RunController {
-  /** Starts a run; resolves once it is under way, rejects with a reason for the operator. */
+  /**
+   * Starts a run; resolves once it is under way (and then calls sink.ended() once it is over),
+   * rejects with a reason for the operator (nothing ran; the caller ends the run's log).
+   */
   start(request: RunRequest, sink: RunSink): Promise<void>;
   /**
    * The operator's explicit arm step of a real run (its pre-flight checklist green); rejects with

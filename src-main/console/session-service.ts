@@ -1,8 +1,9 @@
 /**
- * The console's sessions: it records every run the console starts (one MCAP log per run, see
- * src-main/session), recovers logs cut short when the console starts, lists the sessions folder,
- * opens a log for playback (the recorded console events go out again as events, never to the
- * robot) and re-plans logged steps for what-if comparisons.
+ * The console's sessions: it records every run the console starts (one MCAP log per run through
+ * the run's recorder, src-main/run/run-recorder.ts: every event the console publishes during the
+ * run, and the lab's streams through the run itself), recovers logs cut short when the console
+ * starts, lists the sessions folder, opens a log for playback (the recorded console events go out
+ * again as events, never to the robot) and re-plans logged steps for what-if comparisons.
  */
 import path from 'node:path';
 import type {
@@ -15,8 +16,8 @@ import type {
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
 import { loadRecordedRun, Playback, plannerSteps, type RecordedRun } from '../session/playback';
+import { RunRecorder } from '../run/run-recorder';
 import { listSessions, SessionLog } from '../session/reader';
-import { SessionRecorder } from '../session/recorder';
 import { recoverSessionsDir } from '../session/recovery';
 import { replanStep, WHAT_IF_UNAVAILABLE, type WhatIfPlannerFactory } from '../session/what-if';
 
@@ -33,15 +34,9 @@ export interface SessionServiceOptions {
   runActive(): boolean;
 }
 
-const endedPhases = new Set(['aborted', 'finished', 'failed']);
-/** How long a log goes on after its run has ended, for the events that report that end (ms). */
-const END_GRACE_MS = 500;
-
 export class SessionService {
-  private recorder: SessionRecorder | null = null;
+  private recorder: RunRecorder | null = null;
   private open: { file: string; run: RecordedRun; steps: PlannerStep[]; playback: Playback } | null = null;
-
-  private ending: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: SessionServiceOptions) {}
 
@@ -56,24 +51,33 @@ export class SessionService {
     }
   }
 
-  /** Starts the log of a run; a log that cannot be opened is reported, and the run goes on. */
-  async startRecording(mode: 'dry' | 'real', scene: Scene, settings: PlannerSettings): Promise<void> {
+  /**
+   * Starts the log of a run and returns its recorder (for the run's lab streams); a log that
+   * cannot be opened is reported, and the run goes on without one (null).
+   */
+  async startRecording(
+    mode: 'dry' | 'real',
+    scene: Scene,
+    settings: PlannerSettings,
+  ): Promise<RunRecorder | null> {
     // A run replaces any playback on screen.
     this.closePlayback();
-    if (!this.o.dir) return;
+    if (!this.o.dir) return null;
     await this.stopRecording();
     try {
-      this.recorder = await SessionRecorder.create({
+      this.recorder = await RunRecorder.start({
         dir: this.o.dir,
-        label: mode,
         origin: 'console',
-        onError: (err) => this.o.log('error', `session log write failed: ${err.message}`),
+        mode,
+        scene,
+        settings,
+        onError: (err) => this.o.log('error', `session log: ${err.message}`),
       });
-      this.recorder.settings(mode, scene, settings);
       this.o.log('info', `recording ${this.recorder.file}`);
     } catch (err) {
       this.o.log('error', `no session log for this run: ${(err as Error).message}`);
     }
+    return this.recorder;
   }
 
   operator(action: string, detail: string): void {
@@ -82,21 +86,15 @@ export class SessionService {
 
   /** Every event the core publishes passes here; a run's events go into its log. */
   observe(event: ConsoleEvent): void {
-    const rec = this.recorder;
-    if (!rec) return;
-    rec.event(event);
-    if (event.type === 'run' && endedPhases.has(event.status.phase) && !this.ending) {
-      rec.outcome(event.status.phase, event.status.reason);
-      // The core reports the end before the supervisor's stop decision and the last log lines of
-      // the same abort: keep recording for a moment so the log ends with them. A new run closes
-      // it at once (startRecording).
-      this.ending = setTimeout(() => void this.stopRecording(), END_GRACE_MS);
-    }
+    this.recorder?.event(event);
+  }
+
+  /** The run has reported its last event: its log ends now (its outcome, then the indexed file). */
+  runEnded(): Promise<void> {
+    return this.stopRecording();
   }
 
   private async stopRecording(): Promise<void> {
-    clearTimeout(this.ending);
-    this.ending = undefined;
     const rec = this.recorder;
     this.recorder = null;
     if (!rec) return;

@@ -16,6 +16,8 @@ import { LabSession } from './lab-session';
 export interface VirtualLabSessionOptions {
   /** NatNet over multicast on 127.0.0.1 instead of unicast. */
   multicast?: boolean;
+  /** s before the virtual controller lets a protective stop be unlocked (5, as a real UR). */
+  unlockDelay?: number;
 }
 
 async function openVirtualLab(
@@ -29,6 +31,7 @@ async function openVirtualLab(
     scene: sceneFile,
     ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0, gripper: 0, natnetCommand: 0, natnetData: 0 },
     mocap: { multicast: options.multicast ?? false },
+    ...(options.unlockDelay !== undefined ? { robot: { unlockDelay: options.unlockDelay } } : {}),
   });
   try {
     const link = await LabLink.connect(

@@ -72,6 +72,13 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.resume') }).strict(),
   z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
   z.object({ type: z.literal('connections.get') }).strict(),
+  /**
+   * Recovery of the connected robot from a protective stop: unlock, twist zeroed, control program
+   * sent again; nothing is armed afterwards. Refused unless `confirm` is true, which the console
+   * sets only after the operator has confirmed that the cause is inspected and the workspace is
+   * clear; refused while a run is in progress or when the robot is not in a protective stop.
+   */
+  z.object({ type: z.literal('robot.recover'), confirm: z.boolean() }).strict(),
   // Sessions: recorded run logs, their playback and what-if re-planning. Playback never moves the robot.
   z.object({ type: z.literal('sessions.list') }).strict(),
   z.object({ type: z.literal('sessions.open'), file: sessionFileNameSchema }).strict(),
@@ -402,6 +409,15 @@ export const commandResultSchemas = {
   'run.resume': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
+  'robot.recover': z
+    .object({
+      /** What was done, in words for the operator. */
+      message: z.string(),
+      /** The robot's safety mode and runtime state after the recovery, as it reported them. */
+      safetyMode: z.string(),
+      runtimeState: z.string(),
+    })
+    .strict(),
   'sessions.list': z.object({ folder: z.string(), sessions: z.array(sessionListingSchema) }).strict(),
   'sessions.open': z
     .object({ summary: sessionSummarySchema, steps: z.number().int().min(0), playback: playbackStatusSchema })

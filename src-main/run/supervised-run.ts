@@ -1,10 +1,12 @@
 /**
  * One supervised run on a lab: motion capture -> state -> planner -> supervisor -> robot.
- * Pre-flight checks must all pass before the supervisor arms; nothing moves before that. Every
- * supervisor decision and planner step is reported to the caller (the CLI prints them, the console
- * shows them, the session log records them).
+ * Pre-flight checks must all pass before the supervisor arms; nothing moves before that. The run
+ * reports what happens as console events (run-report.ts) to its sink, the same events whoever
+ * started it (the console shows them, the session log records them), and hands its lab streams to
+ * the run's recorder (run-recorder.ts); the callbacks tell the caller too (the CLI prints them).
  */
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { PlannerStep, RunSummary } from '../contract/planner-events';
 import { layoutForScene } from '../contract/state';
 import { FinePool } from '../parareal/fine-pool';
@@ -20,10 +22,10 @@ import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import { Supervisor, type Decision } from '../safety/supervisor';
 import { labWorkspace } from '../safety/workspace';
-import type { SessionRecorder } from '../session/recorder';
 import type { LabLink } from './lab-link';
-import { plannerSettingsOf, recordedRobot } from './run-recording';
 import { RobotPlant, RunStoppedError } from './robot-plant';
+import type { RunRecorder } from './run-recorder';
+import { RunReporter, type RunEventSink } from './run-report';
 
 export interface SupervisedRunOptions {
   link: LabLink;
@@ -47,8 +49,14 @@ export interface SupervisedRunOptions {
   onStep?(step: PlannerStep): void;
   /** Aborts the run (operator): the supervisor stops the arm at once. */
   signal?: AbortSignal;
-  /** Session log to record the run into (the caller creates and closes it). */
-  recorder?: SessionRecorder;
+  /** Where the run reports its events (status, steps, live state, decisions, log lines). */
+  sink?: RunEventSink;
+  /** performance.now() when the run started (run times count from here); default: now. */
+  startedAt?: number;
+  /** Rate of the measured-state events for the live view and the log (Hz); default 30. */
+  liveRateHz?: number;
+  /** The run's recorder: it gets the lab streams (the caller opens it and closes it after the run's last event). */
+  recorder?: RunRecorder;
 }
 
 export interface SupervisedRunResult {
@@ -67,11 +75,22 @@ export interface SupervisedRunResult {
 export async function supervisedRun(o: SupervisedRunOptions): Promise<SupervisedRunResult> {
   const { link } = o;
   const { scene, setup } = link;
-  const adapter = new RobotAdapter({
-    calibration: setup.robot.calibration,
-    pusherOffset: setup.robot.pusherOffset,
-  });
   const rec = o.recorder;
+  const report = new RunReporter(
+    o.sink ?? { status: () => undefined, emit: () => undefined },
+    o.startedAt ?? performance.now(),
+    () => o.signal?.aborted === true,
+  );
+  let adapter: RobotAdapter;
+  try {
+    adapter = new RobotAdapter({
+      calibration: setup.robot.calibration,
+      pusherOffset: setup.robot.pusherOffset,
+    });
+  } catch (err) {
+    report.failed(err as Error);
+    throw err;
+  }
   const workers = o.workers ?? Math.max(1, os.availableParallelism() - 1);
   const p = o.task.planner;
   const { model, reason: modelReason } = resolveModel(o.model, {
@@ -79,9 +98,8 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     sequences: p.optimizer.rollouts,
     horizon: p.horizon,
   });
-  rec?.settings('real', scene, plannerSettingsOf(o.task, scene, model, o.coarse ?? 'analytical'));
   const supervisor = new Supervisor({
-    robot: rec ? recordedRobot(link.robot, rec) : link.robot,
+    robot: rec ? rec.robot(link.robot) : link.robot,
     frame: {
       pusherInTable: (p) => adapter.pusherPosition(p),
       tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
@@ -90,13 +108,11 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     maxSpeed: scene.limits.maxPusherSpeed,
     acceleration: setup.safety.acceleration,
   });
+  // The recorder first: a decision is in the log before anything reacts to it.
+  const unwatch = rec?.watch(link, supervisor);
+  supervisor.on('decision', (d) => report.decision(d));
   if (o.onDecision) supervisor.on('decision', o.onDecision);
-  if (rec) supervisor.on('decision', (d) => rec.decision(d));
-  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => {
-    rec?.robotState(s);
-    supervisor.updateRobot(s);
-  };
-  const offFrame = rec ? link.natnet.on('frame', (_f, snapshot) => rec.mocapFrame(snapshot)) : undefined;
+  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => supervisor.updateRobot(s);
   const offLink = (e: Error): void => supervisor.robotLinkLost(e.message);
   const offGripper = (r: { kind: string }): void => supervisor.pusherLost(r.kind);
   link.robot.on('state', offState);
@@ -107,11 +123,41 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     supervisor.updateMocap(p);
   };
   const watchdog = setInterval(() => supervisor.tick(), 5);
-  const onAbort = (): void => supervisor.abort();
+  const layout = layoutForScene(scene);
+  const live = setInterval(() => report.state(layout, link.poses()), 1000 / (o.liveRateHz ?? 30));
+  const onAbort = (): void => {
+    supervisor.abort();
+    report.stopClock();
+  };
   o.signal?.addEventListener('abort', onAbort, { once: true });
   const label = modelReason ? `${modelLabel(model)} (auto)` : modelLabel(model);
 
+  const detach = (): void => {
+    supervisor.abort(); // no-op unless still active: the arm is left stopped whatever happened
+    clearInterval(watchdog);
+    clearInterval(live);
+    o.signal?.removeEventListener('abort', onAbort);
+    link.robot.off('state', offState);
+    link.robot.off('linkLost', offLink);
+    link.gripper.off('stop', offGripper);
+    link.onMocap = undefined;
+    unwatch?.();
+  };
+
+  // How the run ended is its last event: reported once everything else has stopped.
+  let result: SupervisedRunResult;
   try {
+    result = await run();
+  } catch (err) {
+    detach();
+    report.failed(err as Error);
+    throw err;
+  }
+  detach();
+  report.ended(result);
+  return result;
+
+  async function run(): Promise<SupervisedRunResult> {
     await link.gripPusher();
     // Give the streams a moment to deliver fresh state before judging them.
     await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2000);
@@ -124,32 +170,34 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         scene,
         maxCalibrationResidual: setup.safety.maxCalibrationResidual,
       });
-    let report = check();
-    o.onPreflight?.(report);
-    if (report.ok && o.confirmArm && !o.signal?.aborted) {
-      await o.confirmArm(report);
-      report = check();
-      o.onPreflight?.(report);
+    let checks = check();
+    report.preflight(checks);
+    o.onPreflight?.(checks);
+    if (checks.ok && o.confirmArm && !o.signal?.aborted) {
+      await o.confirmArm(checks);
+      checks = check();
+      report.preflight(checks);
+      o.onPreflight?.(checks);
     }
     // An abort before arming: nothing has moved, and nothing may.
     const ended = (outcome: SupervisedRunResult['outcome'], reason: string): SupervisedRunResult => ({
       outcome,
       reason,
       summary: undefined,
-      preflight: report,
+      preflight: checks,
       model: label,
       supervisor,
       actions: 0,
     });
     if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
-    if (!supervisor.arm(report)) {
-      const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
+    if (!supervisor.arm(checks)) {
+      const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
       return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
     }
     supervisor.startRun();
 
     const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
-    const run = await createTaskRun({
+    const taskRun = await createTaskRun({
       task: o.task,
       scene,
       pool,
@@ -160,7 +208,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     const plant = new RobotPlant({
       supervisor,
       ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
-      layout: layoutForScene(scene),
+      layout,
       poses: () => link.poses(),
       pusherFromRobot: () =>
         link.robot.latest ? adapter.pusherPosition(link.robot.latest.tcpPose) : undefined,
@@ -169,8 +217,8 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     try {
       const summary = await runMpc({
         plant,
-        planner: run.planner,
-        geometry: run.geometry,
+        planner: taskRun.planner,
+        geometry: taskRun.geometry,
         controlDuration: o.task.planner.controlDuration,
         maxActions: o.task.planner.maxActions,
         timeLimit: o.task.planner.timeLimit,
@@ -179,7 +227,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         ...loopMode(o.task),
         onStep: (step) => {
           steps = step.step;
-          rec?.event({ type: 'planner-step', step });
+          report.step(step);
           o.onStep?.(step);
         },
         ...(o.signal ? { signal: o.signal } : {}),
@@ -190,7 +238,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         outcome: summary.outcome,
         reason,
         summary,
-        preflight: report,
+        preflight: checks,
         model: label,
         supervisor,
         actions: summary.actions,
@@ -202,24 +250,15 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         outcome: r?.code === 'operator-abort' ? 'aborted' : 'stopped',
         reason: r ? describeStop(r) : err.message,
         summary: undefined,
-        preflight: report,
+        preflight: checks,
         model: label,
         supervisor,
         actions: steps,
       };
     } finally {
-      run.dispose();
+      taskRun.dispose();
       await pool.close();
     }
-  } finally {
-    supervisor.abort(); // no-op unless still active: the arm is left stopped whatever happened
-    clearInterval(watchdog);
-    o.signal?.removeEventListener('abort', onAbort);
-    link.robot.off('state', offState);
-    link.robot.off('linkLost', offLink);
-    link.gripper.off('stop', offGripper);
-    link.onMocap = undefined;
-    offFrame?.();
   }
 }
 

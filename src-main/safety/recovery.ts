@@ -5,8 +5,9 @@
  * protective stop halts it. The supervisor is left disarmed: a new run needs fresh checks.
  *
  * Two entry points: after a run in the same process (the run's stopped supervisor), and from
- * `parapush robot recover` in a fresh process, where the robot's own safety mode says whether
- * there is a protective stop to recover from.
+ * `parapush robot recover` in a fresh process or the console's Setup view (`robot.recover`, between
+ * runs, on the console's live robot link), where the robot's own safety mode says whether there is
+ * a protective stop to recover from.
  */
 import type { DashboardClient } from '../robot/dashboard';
 import type { Ur5Connection } from '../robot/ur5-connection';
@@ -27,7 +28,8 @@ export interface RecoveryOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const NOT_CONFIRMED = 'recovery from a protective stop needs the operator to confirm it';
+/** The refusal without the operator's confirmation (the console and the CLI say the same). */
+export const NOT_CONFIRMED = 'recovery from a protective stop needs the operator to confirm it';
 
 export async function recoverFromProtectiveStop(
   supervisor: Supervisor,

@@ -1,19 +1,29 @@
 /**
  * The channels of a session log: one MCAP topic per kind of data, each with a zod schema (used to
  * validate what is read back) and the JSON Schema derived from it (stored in the file, so Foxglove
- * Studio and any other reader know the fields). Every message carries two timestamps next to its
- * payload: `mono`, seconds since the recording started on the monotonic clock (performance.now),
- * and `wall`, ms since the epoch (Date.now). SI units throughout.
+ * and any other reader know the fields). Every message of our own (`parapush.*`) channels carries
+ * two timestamps next to its payload: `mono`, seconds since the recording started on the
+ * monotonic clock (performance.now), and `wall`, ms since the epoch (Date.now). States and poses
+ * have named fields (named-state.ts), never unnamed arrays. Beside them, `/foxglove/*` channels
+ * carry Foxglove's well-known schemas (foxglove-schemas.ts, foxglove.ts), unstamped, for its Log,
+ * 3D and Transform panels. SI units throughout.
  */
 import { z } from 'zod';
 import { eventSchema } from '../contract/console-api';
 import { plannerSettingsSchema } from '../contract/planner-settings';
 import { sceneSchema } from '../contract/scene';
 import { stopReasonSchema } from '../safety/stop-reasons';
+import {
+  FOXGLOVE_SCHEMA_NAMES,
+  foxgloveLogSchema,
+  frameTransformsSchema,
+  sceneUpdateSchema,
+} from './foxglove-schemas';
+import { loggedPlannerStepSchema, namedStateSchema } from './named-state';
 
 const finite = z.number();
-const vec3 = z.tuple([finite, finite, finite]);
-const quat = z.tuple([finite, finite, finite, finite]);
+const vec3 = z.object({ x: finite, y: finite, z: finite });
+const quat = z.object({ x: finite, y: finite, z: finite, w: finite });
 
 /** Timestamps every message carries. */
 export const stampSchema = z.object({
@@ -61,7 +71,7 @@ const bodyEstimateSchema = z.object({
   z: finite.nullable(),
   poseTime: finite.nullable(),
   tracked: z.boolean(),
-  ageS: finite,
+  ageS: finite.nullable().describe('s since the pose was seen; null: never seen'),
   stale: z.boolean(),
   status: z.enum(['ok', 'untracked', 'stale', 'missing', 'unbound']),
 });
@@ -76,8 +86,10 @@ export const mocapPosesSchema = stamped({
 export const robotStateSchema = stamped({
   timestamp: finite.describe('s, controller time'),
   receivedAt: finite.describe('ms, performance.now() at decode'),
-  tcpPose: z.array(finite).describe('m and rad (rotation vector), base frame'),
-  tcpSpeed: z.array(finite).describe('m/s and rad/s, base frame'),
+  /** Tool pose, robot base frame: position (m) and rotation vector (rad). */
+  tcpPose: z.object({ x: finite, y: finite, z: finite, rx: finite, ry: finite, rz: finite }),
+  /** Tool twist, robot base frame: linear (m/s) and angular (rad/s). */
+  tcpSpeed: z.object({ vx: finite, vy: finite, vz: finite, wx: finite, wy: finite, wz: finite }),
   robotMode: z.string(),
   safetyMode: z.string(),
   runtimeState: z.string(),
@@ -121,14 +133,19 @@ export const runOutcomeSchema = stamped({
 // The console events of a run, recorded as the operator saw them; playback re-emits exactly these.
 type EventOption = (typeof eventSchema.options)[number];
 type ConsoleEventType = z.infer<typeof eventSchema>['type'];
-function eventOf<T extends ConsoleEventType>(type: T) {
+export function eventOf<T extends ConsoleEventType>(type: T) {
   const option = eventSchema.options.find((o) => o.shape.type.value === type);
   if (!option) throw new Error(`the console API has no "${type}" event`);
   return option as Extract<EventOption, { shape: { type: z.ZodLiteral<T> } }>;
 }
 
-export const sceneStateSchema = stamped({ event: eventOf('state') });
-export const plannerStepEventSchema = stamped({ event: eventOf('planner-step') });
+/** The measured state the live view shows (the console's "state" event), named. */
+export const sceneStateSchema = stamped({
+  time: finite.describe('s of run time'),
+  ...namedStateSchema.shape,
+});
+/** One MPC step: plan, predictions per Parareal iteration, costs, timings (states named). */
+export const plannerStepEventSchema = stampSchema.extend(loggedPlannerStepSchema.shape);
 export const supervisorEventSchema = stamped({ event: eventOf('supervisor') });
 export const consoleLogSchema = stamped({ event: eventOf('log') });
 export const runStatusEventSchema = stamped({ event: eventOf('run') });
@@ -149,11 +166,16 @@ export const channels = {
   '/console/log': consoleLogSchema,
   '/run/status': runStatusEventSchema,
   '/run/outcome': runOutcomeSchema,
+  '/foxglove/log': foxgloveLogSchema,
+  '/foxglove/tf': frameTransformsSchema,
+  '/foxglove/scene/table': sceneUpdateSchema,
+  '/foxglove/scene/objects': sceneUpdateSchema,
+  '/foxglove/scene/plan': sceneUpdateSchema,
 } as const;
 
 export type Topic = keyof typeof channels;
 export type MessageOf<T extends Topic> = z.infer<(typeof channels)[T]>;
-/** A payload as the recorder takes it: the recorder adds the timestamps. */
+/** A payload as the recorder takes it: the recorder adds the timestamps (to our own channels). */
 export type PayloadOf<T extends Topic> = DistributiveOmit<MessageOf<T>, 'mono' | 'wall'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -163,7 +185,18 @@ export function isTopic(topic: string): topic is Topic {
   return Object.hasOwn(channels, topic);
 }
 
-/** Topics whose payload is a console event; playback re-emits these in log-time order. */
+/** Channels in one of Foxglove's well-known schemas (no mono/wall stamps). */
+export type FoxgloveTopic = Extract<Topic, `/foxglove/${string}`>;
+/** Our own channels: every message carries `mono` and `wall`. */
+export type StampedTopic = Exclude<Topic, FoxgloveTopic>;
+
+export function isFoxgloveTopic(topic: Topic): topic is FoxgloveTopic {
+  return FOXGLOVE_SCHEMA_NAMES.has(channels[topic]);
+}
+
+export const stampedTopics = topics.filter((t): t is StampedTopic => !isFoxgloveTopic(t));
+
+/** Topics that hold a console event; playback re-emits these in log-time order (playback.ts). */
 export const consoleEventTopics = [
   '/scene/state',
   '/planner/step',
@@ -171,12 +204,28 @@ export const consoleEventTopics = [
   '/console/log',
 ] as const satisfies readonly Topic[];
 
-/** Schema names in the file, one per topic ("parapush.robot_state" for /robot/state). */
+/**
+ * Schema names in the file: "parapush.robot_state" for /robot/state, the well-known name
+ * ("foxglove.SceneUpdate") for a Foxglove channel.
+ */
 export function schemaName(topic: Topic): string {
-  return `parapush.${topic.slice(1).replace(/[/-]/g, '_')}`;
+  return FOXGLOVE_SCHEMA_NAMES.get(channels[topic]) ?? `parapush.${topic.slice(1).replace(/[/-]/g, '_')}`;
 }
 
-/** JSON Schema of a channel, as stored in the MCAP schema record. */
+/**
+ * JSON Schema of a channel, as stored in the MCAP schema record. Objects always list their
+ * properties (an empty list for maps such as the robot's status bits): Foxglove's JSON Schema
+ * reader needs one on every object.
+ */
 export function channelJsonSchema(topic: Topic): object {
-  return z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' });
+  const schema = z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' });
+  const withProperties = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(withProperties);
+    if (node === null || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (o.type === 'object' && o.properties === undefined) o.properties = {};
+    Object.values(o).forEach(withProperties);
+  };
+  withProperties(schema);
+  return schema;
 }

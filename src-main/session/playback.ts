@@ -12,8 +12,9 @@ import { performance } from 'node:perf_hooks';
 import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
-import { consoleEventTopics } from './channels';
-import type { SessionLog } from './reader';
+import { consoleEventTopics, type MessageOf } from './channels';
+import { plannerStepOf, stateVector } from './named-state';
+import type { LoggedMessage, SessionLog } from './reader';
 
 export const MIN_SPEED = 0.1;
 export const MAX_SPEED = 10;
@@ -58,10 +59,26 @@ export async function loadRecordedRun(log: SessionLog): Promise<RecordedRun> {
       settings = s.settings;
       mode = s.mode;
     } else if (wanted.has(m.topic)) {
-      events.push({ t, event: (m.message as { event: ConsoleEvent }).event });
+      events.push({ t, event: consoleEventOf(m) });
     }
   }
   return { events, duration: first === null ? 0 : Number(last - first) / 1e9, scene, settings, mode };
+}
+
+/** The console event a logged message holds, exactly as the run published it. */
+export function consoleEventOf(m: LoggedMessage): ConsoleEvent {
+  switch (m.topic) {
+    case '/scene/state': {
+      const s = m.message as MessageOf<'/scene/state'>;
+      return { type: 'state', time: s.time, sliderIds: s.sliders.map((b) => b.id), state: stateVector(s) };
+    }
+    case '/planner/step': {
+      const { mono: _mono, wall: _wall, ...step } = m.message as MessageOf<'/planner/step'>;
+      return { type: 'planner-step', step: plannerStepOf(step) };
+    }
+    default:
+      return (m.message as { event: ConsoleEvent }).event;
+  }
 }
 
 /** The planner steps of a recorded run, in order. */

@@ -1,7 +1,8 @@
 /**
  * Reading session logs back: open one (with a clear error for an empty, foreign or cut-short
  * file), read its summary, read its channels in log-time order with every message validated
- * against its channel's schema, and list a folder of sessions.
+ * against its channel's schema (older forms of a channel upgraded: legacy-messages.ts), and list
+ * a folder of sessions.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { McapIndexedReader } from '@mcap/core';
 import { formatIssues } from '../contract/console-api';
 import { channels, isTopic, type MessageOf, type Topic } from './channels';
 import { checkMcapMagic } from './finalize';
+import { upgradeLegacyMessage } from './legacy-messages';
 import { FileReadable } from './mcap-file';
 import { SessionLogError } from './session-log-error';
 import {
@@ -103,11 +105,13 @@ export class SessionLog {
         );
       }
       const parsed = channels[topic].safeParse(json);
-      if (!parsed.success)
+      // A log from before states were named: its messages are turned into today's.
+      const message = parsed.success ? (parsed.data as MessageOf<T>) : upgradeLegacyMessage(topic as T, json);
+      if (message === undefined)
         throw new SessionLogError(
-          `${this.file}: ${topic} message ${m.sequence}: ${formatIssues(parsed.error)}`,
+          `${this.file}: ${topic} message ${m.sequence}: ${formatIssues(parsed.error!)}`,
         );
-      yield { topic: topic as T, logTime: m.logTime, message: parsed.data as MessageOf<T> };
+      yield { topic: topic as T, logTime: m.logTime, message };
     }
   }
 }

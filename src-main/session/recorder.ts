@@ -1,11 +1,17 @@
 /**
- * SessionRecorder: writes one session log per run. The run calls the typed methods (or records
- * its console events through `sink()`); each message gets the monotonic and the wall-clock stamp
+ * SessionRecorder: writes one session log. The run calls the typed methods (or records its
+ * console events through `event()`); each message gets the monotonic and the wall-clock stamp
  * and goes into the live file (live-writer.ts), which reaches the disk several times a second.
- * close() rewrites the file as an indexed MCAP with its summary (finalize.ts).
+ * close() rewrites the file as an indexed MCAP with its summary (finalize.ts). Runs record through
+ * src-main/run/run-recorder.ts, which owns one of these per run.
+ *
+ * Beside our own channels it writes the Foxglove views of the same data (foxglove.ts): the event
+ * log as foxglove.Log, the lab's frames as foxglove.FrameTransforms (fixed frames once a second,
+ * the tool and the rigid bodies at up to 30 Hz), and the table, objects and plan as
+ * foxglove.SceneUpdate. The scene comes with settings(), the frames with setup().
  *
  * MCAP log time: the wall clock at the start of the recording plus the monotonic time since, in
- * ns. It never jumps with the wall clock, and Foxglove Studio still shows real dates.
+ * ns. It never jumps with the wall clock, and Foxglove still shows real dates.
  *
  * A lock file next to the log names the recording process (pid, host, start time: session-lock.ts),
  * so that a console starting while another process records does not "recover" a log that is still
@@ -22,9 +28,28 @@ import type { Scene } from '../contract/scene';
 import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
-import { channelJsonSchema, schemaName, topics, type PayloadOf, type Topic } from './channels';
+import type { Setup } from '../setup/setup-file';
+import {
+  channelJsonSchema,
+  isFoxgloveTopic,
+  schemaName,
+  topics,
+  type PayloadOf,
+  type Topic,
+} from './channels';
 import { finalizeSessionLog } from './finalize';
+import {
+  foxgloveLog,
+  foxgloveTime,
+  objectsScene,
+  planScene,
+  rigidBodyTransforms,
+  setupTransforms,
+  tableScene,
+  toolTransform,
+} from './foxglove';
 import { LiveMcapFile } from './live-writer';
+import { loggedPlannerStep, namedState, rigidBodyFields, tcpPoseFields, tcpSpeedFields } from './named-state';
 import { writeSessionLock } from './session-lock';
 import type { SessionSummary } from './session-summary';
 import { lockFileOf, sessionFileName } from './sessions-dir';
@@ -39,9 +64,17 @@ export interface SessionRecorderOptions {
   label: string;
   origin: PayloadOf<'/session/info'>['origin'];
   flushIntervalMs?: number;
-  /** Told about a write error once; recording stops at it (the run goes on). */
+  /**
+   * Told about a write error once; recording stops at it (the run goes on). Also told, once per
+   * kind, about a message that could not be recorded (it is left out; the run goes on).
+   */
   onError?: (err: Error) => void;
 }
+
+/** Highest rate of the derived Foxglove frames and objects (Hz): enough for a smooth 3D view. */
+const FOXGLOVE_RATE_HZ = 30;
+/** The fixed frames and the static scene are written again this often (ms), for seeking. */
+const STATIC_PERIOD_MS = 1000;
 
 const encoder = new TextEncoder();
 
@@ -52,12 +85,18 @@ export class SessionRecorder {
   private readonly startPerf: number;
   private readonly startWallNs: bigint;
   private closing: Promise<SessionSummary> | undefined;
+  private scene: Scene | null = null;
+  private setupFile: Setup | null = null;
+  /** performance.now() at the last message of each rate-limited Foxglove view. */
+  private readonly lastAt = { static: -Infinity, tool: -Infinity, bodies: -Infinity, objects: -Infinity };
+  private readonly reported = new Set<string>();
 
   private constructor(
     readonly file: string,
     private readonly live: LiveMcapFile,
     startWall: number,
     startPerf: number,
+    private readonly onError: (err: Error) => void,
   ) {
     this.startPerf = startPerf;
     this.startWallNs = BigInt(Math.round(startWall)) * 1_000_000n;
@@ -77,16 +116,24 @@ export class SessionRecorder {
       { profile: SESSION_PROFILE, library: `${version.name} ${version.version}` },
       { flushIntervalMs: o.flushIntervalMs, onError: o.onError },
     );
+    // One schema record per schema name (the three Foxglove scene channels share theirs).
+    const schemaIds = new Map<string, number>();
     topics.forEach((topic, i) => {
-      live.addSchema({
-        id: i + 1,
-        name: schemaName(topic),
-        encoding: 'jsonschema',
-        data: encoder.encode(JSON.stringify(channelJsonSchema(topic))),
-      });
-      live.addChannel({ id: i + 1, schemaId: i + 1, topic, messageEncoding: 'json', metadata: new Map() });
+      const name = schemaName(topic);
+      let schemaId = schemaIds.get(name);
+      if (schemaId === undefined) {
+        schemaId = schemaIds.size + 1;
+        schemaIds.set(name, schemaId);
+        live.addSchema({
+          id: schemaId,
+          name,
+          encoding: 'jsonschema',
+          data: encoder.encode(JSON.stringify(channelJsonSchema(topic))),
+        });
+      }
+      live.addChannel({ id: i + 1, schemaId, topic, messageEncoding: 'json', metadata: new Map() });
     });
-    const recorder = new SessionRecorder(file, live, startWall, startPerf);
+    const recorder = new SessionRecorder(file, live, startWall, startPerf, o.onError ?? (() => undefined));
     recorder.record('/session/info', {
       sessionId: recorder.sessionId,
       software: version,
@@ -104,16 +151,17 @@ export class SessionRecorder {
   }
 
   /** Records one message on a channel; cheap enough for the 500 Hz robot state. */
-  record<T extends Topic>(topic: T, payload: PayloadOf<T>): void {
+  record<T extends Topic>(topic: T, payload: PayloadOf<T>, nowPerf = performance.now()): void {
     if (this.closing) return;
-    const nowPerf = performance.now();
-    const monoNs = BigInt(Math.round((nowPerf - this.startPerf) * 1e6));
-    const logTime = this.startWallNs + monoNs;
-    // The stamps go first (the summary reads "wall" from the head of a message); building the
-    // text by hand saves copying the payload into a new object at 500 Hz.
+    const logTime = this.logTime(nowPerf);
     const body = JSON.stringify(payload);
-    const stamp = `{"mono":${(nowPerf - this.startPerf) / 1000},"wall":${Date.now()}`;
-    const text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
+    let text = body;
+    if (!isFoxgloveTopic(topic)) {
+      // The stamps go first (the summary reads "wall" from the head of a message); building the
+      // text by hand saves copying the payload into a new object at 500 Hz.
+      const stamp = `{"mono":${(nowPerf - this.startPerf) / 1000},"wall":${Date.now()}`;
+      text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
+    }
     const index = this.channelIds.get(topic)!;
     this.live.addMessage({
       channelId: index,
@@ -124,28 +172,62 @@ export class SessionRecorder {
     });
   }
 
+  /** The scene and planner settings of the run; the scene is what the 3D views draw. */
   settings(mode: 'dry' | 'real', scene: Scene, settings: PlannerSettings): void {
+    this.scene = scene;
     this.record('/session/settings', { mode, scene, settings });
+    this.writeStatic(performance.now(), true);
+  }
+
+  /** The lab setup of the run: the fixed frames (table, motion capture, robot base). */
+  setup(setup: Setup): void {
+    this.setupFile = setup;
+    this.writeStatic(performance.now(), true);
   }
 
   mocapFrame(frame: MocapSnapshot): void {
-    this.record('/mocap/frame', {
-      frameNumber: frame.frameNumber,
-      receivedAt: frame.receivedAt,
-      rigidBodies: frame.rigidBodies.map((b) => ({ ...b, name: b.name ?? null })),
-    });
+    const now = performance.now();
+    this.record(
+      '/mocap/frame',
+      {
+        frameNumber: frame.frameNumber,
+        receivedAt: frame.receivedAt,
+        rigidBodies: frame.rigidBodies.map(rigidBodyFields),
+      },
+      now,
+    );
+    const setup = this.setupFile;
+    if (setup && this.due('bodies', now)) {
+      const transforms = rigidBodyTransforms(frame, setup.mocap.upAxis, this.time(now));
+      if (transforms.length > 0) this.record('/foxglove/tf', { transforms }, now);
+    }
+    this.writeStatic(now);
   }
 
   poses(poses: PlanarPoses): void {
+    // A body never seen has no age (Infinity, which JSON cannot hold): null.
+    const estimate = <T extends PlanarPoses['pusher']>(b: T) => ({
+      ...b,
+      rigidBody: b.rigidBody ?? null,
+      ageS: Number.isFinite(b.ageS) ? b.ageS : null,
+    });
     this.record('/mocap/poses', {
       ...poses,
-      pusher: { ...poses.pusher, rigidBody: poses.pusher.rigidBody ?? null },
-      sliders: poses.sliders.map((s) => ({ ...s, rigidBody: s.rigidBody ?? null })),
+      pusher: estimate(poses.pusher),
+      sliders: poses.sliders.map(estimate),
     });
   }
 
   robotState(state: RobotState): void {
-    this.record('/robot/state', state);
+    const now = performance.now();
+    this.record(
+      '/robot/state',
+      { ...state, tcpPose: tcpPoseFields(state.tcpPose), tcpSpeed: tcpSpeedFields(state.tcpSpeed) },
+      now,
+    );
+    if (this.due('tool', now))
+      this.record('/foxglove/tf', { transforms: [toolTransform(state.tcpPose, this.time(now))] }, now);
+    this.writeStatic(now);
   }
 
   command(
@@ -170,21 +252,41 @@ export class SessionRecorder {
     this.record('/run/outcome', { outcome, detail });
   }
 
-  /** Records a console event of the run on its channel; events that are not the run's are ignored. */
+  /**
+   * Records a console event of the run on its channel, with its Foxglove view; events that are
+   * not the run's are ignored. Never throws: a message that cannot be recorded is reported
+   * through onError and left out, and the run goes on.
+   */
   event(event: ConsoleEvent): void {
-    switch (event.type) {
-      case 'state':
-        return this.record('/scene/state', { event });
-      case 'planner-step':
-        return this.record('/planner/step', { event });
-      case 'supervisor':
-        return this.record('/supervisor/event', { event });
-      case 'log':
-        return this.record('/console/log', { event });
-      case 'run':
-        return this.record('/run/status', { event });
-      default:
-        return undefined;
+    if (this.closing) return;
+    const now = performance.now();
+    try {
+      switch (event.type) {
+        case 'state': {
+          const state = namedState(event.sliderIds, event.state);
+          this.record('/scene/state', { time: event.time, ...state }, now);
+          if (this.scene && this.due('objects', now))
+            this.record('/foxglove/scene/objects', objectsScene(this.scene, state, this.time(now)), now);
+          return this.writeStatic(now);
+        }
+        case 'planner-step': {
+          const step = loggedPlannerStep(event.step);
+          this.record('/planner/step', step, now);
+          return this.record('/foxglove/scene/plan', planScene(step, this.time(now)), now);
+        }
+        case 'supervisor':
+          this.record('/supervisor/event', { event }, now);
+          return this.record('/foxglove/log', foxgloveLog(event, this.time(now))!, now);
+        case 'log':
+          this.record('/console/log', { event }, now);
+          return this.record('/foxglove/log', foxgloveLog(event, this.time(now))!, now);
+        case 'run':
+          return this.record('/run/status', { event }, now);
+        default:
+          return undefined;
+      }
+    } catch (err) {
+      this.problem(`${event.type} event not recorded`, err as Error);
     }
   }
 
@@ -197,5 +299,42 @@ export class SessionRecorder {
       return summary;
     })();
     return this.closing;
+  }
+
+  private logTime(nowPerf: number): bigint {
+    return this.startWallNs + BigInt(Math.round((nowPerf - this.startPerf) * 1e6));
+  }
+
+  private time(nowPerf: number) {
+    return foxgloveTime(this.logTime(nowPerf));
+  }
+
+  /** Whether a rate-limited view is due again (and, if so, marks it written now). */
+  private due(view: keyof SessionRecorder['lastAt'], nowPerf: number): boolean {
+    const period = view === 'static' ? STATIC_PERIOD_MS : 1000 / FOXGLOVE_RATE_HZ;
+    if (nowPerf - this.lastAt[view] < period) return false;
+    this.lastAt[view] = nowPerf;
+    return true;
+  }
+
+  /**
+   * The fixed frames and the table scene, now and then once a second: a viewer that seeks into
+   * the log finds them close before any point.
+   */
+  private writeStatic(nowPerf: number, force = false): void {
+    if (!this.scene && !this.setupFile) return;
+    if (force) this.lastAt.static = nowPerf;
+    else if (!this.due('static', nowPerf)) return;
+    const time = this.time(nowPerf);
+    if (this.setupFile)
+      this.record('/foxglove/tf', { transforms: setupTransforms(this.setupFile, time) }, nowPerf);
+    if (this.scene) this.record('/foxglove/scene/table', tableScene(this.scene, time), nowPerf);
+  }
+
+  private problem(what: string, err: Error): void {
+    const message = `${what}: ${err.message}`;
+    if (this.reported.has(message)) return;
+    this.reported.add(message);
+    this.onError(new Error(message, { cause: err }));
   }
 }

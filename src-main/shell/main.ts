@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConsoleChannel, streamEventTypes } from '../contract/console-api';
 import { ConsoleCore } from '../console/console-core';
-import { scenesDir, tasksDir } from '../console/paths';
+import { scenesDir, tasksDir } from '../common/paths';
 import { createConsoleLab } from '../console/console-lab';
 import { loadLabSettings, virtualLabSettings } from '../contract/lab-settings';
 import { utilityWorkerSpawner } from './utility-transport';
@@ -99,6 +99,7 @@ async function main(): Promise<void> {
     runController: lab.runController,
     connections: lab.connections,
     calibration: lab.calibration,
+    recovery: lab.recovery,
     whatIf: lab.whatIf,
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),

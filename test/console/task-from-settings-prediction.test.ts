@@ -11,7 +11,7 @@ import {
   type PlannerSettings,
 } from '../../src-main/contract/planner-settings';
 import { modelForRun, taskForRun } from '../../src-main/console/task-from-settings';
-import { plannerSettingsOf } from '../../src-main/run/run-recording';
+import { plannerSettingsOf } from '../../src-main/run/run-recorder';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 
 const tasksDir = path.join(repoRoot, 'resources/tasks');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recoverSessionsDir } from '../../src-main/session/recovery';
+import { stampedTopics } from '../../src-main/session/channels';
 import { SessionLog } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
 
@@ -111,7 +112,7 @@ describe('headless run killed with SIGKILL', () => {
     const log = await SessionLog.open(file);
     let last = 0;
     const seen = new Set<string>();
-    for await (const m of log.messages()) {
+    for await (const m of log.messages(stampedTopics)) {
       last = Math.max(last, m.message.wall);
       seen.add(m.topic);
     }

@@ -21,6 +21,7 @@ class ScriptedRun {
       for (let i = 0; i < 5; i++) sink.emit(stateEvent(i * 0.1));
       sink.emit({ type: 'planner-step', step: plannerStep(0, 0.2) });
       sink.status({ phase: 'finished', reason: 'goal reached' });
+      sink.ended();
     }, 20);
   }
   async arm(): Promise<void> {}

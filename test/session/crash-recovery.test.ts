@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stampedTopics } from '../../src-main/session/channels';
 import { SessionLog, SessionLogError, listSessions } from '../../src-main/session/reader';
 import { recoverSessionFile, recoverSessionsDir } from '../../src-main/session/recovery';
 import { lockFileOf } from '../../src-main/session/sessions-dir';
@@ -51,7 +52,7 @@ describe('crash recovery', () => {
     const log = await SessionLog.open(file);
     let last = 0;
     let robot = 0;
-    for await (const m of log.messages()) {
+    for await (const m of log.messages(stampedTopics)) {
       last = Math.max(last, m.message.wall);
       if (m.topic === '/robot/state') robot++;
     }

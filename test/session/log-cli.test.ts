@@ -56,7 +56,7 @@ describe('parapush log', () => {
     expect(r.stdout).toMatch(/\/robot\/state +51 messages/);
   });
 
-  it('export writes one CSV per channel with flattened columns', async () => {
+  it('export writes a tidy CSV table per channel with named columns', async () => {
     const out = path.join(dir, 'csv');
     const r = await cli('export', complete, '--out', out);
     expect(r.code).toBe(0);
@@ -64,7 +64,8 @@ describe('parapush log', () => {
     expect(lines).toHaveLength(52);
     const header = lines[0]!.split(',');
     expect(header.slice(0, 3)).toEqual(['log_time_ns', 'mono', 'wall']);
-    expect(header).toContain('tcpPose[5]');
+    expect(header).toContain('tcpPose.rz');
+    expect(header.filter((c) => c.includes('['))).toEqual([]);
     const last = lines[51]!.split(',');
     expect(Number(last[header.indexOf('timestamp')])).toBeCloseTo(49 / 500, 9);
     expect(existsSync(path.join(out, 'planner_step.csv'))).toBe(true);

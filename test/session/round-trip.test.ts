@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { topics } from '../../src-main/session/channels';
+import { stampedTopics, topics } from '../../src-main/session/channels';
+import { loggedPlannerStep, namedState } from '../../src-main/session/named-state';
+import { loadRecordedRun } from '../../src-main/session/playback';
 import { SessionLog, listSessions } from '../../src-main/session/reader';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { lockFileOf } from '../../src-main/session/sessions-dir';
@@ -15,6 +17,7 @@ import {
   robotState,
   sampleScene,
   sampleSettings,
+  sliderIds,
   stateEvent,
 } from './sample-messages';
 
@@ -41,8 +44,13 @@ describe('session log round trip', () => {
     for await (const m of log.messages()) got.push(m);
     await log.close();
 
-    // Every channel holds exactly the one message recorded on it.
+    // Every channel holds a message; each of our own holds exactly those recorded on it.
     expect(new Set(got.map((m) => m.topic))).toEqual(new Set(topics));
+    for (const topic of stampedTopics)
+      expect(
+        got.filter((m) => m.topic === topic),
+        topic,
+      ).toHaveLength(topic === '/run/status' ? 2 : 1);
     const by = Object.fromEntries(got.map((m) => [m.topic, m.message])) as Record<
       string,
       Record<string, unknown>
@@ -53,9 +61,28 @@ describe('session log round trip', () => {
       scene: sampleScene,
       settings: sampleSettings,
     });
-    expect(by['/mocap/frame']).toMatchObject(mocapFrame(7, 0.5));
+    // Positions, orientations and states have named fields, not unnamed arrays.
+    const frame = mocapFrame(7, 0.5);
+    const [px, py, pz] = frame.rigidBodies[0]!.position;
+    expect(by['/mocap/frame']).toMatchObject({ frameNumber: 7, receivedAt: 0.5 });
+    expect((by['/mocap/frame']!.rigidBodies as unknown[])[0]).toMatchObject({
+      id: 1,
+      name: 'pusher',
+      position: { x: px, y: py, z: pz },
+      orientation: { x: 0, y: 0 },
+    });
     expect(by['/mocap/poses']).toMatchObject(planarPoses(7, 0.5));
-    expect(by['/robot/state']).toMatchObject(robotState(0.5) as unknown as Record<string, unknown>);
+    const { tcpPose, tcpSpeed, ...robot } = robotState(0.5);
+    expect(by['/robot/state']).toMatchObject(robot as unknown as Record<string, unknown>);
+    expect(by['/robot/state']!.tcpPose).toEqual({
+      x: tcpPose[0],
+      y: tcpPose[1],
+      z: tcpPose[2],
+      rx: tcpPose[3],
+      ry: tcpPose[4],
+      rz: tcpPose[5],
+    });
+    expect(by['/robot/state']!.tcpSpeed).toMatchObject({ vx: tcpSpeed[0], wz: tcpSpeed[5] });
     expect(by['/robot/command']).toMatchObject({
       kind: 'twist',
       sequence: 42,
@@ -65,20 +92,27 @@ describe('session log round trip', () => {
     });
     expect(by['/supervisor/decision']).toMatchObject(decision);
     expect(by['/supervisor/event']).toMatchObject({ event: { type: 'supervisor', decision: 'limit' } });
-    expect(by['/scene/state']).toMatchObject({ event: stateEvent(0.5) });
-    expect(by['/planner/step']).toMatchObject({ event: { type: 'planner-step', step: plannerStep(0, 0.5) } });
+    const state = stateEvent(0.5);
+    expect(by['/scene/state']).toMatchObject({
+      time: 0.5,
+      ...namedState(sliderIds, state.type === 'state' ? state.state : []),
+    });
+    expect(by['/scene/state']!.sliders).toEqual([
+      expect.objectContaining({ id: sliderIds[0], theta: expect.any(Number) }),
+    ]);
+    expect(by['/planner/step']).toMatchObject(loggedPlannerStep(plannerStep(0, 0.5)));
     expect(by['/operator/action']).toMatchObject({ action: 'run.start' });
     expect(by['/console/log']).toMatchObject({ event: { type: 'log', message: 'limited' } });
     expect(by['/run/status']).toMatchObject({ event: { type: 'run', status: { phase: 'finished' } } });
     expect(by['/run/outcome']).toMatchObject({ outcome: 'success', detail: null });
 
-    // Timestamps: monotonic and wall clock on every message, in log-time order.
-    for (let i = 1; i < got.length; i++) {
-      expect(got[i]!.logTime >= got[i - 1]!.logTime).toBe(true);
-      expect(got[i]!.message.mono).toBeGreaterThanOrEqual(got[i - 1]!.message.mono);
-    }
+    // Timestamps: monotonic and wall clock on every message of our own, in log-time order.
+    for (let i = 1; i < got.length; i++) expect(got[i]!.logTime >= got[i - 1]!.logTime).toBe(true);
+    const own = got.flatMap((m) => ('mono' in m.message ? [m.message] : []));
+    expect(own).toHaveLength(stampedTopics.length + 1);
+    for (let i = 1; i < own.length; i++) expect(own[i]!.mono).toBeGreaterThanOrEqual(own[i - 1]!.mono);
     const now = Date.now();
-    for (const m of got) expect(Math.abs(m.message.wall - now)).toBeLessThan(60_000);
+    for (const m of own) expect(Math.abs(m.wall - now)).toBeLessThan(60_000);
 
     expect(summary).toMatchObject({
       sessionId: rec.sessionId,
@@ -89,6 +123,37 @@ describe('session log round trip', () => {
     });
     expect(summary.model).toMatch(/parareal|fine|coarse/);
     expect(summary.messageCounts['/robot/state']).toBe(1);
+  });
+
+  it("opens a log recorded before states were named, as today's messages", async () => {
+    const rec = await SessionRecorder.create({ dir: tempDir(), label: 'dry', origin: 'test' });
+    // The forms these channels had: unnamed arrays, and the console events as they were.
+    const state = stateEvent(0.5);
+    const step = plannerStep(0, 0.5);
+    const robot = robotState(0.5);
+    const frame = mocapFrame(7, 0.5);
+    rec.record('/robot/state', robot as never);
+    rec.record('/mocap/frame', { ...frame, rigidBodies: frame.rigidBodies.map((b) => ({ ...b })) } as never);
+    rec.record('/scene/state', { event: state } as never);
+    rec.record('/planner/step', { event: { type: 'planner-step', step } } as never);
+    await rec.close();
+
+    const log = await SessionLog.open(rec.file);
+    const by: Record<string, Record<string, unknown>> = {};
+    for await (const m of log.messages(['/robot/state', '/mocap/frame', '/scene/state', '/planner/step']))
+      by[m.topic] = m.message as unknown as Record<string, unknown>;
+    const run = await loadRecordedRun(log);
+    await log.close();
+    expect(by['/robot/state']!.tcpPose).toMatchObject({ x: robot.tcpPose[0], rz: robot.tcpPose[5] });
+    expect((by['/mocap/frame']!.rigidBodies as unknown[])[0]).toMatchObject({
+      position: { x: frame.rigidBodies[0]!.position[0] },
+    });
+    expect(by['/scene/state']).toMatchObject({
+      time: 0.5,
+      pusher: { x: state.type === 'state' && state.state[0] },
+    });
+    // Playback replays exactly the events that were recorded.
+    expect(run.events.map((e) => e.event)).toEqual([state, { type: 'planner-step', step }]);
   });
 
   it('lists sessions with date, scene, model, outcome and duration', async () => {

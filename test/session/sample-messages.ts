@@ -10,11 +10,28 @@ import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-bind
 import type { RobotState } from '../../src-main/robot/robot-state';
 import type { Decision } from '../../src-main/safety/supervisor';
 import type { SessionRecorder } from '../../src-main/session/recorder';
+import { setupSchema, type Setup } from '../../src-main/setup/setup-file';
 import { openTableScene } from '../helpers/scenes';
 
 export const sampleScene: Scene = openTableScene(1);
 export const sampleSettings = defaultPlannerSettings;
 export const sliderIds = sampleScene.sliders.map((s) => s.id);
+
+/** A lab setup: Y-up motion capture turned a quarter about z, the robot base 0.5 m along the table's x. */
+export const sampleSetup: Setup = setupSchema.parse({
+  name: 'sample',
+  mocap: {
+    setup: 'sample',
+    kind: '3d',
+    upAxis: 'y',
+    rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2],
+    translation: [0.1, -0.2, 0],
+    residual: { rms: 0.001, max: 0.002, pairs: 4 },
+    createdAt: new Date(0).toISOString(),
+  },
+  table: { size: { x: 1, y: 0.8 } },
+  robot: { calibration: { yaw: Math.PI / 2, offset: [0.5, 0, 0] }, pusherOffset: [0, 0, 0.2] },
+});
 
 export function robotState(t: number): RobotState {
   return {
@@ -126,6 +143,7 @@ export const decision: Decision = {
 /** One message on every channel, in a fixed order; returns what was recorded per topic. */
 export function recordEveryChannel(r: SessionRecorder): void {
   r.settings('dry', sampleScene, sampleSettings);
+  r.setup(sampleSetup);
   r.event({ type: 'run', status: runStatus('running') });
   r.operator('run.start', 'dry run from the console');
   r.mocapFrame(mocapFrame(7, 0.5));

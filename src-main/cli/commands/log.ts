@@ -1,6 +1,6 @@
 /**
  * `parapush log info FILE [--json]`, `parapush log export FILE --out DIR`, `parapush log recover
- * FILE`: summarize, export (CSV per channel) and recover session logs.
+ * FILE`: summarize, export (a tidy CSV table per channel) and recover session logs.
  */
 import type { Command } from 'commander';
 import { exportCsv } from '../../session/csv-export';
@@ -49,7 +49,7 @@ export function registerLogCommand(program: Command): void {
             `software:  ${summary.softwareVersion ?? 'unknown'}`,
             `recovered: ${summary.recovered ? 'yes (cut short, recovered)' : 'no'}`,
             'channels:',
-            ...channels.map((c) => `  ${c.topic.padEnd(22)} ${String(c.messages).padStart(8)} messages`),
+            ...channels.map((c) => `  ${c.topic.padEnd(24)} ${String(c.messages).padStart(8)} messages`),
           ];
           process.stdout.write(`${lines.join('\n')}\n`);
         } finally {
@@ -59,7 +59,9 @@ export function registerLogCommand(program: Command): void {
     );
   log
     .command('export')
-    .description('write one CSV file per channel (flattened columns, log time first)')
+    .description(
+      'write a tidy CSV table per channel: one row per message, named columns (log time first); lists get their own tables',
+    )
     .argument('<file>', 'session log (.mcap)')
     .requiredOption('--out <dir>', 'output folder (created if missing)')
     .action((file: string, opts: { out: string }) =>

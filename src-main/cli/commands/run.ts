@@ -1,6 +1,7 @@
 /** `parapush run`: a whole supervised run through the real protocols (lab or virtual lab). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { integratorSchema } from '../../contract/scene';
@@ -9,11 +10,11 @@ import { parseModelRequest } from '../../parareal/model-choice';
 import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../planning/task-file';
 import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../run/lab-link';
+import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { supervisedRun } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup-file';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
-import { SessionRecorder } from '../../session/recorder';
 import { defaultSessionsDir } from '../../session/sessions-dir';
 
 interface RunOptions {
@@ -181,15 +182,29 @@ export function registerRunCommand(program: Command): void {
         loaded.scene,
         setup,
       );
-      const recorder = await SessionRecorder.create({
+      // The run's one recorder, as a console run has: the run's events go straight into it.
+      const recorder = await RunRecorder.start({
         dir: defaultSessionsDir(),
-        label: 'real',
         origin: 'headless',
-        onError: (e) => log(`session log: ${e.message} (recording stopped; the run goes on)`),
+        mode: 'real',
+        scene: loaded.scene,
+        settings: plannerSettingsOf(task, loaded.scene, model, opts.coarse),
+        onError: (e) => log(`session log: ${e.message} (the run goes on)`),
       });
       log(`session log: ${recorder.file}`);
+      const startedAt = performance.now();
+      const sink = recorder.sink();
       const abort = new AbortController();
-      const onSignal = (): void => {
+      const onSignal = (signal: NodeJS.Signals): void => {
+        // The request, then the stop it causes (the order of the run's event log).
+        recorder.operator('run.abort', signal);
+        sink.emit({
+          type: 'log',
+          at: Date.now(),
+          level: 'warn',
+          source: 'operator',
+          message: `Abort requested by operator (${signal})`,
+        });
         log('abort requested (signal): stopping the arm');
         abort.abort();
       };
@@ -205,6 +220,8 @@ export function registerRunCommand(program: Command): void {
           ...(opts.workers ? { workers: Number(opts.workers) } : {}),
           signal: abort.signal,
           recorder,
+          sink,
+          startedAt,
           onPreflight: (r) =>
             r.checks.forEach((c) => log(`  [${c.ok ? ' ok ' : 'FAIL'}] ${c.label}: ${c.reason}`)),
           onDecision: (d) =>
@@ -218,7 +235,6 @@ export function registerRunCommand(program: Command): void {
         });
         log(`run ${result.outcome}: ${result.reason}`);
         if (result.supervisor.stopReason?.code === 'protective-stop') log(recoveryHint(opts));
-        recorder.outcome(result.outcome, result.reason);
         if (opts.json) {
           process.stdout.write(
             `${JSON.stringify({ outcome: result.outcome, reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,

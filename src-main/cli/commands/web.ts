@@ -10,7 +10,7 @@ import { defaultSessionsDir } from '../../session/sessions-dir';
 import { loadLabSettings } from '../../contract/lab-settings';
 import { ConsoleCore } from '../../console/console-core';
 import { createConsoleLab } from '../../console/console-lab';
-import { rendererOutDir, scenesDir, tasksDir } from '../../console/paths';
+import { rendererOutDir, scenesDir, tasksDir } from '../../common/paths';
 import { ensureRendererBuilt } from '../../console/renderer-build';
 import { startWebServer } from '../../console/web-server';
 import { UsageError } from '../errors';
@@ -50,6 +50,7 @@ export function registerWebCommand(program: Command): void {
           runController: lab.runController,
           connections: lab.connections,
           calibration: lab.calibration,
+          recovery: lab.recovery,
           whatIf: lab.whatIf,
           scenesDir: opts.scenes,
           settingsFile: opts.settings ?? null,

@@ -1,0 +1,83 @@
+/**
+ * Recovery from a protective stop from the console (the Setup view's "Recover from protective
+ * stop"): the recovery `parapush robot recover` does (safety/recovery.ts: unlock once the
+ * controller allows it, twist zeroed, control program sent again), on the robot the console is
+ * connected to, real or virtual alike. Only on the operator's confirmation, only between runs,
+ * only when the robot itself reports a protective stop, and one at a time. Nothing is armed
+ * afterwards: the next run arms after its own pre-flight checks.
+ */
+import { performance } from 'node:perf_hooks';
+import type { CommandResult } from '../contract/console-api';
+import {
+  NOT_CONFIRMED,
+  recoverRobotFromProtectiveStop,
+  robotRecoveryPorts,
+  type RecoveryOptions,
+} from '../safety/recovery';
+import type { LabSession } from './lab-session';
+
+export interface RobotRecoveryOptions {
+  /** The lab the console is connected to (the run controller's current session). */
+  session: () => LabSession | null;
+  /** Whether a run still owns the lab (an aborted run winding down included). */
+  runInProgress?: () => boolean;
+  /** Unlock delay, clock and sleep of the recovery (tests). */
+  recovery?: RecoveryOptions;
+}
+
+export type RobotRecoveryResult = CommandResult<'robot.recover'>;
+
+/** How long to wait for a robot state newer than the request before giving up (ms). */
+const FRESH_STATE_MS = 1000;
+
+export class RobotRecovery {
+  private running = false;
+
+  constructor(private readonly o: RobotRecoveryOptions) {}
+
+  /** A recovery is under way (runs must not start meanwhile). */
+  get inProgress(): boolean {
+    return this.running;
+  }
+
+  async recover(confirm: boolean): Promise<RobotRecoveryResult> {
+    if (!confirm) throw new Error(`${NOT_CONFIRMED}: check that the workspace is clear, then confirm`);
+    if (this.o.runInProgress?.())
+      throw new Error('the robot cannot be recovered while a run is in progress: abort it and let it end');
+    if (this.running) throw new Error('a recovery from the protective stop is already under way');
+    const session = this.o.session();
+    const link = session?.current() ?? null;
+    if (!session || !link)
+      throw new Error(
+        `not connected to ${session ? `the ${session.description}` : 'a lab'}: there is no robot to recover`,
+      );
+    this.running = true;
+    try {
+      const { robot, dashboard } = link;
+      if (!robot.linkUp) throw new Error('the robot link is down: there is no robot to recover');
+      // Judge the safety mode on a state that arrived after the request, never on an old one.
+      const asked = performance.now();
+      const state = await robot
+        .waitForState((s) => s.receivedAt >= asked, FRESH_STATE_MS)
+        .catch(() => {
+          throw new Error(`no robot state within ${FRESH_STATE_MS} ms: cannot tell whether it is stopped`);
+        });
+      await recoverRobotFromProtectiveStop(
+        state.safetyMode,
+        robotRecoveryPorts(robot, dashboard),
+        true,
+        this.o.recovery,
+      );
+      const after = robot.latest ?? state;
+      return {
+        message:
+          `Protective stop unlocked and the control program restarted (safety ${after.safetyMode}, ` +
+          `runtime ${after.runtimeState}); the arm holds still until a run arms it after its checks`,
+        safetyMode: after.safetyMode,
+        runtimeState: after.runtimeState,
+      };
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The one recorder of a run. Every run goes through it, whichever way it was started (a console
+ * dry run, a console real run, `parapush run`): one session log per run (src-main/session), fed
+ * by the same two sources, so the same channels fill however the run began:
+ *
+ * - the run's events (run-report.ts): status, planner steps, measured state, supervisor decisions
+ *   in words, the event log. The console records every event it publishes during the run
+ *   (console/session-service.ts); a run without a console records its events through `sink()`.
+ * - the lab's streams, attached by the supervised run (`watch`, `robot`, `poses`): motion capture
+ *   frames and poses, robot state, every command as it is sent, every supervisor decision, and
+ *   the lab setup's frames.
+ *
+ * close() comes after the run's last event (its owner calls it once the run has reported how it
+ * ended); the outcome recorded is the one the run's last status said. The recorder sits beside
+ * the run; it never changes what the run does.
+ */
+import type { ConsoleEvent, RunStatus } from '../contract/console-api';
+import type { PlannerSettings } from '../contract/planner-settings';
+import type { Scene } from '../contract/scene';
+import type { ModelRequest } from '../parareal/model-choice';
+import type { CoarseKind } from '../parareal/predictor';
+import type { PlanarPoses } from '../mocap/scene-binding';
+import type { Task } from '../planning/task-file';
+import type { RobotState } from '../robot/robot-state';
+import type { SupervisedRobot, Supervisor } from '../safety/supervisor';
+import { SessionRecorder, type SessionRecorderOptions } from '../session/recorder';
+import type { SessionSummary } from '../session/session-summary';
+import type { LabLink } from './lab-link';
+import type { RunEventSink } from './run-report';
+
+export interface RunRecorderOptions {
+  /** The sessions folder. */
+  dir: string;
+  origin: SessionRecorderOptions['origin'];
+  mode: 'dry' | 'real';
+  scene: Scene;
+  settings: PlannerSettings;
+  onError?: (err: Error) => void;
+}
+
+const endedPhases: ReadonlySet<RunStatus['phase']> = new Set(['aborted', 'finished', 'failed']);
+
+export class RunRecorder {
+  private outcome: { outcome: string; detail: string | null } | null = null;
+
+  private constructor(
+    private readonly rec: SessionRecorder,
+    private readonly mode: 'dry' | 'real',
+  ) {}
+
+  /** Opens the log of a run: its scene and settings, and the operator's start. */
+  static async start(o: RunRecorderOptions): Promise<RunRecorder> {
+    const rec = await SessionRecorder.create({
+      dir: o.dir,
+      label: o.mode,
+      origin: o.origin,
+      ...(o.onError ? { onError: o.onError } : {}),
+    });
+    rec.settings(o.mode, o.scene, o.settings);
+    rec.operator('run.start', `${o.mode} run started (${o.origin})`);
+    return new RunRecorder(rec, o.mode);
+  }
+
+  get file(): string {
+    return this.rec.file;
+  }
+
+  /** An event of the run; a status that ends the run is its outcome (the last one counts). */
+  event(event: ConsoleEvent): void {
+    this.rec.event(event);
+    if (event.type === 'run' && endedPhases.has(event.status.phase))
+      this.outcome = { outcome: event.status.phase, detail: event.status.reason };
+  }
+
+  /** What the operator did ("run.start", "run.abort", ...). */
+  operator(action: string, detail: string): void {
+    this.rec.operator(action, detail);
+  }
+
+  /**
+   * The run's events straight into the log, for a run without a console to publish them: status
+   * patches are merged into the run's status (from "starting", as the console core does) and
+   * recorded whole; `forward` sees every event after it is recorded.
+   */
+  sink(forward?: (event: ConsoleEvent) => void): RunEventSink {
+    let status: RunStatus = {
+      phase: 'starting',
+      mode: this.mode,
+      reason: null,
+      startedAt: Date.now(),
+      elapsed: 0,
+      safety: 'unknown',
+      armed: false,
+    };
+    const emit = (event: ConsoleEvent): void => {
+      this.event(event);
+      forward?.(event);
+    };
+    emit({ type: 'run', status });
+    return {
+      status: (patch) => {
+        status = { ...status, ...patch };
+        emit({ type: 'run', status });
+      },
+      emit,
+    };
+  }
+
+  /**
+   * Attaches to the lab streams of a supervised run: the setup's frames now, then every motion
+   * capture frame, robot state and supervisor decision. Returns the detach function.
+   */
+  watch(link: LabLink, supervisor: Supervisor): () => void {
+    this.rec.setup(link.setup);
+    const onState = (s: RobotState): void => this.rec.robotState(s);
+    const onDecision = (d: Parameters<SessionRecorder['decision']>[0]): void => this.rec.decision(d);
+    link.robot.on('state', onState);
+    supervisor.on('decision', onDecision);
+    const offFrame = link.natnet.on('frame', (_f, snapshot) => this.rec.mocapFrame(snapshot));
+    return () => {
+      link.robot.off('state', onState);
+      supervisor.off('decision', onDecision);
+      offFrame();
+    };
+  }
+
+  /** Poses derived from a motion-capture frame (the supervised run's view of the table). */
+  poses(poses: PlanarPoses): void {
+    this.rec.poses(poses);
+  }
+
+  /** The robot as the supervisor sees it, with every command recorded as it is sent. */
+  robot(robot: SupervisedRobot): SupervisedRobot {
+    const rec = this.rec;
+    return {
+      get latest() {
+        return robot.latest;
+      },
+      sendTwist(vx, vy, acceleration) {
+        const seq = robot.sendTwist(vx, vy, acceleration);
+        rec.command('twist', seq, vx, vy, acceleration);
+        return seq;
+      },
+      stop(acceleration) {
+        const seq = robot.stop(acceleration);
+        rec.command('stop', seq ?? null, 0, 0, acceleration ?? 0);
+        return seq;
+      },
+    };
+  }
+
+  /** Ends the log after the run's last event: its outcome, then the indexed file. */
+  close(): Promise<SessionSummary> {
+    if (this.outcome) {
+      this.rec.outcome(this.outcome.outcome, this.outcome.detail);
+      this.outcome = null;
+    }
+    return this.rec.close();
+  }
+}
+
+/** The planner settings a task and model amount to, in the console's terms (for the log's settings channel). */
+export function plannerSettingsOf(
+  task: Task,
+  scene: Scene,
+  model: ModelRequest,
+  coarse: CoarseKind,
+): PlannerSettings {
+  const p = task.planner;
+  const parareal: PlannerSettings['parareal'] =
+    model.kind === 'parareal' && model.tolerance
+      ? {
+          mode: 'adaptive',
+          translationTolerance: model.tolerance.translation,
+          rotationTolerance: model.tolerance.rotation,
+          maxIterations: Math.max(1, model.iterations),
+        }
+      : {
+          mode: 'iterations',
+          iterations: model.kind === 'parareal' ? Math.max(1, Math.min(model.iterations, p.horizon)) : 1,
+        };
+  return {
+    predictionModel: model.kind,
+    parareal,
+    slices: p.horizon,
+    coarseModel: coarse,
+    rollouts: p.optimizer.rollouts,
+    horizon: p.horizon,
+    controlDuration: p.controlDuration,
+    explorationVariance: p.optimizer.explorationVariance,
+    actionLimit: scene.limits.maxPusherSpeed,
+    planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
+    maxExecutedActions: p.maxActions,
+    prediction: { ...p.prediction },
+    loopMode: p.mode,
+  };
+}

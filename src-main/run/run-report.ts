@@ -1,0 +1,150 @@
+/**
+ * What a supervised run tells its operator, as console events: its status (phase, safety, armed,
+ * reason, run time), the supervisor's decisions in words, the pre-flight checklist, every planner
+ * step, the measured state for the live view, and one closing line on how it ended. A run reports
+ * the same events however it was started, so the console shows and the session log records the
+ * same things for a console run and for `parapush run` (which has no console to show them).
+ */
+import { performance } from 'node:perf_hooks';
+import type { ConsoleEvent, PlannerStep, RunStatus } from '../contract/console-api';
+import type { StateLayout } from '../contract/state';
+import type { PlanarPoses } from '../mocap/scene-binding';
+import type { PreflightReport } from '../safety/preflight';
+import { describeStop } from '../safety/stop-reasons';
+import type { Decision } from '../safety/supervisor';
+import { measuredState } from './live-state';
+
+/** Where a run's events go: the console core, or the session log of a run without a console. */
+export interface RunEventSink {
+  /** A change of the run's status (phase, safety, armed, reason, elapsed). */
+  status(patch: Partial<RunStatus>): void;
+  /** An event of the run (planner steps, live state, supervisor decisions, log lines, pre-flight). */
+  emit(event: ConsoleEvent): void;
+}
+
+/** The reason of a run the operator aborted. */
+export const ABORTED = describeStop({ code: 'operator-abort' });
+
+/** How a run ended, as much as the report needs of it. */
+export interface RunEnd {
+  outcome: string;
+  reason: string;
+  actions: number;
+}
+
+const ENDED: ReadonlySet<RunStatus['phase']> = new Set(['aborted', 'finished', 'failed']);
+
+export class RunReporter {
+  /** Run time at which the run ended (its first ending status), s; null while it goes on. */
+  private endedAt: number | null = null;
+
+  /**
+   * @param t0 performance.now() when the run started: run times count from here.
+   * @param aborted whether the operator has aborted the run.
+   */
+  constructor(
+    private readonly sink: RunEventSink,
+    private readonly t0: number,
+    private readonly aborted: () => boolean,
+  ) {}
+
+  /** Seconds since the run started. */
+  runTime(at = performance.now()): number {
+    return Math.max(0, (at - this.t0) / 1000);
+  }
+
+  /** The run ends now (the operator's abort): its run time stops here (if it has not already). */
+  stopClock(): void {
+    this.endedAt ??= this.runTime();
+  }
+
+  /**
+   * A status change, with the run time it happened at; from the moment the run ends (an abort, a
+   * supervisor stop, its end), the run time stays there, however long winding down takes.
+   */
+  status(patch: Partial<RunStatus>): void {
+    if (this.endedAt === null && patch.phase !== undefined && ENDED.has(patch.phase))
+      this.endedAt = this.runTime();
+    this.sink.status({ ...patch, elapsed: this.endedAt ?? this.runTime() });
+  }
+
+  emit(event: ConsoleEvent): void {
+    this.sink.emit(event);
+  }
+
+  log(level: 'info' | 'warn' | 'error', source: string, message: string): void {
+    this.sink.emit({ type: 'log', at: Date.now(), level, source, message });
+  }
+
+  preflight(report: PreflightReport): void {
+    this.sink.emit({ type: 'preflight', report });
+    for (const c of report.checks.filter((c) => !c.ok))
+      this.log('warn', 'preflight', `${c.label}: ${c.reason}`);
+  }
+
+  step(step: PlannerStep): void {
+    this.sink.emit({ type: 'planner-step', step });
+  }
+
+  /** The measured state for the live view, when every bound body has been seen. */
+  state(layout: StateLayout, poses: PlanarPoses | undefined): void {
+    const state = measuredState(layout, poses);
+    if (state)
+      this.sink.emit({ type: 'state', time: this.runTime(), sliderIds: [...layout.sliderIds], state });
+  }
+
+  /** A supervisor decision as the status bar and the event log show it. */
+  decision(d: Decision): void {
+    const time = this.runTime(d.at);
+    const tell = (decision: 'allow' | 'stop', reason: string): void =>
+      this.sink.emit({ type: 'supervisor', time, decision, reason });
+    switch (d.kind) {
+      case 'armed':
+        this.status({ armed: true, safety: 'safe' });
+        return tell('allow', 'Armed: every pre-flight check is green');
+      case 'arm-refused':
+        return tell('stop', `Arming refused: ${d.failed.join('; ')}`);
+      case 'run-started':
+        this.status({ phase: this.aborted() ? 'aborted' : 'running', safety: 'safe', reason: null });
+        return tell('allow', 'Run started');
+      case 'command-refused':
+      case 'stop':
+        // The arm has stopped: the run ends here, whatever winding down takes.
+        this.endedAt ??= time;
+        this.status({
+          safety: 'stopped',
+          armed: false,
+          reason: d.message,
+          ...(d.reason.code === 'operator-abort' ? { phase: 'aborted' as const } : {}),
+        });
+        return tell('stop', d.message);
+      case 'disarmed':
+        return this.status({ armed: false });
+    }
+  }
+
+  /** The run's last words: how it ended, after how many actions, and its final status. */
+  ended(r: RunEnd): void {
+    if (this.aborted() || r.outcome === 'aborted') {
+      this.log('warn', 'run', `run aborted after ${r.actions} action(s): ${ABORTED}`);
+      this.status({ phase: 'aborted', reason: ABORTED, armed: false });
+      return;
+    }
+    const patch: Partial<RunStatus> =
+      r.outcome === 'success'
+        ? { phase: 'finished', reason: 'Goal reached' }
+        : { phase: 'failed', reason: r.reason };
+    this.log(
+      r.outcome === 'success' ? 'info' : 'warn',
+      'run',
+      `run ${r.outcome} after ${r.actions} action(s): ${r.reason}`,
+    );
+    this.status({ ...patch, armed: false });
+  }
+
+  /** A run that broke off with an error (not a supervisor stop). */
+  failed(err: Error): void {
+    this.log('error', 'run', `run failed: ${err.message}`);
+    if (!this.aborted()) this.status({ phase: 'failed', reason: err.message, armed: false });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Logs recorded before states were named still open: their four channels that held unnamed
+ * arrays (robot tool pose and twist, rigid-body positions and orientations, and the console's
+ * state and planner-step events as they were) are read with the schemas they were written with
+ * and turned into today's messages. Nothing writes these forms any more.
+ */
+import { z } from 'zod';
+import { channels, eventOf, stampSchema, type MessageOf, type Topic } from './channels';
+import { loggedPlannerStep, namedState, rigidBodyFields, tcpPoseFields, tcpSpeedFields } from './named-state';
+
+const finite = z.number();
+
+const legacy = {
+  '/robot/state': channels['/robot/state'].extend({ tcpPose: z.array(finite), tcpSpeed: z.array(finite) }),
+  '/mocap/frame': channels['/mocap/frame'].extend({
+    rigidBodies: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string().nullable(),
+        position: z.tuple([finite, finite, finite]),
+        orientation: z.tuple([finite, finite, finite, finite]),
+        meanError: finite,
+        trackingValid: z.boolean(),
+      }),
+    ),
+  }),
+  '/scene/state': stampSchema.extend({ event: eventOf('state') }),
+  '/planner/step': stampSchema.extend({ event: eventOf('planner-step') }),
+} as const;
+
+/**
+ * Today's message of a message in an older form of its channel; undefined when the channel never
+ * had another form or the message is in neither.
+ */
+export function upgradeLegacyMessage<T extends Topic>(topic: T, json: unknown): MessageOf<T> | undefined {
+  if (!Object.hasOwn(legacy, topic)) return undefined;
+  const parsed = legacy[topic as keyof typeof legacy].safeParse(json);
+  if (!parsed.success) return undefined;
+  const m = parsed.data;
+  let upgraded: unknown;
+  if ('tcpPose' in m)
+    upgraded = { ...m, tcpPose: tcpPoseFields(m.tcpPose), tcpSpeed: tcpSpeedFields(m.tcpSpeed) };
+  else if ('rigidBodies' in m) upgraded = { ...m, rigidBodies: m.rigidBodies.map(rigidBodyFields) };
+  else if (m.event.type === 'state')
+    upgraded = {
+      mono: m.mono,
+      wall: m.wall,
+      time: m.event.time,
+      ...namedState(m.event.sliderIds, m.event.state),
+    };
+  else upgraded = { mono: m.mono, wall: m.wall, ...loggedPlannerStep(m.event.step) };
+  const checked = channels[topic].safeParse(upgraded);
+  return checked.success ? (checked.data as MessageOf<T>) : undefined;
+}

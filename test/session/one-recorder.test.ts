@@ -1,0 +1,221 @@
+/**
+ * One recorder for every run (issues 15 and 17): a dry run started from the console and a run
+ * started as `parapush run` starts one (the run recorder, fed by the run's events and the lab's
+ * streams) fill the same channels, every one of them. The console run is aborted with Esc: its
+ * log holds the events in causal order (the request, then the stop), ends with the run's last
+ * event, and records the real run time on abort.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import { LabRunController } from '../../src-main/console/lab-run-controller';
+import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
+import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
+import { supervisedRun } from '../../src-main/run/supervised-run';
+import { topics, type Topic } from '../../src-main/session/channels';
+import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
+import { repoRoot } from '../helpers/scenes';
+import { startLabAndLink } from '../helpers/virtual-lab';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'parapush-one-recorder-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function until<T>(what: string, get: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function readLog(dir: string): Promise<{ messages: LoggedMessage[]; counts: Map<string, number> }> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.mcap'));
+  expect(files).toHaveLength(1);
+  const log = await SessionLog.open(path.join(dir, files[0]!));
+  try {
+    const messages: LoggedMessage[] = [];
+    for await (const m of log.messages()) messages.push(m);
+    return { messages, counts: new Map(log.channelCounts().map((c) => [c.topic, c.messages])) };
+  } finally {
+    await log.close();
+  }
+}
+
+/** Topics with at least one message. */
+const filled = (counts: Map<string, number>): string[] =>
+  [...counts]
+    .filter(([, n]) => n > 0)
+    .map(([t]) => t)
+    .sort();
+
+const all = [...topics].sort();
+
+/** A fast dry run: the analytical coarse model, two controls, four rollouts. */
+const fast: PlannerSettings = {
+  ...plannerPresets['isrr2019-coarse'].settings,
+  horizon: 2,
+  slices: 2,
+  rollouts: 4,
+  maxExecutedActions: 3,
+};
+
+let consoleCounts: Map<string, number> | undefined;
+
+describe('one recorder for every run', () => {
+  it('records a console dry run on every channel; an abort reads request, stop, end', async () => {
+    const dir = tempDir();
+    const lab = new VirtualLabSession();
+    const controller = new LabRunController({
+      virtualLab: lab,
+      realLab: null,
+      tasksDir: path.join(repoRoot, 'resources/tasks'),
+      workers: 1,
+      liveRateHz: 30,
+    });
+    const core = new ConsoleCore({
+      scenesDir: path.join(repoRoot, 'resources/scenes'),
+      runController: controller,
+      sessionsDir: dir,
+    });
+    const events: ConsoleEvent[] = [];
+    core.subscribe((e) => events.push(e));
+    try {
+      const ok = async (raw: Parameters<ConsoleCore['handle']>[0]) =>
+        expect(await core.handle(raw)).toMatchObject({ ok: true });
+      await ok({ type: 'scene.load', file: 'isrr-obstacle.json' });
+      await ok({ type: 'settings.set', settings: fast });
+      await ok({ type: 'run.start', mode: 'dry' });
+      await until('a planner step', () => events.some((e) => e.type === 'planner-step'));
+      // Let the first push go on a little: commands on the wire, the arm moving.
+      await new Promise((r) => setTimeout(r, 300));
+      await ok({ type: 'run.abort', source: 'escape-key' });
+      await until('the log to be closed', () =>
+        events.some((e) => e.type === 'log' && /^session log .*: aborted/.test(e.message)),
+      );
+    } finally {
+      core.dispose();
+      await lab.close();
+    }
+
+    const { messages, counts } = await readLog(dir);
+    consoleCounts = counts;
+    expect(filled(counts)).toEqual(all);
+
+    const index = (topic: Topic, match: (m: LoggedMessage) => boolean): number =>
+      messages.findIndex((m) => m.topic === topic && match(m));
+    const event = (m: LoggedMessage) => (m.message as { event: ConsoleEvent }).event;
+    const logLine = (re: RegExp) => (m: LoggedMessage) => {
+      const e = event(m);
+      return e.type === 'log' && re.test(e.message);
+    };
+
+    // Causal order: the operator's request, then the stop it caused.
+    const request = index('/console/log', logLine(/^Abort requested by operator \(Esc key\)$/));
+    const stop = index('/supervisor/event', (m) => {
+      const e = event(m);
+      return e.type === 'supervisor' && e.decision === 'stop' && e.reason === 'Aborted by operator';
+    });
+    expect(request).toBeGreaterThanOrEqual(0);
+    expect(stop).toBeGreaterThan(request);
+    const action = index('/operator/action', (m) => (m.message as { action: string }).action === 'run.abort');
+    const decision = index(
+      '/supervisor/decision',
+      (m) => (m.message as { reason?: { code: string } }).reason?.code === 'operator-abort',
+    );
+    expect(action).toBeGreaterThanOrEqual(0);
+    expect(decision).toBeGreaterThan(action);
+    // Foxglove's Log panel reads the same order.
+    const foxlog = messages
+      .filter((m) => m.topic === '/foxglove/log')
+      .map((m) => (m.message as { message: string }).message);
+    expect(foxlog.indexOf('STOP: Aborted by operator')).toBeGreaterThan(
+      foxlog.indexOf('Abort requested by operator (Esc key)'),
+    );
+
+    // The run's last event is in the file, and nothing the run reported comes after it.
+    const runEvents = messages.filter((m) =>
+      ['/console/log', '/run/status', '/supervisor/event', '/planner/step', '/scene/state'].includes(m.topic),
+    );
+    const last = runEvents.at(-1)!;
+    expect(last.topic).toBe('/run/status');
+    const final = event(last);
+    expect(final.type === 'run' && final.status).toMatchObject({
+      phase: 'aborted',
+      reason: 'Aborted by operator',
+    });
+    const lastLine = runEvents.filter((m) => m.topic === '/console/log').at(-1)!;
+    expect(event(lastLine)).toMatchObject({
+      message: expect.stringMatching(/^run aborted after \d+ action\(s\)/),
+    });
+    expect(index('/run/outcome', () => true)).toBeGreaterThan(messages.indexOf(last));
+    expect(messages.find((m) => m.topic === '/run/outcome')?.message).toMatchObject({ outcome: 'aborted' });
+
+    // The run time on abort is real, and stays where the run ended.
+    const aborted = messages
+      .filter((m) => m.topic === '/run/status')
+      .map((m) => event(m))
+      .flatMap((e) => (e.type === 'run' && e.status.phase === 'aborted' ? [e.status.elapsed] : []));
+    expect(aborted.length).toBeGreaterThan(0);
+    for (const elapsed of aborted) expect(elapsed).toBeGreaterThan(0.2);
+    expect(Math.max(...aborted) - Math.min(...aborted)).toBeLessThan(0.05);
+  });
+
+  it('records a run started as `parapush run` on the same channels', async () => {
+    const dir = tempDir();
+    const env = await startLabAndLink();
+    const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json')).task;
+    const task: Task = {
+      ...base,
+      costs: [{ term: 'goal-distance', weight: 100 }],
+      planner: {
+        ...base.planner,
+        horizon: 2,
+        optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
+        maxActions: 2,
+      },
+    };
+    try {
+      // As src-main/cli/commands/run.ts does it.
+      const recorder = await RunRecorder.start({
+        dir,
+        origin: 'headless',
+        mode: 'real',
+        scene: env.link.scene,
+        settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
+      });
+      const result = await supervisedRun({
+        link: env.link,
+        task,
+        model: { kind: 'coarse' },
+        workers: 1,
+        recorder,
+        sink: recorder.sink(),
+        startedAt: performance.now(),
+      });
+      expect(result.preflight.ok, result.reason).toBe(true);
+      await recorder.close();
+    } finally {
+      await env.close();
+    }
+    const { messages, counts } = await readLog(dir);
+    expect(filled(counts)).toEqual(all);
+    if (consoleCounts) expect(filled(counts)).toEqual(filled(consoleCounts));
+    // Its outcome in the same words as a console run's (the last status's phase).
+    expect(messages.find((m) => m.topic === '/run/outcome')?.message).toMatchObject({
+      outcome: expect.stringMatching(/^(finished|failed)$/),
+    });
+  });
+});
