@@ -27,8 +27,6 @@ export interface TaskRunParts {
   planner: StepPlanner;
   /** The prediction model the planner uses (`auto` resolved for the pool and the task). */
   model: PredictionModel;
-  /** Why `auto` chose that model; null when the caller named the model. */
-  modelReason: string | null;
   /** Release what the planner holds (the TAMPC sampling world). */
   dispose(): void;
 }
@@ -80,7 +78,7 @@ export async function createTaskRun(o: {
   const geometry = new TaskGeometry(scene);
   const cost = new TrajectoryCost(task.costs, geometry);
   const p = task.planner;
-  const { model, reason: modelReason } = resolveModel(o.model, {
+  const { model } = resolveModel(o.model, {
     workers: o.pool.size,
     sequences: p.optimizer.rollouts,
     horizon: p.horizon,
@@ -108,7 +106,7 @@ export async function createTaskRun(o: {
       controlDuration: p.controlDuration,
       iterationLabels: labels,
     });
-    return { geometry, cost, planner, model, modelReason, dispose: () => undefined };
+    return { geometry, cost, planner, model, dispose: () => undefined };
   }
   // The planner's stochastic samples run in a world of its own, never the execution world.
   const samplingWorld = await ExecutionWorld.create(
@@ -138,7 +136,7 @@ export async function createTaskRun(o: {
       return samplingWorld.observe();
     },
   });
-  return { geometry, cost, planner, model, modelReason, dispose: () => samplingWorld.dispose() };
+  return { geometry, cost, planner, model, dispose: () => samplingWorld.dispose() };
 }
 
 /** The loop's mode and tolerances from the task's planner settings. */
