@@ -20,10 +20,11 @@ export const natNetFaultsSchema = z
     /** Probability that a sent packet has random bytes flipped or is cut short. */
     corruptRate: probability.default(0),
     /**
-     * A frozen Motive: every frame repeats the last one built before the freeze, same frame number
-     * and same poses, at the normal rate.
+     * A frozen Motive, at the normal rate: 'frame' repeats the last frame built before the freeze
+     * (same frame number, same poses); 'poses' numbers each frame afresh but repeats its poses
+     * bit for bit, without the residual jitter a live camera system always has.
      */
-    freeze: z.boolean().default(false),
+    freeze: z.enum(['off', 'frame', 'poses']).default('off'),
     seed: z.number().int().default(1),
   })
   .strict();

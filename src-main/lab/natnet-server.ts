@@ -4,14 +4,17 @@
  * keyed by rigid-body name: a static scene, or a callback into a running MuJoCo world
  * (setPoseSource). They are carried into the motion-capture frame through the inverse of a
  * calibration (Y-up by default, as Motive streams), so the console's client, binding and
- * calibration see exactly what they would see in the lab. Faults: pose noise, lost tracking and
- * a frozen stream (here), latency, dropped and corrupted packets (in the transport).
+ * calibration see exactly what they would see in the lab. Like a live camera system, every tracked
+ * pose carries a small residual jitter (measurementNoise), so a scene at rest still streams poses
+ * that differ from frame to frame; bit-identical poses are what a frozen Motive sends. Faults:
+ * pose noise, lost tracking and a frozen stream (here), latency, dropped and corrupted packets
+ * (in the transport).
  */
 import type { Scene } from '../contract/scene';
 import { identityCalibration, mocapOrientation, mocapPoint, type Calibration } from '../mocap/calibration';
 import { nowNs } from '../mocap/clock';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../mocap/message-ids';
-import { emptyFrame, type RigidBodyData } from '../mocap/messages/frame';
+import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messages/frame';
 import type { ModelDefinitions } from '../mocap/messages/model-def';
 import { encodePacket } from '../mocap/packet';
 import { yawQuat } from '../mocap/rotation';
@@ -42,7 +45,14 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
   faults?: NatNetFaultsInput;
   /** Simulated camera mid-exposure -> transmit time (s), stamped into each frame. */
   exposureLatencyS?: number;
+  /**
+   * Standard deviations of the residual jitter of a tracked rigid body at rest: position (m) and
+   * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
+   */
+  measurementNoise?: { position: number; yaw: number };
 }
+
+export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 
 export interface SentFrame {
   frameNumber: number;
@@ -56,10 +66,13 @@ export class VirtualNatNetServer {
   private readonly rateHz: number;
   private readonly calibration: Calibration;
   private readonly exposureTicks: bigint;
+  private readonly measurementNoise: { position: number; yaw: number };
   private poseSource: PoseSource = () => new Map();
   private faults: NatNetFaults;
   private random: SeededRandom;
   private frameNumber = 0;
+  /** The last frame built and its encoding: what a frozen stream repeats. */
+  private latestFrame: FrameOfData | undefined;
   private latest: Uint8Array | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
@@ -71,6 +84,7 @@ export class VirtualNatNetServer {
     if (!(this.rateHz > 0 && this.rateHz <= 1000))
       throw new RangeError(`rate ${this.rateHz} Hz is out of range (0, 1000]`);
     this.calibration = options.calibration ?? identityCalibration('y');
+    this.measurementNoise = options.measurementNoise ?? DEFAULT_MEASUREMENT_NOISE;
     this.faults = natNetFaultsSchema.parse(options.faults ?? {});
     this.random = new SeededRandom(this.faults.seed);
     this.transport = new NatNetServerTransport(
@@ -189,19 +203,27 @@ export class VirtualNatNetServer {
     tick();
   }
 
-  /** Builds and sends one frame from the current poses (while frozen: the last frame again). */
+  /**
+   * Builds and sends one frame from the current poses. Frozen on 'frame': the last frame again;
+   * on 'poses': the last frame's poses under a new frame number and timestamps.
+   */
   step(): SentFrame {
-    if (this.faults.freeze && this.latest) return this.send(this.latest);
+    if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest);
     this.frameNumber++;
-    const poses = this.poseSource();
     const frame = emptyFrame(this.frameNumber);
-    frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
+    if (this.faults.freeze === 'poses' && this.latestFrame) {
+      frame.rigidBodies = this.latestFrame.rigidBodies;
+    } else {
+      const poses = this.poseSource();
+      frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
+    }
     const transmit = this.transport.ticks();
     frame.transmit = transmit;
     frame.dataReceived = transmit > this.exposureTicks / 2n ? transmit - this.exposureTicks / 2n : 0n;
     frame.cameraMidExposure = transmit > this.exposureTicks ? transmit - this.exposureTicks : 0n;
     frame.timestamp = Number(frame.cameraMidExposure) / this.transport.clockFrequency;
     const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
+    this.latestFrame = frame;
     this.latest = packet;
     return this.send(packet);
   }
@@ -218,17 +240,23 @@ export class VirtualNatNetServer {
     const lost = pose === undefined || this.faults.lostTracking.includes(rb.name);
     if (pose === undefined)
       return { id: rb.id, position: [0, 0, 0], orientation: [0, 0, 0, 1], meanError: 0, params: 0 };
-    const n = (sd: number): number => (sd > 0 ? sd * this.random.normal() : 0);
+    // Residual jitter and injected noise are independent: their variances add.
+    const n = (a: number, b: number): number => {
+      const sd = Math.hypot(a, b);
+      return sd > 0 ? sd * this.random.normal() : 0;
+    };
+    const positionSd = [this.measurementNoise.position, this.faults.positionNoise] as const;
     const table: [number, number, number] = [
-      pose.x + n(this.faults.positionNoise),
-      pose.y + n(this.faults.positionNoise),
-      (pose.z ?? 0) + n(this.faults.positionNoise),
+      pose.x + n(...positionSd),
+      pose.y + n(...positionSd),
+      (pose.z ?? 0) + n(...positionSd),
     ];
+    const yaw = pose.theta + n(this.measurementNoise.yaw, this.faults.yawNoise);
     return {
       id: rb.id,
       position: mocapPoint(this.calibration, table),
-      orientation: mocapOrientation(this.calibration, yawQuat(pose.theta + n(this.faults.yawNoise))),
-      meanError: 0.0002 + n(this.faults.positionNoise) ** 2,
+      orientation: mocapOrientation(this.calibration, yawQuat(yaw)),
+      meanError: 0.0002 + n(...positionSd) ** 2,
       params: lost ? 0 : 1,
     };
   }

@@ -5,9 +5,11 @@
  * last good pose is older than the limit, is reported as such: its last pose is kept for display
  * but `ok` is false, so nothing downstream can silently act on an old pose.
  *
- * A pose is as old as the first arrival of its frame number: a frozen Motive that keeps sending
- * the same frame (same number, same poses) is stale after the limit like a silent one, however
- * fast the copies arrive. This needs `previous`, which carries the last frame number.
+ * A pose is as old as its first arrival: a frozen Motive that keeps sending the same frame (same
+ * number, same poses), or new frame numbers with bit-identical poses, is stale after the limit like
+ * a silent one, however fast the copies arrive. Camera measurements of a tracked body always jitter
+ * (by hundredths of a millimetre at rest), so a pose repeated to the last bit was not measured
+ * again. This needs `previous`, which carries the last frame number and raw poses.
  */
 import type { Scene } from '../contract/scene';
 import { tableOrientation, tablePoint, type Calibration } from './calibration';
@@ -45,8 +47,22 @@ export interface MocapSnapshot {
 
 export type BodyStatus = 'ok' | 'untracked' | 'stale' | 'missing' | 'unbound';
 
+/** A rigid body's pose as streamed, in the motion-capture frame: compared bit for bit. */
+export interface RawPose {
+  position: Vec3;
+  orientation: Quat;
+}
+
 export interface BodyEstimate {
   rigidBody: string | undefined;
+  /** The latest tracked pose as streamed; null if never tracked. */
+  raw: RawPose | null;
+  /**
+   * What of the latest frame repeated the one before, so that it brought nothing new for this
+   * body: its frame number, or (under a new number) its pose; null when it was new. A stale body
+   * that repeats is frozen, not silent.
+   */
+  repeated: 'frame' | 'pose' | null;
   /** Last good pose in the table frame (m, m, rad), null if never seen. */
   pose: { x: number; y: number; theta: number } | null;
   /** Height of that pose above the table (m). */
@@ -92,6 +108,8 @@ function estimate(
   if (name === undefined) {
     return {
       rigidBody: undefined,
+      raw: null,
+      repeated: null,
       pose: null,
       z: null,
       poseTime: null,
@@ -106,14 +124,24 @@ function estimate(
   let pose = held?.pose ?? null;
   let z = held?.z ?? null;
   let poseTime = held?.poseTime ?? null;
+  let raw = held?.raw ?? null;
   const tracked =
     rb !== undefined && rb.trackingValid && [...rb.position, ...rb.orientation].every(Number.isFinite);
-  // A repeated frame number carries nothing new: the held pose keeps its time and ages on.
-  if (tracked && frameAdvanced) {
+  // A repeated frame number or a bit-identical pose carries nothing new: the held pose keeps its
+  // time and ages on.
+  const repeated = !tracked
+    ? null
+    : !frameAdvanced
+      ? 'frame'
+      : raw !== null && samePose(raw, rb)
+        ? 'pose'
+        : null;
+  if (tracked && repeated === null) {
     const p = tablePoint(calibration, rb.position);
     pose = { x: p[0], y: p[1], theta: yawOf(tableOrientation(calibration, rb.orientation)) };
     z = p[2];
     poseTime = snapshot.receivedAt;
+    raw = { position: rb.position, orientation: rb.orientation };
   }
   const ageS = poseTime === null ? Infinity : Math.max(0, now - poseTime);
   const stale = !(ageS <= maxAgeS);
@@ -124,7 +152,13 @@ function estimate(
     : stale
       ? 'stale'
       : 'ok';
-  return { rigidBody: name, pose, z, poseTime, tracked, ageS, stale, status };
+  return { rigidBody: name, raw, repeated, pose, z, poseTime, tracked, ageS, stale, status };
+}
+
+function samePose(a: RawPose, b: RawPose): boolean {
+  return (
+    a.position.every((v, i) => v === b.position[i]) && a.orientation.every((v, i) => v === b.orientation[i])
+  );
 }
 
 /** Planar poses of the pusher and sliders from one frame (see the module comment). */

@@ -8,8 +8,17 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('operator-abort') }),
   z.object({ code: z.literal('mocap-stale'), body: z.string(), ageMs: z.number() }),
   z.object({ code: z.literal('mocap-untracked'), body: z.string() }),
-  /** Frames keep arriving but their number does not advance: Motive (or its network) froze. */
-  z.object({ code: z.literal('mocap-frozen'), frameNumber: z.number(), ageMs: z.number() }),
+  /**
+   * Frames keep arriving but bring nothing new: their number does not advance, or a body's pose
+   * repeats to the last bit (live cameras always jitter). Motive (or its network) froze.
+   */
+  z.object({
+    code: z.literal('mocap-frozen'),
+    body: z.string(),
+    repeated: z.enum(['frame', 'pose']),
+    frameNumber: z.number(),
+    ageMs: z.number(),
+  }),
   z.object({ code: z.literal('protective-stop') }),
   z.object({ code: z.literal('emergency-stop') }),
   z.object({ code: z.literal('safety-fault'), mode: z.string() }),
@@ -33,7 +42,9 @@ export function describeStop(r: StopReason): string {
     case 'mocap-stale':
       return `Motion capture stale: ${r.body} not seen for ${r.ageMs.toFixed(0)} ms`;
     case 'mocap-frozen':
-      return `Motion capture frozen: frame ${r.frameNumber} repeated for ${r.ageMs.toFixed(0)} ms`;
+      return r.repeated === 'frame'
+        ? `Motion capture frozen: frame ${r.frameNumber} repeated for ${r.ageMs.toFixed(0)} ms`
+        : `Motion capture frozen: ${r.body} pose repeated unchanged for ${r.ageMs.toFixed(0)} ms (frame ${r.frameNumber})`;
     case 'mocap-untracked':
       return `Motion capture lost tracking of ${r.body}`;
     case 'protective-stop':

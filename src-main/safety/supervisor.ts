@@ -15,7 +15,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { PlanarPoses } from '../mocap/scene-binding';
+import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
 import { STOP_DECELERATION } from '../robot/control-program';
@@ -76,9 +76,10 @@ export class Supervisor extends EventEmitter<Events> {
   private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace'>> &
     Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace'>;
   private lastMocapOk: number | undefined;
-  /** Frame number of the latest poses, and whether it repeated the one before (a frozen stream). */
+  /** Frame number of the latest poses. */
   private lastFrameNumber: number | undefined;
-  private frameRepeated = false;
+  /** A body whose latest frame repeated its number or its pose (a frozen stream), if any. */
+  private repeatedBody: BodyEstimate | undefined;
   private lastCommandAt: number | undefined;
   private moving = false;
 
@@ -184,8 +185,8 @@ export class Supervisor extends EventEmitter<Events> {
 
   updateMocap(poses: PlanarPoses): void {
     const at = this.o.now();
-    this.frameRepeated = poses.frameNumber === this.lastFrameNumber;
     this.lastFrameNumber = poses.frameNumber;
+    this.repeatedBody = [poses.pusher, ...poses.sliders].find((b) => b.repeated !== null);
     if (poses.ok) {
       this.lastMocapOk = at;
       return;
@@ -198,8 +199,7 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const stale = bodies.find((b) => b.status === 'stale');
-    if (stale && this.frameRepeated)
-      this.halt({ code: 'mocap-frozen', frameNumber: poses.frameNumber, ageMs: stale.ageS * 1000 });
+    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.ageS * 1000));
     else if (stale)
       this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', ageMs: stale.ageS * 1000 });
   }
@@ -225,8 +225,8 @@ export class Supervisor extends EventEmitter<Events> {
     if (this.lastMocapOk !== undefined && now - this.lastMocapOk > this.o.mocapMaxAgeMs) {
       const ageMs = now - this.lastMocapOk;
       this.halt(
-        this.frameRepeated && this.lastFrameNumber !== undefined
-          ? { code: 'mocap-frozen', frameNumber: this.lastFrameNumber, ageMs }
+        this.repeatedBody && this.lastFrameNumber !== undefined
+          ? frozen(this.repeatedBody, this.lastFrameNumber, ageMs)
           : { code: 'mocap-stale', body: 'all bodies', ageMs },
       );
       return;
@@ -261,6 +261,17 @@ export class Supervisor extends EventEmitter<Events> {
     this.emit('decision', { kind: 'command-refused', at, reason, message: describeStop(reason) });
     this.halt(reason);
   }
+}
+
+/** The stop reason for a stale body whose frames or poses kept repeating. */
+function frozen(body: BodyEstimate, frameNumber: number, ageMs: number): StopReason {
+  return {
+    code: 'mocap-frozen',
+    body: body.rigidBody ?? 'unnamed body',
+    repeated: body.repeated ?? 'frame',
+    frameNumber,
+    ageMs,
+  };
 }
 
 export function robotStopReason(s: RobotState): StopReason | undefined {

@@ -73,6 +73,10 @@ const bodyEstimateSchema = z.object({
   tracked: z.boolean(),
   ageS: finite.nullable().describe('s since the pose was seen; null: never seen'),
   stale: z.boolean(),
+  repeated: z
+    .enum(['frame', 'pose'])
+    .nullable()
+    .describe('what of the latest frame repeated the one before (a frozen stream); null: new'),
   status: z.enum(['ok', 'untracked', 'stale', 'missing', 'unbound']),
 });
 
@@ -124,8 +128,12 @@ export const operatorActionSchema = stamped({
   detail: z.string(),
 });
 
-export const runOutcomeSchema = stamped({
-  /** How the run ended: success, failure, action-limit, time-limit, aborted, failed. */
+export const runOutcomeRecordSchema = stamped({
+  /**
+   * How the run ended: its lifecycle outcome (contract/run-lifecycle.ts: finished, aborted,
+   * failed). Any word is read back: logs written before every run had one recorder hold the
+   * planning task's (success, failure, stopped, refused, ...).
+   */
   outcome: z.string(),
   detail: z.string().nullable(),
 });
@@ -165,7 +173,7 @@ export const channels = {
   '/operator/action': operatorActionSchema,
   '/console/log': consoleLogSchema,
   '/run/status': runStatusEventSchema,
-  '/run/outcome': runOutcomeSchema,
+  '/run/outcome': runOutcomeRecordSchema,
   '/foxglove/log': foxgloveLogSchema,
   '/foxglove/tf': frameTransformsSchema,
   '/foxglove/scene/table': sceneUpdateSchema,

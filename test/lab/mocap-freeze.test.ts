@@ -1,7 +1,7 @@
 /**
  * Fault injection in the virtual lab: a frozen Motive keeps sending the same frame (same number,
- * same poses) at the normal rate. Arrival times alone look healthy; the run must still stop within
- * the staleness limit, and say why.
+ * same poses), or new frame numbers with the same poses bit for bit, at the normal rate. Arrival
+ * times alone look healthy; the run must still stop within the staleness limit, and say why.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
@@ -46,44 +46,63 @@ afterEach(async () => {
   close = undefined;
 });
 
-describe('frozen motion capture in the virtual lab', () => {
+/** The two ways Motive freezes, and the stop reason each must produce. */
+const freezes = [
+  { freeze: 'frame', reason: /^Motion capture frozen: frame \d+ repeated for \d+ ms$/ },
+  {
+    freeze: 'poses',
+    reason: /^Motion capture frozen: \w+ pose repeated unchanged for \d+ ms \(frame \d+\)$/,
+  },
+] as const;
+
+describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freeze)', ({ freeze, reason }) => {
   it('stops within the staleness limit plus one cycle of the first repeated frame, naming the freeze', async () => {
     const env = await startLabAndLink();
     close = env.close;
     const stops = stopCommands(env.lab.ur);
-    // Send times: of the last new frame (its copies carry its age) and of its first copy.
-    let lastNumber = -1;
+    // Send times: of the last frame before the freeze (its copies carry its age) and of the first
+    // one after it; frame numbers sent after it.
+    let frozenAt: number | undefined;
     let lastNewAt = 0;
+    let lastNewNumber = -1;
     let firstRepeatAt: number | undefined;
-    let repeats = 0;
+    const repeatedNumbers: number[] = [];
     env.lab.natnet.onFrameSent((f) => {
       const now = performance.now();
-      if (f.frameNumber !== lastNumber) {
-        lastNumber = f.frameNumber;
+      if (frozenAt === undefined) {
         lastNewAt = now;
+        lastNewNumber = f.frameNumber;
         return;
       }
-      repeats++;
+      repeatedNumbers.push(f.frameNumber);
       firstRepeatAt ??= now;
     });
-    let frozen = false;
+    let started = false;
     const result = await supervisedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },
       workers: 1,
       onStep: () => {
-        if (frozen) return;
-        frozen = true;
-        // While the first control executes, Motive freezes: frames keep coming, all the same.
-        setTimeout(() => env.lab.natnet.setFaults({ freeze: true }), 200);
+        if (started) return;
+        started = true;
+        // While the first control executes, Motive freezes: frames keep coming, nothing new in them.
+        setTimeout(() => {
+          env.lab.natnet.setFaults({ freeze });
+          frozenAt = performance.now();
+        }, 200);
       },
     });
     expect(result.outcome, result.reason).toBe('stopped');
-    expect(result.supervisor.stopReason).toMatchObject({ code: 'mocap-frozen', frameNumber: lastNumber });
-    expect(result.reason).toMatch(/Motion capture frozen: frame \d+ repeated/);
+    expect(result.supervisor.stopReason).toMatchObject({
+      code: 'mocap-frozen',
+      repeated: freeze === 'frame' ? 'frame' : 'pose',
+    });
+    expect(result.reason).toMatch(reason);
     // Frames really kept arriving: arrival time alone would have judged the stream healthy.
-    expect(repeats).toBeGreaterThan(5);
+    expect(repeatedNumbers.length).toBeGreaterThan(5);
+    if (freeze === 'frame') expect(new Set(repeatedNumbers)).toEqual(new Set([lastNewNumber]));
+    else expect(repeatedNumbers.every((n, i) => n === lastNewNumber + i + 1)).toBe(true);
     const decidedAt = result.supervisor.stoppedAt!;
     const stopAt = stops.find((t) => t >= decidedAt)!;
     // Not before the limit: the frozen frame was fresh when it first arrived (after its send).

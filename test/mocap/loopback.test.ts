@@ -15,6 +15,8 @@ import {
 import { nowSeconds } from '../../src-main/mocap/clock';
 import { pointFromZUp } from '../../src-main/mocap/axes';
 import { VirtualNatNetServer, type TablePose } from '../../src-main/lab/natnet-server';
+
+const NO_JITTER = { position: 0, yaw: 0 };
 import type { NatNetVersion } from '../../src-main/mocap/version';
 
 async function freePort(): Promise<number> {
@@ -36,7 +38,14 @@ const bodies = [
   { id: 7, name: 'Puck' },
 ];
 
-async function setup(opts: { multicast: boolean; version: NatNetVersion; faults?: object; rateHz?: number }) {
+/** `exact`: no camera jitter, for tests of the codec and transport that compare poses exactly. */
+async function setup(opts: {
+  multicast: boolean;
+  version: NatNetVersion;
+  faults?: object;
+  rateHz?: number;
+  exact?: boolean;
+}) {
   const dataPort = await freePort();
   const server = new VirtualNatNetServer({
     rigidBodies: bodies,
@@ -47,6 +56,7 @@ async function setup(opts: { multicast: boolean; version: NatNetVersion; faults?
     multicastInterface: '127.0.0.1',
     natNetVersion: opts.version,
     rateHz: opts.rateHz ?? 200,
+    ...(opts.exact ? { measurementNoise: NO_JITTER } : {}),
     faults: opts.faults ?? {},
   });
   const poses = new Map<string, TablePose>([
@@ -98,7 +108,7 @@ describe.each([
   ['unicast', false, [4, 1, 0, 0]],
 ] as const)('client <-> virtual server, %s, NatNet %s', (_mode, multicast, version) => {
   it('connects, learns names, and the poses agree', async () => {
-    const { server, client } = await setup({ multicast, version: [...version] });
+    const { server, client } = await setup({ multicast, version: [...version], exact: true });
     const info = await client.connect();
     expect(info.multicast).toBe(multicast);
     expect([...info.natNetVersion]).toEqual(version);

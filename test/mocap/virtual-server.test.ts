@@ -63,6 +63,8 @@ async function unicastServer(faults = {}) {
     dataPort: 0,
     multicast: false,
     natNetVersion: [3, 1, 0, 0],
+    // Exact poses: these tests check the codec, not the cameras' jitter.
+    measurementNoise: { position: 0, yaw: 0 },
     faults,
   });
   await server.start(false);

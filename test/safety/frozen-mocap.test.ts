@@ -1,6 +1,7 @@
 /**
- * A frozen Motive sends the same frame (number and poses) again and again: the poses must age from
- * the first arrival of that frame, and the supervisor must stop naming the freeze.
+ * A frozen Motive sends the same frame (number and poses) again and again, or new frame numbers
+ * with bit-identical poses: the poses must age from their first arrival, and the supervisor must
+ * stop naming the freeze. Live poses always jitter, so a jittering body at rest stays fresh.
  */
 import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/mocap/calibration';
@@ -12,11 +13,19 @@ import { workspaceFor } from '../../src-main/safety/workspace';
 const binding = { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] };
 const calibration = identityCalibration('z');
 
-function snapshot(frameNumber: number, receivedAt: number): MocapSnapshot {
+/**
+ * A frame with the pusher at x = 0 and the box at x = 0.1, both shifted by `jitter` (m): by default
+ * a live camera's, some hundredths of a millimetre that differ from one frame number to the next.
+ */
+function snapshot(
+  frameNumber: number,
+  receivedAt: number,
+  jitter = 2e-5 * Math.sin(frameNumber),
+): MocapSnapshot {
   const rb = (id: number, name: string, x: number) => ({
     id,
     name,
-    position: [x, 0, 0.02] as [number, number, number],
+    position: [x + jitter, 0, 0.02] as [number, number, number],
     orientation: [0, 0, 0, 1] as [number, number, number, number],
     meanError: 0,
     trackingValid: true,
@@ -46,6 +55,24 @@ describe('frozen motion capture', () => {
     // The stream moves on: fresh again at once.
     const next = toPlanarPoses(snapshot(8, 0.16), binding, calibration, { previous: poses.at(-1) });
     expect(next.ok).toBe(true);
+  });
+
+  it('ages bit-identical poses under advancing frame numbers, and keeps jittering poses fresh', () => {
+    let frozen: PlanarPoses | undefined;
+    let live: PlanarPoses | undefined;
+    const frozenSeries: PlanarPoses[] = [];
+    for (let k = 0; k <= 18; k++) {
+      const t = k / 120;
+      frozen = toPlanarPoses(snapshot(100 + k, t, 0), binding, calibration, { previous: frozen });
+      frozenSeries.push(frozen);
+      live = toPlanarPoses(snapshot(100 + k, t), binding, calibration, { previous: live });
+    }
+    expect(frozenSeries[0]!.pusher.repeated).toBeNull();
+    expect(frozenSeries[1]!.pusher.repeated).toBe('pose');
+    expect(frozenSeries[13]!.ok).toBe(false);
+    expect(frozenSeries[13]!.sliders[0]!).toMatchObject({ status: 'stale', repeated: 'pose', poseTime: 0 });
+    expect(live!.ok).toBe(true);
+    expect(live!.pusher).toMatchObject({ status: 'ok', repeated: null, poseTime: 18 / 120 });
   });
 
   it('a restarted Motive (frame numbers start again) is not frozen', () => {
@@ -87,6 +114,35 @@ describe('frozen motion capture', () => {
     expect(describeStop(sup.stopReason!)).toMatch(/^Motion capture frozen: frame 42 repeated for 10\d ms$/);
     // First repeat at 8.3 ms; stopped at the first copy past the 100 ms limit.
     expect(sup.stoppedAt! - 1000 / 120).toBeLessThan(100 + 1000 / 120 + 1);
+    expect(wire.at(-1)).toBe('stop');
+  });
+
+  it('the supervisor stops on poses that repeat past the limit under new frame numbers, naming the body', () => {
+    let nowMs = 0;
+    const wire: string[] = [];
+    const sup = new Supervisor({
+      robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
+      frame: { pusherInTable: () => ({ x: 0, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
+      workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
+      maxSpeed: 0.1,
+      acceleration: 0.5,
+      robotStateMaxAgeMs: Infinity,
+      now: () => nowMs,
+    });
+    sup.arm({ ok: true, checks: [] });
+    sup.startRun();
+    let previous: PlanarPoses | undefined;
+    for (let k = 0; sup.state === 'running' && k < 60; k++) {
+      nowMs = (k * 1000) / 120;
+      previous = toPlanarPoses(snapshot(500 + k, nowMs / 1000, 0), binding, calibration, { previous });
+      sup.updateMocap(previous);
+      sup.tick();
+    }
+    expect(sup.stopReason).toMatchObject({ code: 'mocap-frozen', repeated: 'pose', body: 'Pusher' });
+    expect(describeStop(sup.stopReason!)).toMatch(
+      /^Motion capture frozen: Pusher pose repeated unchanged for 10\d ms \(frame 51\d\)$/,
+    );
+    expect(sup.stoppedAt!).toBeLessThan(100 + 1000 / 120 + 1);
     expect(wire.at(-1)).toBe('stop');
   });
 });

@@ -96,6 +96,8 @@ const green = { ok: true, checks: [] };
 function body(status: BodyEstimate['status'], name = 'object'): BodyEstimate {
   return {
     rigidBody: name,
+    raw: { position: [0, 0, 0], orientation: [0, 0, 0, 1] },
+    repeated: null,
     pose: { x: 0, y: 0, theta: 0 },
     z: 0,
     poseTime: 0,

@@ -73,6 +73,11 @@ export function mocapFrame(frameNumber: number, t: number): MocapSnapshot {
 export function planarPoses(frameNumber: number, t: number): PlanarPoses {
   const estimate = (rigidBody: string, x: number) => ({
     rigidBody,
+    raw: {
+      position: [x, 0.01 * t, 0.02] as [number, number, number],
+      orientation: [0, 0, 0, 1] as [number, number, number, number],
+    },
+    repeated: null,
     pose: { x, y: 0.01 * t, theta: 0.1 },
     z: 0.02,
     poseTime: t,
