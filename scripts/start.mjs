@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: build the console and open it in Electron (`npm start -- --dev` for electron-vite's
 // hot-reloading dev mode). When Electron is not installed (its binary download can be blocked),
-// say so plainly and point to web mode instead of failing somewhere deep in a build tool.
+// say so plainly and serve the same console to a browser instead (web mode: it prints the URL and
+// opens the default browser where there is one).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,9 +41,14 @@ function run(command, args, env = process.env) {
 const electron = findElectron();
 if (!electron.exe) {
   console.error(`parapush: cannot open the desktop console: ${electron.problem}.`);
-  console.error('  Run the console in a browser instead:  npm run start:web');
-  console.error('  (or install Electron where its download is allowed: npm install electron)');
-  process.exit(1);
+  console.error('  Serving the same console to a browser instead (web mode, 127.0.0.1 only).');
+  console.error(
+    '  For the desktop console, install Electron where its download is allowed: npm install electron',
+  );
+  const extra = process.argv.slice(2).filter((a) => a !== '--dev');
+  process.exit(
+    await run(process.execPath, [path.join(root, 'bin', 'parapush.mjs'), 'web', '--open', ...extra]),
+  );
 }
 
 const electronVite = path.join(

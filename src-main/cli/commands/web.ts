@@ -2,8 +2,9 @@
  * `parapush web [--port P]`: the console in a browser. Runs the same core as the desktop app,
  * serves the built UI and the console API on 127.0.0.1 only, behind a token printed at launch.
  * Dry runs go to the in-process virtual lab (started at launch); real runs to the lab named by
- * --lab, if any.
+ * --lab, if any. --open also opens the URL in the default browser, where there is one.
  */
+import open from 'open';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultSessionsDir } from '../../session/sessions-dir';
@@ -24,8 +25,16 @@ export function registerWebCommand(program: Command): void {
     .option('--settings <file>', 'where planner settings persist (default: in memory only)')
     .option('--lab <file>', 'lab settings (JSON) of a real lab; default: the in-process virtual lab only')
     .option('--workers <W>', 'fine-model worker processes per run (default: cores - 1)')
+    .option('--open', 'also open the URL in the default browser')
     .action(
-      async (opts: { port: string; scenes: string; settings?: string; lab?: string; workers?: string }) => {
+      async (opts: {
+        port: string;
+        scenes: string;
+        settings?: string;
+        lab?: string;
+        workers?: string;
+        open?: boolean;
+      }) => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535)
           throw new UsageError(`--port must be 0..65535, not "${opts.port}"`);
@@ -70,6 +79,7 @@ export function registerWebCommand(program: Command): void {
         process.stdout.write(
           `Parapush console (web mode) on 127.0.0.1 only. Open:\n  ${server.url}\nCtrl+C stops it.\n`,
         );
+        if (opts.open) openInBrowser(server.url);
         const stop = () => {
           void server
             .close()
@@ -83,4 +93,15 @@ export function registerWebCommand(program: Command): void {
         process.once('SIGTERM', stop);
       },
     );
+}
+
+/** Opens the URL in the default browser; where there is none, the printed URL is the way in. */
+function openInBrowser(url: string): void {
+  const unavailable = (err: unknown) =>
+    process.stdout.write(
+      `(no default browser could be opened: ${(err as Error).message}; open the URL above)\n`,
+    );
+  open(url)
+    .then((child) => child.once('error', unavailable))
+    .catch(unavailable);
 }
