@@ -38,6 +38,15 @@ function run(command, args, env = process.env) {
   });
 }
 
+/** Serves the console to a browser (web mode), passing on the options it takes (--port, --lab...). */
+async function serveWeb() {
+  const options = process.argv.slice(2).filter((a) => a !== '--dev' && a !== '--web');
+  return run(process.execPath, [path.join(root, 'bin', 'parapush.mjs'), 'web', '--open', ...options]);
+}
+
+// `npm start -- --web`: the browser console even where Electron could run.
+if (process.argv.includes('--web')) process.exit(await serveWeb());
+
 const electron = findElectron();
 if (!electron.exe) {
   console.error(`parapush: cannot open the desktop console: ${electron.problem}.`);
@@ -45,10 +54,7 @@ if (!electron.exe) {
   console.error(
     '  For the desktop console, install Electron where its download is allowed: npm install electron',
   );
-  const extra = process.argv.slice(2).filter((a) => a !== '--dev');
-  process.exit(
-    await run(process.execPath, [path.join(root, 'bin', 'parapush.mjs'), 'web', '--open', ...extra]),
-  );
+  process.exit(await serveWeb());
 }
 
 const electronVite = path.join(
