@@ -5,40 +5,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import path from 'node:path';
-import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { supervisedRun } from '../../src-main/run/supervised-run';
-import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
-import { repoRoot } from '../helpers/scenes';
-import { startLabAndLink } from '../helpers/virtual-lab';
+import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
-const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json')).task;
-/** A quick task: straight push to a near goal, few rollouts (as in supervised-run.test.ts). */
-const task: Task = {
-  ...base,
-  costs: [{ term: 'goal-distance', weight: 100 }],
-  planner: {
-    ...base.planner,
-    horizon: 2,
-    optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-    maxActions: 6,
-  },
-};
+const task = quickLabTask();
 
 /** The supervisor's staleness limit (ms) and the virtual server's frame period at 120 Hz (ms). */
 const STALENESS_MS = 100;
 const FRAME_MS = 1000 / 120;
-
-/** performance.now() of each STOP command the virtual controller decodes. */
-function stopCommands(ur: { rtde: { on(e: 'input', f: (w: InputWrite) => void): unknown } }): number[] {
-  const at: number[] = [];
-  ur.rtde.on('input', (w) => {
-    const i = w.names.indexOf(INPUT_NAMES.command);
-    if (i >= 0 && w.values[i] === CommandCode.STOP) at.push(w.receivedAt);
-  });
-  return at;
-}
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -59,7 +33,7 @@ describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freez
   it('stops within the staleness limit plus one cycle of the first repeated frame, naming the freeze', async () => {
     const env = await startLabAndLink();
     close = env.close;
-    const stops = stopCommands(env.lab.ur);
+    const stops = stopCommandTimes(env.lab.ur);
     // Send times: of the last frame before the freeze (its copies carry its age) and of the first
     // one after it; frame numbers sent after it.
     let frozenAt: number | undefined;

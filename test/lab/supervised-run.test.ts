@@ -4,8 +4,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import path from 'node:path';
-import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop } from '../../src-main/safety/recovery';
 import { Supervisor } from '../../src-main/safety/supervisor';
@@ -13,31 +11,9 @@ import { workspaceFor } from '../../src-main/safety/workspace';
 import { RobotAdapter } from '../../src-main/robot/adapter';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
-import { repoRoot } from '../helpers/scenes';
-import { startLabAndLink } from '../helpers/virtual-lab';
+import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
-const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json')).task;
-/** A quick task: straight push to a near goal, few rollouts. */
-const task: Task = {
-  ...base,
-  costs: [{ term: 'goal-distance', weight: 100 }],
-  planner: {
-    ...base.planner,
-    horizon: 2,
-    optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-    maxActions: 6,
-  },
-};
-
-/** performance.now() of each STOP command the virtual controller decodes. */
-function stopCommands(ur: { rtde: { on(e: 'input', f: (w: InputWrite) => void): unknown } }): number[] {
-  const at: number[] = [];
-  ur.rtde.on('input', (w) => {
-    const i = w.names.indexOf(INPUT_NAMES.command);
-    if (i >= 0 && w.values[i] === CommandCode.STOP) at.push(w.receivedAt);
-  });
-  return at;
-}
+const task = quickLabTask();
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -76,7 +52,7 @@ describe('supervised runs in the virtual lab', () => {
   it('stops within 100 ms plus one cycle when motion capture drops out', async () => {
     const env = await startLabAndLink();
     close = env.close;
-    const stops = stopCommands(env.lab.ur);
+    const stops = stopCommandTimes(env.lab.ur);
     let cutAt = 0;
     let cut = false;
     // Send time of the last frame that got through: the staleness clock starts on its arrival.
@@ -159,7 +135,7 @@ describe('supervised runs in the virtual lab', () => {
       calibration: link.setup.robot.calibration,
       pusherOffset: link.setup.robot.pusherOffset,
     });
-    const stops = stopCommands(lab.ur);
+    const stops = stopCommandTimes(lab.ur);
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
       const sup = new Supervisor({

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/mocap/calibration';
 import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
 import { describeStop } from '../../src-main/safety/stop-reasons';
-import { Supervisor, type SupervisedRobot } from '../../src-main/safety/supervisor';
+import { Supervisor } from '../../src-main/safety/supervisor';
 import { workspaceFor } from '../../src-main/safety/workspace';
 
 const binding = { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] };
@@ -39,6 +39,37 @@ function feed(frames: [number, number][]): PlanarPoses[] {
   for (const [n, t] of frames)
     out.push(toPlanarPoses(snapshot(n, t), binding, calibration, { previous: out.at(-1) }));
   return out;
+}
+
+/**
+ * A running supervisor fed frame k at k / 120 s through the binding (as LabLink does), watchdog
+ * ticked after each, until it stops or 0.5 s pass. `wire` records what it sent the robot.
+ */
+function superviseAt120Hz(frame: (k: number, t: number) => MocapSnapshot): {
+  sup: Supervisor;
+  wire: string[];
+} {
+  let nowMs = 0;
+  const wire: string[] = [];
+  const sup = new Supervisor({
+    robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
+    frame: { pusherInTable: () => ({ x: 0, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
+    workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
+    maxSpeed: 0.1,
+    acceleration: 0.5,
+    robotStateMaxAgeMs: Infinity,
+    now: () => nowMs,
+  });
+  sup.arm({ ok: true, checks: [] });
+  sup.startRun();
+  let previous: PlanarPoses | undefined;
+  for (let k = 0; sup.state === 'running' && k < 60; k++) {
+    nowMs = (k * 1000) / 120;
+    previous = toPlanarPoses(frame(k, nowMs / 1000), binding, calibration, { previous });
+    sup.updateMocap(previous);
+    sup.tick();
+  }
+  return { sup, wire };
 }
 
 describe('frozen motion capture', () => {
@@ -85,32 +116,8 @@ describe('frozen motion capture', () => {
   });
 
   it('the supervisor stops on a frame that repeats past the limit, and says it is frozen', () => {
-    let nowMs = 0;
-    const wire: string[] = [];
-    const robot: SupervisedRobot = {
-      latest: undefined,
-      sendTwist: () => wire.push('twist'),
-      stop: () => wire.push('stop'),
-    };
-    const sup = new Supervisor({
-      robot,
-      frame: { pusherInTable: () => ({ x: 0, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-      workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
-      maxSpeed: 0.1,
-      acceleration: 0.5,
-      robotStateMaxAgeMs: Infinity,
-      now: () => nowMs,
-    });
-    sup.arm({ ok: true, checks: [] });
-    sup.startRun();
-    let previous: PlanarPoses | undefined;
-    for (let k = 0; sup.state === 'running' && k < 60; k++) {
-      nowMs = (k * 1000) / 120;
-      previous = toPlanarPoses(snapshot(k === 0 ? 41 : 42, nowMs / 1000), binding, calibration, { previous });
-      sup.updateMocap(previous);
-      sup.tick();
-    }
-    expect(sup.stopReason).toMatchObject({ code: 'mocap-frozen', frameNumber: 42 });
+    const { sup, wire } = superviseAt120Hz((k, t) => snapshot(k === 0 ? 41 : 42, t));
+    expect(sup.stopReason).toMatchObject({ code: 'mocap-frozen', repeated: 'frame', frameNumber: 42 });
     expect(describeStop(sup.stopReason!)).toMatch(/^Motion capture frozen: frame 42 repeated for 10\d ms$/);
     // First repeat at 8.3 ms; stopped at the first copy past the 100 ms limit.
     expect(sup.stoppedAt! - 1000 / 120).toBeLessThan(100 + 1000 / 120 + 1);
@@ -118,30 +125,12 @@ describe('frozen motion capture', () => {
   });
 
   it('the supervisor stops on poses that repeat past the limit under new frame numbers, naming the body', () => {
-    let nowMs = 0;
-    const wire: string[] = [];
-    const sup = new Supervisor({
-      robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
-      frame: { pusherInTable: () => ({ x: 0, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-      workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
-      maxSpeed: 0.1,
-      acceleration: 0.5,
-      robotStateMaxAgeMs: Infinity,
-      now: () => nowMs,
-    });
-    sup.arm({ ok: true, checks: [] });
-    sup.startRun();
-    let previous: PlanarPoses | undefined;
-    for (let k = 0; sup.state === 'running' && k < 60; k++) {
-      nowMs = (k * 1000) / 120;
-      previous = toPlanarPoses(snapshot(500 + k, nowMs / 1000, 0), binding, calibration, { previous });
-      sup.updateMocap(previous);
-      sup.tick();
-    }
+    const { sup, wire } = superviseAt120Hz((k, t) => snapshot(500 + k, t, 0));
     expect(sup.stopReason).toMatchObject({ code: 'mocap-frozen', repeated: 'pose', body: 'Pusher' });
     expect(describeStop(sup.stopReason!)).toMatch(
       /^Motion capture frozen: Pusher pose repeated unchanged for 10\d ms \(frame 51\d\)$/,
     );
+    // The first frame's pose is repeated from 8.3 ms on; stopped past the 100 ms limit.
     expect(sup.stoppedAt!).toBeLessThan(100 + 1000 / 120 + 1);
     expect(wire.at(-1)).toBe('stop');
   });
