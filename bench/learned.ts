@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Scene } from '../src-main/contract/scene';
-import { loadSceneFile } from '../src-main/contract/scene-file';
+import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, type State } from '../src-main/contract/state';
 import { singleStepError } from '../src-main/learned/evaluate';
 import { fineSceneFor, generateTransitions } from '../src-main/learned/generate';

@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Scene } from '../src-main/contract/scene';
-import { loadSceneFile } from '../src-main/contract/scene-file';
+import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, wrapAngle, type State, type StateLayout } from '../src-main/contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';

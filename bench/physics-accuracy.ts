@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { FineModel } from '../src-workers/physics/fine-model';
 import type { Integrator, Scene } from '../src-main/contract/scene';
 import { layoutForScene, wrapAngle, type State } from '../src-main/contract/state';
-import { loadSceneFile } from '../src-main/contract/scene-file';
+import { loadSceneFile } from '../src-main/common/config-files';
 import { realWorldSpread } from '../src-main/parareal/parareal';
 import { Rng } from '../src-main/common/rng';
 import type { Row } from './report';

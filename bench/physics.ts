@@ -10,7 +10,7 @@ import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
 import { FineModel } from '../src-workers/physics/fine-model';
 import { initialState } from '../src-main/contract/state';
 import type { Integrator, Scene } from '../src-main/contract/scene';
-import { loadSceneFile } from '../src-main/contract/scene-file';
+import { loadSceneFile } from '../src-main/common/config-files';
 import { accuracyRows } from './physics-accuracy';
 import { printTable, writeResult, type Row } from './report';
 

@@ -17,8 +17,17 @@ import {
   type ValidationProblem,
 } from '../contract/console-api';
 import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '../contract/planner-settings';
+import {
+  advanceRun,
+  describeRejection,
+  isRunActive,
+  type RunEvent,
+  type RunMode,
+  type RunRejection,
+} from '../contract/run-lifecycle';
 import { parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
 import { sceneSchema, type Scene } from '../contract/scene';
+import { RunStatusTracker, type RunStatusChange } from '../run/run-status';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';
 import type { ConnectionSource } from './connections';
@@ -55,19 +64,6 @@ export interface ConsoleCoreOptions {
 
 export type EventListener = (event: ConsoleEvent) => void;
 
-const idleStatus: RunStatus = {
-  phase: 'idle',
-  mode: null,
-  reason: null,
-  startedAt: null,
-  elapsed: 0,
-  safety: 'unknown',
-  armed: false,
-};
-
-const activePhases: ReadonlySet<RunStatus['phase']> = new Set(['starting', 'running', 'paused']);
-const endedPhases: ReadonlySet<RunStatus['phase']> = new Set(['aborted', 'finished', 'failed']);
-
 const abortSourceWords = {
   button: 'Abort button',
   'escape-key': 'Esc key',
@@ -85,7 +81,8 @@ export class ConsoleCore {
   private scene: Scene | null = null;
   private sceneFile: string | null = null;
   private sceneDirty = false;
-  private run: RunStatus = idleStatus;
+  /** The console's run: its lifecycle and its status, as the run controller reports them. */
+  private readonly run: RunStatusTracker;
   /** While an abort reaches the controller: the events its stop reports, published after the request. */
   private held: ConsoleEvent[] | null = null;
   /** Resolves once the last run started has reported its end and its log is closed. */
@@ -101,6 +98,7 @@ export class ConsoleCore {
     this.runController = options.runController ?? new UnavailableRunController();
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? Date.now;
+    this.run = new RunStatusTracker(this.now, (words) => this.log('error', 'run', words));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });
     this.sessions = new SessionService({
@@ -109,7 +107,7 @@ export class ConsoleCore {
       publish: (event) => this.publish(event),
       log: (level, message) => this.log(level, 'sessions', message),
       showScene: (scene) => this.setScene(scene, null, true),
-      runActive: () => activePhases.has(this.run.phase),
+      runActive: () => this.runActive(),
     });
     // Logs cut short by a crash are recovered on every start of the console.
     void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));
@@ -153,7 +151,7 @@ export class ConsoleCore {
         name,
         label: plannerPresets[name].label,
       })),
-      run: this.run,
+      run: this.run.status,
       ...this.connections.current(),
     };
   }
@@ -185,19 +183,20 @@ export class ConsoleCore {
         return { settings: this.changeSettings(plannerPresets[command.preset].settings) };
       case 'run.start':
         return { status: await this.startRun(command.mode) };
+      // The lifecycle says whether the operator's command may happen now; the controller acts on
+      // it and reports the transition (pause, resume) or the supervisor's start (after arm).
       case 'run.arm':
-        if (this.run.mode !== 'real' || this.run.phase !== 'starting')
-          throw new Error('there is no real run waiting to be armed');
+        this.refuseUnless({ type: 'arm' });
         await this.runController.arm();
-        return { status: this.run };
+        return { status: this.run.status };
       case 'run.pause':
-        if (this.run.phase !== 'running') throw new Error(`cannot pause: the run is ${this.run.phase}`);
+        this.refuseUnless({ type: 'pause' });
         await this.runController.pause();
-        return { status: this.run };
+        return { status: this.run.status };
       case 'run.resume':
-        if (this.run.phase !== 'paused') throw new Error(`cannot resume: the run is ${this.run.phase}`);
+        this.refuseUnless({ type: 'resume' });
         await this.runController.resume();
-        return { status: this.run };
+        return { status: this.run.status };
       case 'run.abort':
         return { status: this.abort(command.source) };
       case 'sessions.list':
@@ -226,7 +225,7 @@ export class ConsoleCore {
   private async calibrate(command: Extract<ConsoleCommand, { type: `calibration.${string}` }>) {
     const w = this.calibration;
     // A run owns the lab: measuring or changing its frames under it would corrupt both.
-    if (command.type !== 'calibration.get' && activePhases.has(this.run.phase))
+    if (command.type !== 'calibration.get' && this.runActive())
       throw new Error('calibration cannot change while a run is in progress');
     switch (command.type) {
       case 'calibration.get':
@@ -258,8 +257,10 @@ export class ConsoleCore {
    * pre-flight checklist then show the safety mode it leaves.
    */
   private async recoverRobot(confirm: boolean) {
-    if (activePhases.has(this.run.phase))
-      throw new Error(`the robot cannot be recovered while a run is ${this.run.phase}: abort the run first`);
+    if (this.runActive())
+      throw new Error(
+        `the robot cannot be recovered while a run is ${this.run.status.phase}: abort the run first`,
+      );
     if (confirm)
       this.log(
         'warn',
@@ -277,8 +278,8 @@ export class ConsoleCore {
    * after the request, so the event log reads in causal order: the request, then the stop.
    */
   private abort(source: AbortSource): RunStatus {
-    // Read the phase first (the controller may report "aborted" synchronously), then abort.
-    const active = activePhases.has(this.run.phase);
+    // Read the lifecycle first (the controller reports the abort synchronously), then abort.
+    const active = this.runActive();
     const at = this.now();
     // The operator's action goes into the run's log (a memory append) before the stop it causes.
     this.sessions.operator('run.abort', abortSourceWords[source]);
@@ -299,23 +300,29 @@ export class ConsoleCore {
       });
       for (const event of held) this.publish(event);
     }
-    return this.run;
+    return this.run.status;
   }
 
-  private async startRun(mode: 'dry' | 'real'): Promise<RunStatus> {
-    if (activePhases.has(this.run.phase)) throw new Error(`a run is already ${this.run.phase}`);
+  private async startRun(mode: RunMode): Promise<RunStatus> {
+    const start: RunEvent = { type: 'start', mode };
+    // A run aborted before may still be winding down (stopping): the start waits for it below.
+    this.refuseUnless(start, 'ending');
     if (this.recovery.inProgress)
       throw new Error('the robot is being recovered from a protective stop: start the run once that is done');
     if (!this.scene) throw new Error('load a scene before starting a run');
-    // A run aborted before may still be winding down: its last events (and its log) come first,
-    // so that nothing of it lands in the next run's status or log.
+    // The last run's last events (and its log) come first, so that nothing of it lands in the
+    // next run's status or log.
     await this.runOver;
-    if (activePhases.has(this.run.phase)) throw new Error(`a run is already ${this.run.phase}`);
+    this.refuseUnless(start);
     const scene = this.scene;
     let over!: () => void;
     this.runOver = new Promise<void>((resolve) => (over = resolve));
-    // The run has reported its last event: its log ends, then the next run may start.
-    const end = (): void => void this.sessions.runEnded().then(over);
+    // The run has reported its last event and let go of the lab: its log ends, then the next run
+    // may start. Nothing of the status changes (the run is stopping, and its phase says how it ends).
+    const end = (): void => {
+      this.run.apply({ event: { type: 'released' } });
+      void this.sessions.runEnded().then(over);
+    };
     const sink: RunSink = {
       status: (patch) => this.updateRun(patch),
       emit: (event) => this.publish(event),
@@ -323,32 +330,37 @@ export class ConsoleCore {
     };
     // The run's log, with the operator's start (run/run-recorder.ts).
     const recorder = await this.sessions.startRecording(mode, scene, this.settings.get());
-    this.updateRun({ ...idleStatus, phase: 'starting', mode, startedAt: this.now() });
+    this.updateRun({ event: start });
     try {
       await this.runController.start({ mode, scene, settings: this.settings.get(), recorder }, sink);
     } catch (err) {
-      this.updateRun({ phase: 'failed', reason: (err as Error).message, armed: false });
+      this.updateRun({
+        event: { type: 'end', outcome: 'failed', reason: (err as Error).message },
+        armed: false,
+      });
       // Nothing ran: this failure is the run's last event.
       end();
       throw err;
     }
-    return this.run;
+    return this.run.status;
   }
 
-  private updateRun(patch: Partial<RunStatus>): void {
-    const next = { ...this.run, ...patch };
-    // A run that ends keeps its real run time (the controller's, else the wall clock's since start).
-    const ends =
-      patch.phase !== undefined && endedPhases.has(patch.phase) && !endedPhases.has(this.run.phase);
-    if (ends && patch.elapsed === undefined && next.startedAt !== null)
-      next.elapsed = Math.max(next.elapsed, (this.now() - next.startedAt) / 1000);
-    this.run = next;
-    this.publish({ type: 'run', status: this.run });
+  /** Throws the operator's words when the run's lifecycle rejects `event` now (but for `allowed`). */
+  private refuseUnless(event: RunEvent, allowed?: RunRejection['code']): void {
+    const t = advanceRun(this.run.lifecycle, event);
+    if (!t.ok && t.rejection.code !== allowed) throw new Error(describeRejection(t.rejection));
+  }
+
+  private runActive(): boolean {
+    return isRunActive(this.run.lifecycle);
+  }
+
+  private updateRun(change: RunStatusChange): void {
+    this.publish({ type: 'run', status: this.run.apply(change) });
   }
 
   private changeSettings(settings: PlannerSettings): PlannerSettings {
-    if (activePhases.has(this.run.phase))
-      throw new Error('settings cannot change while a run is in progress');
+    if (this.runActive()) throw new Error('settings cannot change while a run is in progress');
     const saved = this.settings.set(settings);
     this.publish({ type: 'settings', settings: saved });
     return saved;
@@ -381,8 +393,7 @@ export class ConsoleCore {
   }
 
   private setScene(scene: Scene, file: string | null, dirty: boolean) {
-    if (activePhases.has(this.run.phase))
-      throw new Error('the scene cannot change while a run is in progress');
+    if (this.runActive()) throw new Error('the scene cannot change while a run is in progress');
     this.scene = scene;
     this.sceneFile = file;
     this.sceneDirty = dirty;

@@ -4,7 +4,7 @@
  * the console opens connected), the configured real lab when there is one, the run controller,
  * the live connection source and what-if planners on the same worker settings.
  */
-import { loadSceneFile } from '../contract/scene-file';
+import { loadSceneFile } from '../common/config-files';
 import type { LabSettings } from '../contract/lab-settings';
 import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';

@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
+import type { RunMode } from '../contract/run-lifecycle';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
@@ -22,7 +23,7 @@ import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
 import type { LabSession } from './lab-session';
-import type { AbortSource, RunController, RunMode, RunRequest, RunSink } from './run-controller';
+import type { AbortSource, RunController, RunRequest, RunSink } from './run-controller';
 import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 
 export interface LabRunControllerOptions {
@@ -51,8 +52,6 @@ interface ActiveRun {
   t0: number;
   /** Resolves the pending wait for the operator's arm command, when the run is waiting. */
   armed: (() => void) | null;
-  /** Whether the operator's abort has already been reported (final status keeps it). */
-  aborted: boolean;
   /** While paused: the wait that holds the run after its current action, and its release. */
   paused: { gate: Promise<void>; release: () => void } | null;
 }
@@ -95,7 +94,7 @@ export class LabRunController implements RunController {
 
   async start(request: RunRequest, sink: RunSink): Promise<void> {
     // An aborted run may still be winding down (planning finishing, the pool closing): wait for it.
-    if (this.active?.aborted) await this.ending;
+    if (this.active?.abort.signal.aborted) await this.ending;
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session)
@@ -112,7 +111,6 @@ export class LabRunController implements RunController {
       abort: new AbortController(),
       t0: performance.now(),
       armed: null,
-      aborted: false,
       paused: null,
     };
     this.active = run;
@@ -163,7 +161,10 @@ export class LabRunController implements RunController {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     run.paused = { gate, release };
-    run.sink.status({ phase: 'paused', reason: 'Paused by operator: the arm holds still after this action' });
+    run.sink.status({
+      event: { type: 'pause' },
+      reason: 'Paused by operator: the arm holds still after this action',
+    });
     log(run.sink, 'info', 'operator', 'Run paused');
   }
 
@@ -172,7 +173,7 @@ export class LabRunController implements RunController {
     if (!run?.paused) throw new Error('there is no paused run to resume');
     const { release } = run.paused;
     run.paused = null;
-    run.sink.status({ phase: 'running', reason: null });
+    run.sink.status({ event: { type: 'resume' }, reason: null });
     log(run.sink, 'info', 'operator', 'Run resumed');
     release();
   }
@@ -182,15 +183,13 @@ export class LabRunController implements RunController {
     if (!run) return;
     // First the stop (synchronously, through the supervisor), then the words.
     run.abort.abort();
-    run.aborted = true;
     const waiting = run.armed;
     run.armed = null;
     waiting?.();
     run.paused?.release();
     run.paused = null;
     run.sink.status({
-      phase: 'aborted',
-      reason: ABORTED,
+      event: { type: 'abort', reason: ABORTED },
       safety: 'stopped',
       armed: false,
       elapsed: this.runTime(run),

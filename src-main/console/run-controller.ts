@@ -5,11 +5,11 @@
  * supervisor at once, never behind a queue of other work.
  */
 import type { PlannerSettings } from '../contract/planner-settings';
+import type { RunMode } from '../contract/run-lifecycle';
 import type { Scene } from '../contract/scene';
 import type { RunRecorder } from '../run/run-recorder';
 import type { RunEventSink } from '../run/run-report';
 
-export type RunMode = 'dry' | 'real';
 export type AbortSource = 'button' | 'escape-key' | 'space-key' | 'remote';
 
 /** Where a run reports (its status and events, run/run-report.ts) and says it is over. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
+import { runModeSchema, runPhaseSchema } from './run-lifecycle';
 
 /** Every IPC channel the shell uses; nothing else is handled or exposed. */
 export const ConsoleChannel = {
@@ -35,7 +36,6 @@ const sessionFileNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}\.mcap$/, 'must be a file name ending in .mcap (no folders)');
 
-export const runModeSchema = z.enum(['dry', 'real']);
 export const abortSourceSchema = z.enum(['button', 'escape-key', 'space-key', 'remote']);
 
 // ---------------------------------------------------------------- commands (renderer -> core)
@@ -160,9 +160,10 @@ export const preflightReportSchema = z
   .strict();
 export type PreflightReportPayload = z.infer<typeof preflightReportSchema>;
 
+/** A run as the operator sees it: its phase (contract/run-lifecycle.ts) and what it reads now. */
 export const runStatusSchema = z
   .object({
-    phase: z.enum(['idle', 'starting', 'running', 'paused', 'aborted', 'finished', 'failed']),
+    phase: runPhaseSchema,
     mode: runModeSchema.nullable(),
     /** Why the run is in this phase, in words for the operator (e.g. "Aborted by operator"). */
     reason: z.string().nullable(),
@@ -175,6 +176,17 @@ export const runStatusSchema = z
   })
   .strict();
 export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** The status before any run has started. */
+export const idleRunStatus: RunStatus = {
+  phase: 'idle',
+  mode: null,
+  reason: null,
+  startedAt: null,
+  elapsed: 0,
+  safety: 'unknown',
+  armed: false,
+};
 
 const stateVector = z.array(finite);
 const action = z.tuple([finite, finite]).describe('pusher velocity vx, vy in m/s');
@@ -221,8 +233,8 @@ export const plannerStepSchema = z
         planning: nonNegative.describe('s, wall time to produce this plan'),
         prediction: nonNegative.describe('s, wall time spent in predictions'),
         workers: z.number().int().min(0),
+        /** Parareal's speedup over the fine model in theory, N / K (ISRR 2019 Eq. 4); null without Parareal. */
         theoreticalSpeedup: nonNegative.nullable(),
-        measuredSpeedup: nonNegative.nullable(),
       })
       .strict(),
   })

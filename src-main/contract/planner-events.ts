@@ -11,14 +11,17 @@ export { plannerStepSchema, type PlannerStep } from './console-api';
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
 
-export const runOutcomeSchema = z.enum(['success', 'failure', 'action-limit', 'time-limit', 'aborted']);
-export type RunOutcome = z.infer<typeof runOutcomeSchema>;
+/**
+ * How the planning task came out, as the MPC loop concludes it (the console shows a run's end as
+ * its lifecycle outcome instead: contract/run-lifecycle.ts).
+ */
+export const taskOutcomeSchema = z.enum(['success', 'failure', 'action-limit', 'time-limit', 'aborted']);
 
 export const failureKindSchema = z.enum(['obstacle-collision', 'off-table', 'non-goal-in-goal']);
 
 export const runSummarySchema = z
   .object({
-    outcome: runOutcomeSchema,
+    outcome: taskOutcomeSchema,
     /** Which failure ended the run (outcome 'failure' only). */
     failure: failureKindSchema.nullable(),
     /** Words for the operator, e.g. "object hit obstacle". */

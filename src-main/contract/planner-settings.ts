@@ -14,10 +14,23 @@ const count = (min: number, max: number) =>
     .min(min, `must be ${min} or more`)
     .max(max, `must be ${max} or less`);
 
-/** `auto`: fine or Parareal, whichever plans faster on this machine's workers (parareal/model-choice.ts). */
-export const predictionModelSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
+/**
+ * Which prediction model the operator chose, by name; the model itself, with its Parareal
+ * iterations, is parareal/predictor.ts's PredictionModel. `auto`: fine or Parareal, whichever
+ * plans faster on this machine's workers (parareal/model-choice.ts).
+ */
+export const predictionModelChoiceSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
-export const plannerKindSchema = z.enum(['mpc', 'tampc']);
+/**
+ * Every planner (the task file's planner.kind): MPC, task-adaptive MPC (WAFR 2018) and UAMPC, the
+ * WAFR baseline that is task-adaptive MPC with n_min = n_max (docs/planner.md).
+ */
+export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
+/**
+ * The planners a supervised run offers (the console's settings, `parapush run --planner`); UAMPC
+ * is a baseline for experiments only.
+ */
+export const runPlannerKindSchema = plannerKindSchema.extract(['mpc', 'tampc']);
 /**
  * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
  * planned while the arm executes this one (the task file's planner.mode).
@@ -39,7 +52,7 @@ export const pararealStopSchema = z.discriminatedUnion('mode', [
 
 export const plannerSettingsSchema = z
   .object({
-    predictionModel: predictionModelSchema,
+    predictionModel: predictionModelChoiceSchema,
     parareal: pararealStopSchema,
     /** Parareal time slices per prediction (each runs on a worker). */
     slices: count(1, 64),
@@ -51,7 +64,7 @@ export const plannerSettingsSchema = z
     controlDuration: positive.describe('s, duration of one control'),
     explorationVariance: positive.describe('(m/s)^2, variance of the sampling noise on pusher velocity'),
     actionLimit: positive.describe('m/s, largest pusher speed the planner may command'),
-    planner: plannerKindSchema,
+    planner: runPlannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */
     maxExecutedActions: count(1, 1000),
     /**
@@ -85,7 +98,7 @@ export const plannerSettingsSchema = z
   });
 
 export type PlannerSettings = z.infer<typeof plannerSettingsSchema>;
-export type PredictionModel = z.infer<typeof predictionModelSchema>;
+export type PredictionModelChoice = z.infer<typeof predictionModelChoiceSchema>;
 export type LoopMode = z.infer<typeof loopModeSchema>;
 
 /**

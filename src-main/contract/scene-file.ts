@@ -1,5 +1,8 @@
-/** Reading scene files: one place that turns a path into a valid Scene or a precise error. */
-import { readFileSync } from 'node:fs';
+/**
+ * Validating scene files: one place that turns parsed JSON into a valid Scene or a precise error.
+ * Reading them from disk is Node's business (common/config-files.ts); the contract stays importable
+ * by the renderer.
+ */
 import { z } from 'zod';
 import { sceneSchema, type Scene } from './scene';
 
@@ -51,23 +54,6 @@ export function parseScene(value: unknown, file = '<scene>'): Scene {
   const result = sceneSchema.safeParse(value);
   if (!result.success) throw new SceneFileError(file, problemsOf(result.error));
   return result.data;
-}
-
-export function loadSceneFile(file: string): Scene {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NoSuchSceneFileError(file);
-    throw new SceneFileError(file, [{ path: '', message: `cannot read file: ${(err as Error).message}` }]);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new SceneFileError(file, [{ path: '', message: `not valid JSON: ${(err as Error).message}` }]);
-  }
-  return parseScene(json, file);
 }
 
 /** JSON Schema of the scene file, for editors (written to resources/schemas/scene.schema.json). */

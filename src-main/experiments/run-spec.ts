@@ -4,8 +4,9 @@
  * "fine/uampc". Planners differ only in kind; their settings stay those of the task file, so
  * WAFR's TAMPC, MPC and UAMPC compare on paired runs.
  */
+import { plannerKindSchema } from '../contract/planner-settings';
 import { parseModelChoice, type ModelChoice } from '../parareal/model-choice';
-import { plannerKindSchema, type Task } from '../planning/task-file';
+import type { Task } from '../planning/task-file';
 
 export interface RunSpec extends ModelChoice {
   /** Planner kind replacing the task file's, or null to keep it. */

@@ -6,8 +6,9 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { Vec3 } from '../contract/geometry';
 import type { Scene } from '../contract/scene';
-import { loadSceneFile } from '../contract/scene-file';
+import { loadSceneFile } from '../common/config-files';
 import { axisAngle } from '../mocap/rotation';
 import { RobotAdapter } from '../robot/adapter';
 import { saveSetup, type SetupInput } from '../setup/setup-file';
@@ -16,7 +17,7 @@ import { natNetFaultsSchema } from './natnet-faults';
 import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
 import { VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
-import type { Pose6, Vec3 } from './virtual-ur/arm';
+import type { Pose6 } from './virtual-ur/arm';
 import { problemsOf } from '../contract/scene-file';
 import { readFileSync } from 'node:fs';
 

@@ -248,7 +248,6 @@ function stepRecord(
       prediction: plan.predictionMs / 1000,
       workers: o.workers,
       theoreticalSpeedup: o.theoreticalSpeedup,
-      measuredSpeedup: null,
     },
   };
 }

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { loadSceneFile, problemsOf } from '../contract/scene-file';
+import { loadSceneFile } from '../common/config-files';
+import { problemsOf } from '../contract/scene-file';
+import { plannerKindSchema } from '../contract/planner-settings';
 import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '../contract/scene';
 import { DEFAULT_REPLAN_TOLERANCE } from './mpc-loop';
 import { costTermSchema } from './costs/cost-terms';
@@ -48,8 +50,6 @@ export const tampcSettingsSchema = z
 
 /** The fine model the planner predicts with (contract/scene.ts, shared with the console's settings). */
 export { DEFAULT_PREDICTION };
-
-export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
 
 export const taskPlannerSchema = z
   .object({

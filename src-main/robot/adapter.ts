@@ -9,8 +9,8 @@
  * offset from the tool centre point, given in the tool frame.
  */
 import { z } from 'zod';
+import type { Vec3 } from '../contract/geometry';
 
-export type Vec3 = [number, number, number];
 export type Mat3 = [Vec3, Vec3, Vec3];
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');

@@ -14,8 +14,9 @@
  * ended); the outcome recorded is the one the run's last status said. The recorder sits beside
  * the run; it never changes what the run does.
  */
-import type { ConsoleEvent, RunStatus } from '../contract/console-api';
+import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
+import { outcomeOf, type RunMode, type RunOutcome } from '../contract/run-lifecycle';
 import type { Scene } from '../contract/scene';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { CoarseKind } from '../parareal/predictor';
@@ -27,25 +28,24 @@ import { SessionRecorder, type SessionRecorderOptions } from '../session/recorde
 import type { SessionSummary } from '../session/session-summary';
 import type { LabLink } from './lab-link';
 import type { RunEventSink } from './run-report';
+import { RunStatusTracker, type RunStatusChange } from './run-status';
 
 export interface RunRecorderOptions {
   /** The sessions folder. */
   dir: string;
   origin: SessionRecorderOptions['origin'];
-  mode: 'dry' | 'real';
+  mode: RunMode;
   scene: Scene;
   settings: PlannerSettings;
   onError?: (err: Error) => void;
 }
 
-const endedPhases: ReadonlySet<RunStatus['phase']> = new Set(['aborted', 'finished', 'failed']);
-
 export class RunRecorder {
-  private outcome: { outcome: string; detail: string | null } | null = null;
+  private outcome: { outcome: RunOutcome; detail: string | null } | null = null;
 
   private constructor(
     private readonly rec: SessionRecorder,
-    private readonly mode: 'dry' | 'real',
+    private readonly mode: RunMode,
   ) {}
 
   /** Opens the log of a run: its scene and settings, and the operator's start. */
@@ -68,8 +68,9 @@ export class RunRecorder {
   /** An event of the run; a status that ends the run is its outcome (the last one counts). */
   event(event: ConsoleEvent): void {
     this.rec.event(event);
-    if (event.type === 'run' && endedPhases.has(event.status.phase))
-      this.outcome = { outcome: event.status.phase, detail: event.status.reason };
+    if (event.type !== 'run') return;
+    const outcome = outcomeOf(event.status.phase);
+    if (outcome) this.outcome = { outcome, detail: event.status.reason };
   }
 
   /** What the operator did ("run.start", "run.abort", ...). */
@@ -79,31 +80,26 @@ export class RunRecorder {
 
   /**
    * The run's events straight into the log, for a run without a console to publish them: status
-   * patches are merged into the run's status (from "starting", as the console core does) and
-   * recorded whole; `forward` sees every event after it is recorded.
+   * changes go through the run's lifecycle (run-status.ts, from its start, as in the console core)
+   * and are recorded whole; `forward` sees every event after it is recorded.
    */
   sink(forward?: (event: ConsoleEvent) => void): RunEventSink {
-    let status: RunStatus = {
-      phase: 'starting',
-      mode: this.mode,
-      reason: null,
-      startedAt: Date.now(),
-      elapsed: 0,
-      safety: 'unknown',
-      armed: false,
-    };
     const emit = (event: ConsoleEvent): void => {
       this.event(event);
       forward?.(event);
     };
-    emit({ type: 'run', status });
-    return {
-      status: (patch) => {
-        status = { ...status, ...patch };
-        emit({ type: 'run', status });
-      },
-      emit,
-    };
+    const run = new RunStatusTracker(Date.now, (words) =>
+      emit({
+        type: 'log',
+        at: Date.now(),
+        level: 'error',
+        source: 'run',
+        message: words,
+      }),
+    );
+    const status = (change: RunStatusChange): void => emit({ type: 'run', status: run.apply(change) });
+    status({ event: { type: 'start', mode: this.mode } });
+    return { status, emit };
   }
 
   /**

@@ -6,18 +6,20 @@
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
 import { performance } from 'node:perf_hooks';
-import type { ConsoleEvent, PlannerStep, RunStatus } from '../contract/console-api';
+import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
+import { endsRun, type RunOutcome } from '../contract/run-lifecycle';
 import type { StateLayout } from '../contract/state';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import type { Decision } from '../safety/supervisor';
 import { measuredState } from './live-state';
+import type { RunStatusChange } from './run-status';
 
 /** Where a run's events go: the console core, or the session log of a run without a console. */
 export interface RunEventSink {
-  /** A change of the run's status (phase, safety, armed, reason, elapsed). */
-  status(patch: Partial<RunStatus>): void;
+  /** A change of the run's status: a lifecycle event (contract/run-lifecycle.ts), readings, or both. */
+  status(change: RunStatusChange): void;
   /** An event of the run (planner steps, live state, supervisor decisions, log lines, pre-flight). */
   emit(event: ConsoleEvent): void;
 }
@@ -31,8 +33,6 @@ export interface RunEnd {
   reason: string;
   actions: number;
 }
-
-const ENDED: ReadonlySet<RunStatus['phase']> = new Set(['aborted', 'finished', 'failed']);
 
 export class RunReporter {
   /** Run time at which the run ended (its first ending status), s; null while it goes on. */
@@ -62,10 +62,9 @@ export class RunReporter {
    * A status change, with the run time it happened at; from the moment the run ends (an abort, a
    * supervisor stop, its end), the run time stays there, however long winding down takes.
    */
-  status(patch: Partial<RunStatus>): void {
-    if (this.endedAt === null && patch.phase !== undefined && ENDED.has(patch.phase))
-      this.endedAt = this.runTime();
-    this.sink.status({ ...patch, elapsed: this.endedAt ?? this.runTime() });
+  status(change: RunStatusChange): void {
+    if (change.event && endsRun(change.event)) this.stopClock();
+    this.sink.status({ ...change, elapsed: this.endedAt ?? this.runTime() });
   }
 
   emit(event: ConsoleEvent): void {
@@ -105,17 +104,19 @@ export class RunReporter {
       case 'arm-refused':
         return tell('stop', `Arming refused: ${d.failed.join('; ')}`);
       case 'run-started':
-        this.status({ phase: this.aborted() ? 'aborted' : 'running', safety: 'safe', reason: null });
+        // After an abort the lifecycle keeps the abort (contract/run-lifecycle.ts).
+        this.status({ event: { type: 'run-started' }, safety: 'safe', reason: null });
         return tell('allow', 'Run started');
       case 'command-refused':
       case 'stop':
-        // The arm has stopped: the run ends here, whatever winding down takes.
+        // The arm has stopped: the run ends here, whatever winding down takes. A supervisor stop
+        // leaves the run running until it reports its end (failed); the operator's abort ends it.
         this.endedAt ??= time;
         this.status({
           safety: 'stopped',
           armed: false,
           reason: d.message,
-          ...(d.reason.code === 'operator-abort' ? { phase: 'aborted' as const } : {}),
+          ...(d.reason.code === 'operator-abort' ? { event: { type: 'abort', reason: d.message } } : {}),
         });
         return tell('stop', d.message);
       case 'disarmed':
@@ -123,28 +124,31 @@ export class RunReporter {
     }
   }
 
-  /** The run's last words: how it ended, after how many actions, and its final status. */
+  /**
+   * The run's last words: how it ended, after how many actions, and its final status (after an
+   * abort, the lifecycle keeps the abort whatever the run says here).
+   */
   ended(r: RunEnd): void {
     if (this.aborted() || r.outcome === 'aborted') {
       this.log('warn', 'run', `run aborted after ${r.actions} action(s): ${ABORTED}`);
-      this.status({ phase: 'aborted', reason: ABORTED, armed: false });
-      return;
+      return this.end('aborted', ABORTED);
     }
-    const patch: Partial<RunStatus> =
-      r.outcome === 'success'
-        ? { phase: 'finished', reason: 'Goal reached' }
-        : { phase: 'failed', reason: r.reason };
     this.log(
       r.outcome === 'success' ? 'info' : 'warn',
       'run',
       `run ${r.outcome} after ${r.actions} action(s): ${r.reason}`,
     );
-    this.status({ ...patch, armed: false });
+    if (r.outcome === 'success') this.end('finished', 'Goal reached');
+    else this.end('failed', r.reason);
   }
 
   /** A run that broke off with an error (not a supervisor stop). */
   failed(err: Error): void {
     this.log('error', 'run', `run failed: ${err.message}`);
-    if (!this.aborted()) this.status({ phase: 'failed', reason: err.message, armed: false });
+    this.end('failed', err.message);
+  }
+
+  private end(outcome: RunOutcome, reason: string): void {
+    this.status({ event: { type: 'end', outcome, reason }, armed: false });
   }
 }

@@ -2,7 +2,8 @@
  * Logs recorded before states were named still open: their four channels that held unnamed
  * arrays (robot tool pose and twist, rigid-body positions and orientations, and the console's
  * state and planner-step events as they were) are read with the schemas they were written with
- * and turned into today's messages. Nothing writes these forms any more.
+ * and turned into today's messages. Fields since removed (a planner step's
+ * timings.measuredSpeedup, which was always null) are dropped. Nothing writes these forms any more.
  */
 import { z } from 'zod';
 import { channels, eventOf, stampSchema, type MessageOf, type Topic } from './channels';
@@ -28,13 +29,38 @@ const legacy = {
   '/planner/step': stampSchema.extend({ event: eventOf('planner-step') }),
 } as const;
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A planner step without timings.measuredSpeedup (logged as null until it was removed: nothing measured it). */
+function withoutMeasuredSpeedup(step: unknown): unknown {
+  if (!isObject(step) || !isObject(step.timings) || !Object.hasOwn(step.timings, 'measuredSpeedup'))
+    return step;
+  const { measuredSpeedup: _, ...timings } = step.timings;
+  return { ...step, timings };
+}
+
+/** The message without the fields its channel has since lost, in today's form and in the console-event form. */
+function withoutRemovedFields(topic: Topic, json: unknown): unknown {
+  if (topic !== '/planner/step') return json;
+  const m = withoutMeasuredSpeedup(json);
+  return isObject(m) && isObject(m.event)
+    ? { ...m, event: { ...m.event, step: withoutMeasuredSpeedup(m.event.step) } }
+    : m;
+}
+
 /**
  * Today's message of a message in an older form of its channel; undefined when the channel never
  * had another form or the message is in neither.
  */
 export function upgradeLegacyMessage<T extends Topic>(topic: T, json: unknown): MessageOf<T> | undefined {
+  const current = withoutRemovedFields(topic, json);
+  if (current !== json) {
+    const checked = channels[topic].safeParse(current);
+    if (checked.success) return checked.data as MessageOf<T>;
+  }
   if (!Object.hasOwn(legacy, topic)) return undefined;
-  const parsed = legacy[topic as keyof typeof legacy].safeParse(json);
+  const parsed = legacy[topic as keyof typeof legacy].safeParse(current);
   if (!parsed.success) return undefined;
   const m = parsed.data;
   let upgraded: unknown;

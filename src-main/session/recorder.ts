@@ -205,8 +205,9 @@ export class SessionRecorder {
   }
 
   poses(poses: PlanarPoses): void {
-    // A body never seen has no age (Infinity, which JSON cannot hold): null.
-    const estimate = <T extends PlanarPoses['pusher']>(b: T) => ({
+    // A body never seen has no age (Infinity, which JSON cannot hold): null. The streamed pose
+    // (`raw`) is on /mocap/frame already.
+    const estimate = <T extends PlanarPoses['pusher']>({ raw: _raw, ...b }: T) => ({
       ...b,
       rigidBody: b.rigidBody ?? null,
       ageS: Number.isFinite(b.ageS) ? b.ageS : null,

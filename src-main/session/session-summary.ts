@@ -6,7 +6,13 @@
  */
 import { sessionSummarySchema, type SessionSummary } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
-import { sessionInfoSchema, sessionSettingsSchema, runOutcomeSchema, runStatusEventSchema } from './channels';
+import { outcomeOf, type RunPhase } from '../contract/run-lifecycle';
+import {
+  runOutcomeRecordSchema,
+  runStatusEventSchema,
+  sessionInfoSchema,
+  sessionSettingsSchema,
+} from './channels';
 
 export const SUMMARY_METADATA_NAME = 'parapush.session';
 
@@ -41,7 +47,7 @@ export class SummaryBuilder {
   private model: string | null = null;
   private version: string | null = null;
   private outcome: { outcome: string; detail: string | null } | null = null;
-  private lastPhase: { phase: string; reason: string | null } | null = null;
+  private lastPhase: { phase: RunPhase; reason: string | null } | null = null;
 
   add(topic: string, logTime: bigint, data: Uint8Array): void {
     this.counts[topic] = (this.counts[topic] ?? 0) + 1;
@@ -66,7 +72,7 @@ export class SummaryBuilder {
         break;
       }
       case '/run/outcome': {
-        const m = runOutcomeSchema.safeParse(parse(data));
+        const m = runOutcomeRecordSchema.safeParse(parse(data));
         if (m.success) this.outcome = { outcome: m.data.outcome, detail: m.data.detail };
         break;
       }
@@ -99,9 +105,9 @@ export class SummaryBuilder {
 }
 
 /** A run status that says how the run ended, if the last one did. */
-function endedPhase(last: { phase: string; reason: string | null } | null) {
-  if (!last || !['finished', 'aborted', 'failed'].includes(last.phase)) return null;
-  return { outcome: last.phase, detail: last.reason };
+function endedPhase(last: { phase: RunPhase; reason: string | null } | null) {
+  const outcome = last ? outcomeOf(last.phase) : null;
+  return last && outcome ? { outcome, detail: last.reason } : null;
 }
 
 function parse(data: Uint8Array): unknown {

@@ -70,7 +70,6 @@ export async function replanStep(
         prediction: plan.predictionMs / 1000,
         workers: factory.workers,
         theoreticalSpeedup: null,
-        measuredSpeedup: null,
       },
     };
     return { original, replanned, settings };

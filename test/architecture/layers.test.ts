@@ -91,7 +91,7 @@ describe('layers', () => {
     const result = await madge(['src-main', 'src-workers'], {
       baseDir: root,
       fileExtensions: ['ts'],
-      tsConfig: path.join(root, 'tsconfig.json'),
+      tsConfig: path.join(root, 'tsconfig.main.json'),
     });
     const graph = new Map<string, Set<string>>();
     for (const [file, deps] of Object.entries(result.obj())) {

@@ -35,7 +35,11 @@ describe('npm start in web mode', () => {
     const browser = path.join(dir, 'browser.sh');
     writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
     chmodSync(browser, 0o755);
-    const env = { ...process.env, BROWSER: browser, PARAPUSH_SESSIONS_DIR: path.join(dir, 'sessions') };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      BROWSER: browser,
+      PARAPUSH_SESSIONS_DIR: path.join(dir, 'sessions'),
+    };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
     delete env.XDG_CURRENT_DESKTOP;

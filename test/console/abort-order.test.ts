@@ -23,7 +23,7 @@ class StoppableRun implements RunController {
   order: string[] = [];
   async start(_r: unknown, sink: RunSink): Promise<void> {
     this.sink = sink;
-    sink.status({ phase: 'running', safety: 'safe', armed: true, elapsed: 0.1 });
+    sink.status({ event: { type: 'run-started' }, safety: 'safe', armed: true, elapsed: 0.1 });
   }
   async arm(): Promise<void> {}
   async pause(): Promise<void> {}
@@ -32,7 +32,11 @@ class StoppableRun implements RunController {
     const sink = this.sink!;
     this.order.push('controller');
     sink.emit({ type: 'supervisor', time: 0.4, decision: 'stop', reason: 'Aborted by operator' });
-    sink.status({ phase: 'aborted', reason: 'Aborted by operator', safety: 'stopped', armed: false });
+    sink.status({
+      event: { type: 'abort', reason: 'Aborted by operator' },
+      safety: 'stopped',
+      armed: false,
+    });
     // The plan under way finishes, then the run says how it ended: its last event.
     setTimeout(() => {
       sink.emit({
@@ -42,7 +46,7 @@ class StoppableRun implements RunController {
         source: 'run',
         message: 'run aborted after 1 action(s): Aborted by operator',
       });
-      sink.status({ phase: 'aborted', reason: 'Aborted by operator' });
+      sink.status({ event: { type: 'end', outcome: 'aborted', reason: 'Aborted by operator' } });
       sink.ended();
     }, 700);
   }

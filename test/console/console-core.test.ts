@@ -142,7 +142,8 @@ describe('ConsoleCore', () => {
     const order: string[] = [];
     const aborts: AbortSource[] = [];
     const controller: RunController = {
-      start: async (_req, sink) => sink.status({ phase: 'running', armed: false, safety: 'safe' }),
+      start: async (_req, sink) =>
+        sink.status({ event: { type: 'run-started' }, armed: false, safety: 'safe' }),
       arm: async () => {},
       pause: async () => {},
       resume: async () => {},

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadLabSettings } from '../../src-main/contract/lab-settings';
+import { loadLabSettings } from '../../src-main/common/config-files';
 
 function web(...args: string[]) {
   return spawnSync(process.execPath, ['bin/parapush.mjs', 'web', '--port', '0', ...args], {

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSceneFile } from '../../src-main/common/config-files';
 import {
-  loadSceneFile,
   NoSuchSceneFileError,
   parseScene,
   SceneFileError,

@@ -1,7 +1,7 @@
 /** Scene fixtures for tests: the shipped reference scenes, loaded through the real file loader. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSceneFile } from '../../src-main/contract/scene-file';
+import { loadSceneFile } from '../../src-main/common/config-files';
 import type { Scene } from '../../src-main/contract/scene';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConsoleCommand } from '../../src-main/contract/console-api';
-import { loadSceneFile } from '../../src-main/contract/scene-file';
+import { loadSceneFile } from '../../src-main/common/config-files';
 import type { Scene } from '../../src-main/contract/scene';
 import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import SceneView from '../../src-renderer/src/views/SceneView.svelte';

@@ -16,11 +16,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A run that publishes a few states and a planner step, then finishes. */
 class ScriptedRun {
   async start(_request: RunRequest, sink: RunSink): Promise<void> {
-    sink.status({ phase: 'running', safety: 'safe' });
+    sink.status({ event: { type: 'run-started' }, safety: 'safe' });
     setTimeout(() => {
       for (let i = 0; i < 5; i++) sink.emit(stateEvent(i * 0.1));
       sink.emit({ type: 'planner-step', step: plannerStep(0, 0.2) });
-      sink.status({ phase: 'finished', reason: 'goal reached' });
+      sink.status({ event: { type: 'end', outcome: 'finished', reason: 'goal reached' } });
       sink.ended();
     }, 20);
   }

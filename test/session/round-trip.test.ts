@@ -71,7 +71,17 @@ describe('session log round trip', () => {
       position: { x: px, y: py, z: pz },
       orientation: { x: 0, y: 0 },
     });
-    expect(by['/mocap/poses']).toMatchObject(planarPoses(7, 0.5));
+    // The planar poses without the streamed ones, which /mocap/frame holds.
+    const {
+      pusher: { raw: _p, ...pusher },
+      sliders,
+      ...poses
+    } = planarPoses(7, 0.5);
+    expect(by['/mocap/poses']).toMatchObject({
+      ...poses,
+      pusher,
+      sliders: sliders.map(({ raw: _s, ...s }) => s),
+    });
     const { tcpPose, tcpSpeed, ...robot } = robotState(0.5);
     expect(by['/robot/state']).toMatchObject(robot as unknown as Record<string, unknown>);
     expect(by['/robot/state']!.tcpPose).toEqual({
@@ -154,6 +164,24 @@ describe('session log round trip', () => {
     });
     // Playback replays exactly the events that were recorded.
     expect(run.events.map((e) => e.event)).toEqual([state, { type: 'planner-step', step }]);
+  });
+
+  it('opens planner steps logged with the since-removed timings.measuredSpeedup (always null)', async () => {
+    const rec = await SessionRecorder.create({ dir: tempDir(), label: 'dry', origin: 'test' });
+    const step = plannerStep(0, 0.5);
+    const withSpeedup = { ...step, timings: { ...step.timings, measuredSpeedup: null } };
+    // Today's form, and the console-event form of logs from before states were named.
+    rec.record('/planner/step', loggedPlannerStep(withSpeedup as typeof step) as never);
+    rec.record('/planner/step', { event: { type: 'planner-step', step: withSpeedup } } as never);
+    await rec.close();
+
+    const log = await SessionLog.open(rec.file);
+    const got: unknown[] = [];
+    for await (const m of log.messages(['/planner/step'])) got.push(m.message);
+    await log.close();
+    expect(got).toHaveLength(2);
+    for (const m of got) expect(m).toMatchObject({ timings: step.timings });
+    for (const m of got) expect(Object.keys((m as typeof step).timings)).not.toContain('measuredSpeedup');
   });
 
   it('lists sessions with date, scene, model, outcome and duration', async () => {

@@ -124,7 +124,7 @@ export function plannerStep(step: number, t: number): PlannerStep {
       { iteration: 2, translation: 0.0005, rotation: 0.002 },
     ],
     costs: [3.2, 2.9, 2.5],
-    timings: { planning: 0.8, prediction: 0.6, workers: 4, theoreticalSpeedup: 2, measuredSpeedup: 1.7 },
+    timings: { planning: 0.8, prediction: 0.6, workers: 4, theoreticalSpeedup: 2 },
   };
 }
 

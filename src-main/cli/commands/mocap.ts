@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { loadSceneFile } from '../../contract/scene-file';
+import { loadSceneFile } from '../../common/config-files';
 import { loadCapture } from '../../mocap/capture';
 import {
   CalibrationError,

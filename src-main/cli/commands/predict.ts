@@ -1,6 +1,6 @@
 /** `parapush predict`: one control sequence through coarse, fine or Parareal on the worker pool. */
 import type { Command } from 'commander';
-import { loadSceneFile } from '../../contract/scene-file';
+import { loadSceneFile } from '../../common/config-files';
 import { initialState, layoutForScene } from '../../contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread, type Tolerance } from '../../parareal/parareal';

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { runPlannerKindSchema } from '../../contract/planner-settings';
 import { integratorSchema } from '../../contract/scene';
-import { loadSceneFile, problemsOf } from '../../contract/scene-file';
+import { loadSceneFile } from '../../common/config-files';
+import { problemsOf } from '../../contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
 import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../planning/task-file';
 import { shippedTaskFile } from '../../console/task-from-settings';
@@ -110,7 +112,7 @@ export function registerRunCommand(program: Command): void {
       'parareal:2',
     )
     .option('--coarse <model>', 'coarse model of Parareal: analytical | learned', 'analytical')
-    .option('--planner <kind>', "mpc | tampc (default: the task file's)")
+    .option('--planner <kind>', `${runPlannerKindSchema.options.join(' | ')} (default: the task file's)`)
     .option('--async', 'plan the next step while the arm executes this one (asynchronous MPC)')
     .option(
       '--prediction <INTEGRATOR:MS>',
@@ -138,9 +140,12 @@ export function registerRunCommand(program: Command): void {
       }
       let { task } = loaded;
       if (opts.planner) {
-        if (opts.planner !== 'mpc' && opts.planner !== 'tampc')
-          throw new UsageError(`--planner: expected mpc or tampc, got "${opts.planner}"`);
-        task = { ...task, planner: { ...task.planner, kind: opts.planner } };
+        const kind = runPlannerKindSchema.safeParse(opts.planner);
+        if (!kind.success)
+          throw new UsageError(
+            `--planner: expected ${runPlannerKindSchema.options.join(' or ')}, got "${opts.planner}"`,
+          );
+        task = { ...task, planner: { ...task.planner, kind: kind.data } };
       }
       if (opts.async) task = { ...task, planner: { ...task.planner, mode: 'asynchronous' } };
       if (opts.prediction !== undefined)

@@ -8,7 +8,7 @@ import open from 'open';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultSessionsDir } from '../../session/sessions-dir';
-import { loadLabSettings } from '../../contract/lab-settings';
+import { loadLabSettings } from '../../common/config-files';
 import { ConsoleCore } from '../../console/console-core';
 import { createConsoleLab } from '../../console/console-lab';
 import { rendererOutDir, scenesDir, tasksDir } from '../../common/paths';

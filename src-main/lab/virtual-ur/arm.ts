@@ -4,8 +4,8 @@
  * speed control does. Orientation is held (our control program never commands rotation), so the
  * pose's rotation vector stays where it started.
  */
+import type { Vec3 } from '../../contract/geometry';
 
-export type Vec3 = [number, number, number];
 export type Pose6 = [number, number, number, number, number, number];
 
 export class VirtualArm {

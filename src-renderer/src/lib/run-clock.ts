@@ -1,16 +1,8 @@
 /**
- * Whether a run is in progress, and its run time. The console state is the one place that decides
- * both (ConsoleState.runActive and ConsoleState.runClock); the status bar, the Run view and the
- * planner readout only read them.
+ * A run's time. The console state keeps it (ConsoleState.runClock, ticking while
+ * ConsoleState.runActive, which asks the run lifecycle: src-main/contract/run-lifecycle.ts); the
+ * status bar, the Run view and the planner readout only read it. Seconds throughout.
  */
-import type { RunStatus } from '../../../src-main/contract/console-api';
-
-const activePhases: ReadonlySet<RunStatus['phase']> = new Set(['starting', 'running', 'paused']);
-
-/** A run is in progress: starting, running or paused. */
-export function isRunActive(run: RunStatus): boolean {
-  return activePhases.has(run.phase);
-}
 
 export interface RunClock {
   /** The run is in progress: its time ticks from startedAt. */

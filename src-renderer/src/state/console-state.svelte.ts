@@ -7,20 +7,22 @@
  * aside when playback opens and comes back when it closes; replayed log lines are marked as
  * playback and leave the log again on a seek (the core replays them) or when playback closes.
  */
-import type {
-  Connection,
-  ConsoleEvent,
-  ConsoleSnapshot,
-  PlaybackStatusInfo,
-  PlannerStep,
-  PreflightReportPayload,
-  RunStatus,
-  SessionSummary,
+import {
+  idleRunStatus,
+  type Connection,
+  type ConsoleEvent,
+  type ConsoleSnapshot,
+  type PlaybackStatusInfo,
+  type PlannerStep,
+  type PreflightReportPayload,
+  type RunStatus,
+  type SessionSummary,
 } from '../../../src-main/contract/console-api';
 import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
+import { isRunActive } from '../../../src-main/contract/run-lifecycle';
 import type { Scene } from '../../../src-main/contract/scene';
 import type { LinkState } from '../api/client';
-import { isRunActive, type RunClock } from '../lib/run-clock';
+import type { RunClock } from '../lib/run-clock';
 
 export interface LogEntry {
   id: number;
@@ -63,22 +65,14 @@ export interface StepTiming {
   step: number;
   planning: number;
   controlDuration: number;
-  measuredSpeedup: number | null;
   theoreticalSpeedup: number | null;
 }
 
 const LOG_LIMIT = 500;
 const EXECUTED_PATH_LIMIT = 20_000;
 
-export const idleRun: RunStatus = {
-  phase: 'idle',
-  mode: null,
-  reason: null,
-  startedAt: null,
-  elapsed: 0,
-  safety: 'unknown',
-  armed: false,
-};
+/** The run before the core's snapshot arrives. */
+export const idleRun: RunStatus = idleRunStatus;
 
 export class ConsoleState {
   scene = $state<Scene | null>(null);
@@ -122,7 +116,7 @@ export class ConsoleState {
     this.now = now;
   }
 
-  /** A live run is in progress (starting, running or paused): the one place that says so. */
+  /** A live run is in progress (starting, running or paused): what every view asks. */
   get runActive(): boolean {
     return isRunActive(this.run);
   }
@@ -185,7 +179,6 @@ export class ConsoleState {
             step: event.step.step,
             planning: event.step.timings.planning,
             controlDuration: event.step.controlDuration,
-            measuredSpeedup: event.step.timings.measuredSpeedup,
             theoreticalSpeedup: event.step.timings.theoreticalSpeedup,
           },
         ];

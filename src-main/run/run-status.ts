@@ -1,0 +1,80 @@
+/**
+ * The status of one run as its reports change it. The lifecycle (contract/run-lifecycle.ts)
+ * decides the phase; what the run reads now (safety, armed, the reason in words, run time) rides
+ * along. The console core keeps one for the console's runs and a run recorder one for a run
+ * without a console, so a run reports the same statuses whoever started it.
+ */
+import { idleRunStatus, type RunStatus } from '../contract/console-api';
+import {
+  advanceRun,
+  describeRejection,
+  phaseOf,
+  type RunEvent,
+  type RunLifecycle,
+} from '../contract/run-lifecycle';
+
+/** What a run reports about its status: a lifecycle event, new readings, or both. */
+export interface RunStatusChange extends Partial<Pick<RunStatus, 'reason' | 'elapsed' | 'safety' | 'armed'>> {
+  event?: RunEvent;
+}
+
+export class RunStatusTracker {
+  private current: { lifecycle: RunLifecycle; status: RunStatus } = {
+    lifecycle: { state: 'idle' },
+    status: idleRunStatus,
+  };
+
+  /**
+   * @param now wall clock, ms since the epoch.
+   * @param refused hears, in words, of a reported event the lifecycle rejects. A late report of a
+   *   run whose end is already decided is not one: the first ending holds, as it should.
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly refused: (words: string) => void,
+  ) {}
+
+  get lifecycle(): RunLifecycle {
+    return this.current.lifecycle;
+  }
+
+  get status(): RunStatus {
+    return this.current.status;
+  }
+
+  /**
+   * Applies one report and returns the status after it. Its readings apply even when its event is
+   * rejected: the last words of an aborted run still bring its final run time and armed state.
+   */
+  apply(change: RunStatusChange): RunStatus {
+    const { event, ...readings } = change;
+    const before = this.current.lifecycle;
+    let lifecycle = before;
+    if (event) {
+      const t = advanceRun(before, event);
+      if (t.ok) lifecycle = t.next;
+      else if (t.rejection.code !== 'ending')
+        this.refused(`run status report refused: ${describeRejection(t.rejection)}`);
+    }
+    this.current = { lifecycle, status: this.next(before, lifecycle, readings) };
+    return this.current.status;
+  }
+
+  private next(
+    before: RunLifecycle,
+    after: RunLifecycle,
+    readings: Omit<RunStatusChange, 'event'>,
+  ): RunStatus {
+    if (after.state === 'starting' && before.state !== 'starting')
+      return { ...idleRunStatus, phase: 'starting', mode: after.mode, startedAt: this.now(), ...readings };
+    const status: RunStatus = { ...this.current.status, ...readings, phase: phaseOf(after) };
+    if (after.state === 'stopping' && before.state !== 'stopping') {
+      // The run's end is decided now: its reason is the ending's, and its run time stops here
+      // (the run's own clock when it says, else the wall clock's since the start).
+      status.reason = after.reason;
+      if (readings.elapsed === undefined && status.startedAt !== null)
+        status.elapsed = Math.max(status.elapsed, (this.now() - status.startedAt) / 1000);
+    }
+    return status;
+  }
+}
