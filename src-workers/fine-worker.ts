@@ -42,10 +42,32 @@ async function runJob(job: FineJob): Promise<void> {
   const fine = await model;
   const t0 = performance.now();
   const states: Float64Array[] = [];
-  let x = job.x;
-  for (const [ux, uy] of job.controls) {
-    x = fine.step(x, ux, uy, job.dt);
-    states.push(x);
+  const noise = job.noise;
+  if (noise) {
+    // A stochastic execution, step for step what the execution world does from a reset (TAMPC samples).
+    fine.writeState(job.x, 0, 0);
+    const phase = (values: Float64Array, ux: number, uy: number, dt: number, used: number): number => {
+      let i = used;
+      fine.advanceNoisy(ux, uy, dt, values.length > 0 ? 1 : 0, () => values[i++]!);
+      return i;
+    };
+    let used = 0;
+    for (const [ux, uy] of job.controls) {
+      used = phase(noise.controlNoise, ux, uy, job.dt, used);
+      states.push(fine.readState());
+    }
+    const restUsed = noise.rest > 0 ? phase(noise.restNoise, 0, 0, noise.rest, 0) : 0;
+    if (noise.rest > 0) states.push(fine.readState());
+    if (used !== noise.controlNoise.length || restUsed !== noise.restNoise.length)
+      throw new Error(
+        `noise of ${noise.controlNoise.length} + ${noise.restNoise.length} values for ${used} + ${restUsed} perturbations`,
+      );
+  } else {
+    let x = job.x;
+    for (const [ux, uy] of job.controls) {
+      x = fine.step(x, ux, uy, job.dt);
+      states.push(x);
+    }
   }
   port.send(
     fromWorkerSchema.parse({ type: 'result', result: { id: job.id, states, ms: performance.now() - t0 } }),

@@ -9,12 +9,29 @@ import { sceneSchema } from '../src-main/contract/scene';
 const stateSchema = z.custom<Float64Array>((v) => v instanceof Float64Array, 'expected a Float64Array state');
 const controlSchema = z.tuple([z.number(), z.number()]);
 
+/**
+ * A stochastic execution instead of F(x, u, dt) (TAMPC's samples, WAFR 2018 Alg. 1 line 7), from a
+ * reset to x: before every MuJoCo step of the controls, then of `rest` seconds with the pusher
+ * commanded to stand still, the next `dofs` values of `controlNoise` (then `restNoise`) are added
+ * to the pusher's and every slider's velocities, in the execution world's order (pusher x, y, then
+ * each slider's vx, vy, omega). The main process draws them from its seeded stream, so a sample
+ * is step for step what the execution world does (workers hold no random streams). An empty array
+ * is a phase without noise. The result has one more state, after the rest.
+ */
+export const jobNoiseSchema = z.object({
+  controlNoise: stateSchema,
+  rest: z.number().min(0),
+  restNoise: stateSchema,
+});
+export type JobNoise = z.infer<typeof jobNoiseSchema>;
+
 export const fineJobSchema = z.object({
   id: z.number().int(),
   sceneKey: z.string(),
   x: stateSchema,
   controls: z.array(controlSchema).min(1),
   dt: z.number().positive(),
+  noise: jobNoiseSchema.optional(),
 });
 export type FineJob = z.infer<typeof fineJobSchema>;
 
@@ -26,7 +43,7 @@ export type ToWorker = z.infer<typeof toWorkerSchema>;
 
 export const fineResultSchema = z.object({
   id: z.number().int(),
-  /** State at the end of each control of the job. */
+  /** State at the end of each control of the job (and, for a noisy job with a rest, after the rest). */
   states: z.array(stateSchema),
   /** Wall time the worker spent on this job. */
   ms: z.number(),

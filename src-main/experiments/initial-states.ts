@@ -2,18 +2,85 @@
  * Initial states for experiment scenes, sampled as the papers did, from a seeded stream:
  * - isrr-obstacle (ISRR 2019 fn. 3): pusher and slider share one y, uniform in
  *   [-halfRange, halfRange], so the straight push from the start to the goal hits the obstacle;
- * - wafr-lower-end (WAFR 2018 fn. 2): the object on the table's long axis, offset from the lower
- *   end plus Gaussian noise (std) on both coordinates, the pusher just behind it;
+ * - wafr-lower-end (WAFR 2018 Sec. 7.1, fn. 1-2): the object on the table's long axis, offset from
+ *   the lower end plus Gaussian noise (standard deviation `std`, see task-file.ts) on both
+ *   coordinates, the pusher just behind it; with `object`, the object itself (box or cylinder,
+ *   its dimensions, mass and friction) is drawn for every environment (sampleScene);
  * - jitter (CVS 2020): every slider's position moved uniformly by up to halfRange, re-drawn until
  *   no two bodies overlap, nothing has failed and the goal is not already reached.
  */
-import type { Scene } from '../contract/scene';
-import { boundingRadius } from '../contract/scene';
+import type { Scene, Shape } from '../contract/scene';
+import { sceneSchema } from '../contract/scene';
 import { initialState, layoutForScene, type State } from '../contract/state';
-import { Rng } from '../common/rng';
-import type { Sampling } from '../planning/task-file';
+import { deriveSeed, Rng } from '../common/rng';
+import type { ObjectSampling, Sampling } from '../planning/task-file';
 import { TaskGeometry } from '../planning/outcome';
 import { overlap } from '../../src-workers/physics/geometry2d';
+
+/** One experiment environment: the scene (its goal object possibly drawn afresh) and its start state. */
+export interface SampledScene {
+  scene: Scene;
+  x0: State;
+}
+
+/**
+ * The environment of one experiment scene index: with WAFR object sampling, a scene whose goal
+ * object (shape, size, mass, friction) is drawn from the seed and whose poses are the sampled
+ * start; otherwise the task's scene itself. The object comes from a stream of its own
+ * (deriveSeed(seed, 'object')), so the start position of a seed is the same with or without it.
+ */
+export function sampleScene(scene: Scene, sampling: Sampling, seed: number): SampledScene {
+  if (sampling.kind !== 'wafr-lower-end' || !sampling.object)
+    return { scene, x0: sampleInitialState(scene, sampling, seed) };
+  const goal = scene.sliders.findIndex((s) => s.id === scene.goal.slider);
+  const object = sampleObject(sampling.object, deriveSeed(seed, 'object'));
+  const withObject: Scene = {
+    ...scene,
+    sliders: scene.sliders.map((s, i) => (i === goal ? { ...s, ...object } : s)),
+  };
+  const x0 = sampleInitialState(withObject, sampling, seed);
+  const pose = layoutForScene(withObject).sliderPose(x0, goal);
+  // The scene's object starts where it was drawn. Its pusher position stays the file's: runs
+  // start from x0, whose pusher (5 mm behind the object) can hang a few centimetres over the
+  // lower edge when a large object is drawn near it, as a gripper may (it never touches the
+  // table), where a scene's pusher must lie on the table.
+  const sampled: Scene = {
+    ...withObject,
+    sliders: withObject.sliders.map((s, i) => (i === goal ? { ...s, pose } : s)),
+  };
+  // Ranges in a task file are checked against the scene's physical bounds here, not silently used.
+  const checked = sceneSchema.safeParse(sampled);
+  if (!checked.success)
+    throw new Error(
+      `scene "${scene.name}", seed ${seed}: the sampled object is not a valid scene object (${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message})`,
+    );
+  return { scene: sampled, x0 };
+}
+
+/** WAFR 2018 fn. 1: the shape first (uniformly among `shapes`), then its dimensions, mass and friction. */
+export function sampleObject(
+  o: ObjectSampling,
+  seed: number,
+): { shape: Shape; mass: number; friction: number } {
+  const rng = new Rng(seed);
+  const uniform = ([lo, hi]: readonly [number, number]): number => rng.between(lo, hi);
+  const kind = o.shapes[Math.min(o.shapes.length - 1, Math.floor(rng.uniform() * o.shapes.length))]!;
+  const shape: Shape =
+    kind === 'box'
+      ? {
+          kind: 'box',
+          sizeX: uniform(o.boxSize),
+          sizeY: uniform(o.boxSize),
+          height: uniform(o.boxHeight),
+        }
+      : { kind: 'cylinder', radius: uniform(o.cylinderRadius), height: uniform(o.cylinderHeight) };
+  return { shape, mass: uniform(o.mass), friction: uniform(o.friction) };
+}
+
+/** Half the shape's extent along the table's x axis at yaw 0 (how far its back face is behind its centre). */
+function halfLengthX(shape: Shape): number {
+  return shape.kind === 'cylinder' ? shape.radius : shape.sizeX / 2;
+}
 
 export function sampleInitialState(scene: Scene, sampling: Sampling, seed: number): State {
   const rng = new Rng(seed);
@@ -22,7 +89,8 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
   const x = initialState(scene);
   const goal = g.goalIndex;
   const slider = scene.sliders[goal]!;
-  const gap = scene.pusher.radius + boundingRadius(slider.shape) + 0.005;
+  // The pusher starts 5 mm behind the goal object on the push axis.
+  const gap = scene.pusher.radius + halfLengthX(slider.shape) + 0.005;
   switch (sampling.kind) {
     case 'isrr-obstacle': {
       const y = rng.between(-sampling.halfRange, sampling.halfRange);

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path';
 import { z } from 'zod';
 import { runSummarySchema } from '../contract/planner-events';
+import { shapeSchema } from '../contract/scene';
 
 export const runRecordSchema = z
   .object({
@@ -19,6 +20,8 @@ export const runRecordSchema = z
     controlDuration: z.number().positive(),
     /** Wall time of the whole run on this machine (planning + simulated execution), s. */
     wallTime: z.number().min(0),
+    /** The goal object of this scene when the task draws it per scene (WAFR 2018 Sec. 7.1). */
+    object: z.object({ shape: shapeSchema, mass: z.number(), friction: z.number() }).strict().optional(),
     summary: runSummarySchema,
   })
   .strict();

@@ -3,8 +3,9 @@
  * MPC run in the simulated execution world, stored as its own file (resumable: finished runs are
  * skipped; shards of one experiment write disjoint files and merge by copying).
  *
- * Every model sees the same start state, the same execution-noise seed and the same planner seed
- * for a scene, so models are compared on paired runs.
+ * Every model sees the same environment (start state and, for WAFR tasks, the drawn object), the
+ * same execution-noise seed and the same planner seed for a scene, so models are compared on
+ * paired runs.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,7 @@ import { ExecutionWorld } from '../planning/execution-world';
 import { deriveSeed } from '../common/rng';
 import type { Task } from '../planning/task-file';
 import { runTaskOn } from '../planning/task-run';
-import { sampleInitialState } from './initial-states';
+import { sampleScene } from './initial-states';
 import { hasRunRecord, writeRunRecord, type RunRecord } from './run-record';
 import { parseRunSpec, taskForSpec } from './run-spec';
 
@@ -95,10 +96,12 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
   let skipped = 0;
   const pool = new FinePool({ workers: o.workers });
   let world: ExecutionWorld | undefined;
+  let worldScene: Scene | undefined;
   try {
     for (const s of scenes) {
       const seed = sceneSeed(o.seed, s);
-      const x0 = sampleInitialState(o.scene, o.taskDef.sampling, deriveSeed(seed, 'start'));
+      const { scene, x0 } = sampleScene(o.scene, o.taskDef.sampling, deriveSeed(seed, 'start'));
+      const sampledObject = scene === o.scene ? undefined : goalObject(scene);
       for (const { spec, model, coarse, task } of runs) {
         if (o.signal?.aborted) return { ran, skipped };
         if (hasRunRecord(o.outDir, spec, s)) {
@@ -107,12 +110,18 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
           continue;
         }
         const execSeed = deriveSeed(seed, 'execution');
-        if (world) world.reset(x0, execSeed);
-        else world = await ExecutionWorld.create(o.scene, o.taskDef.execution.noise, execSeed, x0);
+        // One world per environment: a drawn object is another MuJoCo model.
+        if (world && worldScene === scene) world.reset(x0, execSeed);
+        else {
+          world?.dispose();
+          world = undefined;
+          world = await ExecutionWorld.create(scene, o.taskDef.execution.noise, execSeed, x0);
+          worldScene = scene;
+        }
         const t0 = performance.now();
         const summary = await runTaskOn({
           task,
-          scene: o.scene,
+          scene,
           pool,
           model,
           coarse,
@@ -130,6 +139,7 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
           workers: pool.size,
           controlDuration: task.planner.controlDuration,
           wallTime: (performance.now() - t0) / 1000,
+          ...(sampledObject ? { object: sampledObject } : {}),
           summary,
         };
         writeRunRecord(o.outDir, record);
@@ -142,4 +152,9 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
     await pool.close();
   }
   return { ran, skipped };
+}
+
+function goalObject(scene: Scene): NonNullable<RunRecord['object']> {
+  const s = scene.sliders.find((sl) => sl.id === scene.goal.slider)!;
+  return { shape: s.shape, mass: s.mass, friction: s.friction };
 }

@@ -23,7 +23,23 @@ export function noiseStd(noise: NoiseModel, u: Control): number {
   return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * Math.hypot(u[0], u[1]);
 }
 
-/** MuJoCo steps between the path samples execute() returns: 10 ms, 1 mm at the 0.1 m/s speed limit. */
+/**
+ * The velocity perturbations the world adds over `steps` MuJoCo steps of standard deviation std,
+ * in its order (per step: pusher x, y, then each slider's vx, vy, omega; `dofs` per step), drawn
+ * from rng as apply() draws them; empty when std is 0 (apply() then draws nothing). A noisy fine
+ * job (TAMPC's samples on the worker pool) adds them in the same order.
+ */
+export function processNoise(rng: Rng, std: number, steps: number, dofs: number): Float64Array {
+  if (!(std > 0)) return new Float64Array(0);
+  const out = new Float64Array(steps * dofs);
+  for (let i = 0; i < out.length; i++) out[i] = std * rng.normal();
+  return out;
+}
+
+/**
+ * MuJoCo steps between the path samples execute() returns: 10 ms, 1 mm at 0.1 m/s and 5 mm at the
+ * scene bound of 0.5 m/s (a WAFR fast push).
+ */
 const PATH_SAMPLE_STEPS = 10;
 
 export class ExecutionWorld implements Plant {
@@ -74,15 +90,8 @@ export class ExecutionWorld implements Plant {
    * sees the world after each MuJoCo step (1-based step count).
    */
   apply(u: Control, dt: number, afterStep?: (k: number) => void): void {
-    const n = this.model.stepsFor(dt);
     const std = noiseStd(this.noise, u);
-    this.model.setControl(u[0], u[1]);
-    for (let k = 1; k <= n; k++) {
-      if (std > 0) this.model.perturbVelocities(() => std * this.rng.normal());
-      this.model.advance(1);
-      afterStep?.(k);
-    }
-    this.steps += n;
+    this.steps += this.model.advanceNoisy(u[0], u[1], dt, std, () => this.rng.normal(), afterStep);
   }
 
   dispose(): void {

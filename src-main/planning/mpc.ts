@@ -72,6 +72,8 @@ export interface MpcPlannerOptions {
   horizon: number;
   /** Speed of the initial straight-line sequence (quasi-static speed, m/s). */
   initialSpeed: number;
+  /** Speed of the full-speed fresh candidates (m/s, capped at the optimizer's maxSpeed; default maxSpeed). */
+  fastSpeed?: number;
   /** Clearance (m) the fresh candidates plan to keep from obstacles. */
   obstacleClearance: number;
   controlDuration: number;
@@ -202,7 +204,8 @@ export class MpcPlanner implements StepPlanner {
     // side of the obstacle in the way, slowly and at full speed. Sampling noise alone moves a
     // straight push sideways by centimetres, not the decimetre it takes to get around.
     const { geometry, horizon, controlDuration } = this.o;
-    const speeds = [this.o.initialSpeed, this.o.optimizer.maxSpeed];
+    const maxSpeed = this.o.optimizer.maxSpeed;
+    const speeds = [this.o.initialSpeed, Math.min(this.o.fastSpeed ?? maxSpeed, maxSpeed)];
     const fresh = waypoints(geometry, ctx.x, this.o.obstacleClearance).flatMap((target) =>
       speeds.map((speed) => approachAndPush(geometry, ctx.x, horizon, speed, controlDuration, target)),
     );

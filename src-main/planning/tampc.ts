@@ -9,7 +9,9 @@
  * 2. Each candidate is optimized (Alg. 3 = Alg. 4 per candidate); they run concurrently and share
  *    the worker pool. Each returns U*_i and the value estimate V~_i along its trajectory.
  * 3. Each first action U*_i[0] is evaluated under uncertainty (Alg. 1 lines 4-9): Q stochastic
- *    executions (control, then a rest time for the objects to settle) and the mean of
+ *    executions (control, then a rest time for the objects to settle), handed to the sampler in
+ *    one batch as soon as that candidate's optimization ends, so they queue on the worker pool
+ *    behind the other candidates' rollouts instead of running after all of them; the mean of
  *    L(x0, x', u) + V~_i[1]. V~_i[1] is the value of the remaining controls; V~_i[0] would count
  *    the first action twice, since the sampled L replaces its deterministic cost. A one-control
  *    candidate has no remainder, so its sampled next state is charged the terminal cost instead.
@@ -26,8 +28,17 @@ import type { TaskGeometry } from './outcome';
 import { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
 
-/** One stochastic execution of u from x0 for dt, then restTime at rest; returns the next state. */
-export type StochasticSampler = (x0: State, u: Control, dt: number, restTime: number, seed: number) => State;
+/** One stochastic execution: u from x0 for dt, then restTime at rest, with the noise stream `seed`. */
+export interface SampleRequest {
+  x0: State;
+  u: Control;
+  dt: number;
+  restTime: number;
+  seed: number;
+}
+
+/** Runs a batch of stochastic executions (on the worker pool in task-run.ts); next states in order. */
+export type StochasticSampler = (requests: readonly SampleRequest[]) => Promise<State[]>;
 
 export interface TampcOptions {
   geometry: TaskGeometry;
@@ -96,12 +107,15 @@ export class TampcPlanner implements StepPlanner {
       maxSpeed: o.optimizer.maxSpeed,
     });
     const initial = this.carried ? [...fresh, this.carried] : fresh;
-    // One seed per candidate, drawn before any awaits: the candidates' optimizations finish in
-    // whatever order the pool returns them, and must not share a stream.
+    // Every seed is drawn before any await: the candidates' optimizations and samples finish in
+    // whatever order the pool returns them, and must not share a stream. (One per candidate, then
+    // Q per candidate in candidate order: the order in which they were drawn when the samples ran
+    // one by one after all optimizations.)
     const seeds = initial.map(() => o.rng.nextUint32());
-    const optimized = await Promise.all(
-      initial.map((u0, i) =>
-        optimize({
+    const sampleSeeds = initial.map(() => Array.from({ length: o.samples }, () => o.rng.nextUint32()));
+    this.lastEvaluations = await Promise.all(
+      initial.map(async (u0, i) => {
+        const optimized = await optimize({
           x0: ctx.x,
           initial: u0,
           uPrev: ctx.uPrev,
@@ -109,10 +123,11 @@ export class TampcPlanner implements StepPlanner {
           cost: o.cost,
           rng: new Rng(seeds[i]!),
           settings: o.optimizer,
-        }),
-      ),
+        });
+        return { optimized, value: await this.sampledValue(ctx, optimized, sampleSeeds[i]!) };
+      }),
     );
-    this.lastEvaluations = optimized.map((r) => ({ optimized: r, value: this.sampledValue(ctx, r) }));
+    const optimized = this.lastEvaluations.map((e) => e.optimized);
     const best = this.lastEvaluations.reduce((a, b) => (b.value < a.value ? b : a));
     const chosen = best.optimized;
     this.carried = chosen.controls.length > 1 ? chosen.controls.slice(1) : null;
@@ -127,15 +142,16 @@ export class TampcPlanner implements StepPlanner {
     };
   }
 
-  private sampledValue(ctx: PlanContext, r: OptimizeResult): number {
+  private async sampledValue(ctx: PlanContext, r: OptimizeResult, seeds: readonly number[]): Promise<number> {
     const o = this.o;
     const u = r.controls[0]!;
     const rest = r.controls.length > 1 ? r.value[1]! : 0;
+    const next = await o.sampler(
+      seeds.map((seed) => ({ x0: ctx.x, u, dt: o.controlDuration, restTime: o.restTime, seed })),
+    );
     let total = 0;
-    for (let q = 0; q < o.samples; q++) {
-      const next = o.sampler(ctx.x, u, o.controlDuration, o.restTime, o.rng.nextUint32());
-      total += o.cost.step(ctx.x, next, u, ctx.uPrev) + (r.controls.length > 1 ? rest : o.cost.final(next));
-    }
+    for (const x1 of next)
+      total += o.cost.step(ctx.x, x1, u, ctx.uPrev) + (r.controls.length > 1 ? rest : o.cost.final(x1));
     return total / o.samples;
   }
 }

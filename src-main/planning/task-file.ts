@@ -44,6 +44,13 @@ export const tampcSettingsSchema = z
     samples: count(1).default(10),
     /** t_rest: time the objects get to come to rest after each action (s). */
     restTime: nonNegative.default(0.5),
+    /**
+     * I_max of each candidate's optimization (Alg. 3 = Alg. 4 per candidate); default the
+     * optimizer's maxIterations. TAMPC optimizes N sequences of up to n_max controls where MPC
+     * optimizes one of `horizon`, so the WAFR tasks give it one iteration to plan within about a
+     * control duration on two workers (docs/planner.md).
+     */
+    iterations: count(0).optional(),
   })
   .strict()
   .refine((t) => t.minActions <= t.maxActions, 'minActions must not exceed maxActions');
@@ -59,6 +66,12 @@ export const taskPlannerSchema = z
     controlDuration: positive.default(1).describe('s'),
     /** Speed of the straight-line initial sequence towards the goal (the quasi-static speed). */
     initialSpeed: positive.default(0.02).describe('m/s'),
+    /**
+     * Speed of MPC's full-speed fresh candidates (mpc.ts; beyond the papers), at most the scene's
+     * pusher speed limit, which is the default. The WAFR tasks keep MPC's at the reference 0.1 m/s
+     * while their scenes allow TAMPC's one-action pushes (docs/planner.md).
+     */
+    fastSpeed: positive.optional().describe('m/s'),
     optimizer: optimizerSettingsSchema.prefault({}),
     /** Executed actions before the run ends unsuccessfully. */
     maxActions: count(1).default(20),
@@ -98,15 +111,64 @@ export const noiseSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('action-proportional'), slope: nonNegative }).strict(),
 ]);
 
+/** [low, high] of a uniform draw. */
+const rangeOf = (value: typeof finite) =>
+  z.tuple([value, value]).refine(([lo, hi]) => lo <= hi, 'the lower bound must not exceed the upper one');
+
+/**
+ * WAFR 2018 Sec. 7.1 footnote 1: the uniform ranges of the pushed object of every environment.
+ * Box x and y extents are drawn independently from one range (full extents, not half-sizes).
+ */
+export const WAFR_OBJECT_RANGES = {
+  boxSize: [0.05, 0.075],
+  boxHeight: [0.036, 0.05],
+  cylinderRadius: [0.04, 0.07],
+  cylinderHeight: [0.04, 0.05],
+  mass: [0.2, 0.8],
+  friction: [0.2, 0.6],
+} as const satisfies Record<string, readonly [number, number]>;
+
+const r = (range: readonly [number, number]): [number, number] => [range[0], range[1]];
+
+/**
+ * The goal object drawn per environment (WAFR 2018 Sec. 7.1 items 1-2): its shape, uniformly from
+ * `shapes`, then its dimensions, mass and friction coefficient, each uniform in its range
+ * (defaults: the paper's footnote 1). The sampled scene must still pass the scene schema.
+ */
+export const objectSamplingSchema = z
+  .object({
+    shapes: z
+      .array(z.enum(['box', 'cylinder']))
+      .min(1)
+      .default(['box', 'cylinder']),
+    boxSize: rangeOf(positive).default(r(WAFR_OBJECT_RANGES.boxSize)).describe('m, each of x and y'),
+    boxHeight: rangeOf(positive).default(r(WAFR_OBJECT_RANGES.boxHeight)).describe('m'),
+    cylinderRadius: rangeOf(positive).default(r(WAFR_OBJECT_RANGES.cylinderRadius)).describe('m'),
+    cylinderHeight: rangeOf(positive).default(r(WAFR_OBJECT_RANGES.cylinderHeight)).describe('m'),
+    mass: rangeOf(positive).default(r(WAFR_OBJECT_RANGES.mass)).describe('kg'),
+    friction: rangeOf(nonNegative).default(r(WAFR_OBJECT_RANGES.friction)),
+  })
+  .strict();
+
 export const samplingSchema = z.discriminatedUnion('kind', [
   /** ISRR 2019: pusher and slider y uniform in [-halfRange, halfRange] (the straight push hits the obstacle). */
   z.object({ kind: z.literal('isrr-obstacle'), halfRange: positive.default(0.025) }).strict(),
-  /** WAFR 2018: the object at the lower end of the table, position Gaussian (std in m). */
+  /**
+   * WAFR 2018 Sec. 7.1: the object's position Gaussian about the lower end of the table (`offset`
+   * from the edge on the long axis, the centre line across), and with `object` its shape, size,
+   * mass and friction drawn per environment; without `object` the scene's own object is kept.
+   *
+   * `std` is a standard deviation in metres, on each coordinate. The paper's footnote 2 says "a
+   * variance of 0.01 m"; a variance would be in m^2, and read as 0.01 m^2 (a 0.1 m standard
+   * deviation) the object would start off the 0.16 m strip in four environments out of ten and
+   * off the lower end in one in six, never "at the lower end of the table".
+   */
   z
     .object({
       kind: z.literal('wafr-lower-end'),
       offset: positive.default(0.1),
       std: nonNegative.default(0.01),
+      object: objectSamplingSchema.optional(),
     })
     .strict(),
   /** CVS 2020: every slider's position jittered uniformly by up to this much (m), no overlaps. */
@@ -130,6 +192,7 @@ export type Task = z.infer<typeof taskSchema>;
 export type TaskPlanner = z.infer<typeof taskPlannerSchema>;
 export type NoiseModel = z.infer<typeof noiseSchema>;
 export type Sampling = z.infer<typeof samplingSchema>;
+export type ObjectSampling = z.infer<typeof objectSamplingSchema>;
 
 export class TaskFileError extends Error {
   override name = 'TaskFileError';

@@ -9,7 +9,8 @@ import { createPredictor, type CoarseKind, type PredictionModel } from '../parar
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
-import { ExecutionWorld } from './execution-world';
+import { noiseStd, processNoise } from './execution-world';
+import { stepCount } from '../../src-workers/physics/fine-model';
 import { MpcPlanner, type StepPlanner } from './mpc';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
@@ -18,8 +19,8 @@ import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
 import { deriveSeed, Rng } from '../common/rng';
 import { predictorRollout } from './rollout';
-import { TampcPlanner } from './tampc';
-import type { Task } from './task-file';
+import { TampcPlanner, type StochasticSampler } from './tampc';
+import type { NoiseModel, Task } from './task-file';
 
 export interface TaskRunParts {
   geometry: TaskGeometry;
@@ -27,7 +28,7 @@ export interface TaskRunParts {
   planner: StepPlanner;
   /** The prediction model the planner uses (`auto` resolved for the pool and the task). */
   model: PredictionModel;
-  /** Release what the planner holds (the TAMPC sampling world). */
+  /** Release what the planner holds (nothing since TAMPC's samples run on the pool; kept for callers). */
   dispose(): void;
 }
 
@@ -102,26 +103,20 @@ export async function createTaskRun(o: {
       optimizer: settings,
       horizon: p.horizon,
       initialSpeed: p.initialSpeed,
+      ...(p.fastSpeed !== undefined ? { fastSpeed: p.fastSpeed } : {}),
       obstacleClearance: plannedClearance(task),
       controlDuration: p.controlDuration,
       iterationLabels: labels,
     });
     return { geometry, cost, planner, model, dispose: () => undefined };
   }
-  // The planner's stochastic samples run in a world of its own, never the execution world.
-  const samplingWorld = await ExecutionWorld.create(
-    predictionScene,
-    task.execution.noise,
-    deriveSeed(o.seed, 'samples'),
-    geometry.layout.create(),
-  );
   const t = p.tampc;
   const planner = new TampcPlanner({
     geometry,
     rollout,
     cost,
     rng,
-    optimizer: settings,
+    optimizer: t.iterations === undefined ? settings : { ...settings, maxIterations: t.iterations },
     controlDuration: p.controlDuration,
     candidates: t.candidates,
     minActions: p.kind === 'uampc' ? t.maxActions : t.minActions,
@@ -129,14 +124,48 @@ export async function createTaskRun(o: {
     samples: t.samples,
     restTime: t.restTime,
     iterationLabels: labels,
-    sampler: (x0, u, dt, rest, seed) => {
-      samplingWorld.reset(x0, seed);
-      samplingWorld.apply(u, dt);
-      if (rest > 0) samplingWorld.apply([0, 0], rest);
-      return samplingWorld.observe();
-    },
+    sampler: poolSampler(o.pool, predictionScene, task.execution.noise),
   });
-  return { geometry, cost, planner, model, dispose: () => samplingWorld.dispose() };
+  return { geometry, cost, planner, model, dispose: () => undefined };
+}
+
+/**
+ * TAMPC's stochastic samples as noisy fine jobs on the worker pool (the prediction model's scene,
+ * the execution world's noise model): every sample of a batch is queued at once, beside the
+ * optimizers' rollouts, and each runs step for step as ExecutionWorld.reset(x0, seed) +
+ * apply(u, dt) + apply([0, 0], rest) would: the noise is drawn here, from the same seeded stream
+ * in the same order (processNoise). Never the execution world itself.
+ */
+export function poolSampler(pool: FinePool, scene: Scene, noise: NoiseModel): StochasticSampler {
+  const sceneKey = pool.registerScene(scene);
+  // Perturbed velocities per MuJoCo step: the pusher's x, y and each slider's vx, vy, omega.
+  const dofs = 2 + 3 * scene.sliders.length;
+  const restStd = noiseStd(noise, [0, 0]);
+  return async (requests) => {
+    const results = await Promise.all(
+      requests.map((r) => {
+        const rng = new Rng(r.seed);
+        const controlNoise = processNoise(
+          rng,
+          noiseStd(noise, r.u),
+          stepCount(r.dt, scene.fine.timestep),
+          dofs,
+        );
+        const restNoise =
+          r.restTime > 0
+            ? processNoise(rng, restStd, stepCount(r.restTime, scene.fine.timestep), dofs)
+            : new Float64Array(0);
+        return pool.run({
+          sceneKey,
+          x: r.x0,
+          controls: [[r.u[0], r.u[1]]],
+          dt: r.dt,
+          noise: { controlNoise, rest: r.restTime, restNoise },
+        });
+      }),
+    );
+    return results.map((res) => res.states[res.states.length - 1]!);
+  };
 }
 
 /** The loop's mode and tolerances from the task's planner settings. */

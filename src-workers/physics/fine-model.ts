@@ -24,6 +24,15 @@ export function mujocoModule(): Promise<MujocoModule> {
   return modulePromise;
 }
 
+/** Number of MuJoCo steps of `timestep` that make up dt seconds (an error unless a whole number). */
+export function stepCount(dt: number, timestep: number): number {
+  const n = Math.round(dt / timestep);
+  if (n < 1 || Math.abs(n * timestep - dt) > 1e-9) {
+    throw new Error(`control duration ${dt} s is not a whole number of ${timestep} s time steps`);
+  }
+  return n;
+}
+
 interface SliderAddress {
   qpos: number;
   qvel: number;
@@ -69,11 +78,7 @@ export class FineModel {
 
   /** Number of MuJoCo steps that make up dt seconds. */
   stepsFor(dt: number): number {
-    const n = Math.round(dt / this.timestep);
-    if (n < 1 || Math.abs(n * this.timestep - dt) > 1e-9) {
-      throw new Error(`control duration ${dt} s is not a whole number of ${this.timestep} s time steps`);
-    }
-    return n;
+    return stepCount(dt, this.timestep);
   }
 
   /** F(x, u, dt): hold pusher velocity (ux, uy) for dt seconds from state x. */
@@ -87,6 +92,31 @@ export class FineModel {
   /** Steps the current MjData without resetting it (for the execution world, which keeps its own history). */
   advance(steps: number): void {
     for (let k = 0; k < steps; k++) this.mj.mj_step(this.model, this.data);
+  }
+
+  /**
+   * Holds pusher velocity (ux, uy) for dt from the current MjData (no reset), adding
+   * `std * normal()` to the pusher's and every slider's velocities before each MuJoCo step when
+   * std > 0: the process noise of the execution world and of TAMPC's stochastic samples (WAFR
+   * 2018 Eq. 9), one code path for both. `afterStep` sees the world after each step (1-based).
+   * Returns the number of steps taken.
+   */
+  advanceNoisy(
+    ux: number,
+    uy: number,
+    dt: number,
+    std: number,
+    normal: () => number,
+    afterStep?: (k: number) => void,
+  ): number {
+    const n = this.stepsFor(dt);
+    this.setControl(ux, uy);
+    for (let k = 1; k <= n; k++) {
+      if (std > 0) this.perturbVelocities(() => std * normal());
+      this.mj.mj_step(this.model, this.data);
+      afterStep?.(k);
+    }
+    return n;
   }
 
   /** Resets MjData and writes the planar state and the pusher command into it. */

@@ -1,11 +1,15 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sampleScene } from '../../src-main/experiments/initial-states';
+import { sceneSeed } from '../../src-main/experiments/runner';
+import { loadTaskFile } from '../../src-main/planning/task-file';
 import { initialState, type State } from '../../src-main/contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { TaskGeometry } from '../../src-main/planning/outcome';
-import { Rng } from '../../src-main/common/rng';
+import { deriveSeed, Rng } from '../../src-main/common/rng';
 import { candidateSequences, TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
-import { referenceScene } from '../helpers/scenes';
+import { referenceScene, repoRoot } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';
 
 // The narrow strip (0.16 m wide): the object must travel 0.4 m to a 3 cm goal.
@@ -22,12 +26,13 @@ const cost = new TrajectoryCost(
 
 /** Stochastic execution: the push as planned plus sideways spread proportional to speed (b * |u|). */
 function spreadingSampler(b: number): StochasticSampler {
-  return (x0: State, u: Control, dt: number, _rest: number, seed: number) => {
+  const one = (x0: State, u: Control, dt: number, seed: number): State => {
     const next = kinematicStep(g.layout, x0, u, dt);
     const o = g.layout.posOffset(0);
     next[o + 1] = next[o + 1]! + b * Math.hypot(u[0], u[1]) * new Rng(seed).normal();
     return next;
   };
+  return (requests) => Promise.resolve(requests.map((r) => one(r.x0, r.u, r.dt, r.seed)));
 }
 
 function planner(b: number): TampcPlanner {
@@ -95,4 +100,44 @@ describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
     const carried = p.lastEvaluations[p.lastEvaluations.length - 1]!.optimized.controls;
     expect(carried).toEqual(first.controls.slice(1));
   });
+});
+
+describe('TAMPC on the WAFR tasks (Sec. 7: fast pushes of one or two actions)', () => {
+  const tasks = ['wafr-low-accuracy', 'wafr-high-accuracy'].map((name) =>
+    loadTaskFile(path.join(repoRoot, 'resources/tasks', `${name}.json`)),
+  );
+
+  it.each(tasks.map((t) => [t.task.name, t] as const))(
+    '%s: a 1-2 action push to the goal is a candidate within the speed limit; UAMPC only slow ones',
+    (_name, { task, scene: taskScene }) => {
+      const t = task.planner.tampc;
+      for (let i = 0; i < 20; i++) {
+        const { scene, x0 } = sampleScene(taskScene, task.sampling, deriveSeed(sceneSeed(1, i), 'start'));
+        const geometry = new TaskGeometry(scene);
+        const settings = {
+          candidates: t.candidates,
+          maxActions: t.maxActions,
+          controlDuration: task.planner.controlDuration,
+          maxSpeed: scene.limits.maxPusherSpeed,
+        };
+        const p = geometry.layout.sliderPose(x0, geometry.goalIndex);
+        const toGoal = Math.hypot(geometry.goal.x - p.x, geometry.goal.y - p.y);
+        const reach = (seq: Control[]) => seq.reduce((a, u) => a + Math.hypot(u[0], u[1]), 0);
+        const tampc = candidateSequences(geometry, x0, { ...settings, minActions: t.minActions });
+        const fast = tampc.filter((seq) => seq.length <= 2);
+        expect(fast.length).toBeGreaterThan(0);
+        for (const seq of fast) {
+          // Not clamped: the push covers the whole way to the goal centre within the limit.
+          expect(reach(seq) * task.planner.controlDuration).toBeCloseTo(toGoal, 9);
+          expect(Math.hypot(...seq[0]!)).toBeLessThanOrEqual(scene.limits.maxPusherSpeed);
+          expect(Math.hypot(...seq[0]!)).toBeGreaterThan(0.3);
+        }
+        const uampc = candidateSequences(geometry, x0, { ...settings, minActions: t.maxActions });
+        for (const seq of uampc) {
+          expect(seq).toHaveLength(t.maxActions);
+          expect(Math.hypot(...seq[0]!)).toBeLessThan(0.06);
+        }
+      }
+    },
+  );
 });
