@@ -30,7 +30,7 @@ import { sceneSchema, type Scene } from '../contract/scene';
 import { RunStatusTracker, type RunStatusChange } from '../run/run-status';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';
-import type { ConnectionSource } from './connections';
+import type { ConnectionSource, LabStatus } from './connections';
 import { UnconfiguredConnections } from './connections';
 import {
   UnavailableRunController,
@@ -60,6 +60,11 @@ export interface ConsoleCoreOptions {
   calibration?: CalibrationWizard;
   /** Recovery of the connected robot from a protective stop; absent: no lab, nothing to recover. */
   recovery?: RobotRecovery;
+  /**
+   * The scene the console opens on: the one its lab was started on (console-lab.ts), so the table
+   * view, the pre-flight checklist and the next run speak of the same scene from the start.
+   */
+  scene?: { scene: Scene; file: string | null };
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -91,6 +96,8 @@ export class ConsoleCore {
   private readonly sessions: SessionService;
   private readonly calibration: CalibrationWizard;
   private readonly recovery: RobotRecovery;
+  /** The lab view last published (JSON), so that only its changes are. */
+  private lastLab = '';
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir);
@@ -111,10 +118,32 @@ export class ConsoleCore {
     });
     // Logs cut short by a crash are recovered on every start of the console.
     void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));
+    if (options.scene) {
+      this.scene = options.scene.scene;
+      this.sceneFile = options.scene.file;
+    }
+    this.connections.useScene?.(this.scene);
     this.unsubscribeConnections = this.connections.subscribe((status) => {
       this.publish({ type: 'connections', connections: status.connections });
       this.publish({ type: 'preflight', report: status.preflight });
+      this.labChanged(status);
     });
+    this.labChanged(this.connections.current());
+  }
+
+  /**
+   * The lab view when it changes, and, before the first run, the robot's own safety mode as the
+   * run status's safety (the status bar's SAFETY cell): from the first run on, the run's word holds.
+   */
+  private labChanged(status: LabStatus): void {
+    const lab = status.lab ?? null;
+    const key = JSON.stringify(lab);
+    if (key !== this.lastLab) {
+      this.lastLab = key;
+      this.publish({ type: 'lab', lab });
+    }
+    const safety = status.safety ?? 'unknown';
+    if (this.run.lifecycle.state === 'idle' && safety !== this.run.status.safety) this.updateRun({ safety });
   }
 
   /** Registers a listener for every event; returns the unsubscribe function. */
@@ -152,8 +181,14 @@ export class ConsoleCore {
         label: plannerPresets[name].label,
       })),
       run: this.run.status,
-      ...this.connections.current(),
+      ...this.labStatus(),
     };
+  }
+
+  /** What the snapshot carries of the lab (the status's other fields are the core's own business). */
+  private labStatus(): Pick<ConsoleSnapshot, 'connections' | 'preflight' | 'lab'> {
+    const status = this.connections.current();
+    return { connections: status.connections, preflight: status.preflight, lab: status.lab ?? null };
   }
 
   private async execute(command: ConsoleCommand): Promise<CommandResult<CommandType>> {
@@ -397,6 +432,7 @@ export class ConsoleCore {
     this.scene = scene;
     this.sceneFile = file;
     this.sceneDirty = dirty;
+    this.connections.useScene?.(scene);
     this.publish({ type: 'scene', scene, file, dirty: this.sceneDirty });
     return { scene, file, problems: [] as ValidationProblem[] };
   }

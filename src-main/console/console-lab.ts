@@ -4,7 +4,9 @@
  * the console opens connected), the configured real lab when there is one, the run controller,
  * the live connection source and what-if planners on the same worker settings.
  */
+import path from 'node:path';
 import { loadSceneFile } from '../common/config-files';
+import type { Scene } from '../contract/scene';
 import type { LabSettings } from '../contract/lab-settings';
 import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
@@ -38,6 +40,11 @@ export interface ConsoleLab {
   /** The Setup view's recovery from a protective stop, on the robot of that same lab. */
   recovery: RobotRecovery;
   whatIf: WhatIfPlannerFactory;
+  /**
+   * The scene the lab starts on (the default scene file; its name in the scene library): the
+   * console core opens on it, so the table view shows the lab's scene from the start.
+   */
+  scene: { scene: Scene; file: string };
   /** Aborts any run and closes every connection and the virtual lab. */
   close(): Promise<void>;
 }
@@ -55,8 +62,9 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     ...spawn,
   });
   const connections = new LabConnections(runController);
+  const scene = loadSceneFile(o.defaultSceneFile);
   if (!realLab) {
-    virtualLab.linkFor(loadSceneFile(o.defaultSceneFile)).then(
+    virtualLab.linkFor(scene).then(
       () => o.report(`connected to the ${virtualLab.description}`),
       (err: Error) => o.report(`the virtual lab did not start: ${err.message}`),
     );
@@ -73,6 +81,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       runInProgress: () => runController.runInProgress(),
     }),
     whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, ...spawn }),
+    scene: { scene, file: path.basename(o.defaultSceneFile) },
     close: async () => {
       runController.abort('remote');
       connections.dispose();

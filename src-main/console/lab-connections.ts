@@ -5,10 +5,12 @@
  * now. Listeners hear only changes.
  */
 import { performance } from 'node:perf_hooks';
-import type { Connection } from '../contract/console-api';
-import { nowSeconds } from '../mocap/clock';
+import type { Connection, RunStatus } from '../contract/console-api';
+import type { LabView } from '../contract/lab-view';
+import type { Scene } from '../contract/scene';
 import { programPlaying } from '../robot/robot-state';
 import type { LabLink } from '../run/lab-link';
+import { labView } from '../run/lab-view';
 import { preflight } from '../safety/preflight';
 import { connectionLabels, type ConnectionSource, type LabStatus } from './connections';
 import type { LabSession } from './lab-session';
@@ -23,6 +25,10 @@ export interface LabInUse {
 
 /** Robot state older than this counts as a silent link (the supervisor's own limit). */
 const ROBOT_STALE_MS = 100;
+/** A pusher pose older than this (s) says the frames have stopped (the estimator's age of it). */
+const FRAMES_STOPPED_S = 1;
+/** Robot state older than this says nothing of the robot's safety now (the status bar's SAFETY). */
+const SAFETY_STALE_MS = 1000;
 
 export class LabConnections implements ConnectionSource {
   private readonly listeners = new Set<(status: LabStatus) => void>();
@@ -31,6 +37,8 @@ export class LabConnections implements ConnectionSource {
   private readonly offController: () => void;
   private offSession: () => void = () => undefined;
   private watched: LabSession | null = null;
+  /** The console's scene, which the checklist judges; undefined: not told (the link's own scene). */
+  private scene: Scene | null | undefined = undefined;
 
   constructor(
     private readonly lab: LabInUse,
@@ -50,8 +58,15 @@ export class LabConnections implements ConnectionSource {
       connections: link
         ? [optitrack(link), ur5(link), gripper(link), this.workers()]
         : this.unconnected(session),
-      preflight: link ? checklist(link) : null,
+      preflight: link ? checklist(link, this.scene === undefined ? link.scene : this.scene) : null,
+      lab: link ? labView(link, session.description) : unconnectedLab(session),
+      safety: link ? robotSafety(link) : 'unknown',
     };
+  }
+
+  useScene(scene: Scene | null): void {
+    this.scene = scene;
+    this.refresh();
   }
 
   subscribe(listener: (status: LabStatus) => void): () => void {
@@ -111,9 +126,8 @@ export class LabConnections implements ConnectionSource {
 
 function optitrack(link: LabLink): Connection {
   const s = link.natnet.getStats();
-  const poses = link.poses();
   const latency = s.totalLatency ?? s.systemLatency ?? null;
-  const fresh = poses !== undefined && nowSeconds() - (poses.pusher.poseTime ?? -Infinity) < 1;
+  const fresh = (link.poses()?.pusher.ageS ?? Infinity) < FRAMES_STOPPED_S;
   const state = s.frames === 0 ? 'connecting' : fresh ? 'connected' : 'error';
   return {
     id: 'optitrack',
@@ -157,14 +171,52 @@ function gripper(link: LabLink): Connection {
   };
 }
 
-function checklist(link: LabLink): LabStatus['preflight'] {
-  return preflight({
+/**
+ * The checklist of the lab as it stands, with the scene check on the console's scene (the one the
+ * next run opens the lab on); without one, that check is red and says where to load one.
+ */
+function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
+  const report = preflight({
     mocap: link.poses(),
     robot: link.robot.latest,
     gripper: link.gripperStatus(),
     // Both calibrations place the pusher: the check is as good as the worse of the two fits.
     calibration: { residual: Math.max(link.setup.mocap.residual.rms, link.setup.robot.residual?.rms ?? 0) },
-    scene: link.scene,
+    scene: scene ?? link.scene,
     maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,
   });
+  if (scene) return report;
+  const checks = report.checks.map((c) =>
+    c.id === 'scene' ? { ...c, ok: false, reason: 'no scene loaded: load one in the Scene view' } : c,
+  );
+  return { ok: checks.every((c) => c.ok), checks };
+}
+
+/** The robot's safety mode in the status bar's words; unknown without fresh robot state. */
+function robotSafety(link: LabLink): RunStatus['safety'] {
+  const r = link.robot.latest;
+  if (!link.robot.linkUp || !r || performance.now() - r.receivedAt > SAFETY_STALE_MS) return 'unknown';
+  switch (r.safetyMode) {
+    case 'NORMAL':
+    case 'REDUCED':
+      return 'safe';
+    case 'VIOLATION':
+    case 'FAULT':
+      return 'fault';
+    default:
+      // Protective, safeguard and emergency stops, and the recovery from one.
+      return 'stopped';
+  }
+}
+
+function unconnectedLab(session: LabSession): LabView {
+  return {
+    kind: 'unknown',
+    description: session.description,
+    connected: false,
+    robot: null,
+    mocap: null,
+    scene: null,
+    setup: null,
+  };
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { sceneSchema } from './scene';
+import { labKindSchema, labViewSchema } from './lab-view';
 import { plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
 import { runModeSchema, runPhaseSchema } from './run-lifecycle';
 
@@ -293,6 +294,8 @@ export const sessionSummarySchema = z.object({
   outcome: z.string(),
   outcomeDetail: z.string().nullable(),
   softwareVersion: z.string().nullable(),
+  /** The lab the run was on, as its devices said (contract/lab-view.ts); absent in older logs. */
+  lab: labKindSchema.nullable().optional(),
   recovered: z.boolean(),
   messageCounts: z.record(z.string(), z.number().int()),
 });
@@ -339,6 +342,8 @@ export const eventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), status: runStatusSchema }).strict(),
   /** The pre-flight checklist as the lab stands now (null: no lab connected). */
   z.object({ type: z.literal('preflight'), report: preflightReportSchema.nullable() }).strict(),
+  /** The lab in use: which it is, its scene and its setup's frames (null: no lab configured). */
+  z.object({ type: z.literal('lab'), lab: labViewSchema.nullable() }).strict(),
   /** High rate: the measured state (motion capture + robot), for the live view. */
   z
     .object({
@@ -400,6 +405,7 @@ export const snapshotSchema = z
     run: runStatusSchema,
     connections: z.array(connectionSchema),
     preflight: preflightReportSchema.nullable(),
+    lab: labViewSchema.nullable(),
   })
   .strict();
 export type ConsoleSnapshot = z.infer<typeof snapshotSchema>;

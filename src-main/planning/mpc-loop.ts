@@ -20,7 +20,8 @@
  * whatever plan is pending.
  *
  * The loop knows nothing about how a plan is made (MPC, TAMPC, UAMPC fit it) and drives any
- * Plant: the simulated execution world, whose clock is the task time, or the real robot.
+ * Plant: the simulated execution world, whose clock is the task time, or the real robot. What a
+ * step reports of its plan is step-record.ts's.
  */
 import { performance } from 'node:perf_hooks';
 import type { State, StateLayout } from '../contract/state';
@@ -29,6 +30,7 @@ import type { Control, Tolerance } from '../parareal/parareal';
 import type { Plan, StepPlanner } from './mpc';
 import type { TaskGeometry } from './outcome';
 import type { Plant } from './plant';
+import { stepRecord } from './step-record';
 
 /**
  * 3 mm / 1.5 deg: well inside the real-world spread (8.1 mm / 4.2 deg). The spread says how far any
@@ -179,12 +181,16 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     const { plan, planning } = chosen;
     planningTimes.push(planning);
     o.onStep?.(
-      stepRecord(o, L, {
+      stepRecord({
         step: controls.length,
         time: planStart,
+        sliderIds: L.sliderIds,
         start: chosen.basis,
         plan,
         planning,
+        controlDuration: o.controlDuration,
+        workers: o.workers,
+        theoreticalSpeedup: o.theoreticalSpeedup,
         replan: chosen.replan,
       }),
     );
@@ -212,42 +218,4 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     const crossed = o.geometry.firstFailure(path);
     if (crossed) return finish('failure', crossed.failure, crossed.detail);
   }
-}
-
-/** One planner-step event: what was planned from where, predicted how, at what cost in time. */
-function stepRecord(
-  o: MpcLoopOptions,
-  L: StateLayout,
-  s: {
-    step: number;
-    time: number;
-    start: State;
-    plan: Plan;
-    planning: number;
-    replan: PlannerStep['replan'];
-  },
-): PlannerStep {
-  const { plan } = s;
-  return {
-    step: s.step,
-    time: s.time,
-    sliderIds: [...L.sliderIds],
-    start: Array.from(s.start),
-    plan: plan.controls.map((u) => [u[0], u[1]]),
-    controlDuration: o.controlDuration,
-    predictions: plan.iterates.map((states, k) => ({
-      iteration: plan.iterationLabels[k]!,
-      states: states.map((v) => Array.from(v)),
-    })),
-    convergence: plan.changes.map((c, k) => ({ iteration: k + 1, ...c })),
-    costs: plan.costs,
-    ...(plan.rollouts ? { rollouts: plan.rollouts.map((t) => t.map((v) => Array.from(v))) } : {}),
-    ...(s.replan ? { replan: s.replan } : {}),
-    timings: {
-      planning: s.planning,
-      prediction: plan.predictionMs / 1000,
-      workers: o.workers,
-      theoreticalSpeedup: o.theoreticalSpeedup,
-    },
-  };
 }

@@ -7,9 +7,10 @@ import { DashboardClient } from '../robot/dashboard';
 import { GripperError, RobotiqGripper, ObjectStatus } from '../robot/gripper';
 import { Ur5Connection } from '../robot/ur5-connection';
 import { NatNetClient } from '../mocap/client';
-import { nowSeconds } from '../mocap/clock';
-import { ageTo, bindingFromScene, toPlanarPoses, type PlanarPoses } from '../mocap/scene-binding';
+import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
+import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../mocap/state-estimator';
 import type { Scene } from '../contract/scene';
+import { layoutForScene } from '../contract/state';
 import type { Setup } from '../setup/setup-file';
 
 export interface LabAddress {
@@ -43,10 +44,15 @@ export function loopbackLabAddress(ports: {
 }
 
 export class LabLink {
-  private mocap: PlanarPoses | undefined;
+  /** Motion capture -> the table's state: the one estimator every run and the live view read. */
+  private readonly estimator: StateEstimator;
   private gripperHeld = false;
   private gripperDetail = 'not checked';
   private readonly unsubscribe: (() => void)[] = [];
+  /** What the devices say they are: the UR controller's software version, the NatNet server's name. */
+  private said: { robot: string | null; mocap: string | null } = { robot: null, mocap: null };
+  /** Where the lab is, in words: its robot and motion-capture hosts. */
+  description = 'lab';
 
   private constructor(
     readonly robot: Ur5Connection,
@@ -55,11 +61,26 @@ export class LabLink {
     readonly natnet: NatNetClient,
     readonly scene: Scene,
     private current: Setup,
-  ) {}
+  ) {
+    this.estimator = new StateEstimator({
+      binding: bindingFromScene(scene),
+      layout: layoutForScene(scene),
+      calibration: () => this.current.mocap,
+    });
+  }
 
   /** The lab setup (calibrations, safety envelope) the link reads poses and judges pre-flight with. */
   get setup(): Setup {
     return this.current;
+  }
+
+  /**
+   * What the lab's devices say of themselves (asked once, at connect): the UR controller's
+   * software version ("... (virtual)" on Parapush's virtual UR) and the motion-capture server's
+   * application name; null where a device did not say.
+   */
+  get identity(): { robot: string | null; mocap: string | null } {
+    return this.said;
   }
 
   /** Takes a newly saved setup (the calibration wizard): later frames and checks use it. */
@@ -82,14 +103,18 @@ export class LabLink {
       ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
     });
     const link = new LabLink(robot, dashboard, gripper, natnet, scene, setup);
-    const binding = bindingFromScene(scene);
+    link.description = `robot ${address.robotHost}, motion capture ${address.mocapHost}`;
     link.unsubscribe.push(
       natnet.on('frame', (_frame, snapshot) => {
-        link.mocap = toPlanarPoses(snapshot, binding, link.setup.mocap, { previous: link.mocap });
-        link.onMocap?.(link.mocap);
+        // Every frame reaches the estimator, whether or not anyone listens (`?.()` would skip it).
+        const poses = link.estimator.frame(snapshot);
+        link.onMocap?.(poses);
       }),
     );
-    await natnet.connect();
+    const info = await natnet.connect();
+    // A controller that does not answer the version is still a robot: it just has not said which.
+    const robotSaid = await dashboard.polyscopeVersion().catch(() => null);
+    link.said = { robot: robotSaid || null, mocap: info.appName || null };
     return link;
   }
 
@@ -98,7 +123,15 @@ export class LabLink {
 
   /** Latest poses, re-judged now: they go stale when frames stop arriving. */
   poses(): PlanarPoses | undefined {
-    return this.mocap && ageTo(this.mocap, nowSeconds());
+    return this.estimator.poses();
+  }
+
+  /**
+   * The table now (mocap/state-estimator.ts): poses with their ages and the state they give;
+   * `pusherFromRobot` places a pusher that carries no markers.
+   */
+  estimate(pusherFromRobot?: PusherFromRobot): TableEstimate {
+    return this.estimator.estimate(pusherFromRobot);
   }
 
   /** Activates the gripper if needed and closes it on the pusher; true when OBJ = 2. */

@@ -1,11 +1,11 @@
 /**
- * The real robot as the MPC loop's Plant: observe() reads the table state from motion capture,
- * execute() streams the control through the safety supervisor for its duration and then holds
- * still. The supervisor decides; this only proposes.
+ * The real robot as the MPC loop's Plant: observe() reads the table state from the state estimator
+ * (mocap/state-estimator.ts), execute() streams the control through the safety supervisor for its
+ * duration and then holds still. The supervisor decides; this only proposes.
  */
 import { performance } from 'node:perf_hooks';
-import type { State, StateLayout } from '../contract/state';
-import type { PlanarPoses } from '../mocap/scene-binding';
+import type { State } from '../contract/state';
+import type { TableEstimate } from '../mocap/state-estimator';
 import type { Control } from '../parareal/parareal';
 import type { Plant } from '../planning/plant';
 import type { Supervisor } from '../safety/supervisor';
@@ -17,10 +17,8 @@ export class RunStoppedError extends Error {
 
 export interface RobotPlantOptions {
   supervisor: Supervisor;
-  layout: StateLayout;
-  poses: () => PlanarPoses | undefined;
-  /** Pusher position from the robot, for setups whose pusher carries no markers. */
-  pusherFromRobot: () => { x: number; y: number } | undefined;
+  /** The table now, from the run's state estimator (the live view shows the same). */
+  estimate: () => TableEstimate;
   /** Awaited after each action, the arm holding still (the operator's pause). */
   betweenActions?: () => Promise<void>;
   /** Interval between command refreshes while moving (ms); well inside the watchdogs. */
@@ -30,26 +28,11 @@ export interface RobotPlantOptions {
 export class RobotPlant implements Plant {
   constructor(private readonly o: RobotPlantOptions) {}
 
-  /**
-   * The measured state. Velocities are zero: the arm holds still while the planner plans, and the
-   * objects come to rest under friction within a fraction of a second.
-   */
+  /** The measured state (velocities zero); a position nobody knows stops the run. */
   observe(): State {
-    const poses = this.o.poses();
-    if (!poses) throw new RunStoppedError('no motion-capture frame to observe the table from');
-    const L = this.o.layout;
-    const x = L.create();
-    const pusher = poses.pusher.pose ?? this.o.pusherFromRobot();
-    if (!pusher)
-      throw new RunStoppedError(
-        'the pusher position is known neither from motion capture nor from the robot',
-      );
-    L.setPusher(x, pusher.x, pusher.y);
-    poses.sliders.forEach((s, i) => {
-      if (!s.pose) throw new RunStoppedError(`no pose for ${s.id} (${s.rigidBody ?? 'no rigid body bound'})`);
-      L.setSlider(x, i, s.pose);
-    });
-    return x;
+    const e = this.o.estimate();
+    if (e.state === null) throw new RunStoppedError(e.missing);
+    return e.state;
   }
 
   async execute(u: Control, dt: number): Promise<State[]> {

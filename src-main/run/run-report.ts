@@ -9,11 +9,10 @@ import { performance } from 'node:perf_hooks';
 import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
 import { endsRun, type RunOutcome } from '../contract/run-lifecycle';
 import type { StateLayout } from '../contract/state';
-import type { PlanarPoses } from '../mocap/scene-binding';
+import type { TableEstimate } from '../mocap/state-estimator';
 import type { PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import type { Decision } from '../safety/supervisor';
-import { measuredState } from './live-state';
 import type { RunStatusChange } from './run-status';
 
 /** Where a run's events go: the console core, or the session log of a run without a console. */
@@ -85,11 +84,18 @@ export class RunReporter {
     this.sink.emit({ type: 'planner-step', step });
   }
 
-  /** The measured state for the live view, when every bound body has been seen. */
-  state(layout: StateLayout, poses: PlanarPoses | undefined): void {
-    const state = measuredState(layout, poses);
-    if (state)
-      this.sink.emit({ type: 'state', time: this.runTime(), sliderIds: [...layout.sliderIds], state });
+  /**
+   * The measured state for the live view: the estimate the planner observes too
+   * (mocap/state-estimator.ts), once every body's position is known (never a guess).
+   */
+  state(layout: StateLayout, estimate: TableEstimate): void {
+    if (estimate.state)
+      this.sink.emit({
+        type: 'state',
+        time: this.runTime(),
+        sliderIds: [...layout.sliderIds],
+        state: Array.from(estimate.state),
+      });
   }
 
   /** A supervisor decision as the status bar and the event log show it. */

@@ -22,8 +22,10 @@ import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import { Supervisor, type Decision } from '../safety/supervisor';
 import { labWorkspace } from '../safety/workspace';
+import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from './lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
+import { labView } from './lab-view';
 import type { RunRecorder } from './run-recorder';
 import { RunReporter, type RunEventSink } from './run-report';
 
@@ -110,6 +112,8 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   });
   // The recorder first: a decision is in the log before anything reacts to it.
   const unwatch = rec?.watch(link, supervisor);
+  // Which lab this run is on, as its devices say (the session list shows virtual or real from it).
+  rec?.event({ type: 'lab', lab: labView(link, link.description) });
   supervisor.on('decision', (d) => report.decision(d));
   if (o.onDecision) supervisor.on('decision', o.onDecision);
   const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => supervisor.updateRobot(s);
@@ -124,7 +128,11 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   };
   const watchdog = setInterval(() => supervisor.tick(), 5);
   const layout = layoutForScene(scene);
-  const live = setInterval(() => report.state(layout, link.poses()), 1000 / (o.liveRateHz ?? 30));
+  // One estimate of the table for the planner and the live view; a pusher without markers is
+  // where the robot holds it.
+  const observe = (): TableEstimate =>
+    link.estimate(() => (link.robot.latest ? adapter.pusherPosition(link.robot.latest.tcpPose) : undefined));
+  const live = setInterval(() => report.state(layout, observe()), 1000 / (o.liveRateHz ?? 30));
   const onAbort = (): void => {
     supervisor.abort();
     report.stopClock();
@@ -208,10 +216,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     const plant = new RobotPlant({
       supervisor,
       ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
-      layout,
-      poses: () => link.poses(),
-      pusherFromRobot: () =>
-        link.robot.latest ? adapter.pusherPosition(link.robot.latest.tcpPose) : undefined,
+      estimate: observe,
     });
     let steps = 0;
     try {

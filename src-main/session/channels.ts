@@ -9,7 +9,9 @@
  * 3D and Transform panels. SI units throughout.
  */
 import { z } from 'zod';
+import { foxgloveReadable } from './foxglove-json-schema';
 import { eventSchema } from '../contract/console-api';
+import { labViewSchema } from '../contract/lab-view';
 import { plannerSettingsSchema } from '../contract/planner-settings';
 import { sceneSchema } from '../contract/scene';
 import { stopReasonSchema } from '../safety/stop-reasons';
@@ -48,6 +50,12 @@ export const sessionSettingsSchema = stamped({
   scene: sceneSchema,
   settings: plannerSettingsSchema,
 });
+
+/**
+ * The lab the run is on: which it is (virtual, real, mixed, as its devices say of themselves),
+ * the scene its link was opened on and its setup's frames on the table (contract/lab-view.ts).
+ */
+export const sessionLabSchema = stamped({ lab: labViewSchema.nullable() });
 
 const rigidBodySchema = z.object({
   id: z.number().int(),
@@ -162,6 +170,7 @@ export const runStatusEventSchema = stamped({ event: eventOf('run') });
 export const channels = {
   '/session/info': sessionInfoSchema,
   '/session/settings': sessionSettingsSchema,
+  '/session/lab': sessionLabSchema,
   '/mocap/frame': mocapFrameSchema,
   '/mocap/poses': mocapPosesSchema,
   '/scene/state': sceneStateSchema,
@@ -221,19 +230,9 @@ export function schemaName(topic: Topic): string {
 }
 
 /**
- * JSON Schema of a channel, as stored in the MCAP schema record. Objects always list their
- * properties (an empty list for maps such as the robot's status bits): Foxglove's JSON Schema
- * reader needs one on every object.
+ * JSON Schema of a channel, as stored in the MCAP schema record: in the form Foxglove's reader
+ * accepts (foxglove-json-schema.ts).
  */
 export function channelJsonSchema(topic: Topic): object {
-  const schema = z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' });
-  const withProperties = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(withProperties);
-    if (node === null || typeof node !== 'object') return;
-    const o = node as Record<string, unknown>;
-    if (o.type === 'object' && o.properties === undefined) o.properties = {};
-    Object.values(o).forEach(withProperties);
-  };
-  withProperties(schema);
-  return schema;
+  return foxgloveReadable(z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' }));
 }

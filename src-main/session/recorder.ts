@@ -283,6 +283,8 @@ export class SessionRecorder {
           return this.record('/foxglove/log', foxgloveLog(event, this.time(now))!, now);
         case 'run':
           return this.record('/run/status', { event }, now);
+        case 'lab':
+          return this.record('/session/lab', { lab: event.lab }, now);
         default:
           return undefined;
       }

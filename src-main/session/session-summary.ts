@@ -11,6 +11,7 @@ import {
   runOutcomeRecordSchema,
   runStatusEventSchema,
   sessionInfoSchema,
+  sessionLabSchema,
   sessionSettingsSchema,
 } from './channels';
 
@@ -46,6 +47,8 @@ export class SummaryBuilder {
   private scene: string | null = null;
   private model: string | null = null;
   private version: string | null = null;
+  /** The lab the run was on (its last record); null: the log names none (older logs). */
+  private lab: NonNullable<SessionSummary['lab']> | null = null;
   private outcome: { outcome: string; detail: string | null } | null = null;
   private lastPhase: { phase: RunPhase; reason: string | null } | null = null;
 
@@ -69,6 +72,13 @@ export class SummaryBuilder {
           this.scene = m.data.scene.name;
           this.model = modelLabel(m.data.settings);
         }
+        break;
+      }
+      case '/session/lab': {
+        const m = sessionLabSchema.safeParse(parse(data));
+        // A later record of a lab not (yet) connected does not undo what its devices said.
+        const kind = m.success ? m.data.lab?.kind : undefined;
+        if (kind && (kind !== 'unknown' || this.lab === null)) this.lab = kind;
         break;
       }
       case '/run/outcome': {
@@ -98,6 +108,7 @@ export class SummaryBuilder {
       outcome: ended?.outcome ?? (recovered ? 'interrupted' : 'unknown'),
       outcomeDetail: ended?.detail ?? (recovered ? 'the log was cut short and recovered' : null),
       softwareVersion: this.version,
+      lab: this.lab,
       recovered,
       messageCounts: { ...this.counts },
     };

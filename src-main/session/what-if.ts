@@ -13,6 +13,7 @@ import type { PlannerStep } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
 import type { StepPlanner } from '../planning/mpc';
+import { stepRecord } from '../planning/step-record';
 
 export const WHAT_IF_UNAVAILABLE =
   'What-if re-planning is not available: no planner is connected to the console (it comes with the MPC run controller).';
@@ -48,30 +49,19 @@ export async function replanStep(
       uPrev: [0, 0],
     });
     const planning = (performance.now() - t0) / 1000;
-    const replanned: PlannerStep = {
+    // Described as the run describes its steps (planning/step-record.ts), without rollout traces.
+    const replanned = stepRecord({
       step: original.step,
       time: original.time,
       sliderIds: original.sliderIds,
       start: original.start,
-      plan: plan.controls.map((u) => [u[0], u[1]]),
+      plan,
+      planning,
       controlDuration: settings.controlDuration,
-      predictions: plan.iterates.map((states, k) => ({
-        iteration: plan.iterationLabels[k]!,
-        states: states.map((s) => Array.from(s)),
-      })),
-      convergence: plan.changes.map((c, k) => ({
-        iteration: k + 1,
-        translation: c.translation,
-        rotation: c.rotation,
-      })),
-      costs: plan.costs,
-      timings: {
-        planning,
-        prediction: plan.predictionMs / 1000,
-        workers: factory.workers,
-        theoreticalSpeedup: null,
-      },
-    };
+      workers: factory.workers,
+      theoreticalSpeedup: null,
+      rollouts: false,
+    });
     return { original, replanned, settings };
   } finally {
     dispose();

@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     calibration: lab.calibration,
     recovery: lab.recovery,
     whatIf: lab.whatIf,
+    scene: lab.scene,
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
     sessionsDir: defaultSessionsDir(),

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
 import { initialState, layoutForScene, type State } from '../../src-main/contract/state';
+import { tableEstimate } from '../../src-main/mocap/state-estimator';
 import type { Control, Tolerance } from '../../src-main/parareal/parareal';
 import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';
 import { runMpc } from '../../src-main/planning/mpc-loop';
@@ -186,17 +187,19 @@ describe('asynchronous MPC', () => {
     let x = initialState(scene);
     const robot = new RobotPlant({
       supervisor,
-      layout,
-      poses: () =>
-        ({
-          pusher: { id: 'pusher', rigidBody: 'pusher', pose: { x: x[0]!, y: x[1]!, theta: 0 } },
-          sliders: scene.sliders.map((s, i) => ({
-            id: s.id,
-            rigidBody: s.rigidBody ?? null,
-            pose: layout.sliderPose(x, i),
-          })),
-        }) as never,
-      pusherFromRobot: () => undefined,
+      estimate: () =>
+        tableEstimate(
+          layout,
+          {
+            pusher: { id: 'pusher', rigidBody: 'pusher', pose: { x: x[0]!, y: x[1]!, theta: 0 } },
+            sliders: scene.sliders.map((s, i) => ({
+              id: s.id,
+              rigidBody: s.rigidBody ?? null,
+              pose: layout.sliderPose(x, i),
+            })),
+          } as never,
+          performance.now() / 1000,
+        ),
       commandPeriodMs: 5,
     });
     const plant: Plant = {

@@ -54,12 +54,14 @@ const sessions: SessionListingInfo[] = [
 ];
 
 describe('SessionList', () => {
-  it('lists date, scene, model, outcome and duration of each session', () => {
+  it('lists date, scene, model, lab, outcome and duration of each session', () => {
     render(SessionList, { sessions, onOpen: () => {} });
     const row = screen.getByRole('listitem', { name: `Session ${formatDate(startedAt)}` });
     const text = row.textContent!;
     expect(text).toContain('isrr-obstacle');
-    expect(text).toContain('parareal:2, dry run');
+    expect(text).toContain('parareal:2');
+    // A console dry run from before logs named their lab: always the console's virtual lab.
+    expect(within(row).getByTestId('session-lab').textContent).toBe('virtual, dry run');
     expect(text).toContain('aborted');
     expect(text).toContain('Aborted by operator');
     expect(text).toContain('1:23');
@@ -93,6 +95,36 @@ describe('SessionList', () => {
     await rerender({ sessions, onOpen, openFile: '2024-05-01T10-20-30-000Z_dry.mcap' });
     expect(within(row).getByRole('button')).toHaveProperty('disabled', true);
     expect(row.getAttribute('aria-current')).toBe('true');
+  });
+
+  it('says truthfully which lab a run was on: `parapush run` on the virtual lab is no real-lab run', () => {
+    const cli = (lab: SessionSummary['lab'], outcome: string, minute: number) =>
+      listing({
+        file: `2024-05-02T10-${minute}-00-000Z_real.mcap`,
+        summary: summary({ mode: 'real', lab, outcome, startedAt: Date.UTC(2024, 4, 2, 10, minute) }),
+      });
+    render(SessionList, {
+      sessions: [
+        cli('virtual', 'failure', 10),
+        cli('real', 'finished', 11),
+        cli(undefined, 'success', 12),
+        cli(null, 'action-limit', 13),
+      ],
+      onOpen: () => {},
+    });
+    const labs = screen.getAllByTestId('session-lab').map((e) => e.textContent);
+    expect(labs).toEqual([
+      'virtual',
+      'real',
+      'unknown (recorded before logs named their lab)',
+      'unknown (recorded before logs named their lab)',
+    ]);
+    // One wording of outcomes, whoever recorded the log.
+    const outcomes = screen.getAllByRole('listitem').map((li) => {
+      const dt = [...li.querySelectorAll('dt')].find((d) => d.textContent === 'Outcome')!;
+      return dt.nextElementSibling!.textContent;
+    });
+    expect(outcomes).toEqual(['failed', 'finished', 'finished', 'failed (action limit)']);
   });
 
   it('says so when there are no sessions', () => {

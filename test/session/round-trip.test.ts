@@ -15,6 +15,7 @@ import {
   planarPoses,
   recordEveryChannel,
   robotState,
+  sampleLab,
   sampleScene,
   sampleSettings,
   sliderIds,
@@ -61,6 +62,9 @@ describe('session log round trip', () => {
       scene: sampleScene,
       settings: sampleSettings,
     });
+    // The lab the run was on, read back into the summary the session list shows.
+    expect(by['/session/lab']).toMatchObject({ lab: sampleLab });
+    expect(summary.lab).toBe('virtual');
     // Positions, orientations and states have named fields, not unnamed arrays.
     const frame = mocapFrame(7, 0.5);
     const [px, py, pz] = frame.rigidBodies[0]!.position;

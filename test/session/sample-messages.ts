@@ -8,6 +8,8 @@ import { defaultPlannerSettings } from '../../src-main/contract/planner-settings
 import type { Scene } from '../../src-main/contract/scene';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
 import type { RobotState } from '../../src-main/robot/robot-state';
+import type { LabView } from '../../src-main/contract/lab-view';
+import { setupView } from '../../src-main/run/lab-view';
 import type { Decision } from '../../src-main/safety/supervisor';
 import type { SessionRecorder } from '../../src-main/session/recorder';
 import { setupSchema, type Setup } from '../../src-main/setup/setup-file';
@@ -32,6 +34,17 @@ export const sampleSetup: Setup = setupSchema.parse({
   table: { size: { x: 1, y: 0.8 } },
   robot: { calibration: { yaw: Math.PI / 2, offset: [0.5, 0, 0] }, pusherOffset: [0, 0, 0.2] },
 });
+
+/** The virtual lab as a run on it records it (/session/lab). */
+export const sampleLab: LabView = {
+  kind: 'virtual',
+  description: 'robot 127.0.0.1, motion capture 127.0.0.1',
+  connected: true,
+  robot: 'URSoftware 5.11.0.0 (virtual)',
+  mocap: 'Parapush virtual Motive',
+  scene: sampleScene.name,
+  setup: setupView(sampleSetup),
+};
 
 export function robotState(t: number): RobotState {
   return {
@@ -150,6 +163,7 @@ export function recordEveryChannel(r: SessionRecorder): void {
   r.settings('dry', sampleScene, sampleSettings);
   r.setup(sampleSetup);
   r.event({ type: 'run', status: runStatus('running') });
+  r.event({ type: 'lab', lab: sampleLab });
   r.operator('run.start', 'dry run from the console');
   r.mocapFrame(mocapFrame(7, 0.5));
   r.poses(planarPoses(7, 0.5));

@@ -43,6 +43,7 @@ export function registerLogCommand(program: Command): void {
             `started:   ${when(summary.startedAt)}`,
             `duration:  ${summary.duration.toFixed(3)} s`,
             `mode:      ${summary.mode ?? 'unknown'}`,
+            `lab:       ${summary.lab ?? 'unknown'}`,
             `scene:     ${summary.scene ?? 'unknown'}`,
             `model:     ${summary.model ?? 'unknown'}`,
             `outcome:   ${summary.outcome}${summary.outcomeDetail ? ` (${summary.outcomeDetail})` : ''}`,

@@ -61,6 +61,7 @@ export function registerWebCommand(program: Command): void {
           calibration: lab.calibration,
           recovery: lab.recovery,
           whatIf: lab.whatIf,
+          scene: lab.scene,
           scenesDir: opts.scenes,
           settingsFile: opts.settings ?? null,
           sessionsDir: defaultSessionsDir(),

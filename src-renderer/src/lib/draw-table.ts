@@ -7,9 +7,19 @@
  * (lib/label-layout.ts).
  */
 import type { PlannerStep } from '../../../src-main/contract/console-api';
+import type { LabSetupView } from '../../../src-main/contract/lab-view';
 import type { Scene, Shape } from '../../../src-main/contract/scene';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
-import { fitTable, toCanvas, type ViewTransform } from './table-view';
+import {
+  describeLab,
+  drawMocapFrame,
+  drawRobotBase,
+  drawScaleBar,
+  drawTableAxes,
+  drawWorkspace,
+  labBounds,
+} from './lab-overlay';
+import { fitBounds, toCanvas, type ViewTransform } from './table-view';
 
 export interface LiveOverlay {
   step: PlannerStep | null;
@@ -19,6 +29,8 @@ export interface LiveOverlay {
   showRollouts: boolean;
   /** A what-if re-plan of `step`, drawn beside it; null when there is none. */
   whatIf?: PlannerStep | null;
+  /** The lab's setup (workspace, robot base, motion-capture frame); null when no lab is connected. */
+  setup?: LabSetupView | null;
 }
 
 /** The look of the two plans of a what-if comparison (the legend in LiveCanvas names them). */
@@ -35,9 +47,12 @@ export function drawTable(
   scene: Scene,
   overlay: LiveOverlay,
 ): ViewTransform {
-  const t = fitTable(scene.table.size, width, height);
+  const setup = overlay.setup ?? null;
+  const t = fitBounds(labBounds(scene, setup), width, height);
   const labels: LabelRequest[] = [];
   const avoid: Box[] = [];
+  // The lab's marks are named after the scene's: theirs come first in the label layout.
+  const labLabels: LabelRequest[] = [];
   ctx.clearRect(0, 0, width, height);
   ctx.lineJoin = 'round';
 
@@ -47,6 +62,14 @@ export function drawTable(
   ctx.strokeStyle = '#5d4037';
   ctx.lineWidth = 2;
   ctx.strokeRect(tx, ty, scene.table.size.x * t.scale, scene.table.size.y * t.scale);
+
+  // The lab under the objects: workspace, table axes, motion-capture frame; the robot base.
+  if (setup) drawWorkspace(ctx, t, scene, setup, labLabels);
+  drawTableAxes(ctx, t, labLabels);
+  if (setup) {
+    drawMocapFrame(ctx, t, setup.mocapFrame, labLabels);
+    drawRobotBase(ctx, t, setup.robotBase, labLabels, avoid);
+  }
 
   // Goal region: dashed ring and a label.
   const [gx, gy] = toCanvas(t, scene.goal.center.x, scene.goal.center.y);
@@ -114,7 +137,9 @@ export function drawTable(
     goalLabel,
     ...sceneLabels,
     ...pathLabels,
+    ...labLabels,
   );
+  avoid.push(drawScaleBar(ctx, t, height));
   drawLabels(ctx, labels, avoid, { x: 0, y: 0, w: width, h: height });
   return t;
 }
@@ -318,6 +343,7 @@ export function describeView(
   scene: Scene | null,
   step: PlannerStep | null,
   whatIf: PlannerStep | null = null,
+  setup: LabSetupView | null = null,
 ): string {
   if (!scene) return 'No scene loaded';
   const parts = [
@@ -325,6 +351,7 @@ export function describeView(
     `${scene.sliders.length} slider(s)`,
     `${scene.obstacles.length} obstacle(s)`,
     `goal for ${scene.goal.slider}`,
+    ...describeLab(setup),
   ];
   if (step) {
     parts.push(

@@ -1,14 +1,18 @@
 /**
- * How the Sessions view describes a session log in words: date, scene, model, outcome and
- * duration, and, for logs that cannot be played, why not.
+ * How the Sessions view describes a session log in words: date, scene, model, the lab it ran on,
+ * outcome and duration, and, for logs that cannot be played, why not. Outcomes read the same
+ * whoever recorded the log (the console or `parapush run`, today or before the words were one).
  */
-import type { SessionListingInfo } from '../../../src-main/contract/console-api';
+import type { SessionListingInfo, SessionSummary } from '../../../src-main/contract/console-api';
+import type { RunOutcome } from '../../../src-main/contract/run-lifecycle';
 
 export interface SessionRow {
   file: string;
   date: string;
   scene: string;
   model: string;
+  /** The lab the run was on: virtual, real, mixed or unknown (older logs do not say). */
+  lab: string;
   outcome: string;
   duration: string;
   /** The log's state in words ("complete", "recording", "needs recovery", "unreadable"). */
@@ -50,12 +54,49 @@ function dateFromFileName(file: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/**
+ * One wording of how a run ended, the run lifecycle's (finished, aborted, failed): older logs and
+ * `parapush run` said success, failure, action-limit, time-limit. Other words (interrupted,
+ * unknown) are kept.
+ */
+export function outcomeWords(outcome: string): string {
+  const words: Record<string, RunOutcome | `${RunOutcome} (${string})`> = {
+    finished: 'finished',
+    success: 'finished',
+    aborted: 'aborted',
+    failed: 'failed',
+    failure: 'failed',
+    'action-limit': 'failed (action limit)',
+    'time-limit': 'failed (time limit)',
+  };
+  return words[outcome] ?? outcome;
+}
+
+/**
+ * The lab a session ran on, as the log recorded it. A log from before logs named their lab says
+ * so, except a console dry run: those always ran on the console's own virtual lab.
+ */
+export function labWords(lab: SessionSummary['lab'], mode: SessionSummary['mode']): string {
+  const dry = mode === 'dry' ? ', dry run' : '';
+  switch (lab) {
+    case 'virtual':
+      return `virtual${dry}`;
+    case 'real':
+      return `real${dry}`;
+    case 'mixed':
+      return `mixed: virtual and real devices${dry}`;
+    case 'unknown':
+      return `unknown: its devices did not say${dry}`;
+    default:
+      return mode === 'dry' ? 'virtual, dry run' : 'unknown (recorded before logs named their lab)';
+  }
+}
+
 export function describeSession(s: SessionListingInfo): SessionRow {
   const summary = s.summary;
   const started = summary?.startedAt ?? dateFromFileName(s.file);
-  let outcome = summary?.outcome ?? '—';
+  let outcome = summary ? outcomeWords(summary.outcome) : '—';
   if (summary?.recovered) outcome = `${outcome} (recovered)`;
-  const mode = summary?.mode === 'real' ? 'real' : summary?.mode === 'dry' ? 'dry' : null;
   const openable = s.state === 'complete';
   let note: string | null = null;
   if (s.state === 'recording') note = 'A run is writing this log now; open it once the run has ended.';
@@ -67,7 +108,8 @@ export function describeSession(s: SessionListingInfo): SessionRow {
     file: s.file,
     date: started === null ? '—' : formatDate(started),
     scene: summary?.scene ?? '—',
-    model: summary?.model ? `${summary.model}${mode ? `, ${mode} run` : ''}` : '—',
+    model: summary?.model ?? '—',
+    lab: summary ? labWords(summary.lab, summary.mode) : '—',
     outcome,
     duration: summary ? formatDuration(summary.duration) : '—',
     state: stateWords[s.state],

@@ -21,6 +21,45 @@ export function fitTable(
   return { scale, cx: width / 2, cy: height / 2 };
 }
 
+/** A rectangle in the table frame, m. */
+export interface TableBounds {
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+}
+
+/**
+ * Fits a table-frame rectangle (the table and whatever of the lab lies around it: the robot base,
+ * the motion-capture origin) into the canvas with a margin, centred.
+ */
+export function fitBounds(b: TableBounds, width: number, height: number, margin = 24): ViewTransform {
+  const scale = Math.max(
+    1e-6,
+    Math.min((width - 2 * margin) / (b.maxX - b.minX), (height - 2 * margin) / (b.maxY - b.minY)),
+  );
+  return {
+    scale,
+    cx: width / 2 - ((b.minX + b.maxX) / 2) * scale,
+    cy: height / 2 + ((b.minY + b.maxY) / 2) * scale,
+  };
+}
+
+/** The smallest rectangle holding all the given ones. */
+export function unionBounds(...all: TableBounds[]): TableBounds {
+  return {
+    minX: Math.min(...all.map((b) => b.minX)),
+    maxX: Math.max(...all.map((b) => b.maxX)),
+    minY: Math.min(...all.map((b) => b.minY)),
+    maxY: Math.max(...all.map((b) => b.maxY)),
+  };
+}
+
+/** A table (full extents, centred on the origin) as a rectangle. */
+export function tableBounds(size: { x: number; y: number }): TableBounds {
+  return { minX: -size.x / 2, maxX: size.x / 2, minY: -size.y / 2, maxY: size.y / 2 };
+}
+
 export function toCanvas(t: ViewTransform, x: number, y: number): [number, number] {
   return [t.cx + x * t.scale, t.cy - y * t.scale];
 }

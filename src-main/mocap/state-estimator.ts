@@ -1,0 +1,97 @@
+/**
+ * The one state estimator: motion-capture frames in, the table's state out, timestamped and
+ * judged for staleness. Every run (a console dry or real run, `parapush run`) observes the table
+ * through it, and the live view shows what it says, so the planner and the operator see the same
+ * state. The lab link owns one per connection (run/lab-link.ts).
+ *
+ * Each frame goes through the scene binding (scene-binding.ts: calibration, planar poses, the
+ * freeze test that needs the previous frame); between frames the latest poses are re-judged at
+ * the moment they are asked for, so they go stale when frames stop arriving. The state vector is
+ * in the scene's layout (contract/state.ts) with zero velocities: the arm holds still while the
+ * planner plans, and the objects come to rest under friction within a fraction of a second. A
+ * pusher without markers is placed by the robot (the caller says how); a body that has never been
+ * seen leaves no state at all, never a guess. Staleness is reported, not acted on: stopping on it
+ * is the supervisor's job.
+ */
+import type { State, StateLayout } from '../contract/state';
+import type { Calibration } from './calibration';
+import { nowSeconds } from './clock';
+import {
+  ageTo,
+  toPlanarPoses,
+  type MocapBinding,
+  type MocapSnapshot,
+  type PlanarPoses,
+} from './scene-binding';
+
+/** Where the robot puts the pusher on the table (m), for setups whose pusher carries no markers. */
+export type PusherFromRobot = () => { x: number; y: number } | undefined;
+
+/** The table at one moment: its poses with their ages, and the state they give (or why none). */
+export type TableEstimate = {
+  /** Local time (s, the motion-capture clock) the estimate is judged at. */
+  at: number;
+  /**
+   * Each body's last good pose, its age and status at `at`; `ok` when every bound body is tracked
+   * and fresh. Undefined before the first frame.
+   */
+  poses: PlanarPoses | undefined;
+} & ({ state: State; missing: null } | { state: null; missing: string });
+
+/** The estimate `poses` give at `at`: the state vector, or which position is unknown. */
+export function tableEstimate(
+  layout: StateLayout,
+  poses: PlanarPoses | undefined,
+  at: number,
+  pusherFromRobot?: PusherFromRobot,
+): TableEstimate {
+  const none = (missing: string): TableEstimate => ({ at, poses, state: null, missing });
+  if (!poses) return none('no motion-capture frame to observe the table from');
+  const pusher = poses.pusher.pose ?? pusherFromRobot?.();
+  if (!pusher) return none('the pusher position is known neither from motion capture nor from the robot');
+  const x = layout.create();
+  layout.setPusher(x, pusher.x, pusher.y);
+  for (const [i, s] of poses.sliders.entries()) {
+    if (!s.pose) return none(`no pose for ${s.id} (${s.rigidBody ?? 'no rigid body bound'})`);
+    layout.setSlider(x, i, s.pose);
+  }
+  return { at, poses, state: x, missing: null };
+}
+
+export interface StateEstimatorOptions {
+  binding: MocapBinding;
+  layout: StateLayout;
+  /** The motion-capture calibration, read at each frame (a newly saved setup applies at once). */
+  calibration: () => Calibration;
+  /** Local time (s); the motion-capture clock by default. */
+  clock?: () => number;
+}
+
+export class StateEstimator {
+  private latest: PlanarPoses | undefined;
+  private readonly clock: () => number;
+
+  constructor(private readonly o: StateEstimatorOptions) {
+    this.clock = o.clock ?? nowSeconds;
+  }
+
+  get layout(): StateLayout {
+    return this.o.layout;
+  }
+
+  /** Takes one decoded frame; returns its poses, judged at its arrival. */
+  frame(snapshot: MocapSnapshot): PlanarPoses {
+    this.latest = toPlanarPoses(snapshot, this.o.binding, this.o.calibration(), { previous: this.latest });
+    return this.latest;
+  }
+
+  /** The latest poses re-judged at `now`: they go stale when frames stop arriving. */
+  poses(now = this.clock()): PlanarPoses | undefined {
+    return this.latest && ageTo(this.latest, now);
+  }
+
+  /** The table at `now` (see tableEstimate); `pusherFromRobot` places a pusher motion capture does not. */
+  estimate(pusherFromRobot?: PusherFromRobot, now = this.clock()): TableEstimate {
+    return tableEstimate(this.o.layout, this.poses(now), now, pusherFromRobot);
+  }
+}
