@@ -183,7 +183,10 @@ export function registerExperimentCommand(program: Command): void {
       "merged output folder (the experiment command's --out is taken by the parent command)",
     )
     .option('--json', 'print the summary as one JSON object')
-    .action((shards: string[], opts: { into: string; json?: boolean }) => {
+    .action((shards: string[], opts: { into: string }, command: Command) => {
+      // --json is the parent command's option too, and commander gives it to the parent wherever
+      // it stands on the command line: read it from both.
+      const { json } = command.optsWithGlobals<{ json?: boolean }>();
       let config = null;
       for (const dir of [opts.into, ...shards]) {
         const file = path.join(dir, 'experiment.json');
@@ -200,6 +203,6 @@ export function registerExperimentCommand(program: Command): void {
         const runs = path.join(dir, 'runs');
         if (existsSync(runs)) cpSync(runs, path.join(opts.into, 'runs'), { recursive: true });
       }
-      report(opts.into, reportTitle(config.task, config.mode), config.models, opts.json);
+      report(opts.into, reportTitle(config.task, config.mode), config.models, json);
     });
 }

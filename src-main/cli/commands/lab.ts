@@ -1,8 +1,19 @@
 /** `parapush lab`: the virtual lab on loopback, until interrupted. */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadLabConfig, VirtualLab } from '../../lab/virtual-lab';
+import { loadLabConfig, VirtualLab, type LabConfig } from '../../lab/virtual-lab';
 import { defaultSetupDir } from '../../setup/setup-file';
+import { requireFile, UsageError } from '../errors';
+
+/** The lab config: a missing, unreadable or invalid file is bad input (exit 2), not a crash. */
+function labConfig(file: string | undefined): LabConfig {
+  if (file !== undefined) requireFile(file, '--config');
+  try {
+    return loadLabConfig(file);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 export function registerLabCommand(program: Command): void {
   program
@@ -18,7 +29,7 @@ export function registerLabCommand(program: Command): void {
     )
     .option('--json', 'print the ports and setup path as one JSON object')
     .action(async (opts: { config?: string; setupOut: string; json?: boolean }) => {
-      const config = loadLabConfig(opts.config);
+      const config = labConfig(opts.config);
       const lab = await VirtualLab.start(config);
       const setup = lab.writeSetup(opts.setupOut);
       const info = { scene: lab.scene.name, ports: lab.ports, multicast: config.mocap.multicast, setup };

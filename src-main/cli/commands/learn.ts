@@ -23,7 +23,7 @@ import { exportWeights, HIDDEN_UNITS, parameterCount } from '../../learned/netwo
 import { tfBackendReady } from '../../learned/tf-backend';
 import { defaultTrainOptions, trainModel } from '../../learned/train';
 import { parseFineSpec } from '../controls';
-import { UsageError } from '../errors';
+import { requireFile, UsageError } from '../errors';
 import { progressBar } from '../progress-bar';
 
 function wholeNumber(name: string, arg: string, min: number): number {
@@ -77,6 +77,7 @@ function commandLine(): string {
 }
 
 function loadData(dir: string): Dataset {
+  requireFile(dir, '--data');
   try {
     return readDataset(dir);
   } catch (e) {
@@ -311,6 +312,10 @@ export function registerLearnCommand(program: Command): void {
         if (e instanceof ModelFileError) throw new UsageError(`--model: ${e.message}`);
         throw e;
       }
+      if (Math.abs(file.meta.dt - dataset.manifest.dt) > 1e-9)
+        throw new UsageError(
+          `--model: ${o.model} steps ${file.meta.dt} s controls, the data set's are ${dataset.manifest.dt} s`,
+        );
       await tfBackendReady();
       const limit = o.limit ? wholeNumber('--limit', o.limit, 1) : dataset.manifest.count;
       const rows = [

@@ -25,7 +25,7 @@ import { CaptureDecoder, replayJson, replayLine, type ReplayFrame } from '../../
 import { serveCapture } from '../../lab/replay-serve';
 import { parseVersion, type NatNetVersion } from '../../mocap/version';
 import { VirtualNatNetServer } from '../../lab/natnet-server';
-import { UsageError } from '../errors';
+import { requireFile, UsageError } from '../errors';
 
 function port(text: string, what: string): number {
   const n = Number(text);
@@ -309,6 +309,7 @@ export function registerMocapCommand(program: Command): void {
     .option('--up <axis>', 'up axis of the mocap stream: y or z', 'y')
     .option('--planar', 'fit yaw + translation only (3 dof) instead of a full 3D rigid transform')
     .action((o: { pairs: string; setup: string; dir: string; up: string; planar?: boolean }) => {
+      requireFile(o.pairs, '--pairs');
       let pairs;
       try {
         pairs = pairsSchema.parse(JSON.parse(readFileSync(o.pairs, 'utf8')));

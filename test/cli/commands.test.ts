@@ -1,0 +1,490 @@
+/**
+ * Every one-shot `parapush` command through bin/parapush.mjs, as a user runs it: its happy path on
+ * tiny inputs (the short test scene, one worker, a few controls of half a second) and one bad input,
+ * answered with exit code 2 and one line that names the problem. The long-running commands (lab,
+ * mocap serve/listen, robot, run, web) are in long-running.test.ts.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { cli } from '../helpers/cli';
+import { repoRoot } from '../helpers/scenes';
+
+/**
+ * Each test spawns node and its TypeScript loader: a couple of seconds, but on a shared two-core
+ * machine that can stretch to tens; MuJoCo workers and TensorFlow take longer still (SLOW).
+ */
+vi.setConfig({ testTimeout: 120_000 });
+const SLOW = { timeout: 240_000 };
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-commands-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** One slider, one straight push to a near goal (test/fixtures/lab-short-scene.json). */
+const scene = path.join(repoRoot, 'test/fixtures/lab-short-scene.json');
+const natnetDir = path.resolve(repoRoot, '../shared/fixtures/natnet');
+
+/** Exit code 2 and exactly one line on stderr, nothing on stdout. */
+function expectBadInput(r: { code: number; stdout: string; stderr: string }, message: string | RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(/^parapush: /);
+  if (typeof message === 'string') expect(r.stderr).toBe(`parapush: ${message}\n`);
+  else expect(r.stderr).toMatch(message);
+}
+
+interface StatesJson {
+  layout: string[];
+  states: number[][];
+}
+
+describe('parapush scene schema', () => {
+  it('prints the JSON Schema the scene files point at (resources/schemas/scene.schema.json)', async () => {
+    const r = await cli('scene', 'schema');
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout) as { properties: Record<string, unknown> };
+    const shipped: unknown = JSON.parse(
+      readFileSync(path.join(repoRoot, 'resources/schemas/scene.schema.json'), 'utf8'),
+    );
+    expect(printed).toEqual(shipped);
+    expect(Object.keys(printed.properties)).toEqual(
+      expect.arrayContaining(['table', 'pusher', 'sliders', 'obstacles', 'goal', 'limits']),
+    );
+  });
+
+  it('takes no arguments', async () => {
+    const r = await cli('scene', 'schema', 'resources/scenes/isrr-obstacle.json');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "parapush: too many arguments for 'schema'. Expected 0 arguments but got 1.\n(add --help for usage)\n",
+    );
+  });
+});
+
+describe('parapush simulate', () => {
+  const controls = '[[0.05,0],[0.05,0]]';
+
+  it('coarse: the pusher moves by u*dt and pushes the object straight ahead', async () => {
+    const r = await cli(
+      'simulate',
+      '--scene',
+      scene,
+      '--controls',
+      controls,
+      '--model',
+      'coarse',
+      '--dt',
+      '0.5',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as StatesJson;
+    expect(out.layout.slice(0, 5)).toEqual(['pusher.x', 'pusher.y', 'object.x', 'object.y', 'object.theta']);
+    expect(out.states).toHaveLength(3);
+    const [x0, , x2] = out.states;
+    expect(x0!.slice(0, 5)).toEqual([-0.17, 0, -0.1, 0, 0]);
+    expect(x2![0]).toBeCloseTo(-0.12, 12);
+    // The pusher's edge is 4.35 mm from the object's: the object moves the rest of the 50 mm, along x.
+    const gap = -0.1 - 0.05115 - (-0.17 + 0.0145);
+    expect(gap).toBeCloseTo(0.00435, 12);
+    expect(x2![2]).toBeCloseTo(-0.1 + 0.05 - gap, 9);
+    expect(x2![3]).toBe(0);
+  });
+
+  it(
+    'fine (MuJoCo): the same push within a millimetre, in the table format',
+    async () => {
+      const r = await cli(
+        'simulate',
+        '--scene',
+        scene,
+        '--controls',
+        controls,
+        '--model',
+        'fine',
+        '--dt',
+        '0.5',
+      );
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]!.trim().split(/\s+/)).toEqual(['pusher', 'object']);
+      expect(lines[1]).toMatch(/^n {2}x \[mm\] {2}y \[mm\] {2}x \[mm\] {2}y \[mm\] {2}theta \[deg\]$/);
+      expect(lines).toHaveLength(5);
+      const last = lines[4]!.trim().split(/\s+/).map(Number);
+      expect(last[0]).toBe(2);
+      // Pusher x and object x: the coarse model's -120.0 and -54.35 mm, to MuJoCo's soft contact.
+      expect(Math.abs(last[1]! - -120)).toBeLessThan(1);
+      expect(Math.abs(last[3]! - -54.35)).toBeLessThan(2);
+    },
+    SLOW.timeout,
+  );
+
+  it('refuses a control faster than the scene allows', async () => {
+    const r = await cli('simulate', '--scene', scene, '--controls', '[[0.2,0]]', '--model', 'coarse');
+    expectBadInput(r, '--controls[0]: speed 0.2000 m/s exceeds the scene limit 0.1 m/s');
+  });
+});
+
+describe('parapush predict', () => {
+  const args = [
+    'predict',
+    '--scene',
+    scene,
+    '--controls',
+    '[[0.05,0],[0.05,0.02]]',
+    '--dt',
+    '0.5',
+    '--workers',
+    '1',
+    '--json',
+  ];
+  interface PredictJson {
+    layout: string[];
+    model: string;
+    stoppedBy: string;
+    iterations: { k: number; states: number[][] }[];
+    timing: { workers: number; fineJobs: number };
+  }
+
+  it(
+    'Parareal with as many iterations as slices ends bit-identical to the fine model',
+    async () => {
+      const [parareal, fine] = await Promise.all([
+        cli(...args, '--model', 'parareal', '--iterations', '2'),
+        cli(...args, '--model', 'fine'),
+      ]);
+      expect(parareal.code).toBe(0);
+      expect(fine.code).toBe(0);
+      const p = JSON.parse(parareal.stdout) as PredictJson;
+      const f = JSON.parse(fine.stdout) as PredictJson;
+      expect(p.model).toBe('parareal');
+      expect(p.iterations.map((i) => i.k)).toEqual([0, 1, 2]);
+      expect(p.timing.workers).toBe(1);
+      expect(f.model).toBe('fine');
+      expect(f.iterations).toHaveLength(1);
+      // Iteration 0 is the coarse model's guess, which the fine model corrects...
+      expect(p.iterations[0]!.states.at(-1)).not.toEqual(f.iterations[0]!.states.at(-1));
+      // ...until, after K = N = 2 iterations, every slice has its exact start.
+      expect(p.iterations[2]!.states).toEqual(f.iterations[0]!.states);
+      expect(p.iterations[2]!.states).toHaveLength(3);
+    },
+    SLOW.timeout,
+  );
+
+  it('refuses a slice size that does not divide the controls', async () => {
+    const r = await cli(
+      'predict',
+      '--scene',
+      scene,
+      '--controls',
+      '[[0.05,0],[0.05,0],[0.05,0]]',
+      '--slice',
+      '2',
+    );
+    expectBadInput(r, '--slice: 3 controls do not divide into slices of 2');
+  });
+});
+
+describe('parapush experiment and experiment merge', () => {
+  const taskFile = path.join(tmp, 'tiny-task.json');
+  writeFileSync(
+    taskFile,
+    JSON.stringify({
+      name: 'tiny',
+      scene,
+      costs: [{ term: 'goal-distance', weight: 100 }],
+      planner: {
+        horizon: 1,
+        controlDuration: 0.5,
+        initialSpeed: 0.05,
+        optimizer: { rollouts: 2, maxIterations: 1 },
+        maxActions: 2,
+      },
+      execution: { noise: { kind: 'constant', variance: 0 } },
+      sampling: { kind: 'jitter', halfRange: 0.005 },
+    }),
+  );
+  const out = path.join(tmp, 'experiment');
+  const experiment = (...extra: string[]) =>
+    cli(
+      'experiment',
+      '--task',
+      taskFile,
+      '--models',
+      'coarse',
+      '--scenes',
+      '1',
+      '--seed',
+      '1',
+      '--workers',
+      '1',
+      '--out',
+      out,
+      ...extra,
+    );
+
+  interface Summary {
+    task: string;
+    models: { model: string; runs: number; successes: number; actions: { mean: number } }[];
+  }
+
+  it(
+    'runs each model on each scene, writes the report, and resumes instead of rerunning',
+    async () => {
+      const r = await experiment('--json');
+      expect(r.code).toBe(0);
+      const summary = JSON.parse(r.stdout) as Summary;
+      expect(summary.task).toBe('tiny');
+      expect(summary.models).toHaveLength(1);
+      // Two pushes of 25 mm bring the object 34 mm from the goal's centre, inside its 40 mm radius.
+      expect(summary.models[0]).toMatchObject({
+        model: 'coarse',
+        runs: 1,
+        successes: 1,
+        actions: { mean: 2 },
+      });
+      expect(r.stderr).toMatch(/coarse scene 0: success in 2 actions/);
+      for (const f of [
+        'experiment.json',
+        'summary.json',
+        'results.md',
+        'success.svg',
+        'task-time.svg',
+        'runs/coarse/scene-0000.json',
+      ])
+        expect(existsSync(path.join(out, f)), f).toBe(true);
+      expect(JSON.parse(readFileSync(path.join(out, 'experiment.json'), 'utf8'))).toEqual({
+        task: 'tiny',
+        models: ['coarse'],
+        scenes: 1,
+        seed: 1,
+      });
+
+      const again = await experiment();
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(/coarse scene 0: kept from an earlier run/);
+      expect(again.stdout).toMatch(/^\| coarse \| 1 \|/m);
+    },
+    SLOW.timeout,
+  );
+
+  it('refuses to mix another experiment into an output folder', async () => {
+    const r = await experiment('--seed', '2');
+    expectBadInput(
+      r,
+      /^parapush: .*experiment holds another experiment \(.*"seed":1.*\); use a new --out or the same settings\n$/,
+    );
+  });
+
+  it(
+    'merge joins shard folders into --into and writes the report',
+    async () => {
+      const into = path.join(tmp, 'merged');
+      const r = await cli('experiment', 'merge', out, '--into', into, '--json');
+      expect(r.code).toBe(0);
+      const merged = JSON.parse(r.stdout) as Summary;
+      const original = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as unknown;
+      expect(merged).toMatchObject({ task: 'tiny', models: [{ model: 'coarse', runs: 1 }] });
+      expect(JSON.parse(readFileSync(path.join(into, 'summary.json'), 'utf8'))).toEqual(original);
+      expect(readFileSync(path.join(into, 'runs/coarse/scene-0000.json'), 'utf8')).toBe(
+        readFileSync(path.join(out, 'runs/coarse/scene-0000.json'), 'utf8'),
+      );
+    },
+    SLOW.timeout,
+  );
+
+  it('merge refuses folders that hold no experiment', async () => {
+    const empty = path.join(tmp, 'empty-shard');
+    mkdirSync(empty);
+    const r = await cli('experiment', 'merge', empty, '--into', path.join(tmp, 'merged-empty'));
+    expectBadInput(r, 'no experiment.json found in --out or the shard folders');
+  });
+});
+
+describe('parapush learn generate, train, evaluate', () => {
+  const data = path.join(tmp, 'data');
+  const model = path.join(tmp, 'model');
+  const count = 6;
+
+  it(
+    'generate writes a data set of fine-model transitions',
+    async () => {
+      const r = await cli(
+        'learn',
+        'generate',
+        '--scene',
+        scene,
+        '--out',
+        data,
+        '--count',
+        String(count),
+        '--seed',
+        '3',
+        '--dt',
+        '0.1',
+        '--workers',
+        '1',
+      );
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^${count} transitions in ${data} `));
+      const manifest = JSON.parse(readFileSync(path.join(data, 'manifest.json'), 'utf8')) as {
+        count: number;
+        seed: number;
+        dt: number;
+        sliderCounts: Record<string, number>;
+        contact: { count: number };
+      };
+      expect(manifest).toMatchObject({ count, seed: 3, dt: 0.1 });
+      expect(Object.values(manifest.sliderCounts).reduce((a, b) => a + b, 0)).toBe(count);
+      // Seed 3 gives both kinds of transition, so every column of the evaluation below has a value.
+      expect(manifest.contact.count).toBeGreaterThan(0);
+      expect(manifest.contact.count).toBeLessThan(count);
+      expect(r.stdout).toContain(`contact cases ${manifest.contact.count} (`);
+      expect(existsSync(path.join(data, 'transitions.bin'))).toBe(true);
+    },
+    SLOW.timeout,
+  );
+
+  it(
+    'train writes weights, statistics, a model card and a loss curve',
+    async () => {
+      const r = await cli(
+        'learn',
+        'train',
+        '--data',
+        data,
+        '--out',
+        model,
+        '--epochs',
+        '2',
+        '--batch',
+        '2',
+        '--validation',
+        '0.34',
+        '--seed',
+        '1',
+      );
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^model in ${model}: 2 epochs \\(best [12], epochs\\)`));
+      for (const f of ['model.json', 'weights.bin', 'model-card.json', 'model-card.md', 'loss-curve.svg'])
+        expect(existsSync(path.join(model, f)), f).toBe(true);
+      const card = JSON.parse(readFileSync(path.join(model, 'model-card.json'), 'utf8')) as {
+        seed: number;
+        dataset: { transitions: number; dt: number };
+        training: { epochsRun: number; maxEpochs: number; stoppedBy: string };
+      };
+      expect(card).toMatchObject({
+        seed: 1,
+        dataset: { transitions: count, dt: 0.1 },
+        training: { epochsRun: 2, maxEpochs: 2, stoppedBy: 'epochs' },
+      });
+    },
+    SLOW.timeout,
+  );
+
+  it(
+    'evaluate compares the learned and the analytical model on the data set',
+    async () => {
+      const r = await cli(
+        'learn',
+        'evaluate',
+        '--data',
+        data,
+        '--model',
+        model,
+        '--scene',
+        scene,
+        '--limit',
+        String(count),
+      );
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe(
+        `single-step slider pose error vs the fine model (${count} transitions of 0.1 s)`,
+      );
+      expect(lines[1]).toMatch(/^model +all mm +all deg +contact mm +contact deg +free mm +free deg$/);
+      expect(lines.slice(2).map((l) => l.split(/\s+/)[0])).toEqual(['learned', 'analytical']);
+      for (const row of lines.slice(2)) {
+        const numbers = row.trim().split(/\s+/).slice(1);
+        expect(numbers).toHaveLength(6);
+        for (const v of numbers) expect(Number(v)).toBeGreaterThanOrEqual(0);
+      }
+    },
+    SLOW.timeout,
+  );
+
+  it.each([
+    [
+      ['learn', 'generate', '--out', 'unused', '--count', '0'],
+      '--count: expected a whole number >= 1, got "0"',
+    ],
+    [['learn', 'train', '--data', 'no-such-data', '--out', 'unused'], '--data: no such file: no-such-data'],
+  ])('parapush %j exits 2 with one line', async (args, message) => {
+    expectBadInput(await cli(...args), message);
+  });
+
+  it('evaluate refuses a model made for another control duration than the data set', async () => {
+    // The shipped model steps 1 s controls; this data set holds 0.1 s ones.
+    const shipped = path.join(repoRoot, 'resources/models/cvs-learned');
+    const r = await cli('learn', 'evaluate', '--data', data, '--model', shipped, '--scene', scene);
+    expectBadInput(r, `--model: ${shipped} steps 1 s controls, the data set's are 0.1 s`);
+  });
+});
+
+describe('parapush mocap replay and calibrate', () => {
+  it('replays the shared folder of captured NatNet packets frame by frame', async () => {
+    interface Decoded {
+      frame_number: number;
+      rigid_bodies: { id: number; position_exact: number[] }[];
+    }
+    const expected = JSON.parse(readFileSync(path.join(natnetDir, 'expected.json'), 'utf8')) as {
+      files: Record<string, { raw_decode_by_independent_decoder: Decoded }>;
+    };
+    const r = await cli('mocap', 'replay', natnetDir, '--json');
+    expect(r.code).toBe(0);
+    const frames = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            frame: number;
+            rigidBodies: { id: number; position: number[]; trackingValid: boolean }[];
+          },
+      );
+    // The folder's packets in name order: the occluded frame's file sorts before the other one.
+    expect(frames.map((f) => f.frame)).toEqual([269007, 162734]);
+    const occluded = expected.files['mocapframe_packet_occluded_v3.bin']!.raw_decode_by_independent_decoder;
+    expect(frames[0]!.frame).toBe(occluded.frame_number);
+    expect(frames[0]!.rigidBodies).toEqual([
+      expect.objectContaining({
+        id: occluded.rigid_bodies[0]!.id,
+        position: occluded.rigid_bodies[0]!.position_exact,
+        trackingValid: true,
+      }),
+    ]);
+    expect(r.stderr).toBe(`${natnetDir}: 9 packets, 2 frames, 0 undecodable, NatNet 3.0.0.0\n`);
+  });
+
+  it('calibrate names a missing pairs file', async () => {
+    const r = await cli('mocap', 'calibrate', '--pairs', 'no-such-pairs.json', '--setup', 'x', '--dir', tmp);
+    expectBadInput(r, '--pairs: no such file: no-such-pairs.json');
+  });
+});
+
+describe('parapush log export and recover: bad input', () => {
+  it('export names a missing log', async () => {
+    expectBadInput(await cli('log', 'export', 'no-such.mcap', '--out', tmp), 'no such file: no-such.mcap');
+  });
+
+  it('recover refuses a file that is not a session log, and leaves it untouched', async () => {
+    const foreign = path.join(tmp, 'notes.mcap');
+    writeFileSync(foreign, 'not a log\n');
+    const r = await cli('log', 'recover', foreign);
+    expectBadInput(r, `${foreign}: not an MCAP file (it does not start with the MCAP magic bytes)`);
+    expect(readFileSync(foreign, 'utf8')).toBe('not a log\n');
+  });
+});
