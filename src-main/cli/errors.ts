@@ -2,6 +2,27 @@
 import { existsSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { SceneFileError } from '../contract/scene-file';
+import { NatNetLinkError } from '../mocap/client';
+import { DashboardRefusedError } from '../robot/dashboard';
+import { GripperError } from '../robot/gripper';
+import { LineClientError } from '../robot/line-client';
+import { RtdeConnectionError } from '../robot/rtde/client';
+import { RtdeSetupError } from '../robot/rtde/setup-errors';
+import { LinkDownError } from '../robot/ur5-connection';
+
+/**
+ * Errors of a lab link (robot, gripper, motion capture): the lab's state, told in words for the
+ * operator, not a fault of this program, so no stack trace.
+ */
+const LINK_ERRORS = [
+  RtdeConnectionError,
+  RtdeSetupError,
+  LinkDownError,
+  DashboardRefusedError,
+  LineClientError,
+  GripperError,
+  NatNetLinkError,
+];
 
 /** Exit codes the README promises: 1 for a failure, 2 for bad input (usage, files, options). */
 export const EXIT_FAILURE = 1;
@@ -29,6 +50,14 @@ export function reportCliError(err: unknown): number {
   if (err instanceof SceneFileError || err instanceof UsageError) {
     process.stderr.write(`parapush: ${err.message}\n`);
     return EXIT_BAD_INPUT;
+  }
+  if (LINK_ERRORS.some((kind) => err instanceof kind)) {
+    const message = (err as Error).message;
+    const hint = /ECONNREFUSED/.test(message)
+      ? ' (nothing listens there: is the robot controller, Motive or `parapush lab` running, and is the address right?)'
+      : '';
+    process.stderr.write(`parapush: ${message}${hint}\n`);
+    return EXIT_FAILURE;
   }
   const missing = missingPath(err);
   if (missing !== null) {

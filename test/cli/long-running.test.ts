@@ -7,7 +7,8 @@
  * console in web mode: test/cli/start.test.ts and test/console/web-command.test.ts.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -37,6 +38,15 @@ afterAll(() => {
     if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
   rmSync(tmp, { recursive: true, force: true });
 });
+
+/** A TCP port on 127.0.0.1 that nothing listens on (bound once, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 function start(...args: string[]): Running {
   const child = spawn(process.execPath, [path.join(repoRoot, 'bin/parapush.mjs'), ...args], {
@@ -204,6 +214,57 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
       expect(r.stderr).toBe(
         'robot 127.0.0.1: safety mode NORMAL\nthere is no protective stop to recover from: nothing done\n',
       );
+    },
+    STARTUP_MS,
+  );
+
+  it(
+    'run against a robot port where nothing listens: exit 1 with one line that says so, no stack trace',
+    async () => {
+      const closed = await closedPort();
+      // A task on the lab's own scene, which fits the setup the lab wrote.
+      const isrr = JSON.parse(
+        readFileSync(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      const taskFile = path.join(tmp, 'lab-short-task.json');
+      writeFileSync(
+        taskFile,
+        JSON.stringify({
+          ...isrr,
+          name: 'lab-short',
+          scene,
+          costs: [{ term: 'goal-distance', weight: 100 }],
+        }),
+      );
+      const r = await cli(
+        'run',
+        '--robot',
+        '127.0.0.1',
+        '--mocap',
+        '127.0.0.1',
+        '--task',
+        taskFile,
+        '--setup',
+        setupFile,
+        '--rtde-port',
+        String(closed),
+        '--dashboard-port',
+        String(info.ports.dashboard),
+        '--script-port',
+        String(info.ports.secondary),
+        '--gripper-port',
+        String(info.ports.gripper),
+        '--natnet-port',
+        String(info.ports.natnetCommand),
+      );
+      expect(r.code, r.stderr).toBe(1);
+      const errorLines = r.stderr.split('\n').filter((l) => l.startsWith('parapush:'));
+      expect(errorLines).toEqual([
+        expect.stringMatching(
+          new RegExp(`^parapush: RTDE 127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED.*is the robot controller`),
+        ),
+      ]);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
     },
     STARTUP_MS,
   );
