@@ -1,22 +1,13 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Connection, RunStatus } from '../../src-main/contract/console-api';
+import { idleRunStatus, type Connection, type RunStatus } from '../../src-main/contract/console-api';
 import StatusBar from '../../src-renderer/src/components/StatusBar.svelte';
 import type { RunClock } from '../../src-renderer/src/lib/run-clock';
 
 afterEach(cleanup);
 
-const run = (patch: Partial<RunStatus> = {}): RunStatus => ({
-  phase: 'idle',
-  mode: null,
-  reason: null,
-  startedAt: null,
-  elapsed: 0,
-  safety: 'unknown',
-  armed: false,
-  ...patch,
-});
+const run = (patch: Partial<RunStatus> = {}): RunStatus => ({ ...idleRunStatus, ...patch });
 /** The clock of a run that is not in progress, stopped at `stopped` seconds. */
 const still = (stopped = 0): RunClock => ({ active: false, startedAt: null, stopped });
 const connections: Connection[] = [

@@ -15,13 +15,12 @@ import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import type { ConsoleEvent } from '../../src-main/contract/console-api';
 import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
-import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
-import { startLabAndLink } from '../helpers/virtual-lab';
+import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -176,17 +175,7 @@ describe('one recorder for every run', () => {
   it('records a run started as `parapush run` on the same channels', async () => {
     const dir = tempDir();
     const env = await startLabAndLink();
-    const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json')).task;
-    const task: Task = {
-      ...base,
-      costs: [{ term: 'goal-distance', weight: 100 }],
-      planner: {
-        ...base.planner,
-        horizon: 2,
-        optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-        maxActions: 2,
-      },
-    };
+    const task = quickLabTask(2);
     try {
       // As src-main/cli/commands/run.ts does it.
       const recorder = await RunRecorder.start({

@@ -274,6 +274,18 @@ export function registerMocapCommand(program: Command): void {
           `connected to ${info.appName} (NatNet ${info.natNetVersion.join('.')}, ${info.multicast ? `multicast ${info.multicastAddress}:${info.dataPort}` : 'unicast'})\n`,
         );
         const { signal, done } = untilInterrupted();
+        // Frames that arrive before the model definitions carry ids only: wait for the names (at
+        // most a second; a server that never sends them is listed by id).
+        if (!client.modelDefs)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(stopWaiting, 1000);
+            const off = client.on('modelDef', stopWaiting);
+            function stopWaiting(): void {
+              clearTimeout(timer);
+              off();
+              resolve();
+            }
+          });
         let seen = 0;
         const finished = new Promise<void>((resolve) => {
           signal.addEventListener('abort', () => resolve(), { once: true });
