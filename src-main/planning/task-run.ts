@@ -124,7 +124,7 @@ export async function createTaskRun(o: {
     samples: t.samples,
     restTime: t.restTime,
     iterationLabels: labels,
-    sampler: poolSampler(o.pool, predictionScene, task.execution.noise),
+    sampler: poolSampler(o.pool, predictionScene, task.execution.noise, scene.fine.timestep),
   });
   return { geometry, cost, planner, model, dispose: () => undefined };
 }
@@ -135,19 +135,31 @@ export async function createTaskRun(o: {
  * optimizers' rollouts, and each runs step for step as ExecutionWorld.reset(x0, seed) +
  * apply(u, dt) + apply([0, 0], rest) would: the noise is drawn here, from the same seeded stream
  * in the same order (processNoise). Never the execution world itself.
+ *
+ * The world takes a velocity kick every `worldTimestep`; the prediction model steps less often
+ * (2 ms against 1 ms), so each of its kicks is scaled by sqrt(timestep / worldTimestep), which
+ * keeps the kicks' variance per second, the spread they cause, the world's. Unscaled, the samples
+ * showed 0.6 times the world's spread (1 s pushes at 0.1 and 0.2 m/s, 40 seeds), and fast pushes
+ * looked safer to TAMPC than they are (docs/planner.md).
  */
-export function poolSampler(pool: FinePool, scene: Scene, noise: NoiseModel): StochasticSampler {
+export function poolSampler(
+  pool: FinePool,
+  scene: Scene,
+  noise: NoiseModel,
+  worldTimestep: number,
+): StochasticSampler {
   const sceneKey = pool.registerScene(scene);
+  const kickScale = Math.sqrt(scene.fine.timestep / worldTimestep);
   // Perturbed velocities per MuJoCo step: the pusher's x, y and each slider's vx, vy, omega.
   const dofs = 2 + 3 * scene.sliders.length;
-  const restStd = noiseStd(noise, [0, 0]);
+  const restStd = kickScale * noiseStd(noise, [0, 0]);
   return async (requests) => {
     const results = await Promise.all(
       requests.map((r) => {
         const rng = new Rng(r.seed);
         const controlNoise = processNoise(
           rng,
-          noiseStd(noise, r.u),
+          kickScale * noiseStd(noise, r.u),
           stepCount(r.dt, scene.fine.timestep),
           dofs,
         );

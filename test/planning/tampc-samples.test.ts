@@ -1,7 +1,8 @@
 /**
  * TAMPC's stochastic samples run as noisy jobs on the worker pool: the same next state, to the
- * last bit, as the execution world run from a reset with the same seed, and a real WAFR plan
- * weighs a one-action push among its candidates.
+ * last bit, as the execution world run from a reset with the same seed; on the coarser
+ * prediction model they spread like the world they sample for; and a real WAFR plan weighs a
+ * one-action push among its candidates.
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun, poolSampler } from '../../src-main/planning/task-run';
 import type { TampcPlanner } from '../../src-main/planning/tampc';
 import { DEFAULT_PREDICTION } from '../../src-main/contract/scene';
+import { layoutForScene } from '../../src-main/contract/state';
 import { repoRoot } from '../helpers/scenes';
 
 const pool = new FinePool({ workers: 2 });
@@ -32,6 +34,7 @@ describe('TAMPC samples on the worker pool', () => {
         pool,
         predictionScene,
         noise,
+        predictionScene.fine.timestep,
       )(requests.map((r) => ({ ...r, u: [r.u[0], r.u[1]] })));
       const world = await ExecutionWorld.create(predictionScene, noise, 0, x0);
       try {
@@ -45,6 +48,42 @@ describe('TAMPC samples on the worker pool', () => {
         world.dispose();
       }
       expect(pooled[0]).not.toEqual(pooled[1]);
+    }
+  });
+
+  it('spread like the 1 ms world when they step at 2 ms', async () => {
+    // 30 seeded 1 s pushes at 0.1 m/s, then 0.5 s at rest: the spread across the push (y) and of
+    // the heading, world (RK4 at 1 ms) against samples (Euler at 2 ms). Unscaled kicks every 2 ms
+    // give the samples 0.6 times the world's spread on this scene.
+    const noise = task.execution.noise;
+    const seeds = Array.from({ length: 30 }, (_, k) => 100 + k);
+    const u = [0.1, 0] as const;
+    const predictionScene = { ...scene, fine: DEFAULT_PREDICTION };
+    const sampled = await poolSampler(
+      pool,
+      predictionScene,
+      noise,
+      scene.fine.timestep,
+    )(seeds.map((seed) => ({ x0, u, dt: 1, restTime: 0.5, seed })));
+    const world = await ExecutionWorld.create(scene, noise, 0, x0);
+    const executed = seeds.map((seed) => {
+      world.reset(x0, seed);
+      world.apply(u, 1);
+      world.apply([0, 0], 0.5);
+      return world.observe();
+    });
+    world.dispose();
+    const layout = layoutForScene(scene);
+    const goal = layout.sliderIndex(scene.goal.slider);
+    const spread = (states: readonly Float64Array[], key: 'y' | 'theta'): number => {
+      const v = states.map((x) => layout.sliderPose(x, goal)[key]);
+      const mean = v.reduce((a, b) => a + b, 0) / v.length;
+      return Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1));
+    };
+    for (const key of ['y', 'theta'] as const) {
+      const ratio = spread(sampled, key) / spread(executed, key);
+      expect(ratio, key).toBeGreaterThan(0.75);
+      expect(ratio, key).toBeLessThan(1.33);
     }
   });
 
