@@ -204,24 +204,24 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
     const scene = fineSceneFor(base, n);
     const { x0s, controls } = pushSamples(scene, 20, 7);
     const fine = await FineModel.create(scene);
-    fine.step(x0s[0]!, controls[0]![0]![0], controls[0]![0]![1], DT);
+    fine.step(x0s[0]!, controls[0]![0]!, DT);
     let t0 = performance.now();
     const fineRuns = 5;
-    for (let i = 0; i < fineRuns; i++) fine.step(x0s[i]!, controls[i]![0]![0], controls[i]![0]![1], DT);
+    for (let i = 0; i < fineRuns; i++) fine.step(x0s[i]!, controls[i]![0]!, DT);
     const fineMs = (performance.now() - t0) / fineRuns;
     fine.dispose();
     const analytical = new AnalyticalCoarseModel(scene);
     t0 = performance.now();
     const aRuns = 2000;
     for (let i = 0; i < aRuns; i++)
-      analytical.step(x0s[i % 20]!, controls[i % 20]![0]![0], controls[i % 20]![0]![1], DT);
+      analytical.step(x0s[i % 20]!, controls[i % 20]![0]![0]!, controls[i % 20]![0]![1]!, DT);
     const analyticalMs = (performance.now() - t0) / aRuns;
     const learned = LearnedCoarseModel.load(scene, modelDir);
     const us = controls.map((c) => c[0]!);
     learned.stepBatch(x0s, us, DT);
     t0 = performance.now();
     const singleRuns = 200;
-    for (let i = 0; i < singleRuns; i++) learned.step(x0s[i % 20]!, us[i % 20]![0], us[i % 20]![1], DT);
+    for (let i = 0; i < singleRuns; i++) learned.step(x0s[i % 20]!, us[i % 20]![0]!, us[i % 20]![1]!, DT);
     const singleMs = (performance.now() - t0) / singleRuns;
     t0 = performance.now();
     const batchRuns = 50;

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Scene } from '../src-main/contract/scene';
+import { requirePusher, type Scene } from '../src-main/contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, wrapAngle, type State, type StateLayout } from '../src-main/contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
@@ -77,7 +77,7 @@ function startState(scene: Scene, offset: number): State {
   const shape = scene.sliders[0]!.shape;
   const back =
     shape.kind === 'cylinder' ? Math.sqrt(Math.max(shape.radius ** 2 - offset ** 2, 0)) : shape.sizeX / 2;
-  L.setPusher(x, -(back + scene.pusher.radius + 0.005), offset);
+  L.setPusher(x, -(back + requirePusher(scene, 'the Table I bench').radius + 0.005), offset);
   L.setSlider(x, 0, { x: 0, y: 0, theta: 0 });
   return x;
 }

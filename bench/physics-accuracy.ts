@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { FineModel } from '../src-workers/physics/fine-model';
-import type { Integrator, Scene } from '../src-main/contract/scene';
+import { requirePusher, type Integrator, type Scene } from '../src-main/contract/scene';
 import { layoutForScene, wrapAngle, type State } from '../src-main/contract/state';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { realWorldSpread } from '../src-main/parareal/parareal';
@@ -42,7 +42,7 @@ export function randomPushes(scene: Scene, count: number, seed: number): Push[] 
   const rng = new Rng(seed);
   const slider = scene.sliders[0]!.shape;
   const rs = slider.kind === 'cylinder' ? slider.radius : Math.min(slider.sizeX, slider.sizeY) / 2;
-  const reach = rs + scene.pusher.radius + 5e-4;
+  const reach = rs + requirePusher(scene, 'the accuracy bench').radius + 5e-4;
   return Array.from({ length: count }, () => {
     const heading = (rng.uniform() - 0.5) * 0.6;
     const offset = (rng.uniform() * 2 - 1) * rs * 0.8;
@@ -64,11 +64,11 @@ async function finalStates(
 ): Promise<{ states: State[]; msPerSimSecond: number }> {
   const fine = await FineModel.create(scene);
   try {
-    fine.step(pushes[0]!.x0, pushes[0]!.u[0], pushes[0]!.u[1], 1); // warm-up
+    fine.step(pushes[0]!.x0, pushes[0]!.u, 1); // warm-up
     const t0 = performance.now();
     const states = pushes.map((p) => {
       let x = p.x0;
-      for (let t = 0; t < PUSH_SECONDS; t++) x = fine.step(x, p.u[0], p.u[1], 1);
+      for (let t = 0; t < PUSH_SECONDS; t++) x = fine.step(x, p.u, 1);
       return x;
     });
     return { states, msPerSimSecond: (performance.now() - t0) / (pushes.length * PUSH_SECONDS) };

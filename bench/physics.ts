@@ -39,8 +39,8 @@ export async function physicsCostRow(integrator: Integrator, sliders: number, re
     const coarse = new AnalyticalCoarseModel(scene);
     const x0 = initialState(scene);
     // A push into the first slider, so contacts are active as in real use.
-    fine.step(x0, 0.05, 0, 1); // warm-up (JIT, memory growth)
-    const fineControlUs = timeUs(() => fine.step(x0, 0.05, 0, 1), repeats);
+    fine.step(x0, [0.05, 0], 1); // warm-up (JIT, memory growth)
+    const fineControlUs = timeUs(() => fine.step(x0, [0.05, 0], 1), repeats);
     const inner = 2000;
     const coarseControlUs =
       timeUs(() => {

@@ -53,7 +53,7 @@ export async function run(args: string[]): Promise<void> {
   const fine = await FineModel.create(predictionScene);
   const fineEnd = (x: State, controls: readonly Control[]): State => {
     let s = x;
-    for (const u of controls) s = fine.step(s, u[0], u[1], task.planner.controlDuration);
+    for (const u of controls) s = fine.step(s, u, task.planner.controlDuration);
     return s;
   };
   const L = fine.layout;

@@ -45,18 +45,19 @@ async function runJob(job: FineJob): Promise<void> {
   const noise = job.noise;
   if (noise) {
     // A stochastic execution, step for step what the execution world does from a reset (TAMPC samples).
-    fine.writeState(job.x, 0, 0);
-    const phase = (values: Float64Array, ux: number, uy: number, dt: number, used: number): number => {
+    fine.writeState(job.x);
+    const phase = (values: Float64Array, u: readonly number[], dt: number, used: number): number => {
       let i = used;
-      fine.advanceNoisy(ux, uy, dt, values.length > 0 ? 1 : 0, () => values[i++]!);
+      fine.advanceNoisy(u, dt, values.length > 0 ? 1 : 0, () => values[i++]!);
       return i;
     };
     let used = 0;
-    for (const [ux, uy] of job.controls) {
-      used = phase(noise.controlNoise, ux, uy, job.dt, used);
+    for (const u of job.controls) {
+      used = phase(noise.controlNoise, u, job.dt, used);
       states.push(fine.readState());
     }
-    const restUsed = noise.rest > 0 ? phase(noise.restNoise, 0, 0, noise.rest, 0) : 0;
+    const rest = new Array<number>(fine.layout.robotDofs).fill(0);
+    const restUsed = noise.rest > 0 ? phase(noise.restNoise, rest, noise.rest, 0) : 0;
     if (noise.rest > 0) states.push(fine.readState());
     if (used !== noise.controlNoise.length || restUsed !== noise.restNoise.length)
       throw new Error(
@@ -64,8 +65,8 @@ async function runJob(job: FineJob): Promise<void> {
       );
   } else {
     let x = job.x;
-    for (const [ux, uy] of job.controls) {
-      x = fine.step(x, ux, uy, job.dt);
+    for (const u of job.controls) {
+      x = fine.step(x, u, job.dt);
       states.push(x);
     }
   }

@@ -7,14 +7,18 @@ import { z } from 'zod';
 import { sceneSchema } from '../src-main/contract/scene';
 
 const stateSchema = z.custom<Float64Array>((v) => v instanceof Float64Array, 'expected a Float64Array state');
-const controlSchema = z.tuple([z.number(), z.number()]);
+/**
+ * A control: one velocity per robot DOF (2 for the pusher, 4 for the gripper: contract/state.ts);
+ * the fine model checks the length against its scene.
+ */
+const controlSchema = z.array(z.number()).min(2).max(4);
 
 /**
  * A stochastic execution instead of F(x, u, dt) (TAMPC's samples, WAFR 2018 Alg. 1 line 7), from a
- * reset to x: before every MuJoCo step of the controls, then of `rest` seconds with the pusher
+ * reset to x: before every MuJoCo step of the controls, then of `rest` seconds with the robot
  * commanded to stand still, the next `dofs` values of `controlNoise` (then `restNoise`) are added
- * to the pusher's and every slider's velocities, in the execution world's order (pusher x, y, then
- * each slider's vx, vy, omega). The main process draws them from its seeded stream, so a sample
+ * to the robot's and every slider's velocities, in the execution world's order (the robot's DOFs,
+ * then each slider's vx, vy, omega: physics/fine-model.ts noiseDofs). The main process draws them from its seeded stream, so a sample
  * is step for step what the execution world does (workers hold no random streams). An empty array
  * is a phase without noise. The result has one more state, after the rest.
  */

@@ -1,14 +1,17 @@
-/** Parsing of `--controls`: inline JSON or a path to a JSON file, an array of [vx, vy] in m/s. */
+/**
+ * Parsing of `--controls`: inline JSON or a path to a JSON file, an array of controls: [vx, vy] in
+ * m/s for the pusher, [vx, vy, yaw rate, opening speed] (m/s, rad/s, m/s) for a gripper scene.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { integratorSchema, type Integrator } from '../contract/scene';
+import { controlLimits, integratorSchema, type Integrator, type Scene } from '../contract/scene';
 import { noSuchFile, UsageError } from './errors';
 
-const controlsSchema = z.array(z.tuple([z.number(), z.number()])).min(1);
+const controlsSchema = z.array(z.array(z.number())).min(1);
 
-export type Controls = [number, number][];
+export type Controls = number[][];
 
-export function parseControls(arg: string, maxSpeed: number): Controls {
+export function parseControls(arg: string, scene: Pick<Scene, 'gripper' | 'limits'>): Controls {
   const isFile = existsSync(arg);
   // Inline JSON starts with a bracket; anything else names a file, so say that one is missing.
   if (!isFile && !/^\s*[[{]/.test(arg)) throw noSuchFile(arg, '--controls');
@@ -19,19 +22,30 @@ export function parseControls(arg: string, maxSpeed: number): Controls {
   } catch {
     throw new UsageError(`--controls: not valid JSON: ${arg.slice(0, 80)}`);
   }
+  const gripper = scene.gripper !== undefined;
+  const dimension = gripper ? 4 : 2;
   const parsed = controlsSchema.safeParse(json);
-  if (!parsed.success) {
+  if (!parsed.success || parsed.data.some((u) => u.length !== dimension)) {
     throw new UsageError(
-      '--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]',
+      gripper
+        ? '--controls: expected a non-empty array of [vx, vy, yaw rate, opening speed] in m/s, rad/s, m/s (the scene\'s robot is a gripper), e.g. [[0.05,0,0,0]]'
+        : '--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]',
     );
   }
-  parsed.data.forEach(([vx, vy], i) => {
-    const speed = Math.hypot(vx, vy);
+  const { maxSpeed, maxYawRate = 0, maxOpeningSpeed = 0 } = controlLimits(scene);
+  parsed.data.forEach((u, i) => {
+    const speed = Math.hypot(u[0]!, u[1]!);
     if (speed > maxSpeed + 1e-12) {
       throw new UsageError(
         `--controls[${i}]: speed ${speed.toFixed(4)} m/s exceeds the scene limit ${maxSpeed} m/s`,
       );
     }
+    if (gripper && Math.abs(u[2]!) > maxYawRate + 1e-12)
+      throw new UsageError(`--controls[${i}][2]: yaw rate ${u[2]} rad/s exceeds the scene limit ${maxYawRate} rad/s`);
+    if (gripper && Math.abs(u[3]!) > maxOpeningSpeed + 1e-12)
+      throw new UsageError(
+        `--controls[${i}][3]: opening speed ${u[3]} m/s exceeds the scene limit ${maxOpeningSpeed} m/s`,
+      );
   });
   return parsed.data;
 }

@@ -1,6 +1,9 @@
 /**
  * The `parapush` command line. Each command lives in its own module under ./commands and adds
- * itself to the program; this file only wires them together and turns errors into exit codes.
+ * itself to the program; this file only wires them together, turns errors into exit codes and
+ * ends the process once a command is done: a socket, timer or worker a command left open must not
+ * keep it alive. Long-running commands (lab, web, mocap serve and listen) are done when stopped
+ * (until-stopped.ts).
  */
 import { Command } from 'commander';
 import { softwareVersion } from '../session/software-version';
@@ -21,8 +24,19 @@ program
 
 registerCommands(program);
 
+let code: number;
 try {
   await program.parseAsync(process.argv);
+  // A command that fails without throwing (a failed scene check, a run that did not succeed) says so here.
+  code = Number(process.exitCode ?? 0);
 } catch (err) {
-  process.exitCode = reportCliError(err);
+  code = reportCliError(err);
+}
+await flushed(process.stdout);
+await flushed(process.stderr);
+process.exit(code);
+
+/** Resolves once everything written to the stream so far has been handed to the system. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }

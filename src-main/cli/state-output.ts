@@ -1,4 +1,5 @@
 /** Printing state sequences for people (a table in mm/deg) or programs (JSON in SI units). */
+import type { RobotKind } from '../contract/scene';
 import { StateLayout, type State } from '../contract/state';
 
 /** One numeric column; `group` names the body it belongs to (printed once above its columns). */
@@ -8,26 +9,36 @@ interface Column {
   cells: string[];
 }
 
-export function formatStates(sliderIds: string[], states: State[], json: boolean): string {
-  const layout = new StateLayout(sliderIds);
+export function formatStates(
+  sliderIds: string[],
+  states: State[],
+  json: boolean,
+  robot: RobotKind = 'pusher',
+): string {
+  const layout = new StateLayout(sliderIds, robot);
   if (json) return `${JSON.stringify({ layout: layout.names, states: states.map((s) => Array.from(s)) })}\n`;
   return formatTable(stateColumns(layout, sliderIds, states));
 }
 
 /** One value per column, so every header can sit right-aligned over the numbers it names. */
 function stateColumns(layout: StateLayout, sliderIds: string[], states: State[]): Column[] {
-  const pusher = states.map((s) => layout.pusherPosition(s));
+  const robot = states.map((s) => layout.robotConfiguration(s));
   const columns: Column[] = [
     { group: '', name: 'n', cells: states.map((_, n) => String(n)) },
-    { group: 'pusher', name: 'x [mm]', cells: pusher.map(([x]) => mm(x)) },
-    { group: 'pusher', name: 'y [mm]', cells: pusher.map(([, y]) => mm(y)) },
+    { group: layout.robot, name: 'x [mm]', cells: robot.map(([x]) => mm(x!)) },
+    { group: layout.robot, name: 'y [mm]', cells: robot.map(([, y]) => mm(y!)) },
   ];
+  if (layout.robot === 'gripper')
+    columns.push(
+      { group: 'gripper', name: 'yaw [deg]', cells: robot.map((q) => deg(q[2]!)) },
+      { group: 'gripper', name: 'opening [mm]', cells: robot.map((q) => mm(q[3]!)) },
+    );
   sliderIds.forEach((id, i) => {
     const poses = states.map((s) => layout.sliderPose(s, i));
     columns.push(
       { group: id, name: 'x [mm]', cells: poses.map((p) => mm(p.x)) },
       { group: id, name: 'y [mm]', cells: poses.map((p) => mm(p.y)) },
-      { group: id, name: 'theta [deg]', cells: poses.map((p) => ((p.theta * 180) / Math.PI).toFixed(2)) },
+      { group: id, name: 'theta [deg]', cells: poses.map((p) => deg(p.theta)) },
     );
   });
   return columns;
@@ -78,4 +89,8 @@ function groupRow(columns: Column[], widths: number[]): string {
 
 function mm(m: number): string {
   return (m * 1000).toFixed(1);
+}
+
+function deg(rad: number): string {
+  return ((rad * 180) / Math.PI).toFixed(2);
 }

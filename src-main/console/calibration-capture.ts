@@ -4,9 +4,8 @@
  * the pusher point the UR5 reports (actual_TCP_pose carried through the pusher offset). Each
  * refuses, with the reason, when its source is untracked, stale or silent.
  */
-import { performance } from 'node:perf_hooks';
-import type { Vec3 } from '../mocap/rotation';
-import { mulVec, rotationFromVector } from '../robot/adapter';
+import { monotonicSeconds } from '../contract/time';
+import { mulVec, rotationFromVector, type Vec3 } from '../common/rotation';
 import type { LabLink } from '../run/lab-link';
 
 export class CaptureRefused extends Error {
@@ -33,7 +32,7 @@ export function captureMocapPoint(link: CaptureLink, options: MocapCaptureOption
   const durationS = options.durationS ?? 0.5;
   const minFrames = options.minFrames ?? 5;
   const maxSpread = options.maxSpread ?? 0.002;
-  const body = link.scene.pusher.rigidBody;
+  const body = link.scene.pusher?.rigidBody;
   if (!body) {
     return Promise.reject(
       new CaptureRefused('the scene binds no motion-capture rigid body to the pusher (pusher.rigidBody)'),
@@ -74,17 +73,17 @@ export function captureMocapPoint(link: CaptureLink, options: MocapCaptureOption
   });
 }
 
-/** Robot state older than this is not the arm as it stands now (the supervisor's own limit). */
-const ROBOT_STALE_MS = 100;
+/** Robot state older than this (s) is not the arm as it stands now (the supervisor's own limit). */
+const ROBOT_STALE = 0.1;
 
 /** The pusher point in the robot base frame (m): the reported tool pose plus the pusher offset. */
 export function captureRobotPoint(link: CaptureLink): Vec3 {
   if (!link.robot.linkUp) throw new CaptureRefused('the RTDE link to the UR5 is down');
   const r = link.robot.latest;
   if (!r) throw new CaptureRefused('no robot state received yet');
-  const age = performance.now() - r.receivedAt;
-  if (age > ROBOT_STALE_MS)
-    throw new CaptureRefused(`the robot state is stale: none for ${age.toFixed(0)} ms`);
+  const age = monotonicSeconds() - r.receivedAt;
+  if (age > ROBOT_STALE)
+    throw new CaptureRefused(`the robot state is stale: none for ${(age * 1000).toFixed(0)} ms`);
   const arm = mulVec(rotationFromVector(r.tcpPose.slice(3)), link.setup.robot.pusherOffset);
   return [r.tcpPose[0]! + arm[0], r.tcpPose[1]! + arm[1], r.tcpPose[2]! + arm[2]];
 }

@@ -1,21 +1,24 @@
 /**
  * The calibration wizard behind the Setup view: two stages, motion capture -> table and table ->
  * robot base. In each the operator places the pusher at known table points and the wizard records
- * the live measurement there (it never moves the arm), fits a rigid transform by least squares,
- * and saves it into the connected lab's setup, where the pre-flight checklist sees its residual.
- * Pairs belong to one lab: when the console switches labs they are dropped.
+ * the live measurement there (it never moves the arm), fits the stage's calibration
+ * (src-main/calibration), and saves it into the connected lab's setup once its residual passes the
+ * same check as the pre-flight checklist's. Pairs belong to one lab: when the console switches
+ * labs they are dropped.
  */
 import path from 'node:path';
 import type { CalibrationStageId, CalibrationWizardState } from '../contract/console-api';
+import { wallSeconds } from '../contract/time';
 import {
   fitCalibration2d,
   fitCalibration3d,
-  fitPlanarRigid,
   saveCalibration,
   tablePoint,
   type Calibration,
-} from '../mocap/calibration';
-import { norm, sub, type Vec3 } from '../mocap/rotation';
+} from '../calibration/mocap-table';
+import { checkResidual } from '../calibration/residual';
+import { fitRobotBase } from '../calibration/robot-base';
+import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../setup/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
 import type { LabSession } from './lab-session';
@@ -55,7 +58,7 @@ export interface CalibrationWizardOptions {
   /** The lab the console is connected to (the run controller's current session). */
   session: () => LabSession | null;
   captures?: CaptureSource;
-  /** Wall clock, ms since the epoch. */
+  /** Wall clock, s since the epoch. */
   now?: () => number;
 }
 
@@ -71,7 +74,7 @@ export class CalibrationWizard {
 
   constructor(private readonly options: CalibrationWizardOptions) {
     this.captures = options.captures ?? labCaptures;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? wallSeconds;
   }
 
   state(): CalibrationWizardState {
@@ -147,12 +150,8 @@ export class CalibrationWizard {
     const { session, link } = this.connected();
     const stage = this.stages[stageId];
     if (!stage.fit) throw new Error('fit the calibration before saving it');
-    const limit = link.setup.safety.maxCalibrationResidual;
-    if (stage.fit.rms > limit) {
-      throw new Error(
-        `residual ${mm(stage.fit.rms)} is above the limit ${mm(limit)}: recapture or remove the worst pair`,
-      );
-    }
+    const check = checkResidual(stage.fit.rms, link.setup.safety.maxCalibrationResidual);
+    if (!check.ok) throw new Error(`${check.reason}: recapture or remove the worst pair`);
     const setup = stage.fit.apply(link.setup);
     const file = session.saveSetup(setup);
     // The motion-capture calibration is also kept on its own, per setup name, as the CLI saves it.
@@ -179,10 +178,6 @@ export class CalibrationWizard {
   }
 }
 
-function mm(v: number): string {
-  return `${(v * 1000).toFixed(1)} mm`;
-}
-
 function fitMocap(pairs: readonly Pair[], setup: Setup, kind: '2d' | '3d'): Fit {
   const pointPairs = pairs.map((p) => ({ mocap: p.measured, table: p.table }));
   const fitter = kind === '3d' ? fitCalibration3d : fitCalibration2d;
@@ -199,7 +194,7 @@ function fitMocap(pairs: readonly Pair[], setup: Setup, kind: '2d' | '3d'): Fit 
 /** Table -> base is planar by construction (the arm moves in the base xy plane). */
 function fitRobot(pairs: readonly Pair[], kind: '2d' | '3d'): Fit {
   if (kind !== '2d') throw new Error('the robot base calibration is planar (yaw + offset): fit it as 2d');
-  const fit = fitPlanarRigid(
+  const fit = fitRobotBase(
     pairs.map((p) => p.table),
     pairs.map((p) => p.measured),
   );
@@ -208,9 +203,6 @@ function fitRobot(pairs: readonly Pair[], kind: '2d' | '3d'): Fit {
     errors: fit.errors,
     rms: fit.residual.rms,
     max: fit.residual.max,
-    apply: (s) => ({
-      ...s,
-      robot: { ...s.robot, calibration: { yaw: fit.yaw, offset: fit.translation }, residual: fit.residual },
-    }),
+    apply: (s) => ({ ...s, robot: { ...s.robot, calibration: fit.calibration, residual: fit.residual } }),
   };
 }

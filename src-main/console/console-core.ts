@@ -27,6 +27,7 @@ import {
 } from '../contract/run-lifecycle';
 import { parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
 import { sceneSchema, type Scene } from '../contract/scene';
+import { wallSeconds } from '../contract/time';
 import { RunStatusTracker, type RunStatusChange } from '../run/run-status';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';
@@ -50,7 +51,7 @@ export interface ConsoleCoreOptions {
   settingsFile?: string | null;
   runController?: RunController;
   connections?: ConnectionSource;
-  /** Wall clock in ms since the epoch (injectable for tests). */
+  /** Wall clock, s since the epoch (injectable for tests). */
   now?: () => number;
   /** Folder of session logs (src-main/session/sessions-dir.ts has the default); absent: no logs. */
   sessionsDir?: string | null;
@@ -104,7 +105,7 @@ export class ConsoleCore {
     this.settings = new SettingsStore(options.settingsFile ?? null);
     this.runController = options.runController ?? new UnavailableRunController();
     this.connections = options.connections ?? new UnconfiguredConnections();
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? wallSeconds;
     this.run = new RunStatusTracker(this.now, (words) => this.log('error', 'run', words));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });

@@ -4,10 +4,11 @@
  * gripper (pusher held) and the fine workers, plus the pre-flight checklist as the lab stands
  * now. Listeners hear only changes.
  */
-import { performance } from 'node:perf_hooks';
+import { setupResidual } from '../calibration/residual';
 import type { Connection, RunStatus } from '../contract/console-api';
 import type { LabView } from '../contract/lab-view';
 import type { Scene } from '../contract/scene';
+import { monotonicSeconds } from '../contract/time';
 import { programPlaying } from '../robot/robot-state';
 import type { LabLink } from '../run/lab-link';
 import { labView } from '../run/lab-view';
@@ -23,12 +24,12 @@ export interface LabInUse {
   onChange(listener: () => void): () => void;
 }
 
-/** Robot state older than this counts as a silent link (the supervisor's own limit). */
-const ROBOT_STALE_MS = 100;
+/** Robot state older than this (s) counts as a silent link (the supervisor's own limit). */
+const ROBOT_STALE = 0.1;
 /** A pusher pose older than this (s) says the frames have stopped (the estimator's age of it). */
 const FRAMES_STOPPED_S = 1;
-/** Robot state older than this says nothing of the robot's safety now (the status bar's SAFETY). */
-const SAFETY_STALE_MS = 1000;
+/** Robot state older than this (s) says nothing of the robot's safety now (the status bar's SAFETY). */
+const SAFETY_STALE = 1;
 
 export class LabConnections implements ConnectionSource {
   private readonly listeners = new Set<(status: LabStatus) => void>();
@@ -42,10 +43,10 @@ export class LabConnections implements ConnectionSource {
 
   constructor(
     private readonly lab: LabInUse,
-    /** How often the lab is read (ms). */
-    periodMs = 500,
+    /** How often the lab is read, s. */
+    period = 0.5,
   ) {
-    this.timer = setInterval(() => this.refresh(), periodMs);
+    this.timer = setInterval(() => this.refresh(), period * 1000);
     this.timer.unref();
     this.offController = lab.onChange(() => this.refresh());
     this.refresh();
@@ -148,15 +149,15 @@ function ur5(link: LabLink): Connection {
   if (!link.robot.linkUp)
     return { id: 'ur5', label, state: 'error', latency: null, detail: 'RTDE link lost' };
   if (!r) return { id: 'ur5', label, state: 'connecting', latency: null, detail: 'waiting for robot state' };
-  const age = performance.now() - r.receivedAt;
+  const age = monotonicSeconds() - r.receivedAt;
   return {
     id: 'ur5',
     label,
-    state: age > ROBOT_STALE_MS ? 'error' : 'connected',
+    state: age > ROBOT_STALE ? 'error' : 'connected',
     latency: null,
     detail:
       `robot ${r.robotMode}, safety ${r.safetyMode}, program ${programPlaying(r) ? 'playing' : r.program.state}` +
-      (age > ROBOT_STALE_MS ? `, no state for ${age.toFixed(0)} ms` : ''),
+      (age > ROBOT_STALE ? `, no state for ${(age * 1000).toFixed(0)} ms` : ''),
   };
 }
 
@@ -180,8 +181,7 @@ function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
     mocap: link.poses(),
     robot: link.robot.latest,
     gripper: link.gripperStatus(),
-    // Both calibrations place the pusher: the check is as good as the worse of the two fits.
-    calibration: { residual: Math.max(link.setup.mocap.residual.rms, link.setup.robot.residual?.rms ?? 0) },
+    calibration: { residual: setupResidual(link.setup) },
     scene: scene ?? link.scene,
     maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,
   });
@@ -195,7 +195,7 @@ function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
 /** The robot's safety mode in the status bar's words; unknown without fresh robot state. */
 function robotSafety(link: LabLink): RunStatus['safety'] {
   const r = link.robot.latest;
-  if (!link.robot.linkUp || !r || performance.now() - r.receivedAt > SAFETY_STALE_MS) return 'unknown';
+  if (!link.robot.linkUp || !r || monotonicSeconds() - r.receivedAt > SAFETY_STALE) return 'unknown';
   switch (r.safetyMode) {
     case 'NORMAL':
     case 'REDUCED':

@@ -10,10 +10,10 @@
  * Abort is synchronous end to end: abort() fires the run's AbortSignal, whose listener in
  * supervisedRun calls supervisor.abort(), which writes the stop to the robot on the same stack.
  */
-import { performance } from 'node:perf_hooks';
 import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { RunMode } from '../contract/run-lifecycle';
+import { monotonicSeconds, wallSeconds } from '../contract/time';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
@@ -48,7 +48,7 @@ interface ActiveRun {
   /** The run's log (null when the console records none). */
   recorder: RunRecorder | null;
   abort: AbortController;
-  /** performance.now() at start: run times are measured from here. */
+  /** Monotonic time at start, s: run times are measured from here. */
   t0: number;
   /** Resolves the pending wait for the operator's arm command, when the run is waiting. */
   armed: (() => void) | null;
@@ -109,7 +109,7 @@ export class LabRunController implements RunController {
       sink,
       recorder: request.recorder ?? null,
       abort: new AbortController(),
-      t0: performance.now(),
+      t0: monotonicSeconds(),
       armed: null,
       paused: null,
     };
@@ -252,7 +252,7 @@ export class LabRunController implements RunController {
   }
 
   private runTime(run: ActiveRun): number {
-    return Math.max(0, (performance.now() - run.t0) / 1000);
+    return Math.max(0, monotonicSeconds() - run.t0);
   }
 
   private changed(): void {
@@ -261,7 +261,7 @@ export class LabRunController implements RunController {
 }
 
 function log(sink: RunSink, level: 'info' | 'warn' | 'error', source: string, message: string): void {
-  const event: ConsoleEvent = { type: 'log', at: Date.now(), level, source, message };
+  const event: ConsoleEvent = { type: 'log', at: wallSeconds(), level, source, message };
   sink.emit(event);
 }
 

@@ -6,8 +6,8 @@
  * only when the robot itself reports a protective stop, and one at a time. Nothing is armed
  * afterwards: the next run arms after its own pre-flight checks.
  */
-import { performance } from 'node:perf_hooks';
 import type { CommandResult } from '../contract/console-api';
+import { monotonicSeconds } from '../contract/time';
 import {
   NOT_CONFIRMED,
   recoverRobotFromProtectiveStop,
@@ -27,8 +27,8 @@ export interface RobotRecoveryOptions {
 
 export type RobotRecoveryResult = CommandResult<'robot.recover'>;
 
-/** How long to wait for a robot state newer than the request before giving up (ms). */
-const FRESH_STATE_MS = 1000;
+/** How long to wait for a robot state newer than the request before giving up, s. */
+const FRESH_STATE = 1;
 
 export class RobotRecovery {
   private running = false;
@@ -56,11 +56,12 @@ export class RobotRecovery {
       const { robot, dashboard } = link;
       if (!robot.linkUp) throw new Error('the robot link is down: there is no robot to recover');
       // Judge the safety mode on a state that arrived after the request, never on an old one.
-      const asked = performance.now();
+      const asked = monotonicSeconds();
       const state = await robot
-        .waitForState((s) => s.receivedAt >= asked, FRESH_STATE_MS)
+        // The robot client's timers take ms.
+        .waitForState((s) => s.receivedAt >= asked, FRESH_STATE * 1000)
         .catch(() => {
-          throw new Error(`no robot state within ${FRESH_STATE_MS} ms: cannot tell whether it is stopped`);
+          throw new Error(`no robot state within ${FRESH_STATE} s: cannot tell whether it is stopped`);
         });
       await recoverRobotFromProtectiveStop(
         state.safetyMode,

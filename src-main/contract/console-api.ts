@@ -168,7 +168,7 @@ export const runStatusSchema = z
     mode: runModeSchema.nullable(),
     /** Why the run is in this phase, in words for the operator (e.g. "Aborted by operator"). */
     reason: z.string().nullable(),
-    /** Wall-clock start of the run, ms since the epoch; null when no run has started. */
+    /** Wall-clock start of the run, s since the epoch; null when no run has started. */
     startedAt: nonNegative.nullable(),
     /** Run time at the last change, s. */
     elapsed: nonNegative,
@@ -190,7 +190,14 @@ export const idleRunStatus: RunStatus = {
 };
 
 const stateVector = z.array(finite);
-const action = z.tuple([finite, finite]).describe('pusher velocity vx, vy in m/s');
+/** A control (contract/state.ts): the pusher's vx, vy (m/s), or the gripper's vx, vy, yaw rate, opening speed. */
+const action = z
+  .array(finite)
+  .min(2)
+  .max(4)
+  .describe(
+    'robot velocities: pusher vx, vy in m/s; gripper vx, vy (m/s), yaw rate (rad/s), opening speed (m/s)',
+  );
 
 export const plannerStepSchema = z
   .object({
@@ -259,7 +266,10 @@ export const calibrationStageSchema = z
       })
       .strict()
       .nullable(),
-    /** Where the last save of this stage went; null until saved (or after the pairs changed). */
+    /**
+     * Where the last save of this stage went and when (wall clock, s since the epoch); null until
+     * saved (or after the pairs changed).
+     */
     saved: z.object({ file: z.string(), at: nonNegative }).strict().nullable(),
   })
   .strict();
@@ -283,7 +293,7 @@ export type CalibrationStageState = z.infer<typeof calibrationStageSchema>;
 /** What a session log says about its run (stored in the log; see src-main/session). */
 export const sessionSummarySchema = z.object({
   sessionId: z.string().nullable(),
-  /** Wall clock of the first message, ms since the epoch; null for an empty log. */
+  /** Wall clock of the first message, s since the epoch; null for an empty log. */
   startedAt: z.number().nullable(),
   /** From the first to the last message, s. */
   duration: z.number(),
@@ -368,7 +378,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('log'),
-      /** ms since the epoch */
+      /** Wall clock, s since the epoch. */
       at: nonNegative,
       level: z.enum(['info', 'warn', 'error']),
       source: z.string(),

@@ -4,3 +4,6 @@
  * layer shares.
  */
 export type Vec3 = [number, number, number];
+
+/** A unit quaternion (x, y, z, w): motion-capture orientations, calibration rotations. */
+export type Quat = [number, number, number, number];

@@ -32,8 +32,8 @@ export const runSummarySchema = z
     taskTime: nonNegative,
     /** Planning wall time of each step, s. */
     planningTimes: z.array(nonNegative),
-    /** Executed controls (vx, vy in m/s) in order. */
-    controls: z.array(z.tuple([finite, finite])),
+    /** Executed controls in order: one velocity per robot DOF (contract/state.ts Control). */
+    controls: z.array(z.array(finite).min(2).max(4)),
     /** Observed states: the start and the state after each action. */
     states: z.array(z.array(finite)),
   })

@@ -6,6 +6,7 @@
  * Frame: the table frame, origin at the table centre, z up, z = 0 on the table surface.
  */
 import { z } from 'zod';
+import { outlineProblems, tableRegion } from './table-region';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
@@ -19,19 +20,30 @@ const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
 export const SCENE_LIMITS = {
   /** Pusher speed the UR5 pushing set-up is built for, m/s. */
   maxPusherSpeed: 0.5,
-  /** Sliders: the learned coarse model has four slots. */
-  sliders: 4,
+  /**
+   * Sliders. The learned coarse model has four slots and refuses scenes with more where it is
+   * chosen (learned/geometry.ts); the fine model and the clutter task take more.
+   */
+  sliders: 8,
   obstacles: 32,
   /** Fine-model timestep, s: below 0.1 ms a rollout takes hours; above 10 ms contacts blow up. */
   fineTimestep: { min: 1e-4, max: 0.01 },
   /** Each side of the table, m: no lab table is larger. */
   tableSize: 5,
+  /** Points of a table outline: the edge cost measures every object against every edge. */
+  outlinePoints: 64,
   /** Any one body dimension (radius, size, height), m. */
   bodySize: 1,
   /** Mass of a slider, kg. */
   mass: 50,
   /** Friction coefficients. */
   friction: 5,
+  /** Gap between the gripper's fingers fully open, m: the Robotiq 2F-140's stroke, the widest. */
+  gripperOpening: 0.14,
+  /** Gripper yaw rate, rad/s: the UR5 wrist's joint speed limit (180 deg/s). */
+  maxYawRate: Math.PI,
+  /** Speed of the gripper's opening, m/s: the Robotiq 2F-85's fastest (150 mm/s). */
+  maxOpeningSpeed: 0.15,
 } as const;
 
 /** A positive length of a body, at most SCENE_LIMITS.bodySize. */
@@ -97,10 +109,34 @@ const tableSide = positive.max(SCENE_LIMITS.tableSize, `must be at most ${SCENE_
 
 export const tableSchema = z
   .object({
-    size: z.object({ x: tableSide, y: tableSide }).strict().describe('m, full extent, centred on the origin'),
+    size: z
+      .object({ x: tableSide, y: tableSide })
+      .strict()
+      .describe('m, full extent, centred on the origin; with an outline, its bounding extent'),
+    // A wrong count stops the checks that follow: the outline's own check and the positions'
+    // on-table checks need a polygon of bounded size.
+    outline: z
+      .array(pointSchema)
+      .min(3, { message: 'needs at least 3 points', abort: true })
+      .max(SCENE_LIMITS.outlinePoints, {
+        message: `at most ${SCENE_LIMITS.outlinePoints} points`,
+        abort: true,
+      })
+      .optional()
+      .describe(
+        'm: the table top as a simple polygon, counter-clockwise seen from above, within size; absent: the size rectangle',
+      ),
     friction: frictionCoefficient,
   })
-  .strict();
+  .strict()
+  .superRefine((table, ctx) => {
+    for (const p of outlineProblems(table))
+      ctx.addIssue({
+        code: 'custom',
+        path: p.point === null ? ['outline'] : ['outline', p.point],
+        message: p.message,
+      });
+  });
 
 export const pusherSchema = z
   .object({
@@ -111,11 +147,60 @@ export const pusherSchema = z
   })
   .strict();
 
+/**
+ * The Robotiq 2-finger gripper as a planar robot (WAFR 2018 Sec. 4: q_R = {x, y, rotation,
+ * gripper}). Its frame: origin at the grasp centre (midway between the fingers' inner faces and
+ * halfway along them), x forward (palm to fingertips), y across (the fingers close along it). The
+ * palm lies behind the fingers; the fingers slide symmetrically along y. Everything moves in the
+ * table plane, a little above the table, driven by velocities as the pusher is (physics/mjcf.ts).
+ */
+export const gripperSchema = z
+  .object({
+    palm: z
+      .object({
+        depth: bodyLength.describe('m, along the forward axis'),
+        width: bodyLength.describe('m, across (the fingers slide along it)'),
+        height: bodyLength.describe('m'),
+      })
+      .strict(),
+    finger: z
+      .object({
+        length: bodyLength.describe('m, along the forward axis (the contact pad)'),
+        thickness: bodyLength.describe('m, across'),
+        height: bodyLength.describe('m'),
+      })
+      .strict(),
+    maxOpening: positive
+      .max(SCENE_LIMITS.gripperOpening, `must be at most ${SCENE_LIMITS.gripperOpening} m (the Robotiq 2F-140's stroke)`)
+      .describe("m, gap between the fingers' inner faces fully open"),
+    pose: planarPoseSchema.describe('initial pose of the grasp centre; theta: the forward direction'),
+    opening: nonNegative.describe('m, initial gap between the fingers'),
+    rigidBody: z.string().min(1).optional().describe('motion-capture rigid-body name'),
+  })
+  .strict()
+  .superRefine((g, ctx) => {
+    if (g.opening > g.maxOpening)
+      ctx.addIssue({ code: 'custom', path: ['opening'], message: `must be at most maxOpening (${g.maxOpening} m)` });
+    const span = g.maxOpening + 2 * g.finger.thickness;
+    if (g.palm.width < span)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['palm', 'width'],
+        message: `must hold the open fingers: at least maxOpening + 2 finger thicknesses (${span} m)`,
+      });
+  });
+
 export const goalSchema = z
   .object({
     slider: idSchema.describe('id of the slider that must reach the goal'),
     center: pointSchema,
     radius: positive.describe('m'),
+    /**
+     * true: the task is done when the gripper holds this slider (planning/outcome.ts, anywhere on
+     * the table); center and radius then only mark where it is expected, for display. Needs a
+     * gripper. Absent: the slider must reach the region.
+     */
+    grasp: z.literal(true).optional(),
   })
   .strict();
 
@@ -127,6 +212,19 @@ export const limitsSchema = z
         `must be at most ${SCENE_LIMITS.maxPusherSpeed} m/s (the UR5 pusher's limit)`,
       )
       .default(0.1)
+      .describe("m/s, the robot's translational speed (the pusher's or the gripper's)"),
+    /** Gripper only (and required there): the largest yaw rate. */
+    maxYawRate: positive
+      .max(SCENE_LIMITS.maxYawRate, `must be at most ${SCENE_LIMITS.maxYawRate} rad/s (the UR5 wrist's limit)`)
+      .optional()
+      .describe('rad/s'),
+    /** Gripper only (and required there): the largest speed of the opening between the fingers. */
+    maxOpeningSpeed: positive
+      .max(
+        SCENE_LIMITS.maxOpeningSpeed,
+        `must be at most ${SCENE_LIMITS.maxOpeningSpeed} m/s (the Robotiq gripper's fastest)`,
+      )
+      .optional()
       .describe('m/s'),
   })
   .strict();
@@ -165,11 +263,13 @@ export const sceneSchema = z
     name: z.string().min(1),
     description: z.string().optional(),
     table: tableSchema,
-    pusher: pusherSchema,
+    /** The robot: a pusher (every scene before the gripper) or a gripper, exactly one. */
+    pusher: pusherSchema.optional(),
+    gripper: gripperSchema.optional(),
     sliders: z
       .array(sliderSchema)
       .min(1, 'needs at least one slider')
-      .max(SCENE_LIMITS.sliders, `at most ${SCENE_LIMITS.sliders} sliders (the learned model's slots)`),
+      .max(SCENE_LIMITS.sliders, `at most ${SCENE_LIMITS.sliders} sliders`),
     obstacles: z
       .array(obstacleSchema)
       .max(SCENE_LIMITS.obstacles, `at most ${SCENE_LIMITS.obstacles} obstacles`)
@@ -192,15 +292,18 @@ export const sceneSchema = z
         ctx.addIssue({ code: 'custom', path: ['obstacles', i, 'id'], message: `duplicate id "${o.id}"` });
       ids.add(o.id);
     });
-    const onTable = (p: { x: number; y: number }): boolean =>
-      Math.abs(p.x) <= scene.table.size.x / 2 && Math.abs(p.y) <= scene.table.size.y / 2;
+    // A broken outline is reported by the table's own check; positions judged against it would
+    // only add noise.
+    const table = outlineProblems(scene.table).length === 0 ? tableRegion(scene.table) : null;
+    const onTable = (p: { x: number; y: number }): boolean => !table || table.contains(p.x, p.y);
     scene.sliders.forEach((s, i) => {
       if (!onTable(s.pose))
         ctx.addIssue({ code: 'custom', path: ['sliders', i, 'pose'], message: 'is off the table' });
     });
-    if (!onTable(scene.pusher.position)) {
+    if (scene.pusher && !onTable(scene.pusher.position)) {
       ctx.addIssue({ code: 'custom', path: ['pusher', 'position'], message: 'is off the table' });
     }
+    robotIssues(scene, ctx);
     if (!onTable(scene.goal.center))
       ctx.addIssue({ code: 'custom', path: ['goal', 'center'], message: 'is off the table' });
     if (!scene.sliders.some((s) => s.id === scene.goal.slider)) {
@@ -212,6 +315,33 @@ export const sceneSchema = z
     }
   });
 
+/** The robot checks of a scene: one robot, and what a gripper needs. */
+function robotIssues(
+  scene: {
+    pusher?: unknown;
+    gripper?: { pose: { x: number; y: number } } | undefined;
+    goal: { grasp?: true | undefined };
+    limits: { maxYawRate?: number | undefined; maxOpeningSpeed?: number | undefined };
+    table: { size: { x: number; y: number } };
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (!scene.pusher && !scene.gripper)
+    ctx.addIssue({ code: 'custom', path: ['pusher'], message: 'a scene needs a robot: a pusher or a gripper' });
+  if (scene.pusher && scene.gripper)
+    ctx.addIssue({ code: 'custom', path: ['gripper'], message: 'a scene has one robot: a pusher or a gripper, not both' });
+  if (scene.goal.grasp && !scene.gripper)
+    ctx.addIssue({ code: 'custom', path: ['goal', 'grasp'], message: 'a grasp goal needs a gripper' });
+  if (!scene.gripper) return;
+  const { x, y } = scene.gripper.pose;
+  if (Math.abs(x) > scene.table.size.x / 2 || Math.abs(y) > scene.table.size.y / 2)
+    ctx.addIssue({ code: 'custom', path: ['gripper', 'pose'], message: 'is off the table' });
+  for (const field of ['maxYawRate', 'maxOpeningSpeed'] as const) {
+    if (scene.limits[field] === undefined)
+      ctx.addIssue({ code: 'custom', path: ['limits', field], message: 'a gripper scene needs this limit' });
+  }
+}
+
 export type PlanarPose = z.infer<typeof planarPoseSchema>;
 export type Point = z.infer<typeof pointSchema>;
 export type Shape = z.infer<typeof shapeSchema>;
@@ -221,6 +351,46 @@ export type Scene = z.infer<typeof sceneSchema>;
 /** A scene as written in a file, before defaults are filled in. */
 export type SceneInput = z.input<typeof sceneSchema>;
 export type Integrator = z.infer<typeof integratorSchema>;
+export type Pusher = z.infer<typeof pusherSchema>;
+export type Gripper = z.infer<typeof gripperSchema>;
+export type RobotKind = 'pusher' | 'gripper';
+
+export function robotKind(scene: { gripper?: unknown }): RobotKind {
+  return scene.gripper ? 'gripper' : 'pusher';
+}
+
+/** Where the robot starts in the table plane: the pusher's position or the gripper's grasp centre. */
+export function robotStart(scene: Pick<Scene, 'pusher' | 'gripper'>): Point {
+  const p = scene.pusher?.position ?? scene.gripper?.pose;
+  if (!p) throw new Error('a scene needs a robot: a pusher or a gripper');
+  return { x: p.x, y: p.y };
+}
+
+/**
+ * The scene's pusher, for the parts that know only the pusher (the coarse models, the lab, the
+ * console's drawing); a gripper scene is refused with what refused it.
+ */
+export function requirePusher(scene: Pick<Scene, 'name' | 'pusher'>, user: string): Pusher {
+  if (!scene.pusher) throw new Error(`scene "${scene.name}": its robot is a gripper; ${user} knows only the pusher`);
+  return scene.pusher;
+}
+
+/** The robot's translational, yaw and opening speed limits (the last two for a gripper only). */
+export interface ControlLimits {
+  /** m/s */
+  maxSpeed: number;
+  /** rad/s, gripper only */
+  maxYawRate?: number;
+  /** m/s, gripper only */
+  maxOpeningSpeed?: number;
+}
+
+export function controlLimits(scene: Pick<Scene, 'gripper' | 'limits'>): ControlLimits {
+  const { maxPusherSpeed, maxYawRate, maxOpeningSpeed } = scene.limits;
+  if (!scene.gripper) return { maxSpeed: maxPusherSpeed };
+  // The schema requires both for a gripper scene.
+  return { maxSpeed: maxPusherSpeed, maxYawRate: maxYawRate!, maxOpeningSpeed: maxOpeningSpeed! };
+}
 
 /** Radius of the smallest circle about the body origin that contains the shape's footprint. */
 export function boundingRadius(shape: Shape): number {

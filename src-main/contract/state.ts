@@ -1,36 +1,59 @@
 /**
  * The one state layout used everywhere (physics, Parareal, planner, logs, UI):
  *
- *   [ pusher x, pusher y,
+ *   [ robot configuration q_R,
  *     slider_0 x, y, theta, ..., slider_{n-1} x, y, theta,
- *     pusher vx, pusher vy,
+ *     robot velocities,
  *     slider_0 vx, vy, omega, ..., slider_{n-1} vx, vy, omega ]
  *
- * Length 4 + 6n for n sliders. Positions in metres, angles in radians (counter-clockwise about
- * the table z axis), velocities in m/s and rad/s, all in the table frame.
+ * The robot is the pusher, q_R = (x, y), length 4 + 6n for n sliders, or the gripper (WAFR 2018
+ * Sec. 4), q_R = (x, y, yaw, opening) of its grasp centre (contract/scene.ts gripperSchema) with
+ * velocities (vx, vy, yaw rate, opening speed), length 8 + 6n. The robot's velocities are also
+ * its controls: a control has one entry per robot DOF (`robotDofs`). Positions in metres, angles
+ * in radians (counter-clockwise about the table z axis), velocities in m/s and rad/s, all in the
+ * table frame.
  *
  * Parareal adds and subtracts states (x = C_new + F_old - C_old). Angles are compared on the
  * circle: differences are wrapped to (-pi, pi] so that 3.13 rad and -3.13 rad differ by 0.02 rad,
  * not by 6.26 rad.
  */
+import { robotKind, type RobotKind } from './scene';
+
 export type State = Float64Array;
+
+/**
+ * A control: the robot's joint velocities held for one control duration (WAFR 2018 Sec. 4,
+ * u = dq_R/dt), one entry per robot DOF in the state's order: (vx, vy) m/s for the pusher,
+ * (vx, vy, yaw rate, opening speed) in m/s, rad/s, m/s for the gripper.
+ */
+export type Control = readonly number[];
 
 export class StateLayout {
   readonly size: number;
   /** Offset of the velocity half of the state. */
   readonly velocityOffset: number;
-  /** Indices that hold angles (slider theta); velocities are never wrapped. */
+  /** Indices that hold angles (gripper yaw, slider theta); velocities are never wrapped. */
   readonly angleIndices: readonly number[];
   readonly names: readonly string[];
+  /** Robot DOFs: 2 for the pusher (x, y), 4 for the gripper (x, y, yaw, opening); the control's length. */
+  readonly robotDofs: number;
 
-  constructor(readonly sliderIds: readonly string[]) {
+  constructor(
+    readonly sliderIds: readonly string[],
+    readonly robot: RobotKind = 'pusher',
+  ) {
     const n = sliderIds.length;
-    this.velocityOffset = 2 + 3 * n;
+    const r = ROBOT_NAMES[robot];
+    this.robotDofs = r.positions.length;
+    this.velocityOffset = this.robotDofs + 3 * n;
     this.size = 2 * this.velocityOffset;
-    this.angleIndices = sliderIds.map((_, i) => 2 + 3 * i + 2);
-    const names = ['pusher.x', 'pusher.y'];
+    this.angleIndices = [
+      ...(robot === 'gripper' ? [GRIPPER_YAW] : []),
+      ...sliderIds.map((_, i) => this.posOffset(i) + 2),
+    ];
+    const names = r.positions.map((q) => `${robot}.${q}`);
     for (const id of sliderIds) names.push(`${id}.x`, `${id}.y`, `${id}.theta`);
-    names.push('pusher.vx', 'pusher.vy');
+    names.push(...r.velocities.map((q) => `${robot}.${q}`));
     for (const id of sliderIds) names.push(`${id}.vx`, `${id}.vy`, `${id}.omega`);
     this.names = names;
   }
@@ -51,12 +74,37 @@ export class StateLayout {
 
   /** Offset of slider i's pose (x, y, theta). */
   posOffset(i: number): number {
-    return 2 + 3 * i;
+    return this.robotDofs + 3 * i;
   }
 
   /** Offset of slider i's velocity (vx, vy, omega). */
   velOffset(i: number): number {
-    return this.velocityOffset + 2 + 3 * i;
+    return this.velocityOffset + this.robotDofs + 3 * i;
+  }
+
+  /** The robot's configuration q_R: (x, y) of the pusher, (x, y, yaw, opening) of the gripper. */
+  robotConfiguration(s: State): number[] {
+    return Array.from(s.subarray(0, this.robotDofs));
+  }
+
+  /** The robot's velocities, in the order of its configuration (and of its controls). */
+  robotVelocity(s: State): number[] {
+    return Array.from(s.subarray(this.velocityOffset, this.velocityOffset + this.robotDofs));
+  }
+
+  /** Writes the robot's configuration and velocities (velocities default to rest). */
+  setRobot(s: State, q: readonly number[], v: readonly number[] = []): void {
+    if (q.length !== this.robotDofs) throw new Error(`the ${this.robot} has ${this.robotDofs} DOFs, got ${q.length}`);
+    for (let j = 0; j < this.robotDofs; j++) {
+      s[j] = q[j]!;
+      s[this.velocityOffset + j] = v[j] ?? 0;
+    }
+  }
+
+  /** The gripper's pose and opening (a gripper layout only). */
+  gripperPose(s: State): { x: number; y: number; yaw: number; opening: number } {
+    if (this.robot !== 'gripper') throw new Error('the robot is a pusher, not a gripper');
+    return { x: s[0]!, y: s[1]!, yaw: s[GRIPPER_YAW]!, opening: s[GRIPPER_OPENING]! };
   }
 
   pusherPosition(s: State): [number, number] {
@@ -126,7 +174,7 @@ export class StateLayout {
     return { translation, rotation };
   }
 
-  /** Plain-object view for logs and JSON output: { "pusher.x": ..., ... }. */
+  /** Plain-object view for logs and JSON output: { "pusher.x": ..., ... } ("gripper.x", ... for a gripper). */
   toRecord(s: State): Record<string, number> {
     const r: Record<string, number> = {};
     this.names.forEach((n, j) => (r[n] = s[j]!));
@@ -144,18 +192,33 @@ export function wrapAngle(a: number): number {
   return r;
 }
 
-export function layoutForScene(scene: { sliders: readonly { id: string }[] }): StateLayout {
-  return new StateLayout(scene.sliders.map((s) => s.id));
+/** Index of the gripper's yaw and opening in the state (and in its controls). */
+export const GRIPPER_YAW = 2;
+export const GRIPPER_OPENING = 3;
+
+const ROBOT_NAMES: Record<RobotKind, { positions: string[]; velocities: string[] }> = {
+  pusher: { positions: ['x', 'y'], velocities: ['vx', 'vy'] },
+  gripper: { positions: ['x', 'y', 'yaw', 'opening'], velocities: ['vx', 'vy', 'omega', 'vopening'] },
+};
+
+export function layoutForScene(scene: { sliders: readonly { id: string }[]; gripper?: unknown }): StateLayout {
+  return new StateLayout(
+    scene.sliders.map((s) => s.id),
+    robotKind(scene),
+  );
 }
 
 /** The scene's initial state: everything at rest at its initial pose. */
 export function initialState(scene: {
-  pusher: { position: { x: number; y: number } };
+  pusher?: { position: { x: number; y: number } } | undefined;
+  gripper?: { pose: { x: number; y: number; theta: number }; opening: number } | undefined;
   sliders: readonly { id: string; pose: { x: number; y: number; theta: number } }[];
 }): State {
   const layout = layoutForScene(scene);
   const s = layout.create();
-  layout.setPusher(s, scene.pusher.position.x, scene.pusher.position.y);
+  const { pusher, gripper } = scene;
+  if (gripper) layout.setRobot(s, [gripper.pose.x, gripper.pose.y, wrapAngle(gripper.pose.theta), gripper.opening]);
+  else if (pusher) layout.setPusher(s, pusher.position.x, pusher.position.y);
   scene.sliders.forEach((sl, i) => layout.setSlider(s, i, sl.pose));
   return s;
 }

@@ -6,10 +6,15 @@
  *   the lower end plus Gaussian noise (standard deviation `std`, see task-file.ts) on both
  *   coordinates, the pusher just behind it; with `object`, the object itself (box or cylinder,
  *   its dimensions, mass and friction) is drawn for every environment (sampleScene);
+ * - wafr-point: the same about a named start point, for tables whose lower end is not on the
+ *   x axis (the L-shaped table of WAFR Fig. 6);
  * - jitter (CVS 2020): every slider's position moved uniformly by up to halfRange, re-drawn until
- *   no two bodies overlap, nothing has failed and the goal is not already reached.
+ *   no two bodies overlap, nothing has failed and the goal is not already reached;
+ * - clutter (WAFR 2018 Sec. 7.2): a whole scene of boxes and cylinders around a target for the
+ *   gripper (clutter.ts).
  */
-import type { Scene, Shape } from '../contract/scene';
+import { requirePusher, type Scene, type Shape } from '../contract/scene';
+import { sampleClutterScene } from './clutter';
 import { sceneSchema } from '../contract/scene';
 import { initialState, layoutForScene, type State } from '../contract/state';
 import { deriveSeed, Rng } from '../common/rng';
@@ -30,7 +35,11 @@ export interface SampledScene {
  * (deriveSeed(seed, 'object')), so the start position of a seed is the same with or without it.
  */
 export function sampleScene(scene: Scene, sampling: Sampling, seed: number): SampledScene {
-  if (sampling.kind !== 'wafr-lower-end' || !sampling.object)
+  if (sampling.kind === 'clutter') {
+    const drawn = sampleClutterScene(scene, sampling, seed);
+    return { scene: drawn, x0: initialState(drawn) };
+  }
+  if ((sampling.kind !== 'wafr-lower-end' && sampling.kind !== 'wafr-point') || !sampling.object)
     return { scene, x0: sampleInitialState(scene, sampling, seed) };
   const goal = scene.sliders.findIndex((s) => s.id === scene.goal.slider);
   const object = sampleObject(sampling.object, deriveSeed(seed, 'object'));
@@ -90,7 +99,7 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
   const goal = g.goalIndex;
   const slider = scene.sliders[goal]!;
   // The pusher starts 5 mm behind the goal object on the push axis.
-  const gap = scene.pusher.radius + halfLengthX(slider.shape) + 0.005;
+  const gap = (): number => requirePusher(scene, `sampling "${sampling.kind}"`).radius + halfLengthX(slider.shape) + 0.005;
   switch (sampling.kind) {
     case 'isrr-obstacle': {
       const y = rng.between(-sampling.halfRange, sampling.halfRange);
@@ -99,11 +108,16 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
       L.setPusher(x, x[0]!, y);
       return x;
     }
-    case 'wafr-lower-end': {
-      const sx = -scene.table.size.x / 2 + sampling.offset + sampling.std * rng.normal();
-      const sy = sampling.std * rng.normal();
+    case 'wafr-lower-end':
+    case 'wafr-point': {
+      const mean =
+        sampling.kind === 'wafr-point'
+          ? sampling.start
+          : { x: -scene.table.size.x / 2 + sampling.offset, y: 0 };
+      const sx = mean.x + sampling.std * rng.normal();
+      const sy = mean.y + sampling.std * rng.normal();
       L.setSlider(x, goal, { x: sx, y: sy, theta: 0 });
-      L.setPusher(x, sx - gap, sy);
+      L.setPusher(x, sx - gap(), sy);
       return x;
     }
     case 'jitter': {
@@ -120,13 +134,16 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
       }
       throw new Error(`could not sample a start without overlaps for scene "${scene.name}"`);
     }
+    case 'clutter':
+      // sampleScene draws the whole scene, start included (clutter.ts).
+      return initialState(scene);
   }
 }
 
 function feasibleStart(g: TaskGeometry, x: State): boolean {
   const n = g.layout.sliderCount;
   for (let i = 0; i < n; i++) {
-    if (overlap(g.placedPusher(x), g.placedSlider(x, i)).depth > 0) return false;
+    if (g.placedRobot(x).some((part) => overlap(part, g.placedSlider(x, i)).depth > 0)) return false;
     for (let j = i + 1; j < n; j++)
       if (overlap(g.placedSlider(x, i), g.placedSlider(x, j)).depth > 0) return false;
   }

@@ -8,7 +8,7 @@
  * step, as in the papers' execution worlds) makes the world less predictable than the planner's.
  */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../contract/scene';
+import { requirePusher, type Pusher, type Scene } from '../contract/scene';
 import { initialState, layoutForScene, type State, type StateLayout } from '../contract/state';
 import { FineModel } from '../../src-workers/physics/fine-model';
 import { PUSHER_CLEARANCE } from '../../src-workers/physics/mjcf';
@@ -38,6 +38,7 @@ export class LabWorld {
   private readonly rng: Rng;
   private readonly noiseStd: number;
   private readonly trackingGain: number;
+  private readonly pusher: Pusher;
   private tool: ToolMotion | undefined;
   private state: State;
   private timer: NodeJS.Timeout | undefined;
@@ -52,13 +53,14 @@ export class LabWorld {
     private readonly adapter: RobotAdapter,
     private readonly options: LabWorldOptions,
   ) {
+    this.pusher = requirePusher(scene, 'the virtual lab');
     this.layout = layoutForScene(scene);
     this.names = sceneRigidBodies(scene).map((b) => b.name);
     this.rng = new Rng(options.seed);
     this.noiseStd = Math.sqrt(options.noiseVariance);
     this.trackingGain = options.trackingGain ?? 20;
     this.state = initialState(scene);
-    fine.writeState(this.state, 0, 0);
+    fine.writeState(this.state);
   }
 
   static async create(scene: Scene, adapter: RobotAdapter, options: LabWorldOptions): Promise<LabWorld> {
@@ -75,7 +77,7 @@ export class LabWorld {
     const L = this.layout;
     const m = new Map<string, TablePose>();
     const [px, py] = L.pusherPosition(this.state);
-    m.set(this.names[0]!, { x: px, y: py, theta: 0, z: this.scene.pusher.height / 2 + PUSHER_CLEARANCE });
+    m.set(this.names[0]!, { x: px, y: py, theta: 0, z: this.pusher.height / 2 + PUSHER_CLEARANCE });
     this.scene.sliders.forEach((s, i) =>
       m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),
     );
@@ -89,7 +91,7 @@ export class LabWorld {
    */
   placeScene(): void {
     this.state = initialState(this.scene);
-    this.fine.writeState(this.state, 0, 0);
+    this.fine.writeState(this.state);
   }
 
   snapshot(): State {
@@ -135,9 +137,6 @@ export class LabWorld {
     const target = this.adapter.pusherPosition(this.tool.pose);
     const v = this.adapter.pusherVelocity([...this.tool.velocity, 0, 0, 0], this.tool.pose);
     const [px, py] = this.layout.pusherPosition(this.fine.readState(this.state));
-    this.fine.setControl(
-      v.vx + this.trackingGain * (target.x - px),
-      v.vy + this.trackingGain * (target.y - py),
-    );
+    this.fine.setControl([v.vx + this.trackingGain * (target.x - px), v.vy + this.trackingGain * (target.y - py)]);
   }
 }

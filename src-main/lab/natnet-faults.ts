@@ -11,8 +11,10 @@ export const natNetFaultsSchema = z
     /** Standard deviation of Gaussian noise on each position coordinate (m) and on yaw (rad). */
     positionNoise: z.number().min(0).default(0),
     yawNoise: z.number().min(0).default(0),
-    /** Extra delay before each packet leaves (ms). */
-    latencyMs: z.number().min(0).default(0),
+    /** Extra delay before each packet leaves, s. */
+    latency: z.number().min(0).default(0),
+    /** The old name, in ms: a lab config that still has it is refused, saying what to write instead. */
+    latencyMs: z.never({ error: 'renamed: write "latency" in seconds (e.g. 0.005 for 5 ms)' }).optional(),
     /** Probability that a frame is not sent at all (the frame number still advances). */
     dropRate: probability.default(0),
     /** Rigid-body names streamed with the tracking-valid bit cleared. */

@@ -10,14 +10,19 @@
  * pose noise, lost tracking and a frozen stream (here), latency, dropped and corrupted packets
  * (in the transport).
  */
-import type { Scene } from '../contract/scene';
-import { identityCalibration, mocapOrientation, mocapPoint, type Calibration } from '../mocap/calibration';
+import { requirePusher, robotKind, type Scene } from '../contract/scene';
+import {
+  identityCalibration,
+  mocapOrientation,
+  mocapPoint,
+  type Calibration,
+} from '../calibration/mocap-table';
 import { nowNs } from '../mocap/clock';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../mocap/message-ids';
 import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messages/frame';
 import type { ModelDefinitions } from '../mocap/messages/model-def';
 import { encodePacket } from '../mocap/packet';
-import { yawQuat } from '../mocap/rotation';
+import { yawQuat } from '../common/rotation';
 import { natNetFaultsSchema, SeededRandom, type NatNetFaults, type NatNetFaultsInput } from './natnet-faults';
 import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
 
@@ -122,11 +127,12 @@ export class VirtualNatNetServer {
     const bodies = sceneRigidBodies(scene);
     const server = new VirtualNatNetServer({ ...options, rigidBodies: bodies });
     const poses = new Map<string, TablePose>();
+    const pusher = requirePusher(scene, 'the virtual motion-capture server');
     poses.set(bodies[0]!.name, {
-      x: scene.pusher.position.x,
-      y: scene.pusher.position.y,
+      x: pusher.position.x,
+      y: pusher.position.y,
       theta: 0,
-      z: scene.pusher.height / 2,
+      z: pusher.height / 2,
     });
     scene.sliders.forEach((s, i) => poses.set(bodies[i + 1]!.name, { ...s.pose, z: s.shape.height / 2 }));
     server.setPoseSource(() => poses);
@@ -262,10 +268,10 @@ export class VirtualNatNetServer {
   }
 }
 
-/** Rigid bodies of a scene: the pusher first (id 1), then each slider (ids 2...). */
-export function sceneRigidBodies(scene: Pick<Scene, 'pusher' | 'sliders'>): VirtualRigidBody[] {
+/** Rigid bodies of a scene: the robot (pusher or gripper) first (id 1), then each slider (ids 2...). */
+export function sceneRigidBodies(scene: Pick<Scene, 'pusher' | 'gripper' | 'sliders'>): VirtualRigidBody[] {
   return [
-    { id: 1, name: scene.pusher.rigidBody ?? 'pusher' },
+    { id: 1, name: (scene.pusher ?? scene.gripper)?.rigidBody ?? robotKind(scene) },
     ...scene.sliders.map((s, i) => ({ id: i + 2, name: s.rigidBody ?? s.id })),
   ];
 }

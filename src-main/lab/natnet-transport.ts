@@ -169,11 +169,11 @@ export class NatNetServerTransport {
   }
 
   private later(fn: () => void): void {
-    if (this.faults.latencyMs <= 0) return fn();
+    if (this.faults.latency <= 0) return fn();
     const t = setTimeout(() => {
       this.pending.delete(t);
       fn();
-    }, this.faults.latencyMs);
+    }, this.faults.latency * 1000);
     this.pending.add(t);
   }
 

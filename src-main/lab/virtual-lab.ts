@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Vec3 } from '../contract/geometry';
-import type { Scene } from '../contract/scene';
+import { requirePusher, type Scene } from '../contract/scene';
 import { loadSceneFile } from '../common/config-files';
-import { axisAngle } from '../mocap/rotation';
+import { axisAngle } from '../common/rotation';
 import { RobotAdapter } from '../robot/adapter';
 import { saveSetup, type SetupInput } from '../setup/setup-file';
 import { LabWorld } from './lab-world';
@@ -142,7 +142,7 @@ export class VirtualLab {
     const world = await LabWorld.create(scene, adapter, config.world);
     const toolDown: Vec3 = [0, Math.PI, 0];
     const homePose: Pose6 = [
-      ...adapter.toolPosition({ ...scene.pusher.position, z: TIP_HEIGHT }, toolDown),
+      ...adapter.toolPosition({ ...requirePusher(scene, 'the virtual lab').position, z: TIP_HEIGHT }, toolDown),
       ...toolDown,
     ];
     const ur = await VirtualUr.start({

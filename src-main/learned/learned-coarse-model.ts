@@ -11,8 +11,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { Scene } from '../contract/scene';
-import { layoutForScene, type State, type StateLayout } from '../contract/state';
+import { requirePusher, type Scene } from '../contract/scene';
+import { layoutForScene, type Control, type State, type StateLayout } from '../contract/state';
 import { footprintOf } from '../../src-workers/physics/geometry2d';
 import {
   projectFeasible,
@@ -65,7 +65,7 @@ export class LearnedCoarseModel {
       const f = footprintOf(s.shape);
       return f.kind === 'disc' ? f.radius : Math.hypot(f.hx, f.hy);
     });
-    this.pusherRadius = scene.pusher.radius;
+    this.pusherRadius = requirePusher(scene, 'the learned coarse model').radius;
   }
 
   /**
@@ -116,7 +116,7 @@ export class LearnedCoarseModel {
   /** One step of every state x[r] under control u[r], with one network evaluation. */
   stepBatch(
     xs: readonly State[],
-    us: readonly (readonly [number, number])[],
+    us: readonly Control[],
     dt: number,
     outs?: State[],
   ): State[] {
@@ -129,7 +129,7 @@ export class LearnedCoarseModel {
     const L = this.layout;
     const padded = xs.map((x) => padState(x, L));
     const input = new Float32Array(m * INPUT_SIZE);
-    padded.forEach((p, r) => encodeInput(p, us[r]![0], us[r]![1], L.sliderCount, input, r * INPUT_SIZE));
+    padded.forEach((p, r) => encodeInput(p, us[r]![0]!, us[r]![1]!, L.sliderCount, input, r * INPUT_SIZE));
     standardize(input, meta.normalization.inputMean, meta.normalization.inputStd);
     const mlp = this.network();
     const y = tf.tidy(() => forward(mlp, tf.tensor2d(input, [m, INPUT_SIZE])).dataSync());
@@ -140,7 +140,8 @@ export class LearnedCoarseModel {
     );
     const next = paddedLayout.create();
     return padded.map((p, r) => {
-      const [ux, uy] = us[r]!;
+      const ux = us[r]![0]!;
+      const uy = us[r]![1]!;
       applyOutput(p, ux, uy, dt, output, r * OUTPUT_SIZE, L.sliderCount, next);
       const out = unpadState(next, L, outs?.[r] ?? L.create());
       this.reachable(xs[r]!, ux, uy, dt).forEach((moved, i) => {

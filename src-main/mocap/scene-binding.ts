@@ -12,9 +12,9 @@
  * again. This needs `previous`, which carries the last frame number and raw poses.
  */
 import type { Scene } from '../contract/scene';
-import { tableOrientation, tablePoint, type Calibration } from './calibration';
+import { tableOrientation, tablePoint, type Calibration } from '../calibration/mocap-table';
 import type { Quat, Vec3 } from './messages/frame';
-import { yawOf } from './rotation';
+import { yawOf } from '../common/rotation';
 
 export interface MocapBinding {
   /** Rigid-body name of the pusher; undefined when the pusher position comes from the robot. */
@@ -24,7 +24,8 @@ export interface MocapBinding {
 
 export function bindingFromScene(scene: Pick<Scene, 'pusher' | 'sliders'>): MocapBinding {
   const binding: MocapBinding = { sliders: scene.sliders.map((s) => ({ id: s.id, rigidBody: s.rigidBody })) };
-  if (scene.pusher.rigidBody) binding.pusher = scene.pusher.rigidBody;
+  // A gripper's rigid body (a pose with yaw, and an opening from the gripper) is not bound here yet.
+  if (scene.pusher?.rigidBody) binding.pusher = scene.pusher.rigidBody;
   return binding;
 }
 

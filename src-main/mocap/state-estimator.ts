@@ -14,7 +14,7 @@
  * is the supervisor's job.
  */
 import type { State, StateLayout } from '../contract/state';
-import type { Calibration } from './calibration';
+import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
 import {
   ageTo,

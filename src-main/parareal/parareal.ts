@@ -19,12 +19,12 @@
  *   iterates falls below the tolerance, or when every slice is exact (k = number of slices).
  */
 import { performance } from 'node:perf_hooks';
-import type { State, StateLayout } from '../contract/state';
+import type { Control, State, StateLayout } from '../contract/state';
 import type { FineResult } from '../../src-workers/worker-protocol';
 import { projectFeasible, type ProjectionGeometry } from '../../src-workers/physics/projection';
 import type { FineJobInput } from './fine-pool';
 
-export type Control = readonly [number, number];
+export type { Control } from '../contract/state';
 
 export interface CoarsePropagator {
   readonly layout: StateLayout;
@@ -172,8 +172,8 @@ async function runSequence(
     const c0 = performance.now();
     const out: State[] = [];
     let x = start;
-    for (const [ux, uy] of sliceControls(n)) {
-      x = coarse.step(x, ux, uy, settings.dt);
+    for (const u of sliceControls(n)) {
+      x = coarse.step(x, u[0]!, u[1]!, settings.dt);
       out.push(x);
     }
     timing.coarseMs += performance.now() - c0;
@@ -189,7 +189,7 @@ async function runSequence(
       {
         sceneKey: ctx.sceneKey,
         x: start,
-        controls: sliceControls(n).map((u) => [u[0], u[1]]),
+        controls: sliceControls(n).map((u) => [...u]),
         dt: settings.dt,
       },
       signal,

@@ -74,10 +74,12 @@ export function createPredictor(
   /** coarse: a ready coarse model (planning/coarse-models.ts loads one); default analytical. */
   options: { dt: number; coarse?: CoarsePropagator },
 ): Predictor {
-  const coarse = options.coarse ?? new AnalyticalCoarseModel(scene);
+  assertModelFitsRobot(scene, model);
   const sceneKey = pool.registerScene(scene);
-  const ctx = { sceneKey, coarse, fine: pool, projection: projectionGeometry(scene) };
   const dt = options.dt;
+  if (model.kind === 'fine') return { model, predict: (request) => fineOnly(sceneKey, pool, dt, request) };
+  const coarse = options.coarse ?? new AnalyticalCoarseModel(scene);
+  const ctx = { sceneKey, coarse, fine: pool, projection: projectionGeometry(scene) };
   return {
     model,
     predict: async (request) => {
@@ -93,12 +95,21 @@ export function createPredictor(
           request,
         );
       }
-      // Coarse and fine alone are Parareal's two ends: K = 0, and one slice per sequence with K = 1.
-      if (model.kind === 'coarse')
-        return parareal(ctx, { iterations: 0, tolerance: null, controlsPerSlice: 1, dt }, request);
-      return fineOnly(ctx.sceneKey, pool, dt, request);
+      // The coarse model alone is Parareal's K = 0 end (the fine model alone, one slice with K = 1, is fineOnly).
+      return parareal(ctx, { iterations: 0, tolerance: null, controlsPerSlice: 1, dt }, request);
     },
   };
+}
+
+/**
+ * The coarse models (the analytical ISRR 2019 Eq. 6-9 and the learned CVS 2020 one) model a
+ * cylindrical pusher; a gripper scene predicts with the fine model alone.
+ */
+export function assertModelFitsRobot(scene: Pick<Scene, 'name' | 'gripper'>, model: { kind: string }): void {
+  if (scene.gripper && model.kind !== 'fine')
+    throw new Error(
+      `scene "${scene.name}": its robot is a gripper, which the coarse models (analytical, learned) and so Parareal do not model; choose the fine model, not ${model.kind}`,
+    );
 }
 
 async function fineOnly(
@@ -111,7 +122,7 @@ async function fineOnly(
   const starts = Array.isArray(request.x0) ? request.x0 : request.controls.map(() => request.x0 as State);
   const results = await Promise.all(
     request.controls.map((controls, r) =>
-      pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [u[0], u[1]]), dt }),
+      pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [...u]), dt }),
     ),
   );
   const wallMs = performance.now() - t0;

@@ -1,9 +1,11 @@
 /**
  * The simulated execution world (ISRR 2019 Sec. IV-B1, WAFR 2018 Sec. 7): MuJoCo that keeps its
  * own history from step to step (no reset between controls, unlike the fine model's F(x, u, dt)),
- * with Gaussian noise added to the pusher's and every slider's velocities at every MuJoCo step:
+ * with Gaussian noise added to the robot's and every slider's velocities at every MuJoCo step:
  * - constant: N(0, variance) (ISRR: 1e-4);
  * - action-proportional: standard deviation b * |u| (WAFR Eq. 9-10), so fast pushes spread more.
+ *   For the gripper |u| combines its four inputs as speeds of its points (control-space.ts
+ *   controlMagnitude), and its yaw rate takes the noise divided by its reach (fine-model.ts).
  *   WAFR calls b * |u| a variance but gives no time step; read as a variance at our 1 ms step, a
  *   0.02 m/s push already scatters the object by 3-7 cm (b = 0.075) and every planner drops it off
  *   the table, against the paper's 100% for slow pushes. Read as a standard deviation it scatters
@@ -15,12 +17,20 @@ import type { Scene } from '../contract/scene';
 import type { State } from '../contract/state';
 import { FineModel } from '../../src-workers/physics/fine-model';
 import type { Control } from '../parareal/parareal';
+import { gripperReach } from '../../src-workers/physics/gripper-mjcf';
+import { controlMagnitude } from './control-space';
 import type { Plant } from './plant';
 import type { NoiseModel } from './task-file';
 import { Rng } from '../common/rng';
 
-export function noiseStd(noise: NoiseModel, u: Control): number {
-  return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * Math.hypot(u[0], u[1]);
+/** The process noise's standard deviation for control u; `reach`: the gripper's (gripper-mjcf.ts), for its controls. */
+export function noiseStd(noise: NoiseModel, u: Control, reach?: number): number {
+  return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * controlMagnitude(u, reach);
+}
+
+/** The reach controlMagnitude needs for a scene's controls: the gripper's, none for the pusher. */
+export function robotReach(scene: Pick<Scene, 'gripper'>): number | undefined {
+  return scene.gripper ? gripperReach(scene.gripper) : undefined;
 }
 
 /**
@@ -50,19 +60,20 @@ export class ExecutionWorld implements Plant {
     private readonly model: FineModel,
     private readonly noise: NoiseModel,
     seed: number,
+    private readonly reach: number | undefined,
   ) {
     this.rng = new Rng(seed);
   }
 
   static async create(scene: Scene, noise: NoiseModel, seed: number, x0: State): Promise<ExecutionWorld> {
-    const world = new ExecutionWorld(await FineModel.create(scene), noise, seed);
+    const world = new ExecutionWorld(await FineModel.create(scene), noise, seed, robotReach(scene));
     world.reset(x0, seed);
     return world;
   }
 
   /** Starts over from x0 (at rest apart from x0's velocities) with a fresh noise stream. */
   reset(x0: State, seed: number): void {
-    this.model.writeState(x0, 0, 0);
+    this.model.writeState(x0);
     this.rng = new Rng(seed);
     this.steps = 0;
   }
@@ -90,8 +101,8 @@ export class ExecutionWorld implements Plant {
    * sees the world after each MuJoCo step (1-based step count).
    */
   apply(u: Control, dt: number, afterStep?: (k: number) => void): void {
-    const std = noiseStd(this.noise, u);
-    this.steps += this.model.advanceNoisy(u[0], u[1], dt, std, () => this.rng.normal(), afterStep);
+    const std = noiseStd(this.noise, u, this.reach);
+    this.steps += this.model.advanceNoisy(u, dt, std, () => this.rng.normal(), afterStep);
   }
 
   dispose(): void {

@@ -30,7 +30,9 @@ import type { Control, Tolerance } from '../parareal/parareal';
 import type { Plan, StepPlanner } from './mpc';
 import type { TaskGeometry } from './outcome';
 import type { Plant } from './plant';
+import { restControl } from './control-space';
 import { stepRecord } from './step-record';
+import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW } from '../contract/state';
 
 /**
  * 3 mm / 1.5 deg: well inside the real-world spread (8.1 mm / 4.2 deg). The spread says how far any
@@ -55,6 +57,12 @@ export interface MpcLoopOptions {
   /** Plan the next step while this one executes; null or absent: synchronous. */
   asynchronous?: { tolerance: Tolerance } | null;
   /**
+   * An action taken without planning when the state calls for it: the gripper closes once the
+   * goal object lies between its open fingers (task-run.ts closeOnTarget). It returns the control
+   * and how long to hold it, or null; it counts as an action.
+   */
+  reflex?(x: State): { u: Control; duration: number } | null;
+  /**
    * How far a fresh observation may be from the state a plan was made from before it is sent
    * (default: the asynchronous tolerance, else DEFAULT_REPLAN_TOLERANCE).
    */
@@ -63,11 +71,17 @@ export interface MpcLoopOptions {
   signal?: AbortSignal;
 }
 
-/** Largest difference between two states: pusher and slider positions (m), slider angles (rad). */
+/**
+ * Largest difference between two states: robot and slider positions and the gripper's opening
+ * (m), slider angles and the gripper's yaw (rad).
+ */
 export function stateDivergence(L: StateLayout, a: State, b: State): Tolerance {
   const d = L.maxSliderPoseChange(a, b);
-  const pusher = Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
-  return { translation: Math.max(d.translation, pusher), rotation: d.rotation };
+  const robot = Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
+  if (L.robot === 'pusher') return { translation: Math.max(d.translation, robot), rotation: d.rotation };
+  const opening = Math.abs(a[GRIPPER_OPENING]! - b[GRIPPER_OPENING]!);
+  const yaw = Math.abs(wrapAngle(a[GRIPPER_YAW]! - b[GRIPPER_YAW]!));
+  return { translation: Math.max(d.translation, robot, opening), rotation: Math.max(d.rotation, yaw) };
 }
 
 const within = (d: Tolerance, t: Tolerance): boolean =>
@@ -93,7 +107,8 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
   const asyncTolerance = o.asynchronous?.tolerance ?? null;
   const confirm = o.confirmTolerance ?? asyncTolerance ?? DEFAULT_REPLAN_TOLERANCE;
   let time = 0;
-  let uPrev: Control = [0, 0];
+  const rest = restControl(L.robotDofs);
+  let uPrev: Control = rest;
   /** The sequence whose first control ran last: the next plan's warm start. */
   let executed: readonly Control[] | undefined;
   const planningTimes: number[] = [];
@@ -111,7 +126,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     actions: controls.length,
     taskTime: time,
     planningTimes,
-    controls: controls.map((u) => [u[0], u[1]]),
+    controls: controls.map((u) => [...u]),
     states: states.map((s) => Array.from(s)),
   });
 
@@ -161,6 +176,22 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
     if (o.signal?.aborted) return finish('aborted', null, 'aborted');
 
+    const reflex = o.reflex?.(x);
+    if (reflex) {
+      // Nothing to plan: the executed control still becomes the next plan's previous one.
+      const path = await o.plant.execute(reflex.u, reflex.duration);
+      time += reflex.duration;
+      planningTimes.push(0);
+      controls.push(reflex.u);
+      uPrev = reflex.u;
+      executed = undefined;
+      pending = null;
+      states.push(o.plant.observe());
+      const crossed = o.geometry.firstFailure(path);
+      if (crossed) return finish('failure', crossed.failure, crossed.detail);
+      continue;
+    }
+
     const planStart = time;
     let chosen = await choosePlan(x);
     if (o.signal?.aborted) return finish('aborted', null, 'aborted');
@@ -209,7 +240,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       }
     }
     const path = await o.plant.execute(u, o.controlDuration);
-    if (plan.restTime > 0) path.push(...(await o.plant.execute([0, 0], plan.restTime)));
+    if (plan.restTime > 0) path.push(...(await o.plant.execute(rest, plan.restTime)));
     time += o.controlDuration + plan.restTime;
     controls.push(u);
     uPrev = u;

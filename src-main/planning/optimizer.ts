@@ -10,10 +10,12 @@
  *
  * The first iteration's noisy sequences do not depend on the cost of the initial sequence, so the
  * initial rollout (Alg. 4 line 1) rides in the same batch: K + 1 sequences in the first call.
- * Perturbed controls are clamped to the pusher speed limit; the stored perturbation is the
- * clamped difference, so U + dU is always the sequence that was actually predicted.
+ * Perturbed controls are clamped to the robot's limits (control-space.ts); the stored perturbation
+ * is the clamped difference, so U + dU is always the sequence that was actually predicted.
  */
+import type { ControlLimits } from '../contract/scene';
 import type { State } from '../contract/state';
+import { clampControl } from './control-space';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import type { BatchRollout } from './rollout';
@@ -21,18 +23,19 @@ import type { Rng } from '../common/rng';
 
 export type UpdateRule = { kind: 'greedy' } | { kind: 'weighted'; lambda: number };
 
-export interface OptimizerSettings {
+export interface OptimizerSettings extends ControlLimits {
   /** K: noisy rollouts per iteration. */
   rollouts: number;
-  /** nu: variance of the noise on each velocity component ((m/s)^2). */
-  explorationVariance: number;
+  /**
+   * nu: variance of the noise on each control input: one for every input ((m/s)^2 on the
+   * pusher's velocities), or one per input (the gripper's (m/s)^2, (rad/s)^2, (m/s)^2).
+   */
+  explorationVariance: number | readonly number[];
   update: UpdateRule;
   /** I_max: optimizer iterations (each one batched rollout, two for the weighted update). */
   maxIterations: number;
   /** C_thresh: stop once the total cost is at or below this. */
   costThreshold: number;
-  /** Largest pusher speed (m/s); every control is clamped to it. */
-  maxSpeed: number;
 }
 
 export interface OptimizeInput {
@@ -75,11 +78,6 @@ export interface OptimizeResult {
 /** Rollout traces kept per step: enough to see the search, small enough for every event. */
 export const MAX_TRACES = 20;
 
-export function clampSpeed(u: Control, maxSpeed: number): Control {
-  const s = Math.hypot(u[0], u[1]);
-  return s > maxSpeed ? [(u[0] * maxSpeed) / s, (u[1] * maxSpeed) / s] : [u[0], u[1]];
-}
-
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
 interface Candidate {
@@ -95,7 +93,8 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
   const { x0, rollout, cost, rng, settings } = input;
   const n = input.initial.length;
   if (n === 0) throw new Error('cannot optimize an empty control sequence');
-  const std = Math.sqrt(settings.explorationVariance);
+  const variance = settings.explorationVariance;
+  const stds = input.initial[0]!.map((_, j) => Math.sqrt(typeof variance === 'number' ? variance : variance[j]!));
   let predictionMs = 0;
   let sequencesPredicted = 0;
 
@@ -119,12 +118,15 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
 
   const perturb = (base: readonly Control[]): { controls: Control[]; delta: Control[] } => {
     const controls = base.map((u) =>
-      clampSpeed([u[0] + std * rng.normal(), u[1] + std * rng.normal()], settings.maxSpeed),
+      clampControl(
+        u.map((v, j) => v + stds[j]! * rng.normal()),
+        settings,
+      ),
     );
-    return { controls, delta: controls.map((u, t) => [u[0] - base[t]![0], u[1] - base[t]![1]] as Control) };
+    return { controls, delta: controls.map((u, t) => u.map((v, j) => v - base[t]![j]!)) };
   };
 
-  const start = input.initial.map((u) => clampSpeed(u, settings.maxSpeed));
+  const start = input.initial.map((u) => clampControl(u, settings));
   let current: Candidate | undefined;
   let lastRollouts: State[][] = [];
   const costHistory: number[] = [];
@@ -138,7 +140,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
     const sequences = noisy.map((s) => s.controls);
     const starts = current
       ? []
-      : [start, ...(input.alternatives ?? []).map((a) => a.map((u) => clampSpeed(u, settings.maxSpeed)))];
+      : [start, ...(input.alternatives ?? []).map((a) => a.map((u) => clampControl(u, settings)))];
     const predicted = await predict([...starts, ...sequences]);
     lastRollouts = predicted.slice(starts.length, starts.length + MAX_TRACES).map((c) => c.trajectory);
     if (!current) {
@@ -156,7 +158,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
         predicted.map((c) => c.stepCosts),
         settings.update.lambda,
       );
-      candidate = (await predict([controls.map((u) => clampSpeed(u, settings.maxSpeed))]))[0]!;
+      candidate = (await predict([controls.map((u) => clampControl(u, settings))]))[0]!;
     }
     if (candidate.total < current.total) current = candidate;
     costHistory.push(current.total);
@@ -199,14 +201,12 @@ export function weightedUpdate(
     const costs = stepCosts.map((c) => c[t]!);
     const min = Math.min(...costs);
     let wsum = 0;
-    let dx = 0;
-    let dy = 0;
+    const d = u.map(() => 0);
     costs.forEach((c, k) => {
       const w = Math.exp(-(c - min) / lambda);
       wsum += w;
-      dx += w * deltas[k]![t]![0];
-      dy += w * deltas[k]![t]![1];
+      deltas[k]![t]!.forEach((v, j) => (d[j]! += w * v));
     });
-    return [u[0] + dx / wsum, u[1] + dy / wsum] as Control;
+    return u.map((v, j) => v + d[j]! / wsum);
   });
 }

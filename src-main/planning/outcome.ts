@@ -1,12 +1,15 @@
 /**
- * What a state means for the task: has the goal object reached the goal region, or has the run
- * failed (an obstacle hit, an object off the table, a non-goal object in the goal region)?
+ * What a state means for the task: has the goal object reached the goal region (or, for a grasp
+ * goal, does the gripper hold it: grasp.ts), or has the run failed (an obstacle hit, an object off
+ * the table, a non-goal object in the goal region of a region goal)?
  * The MPC loop checks every observed state with this; cost terms reuse the same tests so the
  * planner is penalised for exactly what ends a run.
  */
-import type { Scene } from '../contract/scene';
+import type { Gripper, Scene } from '../contract/scene';
 import { layoutForScene, type State, type StateLayout } from '../contract/state';
+import { tableRegion, type TableRegion } from '../contract/table-region';
 import { footprintOf, overlap, type Footprint, type Placed } from '../../src-workers/physics/geometry2d';
+import { gripperParts, handRelation, isGrasped, type HandRelation } from './grasp';
 
 export type Failure = 'obstacle-collision' | 'off-table' | 'non-goal-in-goal';
 
@@ -22,8 +25,13 @@ export class TaskGeometry {
   readonly layout: StateLayout;
   readonly goalIndex: number;
   readonly goal: { x: number; y: number; radius: number };
-  readonly halfTable: { x: number; y: number };
-  readonly pusher: Footprint;
+  /** The table top (its outline or its size rectangle). */
+  readonly table: TableRegion;
+  /** The pusher's footprint, or null when the robot is a gripper (then `gripper`). */
+  readonly pusher: Footprint | null;
+  readonly gripper: Gripper | null;
+  /** Success is a grasp of the goal object (scene goal.grasp), not reaching the region. */
+  readonly graspGoal: boolean;
   readonly sliders: Footprint[];
   readonly obstacles: (Placed & { id: string })[];
 
@@ -31,8 +39,10 @@ export class TaskGeometry {
     this.layout = layoutForScene(scene);
     this.goalIndex = this.layout.sliderIndex(scene.goal.slider);
     this.goal = { ...scene.goal.center, radius: scene.goal.radius };
-    this.halfTable = { x: scene.table.size.x / 2, y: scene.table.size.y / 2 };
-    this.pusher = { kind: 'disc', radius: scene.pusher.radius };
+    this.table = tableRegion(scene.table);
+    this.pusher = scene.pusher ? { kind: 'disc', radius: scene.pusher.radius } : null;
+    this.gripper = scene.gripper ?? null;
+    this.graspGoal = scene.goal.grasp === true;
     this.sliders = scene.sliders.map((s) => footprintOf(s.shape));
     this.obstacles = scene.obstacles.map((o) => ({ id: o.id, footprint: footprintOf(o.shape), ...o.pose }));
   }
@@ -49,21 +59,29 @@ export class TaskGeometry {
    */
   offTableDistance(x: State, i: number): number {
     const p = this.layout.sliderPose(x, i);
-    return Math.max(Math.abs(p.x) - this.halfTable.x, Math.abs(p.y) - this.halfTable.y, 0);
+    return Math.max(this.table.excess(p.x, p.y), 0);
   }
 
   placedSlider(x: State, i: number): Placed {
     return { footprint: this.sliders[i]!, ...this.layout.sliderPose(x, i) };
   }
 
-  placedPusher(x: State): Placed {
-    return { footprint: this.pusher, x: x[0]!, y: x[1]!, theta: 0 };
+  /** The robot's bodies as seen from above: the pusher's disc, or the gripper's palm and fingers. */
+  placedRobot(x: State): Placed[] {
+    if (this.gripper) return gripperParts(this.gripper, this.layout.gripperPose(x));
+    return [{ footprint: this.pusher!, x: x[0]!, y: x[1]!, theta: 0 }];
+  }
+
+  /** Where the goal object is relative to the gripper's fingers (null for a pusher). */
+  hand(x: State): HandRelation | null {
+    if (!this.gripper) return null;
+    return handRelation(this.gripper, this.layout.gripperPose(x), this.placedSlider(x, this.goalIndex));
   }
 
   /** The first obstacle touched by the pusher or any slider (contact counts), or null. */
   obstacleContact(x: State): string | null {
     for (const o of this.obstacles) {
-      if (overlap(this.placedPusher(x), o).depth > 0) return `pusher hit ${o.id}`;
+      if (this.placedRobot(x).some((part) => overlap(part, o).depth > 0)) return `${this.layout.robot} hit ${o.id}`;
       for (let i = 0; i < this.sliders.length; i++) {
         if (overlap(this.placedSlider(x, i), o).depth > 0) return `${this.layout.sliderIds[i]} hit ${o.id}`;
       }
@@ -116,6 +134,10 @@ export class TaskGeometry {
     for (let i = 0; i < this.sliders.length; i++) {
       if (this.offTableDistance(x, i) > 0)
         return { success: false, failure: 'off-table', detail: `${this.layout.sliderIds[i]} off the table` };
+    }
+    if (this.graspGoal) {
+      const hand = this.hand(x)!;
+      return isGrasped(hand) ? { success: true, failure: null, detail: null } : { success: false, failure: null, detail: null };
     }
     for (let i = 0; i < this.sliders.length; i++) {
       if (i !== this.goalIndex && this.goalDistance(x, i) < this.goal.radius) {

@@ -36,7 +36,7 @@ export function stepRecord(s: StepRecordInput): PlannerStep {
     time: s.time,
     sliderIds: [...s.sliderIds],
     start: Array.from(s.start),
-    plan: plan.controls.map((u) => [u[0], u[1]]),
+    plan: plan.controls.map((u) => [...u]),
     controlDuration: s.controlDuration,
     predictions: plan.iterates.map((states, k) => ({
       iteration: plan.iterationLabels[k]!,

@@ -3,8 +3,9 @@
  *
  * Each step:
  * 1. N candidate sequences (Alg. 2): straight constant-velocity pushes of the goal object to the
- *    goal whose lengths run linearly from n_min to n_max controls of fixed duration, so short
- *    sequences are fast pushes and long ones slow pushes. After the first step, one candidate is
+ *    goal (with a gripper: approaches to the target, gripper-plans.ts) whose lengths run linearly
+ *    from n_min to n_max controls of fixed duration, so short sequences are fast pushes and long
+ *    ones slow pushes. After the first step, one candidate is
  *    the rest of the previously chosen sequence (Alg. 1 line 14).
  * 2. Each candidate is optimized (Alg. 3 = Alg. 4 per candidate); they run concurrently and share
  *    the worker pool. Each returns U*_i and the value estimate V~_i along its trajectory.
@@ -19,11 +20,14 @@
  *
  * UAMPC is the same planner with n_min = n_max: only slow pushes are considered.
  */
+import type { ControlLimits } from '../contract/scene';
 import type { State } from '../contract/state';
 import type { Control } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
-import type { Plan, PlanContext, StepPlanner } from './mpc';
-import { clampSpeed, optimize, type OptimizeResult, type OptimizerSettings } from './optimizer';
+import { approachAndPush, prePushPoint, type Plan, type PlanContext, type StepPlanner } from './mpc';
+import { clampControl } from './control-space';
+import { approachTarget } from './gripper-plans';
+import { optimize, type OptimizeResult, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
 import { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
@@ -56,7 +60,16 @@ export interface TampcOptions {
   iterationLabels(count: number): number[];
 }
 
-/** Alg. 2: N straight constant-velocity sequences to the goal, n_k = round((n_max - n_min) k / (N - 1)) + n_min. */
+/**
+ * Alg. 2: N straight constant-velocity sequences to the goal, n_k = round((n_max - n_min) k /
+ * (N - 1)) + n_min; with a gripper, N approaches of n_k controls to the target (gripper-plans.ts).
+ * The straight push presumes the pusher behind the object; after a fast push the object often
+ * slides off sideways and the pusher ends beside or past it, where the same velocities would
+ * carry it away from the object for good (WAFR low-accuracy runs that ran out of actions with the
+ * pusher metres off the table). Out of position, a candidate first walks the pusher round to the
+ * pre-push point and then pushes (approachAndPush), its speed chosen so that approach and push
+ * fit its n_k controls, so it is still fast or slow by its length.
+ */
 export function candidateSequences(
   geometry: TaskGeometry,
   x: State,
@@ -65,22 +78,50 @@ export function candidateSequences(
     minActions: number;
     maxActions: number;
     controlDuration: number;
-    maxSpeed: number;
-  },
+  } & ControlLimits,
 ): Control[][] {
   const p = geometry.layout.sliderPose(x, geometry.goalIndex);
   const dx = geometry.goal.x - p.x;
   const dy = geometry.goal.y - p.y;
+  const approach = geometry.gripper ? 0 : approachDistance(geometry, x);
   const out: Control[][] = [];
   for (let k = 0; k < o.candidates; k++) {
     const n =
       o.candidates === 1
         ? o.minActions
         : Math.round(((o.maxActions - o.minActions) * k) / (o.candidates - 1)) + o.minActions;
-    const u = clampSpeed([dx / (n * o.controlDuration), dy / (n * o.controlDuration)], o.maxSpeed);
+    if (geometry.gripper) {
+      out.push(approachTarget(geometry, x, { n, dt: o.controlDuration, limits: o }));
+      continue;
+    }
+    if (approach > 0) {
+      const speed = Math.min((approach + Math.hypot(dx, dy)) / (n * o.controlDuration), o.maxSpeed);
+      out.push(approachAndPush(geometry, x, n, speed, o.controlDuration));
+      continue;
+    }
+    const u = clampControl([dx / (n * o.controlDuration), dy / (n * o.controlDuration)], o);
     out.push(Array.from({ length: n }, () => u));
   }
   return out;
+}
+
+/**
+ * How far (m) beyond contact distance the pusher may stand behind the object and still push
+ * straight (within half the contact distance of the push line): the sampled WAFR starts put it
+ * 5 mm behind contact, and a push that ran true leaves it touching the object.
+ */
+const IN_POSITION = 0.02;
+
+/** 0 when the pusher stands behind the goal object to push it to the goal, else its distance (m) from the pre-push point. */
+function approachDistance(geometry: TaskGeometry, x: State): number {
+  const p = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const { behind, reach, direction } = prePushPoint(geometry, x);
+  const [px, py] = geometry.layout.pusherPosition(x);
+  // The pusher's offset from the object centre along the push and across it.
+  const along = (px - p.x) * direction[0] + (py - p.y) * direction[1];
+  const across = Math.abs((px - p.x) * direction[1] - (py - p.y) * direction[0]);
+  const inPosition = along < 0 && -along <= reach + IN_POSITION && across <= reach / 2;
+  return inPosition ? 0 : Math.hypot(behind.x - px, behind.y - py);
 }
 
 export interface CandidateEvaluation {
@@ -105,6 +146,8 @@ export class TampcPlanner implements StepPlanner {
       maxActions: o.maxActions,
       controlDuration: o.controlDuration,
       maxSpeed: o.optimizer.maxSpeed,
+      maxYawRate: o.optimizer.maxYawRate,
+      maxOpeningSpeed: o.optimizer.maxOpeningSpeed,
     });
     const initial = this.carried ? [...fresh, this.carried] : fresh;
     // Every seed is drawn before any await: the candidates' optimizations and samples finish in

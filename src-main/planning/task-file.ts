@@ -9,7 +9,14 @@ import { z } from 'zod';
 import { loadSceneFile } from '../common/config-files';
 import { problemsOf } from '../contract/scene-file';
 import { plannerKindSchema } from '../contract/planner-settings';
-import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '../contract/scene';
+import {
+  DEFAULT_PREDICTION,
+  fineModelSettingsSchema,
+  pointSchema,
+  SCENE_LIMITS,
+  type Scene,
+} from '../contract/scene';
+import { tableRegion } from '../contract/table-region';
 import { DEFAULT_REPLAN_TOLERANCE } from './mpc-loop';
 import { costTermSchema } from './costs/cost-terms';
 
@@ -26,7 +33,13 @@ export const updateRuleSchema = z.discriminatedUnion('kind', [
 export const optimizerSettingsSchema = z
   .object({
     rollouts: count(1).default(20),
-    explorationVariance: positive.default(1e-4).describe('(m/s)^2'),
+    /**
+     * nu of every control input ((m/s)^2 on the pusher's velocities), or one per input: a gripper
+     * takes [vx, vy, yaw rate, opening speed] in (m/s)^2, (rad/s)^2, (m/s)^2 (checkTaskFitsScene).
+     */
+    explorationVariance: z
+      .union([positive, z.array(positive).min(2, 'needs one variance per control input').max(4)])
+      .default(1e-4),
     update: updateRuleSchema.default({ kind: 'greedy' }),
     maxIterations: count(0).default(5),
     costThreshold: finite.default(0),
@@ -150,6 +163,12 @@ export const objectSamplingSchema = z
   })
   .strict();
 
+/** What the WAFR start samplers share: the start's standard deviation (m) and the object ranges. */
+const wafrDraw = {
+  std: nonNegative.default(0.01),
+  object: objectSamplingSchema.optional(),
+};
+
 export const samplingSchema = z.discriminatedUnion('kind', [
   /** ISRR 2019: pusher and slider y uniform in [-halfRange, halfRange] (the straight push hits the obstacle). */
   z.object({ kind: z.literal('isrr-obstacle'), halfRange: positive.default(0.025) }).strict(),
@@ -163,16 +182,32 @@ export const samplingSchema = z.discriminatedUnion('kind', [
    * deviation) the object would start off the 0.16 m strip in four environments out of ten and
    * off the lower end in one in six, never "at the lower end of the table".
    */
-  z
-    .object({
-      kind: z.literal('wafr-lower-end'),
-      offset: positive.default(0.1),
-      std: nonNegative.default(0.01),
-      object: objectSamplingSchema.optional(),
-    })
-    .strict(),
+  z.object({ kind: z.literal('wafr-lower-end'), offset: positive.default(0.1), ...wafrDraw }).strict(),
+  /**
+   * WAFR 2018 Sec. 7.1 about a named point: as wafr-lower-end, but the start is Gaussian about
+   * `start` (table frame, m), for tables whose lower end is not on the x axis (the L-shaped table
+   * of Fig. 6). Objects are still pushed along +x from the start: the pusher begins behind them.
+   */
+  z.object({ kind: z.literal('wafr-point'), start: pointSchema, ...wafrDraw }).strict(),
   /** CVS 2020: every slider's position jittered uniformly by up to this much (m), no overlaps. */
   z.object({ kind: z.literal('jitter'), halfRange: positive.default(0.02) }).strict(),
+  /**
+   * WAFR 2018 Sec. 7.2, grasping in clutter (experiments/clutter.ts): `objects` boxes and
+   * cylinders drawn from the `object` ranges (default WAFR fn. 1), one of them the target (the
+   * scene's goal slider, drawn again until it fits between the open fingers with `fit` to spare
+   * on each side from any direction), placed uniformly on the table with their centres
+   * `edgeMargin` inside its edges, `clearance` apart from each other and from the gripper.
+   */
+  z
+    .object({
+      kind: z.literal('clutter'),
+      objects: count(1).max(SCENE_LIMITS.sliders, `must be at most ${SCENE_LIMITS.sliders} (the scene limit)`),
+      object: objectSamplingSchema.prefault({}),
+      edgeMargin: nonNegative.default(0.05).describe('m'),
+      clearance: nonNegative.default(0.01).describe('m'),
+      fit: nonNegative.default(0.01).describe('m'),
+    })
+    .strict(),
 ]);
 
 export const taskSchema = z
@@ -222,5 +257,47 @@ export function loadTaskFile(file: string): LoadedTask {
   }
   const task = parseTask(json, file);
   const scene = loadSceneFile(path.resolve(path.dirname(file), task.scene));
+  checkTaskFitsScene(task, scene, file);
+  const s = task.sampling;
+  if (s.kind === 'wafr-point' && !tableRegion(scene.table).contains(s.start.x, s.start.y))
+    throw new TaskFileError(
+      `${file}: invalid task\n  sampling.start: is off the table of scene "${scene.name}"`,
+    );
   return { task, scene, file };
 }
+
+/**
+ * The task's settings against its scene's robot: the control space (the pusher's 2 inputs or the
+ * gripper's 4: contract/state.ts Control) and what only one robot can do. A mismatch is a
+ * TaskFileError naming the field, as parseTask's are.
+ */
+export function checkTaskFitsScene(task: Task, scene: Scene, file = '<task>'): void {
+  const problems: string[] = [];
+  const problem = (field: string, message: string): number => problems.push(`  ${field}: ${message}`);
+  const gripper = scene.gripper !== undefined;
+  const inputs = gripper ? GRIPPER_INPUTS : PUSHER_INPUTS;
+  const variance = task.planner.optimizer.explorationVariance;
+  if (Array.isArray(variance) && variance.length !== inputs.length)
+    problem(
+      'planner.optimizer.explorationVariance',
+      `has ${variance.length} values; the ${gripper ? 'gripper' : 'pusher'}'s control space has ${inputs.length} inputs (${inputs.join(', ')})`,
+    );
+  if (gripper && !Array.isArray(variance))
+    problem(
+      'planner.optimizer.explorationVariance',
+      `a gripper's inputs differ in units: give one variance per input (${inputs.join(', ')})`,
+    );
+  task.costs.forEach((c, i) => {
+    if (c.term === 'grasp' && !gripper) problem(`costs.${i}.term`, 'the grasp term needs a gripper scene');
+  });
+  const kind = task.sampling.kind;
+  if (kind === 'clutter' && !gripper) problem('sampling.kind', 'clutter sampling needs a gripper scene');
+  if (kind !== 'clutter' && kind !== 'jitter' && gripper)
+    problem('sampling.kind', `"${kind}" places a pusher behind the object; the scene's robot is a gripper`);
+  if (problems.length > 0)
+    throw new TaskFileError(`${file}: task does not fit scene "${scene.name}"\n${problems.join('\n')}`);
+}
+
+/** The control inputs of each robot, in the order of a control vector. */
+const PUSHER_INPUTS = ['vx', 'vy'];
+const GRIPPER_INPUTS = ['vx', 'vy', 'yaw rate', 'opening speed'];

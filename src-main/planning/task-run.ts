@@ -3,14 +3,21 @@
  * worker pool, the planner the task asks for (MPC, TAMPC or UAMPC) and its seeded streams.
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
-import type { Scene } from '../contract/scene';
+import { controlLimits, type Scene } from '../contract/scene';
+import { layoutForScene } from '../contract/state';
 import type { FinePool } from '../parareal/fine-pool';
-import { createPredictor, type CoarseKind, type PredictionModel } from '../parareal/predictor';
+import {
+  assertModelFitsRobot,
+  createPredictor,
+  type CoarseKind,
+  type PredictionModel,
+} from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
-import { noiseStd, processNoise } from './execution-world';
-import { stepCount } from '../../src-workers/physics/fine-model';
+import { noiseStd, processNoise, robotReach } from './execution-world';
+import { noiseDofs, stepCount } from '../../src-workers/physics/fine-model';
+import { closeOnTarget } from './gripper-plans';
 import { MpcPlanner, type StepPlanner } from './mpc';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
@@ -40,7 +47,7 @@ export function optimizerSettings(task: Task, scene: Scene): OptimizerSettings {
     update: o.update,
     maxIterations: o.maxIterations,
     costThreshold: o.costThreshold,
-    maxSpeed: scene.limits.maxPusherSpeed,
+    ...controlLimits(scene),
   };
 }
 
@@ -79,16 +86,21 @@ export async function createTaskRun(o: {
   const geometry = new TaskGeometry(scene);
   const cost = new TrajectoryCost(task.costs, geometry);
   const p = task.planner;
-  const { model } = resolveModel(o.model, {
-    workers: o.pool.size,
-    sequences: p.optimizer.rollouts,
-    horizon: p.horizon,
-  });
+  // A gripper plans with the fine model: `auto` picks it, and the coarse models refuse it.
+  const { model } =
+    scene.gripper && o.model.kind === 'auto'
+      ? { model: { kind: 'fine' } as const }
+      : resolveModel(o.model, {
+          workers: o.pool.size,
+          sequences: p.optimizer.rollouts,
+          horizon: p.horizon,
+        });
+  assertModelFitsRobot(scene, model);
   // Planning predicts with its own fine-model settings; the world it plans for keeps the scene's.
   const predictionScene: Scene = { ...scene, fine: p.prediction };
   const predictor = createPredictor(predictionScene, o.pool, model, {
     dt: p.controlDuration,
-    coarse: await loadCoarseModel(predictionScene, o.coarse ?? 'analytical'),
+    ...(scene.gripper ? {} : { coarse: await loadCoarseModel(predictionScene, o.coarse ?? 'analytical') }),
   });
   const rollout = predictorRollout(predictor);
   const rng = new Rng(deriveSeed(o.seed, 'planner'));
@@ -150,8 +162,9 @@ export function poolSampler(
 ): StochasticSampler {
   const sceneKey = pool.registerScene(scene);
   const kickScale = Math.sqrt(scene.fine.timestep / worldTimestep);
-  // Perturbed velocities per MuJoCo step: the pusher's x, y and each slider's vx, vy, omega.
-  const dofs = 2 + 3 * scene.sliders.length;
+  // Perturbed velocities per MuJoCo step: the robot's DOFs and each slider's vx, vy, omega.
+  const dofs = noiseDofs(layoutForScene(scene));
+  const reach = robotReach(scene);
   const restStd = kickScale * noiseStd(noise, [0, 0]);
   return async (requests) => {
     const results = await Promise.all(
@@ -159,7 +172,7 @@ export function poolSampler(
         const rng = new Rng(r.seed);
         const controlNoise = processNoise(
           rng,
-          kickScale * noiseStd(noise, r.u),
+          kickScale * noiseStd(noise, r.u, reach),
           stepCount(r.dt, scene.fine.timestep),
           dofs,
         );
@@ -170,7 +183,7 @@ export function poolSampler(
         return pool.run({
           sceneKey,
           x: r.x0,
-          controls: [[r.u[0], r.u[1]]],
+          controls: [[...r.u]],
           dt: r.dt,
           noise: { controlNoise, rest: r.restTime, restNoise },
         });
@@ -213,6 +226,9 @@ export async function runTaskOn(o: {
       workers: o.pool.size,
       theoreticalSpeedup: theoreticalSpeedup(parts.model, p.horizon),
       ...loopMode(o.task),
+      ...(parts.geometry.graspGoal
+        ? { reflex: closeOnTarget(parts.geometry, controlLimits(o.scene), p.controlDuration) }
+        : {}),
       ...(o.signal ? { signal: o.signal } : {}),
     });
   } finally {

@@ -10,6 +10,7 @@
  *   sets up RTDE again and writes a stop, never a motion. The program re-arms on that stop.
  */
 import { EventEmitter } from 'node:events';
+import { monotonicSeconds } from '../contract/time';
 import {
   controlProgramSettingsSchema,
   renderControlProgram,
@@ -200,7 +201,7 @@ export class Ur5Connection extends EventEmitter<Events> {
       await client.setupOutputs(STATE_OUTPUTS, this.frequency);
       const input = await client.setupInputs(COMMAND_INPUTS);
       client.on('output', (p) => {
-        this.latest = decodeRobotState(p.values, p.receivedAt);
+        this.latest = decodeRobotState(p.values, p.receivedAt / 1000);
         this.emit('state', this.latest);
       });
       client.on('text', (t) => this.emit('text', t));
@@ -217,11 +218,11 @@ export class Ur5Connection extends EventEmitter<Events> {
     this.keepAlive = setInterval(() => {
       if (this.lastCommand.code === CommandCode.STOP) this.stop(this.lastCommand.acceleration);
     }, this.opts.keepAliveMs);
-    const openedAt = performance.now();
+    const openedAt = monotonicSeconds();
     this.staleCheck = setInterval(
       () => {
         const last = Math.max(this.latest?.receivedAt ?? -Infinity, openedAt);
-        if (this.link && performance.now() - last > this.opts.staleAfterMs) {
+        if (this.link && monotonicSeconds() - last > this.opts.staleAfterMs / 1000) {
           this.link.client.close();
         }
       },

@@ -3,9 +3,9 @@
  * lab it is by its devices' own words, the scene it was opened on, and where its setup puts the
  * table, the workspace, the robot base and the motion-capture frame on the table.
  */
-import { labKindOf, type LabSetupView, type LabView, type PlanarFrame } from '../contract/lab-view';
-import { rotate } from '../mocap/rotation';
-import { rotZ, type Mat3 } from '../robot/adapter';
+import { labKindOf, type LabSetupView, type LabView } from '../contract/lab-view';
+import { mocapFrameOnTable } from '../calibration/mocap-table';
+import { robotBaseOnTable } from '../calibration/robot-base';
 import type { Setup } from '../setup/setup-file';
 import type { LabLink } from './lab-link';
 
@@ -30,25 +30,6 @@ export function setupView(setup: Setup): LabSetupView {
     table: { x: setup.table.size.x, y: setup.table.size.y },
     workspaceMargin: setup.safety.workspaceMargin,
     robotBase: robotBaseOnTable(setup.robot.calibration),
-    mocapFrame: mocapFrameOnTable(setup.mocap.rotation, setup.mocap.translation),
+    mocapFrame: mocapFrameOnTable(setup.mocap),
   };
-}
-
-/**
- * The robot base on the table: the calibration maps table to base, p_base = R p_table + t, so the
- * base origin is -R^T t in the table frame and the base x axis is R^T x (its first row of R).
- */
-export function robotBaseOnTable(c: Setup['robot']['calibration']): PlanarFrame {
-  const [R, t]: [Mat3, readonly number[]] = 'yaw' in c ? [rotZ(c.yaw), c.offset] : [c.R, c.t];
-  const origin = [0, 1, 2].map((i) => -(R[0]![i]! * t[0]! + R[1]![i]! * t[1]! + R[2]![i]! * t[2]!));
-  return { x: origin[0]!, y: origin[1]!, yaw: Math.atan2(R[0]![1]!, R[0]![0]!) };
-}
-
-/** The motion-capture frame (Z-up) on the table: p_table = rotate(q, p) + translation. */
-export function mocapFrameOnTable(
-  rotation: [number, number, number, number],
-  translation: [number, number, number],
-): PlanarFrame {
-  const x = rotate(rotation, [1, 0, 0]);
-  return { x: translation[0], y: translation[1], yaw: Math.atan2(x[1], x[0]) };
 }

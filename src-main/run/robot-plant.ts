@@ -3,8 +3,8 @@
  * (mocap/state-estimator.ts), execute() streams the control through the safety supervisor for its
  * duration and then holds still. The supervisor decides; this only proposes.
  */
-import { performance } from 'node:perf_hooks';
 import type { State } from '../contract/state';
+import { monotonicSeconds } from '../contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { Control } from '../parareal/parareal';
 import type { Plant } from '../planning/plant';
@@ -21,8 +21,8 @@ export interface RobotPlantOptions {
   estimate: () => TableEstimate;
   /** Awaited after each action, the arm holding still (the operator's pause). */
   betweenActions?: () => Promise<void>;
-  /** Interval between command refreshes while moving (ms); well inside the watchdogs. */
-  commandPeriodMs?: number;
+  /** Interval between command refreshes while moving, s; well inside the watchdogs. */
+  commandPeriod?: number;
 }
 
 export class RobotPlant implements Plant {
@@ -37,12 +37,12 @@ export class RobotPlant implements Plant {
 
   async execute(u: Control, dt: number): Promise<State[]> {
     const sup = this.o.supervisor;
-    const period = this.o.commandPeriodMs ?? 8;
-    const end = performance.now() + dt * 1000;
+    const period = this.o.commandPeriod ?? 0.008;
+    const end = monotonicSeconds() + dt;
     const path: State[] = [];
-    while (performance.now() < end) {
-      if (!sup.command(u[0], u[1])) throw this.stopped();
-      await sleep(Math.min(period, Math.max(0, end - performance.now())));
+    while (monotonicSeconds() < end) {
+      if (!sup.command(u[0]!, u[1]!)) throw this.stopped();
+      await sleep(Math.min(period, Math.max(0, end - monotonicSeconds())));
       // A frame missing for a moment is the supervisor's business (staleness), not the path's.
       const seen = this.tryObserve();
       if (seen) path.push(seen);
@@ -69,4 +69,4 @@ export class RobotPlant implements Plant {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const sleep = (seconds: number): Promise<void> => new Promise((r) => setTimeout(r, seconds * 1000));

@@ -18,6 +18,7 @@ import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import { outcomeOf, type RunMode, type RunOutcome } from '../contract/run-lifecycle';
 import type { Scene } from '../contract/scene';
+import { wallSeconds } from '../contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { CoarseKind } from '../parareal/predictor';
 import type { PlanarPoses } from '../mocap/scene-binding';
@@ -88,10 +89,10 @@ export class RunRecorder {
       this.event(event);
       forward?.(event);
     };
-    const run = new RunStatusTracker(Date.now, (words) =>
+    const run = new RunStatusTracker(wallSeconds, (words) =>
       emit({
         type: 'log',
-        at: Date.now(),
+        at: wallSeconds(),
         level: 'error',
         source: 'run',
         message: words,
@@ -183,7 +184,11 @@ export function plannerSettingsOf(
     rollouts: p.optimizer.rollouts,
     horizon: p.horizon,
     controlDuration: p.controlDuration,
-    explorationVariance: p.optimizer.explorationVariance,
+    // The console's settings hold one variance: a per-input list's first, the translational one.
+    explorationVariance:
+      typeof p.optimizer.explorationVariance === 'number'
+        ? p.optimizer.explorationVariance
+        : p.optimizer.explorationVariance[0]!,
     actionLimit: scene.limits.maxPusherSpeed,
     planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
     maxExecutedActions: p.maxActions,

@@ -5,10 +5,10 @@
  * the same events however it was started, so the console shows and the session log records the
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
-import { performance } from 'node:perf_hooks';
 import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
 import { endsRun, type RunOutcome } from '../contract/run-lifecycle';
 import type { StateLayout } from '../contract/state';
+import { monotonicSeconds, wallSeconds } from '../contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
@@ -38,7 +38,7 @@ export class RunReporter {
   private endedAt: number | null = null;
 
   /**
-   * @param t0 performance.now() when the run started: run times count from here.
+   * @param t0 monotonic time when the run started, s (contract/time.ts): run times count from here.
    * @param aborted whether the operator has aborted the run.
    */
   constructor(
@@ -48,8 +48,8 @@ export class RunReporter {
   ) {}
 
   /** Seconds since the run started. */
-  runTime(at = performance.now()): number {
-    return Math.max(0, (at - this.t0) / 1000);
+  runTime(at = monotonicSeconds()): number {
+    return Math.max(0, at - this.t0);
   }
 
   /** The run ends now (the operator's abort): its run time stops here (if it has not already). */
@@ -71,7 +71,7 @@ export class RunReporter {
   }
 
   log(level: 'info' | 'warn' | 'error', source: string, message: string): void {
-    this.sink.emit({ type: 'log', at: Date.now(), level, source, message });
+    this.sink.emit({ type: 'log', at: wallSeconds(), level, source, message });
   }
 
   preflight(report: PreflightReport): void {

@@ -25,7 +25,7 @@ export class RunStatusTracker {
   };
 
   /**
-   * @param now wall clock, ms since the epoch.
+   * @param now wall clock, s since the epoch (contract/time.ts wallSeconds).
    * @param refused hears, in words, of a reported event the lifecycle rejects. A late report of a
    *   run whose end is already decided is not one: the first ending holds, as it should.
    */
@@ -73,7 +73,7 @@ export class RunStatusTracker {
       // (the run's own clock when it says, else the wall clock's since the start).
       status.reason = after.reason;
       if (readings.elapsed === undefined && status.startedAt !== null)
-        status.elapsed = Math.max(status.elapsed, (this.now() - status.startedAt) / 1000);
+        status.elapsed = Math.max(status.elapsed, this.now() - status.startedAt);
     }
     return status;
   }

@@ -6,9 +6,9 @@
  * the run's recorder (run-recorder.ts); the callbacks tell the caller too (the CLI prints them).
  */
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import type { PlannerStep, RunSummary } from '../contract/planner-events';
 import { layoutForScene } from '../contract/state';
+import { monotonicSeconds } from '../contract/time';
 import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseKind } from '../parareal/predictor';
@@ -17,6 +17,7 @@ import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { runMpc } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
 import { createTaskRun, loopMode, theoreticalSpeedup } from '../planning/task-run';
+import { setupResidual } from '../calibration/residual';
 import { RobotAdapter } from '../robot/adapter';
 import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
@@ -53,7 +54,7 @@ export interface SupervisedRunOptions {
   signal?: AbortSignal;
   /** Where the run reports its events (status, steps, live state, decisions, log lines). */
   sink?: RunEventSink;
-  /** performance.now() when the run started (run times count from here); default: now. */
+  /** Monotonic time when the run started, s (contract/time.ts; run times count from here); default: now. */
   startedAt?: number;
   /** Rate of the measured-state events for the live view and the log (Hz); default 30. */
   liveRateHz?: number;
@@ -80,7 +81,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   const rec = o.recorder;
   const report = new RunReporter(
     o.sink ?? { status: () => undefined, emit: () => undefined },
-    o.startedAt ?? performance.now(),
+    o.startedAt ?? monotonicSeconds(),
     () => o.signal?.aborted === true,
   );
   let adapter: RobotAdapter;
@@ -168,13 +169,13 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   async function run(): Promise<SupervisedRunResult> {
     await link.gripPusher();
     // Give the streams a moment to deliver fresh state before judging them.
-    await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2000);
+    await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
     const check = (): PreflightReport =>
       preflight({
         mocap: link.poses(),
         robot: link.robot.latest,
         gripper: link.gripperStatus(),
-        calibration: { residual: setup.mocap.residual.rms },
+        calibration: { residual: setupResidual(setup) },
         scene,
         maxCalibrationResidual: setup.safety.maxCalibrationResidual,
       });
@@ -267,7 +268,8 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   }
 }
 
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!predicate() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+/** Polls `predicate` for up to `timeout` s. */
+async function waitFor(predicate: () => boolean, timeout: number): Promise<void> {
+  const end = monotonicSeconds() + timeout;
+  while (!predicate() && monotonicSeconds() < end) await new Promise((r) => setTimeout(r, 10));
 }

@@ -2,7 +2,9 @@
  * Pre-flight checks: a real run may only be armed when every one of them is green. Each check says
  * what it looked at and, when red, why, in words an operator can act on.
  */
+import { checkResidual } from '../calibration/residual';
 import type { Scene } from '../contract/scene';
+import { tableRegion } from '../contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
@@ -23,6 +25,7 @@ export interface PreflightInputs {
   mocap: PlanarPoses | undefined;
   robot: RobotState | undefined;
   gripper: { held: boolean; detail: string } | undefined;
+  /** The setup's calibration residual (RMS, m: calibration/residual.ts setupResidual). */
   calibration: { residual: number } | undefined;
   scene: Scene;
   /** Largest acceptable calibration residual (RMS, m). */
@@ -88,22 +91,14 @@ function calibrationCheck(i: PreflightInputs): Check {
   const label = 'Calibration loaded, small residual';
   if (!i.calibration)
     return { id: 'calibration', label, ok: false, reason: 'no calibration loaded for this setup' };
-  const mm = (v: number): string => `${(v * 1000).toFixed(1)} mm`;
-  const ok = i.calibration.residual <= i.maxCalibrationResidual;
-  return {
-    id: 'calibration',
-    label,
-    ok,
-    reason: `residual ${mm(i.calibration.residual)} (limit ${mm(i.maxCalibrationResidual)})`,
-  };
+  return { id: 'calibration', label, ...checkResidual(i.calibration.residual, i.maxCalibrationResidual) };
 }
 
 function sceneCheck(i: PreflightInputs): Check {
   const label = 'Scene valid: goal and objects on the table';
   const { scene, mocap } = i;
-  const hx = scene.table.size.x / 2;
-  const hy = scene.table.size.y / 2;
-  const on = (x: number, y: number): boolean => Math.abs(x) <= hx && Math.abs(y) <= hy;
+  const table = tableRegion(scene.table);
+  const on = (x: number, y: number): boolean => table.contains(x, y);
   const problems: string[] = [];
   if (!on(scene.goal.center.x, scene.goal.center.y)) problems.push('goal is off the table');
   for (const s of mocap?.sliders ?? []) {

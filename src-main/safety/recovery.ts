@@ -9,6 +9,7 @@
  * runs, on the console's live robot link), where the robot's own safety mode says whether there is
  * a protective stop to recover from.
  */
+import { monotonicSeconds } from '../contract/time';
 import type { DashboardClient } from '../robot/dashboard';
 import type { Ur5Connection } from '../robot/ur5-connection';
 import type { Supervisor } from './supervisor';
@@ -17,15 +18,20 @@ export interface RecoveryPorts {
   unlockProtectiveStop(): Promise<void>;
   zeroTwist(): void;
   resendProgram(): Promise<void>;
-  waitForProgram(timeoutMs: number): Promise<void>;
+  /** Waits up to `timeout` s for the control program to play again. */
+  waitForProgram(timeout: number): Promise<void>;
 }
 
-export const UNLOCK_DELAY_MS = 5000;
+/** How long after a protective stop the controller refuses to unlock, s. */
+export const UNLOCK_DELAY = 5;
 
 export interface RecoveryOptions {
-  unlockDelayMs?: number;
+  /** Wait this long after the stop before unlocking, s. */
+  unlockDelay?: number;
+  /** Monotonic clock, s (the supervisor's). */
   now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits `seconds`. */
+  sleep?: (seconds: number) => Promise<void>;
 }
 
 /** The refusal without the operator's confirmation (the console and the CLI say the same). */
@@ -68,10 +74,11 @@ async function unlockAndRestart(
   stoppedAt: number | undefined,
   options: RecoveryOptions,
 ): Promise<void> {
-  const now = options.now ?? (() => performance.now());
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = options.now ?? monotonicSeconds;
+  const sleep =
+    options.sleep ?? ((seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)));
   if (stoppedAt !== undefined) {
-    const wait = stoppedAt + (options.unlockDelayMs ?? UNLOCK_DELAY_MS) - now();
+    const wait = stoppedAt + (options.unlockDelay ?? UNLOCK_DELAY) - now();
     if (wait > 0) await sleep(wait);
   }
   ports.zeroTwist();
@@ -84,11 +91,11 @@ async function unlockAndRestart(
       break;
     } catch (err) {
       if (attempt >= attempts || !/until/i.test((err as Error).message)) throw err;
-      await sleep(500);
+      await sleep(0.5);
     }
   }
   await ports.resendProgram();
-  await ports.waitForProgram(5000);
+  await ports.waitForProgram(5);
 }
 
 /** Recovery ports of a live robot link: dashboard unlock, RTDE stop, the program sent again. */
@@ -97,7 +104,11 @@ export function robotRecoveryPorts(robot: Ur5Connection, dashboard: DashboardCli
     unlockProtectiveStop: () => dashboard.unlockProtectiveStop(),
     zeroTwist: () => void robot.stop(),
     resendProgram: () => robot.sendProgram(),
-    waitForProgram: async (ms) =>
-      void (await robot.waitForState((s) => s.safetyMode === 'NORMAL' && s.runtimeState === 'PLAYING', ms)),
+    waitForProgram: async (timeout) =>
+      void (await robot.waitForState(
+        (s) => s.safetyMode === 'NORMAL' && s.runtimeState === 'PLAYING',
+        // The robot client's timers take ms.
+        timeout * 1000,
+      )),
   };
 }

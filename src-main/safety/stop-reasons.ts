@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 export const stopReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('operator-abort') }),
-  z.object({ code: z.literal('mocap-stale'), body: z.string(), ageMs: z.number() }),
+  z.object({ code: z.literal('mocap-stale'), body: z.string(), age: z.number().describe('s') }),
   z.object({ code: z.literal('mocap-untracked'), body: z.string() }),
   /**
    * Frames keep arriving but bring nothing new: their number does not advance, or a body's pose
@@ -17,15 +17,15 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
     body: z.string(),
     repeated: z.enum(['frame', 'pose']),
     frameNumber: z.number(),
-    ageMs: z.number(),
+    age: z.number().describe('s'),
   }),
   z.object({ code: z.literal('protective-stop') }),
   z.object({ code: z.literal('emergency-stop') }),
   z.object({ code: z.literal('safety-fault'), mode: z.string() }),
   z.object({ code: z.literal('program-stopped'), runtimeState: z.string() }),
   z.object({ code: z.literal('robot-link-lost'), message: z.string() }),
-  z.object({ code: z.literal('robot-state-stale'), ageMs: z.number() }),
-  z.object({ code: z.literal('loop-stalled'), ageMs: z.number() }),
+  z.object({ code: z.literal('robot-state-stale'), age: z.number().describe('s') }),
+  z.object({ code: z.literal('loop-stalled'), age: z.number().describe('s') }),
   z.object({ code: z.literal('speed-limit'), speed: z.number(), limit: z.number() }),
   z.object({ code: z.literal('workspace'), detail: z.string() }),
   z.object({ code: z.literal('pusher-lost'), detail: z.string() }),
@@ -34,17 +34,19 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
 const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
+/** Ages are seconds; the operator reads milliseconds. */
+const ms = (s: number): string => `${(s * 1000).toFixed(0)} ms`;
 
 export function describeStop(r: StopReason): string {
   switch (r.code) {
     case 'operator-abort':
       return 'Aborted by operator';
     case 'mocap-stale':
-      return `Motion capture stale: ${r.body} not seen for ${r.ageMs.toFixed(0)} ms`;
+      return `Motion capture stale: ${r.body} not seen for ${ms(r.age)}`;
     case 'mocap-frozen':
       return r.repeated === 'frame'
-        ? `Motion capture frozen: frame ${r.frameNumber} repeated for ${r.ageMs.toFixed(0)} ms`
-        : `Motion capture frozen: ${r.body} pose repeated unchanged for ${r.ageMs.toFixed(0)} ms (frame ${r.frameNumber})`;
+        ? `Motion capture frozen: frame ${r.frameNumber} repeated for ${ms(r.age)}`
+        : `Motion capture frozen: ${r.body} pose repeated unchanged for ${ms(r.age)} (frame ${r.frameNumber})`;
     case 'mocap-untracked':
       return `Motion capture lost tracking of ${r.body}`;
     case 'protective-stop':
@@ -58,9 +60,9 @@ export function describeStop(r: StopReason): string {
     case 'robot-link-lost':
       return `Robot link lost: ${r.message}`;
     case 'robot-state-stale':
-      return `No robot state for ${r.ageMs.toFixed(0)} ms`;
+      return `No robot state for ${ms(r.age)}`;
     case 'loop-stalled':
-      return `Control loop stalled: no command for ${r.ageMs.toFixed(0)} ms`;
+      return `Control loop stalled: no command for ${ms(r.age)}`;
     case 'speed-limit':
       return `Commanded speed ${mm(r.speed)}/s exceeds the limit ${mm(r.limit)}/s`;
     case 'workspace':

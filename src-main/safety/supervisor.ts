@@ -14,7 +14,7 @@
  * the arm by its own watchdog.
  */
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../contract/time';
 import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
@@ -50,15 +50,19 @@ export interface SupervisorOptions {
   acceleration: number;
   /** A command is checked on where it takes the pusher within this time, s. */
   lookahead?: number;
-  mocapMaxAgeMs?: number;
-  robotStateMaxAgeMs?: number;
-  /** While the arm moves, commands must keep coming at least this often, ms. */
-  commandMaxGapMs?: number;
+  /** Motion capture older than this stops the arm, s. */
+  mocapMaxAge?: number;
+  /** A robot state older than this stops the arm, s. */
+  robotStateMaxAge?: number;
+  /** While the arm moves, commands must keep coming at least this often, s. */
+  commandMaxGap?: number;
+  /** Monotonic clock, s (the clock of RobotState.receivedAt). */
   now?: () => number;
 }
 
 export type SupervisorState = 'disarmed' | 'armed' | 'running' | 'stopped';
 
+/** A supervisor decision; `at` is the supervisor's clock (monotonic, s). */
 export type Decision =
   | { kind: 'armed'; at: number }
   | { kind: 'arm-refused'; at: number; failed: string[] }
@@ -87,11 +91,11 @@ export class Supervisor extends EventEmitter<Events> {
     super();
     this.o = {
       lookahead: 0.2,
-      mocapMaxAgeMs: 100,
-      robotStateMaxAgeMs: 100,
+      mocapMaxAge: 0.1,
+      robotStateMaxAge: 0.1,
       // The controller-side watchdog's own timeout: a loop that misses it has stalled.
-      commandMaxGapMs: 100,
-      now: () => performance.now(),
+      commandMaxGap: 0.1,
+      now: monotonicSeconds,
       ...options,
     };
   }
@@ -139,7 +143,7 @@ export class Supervisor extends EventEmitter<Events> {
     }
     const robot = this.o.robot.latest;
     if (!robot) {
-      this.halt({ code: 'robot-state-stale', ageMs: Infinity });
+      this.halt({ code: 'robot-state-stale', age: Infinity });
       return false;
     }
     const problem = checkMotion(
@@ -199,9 +203,9 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const stale = bodies.find((b) => b.status === 'stale');
-    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.ageS * 1000));
+    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.ageS));
     else if (stale)
-      this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', ageMs: stale.ageS * 1000 });
+      this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', age: stale.ageS });
   }
 
   updateRobot(s: RobotState): void {
@@ -222,27 +226,27 @@ export class Supervisor extends EventEmitter<Events> {
   tick(): void {
     if (!this.active) return;
     const now = this.o.now();
-    if (this.lastMocapOk !== undefined && now - this.lastMocapOk > this.o.mocapMaxAgeMs) {
-      const ageMs = now - this.lastMocapOk;
+    if (this.lastMocapOk !== undefined && now - this.lastMocapOk > this.o.mocapMaxAge) {
+      const age = now - this.lastMocapOk;
       this.halt(
         this.repeatedBody && this.lastFrameNumber !== undefined
-          ? frozen(this.repeatedBody, this.lastFrameNumber, ageMs)
-          : { code: 'mocap-stale', body: 'all bodies', ageMs },
+          ? frozen(this.repeatedBody, this.lastFrameNumber, age)
+          : { code: 'mocap-stale', body: 'all bodies', age },
       );
       return;
     }
     const robot = this.o.robot.latest;
-    if (robot && now - robot.receivedAt > this.o.robotStateMaxAgeMs) {
-      this.halt({ code: 'robot-state-stale', ageMs: now - robot.receivedAt });
+    if (robot && now - robot.receivedAt > this.o.robotStateMaxAge) {
+      this.halt({ code: 'robot-state-stale', age: now - robot.receivedAt });
       return;
     }
     if (
       this.state === 'running' &&
       this.moving &&
       this.lastCommandAt !== undefined &&
-      now - this.lastCommandAt > this.o.commandMaxGapMs
+      now - this.lastCommandAt > this.o.commandMaxGap
     ) {
-      this.halt({ code: 'loop-stalled', ageMs: now - this.lastCommandAt });
+      this.halt({ code: 'loop-stalled', age: now - this.lastCommandAt });
     }
   }
 
@@ -264,13 +268,13 @@ export class Supervisor extends EventEmitter<Events> {
 }
 
 /** The stop reason for a stale body whose frames or poses kept repeating. */
-function frozen(body: BodyEstimate, frameNumber: number, ageMs: number): StopReason {
+function frozen(body: BodyEstimate, frameNumber: number, age: number): StopReason {
   return {
     code: 'mocap-frozen',
     body: body.rigidBody ?? 'unnamed body',
     repeated: body.repeated ?? 'frame',
     frameNumber,
-    ageMs,
+    age,
   };
 }
 

@@ -3,7 +3,7 @@
  * validate what is read back) and the JSON Schema derived from it (stored in the file, so Foxglove
  * and any other reader know the fields). Every message of our own (`parapush.*`) channels carries
  * two timestamps next to its payload: `mono`, seconds since the recording started on the
- * monotonic clock (performance.now), and `wall`, ms since the epoch (Date.now). States and poses
+ * monotonic clock (performance.now), and `wall`, s since the epoch (Date.now). States and poses
  * have named fields (named-state.ts), never unnamed arrays. Beside them, `/foxglove/*` channels
  * carry Foxglove's well-known schemas (foxglove-schemas.ts, foxglove.ts), unstamped, for its Log,
  * 3D and Transform panels. SI units throughout.
@@ -30,7 +30,7 @@ const quat = z.object({ x: finite, y: finite, z: finite, w: finite });
 /** Timestamps every message carries. */
 export const stampSchema = z.object({
   mono: finite.describe('s since the recording started, monotonic clock'),
-  wall: finite.describe('ms since the epoch, wall clock'),
+  wall: finite.describe('s since the epoch, wall clock'),
 });
 export type Stamp = z.infer<typeof stampSchema>;
 
@@ -97,7 +97,7 @@ export const mocapPosesSchema = stamped({
 
 export const robotStateSchema = stamped({
   timestamp: finite.describe('s, controller time'),
-  receivedAt: finite.describe('ms, performance.now() at decode'),
+  receivedAt: finite.describe('s, monotonic clock at decode'),
   /** Tool pose, robot base frame: position (m) and rotation vector (rad). */
   tcpPose: z.object({ x: finite, y: finite, z: finite, rx: finite, ry: finite, rz: finite }),
   /** Tool twist, robot base frame: linear (m/s) and angular (rad/s). */
@@ -120,7 +120,7 @@ export const robotCommandSchema = stamped({
   acceleration: finite.describe('m/s^2'),
 });
 
-/** The safety supervisor's decisions as it made them (src-main/safety/supervisor.ts Decision). */
+/** The safety supervisor's decisions as it made them (src-main/safety/supervisor.ts Decision; `at`: its monotonic clock, s). */
 export const supervisorDecisionSchema = z.discriminatedUnion('kind', [
   stamped({ kind: z.literal('armed'), at: finite }),
   stamped({ kind: z.literal('arm-refused'), at: finite, failed: z.array(z.string()) }),

@@ -14,11 +14,12 @@
  * Everything is in the table frame, SI units (m, rad); times are MCAP log times.
  */
 import type { ConsoleEvent } from '../contract/console-api';
+import { triangulate } from '../contract/polygon';
 import type { Scene } from '../contract/scene';
-import { orientationToZUp, pointToZUp, type UpAxis } from '../mocap/axes';
-import { axisAngle, quatConjugate, rotate, type Quat, type Vec3 } from '../mocap/rotation';
+import { orientationToZUp, pointToZUp, type UpAxis } from '../calibration/axes';
+import { axisAngle, quatConjugate, rotate, type Mat3, type Quat, type Vec3 } from '../common/rotation';
 import type { MocapSnapshot } from '../mocap/scene-binding';
-import { rotZ, type CalibrationInput, type Mat3 } from '../robot/adapter';
+import { calibrationTransform } from '../calibration/robot-base';
 import type { Setup } from '../setup/setup-file';
 import {
   LogLevel,
@@ -113,12 +114,6 @@ export function quatOfMatrix(m: Mat3): Quat {
   return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
 }
 
-/** The rotation and translation of the table -> robot base calibration: p_base = R p_table + t. */
-function tableToBase(c: CalibrationInput): { q: Quat; t: Vec3 } {
-  if ('yaw' in c) return { q: quatOfMatrix(rotZ(c.yaw)), t: [...c.offset] };
-  return { q: quatOfMatrix(c.R), t: [...c.t] };
-}
-
 /**
  * The lab's fixed frames from its setup: where the motion-capture frame (Z-up) and the robot base
  * sit in the table frame.
@@ -128,7 +123,8 @@ export function setupTransforms(setup: Setup, timestamp: Time): FrameTransform[]
   // p_table = rotate(q, p_mocap) + t: the mocap frame's pose in the table frame.
   const mocapInTable = transform(timestamp, FRAMES.table, FRAMES.mocap, mocap.translation, mocap.rotation);
   // p_base = R p_table + t, so the base sits at -R^T t with orientation R^T in the table frame.
-  const { q, t } = tableToBase(setup.robot.calibration);
+  const { R, t } = calibrationTransform(setup.robot.calibration);
+  const q = quatOfMatrix(R);
   const inverse = quatConjugate(q);
   const origin = rotate(inverse, t).map((v) => -v) as Vec3;
   return [mocapInTable, transform(timestamp, FRAMES.table, FRAMES.robotBase, origin, inverse)];
@@ -239,21 +235,35 @@ function label(text: string, x: number, y: number, z: number): TextPrimitive {
   };
 }
 
+/**
+ * The table top: a slab of its size, or with an outline the outline's polygon (flat triangles at
+ * the surface; a slab would cover what the outline leaves out).
+ */
+function tableTop(table: Scene['table']): Pick<SceneEntity, 'cubes' | 'triangles'> {
+  if (!table.outline) {
+    const size = { x: table.size.x, y: table.size.y, z: TABLE_THICKNESS };
+    return {
+      cubes: [{ pose: planarPose(0, 0, -TABLE_THICKNESS / 2), size, color: COLORS.table }],
+      triangles: [],
+    };
+  }
+  const outline = table.outline;
+  const points = triangulate(outline).flatMap((t) =>
+    t.map((i) => ({ x: outline[i]!.x, y: outline[i]!.y, z: 0 })),
+  );
+  return {
+    cubes: [],
+    triangles: [{ pose: planarPose(0, 0, 0), points, color: COLORS.table, colors: [], indices: [] }],
+  };
+}
+
 /** The table, the goal region and the obstacles: what does not move during a run. */
 export function tableScene(scene: Scene, timestamp: Time): SceneUpdate {
   const { table, goal } = scene;
   return {
     deletions: [],
     entities: [
-      entity(timestamp, 'table', {
-        cubes: [
-          {
-            pose: planarPose(0, 0, -TABLE_THICKNESS / 2),
-            size: { x: table.size.x, y: table.size.y, z: TABLE_THICKNESS },
-            color: COLORS.table,
-          },
-        ],
-      }),
+      entity(timestamp, 'table', tableTop(table)),
       entity(timestamp, 'goal', {
         cylinders: [
           {
@@ -290,6 +300,8 @@ export function objectsScene(scene: Scene, state: NamedState, timestamp: Time): 
       }),
     );
   }
+  // The gripper is not drawn yet (its scene update comes with the console's gripper view).
+  if (!scene.pusher) return { deletions: [], entities };
   const { radius, height } = scene.pusher;
   entities.push(
     entity(timestamp, 'pusher', {

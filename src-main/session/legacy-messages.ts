@@ -3,7 +3,8 @@
  * arrays (robot tool pose and twist, rigid-body positions and orientations, and the console's
  * state and planner-step events as they were) are read with the schemas they were written with
  * and turned into today's messages. Fields since removed (a planner step's
- * timings.measuredSpeedup, which was always null) are dropped. Nothing writes these forms any more.
+ * timings.measuredSpeedup, which was always null) are dropped, and times recorded in ms are
+ * converted to seconds (inSeconds). Nothing writes these forms any more.
  */
 import { z } from 'zod';
 import { channels, eventOf, stampSchema, type MessageOf, type Topic } from './channels';
@@ -47,6 +48,46 @@ function withoutRemovedFields(topic: Topic, json: unknown): unknown {
   return isObject(m) && isObject(m.event)
     ? { ...m, event: { ...m.event, step: withoutMeasuredSpeedup(m.event.step) } }
     : m;
+}
+
+/**
+ * Logs recorded before every time in them was in seconds stamped `wall` in ms since the epoch, and
+ * held robot states' `receivedAt`, supervisor decisions' `at`, stop reasons' `ageMs`, console log
+ * lines' `at` and run statuses' `startedAt` in ms. The wall stamp tells them apart: in seconds it
+ * stays below 1e11 until the year 5138, in ms it passed 1e11 in 1973.
+ */
+const MS_WALL = 1e11;
+
+/** A wall clock of a log, in s since the epoch: an older log's ms converted. */
+export function wallSecondsOf(wall: number): number {
+  return wall > MS_WALL ? wall / 1000 : wall;
+}
+
+/** A stop reason with its age in s (older logs: `ageMs`). */
+function stopReasonInSeconds(reason: unknown): unknown {
+  if (!isObject(reason) || typeof reason.ageMs !== 'number') return reason;
+  const { ageMs, ...rest } = reason;
+  return { ...rest, age: ageMs / 1000 };
+}
+
+/**
+ * The message with every time in seconds: a message of an older log (its wall stamp in ms) has its
+ * ms fields converted; any other is returned as it is.
+ */
+export function inSeconds(topic: Topic, json: unknown): unknown {
+  if (!isObject(json) || typeof json.wall !== 'number' || json.wall <= MS_WALL) return json;
+  const m: Record<string, unknown> = { ...json, wall: json.wall / 1000 };
+  const seconds = (v: unknown): unknown => (typeof v === 'number' ? v / 1000 : v);
+  if (topic === '/robot/state') m.receivedAt = seconds(m.receivedAt);
+  if (topic === '/supervisor/decision') {
+    m.at = seconds(m.at);
+    if ('reason' in m) m.reason = stopReasonInSeconds(m.reason);
+  }
+  const event = m.event;
+  if (topic === '/console/log' && isObject(event)) m.event = { ...event, at: seconds(event.at) };
+  if (topic === '/run/status' && isObject(event) && isObject(event.status))
+    m.event = { ...event, status: { ...event.status, startedAt: seconds(event.status.startedAt) } };
+  return m;
 }
 
 /**

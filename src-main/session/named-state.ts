@@ -95,7 +95,7 @@ export function loggedPlannerStep(step: PlannerStep): LoggedPlannerStep {
   return {
     ...rest,
     start: named(start),
-    plan: plan.map(([vx, vy]) => ({ vx, vy })),
+    plan: plan.map((u) => ({ vx: u[0]!, vy: u[1]! })),
     predictions: predictions.map((p) => ({ iteration: p.iteration, states: p.states.map(named) })),
     ...(rollouts ? { rollouts: rollouts.map((r) => r.map(named)) } : {}),
   };

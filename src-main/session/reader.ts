@@ -10,7 +10,7 @@ import { McapIndexedReader } from '@mcap/core';
 import { formatIssues } from '../contract/console-api';
 import { channels, isTopic, type MessageOf, type Topic } from './channels';
 import { checkMcapMagic } from './finalize';
-import { upgradeLegacyMessage } from './legacy-messages';
+import { inSeconds, upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';
 import { FileReadable } from './mcap-file';
 import { SessionLogError } from './session-log-error';
 import {
@@ -72,7 +72,10 @@ export class SessionLog {
   async summary(): Promise<SessionSummary> {
     for await (const m of this.reader.readMetadata({ name: SUMMARY_METADATA_NAME })) {
       const parsed = sessionSummarySchema.safeParse(JSON.parse(m.metadata.get('summary') ?? 'null'));
-      if (parsed.success) return parsed.data;
+      if (!parsed.success) continue;
+      const { startedAt } = parsed.data;
+      // An older log stored its start in ms.
+      return { ...parsed.data, startedAt: startedAt === null ? null : wallSecondsOf(startedAt) };
     }
     const builder = new SummaryBuilder();
     for await (const m of this.reader.readMessages()) {
@@ -104,6 +107,8 @@ export class SessionLog {
           `${this.file}: ${topic} message ${m.sequence} is not JSON: ${(err as Error).message}`,
         );
       }
+      // A log from before times were in seconds: its ms fields converted first.
+      json = inSeconds(topic, json);
       const parsed = channels[topic].safeParse(json);
       // A log from before states were named: its messages are turned into today's.
       const message = parsed.success ? (parsed.data as MessageOf<T>) : upgradeLegacyMessage(topic as T, json);

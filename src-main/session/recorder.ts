@@ -25,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
+import { wallSeconds } from '../contract/time';
 import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
@@ -159,7 +160,7 @@ export class SessionRecorder {
     if (!isFoxgloveTopic(topic)) {
       // The stamps go first (the summary reads "wall" from the head of a message); building the
       // text by hand saves copying the payload into a new object at 500 Hz.
-      const stamp = `{"mono":${(nowPerf - this.startPerf) / 1000},"wall":${Date.now()}`;
+      const stamp = `{"mono":${(nowPerf - this.startPerf) / 1000},"wall":${wallSeconds()}`;
       text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
     }
     const index = this.channelIds.get(topic)!;

@@ -14,6 +14,7 @@ import {
   sessionLabSchema,
   sessionSettingsSchema,
 } from './channels';
+import { wallSecondsOf } from './legacy-messages';
 
 export const SUMMARY_METADATA_NAME = 'parapush.session';
 
@@ -99,7 +100,7 @@ export class SummaryBuilder {
     const ended = this.outcome ?? endedPhase(this.lastPhase);
     return {
       sessionId: this.sessionId,
-      startedAt: this.first && Number.isFinite(this.first.wall) ? this.first.wall : null,
+      startedAt: this.first && Number.isFinite(this.first.wall) ? wallSecondsOf(this.first.wall) : null,
       duration:
         this.first && this.lastLogTime !== null ? Number(this.lastLogTime - this.first.logTime) / 1e9 : 0,
       mode: this.mode,

@@ -7,8 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { calibrationSchema } from '../mocap/calibration';
-import { calibrationInputSchema } from '../robot/adapter';
+import { calibrationSchema } from '../calibration/mocap-table';
+import { residualSchema } from '../calibration/residual';
+import { calibrationInputSchema } from '../calibration/robot-base';
 import { problemsOf } from '../contract/scene-file';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -80,10 +81,7 @@ export const setupSchema = z
         /** Pusher tip centre from the tool centre point, tool frame (m). */
         pusherOffset: z.tuple([pusherOffsetComponent, pusherOffsetComponent, pusherOffsetComponent]),
         /** How well the table -> base fit matched its points (m); absent when not fitted by the wizard. */
-        residual: z
-          .object({ rms: finite, max: finite, pairs: z.number().int().min(0) })
-          .strict()
-          .optional(),
+        residual: residualSchema.optional(),
       })
       .strict(),
     safety: z

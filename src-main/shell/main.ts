@@ -13,6 +13,7 @@ import { scenesDir, tasksDir } from '../common/paths';
 import { createConsoleLab } from '../console/console-lab';
 import { loadLabSettings } from '../common/config-files';
 import { virtualLabSettings } from '../contract/lab-settings';
+import { wallSeconds } from '../contract/time';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
 import { defaultSessionsDir } from '../session/sessions-dir';
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   let core: ConsoleCore | null = null;
   const report = (message: string): void => {
     if (!core) pending.push(message);
-    else core.publish({ type: 'log', at: Date.now(), level: 'info', source: 'lab', message });
+    else core.publish({ type: 'log', at: wallSeconds(), level: 'info', source: 'lab', message });
   };
   const labFile = path.join(app.getPath('userData'), 'lab.json');
   let labSettings = virtualLabSettings;

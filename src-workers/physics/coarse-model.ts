@@ -18,7 +18,7 @@
  * projection, which is the best a kinematic model can do. Several sliders are each treated
  * independently against the pusher.
  */
-import type { Scene } from '../../src-main/contract/scene';
+import { requirePusher, type Scene } from '../../src-main/contract/scene';
 import type { State, StateLayout } from '../../src-main/contract/state';
 import { layoutForScene, wrapAngle } from '../../src-main/contract/state';
 import { closestPoint, firstTouch, footprintOf, type Footprint } from './geometry2d';
@@ -40,7 +40,7 @@ export class AnalyticalCoarseModel {
     this.layout = layoutForScene(scene);
     this.footprints = scene.sliders.map((s) => footprintOf(s.shape));
     this.params = {
-      pusherRadius: scene.pusher.radius,
+      pusherRadius: requirePusher(scene, 'the analytical coarse model').radius,
       kOmega: scene.coarse.kOmega,
       maxOmega: scene.coarse.maxOmega,
     };

@@ -8,8 +8,9 @@
  */
 import loadMujoco from '@mujoco/mujoco';
 import type { Scene } from '../../src-main/contract/scene';
-import type { State, StateLayout } from '../../src-main/contract/state';
-import { layoutForScene, wrapAngle } from '../../src-main/contract/state';
+import type { Control, State, StateLayout } from '../../src-main/contract/state';
+import { GRIPPER_YAW, layoutForScene, wrapAngle } from '../../src-main/contract/state';
+import { GRIPPER_JOINTS, gripperReach } from './gripper-mjcf';
 import { restHeight, sceneToMjcf } from './mjcf';
 
 type MujocoModule = Awaited<ReturnType<typeof loadMujoco>>;
@@ -39,11 +40,30 @@ interface SliderAddress {
   restZ: number;
 }
 
+interface JointAddress {
+  qpos: number;
+  qvel: number;
+}
+
+/**
+ * One robot DOF of the state: the joints that carry it, each holding value / joints.length (the
+ * gripper's opening is split over its two fingers), and their actuators' control indices, in the
+ * MJCF's actuator order. `noiseScale` turns a process-noise value (m/s) into this DOF's units.
+ */
+interface RobotDof {
+  joints: JointAddress[];
+  noiseScale: number;
+}
+
+/** Values per MuJoCo step of the execution world's process noise: the robot's DOFs, then each slider's vx, vy, omega. */
+export function noiseDofs(layout: StateLayout): number {
+  return layout.robotDofs + 3 * layout.sliderCount;
+}
+
 export class FineModel {
   readonly layout: StateLayout;
   private readonly sliders: SliderAddress[];
-  private readonly pusherQpos: [number, number];
-  private readonly pusherQvel: [number, number];
+  private readonly robot: RobotDof[];
   private disposed = false;
 
   private constructor(
@@ -59,10 +79,21 @@ export class FineModel {
       if (id < 0) throw new Error(`MJCF has no joint "${name}"`);
       return { qpos: model.jnt_qposadr[id]!, qvel: model.jnt_dofadr[id]! };
     };
-    const px = jointAddress('pusher_x');
-    const py = jointAddress('pusher_y');
-    this.pusherQpos = [px.qpos, py.qpos];
-    this.pusherQvel = [px.qvel, py.qvel];
+    const dof = (names: readonly string[], noiseScale = 1): RobotDof => ({
+      joints: names.map(jointAddress),
+      noiseScale,
+    });
+    // The gripper's yaw noise is drawn in m/s like the rest and turned into the yaw rate that moves
+    // its farthest point that fast (the noise model's |u| combines the inputs the same way:
+    // planning/execution-world.ts); each finger takes half of the opening's.
+    this.robot = scene.gripper
+      ? [
+          dof([GRIPPER_JOINTS.x]),
+          dof([GRIPPER_JOINTS.y]),
+          dof([GRIPPER_JOINTS.yaw], 1 / gripperReach(scene.gripper)),
+          dof(GRIPPER_JOINTS.fingers),
+        ]
+      : [dof(['pusher_x']), dof(['pusher_y'])];
     this.sliders = scene.sliders.map((s) => ({
       ...jointAddress(`slider_${s.id}`),
       restZ: restHeight(s.shape),
@@ -81,9 +112,9 @@ export class FineModel {
     return stepCount(dt, this.timestep);
   }
 
-  /** F(x, u, dt): hold pusher velocity (ux, uy) for dt seconds from state x. */
-  step(x: State, ux: number, uy: number, dt: number, out: State = this.layout.create()): State {
-    this.writeState(x, ux, uy);
+  /** F(x, u, dt): hold the robot's velocities u for dt seconds from state x. */
+  step(x: State, u: Control, dt: number, out: State = this.layout.create()): State {
+    this.writeState(x, u);
     const n = this.stepsFor(dt);
     for (let k = 0; k < n; k++) this.mj.mj_step(this.model, this.data);
     return this.readState(out);
@@ -95,22 +126,21 @@ export class FineModel {
   }
 
   /**
-   * Holds pusher velocity (ux, uy) for dt from the current MjData (no reset), adding
-   * `std * normal()` to the pusher's and every slider's velocities before each MuJoCo step when
+   * Holds the robot's velocities u for dt from the current MjData (no reset), adding
+   * `std * normal()` to the robot's and every slider's velocities before each MuJoCo step when
    * std > 0: the process noise of the execution world and of TAMPC's stochastic samples (WAFR
    * 2018 Eq. 9), one code path for both. `afterStep` sees the world after each step (1-based).
    * Returns the number of steps taken.
    */
   advanceNoisy(
-    ux: number,
-    uy: number,
+    u: Control,
     dt: number,
     std: number,
     normal: () => number,
     afterStep?: (k: number) => void,
   ): number {
     const n = this.stepsFor(dt);
-    this.setControl(ux, uy);
+    this.setControl(u);
     for (let k = 1; k <= n; k++) {
       if (std > 0) this.perturbVelocities(() => std * normal());
       this.mj.mj_step(this.model, this.data);
@@ -119,20 +149,21 @@ export class FineModel {
     return n;
   }
 
-  /** Resets MjData and writes the planar state and the pusher command into it. */
-  writeState(x: State, ux: number, uy: number): void {
+  /** Resets MjData and writes the planar state and the robot's command (default: at rest) into it. */
+  writeState(x: State, u?: Control): void {
     this.assertLive();
     const { mj, model, data, layout } = this;
     mj.mj_resetData(model, data);
     // Views into WebAssembly memory are fetched after the reset: a memory growth detaches old views.
     const qpos = data.qpos;
     const qvel = data.qvel;
-    const ctrl = data.ctrl;
-    const [pvx, pvy] = layout.pusherVelocity(x);
-    qpos[this.pusherQpos[0]] = x[0]!;
-    qpos[this.pusherQpos[1]] = x[1]!;
-    qvel[this.pusherQvel[0]] = pvx;
-    qvel[this.pusherQvel[1]] = pvy;
+    this.robot.forEach((d, j) => {
+      const share = d.joints.length;
+      for (const a of d.joints) {
+        qpos[a.qpos] = share === 1 ? x[j]! : x[j]! / share;
+        qvel[a.qvel] = share === 1 ? x[layout.velocityOffset + j]! : x[layout.velocityOffset + j]! / share;
+      }
+    });
     this.sliders.forEach((a, i) => {
       const p = layout.sliderPose(x, i);
       const v = layout.sliderVelocity(x, i);
@@ -149,8 +180,7 @@ export class FineModel {
       qvel[a.qvel + 1] = v.vy;
       qvel[a.qvel + 5] = v.omega;
     });
-    ctrl[0] = ux;
-    ctrl[1] = uy;
+    this.setControl(u ?? new Array<number>(layout.robotDofs).fill(0));
   }
 
   /** Reads the planar state out of the current MjData. */
@@ -159,13 +189,16 @@ export class FineModel {
     const { data, layout } = this;
     const qpos = data.qpos;
     const qvel = data.qvel;
-    layout.setPusher(
-      out,
-      qpos[this.pusherQpos[0]]!,
-      qpos[this.pusherQpos[1]]!,
-      qvel[this.pusherQvel[0]]!,
-      qvel[this.pusherQvel[1]]!,
-    );
+    this.robot.forEach((d, j) => {
+      let q = qpos[d.joints[0]!.qpos]!;
+      let v = qvel[d.joints[0]!.qvel]!;
+      for (const a of d.joints.slice(1)) {
+        q += qpos[a.qpos]!;
+        v += qvel[a.qvel]!;
+      }
+      out[j] = j === GRIPPER_YAW && layout.robot === 'gripper' ? wrapAngle(q) : q;
+      out[layout.velocityOffset + j] = v;
+    });
     this.sliders.forEach((a, i) => {
       const w = qpos[a.qpos + 3]!;
       const qx = qpos[a.qpos + 4]!;
@@ -186,16 +219,25 @@ export class FineModel {
   perturbVelocities(noise: (dofIndex: number) => number): void {
     const qvel = this.data.qvel;
     let k = 0;
-    for (const d of this.pusherQvel) qvel[d] = qvel[d]! + noise(k++);
+    for (const d of this.robot) {
+      const value = noise(k++) * d.noiseScale;
+      for (const a of d.joints) qvel[a.qvel] = qvel[a.qvel]! + (d.joints.length === 1 ? value : value / d.joints.length);
+    }
     for (const a of this.sliders) {
       for (const d of [a.qvel, a.qvel + 1, a.qvel + 5]) qvel[d] = qvel[d]! + noise(k++);
     }
   }
 
-  setControl(ux: number, uy: number): void {
+  /** Commands the robot's velocities u (one per robot DOF; a DOF split over joints splits its command). */
+  setControl(u: Control): void {
+    if (u.length !== this.layout.robotDofs)
+      throw new Error(`a control of the ${this.layout.robot} has ${this.layout.robotDofs} entries, got ${u.length}`);
     const ctrl = this.data.ctrl;
-    ctrl[0] = ux;
-    ctrl[1] = uy;
+    let c = 0;
+    this.robot.forEach((d, j) => {
+      const share = d.joints.length;
+      for (let i = 0; i < share; i++) ctrl[c++] = share === 1 ? u[j]! : u[j]! / share;
+    });
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 /**
- * Builds the MuJoCo model (MJCF XML) of a scene: the table plane, a pusher moved in the table plane
- * by two velocity-actuated slide joints, one free body per slider and obstacle geoms that collide
- * with nothing.
+ * Builds the MuJoCo model (MJCF XML) of a scene: the table plane, the robot (a pusher moved in the
+ * table plane by two velocity-actuated slide joints, or the gripper of gripper-mjcf.ts), one free
+ * body per slider and obstacle geoms that collide with nothing.
  *
  * The pusher: the reference setup drives a light pusher with velocity actuators of gain 1e6, which
  * is only stable with an implicit integrator; under explicit RK4 at 1 ms it diverges (MuJoCo then
@@ -10,7 +10,8 @@
  * (to 0 per Euler step), and a contact force F leaves a steady lag of F / kv, 0.1 mm/s for the
  * 4 N it takes to slide a 0.5 kg object on the 0.8-friction table.
  */
-import type { Scene, Shape } from '../../src-main/contract/scene';
+import { requirePusher, type Pusher, type Scene, type Shape } from '../../src-main/contract/scene';
+import { gripperMjcf } from './gripper-mjcf';
 
 export const PUSHER_MASS = 50;
 /**
@@ -42,10 +43,29 @@ function yawQuat(theta: number): string {
   return `${Math.cos(theta / 2)} 0 0 ${Math.sin(theta / 2)}`;
 }
 
-export function sceneToMjcf(scene: Scene): string {
-  const { table, pusher, sliders, obstacles, fine } = scene;
+/** The pusher's body and actuator lines: a cylinder on two velocity-actuated slides. */
+function pusherMjcf(pusher: Pusher, kv: number): { body: string[]; actuators: string[] } {
   const pusherZ = pusher.height / 2 + PUSHER_CLEARANCE;
-  const kv = pusherGain(scene);
+  return {
+    body: [
+      `    <body name="pusher" pos="0 0 ${pusherZ}">`,
+      '      <joint name="pusher_x" type="slide" axis="1 0 0"/>',
+      '      <joint name="pusher_y" type="slide" axis="0 1 0"/>',
+      `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="${PUSHER_FRICTION} 0.005 0.0001"/>`,
+      '    </body>',
+    ],
+    actuators: [
+      `    <velocity name="pusher_vx" joint="pusher_x" kv="${kv}"/>`,
+      `    <velocity name="pusher_vy" joint="pusher_y" kv="${kv}"/>`,
+    ],
+  };
+}
+
+export function sceneToMjcf(scene: Scene): string {
+  const { table, sliders, obstacles, fine } = scene;
+  const robot = scene.gripper
+    ? gripperMjcf(scene.gripper, { clearance: PUSHER_CLEARANCE, timestep: fine.timestep })
+    : { ...pusherMjcf(requirePusher(scene, 'the MJCF'), pusherGain(scene)), equality: [] };
   const lines: string[] = [];
   lines.push(`<mujoco model="${escapeXml(scene.name)}">`);
   // Elliptic friction cones: MuJoCo's default pyramidal cone makes sliding friction depend on the
@@ -69,13 +89,7 @@ export function sceneToMjcf(scene: Scene): string {
       `    <geom name="obstacle_${o.id}" ${geomShape(o.shape)} pos="${o.pose.x} ${o.pose.y} ${o.shape.height / 2}" quat="${yawQuat(o.pose.theta)}" contype="0" conaffinity="0"/>`,
     );
   }
-  lines.push(`    <body name="pusher" pos="0 0 ${pusherZ}">`);
-  lines.push('      <joint name="pusher_x" type="slide" axis="1 0 0"/>');
-  lines.push('      <joint name="pusher_y" type="slide" axis="0 1 0"/>');
-  lines.push(
-    `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="${PUSHER_FRICTION} 0.005 0.0001"/>`,
-  );
-  lines.push('    </body>');
+  lines.push(...robot.body);
   for (const s of sliders) {
     lines.push(`    <body name="slider_${s.id}" pos="${s.pose.x} ${s.pose.y} ${restHeight(s.shape)}">`);
     lines.push(`      <freejoint name="slider_${s.id}"/>`);
@@ -85,9 +99,9 @@ export function sceneToMjcf(scene: Scene): string {
     lines.push('    </body>');
   }
   lines.push('  </worldbody>');
+  if (robot.equality.length > 0) lines.push('  <equality>', ...robot.equality, '  </equality>');
   lines.push('  <actuator>');
-  lines.push(`    <velocity name="pusher_vx" joint="pusher_x" kv="${kv}"/>`);
-  lines.push(`    <velocity name="pusher_vy" joint="pusher_y" kv="${kv}"/>`);
+  lines.push(...robot.actuators);
   lines.push('  </actuator>');
   lines.push('</mujoco>');
   return lines.join('\n');

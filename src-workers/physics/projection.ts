@@ -9,7 +9,7 @@
  * than the tolerance. Obstacles take no part: they collide with nothing in the fine model either
  * (mjcf.ts), so a state inside one is a failure for the cost to see, not an infeasibility to hide.
  */
-import type { Scene } from '../../src-main/contract/scene';
+import { requirePusher, type Scene } from '../../src-main/contract/scene';
 import type { State, StateLayout } from '../../src-main/contract/state';
 import { footprintOf, overlap, type Footprint, type Placed } from './geometry2d';
 
@@ -31,7 +31,7 @@ export interface ProjectionGeometry {
 
 export function projectionGeometry(scene: Scene): ProjectionGeometry {
   return {
-    pusher: { kind: 'disc', radius: scene.pusher.radius },
+    pusher: { kind: 'disc', radius: requirePusher(scene, "the infeasible-state projection (Parareal's)").radius },
     sliders: scene.sliders.map((s) => footprintOf(s.shape)),
   };
 }

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../helpers/cli';
+import { cli, cliWithin } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
 
 const sceneDir = 'resources/scenes';
@@ -128,5 +128,16 @@ describe('parapush predict', () => {
       expect(start).toBeLessThanOrEqual(xStarts[i]!);
       expect(start).toBeGreaterThan(Math.max(...columnEnds(names).filter((end) => end < xStarts[i]!)));
     });
+  });
+});
+
+describe('a command that does not end', () => {
+  it("fails its test within the helper's limit, with the command's output", async () => {
+    // `mocap serve` runs until Ctrl+C: the limit kills it and the call says what it printed.
+    const serve = ['mocap', 'serve', '--scene', 'test/fixtures/lab-short-scene.json', '--unicast'];
+    const ports = ['--command-port', '0', '--data-port', '0'];
+    await expect(cliWithin(3000, ...serve, ...ports)).rejects.toThrow(
+      /^parapush mocap serve .* did not end within 3 s\n--- stdout ---\n[\s\S]*\n--- stderr ---\n/,
+    );
   });
 });

@@ -12,7 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { identityCalibration, tablePoint } from '../../src-main/mocap/calibration';
+import { identityCalibration, tablePoint } from '../../src-main/calibration/mocap-table';
 import { loadSetup } from '../../src-main/setup/setup-file';
 import type { Vec3 } from '../../src-main/contract/geometry';
 import { cli } from '../helpers/cli';

@@ -41,7 +41,7 @@ class StoppableRun implements RunController {
     setTimeout(() => {
       sink.emit({
         type: 'log',
-        at: Date.now(),
+        at: Date.now() / 1000,
         level: 'warn',
         source: 'run',
         message: 'run aborted after 1 action(s): Aborted by operator',

@@ -18,9 +18,9 @@ import { CalibrationWizard } from '../../src-main/console/calibration-wizard';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabConnections } from '../../src-main/console/lab-connections';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
-import { loadCalibration, mocapPoint } from '../../src-main/mocap/calibration';
+import { loadCalibration, mocapPoint } from '../../src-main/calibration/mocap-table';
 import { nowSeconds } from '../../src-main/mocap/clock';
-import type { Vec3 } from '../../src-main/mocap/rotation';
+import type { Vec3 } from '../../src-main/common/rotation';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
 import type { LabLink } from '../../src-main/run/lab-link';
 import { setupSchema } from '../../src-main/setup/setup-file';
@@ -108,7 +108,7 @@ describe('motion-capture capture refusals', () => {
     expect(() => captureRobotPoint(link(undefined))).toThrow('no robot state received yet');
     expect(() => captureRobotPoint(link(undefined, false))).toThrow(/RTDE link to the UR5 is down/);
     expect(() =>
-      captureRobotPoint(link({ receivedAt: performance.now() - 500, tcpPose: [0, 0, 0, 0, 0, 0] })),
+      captureRobotPoint(link({ receivedAt: performance.now() / 1000 - 0.5, tcpPose: [0, 0, 0, 0, 0, 0] })),
     ).toThrow(/robot state is stale: none for 5\d\d ms/);
   });
 });
@@ -137,7 +137,7 @@ describe('calibration wizard on the virtual lab', () => {
     });
     connections = new LabConnections(
       { currentSession: () => session, runningWorkers: () => 0, workers: 1, onChange: () => () => undefined },
-      50,
+      0.05,
     );
     core = new ConsoleCore({
       scenesDir: path.join(repoRoot, 'resources/scenes'),
@@ -167,7 +167,7 @@ describe('calibration wizard on the virtual lab', () => {
     // The robot's pusher point is the scene's pusher start, carried into the base frame.
     const base = captureRobotPoint(link);
     const cal = truth.robot.calibration as { yaw: number; offset: Vec3 };
-    const { x, y } = scene.pusher.position;
+    const { x, y } = scene.pusher!.position;
     const c = Math.cos(cal.yaw);
     const s = Math.sin(cal.yaw);
     expect(base[0]).toBeCloseTo(c * x - s * y + cal.offset[0], 3);

@@ -42,7 +42,7 @@ function build(realLab: VirtualLabSession | null): void {
     workers: 1,
     liveRateHz: 30,
   });
-  connections = new LabConnections(controller, 100);
+  connections = new LabConnections(controller, 0.1);
   core = new ConsoleCore({
     scenesDir: path.join(repoRoot, 'resources/scenes'),
     runController: controller,

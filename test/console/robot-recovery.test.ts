@@ -39,7 +39,7 @@ const controller = new LabRunController({
   workers: 1,
   liveRateHz: 30,
 });
-const connections = new LabConnections(controller, 100);
+const connections = new LabConnections(controller, 0.1);
 const core = new ConsoleCore({
   scenesDir: path.join(repoRoot, 'resources/scenes'),
   runController: controller,

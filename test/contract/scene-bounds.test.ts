@@ -4,7 +4,8 @@
  * rollout into a hang must be refused with the field named.
  */
 import { describe, expect, it } from 'vitest';
-import { SCENE_LIMITS } from '../../src-main/contract/scene';
+import { SCENE_LIMITS, sceneSchema } from '../../src-main/contract/scene';
+import { pushGeometryOf } from '../../src-main/learned/geometry';
 import { parseScene, SceneFileError } from '../../src-main/contract/scene-file';
 import { MAX_SLIDERS } from '../../src-main/learned/slots';
 
@@ -75,11 +76,11 @@ describe('scene bounds', () => {
     ['friction 100', (s: SceneJson) => (s.table.friction = 100), 'table.friction', /at most 5/],
     ['a 2 m pusher', (s: SceneJson) => (s.pusher.radius = 2), 'pusher.radius', /at most 1 m/],
     [
-      'five sliders',
+      'nine sliders',
       (s: SceneJson) =>
-        (s.sliders = Array.from({ length: 5 }, (_, i) => ({ ...good.sliders[0]!, id: `s${i}` }))),
+        (s.sliders = Array.from({ length: 9 }, (_, i) => ({ ...good.sliders[0]!, id: `s${i}` }))),
       'sliders',
-      /at most 4 sliders/,
+      /at most 8 sliders/,
     ],
   ])('refuses %s, naming the field', (_label, mutate, fieldPath, message) => {
     const problems = problemsFor(mutate);
@@ -98,7 +99,11 @@ describe('scene bounds', () => {
     expect(parseScene(s, 'ok.json').fine.timestep).toBe(SCENE_LIMITS.fineTimestep.max);
   });
 
-  it('allows as many sliders as the learned model has slots', () => {
-    expect(SCENE_LIMITS.sliders).toBe(MAX_SLIDERS);
+  it('allows more sliders than the learned model has slots, which it refuses where it is chosen', () => {
+    expect(SCENE_LIMITS.sliders).toBeGreaterThan(MAX_SLIDERS);
+    const s = structuredClone(good) as SceneJson;
+    s.sliders = Array.from({ length: MAX_SLIDERS + 1 }, (_, i) => ({ ...good.sliders[0]!, id: `s${i}` }));
+    s.goal = { ...good.goal, slider: 's0' };
+    expect(() => pushGeometryOf(sceneSchema.parse(s))).toThrow(/learned model has 4 slots/);
   });
 });

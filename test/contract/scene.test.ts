@@ -91,7 +91,7 @@ describe('scene schema', () => {
       'limits.maxPusherSpeed',
       /greater than 0/,
     ],
-    ['too many sliders', (s: typeof good) => (s.sliders = Array(5).fill(s.sliders[0])), 'sliders', /4/],
+    ['too many sliders', (s: typeof good) => (s.sliders = Array(9).fill(s.sliders[0])), 'sliders', /8/],
   ])('rejects %s with the field path', (_label, mutate, fieldPath, message) => {
     const problems = problemsFor(mutate);
     const hit = problems.find((p) => p.path === fieldPath);

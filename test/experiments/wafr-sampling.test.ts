@@ -117,7 +117,7 @@ describe('WAFR environment sampler', () => {
       expect(goalSlider(scene).pose).toEqual(p);
       expect(x0[0]).toBeGreaterThan(-0.3 - 0.05);
       const g = new TaskGeometry(scene);
-      const gap = -overlap(g.placedPusher(x0), g.placedSlider(x0, 0)).depth;
+      const gap = -overlap(g.placedRobot(x0)[0]!, g.placedSlider(x0, 0)).depth;
       expect(gap).toBeCloseTo(0.005, 6);
       expect(x0[0]).toBeLessThan(p.x);
       expect(g.assess(x0)).toEqual({ success: false, failure: null, detail: null });
@@ -177,7 +177,7 @@ describe('the models take the drawn object from the scene', () => {
       expect(L.sliderPose(coarse, 0).x - before).toBeCloseTo(0.095, 3);
       const fine = await FineModel.create(scene);
       try {
-        const after = fine.step(x0, 0.1, 0, 1);
+        const after = fine.step(x0, [0.1, 0], 1);
         expect(L.sliderPose(after, 0).x - before).toBeGreaterThan(0.09);
         expect(L.sliderPose(after, 0).x - before).toBeLessThan(0.1);
       } finally {

@@ -6,14 +6,38 @@ import { repoRoot } from './scenes';
 
 const run = promisify(execFile);
 
-export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * How long a command may take, ms: under Vitest's 60 s test timeout, so a command that never ends
+ * (a socket left open) fails its test with its output rather than as a bare test timeout.
+ */
+export const CLI_TIMEOUT_MS = 45_000;
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(...args: string[]): Promise<CliResult> {
+  return cliWithin(CLI_TIMEOUT_MS, ...args);
+}
+
+/** `cli` with its own time limit (ms); past it the command is killed and the call fails with its output. */
+export async function cliWithin(timeoutMs: number, ...args: string[]): Promise<CliResult> {
   try {
     const r = await run(process.execPath, [path.join(repoRoot, 'bin/parapush.mjs'), ...args], {
       cwd: repoRoot,
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
     });
     return { code: 0, ...r };
   } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    const e = err as { code: number | null; killed?: boolean; stdout: string; stderr: string };
+    if (e.killed)
+      throw new Error(
+        `parapush ${args.join(' ')} did not end within ${timeoutMs / 1000} s\n` +
+          `--- stdout ---\n${e.stdout}\n--- stderr ---\n${e.stderr}`,
+      );
+    return { code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr };
   }
 }

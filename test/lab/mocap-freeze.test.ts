@@ -77,7 +77,8 @@ describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freez
     expect(repeatedNumbers.length).toBeGreaterThan(5);
     if (freeze === 'frame') expect(new Set(repeatedNumbers)).toEqual(new Set([lastNewNumber]));
     else expect(repeatedNumbers.every((n, i) => n === lastNewNumber + i + 1)).toBe(true);
-    const decidedAt = result.supervisor.stoppedAt!;
+    // The supervisor's clock reads s; the virtual controller stamps its wire in ms (performance.now).
+    const decidedAt = result.supervisor.stoppedAt! * 1000;
     const stopAt = stops.find((t) => t >= decidedAt)!;
     // Not before the limit: the frozen frame was fresh when it first arrived (after its send).
     const age = stopAt - lastNewAt;

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
-import { recoverFromProtectiveStop } from '../../src-main/safety/recovery';
+import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import { Supervisor } from '../../src-main/safety/supervisor';
 import { workspaceFor } from '../../src-main/safety/workspace';
 import { RobotAdapter } from '../../src-main/robot/adapter';
@@ -79,7 +79,8 @@ describe('supervised runs in the virtual lab', () => {
     expect(result.supervisor.stopReason?.code).toBe('mocap-stale');
     // The supervisor's stop goes out on the call stack that decided it (keep-alive stops of the
     // idle connection are on the wire too, so look from the decision on).
-    const decidedAt = result.supervisor.stoppedAt!;
+    // The supervisor's clock reads s; the virtual controller stamps its wire in ms (performance.now).
+    const decidedAt = result.supervisor.stoppedAt! * 1000;
     const stopAt = stops.find((t) => t >= decidedAt)!;
     expect(stopAt - decidedAt).toBeLessThan(5);
     // Never before 100 ms without a frame: timed from the last frame sent (it arrived later still).
@@ -109,19 +110,10 @@ describe('supervised runs in the virtual lab', () => {
     });
     expect(result.outcome).toBe('stopped');
     expect(result.reason).toBe('Robot protective stop');
-    const ports = {
-      unlockProtectiveStop: () => env.link.dashboard.unlockProtectiveStop(),
-      zeroTwist: () => void env.link.robot.stop(),
-      resendProgram: () => env.link.robot.sendProgram(),
-      waitForProgram: async (ms: number) =>
-        void (await env.link.robot.waitForState(
-          (s) => s.safetyMode === 'NORMAL' && s.runtimeState === 'PLAYING',
-          ms,
-        )),
-    };
+    const ports = robotRecoveryPorts(env.link.robot, env.link.dashboard);
     await expect(recoverFromProtectiveStop(result.supervisor, ports, false)).rejects.toThrow(/confirm/);
     expect(env.link.robot.latest?.safetyMode).toBe('PROTECTIVE_STOP');
-    await recoverFromProtectiveStop(result.supervisor, ports, true, { unlockDelayMs: 300 });
+    await recoverFromProtectiveStop(result.supervisor, ports, true, { unlockDelay: 0.3 });
     expect(env.link.robot.latest?.safetyMode).toBe('NORMAL');
     expect(result.supervisor.state).toBe('disarmed');
   });

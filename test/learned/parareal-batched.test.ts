@@ -20,8 +20,8 @@ const fine: FineRunner = {
   run: async (job) => {
     const states: State[] = [];
     let x = job.x;
-    for (const [ux, uy] of job.controls) {
-      x = other.step(x, ux, uy, job.dt);
+    for (const u of job.controls) {
+      x = other.step(x, u[0]!, u[1]!, job.dt);
       states.push(x);
     }
     return { id: 0, states, ms: 0 };
@@ -36,7 +36,7 @@ describe('Parareal with a batched coarse model', () => {
       step: (x, ux, uy, dt, out) => coarse.step(x, ux, uy, dt, out),
       stepBatch: (xs, us, dt) => {
         calls.push(xs.length);
-        return xs.map((x, r) => coarse.step(x, us[r]![0], us[r]![1], dt));
+        return xs.map((x, r) => coarse.step(x, us[r]![0]!, us[r]![1]!, dt));
       },
     };
     const x0 = initialState(scene);

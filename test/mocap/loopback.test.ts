@@ -2,7 +2,7 @@
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NatNetClient } from '../../src-main/mocap/client';
-import { fitCalibration2d, identityCalibration } from '../../src-main/mocap/calibration';
+import { fitCalibration2d, identityCalibration } from '../../src-main/calibration/mocap-table';
 import type { FrameOfData } from '../../src-main/mocap/messages/frame';
 import { responseFloat32 } from '../../src-main/mocap/messages/text';
 import {
@@ -13,7 +13,7 @@ import {
   type PlanarPoses,
 } from '../../src-main/mocap/scene-binding';
 import { nowSeconds } from '../../src-main/mocap/clock';
-import { pointFromZUp } from '../../src-main/mocap/axes';
+import { pointFromZUp } from '../../src-main/calibration/axes';
 import { VirtualNatNetServer, type TablePose } from '../../src-main/lab/natnet-server';
 
 const NO_JITTER = { position: 0, yaw: 0 };

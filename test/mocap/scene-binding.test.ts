@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { identityCalibration, fitCalibration2d } from '../../src-main/mocap/calibration';
-import { orientationFromZUp, pointFromZUp } from '../../src-main/mocap/axes';
+import { identityCalibration, fitCalibration2d } from '../../src-main/calibration/mocap-table';
+import { orientationFromZUp, pointFromZUp } from '../../src-main/calibration/axes';
 import {
   ageTo,
   bindingFromScene,
@@ -8,7 +8,7 @@ import {
   type MocapSnapshot,
   type NamedRigidBody,
 } from '../../src-main/mocap/scene-binding';
-import { yawQuat } from '../../src-main/mocap/rotation';
+import { yawQuat } from '../../src-main/common/rotation';
 
 const binding = bindingFromScene({
   pusher: { radius: 0.0145, height: 0.11, position: { x: 0, y: 0 }, rigidBody: 'Pusher' },

@@ -4,7 +4,7 @@
  * frame (its freeze test included), the same state for the planner and the live view.
  */
 import { describe, expect, it } from 'vitest';
-import { identityCalibration, type Calibration } from '../../src-main/mocap/calibration';
+import { identityCalibration, type Calibration } from '../../src-main/calibration/mocap-table';
 import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
 import { StateEstimator, tableEstimate } from '../../src-main/mocap/state-estimator';
 import { StateLayout } from '../../src-main/contract/state';

@@ -2,9 +2,9 @@
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualNatNetServer } from '../../src-main/lab/natnet-server';
-import { identityCalibration, tableOrientation, tablePoint } from '../../src-main/mocap/calibration';
+import { identityCalibration, tableOrientation, tablePoint } from '../../src-main/calibration/mocap-table';
 import { decodePacket, encodePacket, type NatNetMessage } from '../../src-main/mocap/packet';
-import { yawOf } from '../../src-main/mocap/rotation';
+import { yawOf } from '../../src-main/common/rotation';
 import { parseScene } from '../../src-main/contract/scene-file';
 
 const cleanups: (() => Promise<void>)[] = [];

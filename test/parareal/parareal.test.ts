@@ -75,7 +75,7 @@ describe('Parareal on the worker pool', () => {
   });
 
   it('batched and one-by-one predictions agree bit for bit', async () => {
-    const other: Control[] = controls.map(([vx, vy]) => [vx * 0.8, -vy]);
+    const other: Control[] = controls.map((u) => [u[0]! * 0.8, -u[1]!]);
     const predictor = createPredictor(scene, pool, parareal(2), { dt });
     const batch = await predictor.predict({ x0, controls: [controls, other] });
     const a = await predictor.predict({ x0, controls: [controls] });

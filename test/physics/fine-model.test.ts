@@ -13,17 +13,17 @@ describe('fine model (MuJoCo)', () => {
 
   it('is bit-identical on repeat and after unrelated calls on the same instance', () => {
     const x0 = initialState(scene);
-    const first = fine.step(x0, 0.05, 0.01, 1);
-    fine.step(first, -0.03, 0.08, 1); // unrelated work on the same MjData
-    fine.step(x0, 0.1, 0, 0.5);
-    const again = fine.step(x0, 0.05, 0.01, 1);
+    const first = fine.step(x0, [0.05, 0.01], 1);
+    fine.step(first, [-0.03, 0.08], 1); // unrelated work on the same MjData
+    fine.step(x0, [0.1, 0], 0.5);
+    const again = fine.step(x0, [0.05, 0.01], 1);
     expect(Array.from(again)).toEqual(Array.from(first));
   });
 
   it('moves a free pusher by u*dt within 1%', () => {
     const x0 = initialState(scene);
     const [vx, vy] = [0, 0.08]; // sideways: no contact
-    const x1 = fine.step(x0, vx, vy, 1);
+    const x1 = fine.step(x0, [vx, vy], 1);
     const dy = x1[1]! - x0[1]!;
     expect(Math.abs(dy - vy * 1) / (vy * 1)).toBeLessThan(0.01);
     expect(Math.abs(x1[0]! - x0[0]!)).toBeLessThan(1e-4);
@@ -31,13 +31,13 @@ describe('fine model (MuJoCo)', () => {
 
   it('keeps the pusher within 1% of u*dt while it pushes a slider', () => {
     const x0 = initialState(scene);
-    const x1 = fine.step(x0, 0.05, 0, 1);
-    const x2 = fine.step(x1, 0.05, 0, 1);
+    const x1 = fine.step(x0, [0.05, 0], 1);
+    const x2 = fine.step(x1, [0.05, 0], 1);
     expect(Math.abs(x2[0]! - x1[0]! - 0.05) / 0.05).toBeLessThan(0.01);
   });
 
   it('rejects a control duration that is not a whole number of time steps', () => {
-    expect(() => fine.step(initialState(scene), 0.01, 0, 0.0015)).toThrow(/whole number/);
+    expect(() => fine.step(initialState(scene), [0.01, 0], 0.0015)).toThrow(/whole number/);
   });
 });
 
@@ -50,7 +50,7 @@ describe('centred push of a cylinder', () => {
     const slider0 = L.sliderPose(x, 0);
     // Put the pusher right behind the slider centre and push along +x for 3 s at 50 mm/s.
     L.setPusher(x, slider0.x - 0.07, slider0.y);
-    for (let k = 0; k < 3; k++) x = fine.step(x, 0.05, 0, 1);
+    for (let k = 0; k < 3; k++) x = fine.step(x, [0.05, 0], 1);
     const s = L.sliderPose(x, 0);
     const forward = s.x - slider0.x;
     expect(forward).toBeGreaterThan(0.12);

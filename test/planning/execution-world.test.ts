@@ -45,7 +45,7 @@ describe('execution world', () => {
     const states = await run(w);
     const fine = await FineModel.create(scene);
     try {
-      const f1 = fine.step(x0, 0.1, 0, 0.05);
+      const f1 = fine.step(x0, [0.1, 0], 0.05);
       expect(states[0]).toEqual(f1);
       // The second control continues from the world's state: the pusher has moved 5 mm.
       expect(states[1]![0]).toBeCloseTo(x0[0]! + 0.005 + 0.0025, 3);

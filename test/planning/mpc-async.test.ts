@@ -65,7 +65,7 @@ class KinematicPlant implements Plant {
   async execute(u: Control, dt: number): Promise<State[]> {
     const start = performance.now();
     await sleep(this.realMs);
-    this.x = kinematicStep(L, this.x, [u[0], u[1] + this.bias], dt);
+    this.x = kinematicStep(L, this.x, [u[0]!, u[1]! + this.bias], dt);
     this.executed.push({ u, start, end: performance.now() });
     return [this.observe()];
   }
@@ -200,7 +200,7 @@ describe('asynchronous MPC', () => {
           } as never,
           performance.now() / 1000,
         ),
-      commandPeriodMs: 5,
+      commandPeriod: 0.005,
     });
     const plant: Plant = {
       observe: () => robot.observe(),

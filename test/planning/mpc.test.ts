@@ -168,9 +168,9 @@ describe('MPC loop', () => {
     for (const c of u.slice(0, firstPush)) {
       // Every point of each move, not only its ends, stays outside the contact distance.
       for (let f = 0.1; f <= 1; f += 0.1)
-        expect(Math.hypot(px + f * c[0] - s.x, py + f * c[1] - s.y)).toBeGreaterThan(reach - 1e-3);
-      px += c[0];
-      py += c[1];
+        expect(Math.hypot(px + f * c[0]! - s.x, py + f * c[1]! - s.y)).toBeGreaterThan(reach - 1e-3);
+      px += c[0]!;
+      py += c[1]!;
     }
   });
 

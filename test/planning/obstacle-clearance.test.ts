@@ -62,7 +62,7 @@ describe('fine-model MPC on isrr-obstacle', () => {
           const y = predicted[t]!.map((v, j) => v + f * (predicted[t + 1]![j]! - v));
           const gap = Math.min(
             -overlap(g.placedSlider(y, 0), obstacle).depth,
-            -overlap(g.placedPusher(y), obstacle).depth,
+            -overlap(g.placedRobot(y)[0]!, obstacle).depth,
           );
           closest = Math.min(closest, gap);
         }

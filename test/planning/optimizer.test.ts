@@ -72,10 +72,10 @@ describe('stochastic trajectory optimizer (WAFR 2018 Alg. 4)', () => {
       for (const u of seq) {
         const p = states[states.length - 1]!;
         const n = Float64Array.from(p);
-        n[0] = p[0]! + u[0];
-        n[1] = p[1]! + u[1];
-        n[2] = p[2]! + u[0];
-        n[3] = p[3]! + u[1];
+        n[0] = p[0]! + u[0]!;
+        n[1] = p[1]! + u[1]!;
+        n[2] = p[2]! + u[0]!;
+        n[3] = p[3]! + u[1]!;
         states.push(n);
       }
       return cost.evaluate(states, seq, [0, 0]).reduce((a, b) => a + b);
@@ -83,7 +83,7 @@ describe('stochastic trajectory optimizer (WAFR 2018 Alg. 4)', () => {
     const best = totals.indexOf(Math.min(...totals));
     expect(r.controls).toEqual(noisy[best]);
     for (const seq of noisy)
-      for (const u of seq) expect(Math.hypot(u[0], u[1])).toBeLessThanOrEqual(0.1 + 1e-12);
+      for (const u of seq) expect(Math.hypot(u[0]!, u[1]!)).toBeLessThanOrEqual(0.1 + 1e-12);
   });
 
   it('stops at the cost threshold without further rollouts', async () => {

@@ -8,11 +8,11 @@ import type { BatchRollout } from '../../src-main/planning/rollout';
 
 export function kinematicStep(L: StateLayout, x: State, u: Control, dt: number, slider = 0): State {
   const out = Float64Array.from(x);
-  out[0] = x[0]! + u[0] * dt;
-  out[1] = x[1]! + u[1] * dt;
+  out[0] = x[0]! + u[0]! * dt;
+  out[1] = x[1]! + u[1]! * dt;
   const o = L.posOffset(slider);
-  out[o] = x[o]! + u[0] * dt;
-  out[o + 1] = x[o + 1]! + u[1] * dt;
+  out[o] = x[o]! + u[0]! * dt;
+  out[o + 1] = x[o + 1]! + u[1]! * dt;
   return out;
 }
 

@@ -16,20 +16,20 @@ const runEvent = (patch: Partial<RunStatus>, base: RunStatus = idleRun): Console
 
 describe('run clock in the console state', () => {
   it('ticks while the run is active and freezes at the real run time on an abort', () => {
-    let now = 1_000_000;
+    let now = 1_000;
     const m = new ConsoleState(() => now);
     const startedAt = now;
     m.apply(runEvent({ phase: 'starting', mode: 'dry', startedAt }));
     expect(m.runActive).toBe(true);
     m.apply(runEvent({ phase: 'running', mode: 'dry', startedAt, safety: 'safe' }));
-    now += 7_400;
+    now += 7.4;
     expect(runSeconds(m.runClock, now)).toBeCloseTo(7.4);
     // The core reports the abort before the run has wound down: its elapsed is still 0.
     m.apply(
       runEvent({ phase: 'aborted', mode: 'dry', startedAt, reason: 'Aborted by operator', elapsed: 0 }),
     );
     expect(m.runActive).toBe(false);
-    now += 60_000;
+    now += 60;
     expect(formatRunTime(runSeconds(m.runClock, now))).toBe('00:07');
     // The run's end arrives later with the core's elapsed: the timer stays where the run stopped.
     m.apply(
@@ -42,14 +42,12 @@ describe('run clock in the console state', () => {
   });
 
   it("takes the core's elapsed when the stop reports one", () => {
-    let now = 5_000;
+    let now = 5;
     const m = new ConsoleState(() => now);
     m.apply(runEvent({ phase: 'starting', mode: 'dry', startedAt: now }));
-    now += 3_000;
-    m.apply(
-      runEvent({ phase: 'finished', mode: 'dry', startedAt: 5_000, reason: 'Goal reached', elapsed: 2.9 }),
-    );
-    expect(m.runClock).toEqual({ active: false, startedAt: 5_000, stopped: 2.9 });
+    now += 3;
+    m.apply(runEvent({ phase: 'finished', mode: 'dry', startedAt: 5, reason: 'Goal reached', elapsed: 2.9 }));
+    expect(m.runClock).toEqual({ active: false, startedAt: 5, stopped: 2.9 });
   });
 
   it('waits for the next planner step from the start of running, then from each step', () => {
@@ -57,12 +55,12 @@ describe('run clock in the console state', () => {
     const m = new ConsoleState(() => now);
     m.apply(runEvent({ phase: 'starting', mode: 'dry', startedAt: 0 }));
     expect(m.stepWaitSince).toBeNull();
-    now = 2_000;
+    now = 2;
     m.apply(runEvent({ phase: 'running', mode: 'dry', startedAt: 0 }));
-    expect(m.stepWaitSince).toBe(2_000);
-    now = 6_000;
+    expect(m.stepWaitSince).toBe(2);
+    now = 6;
     m.apply({ type: 'planner-step', step: plannerStep(0, 0) });
-    expect(m.stepWaitSince).toBe(6_000);
+    expect(m.stepWaitSince).toBe(6);
     m.apply(runEvent({ phase: 'aborted', mode: 'dry', startedAt: 0, reason: 'Aborted by operator' }));
     expect(m.stepWaitSince).toBeNull();
   });
@@ -79,8 +77,8 @@ describe('planner readout', () => {
   const input = (patch: Partial<ProgressInput> = {}): ProgressInput => ({
     step: null,
     active: true,
-    waitingSince: 10_000,
-    now: 10_000,
+    waitingSince: 10,
+    now: 10,
     maxActions: 20,
     controlDuration: 1,
     asynchronous: false,
@@ -88,21 +86,21 @@ describe('planner readout', () => {
   });
 
   it('counts actions of the most and times the first plan from the start of running', () => {
-    const p = plannerProgress(input({ now: 12_500 }));
+    const p = plannerProgress(input({ now: 12.5 }));
     expect(p.actions).toBe('0 of 20');
     expect(p.activity).toEqual({ kind: 'planning', step: 0, seconds: 2.5, of: 1 });
   });
 
   it('executes a step for its control duration, then plans the next (synchronous loop)', () => {
     const s = step({ controlDuration: 1 });
-    const executing = plannerProgress(input({ step: s, now: 10_400 }));
+    const executing = plannerProgress(input({ step: s, now: 10.4 }));
     expect(executing.actions).toBe(`${s.step + 1} of 20`);
     expect(executing.activity).toMatchObject({ kind: 'executing', step: s.step });
-    const planning = plannerProgress(input({ step: s, now: 13_000 }));
+    const planning = plannerProgress(input({ step: s, now: 13 }));
     expect(planning.activity?.kind).toBe('planning');
     expect(planning.activity?.step).toBe(s.step + 1);
     expect(planning.activity?.seconds).toBeCloseTo(2);
-    const overlapped = plannerProgress(input({ step: s, now: 10_400, asynchronous: true }));
+    const overlapped = plannerProgress(input({ step: s, now: 10.4, asynchronous: true }));
     expect(overlapped.activity).toMatchObject({ kind: 'planning', step: s.step + 1 });
   });
 

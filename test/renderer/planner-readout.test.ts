@@ -10,7 +10,7 @@ describe('PlannerReadout', () => {
   it('ticks a planning clock against the control duration while the run waits for a step', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     try {
-      const since = Date.now();
+      const since = Date.now() / 1000;
       render(PlannerReadout, {
         step: null,
         active: true,

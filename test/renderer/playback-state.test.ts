@@ -18,7 +18,7 @@ const playback = (s: PlaybackStatusInfo | null): ConsoleEvent => ({ type: 'playb
 const step = (i: number): ConsoleEvent => ({ type: 'planner-step', step: plannerStep(i, i) });
 const recordedLog = (message: string): ConsoleEvent => ({
   type: 'log',
-  at: Date.now() - 3_600_000,
+  at: Date.now() / 1000 - 3600,
   level: 'info',
   source: 'run',
   message,
@@ -29,7 +29,7 @@ function afterLiveRun(): ConsoleState {
   const m = new ConsoleState();
   m.apply(step(0));
   m.apply(stateEvent(0.5));
-  m.apply({ type: 'log', at: Date.now(), level: 'info', source: 'console', message: 'live line' });
+  m.apply({ type: 'log', at: Date.now() / 1000, level: 'info', source: 'console', message: 'live line' });
   return m;
 }
 
@@ -89,7 +89,7 @@ describe('console state during playback', () => {
       steps: 2,
       summary: {
         sessionId: null,
-        startedAt: 1_700_000_000_000,
+        startedAt: 1_700_000_000,
         duration: 30,
         mode: 'dry',
         scene: 's',
@@ -103,7 +103,7 @@ describe('console state during playback', () => {
     };
     // Supervisor decisions are dated by the recorded run, not by the time they are replayed.
     m.apply({ type: 'supervisor', time: 2, decision: 'allow', reason: 'ok' });
-    expect(m.log.at(-1)?.at).toBe(1_700_000_002_000);
+    expect(m.log.at(-1)?.at).toBe(1_700_000_002);
     m.whatIf = { index: 0, original: plannerStep(0, 0), replanned: plannerStep(0, 0), label: 'x' };
     m.apply(playback(null));
     expect(m.whatIf).toBeNull();

@@ -7,7 +7,8 @@ import { formatDate } from '../../src-renderer/src/lib/session-format';
 
 afterEach(cleanup);
 
-const startedAt = Date.UTC(2024, 4, 1, 10, 20, 30);
+// Wall clocks are s since the epoch (Date.UTC gives ms).
+const startedAt = Date.UTC(2024, 4, 1, 10, 20, 30) / 1000;
 const summary = (patch: Partial<SessionSummary> = {}): SessionSummary => ({
   sessionId: 'abc',
   startedAt,
@@ -43,7 +44,7 @@ const sessions: SessionListingInfo[] = [
   listing({
     file: '2024-05-01T10-50-00-000Z_dry.mcap',
     summary: summary({
-      startedAt: Date.UTC(2024, 4, 1, 10, 50, 0),
+      startedAt: Date.UTC(2024, 4, 1, 10, 50, 0) / 1000,
       outcome: 'interrupted',
       recovered: true,
       outcomeDetail: null,
@@ -76,7 +77,7 @@ describe('SessionList', () => {
     expect(recording.textContent).toContain('RECORDING');
     expect(recording.textContent).toContain('A run is writing this log now');
     // The date still comes from the file name when the log has no summary yet.
-    expect(recording.textContent).toContain(formatDate(Date.UTC(2024, 4, 1, 12, 0, 0)));
+    expect(recording.textContent).toContain(formatDate(Date.UTC(2024, 4, 1, 12, 0, 0) / 1000));
     expect(within(recording).getByRole('button')).toHaveProperty('disabled', true);
     expect(cutShort.textContent).toContain('NEEDS RECOVERY');
     expect(cutShort.textContent).toContain('the log was cut short (no footer)');
@@ -101,7 +102,7 @@ describe('SessionList', () => {
     const cli = (lab: SessionSummary['lab'], outcome: string, minute: number) =>
       listing({
         file: `2024-05-02T10-${minute}-00-000Z_real.mcap`,
-        summary: summary({ mode: 'real', lab, outcome, startedAt: Date.UTC(2024, 4, 2, 10, minute) }),
+        summary: summary({ mode: 'real', lab, outcome, startedAt: Date.UTC(2024, 4, 2, 10, minute) / 1000 }),
       });
     render(SessionList, {
       sessions: [

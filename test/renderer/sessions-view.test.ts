@@ -23,7 +23,7 @@ const opened: PlaybackStatusInfo = {
 };
 const summary = {
   sessionId: 'abc',
-  startedAt: Date.UTC(2024, 4, 1, 10, 20, 30),
+  startedAt: Date.UTC(2024, 4, 1, 10, 20, 30) / 1000,
   duration: 40,
   mode: 'dry' as const,
   scene: 'isrr-obstacle',

@@ -68,7 +68,7 @@ describe('StatusBar', () => {
   it('ticks the timer while the run is active and keeps it where the run stopped', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     try {
-      const startedAt = Date.now();
+      const startedAt = Date.now() / 1000;
       const props = {
         run: run({ phase: 'running', mode: 'dry', startedAt, safety: 'safe' }),
         clock: { active: true, startedAt, stopped: 0 },

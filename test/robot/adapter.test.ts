@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CalibrationError,
-  RobotAdapter,
-  rotationFromVector,
-  rotZ,
-  mulVec,
-  type Mat3,
-} from '../../src-main/robot/adapter';
+import { CalibrationError } from '../../src-main/calibration/fit';
+import { mulVec, rotationFromVector, rotZ, type Mat3 } from '../../src-main/common/rotation';
+import { RobotAdapter } from '../../src-main/robot/adapter';
 
 /** Tool pointing down (rotation vector [0, pi, 0]): tool z is base -z, tool x is base -x. */
 const DOWN = [0, Math.PI, 0];

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunStatusTracker } from '../../src-main/run/run-status';
 
-const T0 = 1_700_000_000_000;
+/** Wall clock, s since the epoch. */
+const T0 = 1_700_000_000;
 
 function tracker() {
   let now = T0;
@@ -15,7 +16,7 @@ function tracker() {
     () => now,
     (words) => refused.push(words),
   );
-  return { run, refused, advance: (s: number) => (now += s * 1000) };
+  return { run, refused, advance: (s: number) => (now += s) };
 }
 
 describe('run status tracker', () => {

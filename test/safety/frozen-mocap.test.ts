@@ -4,7 +4,7 @@
  * stop naming the freeze. Live poses always jitter, so a jittering body at rest stays fresh.
  */
 import { describe, expect, it } from 'vitest';
-import { identityCalibration } from '../../src-main/mocap/calibration';
+import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
 import { describeStop } from '../../src-main/safety/stop-reasons';
 import { Supervisor } from '../../src-main/safety/supervisor';
@@ -49,7 +49,7 @@ function superviseAt120Hz(frame: (k: number, t: number) => MocapSnapshot): {
   sup: Supervisor;
   wire: string[];
 } {
-  let nowMs = 0;
+  let now = 0;
   const wire: string[] = [];
   const sup = new Supervisor({
     robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
@@ -57,15 +57,15 @@ function superviseAt120Hz(frame: (k: number, t: number) => MocapSnapshot): {
     workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
     maxSpeed: 0.1,
     acceleration: 0.5,
-    robotStateMaxAgeMs: Infinity,
-    now: () => nowMs,
+    robotStateMaxAge: Infinity,
+    now: () => now,
   });
   sup.arm({ ok: true, checks: [] });
   sup.startRun();
   let previous: PlanarPoses | undefined;
   for (let k = 0; sup.state === 'running' && k < 60; k++) {
-    nowMs = (k * 1000) / 120;
-    previous = toPlanarPoses(frame(k, nowMs / 1000), binding, calibration, { previous });
+    now = k / 120;
+    previous = toPlanarPoses(frame(k, now), binding, calibration, { previous });
     sup.updateMocap(previous);
     sup.tick();
   }
@@ -120,7 +120,7 @@ describe('frozen motion capture', () => {
     expect(sup.stopReason).toMatchObject({ code: 'mocap-frozen', repeated: 'frame', frameNumber: 42 });
     expect(describeStop(sup.stopReason!)).toMatch(/^Motion capture frozen: frame 42 repeated for 10\d ms$/);
     // First repeat at 8.3 ms; stopped at the first copy past the 100 ms limit.
-    expect(sup.stoppedAt! - 1000 / 120).toBeLessThan(100 + 1000 / 120 + 1);
+    expect(sup.stoppedAt! - 1 / 120).toBeLessThan(0.1 + 1 / 120 + 0.001);
     expect(wire.at(-1)).toBe('stop');
   });
 
@@ -131,7 +131,7 @@ describe('frozen motion capture', () => {
       /^Motion capture frozen: Pusher pose repeated unchanged for 10\d ms \(frame 51\d\)$/,
     );
     // The first frame's pose is repeated from 8.3 ms on; stopped past the 100 ms limit.
-    expect(sup.stoppedAt!).toBeLessThan(100 + 1000 / 120 + 1);
+    expect(sup.stoppedAt!).toBeLessThan(0.1 + 1 / 120 + 0.001);
     expect(wire.at(-1)).toBe('stop');
   });
 });

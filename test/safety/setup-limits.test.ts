@@ -148,8 +148,8 @@ describe('supervisor stops', () => {
       workspace: labWorkspace(parsed, { size: { x: 1, y: 0.8 } }),
       maxSpeed: 0.1,
       acceleration: 0.1,
-      robotStateMaxAgeMs: Infinity,
-      mocapMaxAgeMs: Infinity,
+      robotStateMaxAge: Infinity,
+      mocapMaxAge: Infinity,
       now: () => 0,
     });
     sup.arm({ ok: true, checks: [] });

@@ -84,8 +84,9 @@ function setup() {
     robot,
     sup,
     decisions,
-    advance: (ms: number) => {
-      t += ms;
+    /** Moves the clock on by `seconds`. */
+    advance: (seconds: number) => {
+      t += seconds;
       if (robot.latest) robot.latest = { ...robot.latest, receivedAt: t };
     },
   };
@@ -190,10 +191,10 @@ describe('safety supervisor', () => {
     sup.arm(green);
     sup.startRun();
     sup.updateMocap(poses());
-    advance(90);
+    advance(0.09);
     sup.tick();
     expect(sup.state).toBe('running');
-    advance(15);
+    advance(0.015);
     sup.tick();
     expect(sup.state).toBe('stopped');
     expect(sup.stopReason?.code).toBe('mocap-stale');
@@ -226,16 +227,16 @@ describe('safety supervisor', () => {
     sup.arm(green);
     sup.startRun();
     sup.hold();
-    advance(500); // planning between controls: holding still is fine
+    advance(0.5); // planning between controls: holding still is fine
     sup.updateMocap(poses());
     sup.tick();
     expect(sup.state).toBe('running');
     sup.command(0.05, 0);
-    advance(90);
+    advance(0.09);
     sup.updateMocap(poses());
     sup.tick();
     expect(sup.state).toBe('running');
-    advance(20);
+    advance(0.02);
     sup.updateMocap(poses());
     sup.tick();
     expect(sup.stopReason?.code).toBe('loop-stalled');
@@ -255,16 +256,16 @@ describe('safety supervisor', () => {
     };
     await expect(recoverFromProtectiveStop(sup, ports, false)).rejects.toThrow(/confirm/);
     const slept: number[] = [];
-    advance(1000);
-    let now = sup.stoppedAt! + 1000;
+    advance(1);
+    let now = sup.stoppedAt! + 1;
     await recoverFromProtectiveStop(sup, ports, true, {
       now: () => now,
-      sleep: async (ms) => {
-        slept.push(ms);
-        now += ms;
+      sleep: async (seconds) => {
+        slept.push(seconds);
+        now += seconds;
       },
     });
-    expect(slept).toEqual([4000]);
+    expect(slept).toEqual([4]);
     expect(steps).toEqual(['zero', 'unlock', 'program', 'playing']);
     expect(sup.state).toBe('disarmed');
   });

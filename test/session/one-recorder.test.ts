@@ -192,7 +192,7 @@ describe('one recorder for every run', () => {
         workers: 1,
         recorder,
         sink: recorder.sink(),
-        startedAt: performance.now(),
+        startedAt: performance.now() / 1000,
       });
       expect(result.preflight.ok, result.reason).toBe(true);
       await recorder.close();

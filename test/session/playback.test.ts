@@ -62,7 +62,7 @@ beforeAll(async () => {
     if (i === 5) publish({ type: 'planner-step', step: plannerStep(0, 0.05) });
     if (i === 20) publish({ type: 'supervisor', time: 0.2, decision: 'stop', reason: 'Aborted by operator' });
     if (i === 21)
-      publish({ type: 'log', at: Date.now(), level: 'warn', source: 'operator', message: 'abort' });
+      publish({ type: 'log', at: Date.now() / 1000, level: 'warn', source: 'operator', message: 'abort' });
     await new Promise((r) => setTimeout(r, 10));
   }
   await rec.close();

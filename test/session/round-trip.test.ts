@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stampedTopics, topics } from '../../src-main/session/channels';
+import { inSeconds } from '../../src-main/session/legacy-messages';
 import { loggedPlannerStep, namedState } from '../../src-main/session/named-state';
 import { loadRecordedRun } from '../../src-main/session/playback';
 import { SessionLog, listSessions } from '../../src-main/session/reader';
 import { SessionRecorder } from '../../src-main/session/recorder';
+import { SummaryBuilder } from '../../src-main/session/session-summary';
 import { lockFileOf } from '../../src-main/session/sessions-dir';
 import {
   decision,
@@ -125,8 +127,9 @@ describe('session log round trip', () => {
     const own = got.flatMap((m) => ('mono' in m.message ? [m.message] : []));
     expect(own).toHaveLength(stampedTopics.length + 1);
     for (let i = 1; i < own.length; i++) expect(own[i]!.mono).toBeGreaterThanOrEqual(own[i - 1]!.mono);
-    const now = Date.now();
-    for (const m of own) expect(Math.abs(m.wall - now)).toBeLessThan(60_000);
+    // Wall stamps in s since the epoch, within a minute of now.
+    const now = Date.now() / 1000;
+    for (const m of own) expect(Math.abs(m.wall - now)).toBeLessThan(60);
 
     expect(summary).toMatchObject({
       sessionId: rec.sessionId,
@@ -188,6 +191,33 @@ describe('session log round trip', () => {
     for (const m of got) expect(Object.keys((m as typeof step).timings)).not.toContain('measuredSpeedup');
   });
 
+  it('reads messages of a log recorded with its times in ms, in seconds', () => {
+    const wall = 1_700_000_000_500;
+    const stop = { kind: 'stop', at: 2500, reason: { code: 'loop-stalled', ageMs: 120 }, message: 'x' };
+    expect(inSeconds('/supervisor/decision', { mono: 1, wall, ...stop })).toEqual({
+      mono: 1,
+      wall: 1_700_000_000.5,
+      kind: 'stop',
+      at: 2.5,
+      reason: { code: 'loop-stalled', age: 0.12 },
+      message: 'x',
+    });
+    expect(inSeconds('/robot/state', { mono: 1, wall, receivedAt: 2500 })).toMatchObject({ receivedAt: 2.5 });
+    expect(inSeconds('/console/log', { mono: 1, wall, event: { type: 'log', at: wall } })).toMatchObject({
+      event: { at: 1_700_000_000.5 },
+    });
+    expect(
+      inSeconds('/run/status', { mono: 1, wall, event: { type: 'run', status: { startedAt: wall } } }),
+    ).toMatchObject({ event: { status: { startedAt: 1_700_000_000.5 } } });
+    // A message of today's logs (its wall stamp in s) is left as it is.
+    const today = { mono: 1, wall: 1_700_000_000.5, receivedAt: 2.5 };
+    expect(inSeconds('/robot/state', today)).toBe(today);
+    // The summary of such a log dates it in s too.
+    const builder = new SummaryBuilder();
+    builder.add('/session/info', 0n, new TextEncoder().encode(JSON.stringify({ mono: 0, wall })));
+    expect(builder.build(false).startedAt).toBe(1_700_000_000.5);
+  });
+
   it('lists sessions with date, scene, model, outcome and duration', async () => {
     const dir = tempDir();
     const a = await SessionRecorder.create({ dir, label: 'dry', origin: 'test' });
@@ -197,7 +227,7 @@ describe('session log round trip', () => {
     expect(listing).toHaveLength(1);
     expect(listing[0]).toMatchObject({ file: path.basename(a.file), state: 'complete', problem: null });
     const s = listing[0]!.summary!;
-    expect(s.startedAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(s.startedAt).toBeGreaterThan(Date.now() / 1000 - 60);
     expect(s.scene).toBe(sampleScene.name);
     expect(s.outcome).toBe('success');
     expect(s.duration).toBeGreaterThanOrEqual(0);

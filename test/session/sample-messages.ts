@@ -49,7 +49,7 @@ export const sampleLab: LabView = {
 export function robotState(t: number): RobotState {
   return {
     timestamp: t,
-    receivedAt: t * 1000,
+    receivedAt: t,
     tcpPose: [0.4 + 0.01 * Math.sin(t), -0.1 + 0.01 * Math.cos(t), 0.05, 0, 3.1416, 0],
     tcpSpeed: [0.01 * Math.cos(t), -0.01 * Math.sin(t), 0, 0, 0, 0],
     robotMode: 'RUNNING',
@@ -145,7 +145,7 @@ export const runStatus = (phase: RunStatus['phase'], reason: string | null = nul
   phase,
   mode: 'dry',
   reason,
-  startedAt: 1_700_000_000_000,
+  startedAt: 1_700_000_000,
   elapsed: 0,
   safety: 'safe',
   armed: phase === 'running',
@@ -173,7 +173,7 @@ export function recordEveryChannel(r: SessionRecorder): void {
   r.event({ type: 'supervisor', time: 0.5, decision: 'limit', reason: 'speed limited to 100 mm/s' });
   r.event(stateEvent(0.5));
   r.event({ type: 'planner-step', step: plannerStep(0, 0.5) });
-  r.event({ type: 'log', at: 1_700_000_000_500, level: 'warn', source: 'supervisor', message: 'limited' });
+  r.event({ type: 'log', at: 1_700_000_000.5, level: 'warn', source: 'supervisor', message: 'limited' });
   r.outcome('success', null);
   r.event({ type: 'run', status: runStatus('finished', 'goal reached') });
 }

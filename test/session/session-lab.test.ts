@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { labKindOf } from '../../src-main/contract/lab-view';
-import { mocapFrameOnTable, robotBaseOnTable, setupView } from '../../src-main/run/lab-view';
+import { mocapFrameOnTable } from '../../src-main/calibration/mocap-table';
+import { robotBaseOnTable } from '../../src-main/calibration/robot-base';
+import { setupView } from '../../src-main/run/lab-view';
 import { SummaryBuilder } from '../../src-main/session/session-summary';
 import { sampleLab, sampleSetup } from './sample-messages';
 
@@ -50,7 +52,10 @@ describe("the setup's frames on the table", () => {
   });
 
   it('puts the motion-capture origin at its translation and turns its x axis by the rotation', () => {
-    const f = mocapFrameOnTable([0, 0, Math.SQRT1_2, Math.SQRT1_2], [0.1, -0.2, 0]);
+    const f = mocapFrameOnTable({
+      rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2],
+      translation: [0.1, -0.2, 0],
+    });
     expect(f.x).toBeCloseTo(0.1);
     expect(f.y).toBeCloseTo(-0.2);
     expect(f.yaw).toBeCloseTo(Math.PI / 2);

@@ -101,7 +101,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option(
       '--task <name|file>',
-      'isrr-obstacle | cvs-multi-object | wafr-high-accuracy | wafr-low-accuracy, or a task file',
+      'isrr-obstacle | cvs-multi-object | wafr-high-accuracy | wafr-low-accuracy | wafr-changing | wafr-l-shape, or a task file',
       'isrr-obstacle',
     )
     .option(

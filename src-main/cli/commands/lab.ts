@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadLabConfig, VirtualLab, type LabConfig } from '../../lab/virtual-lab';
 import { defaultSetupDir } from '../../setup/setup-file';
 import { requireFile, UsageError } from '../errors';
+import { untilStopped } from '../until-stopped';
 
 /** The lab config: a missing, unreadable or invalid file is bad input (exit 2), not a crash. */
 function labConfig(file: string | undefined): LabConfig {
@@ -48,10 +49,7 @@ export function registerLabCommand(program: Command): void {
           ].join('\n'),
         );
       }
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await untilStopped().done;
       await lab.stop();
     });
 }

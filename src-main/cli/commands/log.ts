@@ -19,7 +19,8 @@ async function userErrors<T>(file: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-const when = (ms: number | null): string => (ms === null ? 'unknown' : new Date(ms).toISOString());
+const when = (seconds: number | null): string =>
+  seconds === null ? 'unknown' : new Date(seconds * 1000).toISOString();
 
 export function registerLogCommand(program: Command): void {
   const log = program.command('log').description('inspect, export and recover session logs (MCAP)');

@@ -10,15 +10,15 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadSceneFile } from '../../common/config-files';
 import { loadCapture } from '../../mocap/capture';
+import { CalibrationError } from '../../calibration/fit';
 import {
-  CalibrationError,
   fitCalibration2d,
   fitCalibration3d,
   identityCalibration,
   loadCalibration,
   saveCalibration,
   type Calibration,
-} from '../../mocap/calibration';
+} from '../../calibration/mocap-table';
 import { NatNetClient } from '../../mocap/client';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../../mocap/message-ids';
 import { CaptureDecoder, replayJson, replayLine, type ReplayFrame } from '../../mocap/replay';
@@ -26,6 +26,7 @@ import { serveCapture } from '../../lab/replay-serve';
 import { parseVersion, type NatNetVersion } from '../../mocap/version';
 import { VirtualNatNetServer } from '../../lab/natnet-server';
 import { requireFile, UsageError } from '../errors';
+import { untilStopped } from '../until-stopped';
 
 function port(text: string, what: string): number {
   const n = Number(text);
@@ -57,19 +58,6 @@ function version(text: string): NatNetVersion {
 function upAxis(text: string): 'y' | 'z' {
   if (text !== 'y' && text !== 'z') throw new UsageError(`--up: expected y or z, got "${text}"`);
   return text;
-}
-
-function untilInterrupted(): { signal: AbortSignal; done: Promise<void> } {
-  const controller = new AbortController();
-  const done = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      controller.abort();
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  return { signal: controller.signal, done };
 }
 
 interface TransportFlags {
@@ -153,7 +141,7 @@ export function registerMocapCommand(program: Command): void {
       if (o.serve) {
         const speed = Number(o.speed);
         if (!(speed > 0)) throw new UsageError(`--speed: expected a number > 0, got "${o.speed}"`);
-        const { signal } = untilInterrupted();
+        const { signal } = untilStopped();
         const t = transportOptions(o);
         process.stderr.write(
           `serving ${capture.packets.length} packets from ${file} on ${t.address}:${t.commandPort} (${t.multicast ? 'multicast' : 'unicast'}); Ctrl-C stops\n`,
@@ -228,7 +216,8 @@ export function registerMocapCommand(program: Command): void {
         faults: {
           positionNoise: nonNegative(o.noise, '--noise'),
           yawNoise: nonNegative(o.yawNoise, '--yaw-noise'),
-          latencyMs: nonNegative(o.latency, '--latency'),
+          // The flag is in ms, as the operator reads latencies; the faults hold seconds.
+          latency: nonNegative(o.latency, '--latency') / 1000,
           dropRate: fraction(o.drop, '--drop'),
           corruptRate: fraction(o.corrupt, '--corrupt'),
           lostTracking: o.lost ? o.lost.split(',').map((s) => s.trim()) : [],
@@ -242,7 +231,7 @@ export function registerMocapCommand(program: Command): void {
       process.stderr.write(
         `virtual NatNet server on ${o.address}:${server.commandPort}, ${rateHz} Hz, rigid bodies ${names.join(', ')}; Ctrl-C stops\n`,
       );
-      await untilInterrupted().done;
+      await untilStopped().done;
       await server.stop();
       const c = server.transport.counts;
       process.stderr.write(
@@ -273,7 +262,7 @@ export function registerMocapCommand(program: Command): void {
         process.stderr.write(
           `connected to ${info.appName} (NatNet ${info.natNetVersion.join('.')}, ${info.multicast ? `multicast ${info.multicastAddress}:${info.dataPort}` : 'unicast'})\n`,
         );
-        const { signal, done } = untilInterrupted();
+        const { signal, done } = untilStopped();
         // Frames that arrive before the model definitions carry ids only: wait for the names (at
         // most a second; a server that never sends them is listed by id).
         if (!client.modelDefs)

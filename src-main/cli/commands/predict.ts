@@ -1,6 +1,7 @@
 /** `parapush predict`: one control sequence through coarse, fine or Parareal on the worker pool. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
+import { robotKind } from '../../contract/scene';
 import { initialState, layoutForScene } from '../../contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
@@ -79,7 +80,7 @@ export function registerPredictCommand(program: Command): void {
     .option('--json', 'print one JSON object {layout, iterations: [{k, states}], timing}')
     .action(async (opts: PredictOptions) => {
       const scene = loadSceneFile(opts.scene);
-      const controls = parseControls(opts.controls, scene.limits.maxPusherSpeed);
+      const controls = parseControls(opts.controls, scene);
       const dt = parseDuration(opts.dt);
       if (opts.coarse !== 'analytical' && opts.coarse !== 'learned') {
         throw new UsageError(`--coarse: expected analytical or learned, got "${opts.coarse}"`);
@@ -107,12 +108,15 @@ export function registerPredictCommand(program: Command): void {
       }
       const pool = new FinePool(opts.workers ? { workers: positiveInt('--workers', opts.workers) } : {});
       try {
-        const coarse = await coarseModelForCli(
-          scene,
-          opts.coarse as CoarseKind,
-          opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {},
-        );
-        const predictor = createPredictor(scene, pool, model, { dt, coarse });
+        // A gripper scene has no coarse model (createPredictor says so unless the model is fine).
+        const coarse = scene.gripper
+          ? undefined
+          : await coarseModelForCli(
+              scene,
+              opts.coarse as CoarseKind,
+              opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {},
+            );
+        const predictor = createPredictor(scene, pool, model, { dt, ...(coarse ? { coarse } : {}) });
         const result = await predictor.predict({ x0: initialState(scene), controls: [controls] });
         const seq = result.sequences[0]!;
         const ids = scene.sliders.map((s) => s.id);
@@ -133,7 +137,7 @@ export function registerPredictCommand(program: Command): void {
             const changeText = change
               ? `  (largest change ${(change.translation * 1000).toFixed(2)} mm / ${((change.rotation * 180) / Math.PI).toFixed(2)} deg)`
               : '';
-            process.stdout.write(`${label}${changeText}\n${formatStates(ids, states, false)}\n`);
+            process.stdout.write(`${label}${changeText}\n${formatStates(ids, states, false, robotKind(scene))}\n`);
           });
           const t = result.timing;
           process.stdout.write(

@@ -1,11 +1,11 @@
 /** `parapush run`: a whole supervised run through the real protocols (lab or virtual lab). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { runPlannerKindSchema } from '../../contract/planner-settings';
 import { integratorSchema } from '../../contract/scene';
+import { monotonicSeconds, wallSeconds } from '../../contract/time';
 import { loadSceneFile } from '../../common/config-files';
 import { problemsOf } from '../../contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
@@ -197,7 +197,7 @@ export function registerRunCommand(program: Command): void {
         onError: (e) => log(`session log: ${e.message} (the run goes on)`),
       });
       log(`session log: ${recorder.file}`);
-      const startedAt = performance.now();
+      const startedAt = monotonicSeconds();
       const sink = recorder.sink();
       const abort = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
@@ -205,7 +205,7 @@ export function registerRunCommand(program: Command): void {
         recorder.operator('run.abort', signal);
         sink.emit({
           type: 'log',
-          at: Date.now(),
+          at: wallSeconds(),
           level: 'warn',
           source: 'operator',
           message: `Abort requested by operator (${signal})`,
@@ -235,7 +235,7 @@ export function registerRunCommand(program: Command): void {
             ),
           onStep: (s) =>
             log(
-              `step ${s.step + 1}: u = (${(s.plan[0]![0] * 1000).toFixed(0)}, ${(s.plan[0]![1] * 1000).toFixed(0)}) mm/s, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
+              `step ${s.step + 1}: u = (${(s.plan[0]![0]! * 1000).toFixed(0)}, ${(s.plan[0]![1]! * 1000).toFixed(0)}) mm/s, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
             ),
         });
         log(`run ${result.outcome}: ${result.reason}`);

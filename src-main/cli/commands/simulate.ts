@@ -1,6 +1,7 @@
 /** `parapush simulate`: roll a control sequence out with the fine (MuJoCo) or the coarse model. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
+import { robotKind } from '../../contract/scene';
 import { initialState, type State } from '../../contract/state';
 import { AnalyticalCoarseModel } from '../../../src-workers/physics/coarse-model';
 import { FineModel } from '../../../src-workers/physics/fine-model';
@@ -11,38 +12,41 @@ import { formatStates } from '../state-output';
 export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
-    .description('roll out pusher velocities with the fine (MuJoCo) or coarse model; prints x0..xN')
+    .description('roll out robot velocities with the fine (MuJoCo) or coarse model; prints x0..xN')
     .requiredOption('--scene <file>', 'scene JSON file')
-    .requiredOption('--controls <json>', 'array of [vx, vy] pusher velocities in m/s (inline JSON or a file)')
+    .requiredOption(
+      '--controls <json>',
+      'array of [vx, vy] pusher velocities in m/s, or [vx, vy, yaw rate, opening speed] for a gripper (inline JSON or a file)',
+    )
     .option('--model <model>', 'fine | coarse', 'fine')
     .option('--dt <seconds>', 'duration of each control', '1')
     .option('--json', 'print one JSON object {layout, states}')
     .action(async (opts: { scene: string; controls: string; model: string; dt: string; json?: boolean }) => {
       const scene = loadSceneFile(opts.scene);
-      const controls = parseControls(opts.controls, scene.limits.maxPusherSpeed);
+      const controls = parseControls(opts.controls, scene);
       const dt = parseDuration(opts.dt);
       let states: State[];
       if (opts.model === 'fine') {
         const fine = await FineModel.create(scene);
         fine.stepsFor(dt);
-        states = rollout(initialState(scene), controls, dt, (x, u) => fine.step(x, u[0], u[1], dt));
+        states = rollout(initialState(scene), controls, dt, (x, u) => fine.step(x, u, dt));
         fine.dispose();
       } else if (opts.model === 'coarse') {
         const coarse = new AnalyticalCoarseModel(scene);
-        states = rollout(initialState(scene), controls, dt, (x, u) => coarse.step(x, u[0], u[1], dt));
+        states = rollout(initialState(scene), controls, dt, (x, u) => coarse.step(x, u[0]!, u[1]!, dt));
       } else {
         throw new UsageError(`--model: expected fine or coarse, got "${opts.model}"`);
       }
       const layout = scene.sliders.map((s) => s.id);
-      process.stdout.write(formatStates(layout, states, opts.json === true));
+      process.stdout.write(formatStates(layout, states, opts.json === true, robotKind(scene)));
     });
 }
 
 function rollout(
   x0: State,
-  controls: [number, number][],
+  controls: number[][],
   _dt: number,
-  step: (x: State, u: [number, number]) => State,
+  step: (x: State, u: number[]) => State,
 ): State[] {
   const states = [x0];
   for (const u of controls) states.push(step(states[states.length - 1]!, u));

@@ -15,6 +15,7 @@ import { rendererOutDir, scenesDir, tasksDir } from '../../common/paths';
 import { ensureRendererBuilt } from '../../console/renderer-build';
 import { startWebServer } from '../../console/web-server';
 import { UsageError } from '../errors';
+import { untilStopped } from '../until-stopped';
 
 export function registerWebCommand(program: Command): void {
   program
@@ -81,17 +82,13 @@ export function registerWebCommand(program: Command): void {
           `Parapush console (web mode) on 127.0.0.1 only. Open:\n  ${server.url}\nCtrl+C stops it.\n`,
         );
         if (opts.open) openInBrowser(server.url);
-        const stop = () => {
-          void server
-            .close()
-            .then(() => {
-              core.dispose();
-              return lab.close();
-            })
-            .finally(() => process.exit(0));
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        await untilStopped().done;
+        try {
+          await server.close();
+        } finally {
+          core.dispose();
+          await lab.close();
+        }
       },
     );
 }

@@ -6,12 +6,10 @@
  */
 import { ByteReader, DecodeError } from '../reader';
 import { ByteWriter } from '../writer';
-import type { Vec3 } from '../../contract/geometry';
+import type { Quat, Vec3 } from '../../contract/geometry';
 import { atLeast, hasSectionSizes, type NatNetVersion } from '../version';
 
-export type { Vec3 };
-/** x, y, z, w */
-export type Quat = [number, number, number, number];
+export type { Quat, Vec3 };
 
 export interface RigidBodyData {
   id: number;

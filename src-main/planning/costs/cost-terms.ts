@@ -7,11 +7,13 @@
  * WAFR 2018 Eq. 4: edge + disturbance + action (running), goal-region (terminal).
  * CVS 2020 Sec. 5: goal-region for the goal object, failure (others off the table or in the goal
  * region) and disturbance.
+ * WAFR 2018 Sec. 5, grasping in clutter: grasp (terminal, L_f = d_T^2 + w_phi phi_T^2).
  */
 import { z } from 'zod';
 import type { State } from '../../contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
+import { graspError } from '../grasp';
 import { overlap } from '../../../src-workers/physics/geometry2d';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -50,13 +52,22 @@ export const costTermSchema = z.discriminatedUnion('term', [
       weight: nonNegative,
       /** k: growth rate of the edge cost with the distance beyond the safe zone (1/m). */
       k: nonNegative,
-      /** The safe zone is the table shrunk by this margin on every side (m). */
+      /** The safe zone is the table (its outline, if it has one) shrunk by this margin on every side (m). */
       safeMargin: nonNegative,
     })
     .strict(),
   z.object({ term: z.literal('disturbance'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('action'), cost: nonNegative }).strict(),
   z.object({ term: z.literal('failure'), weight: nonNegative }).strict(),
+  z
+    .object({
+      term: z.literal('grasp'),
+      /** Weight of L_f (1/m^2); a gripper scene only. */
+      weight: nonNegative,
+      /** w_phi: weight of phi_T^2 against d_T^2 (m^2/rad^2). */
+      angleWeight: nonNegative,
+    })
+    .strict(),
   z
     .object({
       term: z.literal('contact'),
@@ -112,7 +123,8 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
       const at = (y: State): number => {
         let c = 0;
         for (const o of g.obstacles) {
-          c = Math.max(c, penalty(-overlap(g.placedPusher(y), o).depth, spec.pusherMargin));
+          for (const part of g.placedRobot(y))
+            c = Math.max(c, penalty(-overlap(part, o).depth, spec.pusherMargin));
           for (let i = 0; i < L.sliderCount; i++)
             c = Math.max(c, penalty(-overlap(g.placedSlider(y, i), o).depth, spec.sliderMargin));
         }
@@ -133,7 +145,11 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
     case 'control-smoothness':
       return {
         name: spec.term,
-        running: ({ u, uPrev }) => spec.weight * ((u[0] - uPrev[0]) ** 2 + (u[1] - uPrev[1]) ** 2),
+        running: ({ u, uPrev }) => {
+          let c = 0;
+          for (let j = 0; j < u.length; j++) c += (u[j]! - uPrev[j]!) ** 2;
+          return spec.weight * c;
+        },
       };
     case 'goal-distance':
       return { name: spec.term, terminal: (x) => spec.weight * g.goalDistance(x) ** 2 };
@@ -147,15 +163,14 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
         terminal: (x) => spec.weight * Math.max(0, g.goalDistance(x) - g.goal.radius) ** 2,
       };
     case 'edge': {
-      const safeX = g.halfTable.x - spec.safeMargin;
-      const safeY = g.halfTable.y - spec.safeMargin;
+      const safe = g.table.shrunk(spec.safeMargin);
       return {
         name: spec.term,
         running: ({ next }) => {
           let c = 0;
           for (let i = 0; i < L.sliderCount; i++) {
             const p = L.sliderPose(next, i);
-            const d = Math.max(Math.abs(p.x) - safeX, Math.abs(p.y) - safeY);
+            const d = safe.excess(p.x, p.y);
             if (d > 0) c += spec.weight * Math.exp(spec.k * d);
           }
           return c;
@@ -189,6 +204,17 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
             : 0,
       };
     }
+    case 'grasp': {
+      const gripper = g.gripper;
+      if (!gripper) throw new Error('the grasp cost term needs a gripper scene');
+      return {
+        name: spec.term,
+        terminal: (x) => {
+          const e = graspError(gripper, L.gripperPose(x), L.sliderPose(x, g.goalIndex));
+          return spec.weight * (e.d ** 2 + spec.angleWeight * e.phi ** 2);
+        },
+      };
+    }
     case 'contact': {
       // Our addition to the papers' costs: once the pusher has lost the object, the terminal goal
       // cost no longer changes with small changes of the controls and the optimizer wanders; a
@@ -196,12 +222,9 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
       return {
         name: spec.term,
         running: ({ next }) => {
-          const s = L.sliderPose(next, g.goalIndex);
-          const gap = overlap(
-            { footprint: g.pusher, x: next[0]!, y: next[1]!, theta: 0 },
-            { footprint: g.sliders[g.goalIndex]!, ...s },
-          );
-          return spec.weight * Math.max(0, -gap.depth) ** 2;
+          const s = { footprint: g.sliders[g.goalIndex]!, ...L.sliderPose(next, g.goalIndex) };
+          const depth = Math.max(...g.placedRobot(next).map((part) => overlap(part, s).depth));
+          return spec.weight * Math.max(0, -depth) ** 2;
         },
       };
     }

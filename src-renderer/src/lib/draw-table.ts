@@ -8,7 +8,7 @@
  */
 import type { PlannerStep } from '../../../src-main/contract/console-api';
 import type { LabSetupView } from '../../../src-main/contract/lab-view';
-import type { Scene, Shape } from '../../../src-main/contract/scene';
+import { robotStart, type Scene, type Shape } from '../../../src-main/contract/scene';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import {
   describeLab,
@@ -56,12 +56,7 @@ export function drawTable(
   ctx.clearRect(0, 0, width, height);
   ctx.lineJoin = 'round';
 
-  const [tx, ty] = toCanvas(t, -scene.table.size.x / 2, scene.table.size.y / 2);
-  ctx.fillStyle = '#d7ccc8';
-  ctx.fillRect(tx, ty, scene.table.size.x * t.scale, scene.table.size.y * t.scale);
-  ctx.strokeStyle = '#5d4037';
-  ctx.lineWidth = 2;
-  ctx.strokeRect(tx, ty, scene.table.size.x * t.scale, scene.table.size.y * t.scale);
+  drawTableTop(ctx, t, scene.table);
 
   // The lab under the objects: workspace, table axes, motion-capture frame; the robot base.
   if (setup) drawWorkspace(ctx, t, scene, setup, labLabels);
@@ -121,16 +116,17 @@ export function drawTable(
   if (overlay.step) drawStep(ctx, t, overlay.step, overlay.showRollouts, pathLabels);
   if (overlay.whatIf) drawWhatIf(ctx, t, overlay.whatIf, pathLabels);
 
-  const pusher = overlay.state ? { x: overlay.state[0]!, y: overlay.state[1]! } : scene.pusher.position;
+  // A gripper is drawn as a dot at its grasp centre until the console draws it (state: x, y first).
+  const pusher = overlay.state ? { x: overlay.state[0]!, y: overlay.state[1]! } : robotStart(scene);
   const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
   ctx.fillStyle = '#ef6c00';
   ctx.strokeStyle = '#3e2723';
   ctx.lineWidth = 2;
   ctx.beginPath();
-  ctx.arc(ux, uy, Math.max(3, scene.pusher.radius * t.scale), 0, 2 * Math.PI);
+  ctx.arc(ux, uy, Math.max(3, (scene.pusher?.radius ?? 0) * t.scale), 0, 2 * Math.PI);
   ctx.fill();
   ctx.stroke();
-  const pusherRadius = Math.max(3, scene.pusher.radius * t.scale);
+  const pusherRadius = Math.max(3, (scene.pusher?.radius ?? 0) * t.scale);
   avoid.push(circleBox(ux, uy, pusherRadius));
   labels.push(
     { text: 'pusher', anchor: [ux, uy], offset: [0, -pusherRadius - 10], colour: '#3e2723' },
@@ -142,6 +138,28 @@ export function drawTable(
   avoid.push(drawScaleBar(ctx, t, height));
   drawLabels(ctx, labels, avoid, { x: 0, y: 0, w: width, h: height });
   return t;
+}
+
+/** The table top: its outline where it has one, else its size rectangle. */
+function drawTableTop(ctx: CanvasRenderingContext2D, t: ViewTransform, table: Scene['table']): void {
+  ctx.fillStyle = '#d7ccc8';
+  ctx.strokeStyle = '#5d4037';
+  ctx.lineWidth = 2;
+  if (!table.outline) {
+    const [tx, ty] = toCanvas(t, -table.size.x / 2, table.size.y / 2);
+    ctx.fillRect(tx, ty, table.size.x * t.scale, table.size.y * t.scale);
+    ctx.strokeRect(tx, ty, table.size.x * t.scale, table.size.y * t.scale);
+    return;
+  }
+  ctx.beginPath();
+  table.outline.forEach((p, i) => {
+    const [px, py] = toCanvas(t, p.x, p.y);
+    if (i === 0) ctx.moveTo(px, py);
+    else ctx.lineTo(px, py);
+  });
+  ctx.closePath();
+  ctx.fill();
+  ctx.stroke();
 }
 
 function drawStep(
@@ -226,9 +244,9 @@ function drawWhatIf(
 /** The pusher path a plan's controls drive, from its start state, one point per control. */
 function planPath(step: PlannerStep): [number, number][] {
   const path: [number, number][] = [pusherOf(step.start)];
-  for (const [vx, vy] of step.plan) {
+  for (const u of step.plan) {
     const [x, y] = path[path.length - 1]!;
-    path.push([x + vx * step.controlDuration, y + vy * step.controlDuration]);
+    path.push([x + u[0]! * step.controlDuration, y + u[1]! * step.controlDuration]);
   }
   return path;
 }
@@ -347,7 +365,8 @@ export function describeView(
 ): string {
   if (!scene) return 'No scene loaded';
   const parts = [
-    `Table ${Math.round(scene.table.size.x * 1000)} × ${Math.round(scene.table.size.y * 1000)} mm`,
+    `Table ${Math.round(scene.table.size.x * 1000)} × ${Math.round(scene.table.size.y * 1000)} mm` +
+      (scene.table.outline ? ` (outline of ${scene.table.outline.length} points)` : ''),
     `${scene.sliders.length} slider(s)`,
     `${scene.obstacles.length} obstacle(s)`,
     `goal for ${scene.goal.slider}`,

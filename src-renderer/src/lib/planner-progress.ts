@@ -12,8 +12,9 @@ export interface ProgressInput {
   step: PlannerStep | null;
   /** A live run is in progress. */
   active: boolean;
-  /** Wall clock (ms) since which the live run has waited for its next step; null when it does not. */
+  /** Wall clock (s since the epoch) since which the live run has waited for its next step; null when it does not. */
   waitingSince: number | null;
+  /** Wall clock, s since the epoch. */
   now: number;
   /** The most actions the run may execute; null when unknown (playback). */
   maxActions: number | null;
@@ -69,7 +70,7 @@ export function plannerProgress(o: ProgressInput): PlannerProgress {
 
 function activity(o: ProgressInput, controlDuration: number | null): Activity | null {
   if (!o.active || o.waitingSince === null) return null;
-  const since = Math.max(0, (o.now - o.waitingSince) / 1000);
+  const since = Math.max(0, o.now - o.waitingSince);
   const of = controlDuration;
   if (!o.step) return { kind: 'planning', step: 0, seconds: since, of };
   const last = o.maxActions !== null && o.step.step + 1 >= o.maxActions;

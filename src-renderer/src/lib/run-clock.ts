@@ -7,15 +7,15 @@
 export interface RunClock {
   /** The run is in progress: its time ticks from startedAt. */
   active: boolean;
-  /** Wall clock of the start, ms since the epoch; null when no run has started. */
+  /** Wall clock of the start, s since the epoch; null when no run has started. */
   startedAt: number | null;
   /** Run time while no run is in progress, s: frozen where the last run stopped. */
   stopped: number;
 }
 
-/** Run time in seconds at wall clock `now` (ms since the epoch). */
+/** Run time in seconds at wall clock `now` (s since the epoch). */
 export function runSeconds(clock: RunClock, now: number): number {
-  if (clock.active && clock.startedAt !== null) return Math.max(0, (now - clock.startedAt) / 1000);
+  if (clock.active && clock.startedAt !== null) return Math.max(0, now - clock.startedAt);
   return clock.stopped;
 }
 

@@ -39,19 +39,19 @@ export function formatDuration(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** Local date and time, to the second: 2024-05-01 10:20:30. */
-export function formatDate(ms: number): string {
-  const d = new Date(ms);
+/** Local date and time, to the second, of a wall clock in s since the epoch: 2024-05-01 10:20:30. */
+export function formatDate(seconds: number): string {
+  const d = new Date(seconds * 1000);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-/** Session start from the file name (2024-05-01T10-20-30-123Z_dry.mcap) when the log has no summary. */
+/** Session start (s since the epoch) from the file name (2024-05-01T10-20-30-123Z_dry.mcap) when the log has no summary. */
 function dateFromFileName(file: string): number | null {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z/.exec(file);
   if (!m) return null;
   const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
-  return Number.isFinite(ms) ? ms : null;
+  return Number.isFinite(ms) ? ms / 1000 : null;
 }
 
 /**

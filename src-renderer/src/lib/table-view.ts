@@ -80,7 +80,7 @@ function within(x: number, y: number, cx: number, cy: number, r: number): boolea
 
 /** The object under a table-frame point, topmost first (pusher, sliders, obstacles, goal). */
 export function hitTest(scene: Scene, x: number, y: number): DragTarget | null {
-  if (within(x, y, scene.pusher.position.x, scene.pusher.position.y, scene.pusher.radius))
+  if (scene.pusher && within(x, y, scene.pusher.position.x, scene.pusher.position.y, scene.pusher.radius))
     return { kind: 'pusher' };
   const shapeHit = (shape: Shape, p: { x: number; y: number }) =>
     within(x, y, p.x, p.y, boundingRadius(shape));
@@ -97,7 +97,7 @@ export function moveTo(scene: Scene, target: DragTarget, x: number, y: number): 
   const next = plainCopy(scene);
   switch (target.kind) {
     case 'pusher':
-      next.pusher.position = { x, y };
+      if (next.pusher) next.pusher.position = { x, y };
       break;
     case 'goal':
       next.goal.center = { x, y };

@@ -21,11 +21,13 @@ import {
 import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
 import { isRunActive } from '../../../src-main/contract/run-lifecycle';
 import type { Scene } from '../../../src-main/contract/scene';
+import { wallSeconds } from '../../../src-main/contract/time';
 import type { LinkState } from '../api/client';
 import type { RunClock } from '../lib/run-clock';
 
 export interface LogEntry {
   id: number;
+  /** Wall clock, s since the epoch. */
   at: number;
   level: 'info' | 'warn' | 'error';
   source: string;
@@ -98,7 +100,7 @@ export class ConsoleState {
   session = $state.raw<OpenSession | null>(null);
   whatIf = $state.raw<WhatIfComparison | null>(null);
   /**
-   * Wall clock (ms) since which the live run has waited for its next planner step: when it began
+   * Wall clock (s since the epoch) since which the live run has waited for its next planner step: when it began
    * running, then each step's arrival. Null when no live run is waiting for one.
    */
   stepWaitSince = $state<number | null>(null);
@@ -106,13 +108,13 @@ export class ConsoleState {
   private stoppedRunTime = $state<number | null>(null);
   private nextLogId = 1;
   private liveData: RunData | null = null;
-  /** Wall clock when playback opened, ms: log lines stamped before it are replayed ones. */
+  /** Wall clock when playback opened, s since the epoch: log lines stamped before it are replayed ones. */
   private playbackOpenedAt = 0;
 
-  /** Wall clock in ms since the epoch (injectable for tests). */
+  /** Wall clock, s since the epoch (injectable for tests). */
   private readonly now: () => number;
 
-  constructor(now: () => number = () => Date.now()) {
+  constructor(now: () => number = wallSeconds) {
     this.now = now;
   }
 
@@ -227,7 +229,7 @@ export class ConsoleState {
       this.stoppedRunTime =
         status.elapsed > 0 || status.startedAt === null
           ? status.elapsed
-          : Math.max(0, (this.now() - status.startedAt) / 1000);
+          : Math.max(0, this.now() - status.startedAt);
     }
   }
 
@@ -251,7 +253,7 @@ export class ConsoleState {
         live: this.live,
         executedPath: this.executedPath,
       };
-      this.playbackOpenedAt = Date.now();
+      this.playbackOpenedAt = wallSeconds();
       this.resetRunData();
       return;
     }
@@ -269,7 +271,7 @@ export class ConsoleState {
   /** Wall time of a supervisor decision: now when live, the recorded time in a played-back session. */
   private supervisorWallTime(runTime: number): number {
     const startedAt = this.playback ? this.session?.summary.startedAt : null;
-    return startedAt != null ? startedAt + runTime * 1000 : Date.now();
+    return startedAt != null ? startedAt + runTime : wallSeconds();
   }
 
   private dropPlaybackLog(): void {

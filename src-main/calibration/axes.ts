@@ -3,7 +3,7 @@
  * downstream works Z-up, so poses are turned into a Z-up motion-capture frame first: a +90 degree
  * rotation about x maps (x, y, z) to (x, -z, y), i.e. Motive's up (+y) becomes +z.
  */
-import { axisAngle, quatConjugate, quatMultiply, type Quat, type Vec3 } from './rotation';
+import { axisAngle, quatConjugate, quatMultiply, type Quat, type Vec3 } from '../common/rotation';
 
 export type UpAxis = 'y' | 'z';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CalibrationError } from '../../src-main/calibration/fit';
 import {
-  CalibrationError,
   fitCalibration2d,
   fitCalibration3d,
   loadCalibration,
@@ -11,8 +11,13 @@ import {
   tableOrientation,
   tablePoint,
   type PointPair,
-} from '../../src-main/mocap/calibration';
-import { pointFromZUp, orientationFromZUp, orientationToZUp, pointToZUp } from '../../src-main/mocap/axes';
+} from '../../src-main/calibration/mocap-table';
+import {
+  pointFromZUp,
+  orientationFromZUp,
+  orientationToZUp,
+  pointToZUp,
+} from '../../src-main/calibration/axes';
 import {
   axisAngle,
   quatMultiply,
@@ -21,7 +26,7 @@ import {
   yawQuat,
   type Quat,
   type Vec3,
-} from '../../src-main/mocap/rotation';
+} from '../../src-main/common/rotation';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-calib-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,5 +1,8 @@
-/** Quaternion (x, y, z, w) and vector helpers for motion-capture poses. */
-import type { Quat, Vec3 } from './messages/frame';
+/**
+ * Rotations and vectors: quaternions (x, y, z, w) for motion-capture poses and calibrations, and
+ * 3x3 matrices for the robot's tool pose (UR rotation vectors) and its base frame.
+ */
+import type { Quat, Vec3 } from '../contract/geometry';
 
 export type { Quat, Vec3 };
 
@@ -67,4 +70,59 @@ export function sub(a: Vec3, b: Vec3): Vec3 {
 
 export function norm(a: Vec3): number {
   return Math.hypot(a[0], a[1], a[2]);
+}
+
+/** A rotation matrix, rows first. */
+export type Mat3 = [Vec3, Vec3, Vec3];
+
+export function rotZ(yaw: number): Mat3 {
+  const c = Math.cos(yaw);
+  const s = Math.sin(yaw);
+  return [
+    [c, -s, 0],
+    [s, c, 0],
+    [0, 0, 1],
+  ];
+}
+
+/** Rotation matrix of a UR rotation vector (axis * angle), by Rodrigues' formula. */
+export function rotationFromVector(r: readonly number[]): Mat3 {
+  const [rx, ry, rz] = [r[0]!, r[1]!, r[2]!];
+  const angle = Math.hypot(rx, ry, rz);
+  if (angle < 1e-12) {
+    return [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ];
+  }
+  const [x, y, zz] = [rx / angle, ry / angle, rz / angle];
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const C = 1 - c;
+  return [
+    [c + x * x * C, x * y * C - zz * s, x * zz * C + y * s],
+    [y * x * C + zz * s, c + y * y * C, y * zz * C - x * s],
+    [zz * x * C - y * s, zz * y * C + x * s, c + zz * zz * C],
+  ];
+}
+
+export function mulVec(m: Mat3, v: readonly number[]): Vec3 {
+  return [
+    m[0][0] * v[0]! + m[0][1] * v[1]! + m[0][2] * v[2]!,
+    m[1][0] * v[0]! + m[1][1] * v[1]! + m[1][2] * v[2]!,
+    m[2][0] * v[0]! + m[2][1] * v[1]! + m[2][2] * v[2]!,
+  ];
+}
+
+export function mulTransposeVec(m: Mat3, v: readonly number[]): Vec3 {
+  return [
+    m[0][0] * v[0]! + m[1][0] * v[1]! + m[2][0] * v[2]!,
+    m[0][1] * v[0]! + m[1][1] * v[1]! + m[2][1] * v[2]!,
+    m[0][2] * v[0]! + m[1][2] * v[1]! + m[2][2] * v[2]!,
+  ];
+}
+
+export function cross(a: readonly number[], b: readonly number[]): Vec3 {
+  return [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
 }

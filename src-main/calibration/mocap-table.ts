@@ -1,0 +1,143 @@
+/**
+ * The motion-capture -> table calibration (table frame: z up, origin at the table centre): its
+ * schema, its fit from point pairs (3D, or planar when only the table plane matters), applying it
+ * both ways, and its own file per setup name. Points are first turned Z-up (axes.ts), so the
+ * stored transform maps Z-up motion-capture coordinates to the table.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { PlanarFrame } from '../contract/lab-view';
+import {
+  add,
+  IDENTITY,
+  quatConjugate,
+  quatMultiply,
+  rotate,
+  sub,
+  type Quat,
+  type Vec3,
+} from '../common/rotation';
+import { orientationFromZUp, orientationToZUp, pointFromZUp, pointToZUp, type UpAxis } from './axes';
+import { CalibrationError, fitPlanarRigid, fitRigid3d, type RigidFit } from './fit';
+import { residualSchema } from './residual';
+
+export interface PointPair {
+  /** Where the motion capture saw the point (its own frame and up axis). */
+  mocap: Vec3;
+  /** Where the point is on the table, [x, y] (z = 0, the table surface) or [x, y, z]. */
+  table: [number, number] | Vec3;
+}
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const setupName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - only');
+
+export const calibrationSchema = z
+  .object({
+    setup: setupName,
+    kind: z.enum(['2d', '3d']),
+    upAxis: z.enum(['y', 'z']),
+    /** Z-up mocap -> table: p_table = rotate(rotation, p) + translation. Quaternion x, y, z, w. */
+    rotation: z.tuple([finite, finite, finite, finite]),
+    translation: z.tuple([finite, finite, finite]),
+    residual: residualSchema,
+    createdAt: z.string(),
+  })
+  .strict();
+
+export type Calibration = z.infer<typeof calibrationSchema>;
+
+/** No calibration: the table frame is the Z-up motion-capture frame. */
+export function identityCalibration(upAxis: UpAxis, setup = 'identity'): Calibration {
+  return {
+    setup,
+    kind: '3d',
+    upAxis,
+    rotation: [...IDENTITY],
+    translation: [0, 0, 0],
+    residual: { rms: 0, max: 0, pairs: 0 },
+    createdAt: new Date(0).toISOString(),
+  };
+}
+
+export function tablePoint(c: Calibration, mocap: Vec3): Vec3 {
+  return add(rotate(c.rotation, pointToZUp(mocap, c.upAxis)), c.translation);
+}
+
+export function tableOrientation(c: Calibration, mocap: Quat): Quat {
+  return quatMultiply(c.rotation, orientationToZUp(mocap, c.upAxis));
+}
+
+/** The inverse mapping, table -> mocap (the virtual server streams what Motive would see). */
+export function mocapPoint(c: Calibration, table: Vec3): Vec3 {
+  return pointFromZUp(rotate(quatConjugate(c.rotation), sub(table, c.translation)), c.upAxis);
+}
+
+export function mocapOrientation(c: Calibration, table: Quat): Quat {
+  return orientationFromZUp(quatMultiply(quatConjugate(c.rotation), table), c.upAxis);
+}
+
+/** The motion-capture frame (Z-up) on the table: its origin and the heading of its x axis. */
+export function mocapFrameOnTable(c: Pick<Calibration, 'rotation' | 'translation'>): PlanarFrame {
+  const x = rotate(c.rotation, [1, 0, 0]);
+  return { x: c.translation[0], y: c.translation[1], yaw: Math.atan2(x[1], x[0]) };
+}
+
+function zUpPairs(pairs: readonly PointPair[], upAxis: UpAxis): { src: Vec3[]; dst: Vec3[] } {
+  return {
+    src: pairs.map((p) => pointToZUp(p.mocap, upAxis)),
+    dst: pairs.map(({ table: t }) => [t[0], t[1], t[2] ?? 0]),
+  };
+}
+
+/** Least-squares rotation + translation (6 dof) from Z-up mocap points to table points. */
+export function fitCalibration3d(pairs: readonly PointPair[], upAxis: UpAxis, setup: string): Calibration {
+  const { src, dst } = zUpPairs(pairs, upAxis);
+  return calibrationOf(setup, '3d', upAxis, fitRigid3d(src, dst));
+}
+
+/**
+ * Least-squares yaw + planar translation (3 dof) in the table plane; the height offset is the
+ * mean difference. Use when the mocap vertical is trusted to match the table normal.
+ */
+export function fitCalibration2d(pairs: readonly PointPair[], upAxis: UpAxis, setup: string): Calibration {
+  const { src, dst } = zUpPairs(pairs, upAxis);
+  return calibrationOf(setup, '2d', upAxis, fitPlanarRigid(src, dst));
+}
+
+function calibrationOf(setup: string, kind: '2d' | '3d', upAxis: UpAxis, fit: RigidFit): Calibration {
+  return calibrationSchema.parse({
+    setup,
+    kind,
+    upAxis,
+    rotation: fit.rotation,
+    translation: fit.translation,
+    residual: fit.residual,
+    createdAt: new Date().toISOString(),
+  });
+}
+
+export function calibrationFile(dir: string, setup: string): string {
+  setupName.parse(setup);
+  return path.join(dir, `${setup}.json`);
+}
+
+export function saveCalibration(dir: string, c: Calibration): string {
+  const file = calibrationFile(dir, c.setup);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(calibrationSchema.parse(c), null, 2)}\n`);
+  return file;
+}
+
+export function loadCalibration(dir: string, setup: string): Calibration {
+  const file = calibrationFile(dir, setup);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CalibrationError(`${file}: ${(err as Error).message}`);
+  }
+  const result = calibrationSchema.safeParse(json);
+  if (!result.success) throw new CalibrationError(`${file}: invalid calibration: ${result.error.message}`);
+  return result.data;
+}
