@@ -82,6 +82,31 @@ export interface MpcPlannerOptions {
 }
 
 /**
+ * Where the pusher stands to push the goal object straight at `target`: on the far side of the
+ * object from the target, at contact distance (`reach`, centre to centre, the object's bounding
+ * radius plus the pusher's); `direction` is the unit push direction.
+ */
+export function prePushPoint(
+  geometry: TaskGeometry,
+  x: State,
+  target: { x: number; y: number } = geometry.goal,
+): { behind: { x: number; y: number }; reach: number; direction: [number, number] } {
+  const s = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const gx = target.x - s.x;
+  const gy = target.y - s.y;
+  const gd = Math.hypot(gx, gy) || 1;
+  const slider = geometry.sliders[geometry.goalIndex]!;
+  const reach =
+    (slider.kind === 'disc' ? slider.radius : Math.hypot(slider.hx, slider.hy)) +
+    (geometry.pusher.kind === 'disc' ? geometry.pusher.radius : 0);
+  return {
+    behind: { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach },
+    reach,
+    direction: [gx / gd, gy / gd],
+  };
+}
+
+/**
  * A fresh sequence for when the warm start has lost the object: the pusher heads for the point
  * behind the goal object (as seen from `target`, by default the goal), then pushes it towards the
  * target, at `speed`.
@@ -96,14 +121,8 @@ export function approachAndPush(
 ): Control[] {
   const L = geometry.layout;
   const s = L.sliderPose(x, geometry.goalIndex);
-  const gx = target.x - s.x;
-  const gy = target.y - s.y;
-  const gd = Math.hypot(gx, gy) || 1;
-  const slider = geometry.sliders[geometry.goalIndex]!;
-  const reach =
-    (slider.kind === 'disc' ? slider.radius : Math.hypot(slider.hx, slider.hy)) +
-    (geometry.pusher.kind === 'disc' ? geometry.pusher.radius : 0);
-  const behind = { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach };
+  const { behind, reach, direction } = prePushPoint(geometry, x, target);
+  const [gx, gy] = direction;
   let [px, py] = L.pusherPosition(x);
   const targets = [...aroundObject(s, reach, { x: px, y: py }, behind), behind];
   const out: Control[] = [];
@@ -120,7 +139,7 @@ export function approachAndPush(
     const d = Math.hypot(dx, dy);
     pushing ||= targets.length === 1 && d < 1e-3;
     const step = Math.min(speed, d / dt);
-    const u: Control = pushing ? [(gx / gd) * speed, (gy / gd) * speed] : [(dx / d) * step, (dy / d) * step];
+    const u: Control = pushing ? [gx * speed, gy * speed] : [(dx / d) * step, (dy / d) * step];
     out.push(u);
     px += u[0] * dt;
     py += u[1] * dt;

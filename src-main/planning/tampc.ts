@@ -22,7 +22,7 @@
 import type { State } from '../contract/state';
 import type { Control } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
-import type { Plan, PlanContext, StepPlanner } from './mpc';
+import { approachAndPush, prePushPoint, type Plan, type PlanContext, type StepPlanner } from './mpc';
 import { clampSpeed, optimize, type OptimizeResult, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
 import { Rng } from '../common/rng';
@@ -56,7 +56,15 @@ export interface TampcOptions {
   iterationLabels(count: number): number[];
 }
 
-/** Alg. 2: N straight constant-velocity sequences to the goal, n_k = round((n_max - n_min) k / (N - 1)) + n_min. */
+/**
+ * Alg. 2: N straight constant-velocity sequences to the goal, n_k = round((n_max - n_min) k /
+ * (N - 1)) + n_min. The straight push presumes the pusher behind the object; after a fast push
+ * the object often slides off sideways and the pusher ends beside or past it, where the same
+ * velocities would carry it away from the object for good (WAFR low-accuracy runs that ran out
+ * of actions with the pusher metres off the table). Out of position, a candidate first walks the
+ * pusher round to the pre-push point and then pushes (approachAndPush), its speed chosen so that
+ * approach and push fit its n_k controls, so it is still fast or slow by its length.
+ */
 export function candidateSequences(
   geometry: TaskGeometry,
   x: State,
@@ -71,17 +79,36 @@ export function candidateSequences(
   const p = geometry.layout.sliderPose(x, geometry.goalIndex);
   const dx = geometry.goal.x - p.x;
   const dy = geometry.goal.y - p.y;
+  const { behind, reach, direction } = prePushPoint(geometry, x);
+  const [px, py] = geometry.layout.pusherPosition(x);
+  // The pusher's offset from the object centre along the push and across it.
+  const along = (px - p.x) * direction[0] + (py - p.y) * direction[1];
+  const across = Math.abs((px - p.x) * direction[1] - (py - p.y) * direction[0]);
+  const inPosition = along < 0 && -along <= reach + IN_POSITION && across <= reach / 2;
+  const approach = Math.hypot(behind.x - px, behind.y - py);
   const out: Control[][] = [];
   for (let k = 0; k < o.candidates; k++) {
     const n =
       o.candidates === 1
         ? o.minActions
         : Math.round(((o.maxActions - o.minActions) * k) / (o.candidates - 1)) + o.minActions;
+    if (!inPosition) {
+      const speed = Math.min((approach + Math.hypot(dx, dy)) / (n * o.controlDuration), o.maxSpeed);
+      out.push(approachAndPush(geometry, x, n, speed, o.controlDuration));
+      continue;
+    }
     const u = clampSpeed([dx / (n * o.controlDuration), dy / (n * o.controlDuration)], o.maxSpeed);
     out.push(Array.from({ length: n }, () => u));
   }
   return out;
 }
+
+/**
+ * How far (m) beyond contact distance the pusher may stand behind the object and still push
+ * straight (within half the contact distance of the push line): the sampled WAFR starts put it
+ * 5 mm behind contact, and a push that ran true leaves it touching the object.
+ */
+const IN_POSITION = 0.02;
 
 export interface CandidateEvaluation {
   optimized: OptimizeResult;

@@ -9,6 +9,7 @@ import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { deriveSeed, Rng } from '../../src-main/common/rng';
 import { candidateSequences, TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
+import { prePushPoint } from '../../src-main/planning/mpc';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';
 
@@ -73,6 +74,40 @@ describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
     });
     expect(c.map((s) => s.length)).toEqual([1, 3, 5]);
     for (const seq of c) expect(seq.reduce((a, u) => a + u[0], 0)).toBeCloseTo(0.4, 12);
+  });
+
+  it('walks a pusher that ended past the object back behind it before pushing', () => {
+    // After a fast push the object slid off sideways and the pusher ran on past it: the straight
+    // candidates' velocities would carry the pusher away from the object for good.
+    const past = x.slice();
+    const object = g.layout.sliderPose(x, 0);
+    g.layout.setPusher(past, object.x + 0.05, object.y + 0.04);
+    const c = candidateSequences(g, past, {
+      candidates: 3,
+      minActions: 1,
+      maxActions: 5,
+      controlDuration: 1,
+      maxSpeed: 1,
+    });
+    expect(c.map((s) => s.length)).toEqual([1, 3, 5]);
+    const { behind } = prePushPoint(g, past);
+    const [px, py] = g.layout.pusherPosition(past);
+    for (const seq of c) {
+      // The first control heads back (against the push direction, +x here), not on to the goal.
+      expect(seq[0]![0]).toBeLessThan(0);
+      // The longest candidate gets round the object to the pre-push point.
+      const end = seq.reduce((a, u) => [a[0] + u[0], a[1] + u[1]], [px, py]);
+      if (seq.length === 5) expect(Math.hypot(end[0] - behind.x, end[1] - behind.y)).toBeLessThan(1e-9);
+    }
+    // In position (the scene's start), the candidates stay the straight pushes.
+    const straight = candidateSequences(g, x, {
+      candidates: 3,
+      minActions: 1,
+      maxActions: 5,
+      controlDuration: 1,
+      maxSpeed: 1,
+    });
+    for (const seq of straight) expect(new Set(seq.map((u) => u.join())).size).toBe(1);
   });
 
   it('picks the slow push when the fast push samples fall off the strip', async () => {
