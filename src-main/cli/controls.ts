@@ -28,7 +28,7 @@ export function parseControls(arg: string, scene: Pick<Scene, 'gripper' | 'limit
   if (!parsed.success || parsed.data.some((u) => u.length !== dimension)) {
     throw new UsageError(
       gripper
-        ? '--controls: expected a non-empty array of [vx, vy, yaw rate, opening speed] in m/s, rad/s, m/s (the scene\'s robot is a gripper), e.g. [[0.05,0,0,0]]'
+        ? "--controls: expected a non-empty array of [vx, vy, yaw rate, opening speed] in m/s, rad/s, m/s (the scene's robot is a gripper), e.g. [[0.05,0,0,0]]"
         : '--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]',
     );
   }
@@ -41,7 +41,9 @@ export function parseControls(arg: string, scene: Pick<Scene, 'gripper' | 'limit
       );
     }
     if (gripper && Math.abs(u[2]!) > maxYawRate + 1e-12)
-      throw new UsageError(`--controls[${i}][2]: yaw rate ${u[2]} rad/s exceeds the scene limit ${maxYawRate} rad/s`);
+      throw new UsageError(
+        `--controls[${i}][2]: yaw rate ${u[2]} rad/s exceeds the scene limit ${maxYawRate} rad/s`,
+      );
     if (gripper && Math.abs(u[3]!) > maxOpeningSpeed + 1e-12)
       throw new UsageError(
         `--controls[${i}][3]: opening speed ${u[3]} m/s exceeds the scene limit ${maxOpeningSpeed} m/s`,

@@ -126,3 +126,46 @@ export function mulTransposeVec(m: Mat3, v: readonly number[]): Vec3 {
 export function cross(a: readonly number[], b: readonly number[]): Vec3 {
   return [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
 }
+
+/**
+ * The UR rotation vector (axis * angle, angle in [0, pi]) of a rotation matrix: the inverse of
+ * rotationFromVector. Through the quaternion (Shepperd's method), so it stays exact at an angle of
+ * pi, where a tool pointing down lives and the trace formula loses the axis.
+ */
+export function vectorFromRotation(m: Mat3): Vec3 {
+  const [[a, b, c], [d, e, f], [g, h, i]] = m;
+  const trace = a + e + i;
+  let q: Quat;
+  if (trace > 0) {
+    const s = 2 * Math.sqrt(1 + trace);
+    q = [(h - f) / s, (c - g) / s, (d - b) / s, s / 4];
+  } else if (a >= e && a >= i) {
+    const s = 2 * Math.sqrt(1 + a - e - i);
+    q = [s / 4, (b + d) / s, (c + g) / s, (h - f) / s];
+  } else if (e >= i) {
+    const s = 2 * Math.sqrt(1 + e - a - i);
+    q = [(b + d) / s, s / 4, (f + h) / s, (c - g) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + i - a - e);
+    q = [(c + g) / s, (f + h) / s, s / 4, (d - b) / s];
+  }
+  // q and -q are one rotation: take w >= 0, so the angle is at most pi.
+  const [x, y, z, w] = q[3] < 0 ? [-q[0], -q[1], -q[2], -q[3]] : q;
+  const sinHalf = Math.hypot(x, y, z);
+  if (sinHalf < 1e-12) return [0, 0, 0];
+  const angle = 2 * Math.atan2(sinHalf, w);
+  return [(x / sinHalf) * angle, (y / sinHalf) * angle, (z / sinHalf) * angle];
+}
+
+/** The product a b of two rotation matrices. */
+export function mulMat(a: Mat3, b: Mat3): Mat3 {
+  const col = (j: 0 | 1 | 2): Vec3 => [b[0][j], b[1][j], b[2][j]];
+  const c0 = mulVec(a, col(0));
+  const c1 = mulVec(a, col(1));
+  const c2 = mulVec(a, col(2));
+  return [
+    [c0[0], c1[0], c2[0]],
+    [c0[1], c1[1], c2[1]],
+    [c0[2], c1[2], c2[2]],
+  ];
+}

@@ -171,7 +171,10 @@ export const gripperSchema = z
       })
       .strict(),
     maxOpening: positive
-      .max(SCENE_LIMITS.gripperOpening, `must be at most ${SCENE_LIMITS.gripperOpening} m (the Robotiq 2F-140's stroke)`)
+      .max(
+        SCENE_LIMITS.gripperOpening,
+        `must be at most ${SCENE_LIMITS.gripperOpening} m (the Robotiq 2F-140's stroke)`,
+      )
       .describe("m, gap between the fingers' inner faces fully open"),
     pose: planarPoseSchema.describe('initial pose of the grasp centre; theta: the forward direction'),
     opening: nonNegative.describe('m, initial gap between the fingers'),
@@ -180,7 +183,11 @@ export const gripperSchema = z
   .strict()
   .superRefine((g, ctx) => {
     if (g.opening > g.maxOpening)
-      ctx.addIssue({ code: 'custom', path: ['opening'], message: `must be at most maxOpening (${g.maxOpening} m)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['opening'],
+        message: `must be at most maxOpening (${g.maxOpening} m)`,
+      });
     const span = g.maxOpening + 2 * g.finger.thickness;
     if (g.palm.width < span)
       ctx.addIssue({
@@ -215,7 +222,10 @@ export const limitsSchema = z
       .describe("m/s, the robot's translational speed (the pusher's or the gripper's)"),
     /** Gripper only (and required there): the largest yaw rate. */
     maxYawRate: positive
-      .max(SCENE_LIMITS.maxYawRate, `must be at most ${SCENE_LIMITS.maxYawRate} rad/s (the UR5 wrist's limit)`)
+      .max(
+        SCENE_LIMITS.maxYawRate,
+        `must be at most ${SCENE_LIMITS.maxYawRate} rad/s (the UR5 wrist's limit)`,
+      )
       .optional()
       .describe('rad/s'),
     /** Gripper only (and required there): the largest speed of the opening between the fingers. */
@@ -327,9 +337,17 @@ function robotIssues(
   ctx: z.RefinementCtx,
 ): void {
   if (!scene.pusher && !scene.gripper)
-    ctx.addIssue({ code: 'custom', path: ['pusher'], message: 'a scene needs a robot: a pusher or a gripper' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['pusher'],
+      message: 'a scene needs a robot: a pusher or a gripper',
+    });
   if (scene.pusher && scene.gripper)
-    ctx.addIssue({ code: 'custom', path: ['gripper'], message: 'a scene has one robot: a pusher or a gripper, not both' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['gripper'],
+      message: 'a scene has one robot: a pusher or a gripper, not both',
+    });
   if (scene.goal.grasp && !scene.gripper)
     ctx.addIssue({ code: 'custom', path: ['goal', 'grasp'], message: 'a grasp goal needs a gripper' });
   if (!scene.gripper) return;
@@ -371,7 +389,8 @@ export function robotStart(scene: Pick<Scene, 'pusher' | 'gripper'>): Point {
  * console's drawing); a gripper scene is refused with what refused it.
  */
 export function requirePusher(scene: Pick<Scene, 'name' | 'pusher'>, user: string): Pusher {
-  if (!scene.pusher) throw new Error(`scene "${scene.name}": its robot is a gripper; ${user} knows only the pusher`);
+  if (!scene.pusher)
+    throw new Error(`scene "${scene.name}": its robot is a gripper; ${user} knows only the pusher`);
   return scene.pusher;
 }
 

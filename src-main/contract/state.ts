@@ -94,7 +94,8 @@ export class StateLayout {
 
   /** Writes the robot's configuration and velocities (velocities default to rest). */
   setRobot(s: State, q: readonly number[], v: readonly number[] = []): void {
-    if (q.length !== this.robotDofs) throw new Error(`the ${this.robot} has ${this.robotDofs} DOFs, got ${q.length}`);
+    if (q.length !== this.robotDofs)
+      throw new Error(`the ${this.robot} has ${this.robotDofs} DOFs, got ${q.length}`);
     for (let j = 0; j < this.robotDofs; j++) {
       s[j] = q[j]!;
       s[this.velocityOffset + j] = v[j] ?? 0;
@@ -201,7 +202,10 @@ const ROBOT_NAMES: Record<RobotKind, { positions: string[]; velocities: string[]
   gripper: { positions: ['x', 'y', 'yaw', 'opening'], velocities: ['vx', 'vy', 'omega', 'vopening'] },
 };
 
-export function layoutForScene(scene: { sliders: readonly { id: string }[]; gripper?: unknown }): StateLayout {
+export function layoutForScene(scene: {
+  sliders: readonly { id: string }[];
+  gripper?: unknown;
+}): StateLayout {
   return new StateLayout(
     scene.sliders.map((s) => s.id),
     robotKind(scene),
@@ -217,7 +221,8 @@ export function initialState(scene: {
   const layout = layoutForScene(scene);
   const s = layout.create();
   const { pusher, gripper } = scene;
-  if (gripper) layout.setRobot(s, [gripper.pose.x, gripper.pose.y, wrapAngle(gripper.pose.theta), gripper.opening]);
+  if (gripper)
+    layout.setRobot(s, [gripper.pose.x, gripper.pose.y, wrapAngle(gripper.pose.theta), gripper.opening]);
   else if (pusher) layout.setPusher(s, pusher.position.x, pusher.position.y);
   scene.sliders.forEach((sl, i) => layout.setSlider(s, i, sl.pose));
   return s;

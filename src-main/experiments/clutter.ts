@@ -41,8 +41,15 @@ export function sampleClutterScene(scene: Scene, sampling: ClutterSampling, seed
     ),
   ];
   const rng = new Rng(deriveSeed(seed, 'placement'));
-  const placed: Placed[] = gripperParts(gripper, { ...gripper.pose, yaw: gripper.pose.theta, opening: gripper.maxOpening });
-  const half = { x: scene.table.size.x / 2 - sampling.edgeMargin, y: scene.table.size.y / 2 - sampling.edgeMargin };
+  const placed: Placed[] = gripperParts(gripper, {
+    ...gripper.pose,
+    yaw: gripper.pose.theta,
+    opening: gripper.maxOpening,
+  });
+  const half = {
+    x: scene.table.size.x / 2 - sampling.edgeMargin,
+    y: scene.table.size.y / 2 - sampling.edgeMargin,
+  };
   const sliders: Slider[] = objects.map((o, i) => {
     const id = i === 0 ? TARGET_ID : `object${i}`;
     for (let attempt = 0; attempt < PLACEMENT_ATTEMPTS; attempt++) {
@@ -65,7 +72,12 @@ export function sampleClutterScene(scene: Scene, sampling: ClutterSampling, seed
   const drawn: Scene = {
     ...scene,
     sliders,
-    goal: { slider: TARGET_ID, center: { x: start.x, y: start.y }, radius: boundingRadius(target.shape), grasp: true },
+    goal: {
+      slider: TARGET_ID,
+      center: { x: start.x, y: start.y },
+      radius: boundingRadius(target.shape),
+      grasp: true,
+    },
   };
   const checked = sceneSchema.safeParse(drawn);
   if (!checked.success)
@@ -75,7 +87,11 @@ export function sampleClutterScene(scene: Scene, sampling: ClutterSampling, seed
   return drawn;
 }
 
-function drawTarget(gripper: Gripper, sampling: ClutterSampling, seed: number): ReturnType<typeof sampleObject> {
+function drawTarget(
+  gripper: Gripper,
+  sampling: ClutterSampling,
+  seed: number,
+): ReturnType<typeof sampleObject> {
   const widest = gripper.maxOpening - 2 * sampling.fit;
   for (let k = 0; k < TARGET_ATTEMPTS; k++) {
     const o = sampleObject(sampling.object, deriveSeed(seed, k));

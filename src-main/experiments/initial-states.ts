@@ -99,7 +99,8 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
   const goal = g.goalIndex;
   const slider = scene.sliders[goal]!;
   // The pusher starts 5 mm behind the goal object on the push axis.
-  const gap = (): number => requirePusher(scene, `sampling "${sampling.kind}"`).radius + halfLengthX(slider.shape) + 0.005;
+  const gap = (): number =>
+    requirePusher(scene, `sampling "${sampling.kind}"`).radius + halfLengthX(slider.shape) + 0.005;
   switch (sampling.kind) {
     case 'isrr-obstacle': {
       const y = rng.between(-sampling.halfRange, sampling.halfRange);

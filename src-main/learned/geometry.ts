@@ -25,7 +25,8 @@ export class GeometryMismatchError extends Error {
 
 /** The push geometry of a scene whose sliders are identical cylinders; throws otherwise. */
 export function pushGeometryOf(scene: Scene): PushGeometry {
-  if (!scene.pusher) throw new GeometryMismatchError('the robot is a gripper; the learned model knows only the pusher');
+  if (!scene.pusher)
+    throw new GeometryMismatchError('the robot is a gripper; the learned model knows only the pusher');
   if (scene.sliders.length > MAX_SLIDERS)
     throw new GeometryMismatchError(
       `${scene.sliders.length} sliders; the learned model has ${MAX_SLIDERS} slots (at most ${MAX_SLIDERS} sliders)`,

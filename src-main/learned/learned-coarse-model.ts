@@ -114,12 +114,7 @@ export class LearnedCoarseModel {
   }
 
   /** One step of every state x[r] under control u[r], with one network evaluation. */
-  stepBatch(
-    xs: readonly State[],
-    us: readonly Control[],
-    dt: number,
-    outs?: State[],
-  ): State[] {
+  stepBatch(xs: readonly State[], us: readonly Control[], dt: number, outs?: State[]): State[] {
     const { meta } = this.file;
     if (Math.abs(dt - meta.dt) > 1e-9)
       throw new Error(`the learned coarse model steps ${meta.dt} s controls; got ${dt} s`);

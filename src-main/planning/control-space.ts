@@ -12,10 +12,12 @@ import type { Control } from '../contract/state';
  */
 export function clampControl(u: Control, limits: ControlLimits): Control {
   const s = Math.hypot(u[0]!, u[1]!);
-  const xy = s > limits.maxSpeed ? [(u[0]! * limits.maxSpeed) / s, (u[1]! * limits.maxSpeed) / s] : [u[0]!, u[1]!];
+  const xy =
+    s > limits.maxSpeed ? [(u[0]! * limits.maxSpeed) / s, (u[1]! * limits.maxSpeed) / s] : [u[0]!, u[1]!];
   if (u.length === 2) return xy;
   const clamp = (v: number, max: number | undefined): number => {
-    if (max === undefined) throw new Error('a 4-input control needs the gripper limits maxYawRate and maxOpeningSpeed');
+    if (max === undefined)
+      throw new Error('a 4-input control needs the gripper limits maxYawRate and maxOpeningSpeed');
     return Math.max(-max, Math.min(max, v));
   };
   return [...xy, clamp(u[2]!, limits.maxYawRate), clamp(u[3]!, limits.maxOpeningSpeed)];

@@ -99,7 +99,11 @@ export function isGrasped(r: HandRelation): boolean {
 }
 
 /** WAFR 2018 Sec. 5: d_T (m) and phi_T (rad) from the palm's front face to the target's centre. */
-export function graspError(g: Gripper, p: GripperPose, target: { x: number; y: number }): { d: number; phi: number } {
+export function graspError(
+  g: Gripper,
+  p: GripperPose,
+  target: { x: number; y: number },
+): { d: number; phi: number } {
   const fx = p.x - (Math.cos(p.yaw) * g.finger.length) / 2;
   const fy = p.y - (Math.sin(p.yaw) * g.finger.length) / 2;
   const vx = target.x - fx;

@@ -94,7 +94,9 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
   const n = input.initial.length;
   if (n === 0) throw new Error('cannot optimize an empty control sequence');
   const variance = settings.explorationVariance;
-  const stds = input.initial[0]!.map((_, j) => Math.sqrt(typeof variance === 'number' ? variance : variance[j]!));
+  const stds = input.initial[0]!.map((_, j) =>
+    Math.sqrt(typeof variance === 'number' ? variance : variance[j]!),
+  );
   let predictionMs = 0;
   let sequencesPredicted = 0;
 

@@ -81,7 +81,8 @@ export class TaskGeometry {
   /** The first obstacle touched by the pusher or any slider (contact counts), or null. */
   obstacleContact(x: State): string | null {
     for (const o of this.obstacles) {
-      if (this.placedRobot(x).some((part) => overlap(part, o).depth > 0)) return `${this.layout.robot} hit ${o.id}`;
+      if (this.placedRobot(x).some((part) => overlap(part, o).depth > 0))
+        return `${this.layout.robot} hit ${o.id}`;
       for (let i = 0; i < this.sliders.length; i++) {
         if (overlap(this.placedSlider(x, i), o).depth > 0) return `${this.layout.sliderIds[i]} hit ${o.id}`;
       }
@@ -137,7 +138,9 @@ export class TaskGeometry {
     }
     if (this.graspGoal) {
       const hand = this.hand(x)!;
-      return isGrasped(hand) ? { success: true, failure: null, detail: null } : { success: false, failure: null, detail: null };
+      return isGrasped(hand)
+        ? { success: true, failure: null, detail: null }
+        : { success: false, failure: null, detail: null };
     }
     for (let i = 0; i < this.sliders.length; i++) {
       if (i !== this.goalIndex && this.goalDistance(x, i) < this.goal.radius) {

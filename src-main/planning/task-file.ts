@@ -201,7 +201,10 @@ export const samplingSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('clutter'),
-      objects: count(1).max(SCENE_LIMITS.sliders, `must be at most ${SCENE_LIMITS.sliders} (the scene limit)`),
+      objects: count(1).max(
+        SCENE_LIMITS.sliders,
+        `must be at most ${SCENE_LIMITS.sliders} (the scene limit)`,
+      ),
       object: objectSamplingSchema.prefault({}),
       edgeMargin: nonNegative.default(0.05).describe('m'),
       clearance: nonNegative.default(0.01).describe('m'),

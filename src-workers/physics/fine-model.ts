@@ -221,7 +221,8 @@ export class FineModel {
     let k = 0;
     for (const d of this.robot) {
       const value = noise(k++) * d.noiseScale;
-      for (const a of d.joints) qvel[a.qvel] = qvel[a.qvel]! + (d.joints.length === 1 ? value : value / d.joints.length);
+      for (const a of d.joints)
+        qvel[a.qvel] = qvel[a.qvel]! + (d.joints.length === 1 ? value : value / d.joints.length);
     }
     for (const a of this.sliders) {
       for (const d of [a.qvel, a.qvel + 1, a.qvel + 5]) qvel[d] = qvel[d]! + noise(k++);
@@ -231,7 +232,9 @@ export class FineModel {
   /** Commands the robot's velocities u (one per robot DOF; a DOF split over joints splits its command). */
   setControl(u: Control): void {
     if (u.length !== this.layout.robotDofs)
-      throw new Error(`a control of the ${this.layout.robot} has ${this.layout.robotDofs} entries, got ${u.length}`);
+      throw new Error(
+        `a control of the ${this.layout.robot} has ${this.layout.robotDofs} entries, got ${u.length}`,
+      );
     const ctrl = this.data.ctrl;
     let c = 0;
     this.robot.forEach((d, j) => {

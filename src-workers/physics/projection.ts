@@ -31,7 +31,10 @@ export interface ProjectionGeometry {
 
 export function projectionGeometry(scene: Scene): ProjectionGeometry {
   return {
-    pusher: { kind: 'disc', radius: requirePusher(scene, "the infeasible-state projection (Parareal's)").radius },
+    pusher: {
+      kind: 'disc',
+      radius: requirePusher(scene, "the infeasible-state projection (Parareal's)").radius,
+    },
     sliders: scene.sliders.map((s) => footprintOf(s.shape)),
   };
 }

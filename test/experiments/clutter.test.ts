@@ -73,8 +73,12 @@ describe('clutter sampler', () => {
 
   it('needs a gripper scene', () => {
     const { gripper: _, ...rest } = scene;
-    expect(() => sampleClutterScene({ ...rest, pusher: { radius: 0.01, height: 0.1, position: { x: 0, y: 0 } } }, sampling, 1)).toThrow(
-      /needs a gripper scene/,
-    );
+    expect(() =>
+      sampleClutterScene(
+        { ...rest, pusher: { radius: 0.01, height: 0.1, position: { x: 0, y: 0 } } },
+        sampling,
+        1,
+      ),
+    ).toThrow(/needs a gripper scene/);
   });
 });

@@ -16,7 +16,12 @@ import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { approachTarget, closeOnTarget } from '../../src-main/planning/gripper-plans';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { candidateSequences } from '../../src-main/planning/tampc';
-import { checkTaskFitsScene, loadTaskFile, parseTask, TaskFileError } from '../../src-main/planning/task-file';
+import {
+  checkTaskFitsScene,
+  loadTaskFile,
+  parseTask,
+  TaskFileError,
+} from '../../src-main/planning/task-file';
 import { createTaskRun } from '../../src-main/planning/task-run';
 import { fineJobSchema } from '../../src-workers/worker-protocol';
 
@@ -106,7 +111,13 @@ describe('gripper candidates', () => {
   });
 
   it('run from fast (n_min controls) to slow (n_max) as TAMPC asks', () => {
-    const c = candidateSequences(g, far, { candidates: 3, minActions: 1, maxActions: 8, controlDuration: 1, ...limits });
+    const c = candidateSequences(g, far, {
+      candidates: 3,
+      minActions: 1,
+      maxActions: 8,
+      controlDuration: 1,
+      ...limits,
+    });
     expect(c.map((s) => s.length)).toEqual([1, 5, 8]);
     expect(Math.hypot(c[0]![0]![0]!, c[0]![0]![1]!)).toBeCloseTo(Math.hypot(0.3, 0.1), 12);
     for (const seq of c) for (const u of seq) expect(u).toHaveLength(4);
@@ -130,20 +141,29 @@ describe('the 4-input control space', () => {
   });
 
   it('validates a task against its scene, naming the field', () => {
-    const fit = (t: unknown, s: Scene): (() => void) => () => checkTaskFitsScene(parseTask(t), s, 'task.json');
-    const json = structuredClone(task) as unknown as { planner: { optimizer: { explorationVariance: unknown } } };
+    const fit =
+      (t: unknown, s: Scene): (() => void) =>
+      () =>
+        checkTaskFitsScene(parseTask(t), s, 'task.json');
+    const json = structuredClone(task) as unknown as {
+      planner: { optimizer: { explorationVariance: unknown } };
+    };
     json.planner.optimizer.explorationVariance = [1e-4, 1e-4];
     expect(fit(json, scene)).toThrow(TaskFileError);
     expect(fit(json, scene)).toThrow(
       /planner\.optimizer\.explorationVariance: has 2 values; the gripper's control space has 4 inputs \(vx, vy, yaw rate, opening speed\)/,
     );
     json.planner.optimizer.explorationVariance = 1e-4;
-    expect(fit(json, scene)).toThrow(/planner\.optimizer\.explorationVariance: a gripper's inputs differ in units/);
+    expect(fit(json, scene)).toThrow(
+      /planner\.optimizer\.explorationVariance: a gripper's inputs differ in units/,
+    );
     json.planner.optimizer.explorationVariance = [1e-4, 1e-4, 1e-2, 1e-4, 1];
     expect(() => parseTask(json)).toThrow(/planner\.optimizer\.explorationVariance/);
     // The clutter task's grasp term and sampling on a pusher scene.
     const pusherScene = loadSceneFile(path.join(resources, 'scenes/wafr-wide-table.json'));
-    const onPusher = structuredClone(task) as unknown as { planner: { optimizer: { explorationVariance: unknown } } };
+    const onPusher = structuredClone(task) as unknown as {
+      planner: { optimizer: { explorationVariance: unknown } };
+    };
     onPusher.planner.optimizer.explorationVariance = [1e-4, 1e-4];
     expect(fit(onPusher, pusherScene)).toThrow(/costs\.4\.term: the grasp term needs a gripper scene/);
     expect(fit(onPusher, pusherScene)).toThrow(/sampling\.kind: clutter sampling needs a gripper scene/);
@@ -153,7 +173,9 @@ describe('the 4-input control space', () => {
   it('checks command-line controls against the robot, naming the entry', () => {
     expect(parseControls('[[0.05,0,0.5,-0.05]]', scene)).toEqual([[0.05, 0, 0.5, -0.05]]);
     expect(() => parseControls('[[0.05,0]]', scene)).toThrow(/\[vx, vy, yaw rate, opening speed\]/);
-    expect(() => parseControls('[[0.05,0,0,0],[0,0,2,0]]', scene)).toThrow(/--controls\[1\]\[2\]: yaw rate 2 rad\/s/);
+    expect(() => parseControls('[[0.05,0,0,0],[0,0,2,0]]', scene)).toThrow(
+      /--controls\[1\]\[2\]: yaw rate 2 rad\/s/,
+    );
     expect(() => parseControls('[[0,0,0,0.2]]', scene)).toThrow(/--controls\[0\]\[3\]: opening speed/);
   });
 
@@ -170,9 +192,9 @@ describe('the 4-input control space', () => {
     expect(() => assertModelFitsRobot(scene, { kind: 'fine' })).not.toThrow();
     const pool = new FinePool({ workers: 1 });
     try {
-      await expect(
-        createTaskRun({ task, scene, pool, model: { kind: 'coarse' }, seed: 1 }),
-      ).rejects.toThrow(/choose the fine model, not coarse/);
+      await expect(createTaskRun({ task, scene, pool, model: { kind: 'coarse' }, seed: 1 })).rejects.toThrow(
+        /choose the fine model, not coarse/,
+      );
       const auto = await createTaskRun({ task, scene, pool, model: { kind: 'auto' }, seed: 1 });
       expect(auto.model).toEqual({ kind: 'fine' });
     } finally {

@@ -137,7 +137,9 @@ export function registerPredictCommand(program: Command): void {
             const changeText = change
               ? `  (largest change ${(change.translation * 1000).toFixed(2)} mm / ${((change.rotation * 180) / Math.PI).toFixed(2)} deg)`
               : '';
-            process.stdout.write(`${label}${changeText}\n${formatStates(ids, states, false, robotKind(scene))}\n`);
+            process.stdout.write(
+              `${label}${changeText}\n${formatStates(ids, states, false, robotKind(scene))}\n`,
+            );
           });
           const t = result.timing;
           process.stdout.write(
