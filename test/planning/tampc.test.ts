@@ -63,15 +63,11 @@ function planner(b: number): TampcPlanner {
 
 describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
   const x = initialState(scene);
+  /** Three candidates of 1, 3 and 5 one-second controls. */
+  const oneToFive = { candidates: 3, minActions: 1, maxActions: 5, controlDuration: 1, maxSpeed: 1 };
 
   it('generates straight candidates from n_min to n_max controls that all reach the goal', () => {
-    const c = candidateSequences(g, x, {
-      candidates: 3,
-      minActions: 1,
-      maxActions: 5,
-      controlDuration: 1,
-      maxSpeed: 1,
-    });
+    const c = candidateSequences(g, x, oneToFive);
     expect(c.map((s) => s.length)).toEqual([1, 3, 5]);
     for (const seq of c) expect(seq.reduce((a, u) => a + u[0]!, 0)).toBeCloseTo(0.4, 12);
   });
@@ -82,13 +78,7 @@ describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
     const past = x.slice();
     const object = g.layout.sliderPose(x, 0);
     g.layout.setPusher(past, object.x + 0.05, object.y + 0.04);
-    const c = candidateSequences(g, past, {
-      candidates: 3,
-      minActions: 1,
-      maxActions: 5,
-      controlDuration: 1,
-      maxSpeed: 1,
-    });
+    const c = candidateSequences(g, past, oneToFive);
     expect(c.map((s) => s.length)).toEqual([1, 3, 5]);
     const { behind } = prePushPoint(g, past);
     const [px, py] = g.layout.pusherPosition(past);
@@ -100,13 +90,7 @@ describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
       if (seq.length === 5) expect(Math.hypot(end[0] - behind.x, end[1] - behind.y)).toBeLessThan(1e-9);
     }
     // In position (the scene's start), the candidates stay the straight pushes.
-    const straight = candidateSequences(g, x, {
-      candidates: 3,
-      minActions: 1,
-      maxActions: 5,
-      controlDuration: 1,
-      maxSpeed: 1,
-    });
+    const straight = candidateSequences(g, x, oneToFive);
     for (const seq of straight) expect(new Set(seq.map((u) => u.join())).size).toBe(1);
   });
 
