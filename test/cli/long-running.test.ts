@@ -16,6 +16,7 @@ import { identityCalibration, tablePoint } from '../../src-main/calibration/moca
 import { loadSetup } from '../../src-main/setup/setup-file';
 import type { Vec3 } from '../../src-main/contract/geometry';
 import { cli } from '../helpers/cli';
+import { writeLabConfig } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-long-'));
@@ -127,24 +128,10 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
   };
 
   beforeAll(async () => {
-    const config = path.join(tmp, 'lab.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        scene,
-        ports: {
-          rtde: 0,
-          dashboard: 0,
-          secondary: 0,
-          realtime: 0,
-          gripper: 0,
-          natnetCommand: 0,
-          natnetData: 0,
-        },
-        mocap: { multicast: false, rateHz: 60 },
-        world: { noiseVariance: 0, seed: 1 },
-      }),
-    );
+    const config = writeLabConfig(path.join(tmp, 'lab.json'), scene, {
+      mocap: { rateHz: 60 },
+      world: { noiseVariance: 0, seed: 1 },
+    });
     lab = start('lab', '--config', config, '--setup-out', setupFile, '--json');
     info = JSON.parse((await waitFor(lab, lab.stdout, /^\{.*\}$/m))[0]) as typeof info;
   }, STARTUP_MS + 10_000);

@@ -5,70 +5,31 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import path from 'node:path';
-import { parseCommandResult, type ConsoleEvent, type RunStatus } from '../../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-connections';
-import { LabRunController } from '../../src-main/console/lab-run-controller';
+import { parseCommandResult, type ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleCore } from '../../src-main/console/console-core';
+import type { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { initialState, type State } from '../../src-main/contract/state';
-import { repoRoot } from '../helpers/scenes';
+import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
-/** A fast dry-run preset: the analytical coarse model, two controls, four rollouts. */
-const fast: PlannerSettings = {
-  ...plannerPresets['isrr2019-coarse'].settings,
-  horizon: 2,
-  slices: 2,
-  rollouts: 4,
-  maxExecutedActions: 3,
-};
+const fast = fastDryRun(3);
 
 const session = new VirtualLabSession();
+let consoleOnLab: ConsoleOnLab | undefined;
 let controller: LabRunController;
-let connections: LabConnections;
 let core: ConsoleCore;
-let events: ConsoleEvent[] = [];
+let events: ConsoleEvent[];
+let command: ConsoleOnLab['command'];
+let lastRun: ConsoleOnLab['lastRun'];
+let until: ConsoleOnLab['until'];
 
+/** A fresh console on the shared virtual lab, with real runs going to `realLab`. */
 function build(realLab: VirtualLabSession | null): void {
-  connections?.dispose();
-  core?.dispose();
-  controller = new LabRunController({
-    virtualLab: session,
-    realLab,
-    tasksDir: path.join(repoRoot, 'resources/tasks'),
-    workers: 1,
-    liveRateHz: 30,
-  });
-  connections = new LabConnections(controller, 0.1);
-  core = new ConsoleCore({
-    scenesDir: path.join(repoRoot, 'resources/scenes'),
-    runController: controller,
-    connections,
-  });
-  core.subscribe((e) => events.push(e));
-}
-
-async function command(raw: Parameters<ConsoleCore['handle']>[0]) {
-  const r = await core.handle(raw);
-  if (!r.ok) throw new Error(r.error);
-  return r.result;
-}
-
-const lastRun = (): RunStatus | undefined =>
-  events.filter((e) => e.type === 'run').at(-1)?.status as RunStatus | undefined;
-
-async function until<T>(what: string, get: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what} (run: ${JSON.stringify(lastRun() ?? null)})`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  consoleOnLab?.dispose();
+  consoleOnLab = new ConsoleOnLab({ virtualLab: session, realLab });
+  ({ controller, core, events, command, lastRun, until } = consoleOnLab);
 }
 
 /** Every command the virtual controller decodes, with its arrival time (performance.now ms). */
@@ -92,12 +53,11 @@ beforeAll(() => buildWithScene(null));
 afterEach(async () => {
   await core.handle({ type: 'run.abort', source: 'remote' });
   await until('the run to end', () => controller.runningWorkers() === 0);
-  events = [];
+  events.length = 0;
 });
 
 afterAll(async () => {
-  connections.dispose();
-  core.dispose();
+  consoleOnLab?.dispose();
   await session.close();
 });
 
@@ -200,7 +160,7 @@ describe('dry runs on the virtual lab', () => {
     };
     expect(shift(moved)).toBeGreaterThan(0.005);
     expect(world.layout.pusherPosition(moved)).not.toEqual(world.layout.pusherPosition(start));
-    events = [];
+    events.length = 0;
 
     await command({ type: 'run.start', mode: 'dry' });
     const step = await until('a planner step', () => events.find((e) => e.type === 'planner-step'));

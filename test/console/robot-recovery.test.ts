@@ -6,51 +6,22 @@
  * NORMAL and the control program plays again, the console's connections and pre-flight checklist
  * say so, and the next run's checks are green. Then the same after a stop in the middle of a dry run.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleEvent, RunStatus } from '../../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-connections';
-import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { RobotRecovery } from '../../src-main/console/robot-recovery';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import { ProgramState } from '../../src-main/robot/registers';
 import { SafetyMode } from '../../src-main/robot/rtde/robot-state-codes';
-import { repoRoot } from '../helpers/scenes';
+import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 /** Small plans on the analytical coarse model; dry runs go on until they are stopped. */
-const fast: PlannerSettings = {
-  ...plannerPresets['isrr2019-coarse'].settings,
-  horizon: 2,
-  slices: 2,
-  rollouts: 4,
-  maxExecutedActions: 40,
-};
+const fast = fastDryRun(40);
 
 // The controller refuses the unlock for 0.5 s after the stop (a real UR: 5 s).
 const session = new VirtualLabSession({ unlockDelay: 0.5 });
 // Real runs go to the same virtual lab: they wait for the arm command, so a run is in progress
 // while nothing moves.
-const controller = new LabRunController({
-  virtualLab: session,
-  realLab: session,
-  tasksDir: path.join(repoRoot, 'resources/tasks'),
-  workers: 1,
-  liveRateHz: 30,
-});
-const connections = new LabConnections(controller, 0.1);
-const core = new ConsoleCore({
-  scenesDir: path.join(repoRoot, 'resources/scenes'),
-  runController: controller,
-  connections,
-  recovery: new RobotRecovery({
-    session: () => controller.currentSession(),
-    runInProgress: () => controller.runInProgress(),
-  }),
-});
-const events: ConsoleEvent[] = [];
-core.subscribe((e) => events.push(e));
+const consoleOnLab = new ConsoleOnLab({ virtualLab: session, realLab: session, recovery: true });
+const { controller, core, events, command, lastRun, until } = consoleOnLab;
 
 // Loading a scene connects nothing: the lab opens with the first run.
 beforeAll(async () => {
@@ -61,30 +32,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await core.handle({ type: 'run.abort', source: 'remote' });
   await until('the run to end', () => !controller.runInProgress());
-  connections.dispose();
-  core.dispose();
+  consoleOnLab.dispose();
   await session.close();
 });
-
-async function command(raw: Parameters<ConsoleCore['handle']>[0]) {
-  const r = await core.handle(raw);
-  if (!r.ok) throw new Error(r.error);
-  return r.result;
-}
-
-const lastRun = (): RunStatus | undefined =>
-  events.filter((e) => e.type === 'run').at(-1)?.status as RunStatus | undefined;
-
-async function until<T>(what: string, get: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what} (run: ${JSON.stringify(lastRun() ?? null)})`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 const safetyCheck = () => core.snapshot().preflight?.checks.find((c) => c.id === 'safety-mode');
 const ur5Detail = () => core.snapshot().connections.find((c) => c.id === 'ur5')?.detail ?? '';

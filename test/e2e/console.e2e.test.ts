@@ -6,96 +6,50 @@
  * receives the stop and the UI shows "Aborted by operator". Then the Sessions view: find that
  * run's session, play it back at 10x and see the recorded plan drawn (marked PLAYBACK, run
  * controls off), re-plan a logged step (what-if) and close back to live. Sessions go to a temp
- * folder (PARAPUSH_SESSIONS_DIR). Screenshots of each view go to test-artifacts/screenshots/; with
- * PARAPUSH_UPDATE_DOCS=1 the live view and the Sessions view also refresh docs/screenshots/ (so a
- * plain test run never changes committed files).
+ * folder (PARAPUSH_SESSIONS_DIR; test/helpers/e2e-console.ts starts it all). Screenshots of each
+ * view go to test-artifacts/screenshots/; with PARAPUSH_UPDATE_DOCS=1 the live view and the
+ * Sessions view also refresh docs/screenshots/ (so a plain test run never changes committed files).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
-import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
-import { startWebServer, type WebServer } from '../../src-main/console/web-server';
-import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
+import type { ConsoleCore } from '../../src-main/console/console-core';
+import type { ConsoleLab } from '../../src-main/console/console-lab';
+import type { WebServer } from '../../src-main/console/web-server';
+import { defaultSessionsDir } from '../../src-main/session/sessions-dir';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`e2e skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-
-const shots = path.resolve('test-artifacts/screenshots');
-const readmeShots = path.resolve('docs/screenshots');
-const updateDocs = process.env.PARAPUSH_UPDATE_DOCS === '1';
+import {
+  docScreenshotsDir as readmeShots,
+  haveChromium,
+  screenshotsDir as shots,
+  updateDocs,
+} from '../helpers/chromium';
+import { openConsoleInChromium, type ConsoleInChromium } from '../helpers/e2e-console';
 
 describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtual lab)', () => {
+  let e2e: ConsoleInChromium;
   let root: string;
   let server: WebServer;
   let lab: ConsoleLab;
   let core: ConsoleCore;
-  let context: BrowserContext;
   let page: Page;
   const cspViolations: string[] = [];
   /** performance.now() of each STOP the virtual controller decodes, from the run on. */
   const stops: number[] = [];
-  const sessionsDirBefore = process.env[SESSIONS_DIR_ENV];
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-'));
-    // Runs are recorded as in `parapush web`, but into the temp folder, never the home folder.
-    process.env[SESSIONS_DIR_ENV] = path.join(root, 'sessions');
-    mkdirSync(shots, { recursive: true });
-    mkdirSync(readmeShots, { recursive: true });
-    const rendererDir = path.join(root, 'renderer');
-    await ensureRendererBuilt(rendererDir, () => {});
-    lab = createConsoleLab({
-      lab: { kind: 'virtual', multicast: false },
-      tasksDir: path.resolve('resources/tasks'),
-      defaultSceneFile: path.resolve('resources/scenes/isrr-obstacle.json'),
-      workers: 1,
-      report: () => {},
-    });
-    core = new ConsoleCore({
-      scenesDir: path.resolve('resources/scenes'),
-      runController: lab.runController,
-      connections: lab.connections,
-      calibration: lab.calibration,
-      whatIf: lab.whatIf,
-      sessionsDir: defaultSessionsDir(),
-    });
-    server = await startWebServer({ core, rendererDir, port: 0 });
-    context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-      viewport: { width: 1600, height: 1000 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    e2e = await openConsoleInChromium({ width: 1600, height: 1000 });
+    ({ root, server, lab, core, page } = e2e);
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
     });
   });
 
   afterAll(async () => {
-    await context?.close();
-    await server?.close();
-    core?.dispose();
-    await lab?.close();
-    rmSync(root, { recursive: true, force: true });
-    if (sessionsDirBefore === undefined) delete process.env[SESSIONS_DIR_ENV];
-    else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
+    await e2e?.close();
   });
 
   it('refuses the page without the token', async () => {

@@ -12,25 +12,24 @@
  * dry runs on the virtual lab, their outcomes in one wording. Screenshots go to
  * test-artifacts/screenshots/; with PARAPUSH_UPDATE_DOCS=1 they also refresh
  * docs/screenshots/{setup,scene,planner,run,sessions}-view-{before,during,aborted,after}-{1600x1000,1280x800}.png.
+ * The table view before a run is also compared pixel by pixel with its reference image in
+ * test/e2e/reference/ (test/helpers/reference-images.ts; PARAPUSH_UPDATE_REFERENCES=1 rewrites it).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
-import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
-import { startWebServer, type WebServer } from '../../src-main/console/web-server';
-import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
+import type { ConsoleCore } from '../../src-main/console/console-core';
+import type { WebServer } from '../../src-main/console/web-server';
+import {
+  docScreenshotsDir as docShots,
+  haveChromium,
+  screenshotsDir as shots,
+  updateDocs,
+} from '../helpers/chromium';
+import { openConsoleInChromium, type ConsoleInChromium } from '../helpers/e2e-console';
+import { checkAgainstReference } from '../helpers/reference-images';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`e2e skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-
-const shots = path.resolve('test-artifacts/screenshots');
-const docShots = path.resolve('docs/screenshots');
-const updateDocs = process.env.PARAPUSH_UPDATE_DOCS === '1';
 const sizes = [
   { width: 1600, height: 1000 },
   { width: 1280, height: 800 },
@@ -127,13 +126,10 @@ async function panelProblems(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, virtual lab)', () => {
-  let root: string;
+  let e2e: ConsoleInChromium;
   let server: WebServer;
-  let lab: ConsoleLab;
   let core: ConsoleCore;
-  let context: BrowserContext;
   let page: Page;
-  const sessionsDirBefore = process.env[SESSIONS_DIR_ENV];
 
   const show = async (view: (typeof views)[number]) => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: view }).click();
@@ -169,55 +165,12 @@ describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, vi
   };
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-live-'));
-    process.env[SESSIONS_DIR_ENV] = path.join(root, 'sessions');
-    mkdirSync(shots, { recursive: true });
-    mkdirSync(docShots, { recursive: true });
-    const rendererDir = path.join(root, 'renderer');
-    await ensureRendererBuilt(rendererDir, () => {});
-    lab = createConsoleLab({
-      lab: { kind: 'virtual', multicast: false },
-      tasksDir: path.resolve('resources/tasks'),
-      defaultSceneFile: path.resolve('resources/scenes/isrr-obstacle.json'),
-      workers: 1,
-      report: () => {},
-    });
-    core = new ConsoleCore({
-      scenesDir: path.resolve('resources/scenes'),
-      runController: lab.runController,
-      connections: lab.connections,
-      calibration: lab.calibration,
-      recovery: lab.recovery,
-      whatIf: lab.whatIf,
-      sessionsDir: defaultSessionsDir(),
-      scene: lab.scene,
-    });
-    server = await startWebServer({ core, rendererDir, port: 0 });
-    context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-      viewport: sizes[0],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    e2e = await openConsoleInChromium(sizes[0]);
+    ({ server, core, page } = e2e);
   });
 
   afterAll(async () => {
-    await context?.close();
-    await server?.close();
-    core?.dispose();
-    await lab?.close();
-    rmSync(root, { recursive: true, force: true });
-    if (sessionsDirBefore === undefined) delete process.env[SESSIONS_DIR_ENV];
-    else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
+    await e2e?.close();
   });
 
   it(
@@ -282,6 +235,9 @@ describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, vi
       expect(await charts.textContent()).toContain('Speedup');
       await expect.poll(() => page.locator('section.plot .empty').count()).toBe(4);
       expect(await runTime()).toBe('00:00');
+      // The table view of the lab's scene before any run, pixel by pixel against its reference.
+      const table = await page.getByTestId('live-canvas').screenshot();
+      expect(checkAgainstReference('table-view-before-run', table).problem).toBeNull();
       await atBothSizes('before');
       expect(notFound).toEqual([]);
     },

@@ -2,22 +2,20 @@
  * The experiment plots as a reader sees them: success.svg and task-time.svg from a generated
  * report, opened in Debian's Chromium. Every text element must lie inside the SVG's viewport
  * (a viewer clips what lies outside: titles were cut at 210 px) and tick labels must read as
- * plain numbers (a task-time tick once read "1.00e-9"). Screenshots go to
- * test-artifacts/screenshots/ for a look by eye.
+ * plain numbers (a task-time tick once read "1.00e-9"). The records are fixed, so each plot is
+ * also compared pixel by pixel with its reference image in test/e2e/reference/
+ * (test/helpers/reference-images.ts; PARAPUSH_UPDATE_REFERENCES=1 rewrites them). Screenshots go
+ * to test-artifacts/screenshots/ for a look by eye.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src-main/experiments/report';
 import type { RunRecord } from '../../src-main/experiments/run-record';
-
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`e2e skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-
-const shots = path.resolve('test-artifacts/screenshots');
+import { chromiumOptions, haveChromium, screenshotsDir as shots } from '../helpers/chromium';
+import { checkAgainstReference, updateReferences } from '../helpers/reference-images';
 
 function record(model: string, scene: number, success: boolean, taskTime: number): RunRecord {
   return {
@@ -71,7 +69,7 @@ describe.skipIf(!haveChromium)('experiment plots in Chromium', () => {
     mkdirSync(shots, { recursive: true });
     writeReport(path.join(root, 'mixed'), 'isrr-obstacle', records, models);
     writeReport(path.join(root, 'failed'), 'isrr-obstacle', failures, models);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+    browser = await chromium.launch(chromiumOptions);
   });
 
   afterAll(async () => {
@@ -79,13 +77,19 @@ describe.skipIf(!haveChromium)('experiment plots in Chromium', () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  /** The SVG's viewport and every text element's rendered box, in the same (CSS pixel) frame. */
-  async function render(file: string, shot: string): Promise<{ viewport: DOMRect; texts: TextBox[] }> {
+  /**
+   * The SVG's screenshot, its viewport and every text element's rendered box, in the same (CSS
+   * pixel) frame.
+   */
+  async function render(
+    file: string,
+    shot: string,
+  ): Promise<{ png: Buffer; viewport: DOMRect; texts: TextBox[] }> {
     const page = await browser.newPage();
     try {
       await page.goto(`file://${file}`);
-      await page.locator('svg').screenshot({ path: path.join(shots, shot) });
-      return await page.evaluate(() => {
+      const png = await page.locator('svg').screenshot({ path: path.join(shots, `${shot}.png`) });
+      const boxes = await page.evaluate(() => {
         const svg = document.documentElement;
         const texts = [...svg.querySelectorAll('text')].map((t) => {
           const r = t.getBoundingClientRect();
@@ -101,6 +105,7 @@ describe.skipIf(!haveChromium)('experiment plots in Chromium', () => {
         });
         return { viewport: svg.getBoundingClientRect().toJSON() as DOMRect, texts };
       });
+      return { png, ...boxes };
     } finally {
       await page.close();
     }
@@ -112,25 +117,35 @@ describe.skipIf(!haveChromium)('experiment plots in Chromium', () => {
     ['failed', 'task-time.svg'],
   ] as const;
 
-  it.each(plots)('%s/%s: every text lies inside the viewport, ticks are plain numbers', async (dir, name) => {
-    const { viewport, texts } = await render(
-      path.join(root, dir, name),
-      `experiment-${dir}-${name.replace('.svg', '.png')}`,
+  it.each(plots)(
+    '%s/%s: every text inside the viewport, ticks plain numbers, drawn as its reference',
+    async (dir, name) => {
+      const shot = `experiment-${dir}-${name.replace('.svg', '')}`;
+      const { png, viewport, texts } = await render(path.join(root, dir, name), shot);
+      expect(checkAgainstReference(shot, png).problem).toBeNull();
+      expect(texts.some((t) => t.cls === 'title')).toBe(true);
+      for (const t of texts) {
+        // Half a pixel of slack for anti-aliased glyph edges.
+        expect(t.left, `"${t.text}" left`).toBeGreaterThanOrEqual(viewport.left - 0.5);
+        expect(t.top, `"${t.text}" top`).toBeGreaterThanOrEqual(viewport.top - 0.5);
+        expect(t.right, `"${t.text}" right`).toBeLessThanOrEqual(viewport.right + 0.5);
+        expect(t.bottom, `"${t.text}" bottom`).toBeLessThanOrEqual(viewport.bottom + 0.5);
+      }
+      const labels = texts.filter((t) => t.cls === 'bar-label');
+      expect(labels.map((t) => t.text)).toEqual(models);
+      for (let i = 1; i < labels.length; i++) expect(labels[i]!.left).toBeGreaterThan(labels[i - 1]!.right);
+      const ticks = texts.filter((t) => t.cls === 'tick').map((t) => t.text);
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      for (const tick of ticks) expect(tick).toMatch(/^\d+(\.\d+)?$/);
+      expect(ticks.join(' ')).not.toMatch(/e-/);
+    },
+  );
+
+  it.skipIf(updateReferences)('tells another plot of the same size from a reference', async () => {
+    // The success plot, against the task-time plot of a report where nothing succeeded.
+    const { png } = await render(path.join(root, 'mixed', 'success.svg'), 'experiment-success-vs-failed');
+    expect(checkAgainstReference('experiment-failed-task-time', png).problem).toMatch(
+      /pixels differ from the reference/,
     );
-    expect(texts.some((t) => t.cls === 'title')).toBe(true);
-    for (const t of texts) {
-      // Half a pixel of slack for anti-aliased glyph edges.
-      expect(t.left, `"${t.text}" left`).toBeGreaterThanOrEqual(viewport.left - 0.5);
-      expect(t.top, `"${t.text}" top`).toBeGreaterThanOrEqual(viewport.top - 0.5);
-      expect(t.right, `"${t.text}" right`).toBeLessThanOrEqual(viewport.right + 0.5);
-      expect(t.bottom, `"${t.text}" bottom`).toBeLessThanOrEqual(viewport.bottom + 0.5);
-    }
-    const labels = texts.filter((t) => t.cls === 'bar-label');
-    expect(labels.map((t) => t.text)).toEqual(models);
-    for (let i = 1; i < labels.length; i++) expect(labels[i]!.left).toBeGreaterThan(labels[i - 1]!.right);
-    const ticks = texts.filter((t) => t.cls === 'tick').map((t) => t.text);
-    expect(ticks.length).toBeGreaterThanOrEqual(3);
-    for (const tick of ticks) expect(tick).toMatch(/^\d+(\.\d+)?$/);
-    expect(ticks.join(' ')).not.toMatch(/e-/);
   });
 });

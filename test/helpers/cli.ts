@@ -7,10 +7,11 @@ import { repoRoot } from './scenes';
 const run = promisify(execFile);
 
 /**
- * How long a command may take, ms: under Vitest's 60 s test timeout, so a command that never ends
- * (a socket left open) fails its test with its output rather than as a bare test timeout.
+ * How long a command may take, ms: just under Vitest's 60 s test timeout (a command starts in a
+ * few seconds, but a starved two-core machine can take tens), so a command that never ends (a
+ * socket left open) fails its test with its output rather than as a bare test timeout.
  */
-export const CLI_TIMEOUT_MS = 45_000;
+export const CLI_TIMEOUT_MS = 55_000;
 
 export interface CliResult {
   code: number;
@@ -37,6 +38,7 @@ export async function cliWithin(timeoutMs: number, ...args: string[]): Promise<C
       throw new Error(
         `parapush ${args.join(' ')} did not end within ${timeoutMs / 1000} s\n` +
           `--- stdout ---\n${e.stdout}\n--- stderr ---\n${e.stderr}`,
+        { cause: err },
       );
     return { code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr };
   }

@@ -4,7 +4,7 @@
  * second. (That the arm stops by the controller's own watchdog is tested in test/robot.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { recoverSessionsDir } from '../../src-main/session/recovery';
 import { stampedTopics } from '../../src-main/session/channels';
 import { SessionLog } from '../../src-main/session/reader';
+import { writeLabConfig } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
 
 const cli = path.join(repoRoot, 'bin/parapush.mjs');
@@ -47,22 +48,9 @@ function firstLine(stream: NodeJS.ReadableStream, match: RegExp, timeoutMs: numb
 describe('headless run killed with SIGKILL', () => {
   it('leaves a log that recovers to a valid MCAP missing at most the last second', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'headless-'));
-    const config = path.join(dir, 'lab.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        scene: path.join(repoRoot, 'resources/scenes/isrr-obstacle.json'),
-        ports: {
-          rtde: 0,
-          dashboard: 0,
-          secondary: 0,
-          realtime: 0,
-          gripper: 0,
-          natnetCommand: 0,
-          natnetData: 0,
-        },
-        mocap: { multicast: false },
-      }),
+    const config = writeLabConfig(
+      path.join(dir, 'lab.json'),
+      path.join(repoRoot, 'resources/scenes/isrr-obstacle.json'),
     );
     const setup = path.join(dir, 'setup.json');
     const lab = start(['lab', '--config', config, '--setup-out', setup, '--json'], {});

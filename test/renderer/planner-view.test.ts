@@ -8,25 +8,17 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConsoleCommand } from '../../src-main/contract/console-api';
 import { defaultPlannerSettings, type PlannerSettings } from '../../src-main/contract/planner-settings';
-import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import PlannerView from '../../src-renderer/src/views/PlannerView.svelte';
+import { fakeClient } from '../helpers/fake-client';
 
 afterEach(cleanup);
 
+/** Answers settings.set as the core does. */
 function fakeCore() {
-  const sent: ConsoleCommand[] = [];
-  const client = {
-    transport: 'websocket',
-    request: async (command: ConsoleCommand) => {
-      sent.push(command);
-      if (command.type === 'settings.set') return { settings: command.settings };
-      throw new Error(`unexpected ${command.type}`);
-    },
-    onEvent: () => () => {},
-    onLink: () => () => {},
-    close: () => {},
-  } as unknown as ConsoleClient;
-  return { client, sent };
+  return fakeClient((command) => {
+    if (command.type === 'settings.set') return { settings: command.settings };
+    throw new Error(`unexpected ${command.type}`);
+  });
 }
 
 const sentSettings = (sent: ConsoleCommand[]): PlannerSettings => {

@@ -7,42 +7,24 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  calibrationWizardSchema,
   ConsoleCommandError,
   type CommandResult,
   type ConsoleCommand,
-  type PreflightReportPayload,
   type RunStatus,
 } from '../../src-main/contract/console-api';
-import type { RobotState } from '../../src-main/robot/robot-state';
-import { preflight } from '../../src-main/safety/preflight';
-import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import { inProtectiveStop } from '../../src-renderer/src/lib/protective-stop';
 import SetupView from '../../src-renderer/src/views/SetupView.svelte';
+import { fakeClient } from '../helpers/fake-client';
 import { referenceScene } from '../helpers/scenes';
+import { idleCalibrationWizard, setupChecklist } from '../helpers/setup-view';
 
 afterEach(cleanup);
 
 const scene = referenceScene('isrr-obstacle');
 
-/** The checklist as the core computes it, for a robot in `safetyMode`. */
-function checklist(safetyMode: string): PreflightReportPayload {
-  const robot = {
-    robotMode: 'RUNNING',
-    safetyMode,
-    runtimeState: safetyMode === 'NORMAL' ? 'PLAYING' : 'PAUSED',
-    robotStatus: { programRunning: safetyMode === 'NORMAL' },
-    program: { ackSequence: 0, state: 'ARMED', heartbeat: 0 },
-  } as RobotState;
-  return preflight({
-    mocap: undefined,
-    robot,
-    gripper: { held: true, detail: 'OBJ 2' },
-    calibration: { residual: 0.001 },
-    scene,
-    maxCalibrationResidual: 0.003,
-  });
-}
+/** The checklist as the core computes it, for a robot in `safetyMode` (its program stopped unless NORMAL). */
+const checklist = (safetyMode: string) =>
+  setupChecklist({ scene, safetyMode, programPlaying: safetyMode === 'NORMAL', pusherHeld: true });
 
 const run = (phase: RunStatus['phase'] = 'failed'): RunStatus => ({
   phase,
@@ -60,35 +42,15 @@ const recovered: CommandResult<'robot.recover'> = {
   runtimeState: 'PLAYING',
 };
 
-/** Answers like the core: the calibration wizard's state, and robot.recover (or its refusal). */
+/** Answers like the core: the calibration wizard's state, and robot.recover (or its refusal) once released. */
 function fakeCore(refusal?: string) {
-  const sent: ConsoleCommand[] = [];
   let release: () => void = () => {};
-  const client = {
-    transport: 'websocket',
-    request: async (command: ConsoleCommand) => {
-      sent.push(command);
-      if (command.type === 'robot.recover') {
-        await new Promise<void>((r) => (release = r));
-        if (refusal) throw new ConsoleCommandError(refusal);
-        return recovered;
-      }
-      const stage = { pairs: [], fit: null, saved: null };
-      return {
-        calibration: calibrationWizardSchema.parse({
-          lab: null,
-          setup: null,
-          limit: 0.003,
-          capturing: false,
-          mocap: stage,
-          robot: stage,
-        }),
-      };
-    },
-    onEvent: () => () => {},
-    onLink: () => () => {},
-    close: () => {},
-  } as unknown as ConsoleClient;
+  const { client, sent } = fakeClient(async (command) => {
+    if (command.type !== 'robot.recover') return idleCalibrationWizard();
+    await new Promise<void>((r) => (release = r));
+    if (refusal) throw new ConsoleCommandError(refusal);
+    return recovered;
+  });
   return { client, sent, release: () => release() };
 }
 

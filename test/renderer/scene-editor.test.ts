@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConsoleCommand } from '../../src-main/contract/console-api';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import type { Scene } from '../../src-main/contract/scene';
-import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import SceneView from '../../src-renderer/src/views/SceneView.svelte';
+import { fakeClient } from '../helpers/fake-client';
 
 afterEach(cleanup);
 
@@ -14,20 +14,11 @@ const scene = loadSceneFile(path.resolve('resources/scenes/isrr-obstacle.json'))
 
 /** Records what the editor sends; answers scene.update with the given problems. */
 function recordingClient(problems: { path: string; message: string }[] = []) {
-  const sent: ConsoleCommand[] = [];
-  const client = {
-    transport: 'websocket',
-    request: async (command: ConsoleCommand) => {
-      sent.push(command);
-      if (command.type === 'scene.list') return { files: ['isrr-obstacle.json'] };
-      if (command.type === 'scene.update') return { scene, file: null, problems };
-      throw new Error(`unexpected ${command.type}`);
-    },
-    onEvent: () => () => {},
-    onLink: () => () => {},
-    close: () => {},
-  } as unknown as ConsoleClient;
-  return { client, sent };
+  return fakeClient((command) => {
+    if (command.type === 'scene.list') return { files: ['isrr-obstacle.json'] };
+    if (command.type === 'scene.update') return { scene, file: null, problems };
+    throw new Error(`unexpected ${command.type}`);
+  });
 }
 
 const slider = scene.sliders[0]!;

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConsoleCommand, PlaybackStatusInfo } from '../../src-main/contract/console-api';
+import type { PlaybackStatusInfo } from '../../src-main/contract/console-api';
 import { defaultPlannerSettings } from '../../src-main/contract/planner-settings';
-import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import RunView from '../../src-renderer/src/views/RunView.svelte';
 import SessionsView from '../../src-renderer/src/views/SessionsView.svelte';
 import { ConsoleState, idleRun } from '../../src-renderer/src/state/console-state.svelte';
+import { fakeClient } from '../helpers/fake-client';
 import { plannerStep } from '../session/sample-messages';
 
 afterEach(cleanup);
@@ -38,39 +38,30 @@ const replanned = { ...plannerStep(1, 1), costs: [2.0, 1.25] };
 
 /** Answers like the core and, like the core, publishes the playback status into the state. */
 function fakeCore(model: ConsoleState) {
-  const sent: ConsoleCommand[] = [];
-  const client = {
-    transport: 'websocket',
-    request: async (command: ConsoleCommand) => {
-      sent.push(command);
-      switch (command.type) {
-        case 'sessions.list':
-          return {
-            folder: '/tmp/sessions',
-            sessions: [{ file, state: 'complete', summary, problem: null, bytes: 10 }],
-          };
-        case 'sessions.open':
-          model.apply({ type: 'playback', status: opened });
-          return { summary, steps: 3, playback: opened };
-        case 'playback.play':
-          model.apply({ type: 'playback', status: { ...opened, playing: true } });
-          return { playback: { ...opened, playing: true } };
-        case 'playback.speed':
-          return { playback: { ...opened, speed: command.speed } };
-        case 'playback.close':
-          model.apply({ type: 'playback', status: null });
-          return {};
-        case 'sessions.whatif':
-          return { original: plannerStep(command.step, command.step), replanned };
-        default:
-          throw new Error(`unexpected ${command.type}`);
-      }
-    },
-    onEvent: () => () => {},
-    onLink: () => () => {},
-    close: () => {},
-  } as unknown as ConsoleClient;
-  return { client, sent };
+  return fakeClient((command) => {
+    switch (command.type) {
+      case 'sessions.list':
+        return {
+          folder: '/tmp/sessions',
+          sessions: [{ file, state: 'complete', summary, problem: null, bytes: 10 }],
+        };
+      case 'sessions.open':
+        model.apply({ type: 'playback', status: opened });
+        return { summary, steps: 3, playback: opened };
+      case 'playback.play':
+        model.apply({ type: 'playback', status: { ...opened, playing: true } });
+        return { playback: { ...opened, playing: true } };
+      case 'playback.speed':
+        return { playback: { ...opened, speed: command.speed } };
+      case 'playback.close':
+        model.apply({ type: 'playback', status: null });
+        return {};
+      case 'sessions.whatif':
+        return { original: plannerStep(command.step, command.step), replanned };
+      default:
+        throw new Error(`unexpected ${command.type}`);
+    }
+  });
 }
 
 describe('Sessions view', () => {

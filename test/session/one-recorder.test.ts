@@ -14,11 +14,11 @@ import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import type { ConsoleEvent } from '../../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
+import { fastDryRun } from '../helpers/console-on-lab';
 import { repoRoot } from '../helpers/scenes';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
 
@@ -62,14 +62,7 @@ const filled = (counts: Map<string, number>): string[] =>
 
 const all = [...topics].sort();
 
-/** A fast dry run: the analytical coarse model, two controls, four rollouts. */
-const fast: PlannerSettings = {
-  ...plannerPresets['isrr2019-coarse'].settings,
-  horizon: 2,
-  slices: 2,
-  rollouts: 4,
-  maxExecutedActions: 3,
-};
+const fast = fastDryRun(3);
 
 let consoleCounts: Map<string, number> | undefined;
 

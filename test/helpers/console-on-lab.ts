@@ -1,0 +1,96 @@
+/**
+ * The console core on an in-process virtual lab, wired as the console wires it (run controller,
+ * live connections, and the robot recovery when asked), with what the tests drive it by: every
+ * event it published, commands that throw when refused, the last run status, and polling that
+ * says where the run was when it gives up.
+ */
+import path from 'node:path';
+import type { ConsoleEvent, RunStatus } from '../../src-main/contract/console-api';
+import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import { LabConnections } from '../../src-main/console/lab-connections';
+import { LabRunController } from '../../src-main/console/lab-run-controller';
+import { RobotRecovery } from '../../src-main/console/robot-recovery';
+import type { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { repoRoot } from './scenes';
+
+/** Small plans for quick dry runs: the analytical coarse model, two controls, four rollouts. */
+export function fastDryRun(maxExecutedActions: number): PlannerSettings {
+  return {
+    ...plannerPresets['isrr2019-coarse'].settings,
+    horizon: 2,
+    slices: 2,
+    rollouts: 4,
+    maxExecutedActions,
+  };
+}
+
+export interface ConsoleOnLabOptions {
+  virtualLab: VirtualLabSession;
+  /** The lab real runs go to (the virtual one standing in for it); null: none configured. */
+  realLab: VirtualLabSession | null;
+  /** Give the core the Setup view's robot recovery, on the run controller's lab. */
+  recovery?: boolean;
+}
+
+export class ConsoleOnLab {
+  readonly controller: LabRunController;
+  readonly connections: LabConnections;
+  readonly core: ConsoleCore;
+  /** Every event the core published, in order (empty it with `events.length = 0`). */
+  readonly events: ConsoleEvent[] = [];
+
+  constructor(o: ConsoleOnLabOptions) {
+    const controller = new LabRunController({
+      virtualLab: o.virtualLab,
+      realLab: o.realLab,
+      tasksDir: path.join(repoRoot, 'resources/tasks'),
+      workers: 1,
+      liveRateHz: 30,
+    });
+    this.controller = controller;
+    // The lab read ten times a second, so the tests see it change soon.
+    this.connections = new LabConnections(controller, 0.1);
+    this.core = new ConsoleCore({
+      scenesDir: path.join(repoRoot, 'resources/scenes'),
+      runController: controller,
+      connections: this.connections,
+      ...(o.recovery
+        ? {
+            recovery: new RobotRecovery({
+              session: () => controller.currentSession(),
+              runInProgress: () => controller.runInProgress(),
+            }),
+          }
+        : {}),
+    });
+    this.core.subscribe((e) => this.events.push(e));
+  }
+
+  /** The command's result; a refusal throws its error. */
+  command = async (raw: Parameters<ConsoleCore['handle']>[0]) => {
+    const r = await this.core.handle(raw);
+    if (!r.ok) throw new Error(r.error);
+    return r.result;
+  };
+
+  lastRun = (): RunStatus | undefined =>
+    this.events.filter((e) => e.type === 'run').at(-1)?.status as RunStatus | undefined;
+
+  /** Polls `get` until it gives something; past `timeoutMs` it fails with the run's last status. */
+  until = async <T>(what: string, get: () => T | undefined | false, timeoutMs = 20_000): Promise<T> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = get();
+      if (v) return v;
+      if (Date.now() > end)
+        throw new Error(`timed out waiting for ${what} (run: ${JSON.stringify(this.lastRun() ?? null)})`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+
+  dispose(): void {
+    this.connections.dispose();
+    this.core.dispose();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The console as the end-to-end tests drive it: web mode on the real core with the in-process
+ * virtual lab (virtual UR, gripper and NatNet server on loopback), wired as `parapush web` wires
+ * them, opened in Debian's Chromium. Runs are recorded as in `parapush web`, but into the test's
+ * temp folder (PARAPUSH_SESSIONS_DIR), never the home folder.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
+import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
+import { startWebServer, type WebServer } from '../../src-main/console/web-server';
+import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
+import { chromiumOptions, docScreenshotsDir, screenshotsDir } from './chromium';
+
+export interface ConsoleInChromium {
+  /** The test's temp folder: sessions, the renderer build, the browser profile. */
+  root: string;
+  server: WebServer;
+  lab: ConsoleLab;
+  core: ConsoleCore;
+  context: BrowserContext;
+  page: Page;
+  /** Closes the browser, the server, the core and the lab; removes the temp folder. */
+  close(): Promise<void>;
+}
+
+/** Starts the console in web mode and opens a Chromium page on a window of `viewport` (not yet on the console's URL). */
+export async function openConsoleInChromium(viewport: {
+  width: number;
+  height: number;
+}): Promise<ConsoleInChromium> {
+  const root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-'));
+  const sessionsDirBefore = process.env[SESSIONS_DIR_ENV];
+  process.env[SESSIONS_DIR_ENV] = path.join(root, 'sessions');
+  mkdirSync(screenshotsDir, { recursive: true });
+  mkdirSync(docScreenshotsDir, { recursive: true });
+  const rendererDir = path.join(root, 'renderer');
+  await ensureRendererBuilt(rendererDir, () => {});
+  const lab = createConsoleLab({
+    lab: { kind: 'virtual', multicast: false },
+    tasksDir: path.resolve('resources/tasks'),
+    defaultSceneFile: path.resolve('resources/scenes/isrr-obstacle.json'),
+    workers: 1,
+    report: () => {},
+  });
+  const core = new ConsoleCore({
+    scenesDir: path.resolve('resources/scenes'),
+    runController: lab.runController,
+    connections: lab.connections,
+    calibration: lab.calibration,
+    recovery: lab.recovery,
+    whatIf: lab.whatIf,
+    sessionsDir: defaultSessionsDir(),
+    scene: lab.scene,
+  });
+  const server = await startWebServer({ core, rendererDir, port: 0 });
+  const context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
+    ...chromiumOptions,
+    viewport,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    root,
+    server,
+    lab,
+    core,
+    context,
+    page,
+    async close() {
+      await context.close();
+      await server.close();
+      core.dispose();
+      await lab.close();
+      rmSync(root, { recursive: true, force: true });
+      if (sessionsDirBefore === undefined) delete process.env[SESSIONS_DIR_ENV];
+      else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
+    },
+  };
+}
