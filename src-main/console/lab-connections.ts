@@ -168,7 +168,12 @@ function gripper(link: LabLink): Connection {
     label: connectionLabels.gripper,
     state: 'connected',
     latency: null,
-    detail: g.held ? `pusher held (${g.detail})` : `pusher not held: ${g.detail}`,
+    // In a gripper scene the gripper is the robot: ready means activated and open, not holding.
+    detail: link.scene.gripper
+      ? `${g.held ? 'ready' : 'not ready'}: ${g.detail}`
+      : g.held
+        ? `pusher held (${g.detail})`
+        : `pusher not held: ${g.detail}`,
   };
 }
 

@@ -150,7 +150,16 @@ export type Connection = z.infer<typeof connectionSchema>;
 /** One pre-flight check as the Setup view lists it: what was looked at and, when red, why. */
 export const preflightCheckSchema = z
   .object({
-    id: z.enum(['mocap', 'robot-mode', 'safety-mode', 'program', 'pusher-held', 'gripper-open', 'calibration', 'scene']),
+    id: z.enum([
+      'mocap',
+      'robot-mode',
+      'safety-mode',
+      'program',
+      'pusher-held',
+      'gripper-open',
+      'calibration',
+      'scene',
+    ]),
     label: z.string(),
     ok: z.boolean(),
     reason: z.string(),

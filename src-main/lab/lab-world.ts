@@ -1,17 +1,29 @@
 /**
- * The virtual lab's physical world: MuJoCo stepped in real time, in which the pusher follows the
+ * The virtual lab's physical world: MuJoCo stepped in real time, in which the robot follows the
  * virtual arm's tool and the sliders are pushed by it. The arm (virtual UR) and the cameras
  * (virtual NatNet server) see this world the way the real ones see the table.
  *
- * The pusher is driven by the tool's velocity plus a small correction of the position error, so
- * it tracks the tool without drifting; process noise (Gaussian, on every body's velocity at every
- * step, as in the papers' execution worlds) makes the world less predictable than the planner's.
+ * The robot is the scene's: a pusher, or a gripper (the models' MJCF, physics/gripper-mjcf.ts)
+ * whose body follows the tool's position and yaw and whose fingers the virtual Robotiq drives
+ * (`fingers`). Each is driven by the tool's velocity plus a small correction of the position
+ * error, so it tracks the tool without drifting; process noise (Gaussian, on every body's velocity
+ * at every step, as in the papers' execution worlds) makes the world less predictable than the
+ * planner's.
  */
 import { performance } from 'node:perf_hooks';
-import { requirePusher, type Pusher, type Scene } from '../contract/scene';
-import { initialState, layoutForScene, type State, type StateLayout } from '../contract/state';
+import type { Scene } from '../contract/scene';
+import {
+  GRIPPER_OPENING,
+  GRIPPER_YAW,
+  initialState,
+  layoutForScene,
+  wrapAngle,
+  type State,
+  type StateLayout,
+} from '../contract/state';
 import { FineModel } from '../../src-workers/physics/fine-model';
 import { PUSHER_CLEARANCE } from '../../src-workers/physics/mjcf';
+import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';
 import type { RobotAdapter } from '../robot/adapter';
 import { Rng } from '../common/rng';
 import type { TablePose } from './natnet-server';
@@ -20,6 +32,8 @@ import { sceneRigidBodies } from './natnet-server';
 export interface ToolMotion {
   pose: readonly number[];
   velocity: readonly number[];
+  /** Angular velocity about base z, rad/s (0: the tool does not turn). */
+  yawRate?: number;
 }
 
 export interface LabWorldOptions {
@@ -32,14 +46,20 @@ export interface LabWorldOptions {
   tickMs?: number;
 }
 
+/** Fingers this long below a fifth of their commanded speed, away from their target, have stalled (s). */
+const STALL_TIME = 0.05;
+
 export class LabWorld {
   readonly layout: StateLayout;
   private readonly names: string[];
   private readonly rng: Rng;
   private readonly noiseStd: number;
   private readonly trackingGain: number;
-  private readonly pusher: Pusher;
+  /** Height of the robot's rigid body above the table (m): the pusher's or the gripper's centre. */
+  private readonly robotZ: number;
   private tool: ToolMotion | undefined;
+  /** The fingers' target gap and speed (m, m/s), and since when (world time, s) they crawl. */
+  private fingerCommand = { opening: 0, speed: 0, slowSince: null as number | null };
   private state: State;
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
@@ -53,7 +73,9 @@ export class LabWorld {
     private readonly adapter: RobotAdapter,
     private readonly options: LabWorldOptions,
   ) {
-    this.pusher = requirePusher(scene, 'the virtual lab');
+    this.robotZ = scene.gripper
+      ? scene.gripper.finger.height / 2 + PUSHER_CLEARANCE
+      : (scene.pusher?.height ?? 0) / 2 + PUSHER_CLEARANCE;
     this.layout = layoutForScene(scene);
     this.names = sceneRigidBodies(scene).map((b) => b.name);
     this.rng = new Rng(options.seed);
@@ -61,6 +83,7 @@ export class LabWorld {
     this.trackingGain = options.trackingGain ?? 20;
     this.state = initialState(scene);
     fine.writeState(this.state);
+    this.holdFingers();
   }
 
   static async create(scene: Scene, adapter: RobotAdapter, options: LabWorldOptions): Promise<LabWorld> {
@@ -72,12 +95,34 @@ export class LabWorld {
     this.tool = motion;
   }
 
+  /** The gripper's fingers, for the virtual Robotiq; undefined for a pusher scene. */
+  get fingers(): FingerDrive | undefined {
+    if (!this.scene.gripper) return undefined;
+    const opening = (): number => this.state[GRIPPER_OPENING]!;
+    const stalled = (): boolean => {
+      const since = this.fingerCommand.slowSince;
+      return since !== null && this.stepsDone * this.fine.timestep - since >= STALL_TIME;
+    };
+    return {
+      moveTo: (target, speed) => {
+        this.fingerCommand = { opening: target, speed, slowSince: null };
+      },
+      get opening() {
+        return opening();
+      },
+      get stalled() {
+        return stalled();
+      },
+    };
+  }
+
   /** Current poses by rigid-body name, for the virtual motion-capture server. */
   poses(): Map<string, TablePose> {
     const L = this.layout;
     const m = new Map<string, TablePose>();
     const [px, py] = L.pusherPosition(this.state);
-    m.set(this.names[0]!, { x: px, y: py, theta: 0, z: this.pusher.height / 2 + PUSHER_CLEARANCE });
+    const theta = L.robot === 'gripper' ? this.state[GRIPPER_YAW]! : 0;
+    m.set(this.names[0]!, { x: px, y: py, theta, z: this.robotZ });
     this.scene.sliders.forEach((s, i) =>
       m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),
     );
@@ -92,6 +137,7 @@ export class LabWorld {
   placeScene(): void {
     this.state = initialState(this.scene);
     this.fine.writeState(this.state);
+    this.holdFingers();
   }
 
   snapshot(): State {
@@ -125,18 +171,48 @@ export class LabWorld {
     if (due > maxBurst) this.skippedSteps += due - maxBurst;
     this.stepsDone += due;
     for (let k = 0; k < steps; k++) {
-      this.drivePusher();
+      this.driveRobot(this.stepsDone - steps + k);
       if (this.noiseStd > 0) this.fine.perturbVelocities(() => this.noiseStd * this.rng.normal());
       this.fine.advance(1);
     }
     if (steps > 0) this.state = this.fine.readState();
   }
 
-  private drivePusher(): void {
-    if (!this.tool) return;
-    const target = this.adapter.pusherPosition(this.tool.pose);
-    const v = this.adapter.pusherVelocity([...this.tool.velocity, 0, 0, 0], this.tool.pose);
-    const [px, py] = this.layout.pusherPosition(this.fine.readState(this.state));
-    this.fine.setControl([v.vx + this.trackingGain * (target.x - px), v.vy + this.trackingGain * (target.y - py)]);
+  /** The fingers stay where the scene puts them until the Robotiq moves them. */
+  private holdFingers(): void {
+    if (this.layout.robot === 'gripper')
+      this.fingerCommand = { opening: this.state[GRIPPER_OPENING]!, speed: 0, slowSince: null };
+  }
+
+  /** Sets the robot's velocity commands for the MuJoCo step `step` (its index since start). */
+  private driveRobot(step: number): void {
+    const x = this.fine.readState(this.state);
+    const gain = this.trackingGain;
+    const robot: number[] = [];
+    if (this.tool) {
+      const { pose, velocity, yawRate = 0 } = this.tool;
+      const target = this.adapter.pusherPosition(pose);
+      const v = this.adapter.pusherVelocity([...velocity, 0, 0, yawRate], pose);
+      robot.push(v.vx + gain * (target.x - x[0]!), v.vy + gain * (target.y - x[1]!));
+      if (this.layout.robot === 'gripper')
+        robot.push(yawRate + gain * wrapAngle(this.adapter.toolYaw(pose) - x[GRIPPER_YAW]!));
+    } else robot.push(0, 0, ...(this.layout.robot === 'gripper' ? [0] : []));
+    if (this.layout.robot === 'gripper') robot.push(this.fingerSpeed(x, step * this.fine.timestep));
+    this.fine.setControl(robot);
+  }
+
+  /**
+   * The fingers' opening speed towards their target: proportional near it, capped at the
+   * commanded speed; a stall is noted when they crawl while still away from it.
+   */
+  private fingerSpeed(x: State, time: number): number {
+    const c = this.fingerCommand;
+    const opening = x[GRIPPER_OPENING]!;
+    const away = c.opening - opening;
+    const u = Math.max(-c.speed, Math.min(c.speed, this.trackingGain * away));
+    const rate = Math.abs(x[this.layout.velocityOffset + GRIPPER_OPENING]!);
+    const crawling = c.speed > 0 && Math.abs(away) > FINGER_TOLERANCE && rate < c.speed / 5;
+    c.slowSince = crawling ? (c.slowSince ?? time) : null;
+    return u;
   }
 }

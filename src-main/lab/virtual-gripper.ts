@@ -4,9 +4,36 @@
  * fingers, and injectable faults, e-stop ('?' replies) and pusher loss.
  *
  * State is evaluated from elapsed time on every request, so there are no timers to manage.
+ *
+ * As the robot of a gripper scene its fingers are the lab world's (`attachFingers`): a command
+ * drives the world's finger joints towards the requested gap at the requested speed, and POS and
+ * OBJ report what they did there (OBJ 2 when an object stopped them closing).
  */
 import { z } from 'zod';
+import { openingAt, positionFor, ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { LineServer } from './virtual-ur/line-server';
+
+/**
+ * A gripper's fingers as the virtual Robotiq drives them: towards a gap at a speed, force-limited
+ * by the model's finger actuators (physics/gripper-mjcf.ts GRIP_FORCE), so an object between them
+ * stops them and is held.
+ */
+export interface FingerDrive {
+  /** Drives the gap between the fingers towards `opening` m at `speed` m/s (0: hold where they are). */
+  moveTo(opening: number, speed: number): void;
+  /**
+   * The gap now (m), and whether the fingers stopped short of their target: crawling for a moment
+   * while still away from it (an object between them, or pressed against one from outside).
+   */
+  readonly opening: number;
+  readonly stalled: boolean;
+}
+
+/**
+ * Fingers within this of their target gap have arrived (m): the proportional approach takes the
+ * last millimetres slowly, and the Robotiq's position resolution on a 2F-140 is 0.55 mm.
+ */
+export const FINGER_TOLERANCE = 0.002;
 
 export const virtualGripperOptionsSchema = z
   .object({
@@ -32,6 +59,8 @@ export class VirtualGripper {
   private pusherPresent: boolean;
   /** Motion segment: from `from` at time `t0` towards the request at `speed` units/s. */
   private motion = { from: 0, t0: 0, target: 0, speed: 0 };
+  /** The world's fingers and the gripper's stroke (m), when the gripper is the scene's robot. */
+  private fingers: { drive: FingerDrive; stroke: number } | undefined;
 
   private constructor(options: VirtualGripperOptions) {
     this.options = virtualGripperOptionsSchema.parse(options);
@@ -67,6 +96,16 @@ export class VirtualGripper {
     this.pusherPresent = true;
   }
 
+  /**
+   * Makes the world's fingers this gripper's (a gripper scene): commands move them, POS and OBJ
+   * read them. `stroke` is the gap fully open (m), at POS 0.
+   */
+  attachFingers(drive: FingerDrive, stroke: number): void {
+    this.fingers = { drive, stroke };
+    const p = positionFor(drive.opening, stroke);
+    this.motion = { from: p, t0: this.now(), target: p, speed: 0 };
+  }
+
   async stop(): Promise<void> {
     await this.server.close();
   }
@@ -91,6 +130,7 @@ export class VirtualGripper {
   }
 
   private get position(): number {
+    if (this.fingers) return positionFor(this.fingers.drive.opening, this.fingers.stroke);
     const { from, t0, speed } = this.motion;
     const end = this.stopPosition;
     const travelled = speed * (this.now() - t0);
@@ -99,6 +139,13 @@ export class VirtualGripper {
 
   private get objectStatus(): number {
     if (this.activationStatus !== 3 || this.regs.GTO !== 1) return 0;
+    if (this.fingers) {
+      const { drive, stroke } = this.fingers;
+      const target = openingAt(this.motion.target, stroke);
+      if (Math.abs(drive.opening - target) <= FINGER_TOLERANCE) return 3;
+      if (!drive.stalled) return 0;
+      return target < drive.opening ? 2 : 1;
+    }
     const p = this.position;
     const end = this.stopPosition;
     if (Math.abs(p - end) > 1e-9) return 0;
@@ -109,9 +156,18 @@ export class VirtualGripper {
   private freeze(): void {
     const p = this.position;
     this.motion = { ...this.motion, from: p, t0: this.now(), target: p };
+    this.fingers?.drive.moveTo(this.fingers.drive.opening, 0);
   }
 
   private startMotion(): void {
+    if (this.fingers) {
+      const { drive, stroke } = this.fingers;
+      const { min, max } = ROBOTIQ_OPENING_SPEED;
+      const target = this.regs.POS!;
+      this.motion = { from: this.position, t0: this.now(), target, speed: 0 };
+      drive.moveTo(openingAt(target, stroke), min + ((max - min) * this.regs.SPE!) / 255);
+      return;
+    }
     // Robotiq 2F-85: about 20..150 mm/s over 85 mm of travel (255 units).
     const mmPerSecond = 20 + (130 * this.regs.SPE!) / 255;
     this.motion = {

@@ -1,15 +1,17 @@
 /**
  * The virtual lab: everything on the far side of the sockets, on loopback. A virtual UR controller
- * (RTDE, dashboard, script ports), a virtual Robotiq gripper holding the pusher and a virtual
- * NatNet server, all on one MuJoCo world in which the pusher follows the tool. The real clients
- * connect to it exactly as they connect to the lab; nothing in them knows the difference.
+ * (RTDE, dashboard, script ports), a virtual Robotiq gripper and a virtual NatNet server, all on
+ * one MuJoCo world. In a pusher scene the Robotiq holds the pusher, which follows the tool; in a
+ * gripper scene the Robotiq is the robot: its body follows the tool's position and yaw, its
+ * fingers are the world's. The real clients connect to it exactly as they connect to the lab;
+ * nothing in them knows the difference.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import type { Vec3 } from '../contract/geometry';
-import { requirePusher, type Scene } from '../contract/scene';
+import { robotStart, type Scene } from '../contract/scene';
 import { loadSceneFile } from '../common/config-files';
-import { axisAngle } from '../common/rotation';
+import { axisAngle, vectorFromRotation } from '../common/rotation';
 import { RobotAdapter } from '../robot/adapter';
 import { saveSetup, type SetupInput } from '../setup/setup-file';
 import { LabWorld } from './lab-world';
@@ -114,7 +116,7 @@ export interface LabPorts extends VirtualUrPorts {
   natnetData: number;
 }
 
-/** Height of the pusher tip above the table that the arm holds. */
+/** Height of the tool point (the pusher's tip, the gripper's grasp centre at the fingers' bottom) above the table that the arm holds. */
 const TIP_HEIGHT = 0.004;
 
 export class VirtualLab {
@@ -140,9 +142,13 @@ export class VirtualLab {
       pusherOffset: setup.robot.pusherOffset,
     });
     const world = await LabWorld.create(scene, adapter, config.world);
-    const toolDown: Vec3 = [0, Math.PI, 0];
+    // A gripper's tool x axis points along its forward direction; a pusher's orientation is any
+    // that points the tool down.
+    const toolDown: Vec3 = scene.gripper
+      ? vectorFromRotation(adapter.toolDownAt(scene.gripper.pose.theta))
+      : [0, Math.PI, 0];
     const homePose: Pose6 = [
-      ...adapter.toolPosition({ ...requirePusher(scene, 'the virtual lab').position, z: TIP_HEIGHT }, toolDown),
+      ...adapter.toolPosition({ ...robotStart(scene), z: TIP_HEIGHT }, toolDown),
       ...toolDown,
     ];
     const ur = await VirtualUr.start({
@@ -158,6 +164,8 @@ export class VirtualLab {
     });
     const unsubscribe = ur.onMotion((m) => world.setTool(m));
     const gripper = await VirtualGripper.start({ port: config.ports.gripper });
+    const fingers = world.fingers;
+    if (scene.gripper && fingers) gripper.attachFingers(fingers, scene.gripper.maxOpening);
     const natnet = new VirtualNatNetServer({
       rigidBodies: sceneRigidBodies(scene),
       rateHz: config.mocap.rateHz,
@@ -192,6 +200,8 @@ export class VirtualLab {
     this.ur.controller.arm.placeAt(this.homePose);
     this.world.setTool({ pose: this.homePose, velocity: [0, 0, 0] });
     this.world.placeScene();
+    const fingers = this.world.fingers;
+    if (this.scene.gripper && fingers) this.gripper.attachFingers(fingers, this.scene.gripper.maxOpening);
     await this.natnet.nextFrameSent();
   }
 

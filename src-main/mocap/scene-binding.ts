@@ -17,15 +17,20 @@ import type { Quat, Vec3 } from './messages/frame';
 import { yawOf } from '../common/rotation';
 
 export interface MocapBinding {
-  /** Rigid-body name of the pusher; undefined when the pusher position comes from the robot. */
+  /**
+   * Rigid-body name of the robot (the pusher, or a gripper); undefined when its position comes from
+   * the robot.
+   */
   pusher?: string;
   sliders: { id: string; rigidBody?: string }[];
 }
 
-export function bindingFromScene(scene: Pick<Scene, 'pusher' | 'sliders'>): MocapBinding {
+export function bindingFromScene(scene: Pick<Scene, 'pusher' | 'gripper' | 'sliders'>): MocapBinding {
   const binding: MocapBinding = { sliders: scene.sliders.map((s) => ({ id: s.id, rigidBody: s.rigidBody })) };
-  // A gripper's rigid body (a pose with yaw, and an opening from the gripper) is not bound here yet.
-  if (scene.pusher?.rigidBody) binding.pusher = scene.pusher.rigidBody;
+  // The robot's body: the pusher's, or a gripper's (whose yaw is the pose's theta: its pivot at the
+  // grasp centre, its x axis forward).
+  const robot = (scene.pusher ?? scene.gripper)?.rigidBody;
+  if (robot) binding.pusher = robot;
   return binding;
 }
 

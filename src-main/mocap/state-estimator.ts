@@ -10,10 +10,12 @@
  * in the scene's layout (contract/state.ts) with zero velocities: the arm holds still while the
  * planner plans, and the objects come to rest under friction within a fraction of a second. A
  * pusher without markers is placed by the robot (the caller says how); a body that has never been
- * seen leaves no state at all, never a guess. Staleness is reported, not acted on: stopping on it
+ * seen leaves no state at all, never a guess. A gripper's pose (with its yaw) comes from its rigid
+ * body like the pusher's, and its opening from the gripper itself (`gripperOpening`): no camera
+ * sees the gap between the fingers. Staleness is reported, not acted on: stopping on it
  * is the supervisor's job.
  */
-import type { State, StateLayout } from '../contract/state';
+import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '../contract/state';
 import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
 import {
@@ -24,8 +26,14 @@ import {
   type PlanarPoses,
 } from './scene-binding';
 
-/** Where the robot puts the pusher on the table (m), for setups whose pusher carries no markers. */
-export type PusherFromRobot = () => { x: number; y: number } | undefined;
+/**
+ * Where the robot puts the pusher (or a gripper's grasp centre) on the table (m), and a gripper's
+ * yaw (rad), for setups whose tool carries no markers.
+ */
+export type PusherFromRobot = () => { x: number; y: number; yaw?: number } | undefined;
+
+/** A gripper's opening as the gripper reports it (m), undefined before its first reading. */
+export type GripperOpening = () => number | undefined;
 
 /** The table at one moment: its poses with their ages, and the state they give (or why none). */
 export type TableEstimate = {
@@ -44,13 +52,25 @@ export function tableEstimate(
   poses: PlanarPoses | undefined,
   at: number,
   pusherFromRobot?: PusherFromRobot,
+  gripperOpening?: GripperOpening,
 ): TableEstimate {
   const none = (missing: string): TableEstimate => ({ at, poses, state: null, missing });
   if (!poses) return none('no motion-capture frame to observe the table from');
-  const pusher = poses.pusher.pose ?? pusherFromRobot?.();
-  if (!pusher) return none('the pusher position is known neither from motion capture nor from the robot');
+  const seen = poses.pusher.pose;
+  const pusher = seen ? { x: seen.x, y: seen.y, yaw: seen.theta } : pusherFromRobot?.();
+  const robot = layout.robot;
+  if (!pusher) return none(`the ${robot} position is known neither from motion capture nor from the robot`);
   const x = layout.create();
   layout.setPusher(x, pusher.x, pusher.y);
+  if (robot === 'gripper') {
+    const opening = gripperOpening?.();
+    if (pusher.yaw === undefined)
+      return none("the gripper's yaw is known neither from motion capture nor from the robot");
+    if (opening === undefined)
+      return none("the gripper's opening is unknown: no position read from the gripper yet");
+    x[GRIPPER_YAW] = pusher.yaw;
+    x[GRIPPER_OPENING] = opening;
+  }
   for (const [i, s] of poses.sliders.entries()) {
     if (!s.pose) return none(`no pose for ${s.id} (${s.rigidBody ?? 'no rigid body bound'})`);
     layout.setSlider(x, i, s.pose);
@@ -63,6 +83,8 @@ export interface StateEstimatorOptions {
   layout: StateLayout;
   /** The motion-capture calibration, read at each frame (a newly saved setup applies at once). */
   calibration: () => Calibration;
+  /** A gripper's opening as the gripper reports it (gripper scenes). */
+  gripperOpening?: GripperOpening;
   /** Local time (s); the motion-capture clock by default. */
   clock?: () => number;
 }
@@ -92,6 +114,6 @@ export class StateEstimator {
 
   /** The table at `now` (see tableEstimate); `pusherFromRobot` places a pusher motion capture does not. */
   estimate(pusherFromRobot?: PusherFromRobot, now = this.clock()): TableEstimate {
-    return tableEstimate(this.o.layout, this.poses(now), now, pusherFromRobot);
+    return tableEstimate(this.o.layout, this.poses(now), now, pusherFromRobot, this.o.gripperOpening);
   }
 }

@@ -3,6 +3,10 @@
  * the robot's (tool pose and twist in the base frame), through the table -> base calibration
  * (calibration/robot-base.ts: p_base = R p_table + t, R a rotation about z) and the pusher's fixed
  * offset from the tool centre point, given in the tool frame.
+ *
+ * A gripper is the same tool point (its grasp centre, the setup's `pusherOffset` from the TCP) that
+ * also turns: its forward direction is the tool's x axis seen from above, and the program turns the
+ * tool about base z only (robot/control-program.ts), so the table-frame yaw rate is the tool's.
  */
 import type { Vec3 } from '../contract/geometry';
 import { tableToBase, type CalibrationInput } from '../calibration/robot-base';
@@ -41,6 +45,45 @@ export class RobotAdapter {
   toolVelocity(pusherVx: number, pusherVy: number): [number, number] {
     const v = mulVec(this.R, [pusherVx, pusherVy, 0]);
     return [v[0], v[1]];
+  }
+
+  /**
+   * Tool twist (base x, y velocity of the TCP, m/s; yaw rate about base z, rad/s) that moves the
+   * tool point with (vx, vy) in the table frame while the tool turns at `yawRate`: turning swings
+   * the tool point about the TCP, which the TCP's own velocity makes up for.
+   */
+  toolTwist(
+    vx: number,
+    vy: number,
+    yawRate: number,
+    tcpPose: readonly number[],
+  ): { vx: number; vy: number; yawRate: number } {
+    const [bx, by] = this.toolVelocity(vx, vy);
+    const arm = mulVec(rotationFromVector(tcpPose.slice(3)), this.pusherOffset);
+    const swing = cross([0, 0, yawRate], arm);
+    return { vx: bx - swing[0], vy: by - swing[1], yawRate };
+  }
+
+  /** The gripper's yaw in the table frame (rad): the direction of the tool's x axis seen from above. */
+  toolYaw(tcpPose: readonly number[]): number {
+    const R = rotationFromVector(tcpPose.slice(3));
+    const x = mulTransposeVec(this.R, [R[0][0], R[1][0], R[2][0]]);
+    return Math.atan2(x[1], x[0]);
+  }
+
+  /**
+   * The tool-down orientation (UR rotation matrix) whose x axis points along table yaw `yaw`: the
+   * tool's z axis straight down, as the virtual lab and the setup instructions hold a gripper.
+   */
+  toolDownAt(yaw: number): Mat3 {
+    const c = Math.cos(this.yaw + yaw);
+    const s = Math.sin(this.yaw + yaw);
+    // Rz(table yaw + yaw) times a half turn about x (x kept, y and z reversed).
+    return [
+      [c, s, 0],
+      [s, -c, 0],
+      [0, 0, -1],
+    ];
   }
 
   /** Pusher velocity in the table frame from the tool twist (base frame) at the given tool pose. */

@@ -23,6 +23,13 @@ const TEMPLATE_PATH = fileURLToPath(
 export const STOP_DECELERATION = 1.5;
 
 /**
+ * Angular deceleration of the tool's yaw in every stop (the program's and the console's), rad/s^2.
+ * Fixed like STOP_DECELERATION: from the program's largest yaw rate (pi rad/s) the tool stands
+ * still within 0.5 s and 0.8 rad; from a gripper scene's 1 rad/s within 0.17 s and 0.08 rad.
+ */
+export const STOP_YAW_DECELERATION = 6;
+
+/**
  * The settings the shipped program runs with and the re-implementation in the virtual controller
  * assumes; test/lab/urscript-file.test.ts checks the .script file against them.
  */
@@ -31,6 +38,8 @@ export const CONTROL_PROGRAM_DEFAULTS = {
   stopAcceleration: STOP_DECELERATION,
   maxSpeed: 0.25,
   maxAcceleration: 1.5,
+  maxYawRate: 1.5,
+  maxYawAcceleration: 6,
   heightGain: 2,
   maxHeightCorrection: 0.02,
 } as const;
@@ -69,6 +78,13 @@ export const controlProgramSettingsSchema = z
     maxAcceleration: bounded(MIN_COMMAND_ACCELERATION, 3, 'm/s^2')
       .default(D.maxAcceleration)
       .describe('m/s^2, cap on the commanded acceleration'),
+    // The UR5's wrist turns at most pi rad/s (180 deg/s).
+    maxYawRate: bounded(0, Math.PI, 'rad/s', false)
+      .default(D.maxYawRate)
+      .describe('rad/s, hard cap on the commanded yaw rate about base z'),
+    maxYawAcceleration: bounded(MIN_COMMAND_ACCELERATION, 10, 'rad/s^2')
+      .default(D.maxYawAcceleration)
+      .describe('rad/s^2, cap on the commanded yaw acceleration'),
     heightGain: bounded(0, 10, '1/s', false)
       .default(D.heightGain)
       .describe('1/s, proportional gain that holds the start height'),
@@ -103,6 +119,9 @@ export function renderControlProgram(input: ControlProgramSettingsInput = {}): s
     stopAcceleration: float(s.stopAcceleration),
     maxSpeed: float(s.maxSpeed),
     maxAcceleration: float(s.maxAcceleration),
+    maxYawRate: float(s.maxYawRate),
+    maxYawAcceleration: float(s.maxYawAcceleration),
+    stopYawDeceleration: float(STOP_YAW_DECELERATION),
     heightGain: float(s.heightGain),
     maxHeightCorrection: float(s.maxHeightCorrection),
     rtdeWatchdogFrequency: float(rtdeWatchdogFrequency(s)),
@@ -111,6 +130,8 @@ export function renderControlProgram(input: ControlProgramSettingsInput = {}): s
     regVx: String(REGISTER_NUMBERS.vx),
     regVy: String(REGISTER_NUMBERS.vy),
     regAcceleration: String(REGISTER_NUMBERS.acceleration),
+    regYawRate: String(REGISTER_NUMBERS.yawRate),
+    regYawAcceleration: String(REGISTER_NUMBERS.yawAcceleration),
     regAckSequence: String(REGISTER_NUMBERS.ackSequence),
     regProgramState: String(REGISTER_NUMBERS.programState),
     regHeartbeat: String(REGISTER_NUMBERS.heartbeat),
@@ -132,6 +153,8 @@ const SETTING_LINES: Record<keyof ControlProgramSettings, string> = {
   stopAcceleration: 'STOP_ACCELERATION',
   maxSpeed: 'MAX_SPEED',
   maxAcceleration: 'MAX_ACCELERATION',
+  maxYawRate: 'MAX_YAW_RATE',
+  maxYawAcceleration: 'MAX_YAW_ACCELERATION',
   heightGain: 'HEIGHT_GAIN',
   maxHeightCorrection: 'MAX_HEIGHT_CORRECTION',
 };

@@ -4,6 +4,11 @@
  * (OBJ = 2), fault decoding, and a monitor that reports a lost pusher as a stop reason. The
  * request and reply codecs are plain functions: a reply line, whatever it holds, gives a register
  * value 0..255 or a GripperError.
+ *
+ * As the robot of a gripper scene it opens fully before a run and moves its fingers to a gap at a
+ * speed (`moveFingers`); its position register converts to the gap between the fingers linearly
+ * over the stroke (POS 0 fully open, 255 closed), its speed register to the opening speed over the
+ * Robotiq's range (ROBOTIQ_OPENING_SPEED).
  */
 import { EventEmitter } from 'node:events';
 import { LineClient } from './line-client';
@@ -48,6 +53,32 @@ export function decodeFault(code: number): GripperFault {
     `unknown fault 0x${code.toString(16).padStart(2, '0')}`,
   ];
   return { code, class: cls, description, needsReactivation: cls === 'major' };
+}
+
+/**
+ * The opening speeds the speed register spans (m/s): SPE 0 the slowest, 255 the fastest; the
+ * 2F-85's 20..150 mm/s, the scene limit's (contract/scene.ts SCENE_LIMITS.maxOpeningSpeed).
+ */
+export const ROBOTIQ_OPENING_SPEED = { min: 0.02, max: 0.15 } as const;
+
+/** The gap between the fingers (m) at position register value `position` for a gripper of `stroke` m. */
+export function openingAt(position: number, stroke: number): number {
+  return stroke * (1 - Math.min(Math.max(position, 0), 255) / 255);
+}
+
+/** The position register value (0..255) nearest a gap of `opening` m for a gripper of `stroke` m. */
+export function positionFor(opening: number, stroke: number): number {
+  return Math.round(255 * (1 - Math.min(Math.max(opening / stroke, 0), 1)));
+}
+
+/**
+ * The speed register value for an opening speed (m/s), rounded up so the fingers are never
+ * slower than asked; below the Robotiq's slowest they move at their slowest (SPE 0) and arrive
+ * early, which a move to a gap (not a speed held over time) allows.
+ */
+export function speedRegisterFor(speed: number): number {
+  const { min, max } = ROBOTIQ_OPENING_SPEED;
+  return Math.min(255, Math.max(0, Math.ceil((255 * (speed - min)) / (max - min))));
 }
 
 export class GripperError extends Error {
@@ -117,7 +148,7 @@ export type GripperStopReason =
   | { kind: 'emergency-stop' }
   | { kind: 'link-lost'; message: string };
 
-type Events = { stop: [GripperStopReason] };
+type Events = { stop: [GripperStopReason]; position: [number] };
 
 export interface GripOptions {
   /** 0..255 each. */
@@ -212,6 +243,35 @@ export class RobotiqGripper extends EventEmitter<Events> {
     return this.status();
   }
 
+  /**
+   * Starts a finger motion to position register value `position` (0 open .. 255 closed) at speed
+   * and force register values; resolves once the gripper acknowledged it, not when it arrives.
+   */
+  async move(position: number, speed: number, force: number): Promise<void> {
+    await this.set({ POS: position, SPE: speed, FOR: force, GTO: 1 });
+  }
+
+  /**
+   * Opens fully and resolves once the fingers stand at the open position (OBJ = 3); an object
+   * that stops them on the way (OBJ = 1) or a fault is a GripperError.
+   */
+  async openFully(timeoutMs = 5000): Promise<GripperStatus> {
+    await this.move(0, 255, 0);
+    let object: number = ObjectStatus.MOVING;
+    await this.until(
+      async () => {
+        await this.throwOnFault();
+        object = await this.get('OBJ');
+        return object !== ObjectStatus.MOVING;
+      },
+      timeoutMs,
+      'opening',
+    );
+    if (object !== ObjectStatus.AT_POSITION)
+      throw new GripperError(`the fingers stopped before they were fully open (OBJ = ${object})`);
+    return this.status();
+  }
+
   /** True when the pusher is held right now (OBJ = 2, no fault). */
   async pusherHeld(): Promise<boolean> {
     return (await this.get('OBJ')) === ObjectStatus.HELD && (await this.get('FLT')) === 0;
@@ -220,8 +280,10 @@ export class RobotiqGripper extends EventEmitter<Events> {
   /**
    * Polls OBJ and FLT and emits one 'stop' with the reason when the pusher is no longer held, a
    * fault appears, the gripper answers '?' (e-stop), or the link drops. Monitoring then ends.
+   * As the robot of a gripper scene (`holdsPusher` false) it watches faults, e-stop and link and
+   * reports each finger position it reads ('position', the register value, 0..255).
    */
-  startMonitor(): void {
+  startMonitor(holdsPusher = true): void {
     if (this.monitorTimer) return;
     const report = (reason: GripperStopReason): void => {
       this.stopMonitor();
@@ -232,8 +294,10 @@ export class RobotiqGripper extends EventEmitter<Events> {
       try {
         const fault = decodeFault(await this.get('FLT'));
         if (fault.code !== 0) return report({ kind: 'fault', fault });
-        const object = await this.get('OBJ');
-        if (object !== ObjectStatus.HELD) return report({ kind: 'pusher-lost', object });
+        if (holdsPusher) {
+          const object = await this.get('OBJ');
+          if (object !== ObjectStatus.HELD) return report({ kind: 'pusher-lost', object });
+        } else this.emit('position', await this.get('POS'));
       } catch (err) {
         if (err instanceof GripperUnavailableError) return report({ kind: 'emergency-stop' });
         return report({ kind: 'link-lost', message: (err as Error).message });

@@ -17,6 +17,10 @@ export const REGISTER_NUMBERS = {
   vy: 25,
   /** double: acceleration for speedl / deceleration for stopl, m/s^2. */
   acceleration: 26,
+  /** double: tool yaw rate about base z, rad/s (0 for the pusher, whose tool never turns). */
+  yawRate: 27,
+  /** double: angular acceleration of speedl's yaw (its aRot), rad/s^2. */
+  yawAcceleration: 28,
   /** int out: the sequence number the program last took. */
   ackSequence: 24,
   /** int out: ProgramState. */
@@ -31,6 +35,8 @@ export const INPUT_NAMES = {
   vx: `input_double_register_${REGISTER_NUMBERS.vx}`,
   vy: `input_double_register_${REGISTER_NUMBERS.vy}`,
   acceleration: `input_double_register_${REGISTER_NUMBERS.acceleration}`,
+  yawRate: `input_double_register_${REGISTER_NUMBERS.yawRate}`,
+  yawAcceleration: `input_double_register_${REGISTER_NUMBERS.yawAcceleration}`,
 } as const;
 
 export const OUTPUT_NAMES = {
@@ -46,6 +52,8 @@ export const COMMAND_INPUTS = [
   INPUT_NAMES.vx,
   INPUT_NAMES.vy,
   INPUT_NAMES.acceleration,
+  INPUT_NAMES.yawRate,
+  INPUT_NAMES.yawAcceleration,
 ] as const;
 
 export const CommandCode = { STOP: 0, SPEED: 1 } as const;

@@ -13,6 +13,7 @@ import { EventEmitter } from 'node:events';
 import { monotonicSeconds } from '../contract/time';
 import {
   controlProgramSettingsSchema,
+  STOP_YAW_DECELERATION,
   renderControlProgram,
   sendProgram,
   type ControlProgramSettings,
@@ -43,6 +44,15 @@ export interface Ur5ConnectionOptions {
   reconnectDelayMs?: { initial: number; max: number };
   timeoutMs?: number;
 }
+
+/** A turn of the tool about base z: yaw rate (rad/s) reached at `acceleration` (rad/s^2). */
+export interface YawCommand {
+  rate: number;
+  acceleration: number;
+}
+
+/** What the pusher sends: no turn (the program holds the tool's orientation). */
+const NO_TURN: YawCommand = { rate: 0, acceleration: STOP_YAW_DECELERATION };
 
 export class LinkDownError extends Error {
   override name = 'LinkDownError';
@@ -115,17 +125,21 @@ export class Ur5Connection extends EventEmitter<Events> {
 
   /**
    * Writes one motion command: tool velocity (vx, vy) in the base frame, m/s, reached with
-   * `acceleration` m/s^2. Valid for the program's watchdog timeout; call again to keep moving.
-   * Returns the command's sequence number.
+   * `acceleration` m/s^2, and a yaw rate about base z (a gripper's turn; none by default). Valid
+   * for the program's watchdog timeout; call again to keep moving. Returns the command's sequence
+   * number.
    */
-  sendTwist(vx: number, vy: number, acceleration: number): number {
+  sendTwist(vx: number, vy: number, acceleration: number, yaw: YawCommand = NO_TURN): number {
     if (![vx, vy, acceleration].every(Number.isFinite) || acceleration <= 0) {
       throw new RangeError(`invalid twist command (${vx}, ${vy}) at ${acceleration} m/s^2`);
+    }
+    if (![yaw.rate, yaw.acceleration].every(Number.isFinite) || yaw.acceleration <= 0) {
+      throw new RangeError(`invalid yaw command ${yaw.rate} rad/s at ${yaw.acceleration} rad/s^2`);
     }
     const link = this.link;
     if (!link) throw new LinkDownError('robot link is down: the arm is stopped by its watchdog');
     this.lastCommand = { code: CommandCode.SPEED, acceleration };
-    return this.write(link, CommandCode.SPEED, vx, vy, acceleration);
+    return this.write(link, CommandCode.SPEED, vx, vy, acceleration, yaw);
   }
 
   /**
@@ -139,7 +153,7 @@ export class Ur5Connection extends EventEmitter<Events> {
     acceleration = Number.isFinite(acceleration) ? Math.max(acceleration, floor) : floor;
     this.lastCommand = { code: CommandCode.STOP, acceleration };
     const link = this.link;
-    return link ? this.write(link, CommandCode.STOP, 0, 0, acceleration) : undefined;
+    return link ? this.write(link, CommandCode.STOP, 0, 0, acceleration, NO_TURN) : undefined;
   }
 
   /**
@@ -181,9 +195,16 @@ export class Ur5Connection extends EventEmitter<Events> {
     this.dropLink();
   }
 
-  private write(link: Link, code: number, vx: number, vy: number, acceleration: number): number {
+  private write(
+    link: Link,
+    code: number,
+    vx: number,
+    vy: number,
+    acceleration: number,
+    yaw: YawCommand,
+  ): number {
     this.seq = nextSequence(this.seq);
-    link.client.send(link.input, [this.seq, code, vx, vy, acceleration]);
+    link.client.send(link.input, [this.seq, code, vx, vy, acceleration, yaw.rate, yaw.acceleration]);
     return this.seq;
   }
 

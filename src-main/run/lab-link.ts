@@ -2,9 +2,21 @@
  * The console's connections to a lab, real or virtual (it cannot tell): the UR5 (RTDE + control
  * program), its dashboard, the Robotiq gripper and the NatNet motion-capture stream. Keeps the
  * latest state of each, judged fresh or stale at the moment it is asked.
+ *
+ * The Robotiq holds the pusher in a pusher scene; in a gripper scene it is the robot, opened fully
+ * before a run, its opening read back continuously, and its fingers moved only through the run's
+ * supervisor (`fingersFor`).
  */
 import { DashboardClient } from '../robot/dashboard';
-import { GripperError, RobotiqGripper, ObjectStatus } from '../robot/gripper';
+import {
+  GripperError,
+  ObjectStatus,
+  openingAt,
+  positionFor,
+  RobotiqGripper,
+  speedRegisterFor,
+} from '../robot/gripper';
+import { programPlaying } from '../robot/robot-state';
 import { Ur5Connection } from '../robot/ur5-connection';
 import { NatNetClient } from '../mocap/client';
 import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
@@ -12,6 +24,14 @@ import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../moc
 import type { Scene } from '../contract/scene';
 import { layoutForScene } from '../contract/state';
 import type { Setup } from '../setup/setup-file';
+import type { SupervisedFingers } from '../safety/supervisor';
+
+/**
+ * Force register of a gripper scene's finger motions (0..255 over the Robotiq's 20..235 N): about
+ * 40 N, the grip force of the models' fingers (physics/gripper-mjcf.ts GRIP_FORCE), which holds a
+ * WAFR clutter object without crushing it.
+ */
+const GRIP_FORCE_REGISTER = 24;
 
 export interface LabAddress {
   robotHost: string;
@@ -48,6 +68,8 @@ export class LabLink {
   private readonly estimator: StateEstimator;
   private gripperHeld = false;
   private gripperDetail = 'not checked';
+  /** A gripper scene's opening as the Robotiq last reported it (m). */
+  private opening: number | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   /** What the devices say they are: the UR controller's software version, the NatNet server's name. */
   private said: { robot: string | null; mocap: string | null } = { robot: null, mocap: null };
@@ -66,6 +88,7 @@ export class LabLink {
       binding: bindingFromScene(scene),
       layout: layoutForScene(scene),
       calibration: () => this.current.mocap,
+      gripperOpening: () => this.opening,
     });
   }
 
@@ -150,6 +173,67 @@ export class LabLink {
     }
     if (this.gripperHeld) this.gripper.startMonitor();
     return this.gripperHeld;
+  }
+
+  /**
+   * Readies the Robotiq for a run: closed on the pusher in a pusher scene (gripPusher), activated
+   * and fully open in a gripper scene. True when ready.
+   */
+  async prepareGripper(): Promise<boolean> {
+    const stroke = this.scene.gripper?.maxOpening;
+    if (stroke === undefined) return this.gripPusher();
+    this.gripper.stopMonitor();
+    this.gripper.removeAllListeners('position');
+    const s = await this.gripper.status();
+    if (s.activation !== 3) await this.gripper.activate();
+    try {
+      const after = await this.gripper.openFully();
+      this.opening = openingAt(after.position, stroke);
+      this.gripperHeld = true;
+      this.gripperDetail = `open, ${(this.opening * 1000).toFixed(0)} mm between the fingers`;
+    } catch (err) {
+      if (!(err instanceof GripperError)) throw err;
+      this.gripperHeld = false;
+      this.gripperDetail = err.message;
+    }
+    if (this.gripperHeld) {
+      this.gripper.on('position', (p) => (this.opening = openingAt(p, stroke)));
+      this.gripper.startMonitor(false);
+    }
+    return this.gripperHeld;
+  }
+
+  /**
+   * A gripper scene's fingers for the run's supervisor, the one path a run has to them: moves in
+   * gaps (m) and opening speeds (m/s), sent as Robotiq register values.
+   */
+  fingersFor(): SupervisedFingers | undefined {
+    const stroke = this.scene.gripper?.maxOpening;
+    if (stroke === undefined) return undefined;
+    const opening = (): number | undefined => this.opening;
+    return {
+      get opening() {
+        return opening();
+      },
+      move: (opening, speed) =>
+        this.gripper.move(positionFor(opening, stroke), speedRegisterFor(speed), GRIP_FORCE_REGISTER),
+    };
+  }
+
+  /**
+   * Sends the control program again when it stopped while nothing was armed: its RTDE watchdog
+   * halts it when this process stalls for 0.3 s, as starting the planner's workers can on a
+   * loaded machine. Restarting it moves nothing (it waits for a re-arm). A robot that is not
+   * running normally (a protective or emergency stop) is left to the operator's recovery; the
+   * pre-flight checks judge the program either way.
+   */
+  async restartStoppedProgram(): Promise<void> {
+    const s = this.robot.latest;
+    if (!s || programPlaying(s) || s.robotMode !== 'RUNNING' || s.safetyMode !== 'NORMAL') return;
+    await this.robot.sendProgram();
+    await this.robot
+      .waitForState((r) => programPlaying(r) && r.program.state === 'ARMED')
+      .catch(() => undefined);
   }
 
   gripperStatus(): { held: boolean; detail: string } {

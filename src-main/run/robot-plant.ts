@@ -1,7 +1,9 @@
 /**
  * The real robot as the MPC loop's Plant: observe() reads the table state from the state estimator
  * (mocap/state-estimator.ts), execute() streams the control through the safety supervisor for its
- * duration and then holds still. The supervisor decides; this only proposes.
+ * duration and then holds still. The supervisor decides; this only proposes. A gripper's control
+ * (vx, vy, yaw rate, opening speed) is proposed the same way: the motion streamed, the fingers'
+ * motion once per control; the plant holds no handle on the gripper itself.
  */
 import type { State } from '../contract/state';
 import { monotonicSeconds } from '../contract/time';
@@ -36,12 +38,15 @@ export class RobotPlant implements Plant {
   }
 
   async execute(u: Control, dt: number): Promise<State[]> {
+    if (u.length !== 2 && u.length !== 4)
+      throw new Error(`a control has 2 entries (pusher) or 4 (gripper), got ${u.length}`);
     const sup = this.o.supervisor;
     const period = this.o.commandPeriod ?? 0.008;
     const end = monotonicSeconds() + dt;
     const path: State[] = [];
+    if (u.length === 4 && !sup.commandFingers(u[3]!, dt)) throw this.stopped();
     while (monotonicSeconds() < end) {
-      if (!sup.command(u[0]!, u[1]!)) throw this.stopped();
+      if (!sup.command(u[0]!, u[1]!, u[2] ?? 0)) throw this.stopped();
       await sleep(Math.min(period, Math.max(0, end - monotonicSeconds())));
       // A frame missing for a moment is the supervisor's business (staleness), not the path's.
       const seen = this.tryObserve();

@@ -133,9 +133,9 @@ export class RunRecorder {
       get latest() {
         return robot.latest;
       },
-      sendTwist(vx, vy, acceleration) {
-        const seq = robot.sendTwist(vx, vy, acceleration);
-        rec.command('twist', seq, vx, vy, acceleration);
+      sendTwist(vx, vy, acceleration, yaw) {
+        const seq = robot.sendTwist(vx, vy, acceleration, yaw);
+        rec.command('twist', seq, vx, vy, acceleration, yaw?.rate);
         return seq;
       },
       stop(acceleration) {

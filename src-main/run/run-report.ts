@@ -125,6 +125,11 @@ export class RunReporter {
           ...(d.reason.code === 'operator-abort' ? { event: { type: 'abort', reason: d.message } } : {}),
         });
         return tell('stop', d.message);
+      case 'fingers':
+        return tell(
+          'allow',
+          `Fingers to ${(d.opening * 1000).toFixed(0)} mm at ${(d.speed * 1000).toFixed(0)} mm/s`,
+        );
       case 'disarmed':
         return this.status({ armed: false });
     }

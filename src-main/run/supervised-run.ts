@@ -4,9 +4,17 @@
  * reports what happens as console events (run-report.ts) to its sink, the same events whoever
  * started it (the console shows them, the session log records them), and hands its lab streams to
  * the run's recorder (run-recorder.ts); the callbacks tell the caller too (the CLI prints them).
+ *
+ * A gripper scene runs the same way: the Robotiq opens fully instead of gripping the pusher, the
+ * supervisor also checks the tool's yaw rate, its footprint and every finger motion and is the
+ * only one to send them, and the fingers close by reflex once the target lies between them
+ * (planning/gripper-plans.ts), as in the simulated runs. The run plans within the tighter of the
+ * scene's limits and the lab's (the control program's speed and yaw-rate caps, the Robotiq's
+ * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
 import os from 'node:os';
 import type { PlannerStep, RunSummary } from '../contract/planner-events';
+import { controlLimits, type Scene } from '../contract/scene';
 import { layoutForScene } from '../contract/state';
 import { monotonicSeconds } from '../contract/time';
 import { FinePool } from '../parareal/fine-pool';
@@ -14,15 +22,17 @@ import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseKind } from '../parareal/predictor';
 import { modelLabel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
+import { closeOnTarget } from '../planning/gripper-plans';
 import { runMpc } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
-import { createTaskRun, loopMode, theoreticalSpeedup } from '../planning/task-run';
+import { createTaskRun, loopMode, theoreticalSpeedup, type TaskRunParts } from '../planning/task-run';
 import { setupResidual } from '../calibration/residual';
 import { RobotAdapter } from '../robot/adapter';
+import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
-import { Supervisor, type Decision } from '../safety/supervisor';
-import { labWorkspace } from '../safety/workspace';
+import { Supervisor, type Decision, type GripperSupervision } from '../safety/supervisor';
+import { footprintReach, gripperFootprint, labWorkspace } from '../safety/workspace';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from './lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
@@ -101,6 +111,9 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     sequences: p.optimizer.rollouts,
     horizon: p.horizon,
   });
+  const planScene = withinLab(scene, link.robot.settings);
+  const limits = controlLimits(planScene);
+  const gripper = gripperSupervision(planScene, adapter, link, setup.safety.acceleration);
   const supervisor = new Supervisor({
     robot: rec ? rec.robot(link.robot) : link.robot,
     frame: {
@@ -108,8 +121,9 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
       tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
     },
     workspace: labWorkspace(setup, scene.table),
-    maxSpeed: scene.limits.maxPusherSpeed,
+    maxSpeed: limits.maxSpeed,
     acceleration: setup.safety.acceleration,
+    ...(gripper ? { gripper } : {}),
   });
   // The recorder first: a decision is in the log before anything reacts to it.
   const unwatch = rec?.watch(link, supervisor);
@@ -119,7 +133,9 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   if (o.onDecision) supervisor.on('decision', o.onDecision);
   const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => supervisor.updateRobot(s);
   const offLink = (e: Error): void => supervisor.robotLinkLost(e.message);
-  const offGripper = (r: { kind: string }): void => supervisor.pusherLost(r.kind);
+  // In a gripper scene the Robotiq is the robot: its fault is the robot's, not a lost pusher.
+  const offGripper = (r: { kind: string }): void =>
+    scene.gripper ? supervisor.gripperFault(r.kind) : supervisor.pusherLost(r.kind);
   link.robot.on('state', offState);
   link.robot.on('linkLost', offLink);
   link.gripper.on('stop', offGripper);
@@ -129,10 +145,13 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   };
   const watchdog = setInterval(() => supervisor.tick(), 5);
   const layout = layoutForScene(scene);
-  // One estimate of the table for the planner and the live view; a pusher without markers is
-  // where the robot holds it.
+  // One estimate of the table for the planner and the live view; a pusher (or gripper) without
+  // markers is where the robot holds it.
   const observe = (): TableEstimate =>
-    link.estimate(() => (link.robot.latest ? adapter.pusherPosition(link.robot.latest.tcpPose) : undefined));
+    link.estimate(() => {
+      const tcp = link.robot.latest?.tcpPose;
+      return tcp ? { ...adapter.pusherPosition(tcp), yaw: adapter.toolYaw(tcp) } : undefined;
+    });
   const live = setInterval(() => report.state(layout, observe()), 1000 / (o.liveRateHz ?? 30));
   const onAbort = (): void => {
     supervisor.abort();
@@ -167,7 +186,30 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   return result;
 
   async function run(): Promise<SupervisedRunResult> {
-    await link.gripPusher();
+    await link.prepareGripper();
+    // The planner's workers start before anything is armed: spawning them is the heaviest thing
+    // a run does in this process, and an armed supervisor rightly stops on the stall it can cause
+    // on a loaded machine (robot state or motion capture a little over 100 ms old).
+    const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
+    let taskRun: TaskRunParts | undefined;
+    try {
+      taskRun = await createTaskRun({
+        task: o.task,
+        scene: planScene,
+        pool,
+        model,
+        seed: o.seed ?? 1,
+        ...(o.coarse ? { coarse: o.coarse } : {}),
+      });
+      return await armAndRun(taskRun);
+    } finally {
+      taskRun?.dispose();
+      await pool.close();
+    }
+  }
+
+  async function armAndRun(taskRun: TaskRunParts): Promise<SupervisedRunResult> {
+    await link.restartStoppedProgram();
     // Give the streams a moment to deliver fresh state before judging them.
     await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
     const check = (): PreflightReport =>
@@ -205,15 +247,6 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     }
     supervisor.startRun();
 
-    const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
-    const taskRun = await createTaskRun({
-      task: o.task,
-      scene,
-      pool,
-      model,
-      seed: o.seed ?? 1,
-      ...(o.coarse ? { coarse: o.coarse } : {}),
-    });
     const plant = new RobotPlant({
       supervisor,
       ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
@@ -231,6 +264,9 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         workers,
         theoreticalSpeedup: theoreticalSpeedup(model, p.horizon),
         ...loopMode(o.task),
+        ...(taskRun.geometry.graspGoal
+          ? { reflex: closeOnTarget(taskRun.geometry, limits, o.task.planner.controlDuration) }
+          : {}),
         onStep: (step) => {
           steps = step.step;
           report.step(step);
@@ -261,11 +297,53 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         supervisor,
         actions: steps,
       };
-    } finally {
-      taskRun.dispose();
-      await pool.close();
     }
   }
+}
+
+/**
+ * The scene with its limits narrowed to what the lab does: the control program's speed and yaw-rate
+ * caps (which scale a faster command down, so a plan above them would not run as planned) and the
+ * Robotiq's fastest fingers.
+ */
+function withinLab(scene: Scene, program: { maxSpeed: number; maxYawRate: number }): Scene {
+  const l = scene.limits;
+  return {
+    ...scene,
+    limits: {
+      maxPusherSpeed: Math.min(l.maxPusherSpeed, program.maxSpeed),
+      ...(l.maxYawRate !== undefined ? { maxYawRate: Math.min(l.maxYawRate, program.maxYawRate) } : {}),
+      ...(l.maxOpeningSpeed !== undefined
+        ? { maxOpeningSpeed: Math.min(l.maxOpeningSpeed, ROBOTIQ_OPENING_SPEED.max) }
+        : {}),
+    },
+  };
+}
+
+/**
+ * What the supervisor needs of a gripper scene's robot (undefined for a pusher). Turning commands
+ * accelerate so that the gripper's farthest point accelerates as fast as the setup lets the tool.
+ */
+function gripperSupervision(
+  scene: Scene,
+  adapter: RobotAdapter,
+  link: LabLink,
+  acceleration: number,
+): GripperSupervision | undefined {
+  const fingers = link.fingersFor();
+  if (!scene.gripper || !fingers) return undefined;
+  const { maxYawRate, maxOpeningSpeed } = controlLimits(scene);
+  const footprint = gripperFootprint(scene.gripper);
+  return {
+    maxYawRate: maxYawRate!,
+    maxOpeningSpeed: maxOpeningSpeed!,
+    yawAcceleration: acceleration / footprintReach(footprint),
+    maxOpening: scene.gripper.maxOpening,
+    footprint,
+    yawInTable: (p) => adapter.toolYaw(p),
+    toolTwist: (vx, vy, yawRate, p) => adapter.toolTwist(vx, vy, yawRate, p),
+    fingers,
+  };
 }
 
 /** Polls `predicate` for up to `timeout` s. */

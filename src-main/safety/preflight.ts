@@ -10,7 +10,15 @@ import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
 
 export interface Check {
-  id: 'mocap' | 'robot-mode' | 'safety-mode' | 'program' | 'pusher-held' | 'calibration' | 'scene';
+  id:
+    | 'mocap'
+    | 'robot-mode'
+    | 'safety-mode'
+    | 'program'
+    | 'pusher-held'
+    | 'gripper-open'
+    | 'calibration'
+    | 'scene';
   label: string;
   ok: boolean;
   reason: string;
@@ -24,6 +32,10 @@ export interface PreflightReport {
 export interface PreflightInputs {
   mocap: PlanarPoses | undefined;
   robot: RobotState | undefined;
+  /**
+   * The gripper ready for the run: holding the pusher (OBJ = 2) in a pusher scene; activated and
+   * fully open in a gripper scene, where it is the robot.
+   */
   gripper: { held: boolean; detail: string } | undefined;
   /** The setup's calibration residual (RMS, m: calibration/residual.ts setupResidual). */
   calibration: { residual: number } | undefined;
@@ -36,7 +48,7 @@ export function preflight(i: PreflightInputs): PreflightReport {
   const checks: Check[] = [
     mocapCheck(i.mocap),
     ...robotChecks(i.robot),
-    gripperCheck(i.gripper),
+    gripperCheck(i.gripper, i.scene),
     calibrationCheck(i),
     sceneCheck(i),
   ];
@@ -81,10 +93,12 @@ function robotChecks(r: RobotState | undefined): Check[] {
   ];
 }
 
-function gripperCheck(g: PreflightInputs['gripper']): Check {
-  const label = 'Pusher held by the gripper';
-  if (!g) return { id: 'pusher-held', label, ok: false, reason: 'no gripper status' };
-  return { id: 'pusher-held', label, ok: g.held, reason: g.detail };
+function gripperCheck(g: PreflightInputs['gripper'], scene: Scene): Check {
+  const [id, label] = scene.gripper
+    ? (['gripper-open', 'Gripper activated and fully open'] as const)
+    : (['pusher-held', 'Pusher held by the gripper'] as const);
+  if (!g) return { id, label, ok: false, reason: 'no gripper status' };
+  return { id, label, ok: g.held, reason: g.detail };
 }
 
 function calibrationCheck(i: PreflightInputs): Check {

@@ -27,13 +27,20 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('robot-state-stale'), age: z.number().describe('s') }),
   z.object({ code: z.literal('loop-stalled'), age: z.number().describe('s') }),
   z.object({ code: z.literal('speed-limit'), speed: z.number(), limit: z.number() }),
+  /** A gripper's turn faster than allowed (a pusher's limit is 0: it never turns). rad/s. */
+  z.object({ code: z.literal('yaw-rate-limit'), rate: z.number(), limit: z.number() }),
+  /** A gripper's fingers commanded faster than allowed. m/s. */
+  z.object({ code: z.literal('opening-speed-limit'), speed: z.number(), limit: z.number() }),
   z.object({ code: z.literal('workspace'), detail: z.string() }),
   z.object({ code: z.literal('pusher-lost'), detail: z.string() }),
+  /** The gripper of a gripper scene faulted, lost its link or refused a finger command. */
+  z.object({ code: z.literal('gripper-fault'), detail: z.string() }),
   z.object({ code: z.literal('task-ended'), outcome: z.string() }),
 ]);
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
 const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
+const deg = (rad: number): string => `${((rad * 180) / Math.PI).toFixed(0)} deg`;
 /** Ages are seconds; the operator reads milliseconds. */
 const ms = (s: number): string => `${(s * 1000).toFixed(0)} ms`;
 
@@ -65,10 +72,16 @@ export function describeStop(r: StopReason): string {
       return `Control loop stalled: no command for ${ms(r.age)}`;
     case 'speed-limit':
       return `Commanded speed ${mm(r.speed)}/s exceeds the limit ${mm(r.limit)}/s`;
+    case 'yaw-rate-limit':
+      return `Commanded yaw rate ${deg(r.rate)}/s exceeds the limit ${deg(r.limit)}/s`;
+    case 'opening-speed-limit':
+      return `Commanded finger speed ${mm(r.speed)}/s exceeds the limit ${mm(r.limit)}/s`;
     case 'workspace':
       return `Command refused: ${r.detail}`;
     case 'pusher-lost':
       return `Pusher lost: ${r.detail}`;
+    case 'gripper-fault':
+      return `Gripper fault: ${r.detail}`;
     case 'task-ended':
       return `Run ended: ${r.outcome}`;
   }

@@ -1,6 +1,8 @@
 /**
  * The safety supervisor: the only path from the planner to the robot. The planner proposes a
- * pusher velocity; the supervisor checks it and sends it, or refuses and stops the arm.
+ * pusher velocity (or a gripper's velocity, yaw rate and finger motion); the supervisor checks it
+ * and sends it, or refuses and stops the arm. A gripper's fingers are commanded through here too,
+ * never by the run itself: a stopped supervisor sends them nothing.
  *
  * States: disarmed -> (pre-flight all green) armed -> running -> stopped(reason).
  * Any stop reason in armed or running sends a stop to the robot first and only then reports: the
@@ -21,13 +23,53 @@ import { programPlaying } from '../robot/robot-state';
 import { STOP_DECELERATION } from '../robot/control-program';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
-import { checkMotion, type Workspace } from './workspace';
+import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
 
 export interface SupervisedRobot {
   readonly latest: RobotState | undefined;
-  /** Tool twist in the base frame (m/s); returns the command's sequence number. */
-  sendTwist(vx: number, vy: number, acceleration: number): number;
+  /**
+   * Tool twist in the base frame (m/s) and, for a gripper, a yaw rate about base z (rad/s) with its
+   * angular acceleration (rad/s^2); returns the command's sequence number.
+   */
+  sendTwist(
+    vx: number,
+    vy: number,
+    acceleration: number,
+    yaw?: { rate: number; acceleration: number },
+  ): number;
   stop(acceleration?: number): number | undefined;
+}
+
+/** A gripper's fingers (the Robotiq behind its socket) as the supervisor drives them. */
+export interface SupervisedFingers {
+  /** The gap between the fingers as last measured (m), undefined before the first reading. */
+  readonly opening: number | undefined;
+  /** Starts one finger motion towards a gap of `opening` m at `speed` m/s; rejects when refused. */
+  move(opening: number, speed: number): Promise<void>;
+}
+
+/** What a gripper scene adds to the supervision: the tool turns, has an extent and has fingers. */
+export interface GripperSupervision {
+  /** Largest yaw rate (rad/s): the scene's, within the control program's cap. */
+  maxYawRate: number;
+  /** Angular acceleration of turning commands (rad/s^2). */
+  yawAcceleration: number;
+  /** Largest speed of the opening (m/s): the scene's, within the gripper's. */
+  maxOpeningSpeed: number;
+  /** Widest opening (m): finger targets are kept within [0, maxOpening]. */
+  maxOpening: number;
+  /** The gripper's outline in its own frame (x forward, m): all of it must stay in the workspace. */
+  footprint: readonly { x: number; y: number }[];
+  /** The gripper's yaw in the table frame (rad) from the tool pose. */
+  yawInTable(tcpPose: readonly number[]): number;
+  /** Base-frame tool twist that moves the grasp centre with (vx, vy) in the table frame while turning. */
+  toolTwist(
+    vx: number,
+    vy: number,
+    yawRate: number,
+    tcpPose: readonly number[],
+  ): { vx: number; vy: number; yawRate: number };
+  fingers: SupervisedFingers;
 }
 
 /** Where the pusher is and how table-frame velocities map to the robot base frame. */
@@ -43,6 +85,8 @@ export interface SupervisorOptions {
   frame: ToolFrame;
   workspace: Workspace;
   maxSpeed: number;
+  /** A gripper scene's robot; absent for the pusher, which never turns and has no fingers to drive. */
+  gripper?: GripperSupervision;
   /**
    * Linear acceleration of motion commands, m/s^2. Stops and holds use STOP_DECELERATION: how
    * fast the arm stands still must not depend on a setup file.
@@ -69,6 +113,7 @@ export type Decision =
   | { kind: 'run-started'; at: number }
   | { kind: 'stop'; at: number; reason: StopReason; message: string }
   | { kind: 'command-refused'; at: number; reason: StopReason; message: string }
+  | { kind: 'fingers'; at: number; opening: number; speed: number }
   | { kind: 'disarmed'; at: number };
 
 type Events = { decision: [Decision] };
@@ -77,8 +122,8 @@ export class Supervisor extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
-  private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace'>> &
-    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace'>;
+  private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper'>> &
+    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper'>;
   private lastMocapOk: number | undefined;
   /** Frame number of the latest poses. */
   private lastFrameNumber: number | undefined;
@@ -129,8 +174,12 @@ export class Supervisor extends EventEmitter<Events> {
     this.emit('decision', { kind: 'run-started', at: this.o.now() });
   }
 
-  /** Proposes a table-frame pusher velocity. Returns false (and the arm is stopped) when refused. */
-  command(vx: number, vy: number): boolean {
+  /**
+   * Proposes a table-frame velocity of the pusher (or of a gripper's grasp centre) and a yaw rate
+   * (rad/s; a gripper's only, a pusher's limit is 0). Returns false (and the arm is stopped) when
+   * refused.
+   */
+  command(vx: number, vy: number, yawRate = 0): boolean {
     if (this.state !== 'running') return false;
     const at = this.o.now();
     const speed = Math.hypot(vx, vy);
@@ -141,25 +190,80 @@ export class Supervisor extends EventEmitter<Events> {
       );
       return false;
     }
+    const g = this.o.gripper;
+    const maxYawRate = g?.maxYawRate ?? 0;
+    if (!Number.isFinite(yawRate) || Math.abs(yawRate) > maxYawRate * (1 + 1e-9)) {
+      const rate = Number.isFinite(yawRate) ? Math.abs(yawRate) : Infinity;
+      this.refuse({ code: 'yaw-rate-limit', rate, limit: maxYawRate }, at);
+      return false;
+    }
     const robot = this.o.robot.latest;
     if (!robot) {
       this.halt({ code: 'robot-state-stale', age: Infinity });
       return false;
     }
-    const problem = checkMotion(
-      this.o.workspace,
-      this.o.frame.pusherInTable(robot.tcpPose),
-      { vx, vy },
-      this.o.lookahead,
-    );
+    const tool = this.o.frame.pusherInTable(robot.tcpPose);
+    const problem = g
+      ? checkFootprintMotion(
+          this.o.workspace,
+          { ...tool, yaw: g.yawInTable(robot.tcpPose) },
+          { vx, vy, yawRate },
+          this.o.lookahead,
+          g.footprint,
+        )
+      : checkMotion(this.o.workspace, tool, { vx, vy }, this.o.lookahead);
     if (problem) {
       this.refuse({ code: 'workspace', detail: problem }, at);
       return false;
     }
-    const [bx, by] = this.o.frame.tableToBase(vx, vy);
-    this.o.robot.sendTwist(bx, by, this.o.acceleration);
+    if (g) {
+      const t = g.toolTwist(vx, vy, yawRate, robot.tcpPose);
+      this.o.robot.sendTwist(t.vx, t.vy, this.o.acceleration, {
+        rate: t.yawRate,
+        acceleration: g.yawAcceleration,
+      });
+    } else {
+      const [bx, by] = this.o.frame.tableToBase(vx, vy);
+      this.o.robot.sendTwist(bx, by, this.o.acceleration);
+    }
     this.lastCommandAt = at;
-    this.moving = speed > 0;
+    this.moving = speed > 0 || yawRate !== 0;
+    return true;
+  }
+
+  /**
+   * Proposes a finger motion of a gripper: the opening changing at `openingSpeed` (m/s, negative
+   * closes) for `duration` s, sent to the gripper as one move towards the gap it leads to (within
+   * 0 and the widest opening) at that speed. A zero speed sends nothing: the fingers keep their
+   * last target. Returns false (and the arm is stopped) when refused; false without a stop when
+   * the run is not running, so a stopped run never reaches the gripper.
+   */
+  commandFingers(openingSpeed: number, duration: number): boolean {
+    const g = this.o.gripper;
+    if (!g) throw new Error('finger commands need a gripper scene: this run supervises a pusher');
+    if (this.state !== 'running') return false;
+    const at = this.o.now();
+    const speed = Math.abs(openingSpeed);
+    if (!Number.isFinite(speed) || speed > g.maxOpeningSpeed * (1 + 1e-9)) {
+      this.refuse(
+        {
+          code: 'opening-speed-limit',
+          speed: Number.isFinite(speed) ? speed : Infinity,
+          limit: g.maxOpeningSpeed,
+        },
+        at,
+      );
+      return false;
+    }
+    if (speed === 0) return true;
+    const now = g.fingers.opening;
+    if (now === undefined) {
+      this.halt({ code: 'gripper-fault', detail: 'no measured opening to command the fingers from' });
+      return false;
+    }
+    const opening = Math.min(Math.max(now + openingSpeed * duration, 0), g.maxOpening);
+    this.emit('decision', { kind: 'fingers', at, opening, speed });
+    g.fingers.move(opening, speed).catch((err: Error) => this.gripperFault(err.message));
     return true;
   }
 
@@ -220,6 +324,11 @@ export class Supervisor extends EventEmitter<Events> {
 
   pusherLost(detail: string): void {
     this.halt({ code: 'pusher-lost', detail });
+  }
+
+  /** The gripper of a gripper scene faulted, lost its link or refused a command. */
+  gripperFault(detail: string): void {
+    this.halt({ code: 'gripper-fault', detail });
   }
 
   /** Periodic watchdog; call every few milliseconds. */

@@ -3,6 +3,7 @@
  * a height band above the table. A command is checked on where it would take the pusher before it
  * is sent, not after the arm got there.
  */
+import type { Gripper, Point } from '../contract/scene';
 import { sceneTableProblem, type Setup } from '../setup/setup-file';
 
 export interface Workspace {
@@ -77,3 +78,75 @@ export function checkMotion(
 }
 
 const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
+
+/**
+ * The corners of a gripper seen from above, in its own frame (origin at the grasp centre, x
+ * forward: contract/scene.ts gripperSchema): the palm's and both fingers' outer corners with the
+ * fingers fully open, the widest the gripper gets whatever its opening.
+ */
+export function gripperFootprint(g: Gripper): Point[] {
+  const back = -(g.finger.length / 2 + g.palm.depth);
+  const front = g.finger.length / 2;
+  const palmFront = -g.finger.length / 2;
+  const across = g.maxOpening / 2 + g.finger.thickness;
+  const w = g.palm.width / 2;
+  return [
+    { x: back, y: w },
+    { x: back, y: -w },
+    { x: palmFront, y: w },
+    { x: palmFront, y: -w },
+    { x: front, y: across },
+    { x: front, y: -across },
+  ];
+}
+
+/** Farthest footprint point from the tool point (m): a yaw rate times this is its fastest swing. */
+export function footprintReach(points: readonly Point[]): number {
+  return Math.max(0, ...points.map((p) => Math.hypot(p.x, p.y)));
+}
+
+/** How far (x, y) lies outside the rectangle (m; 0 or less inside). */
+function excess(ws: Workspace, x: number, y: number): number {
+  return Math.max(Math.abs(x) - ws.halfX, Math.abs(y) - ws.halfY);
+}
+
+/**
+ * checkMotion for a tool that turns and has an extent: every `footprint` point (tool frame, x
+ * forward) of the tool at `pose` must stay inside the rectangle while it moves with (vx, vy) and
+ * turns at `yawRate` for `lookahead` seconds. A turning point moves on an arc, so it is checked
+ * at the arc's middle as well as its ends (a chord of 0.2 rad over 0.12 m misses the arc by 0.6
+ * mm). Outside already, only motion that brings the farthest point closer is allowed.
+ */
+export function checkFootprintMotion(
+  ws: Workspace,
+  pose: { x: number; y: number; z: number; yaw: number },
+  v: { vx: number; vy: number; yawRate: number },
+  lookahead: number,
+  footprint: readonly Point[],
+): string | null {
+  if (pose.z < ws.zMin || pose.z > ws.zMax) {
+    return `tool height ${(pose.z * 1000).toFixed(0)} mm is outside ${(ws.zMin * 1000).toFixed(0)}..${(ws.zMax * 1000).toFixed(0)} mm`;
+  }
+  const at = (t: number): { x: number; y: number }[] => {
+    const yaw = pose.yaw + v.yawRate * t;
+    const c = Math.cos(yaw);
+    const s = Math.sin(yaw);
+    const cx = pose.x + v.vx * t;
+    const cy = pose.y + v.vy * t;
+    return footprint.map((p) => ({ x: cx + c * p.x - s * p.y, y: cy + s * p.x + c * p.y }));
+  };
+  const worst = (points: { x: number; y: number }[]): { x: number; y: number; excess: number } =>
+    points
+      .map((p) => ({ ...p, excess: excess(ws, p.x, p.y) }))
+      .reduce((a, b) => (b.excess > a.excess ? b : a));
+  const before = worst(at(0));
+  const after = worst([...at(lookahead / 2), ...at(lookahead)]);
+  if (before.excess > 0) {
+    return after.excess < before.excess
+      ? null
+      : `the tool reaches (${mm(before.x)}, ${mm(before.y)}), outside the workspace, and the command moves it no closer`;
+  }
+  if (after.excess > 0)
+    return `the command would take the tool to (${mm(after.x)}, ${mm(after.y)}), outside the workspace`;
+  return null;
+}

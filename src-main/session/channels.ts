@@ -118,6 +118,8 @@ export const robotCommandSchema = stamped({
   vx: finite.describe('m/s, base frame'),
   vy: finite.describe('m/s, base frame'),
   acceleration: finite.describe('m/s^2'),
+  /** A gripper's turn about base z (rad/s); absent for a pusher, which never turns. */
+  yawRate: finite.optional().describe('rad/s, base z'),
 });
 
 /** The safety supervisor's decisions as it made them (src-main/safety/supervisor.ts Decision; `at`: its monotonic clock, s). */
@@ -127,6 +129,8 @@ export const supervisorDecisionSchema = z.discriminatedUnion('kind', [
   stamped({ kind: z.literal('run-started'), at: finite }),
   stamped({ kind: z.literal('stop'), at: finite, reason: stopReasonSchema, message: z.string() }),
   stamped({ kind: z.literal('command-refused'), at: finite, reason: stopReasonSchema, message: z.string() }),
+  /** A gripper's finger motion, checked and sent to the Robotiq: towards `opening` m at `speed` m/s. */
+  stamped({ kind: z.literal('fingers'), at: finite, opening: finite, speed: finite }),
   stamped({ kind: z.literal('disarmed'), at: finite }),
 ]);
 

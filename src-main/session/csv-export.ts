@@ -51,7 +51,7 @@ export function csvFileName(topic: string, part?: string): string {
 /** A state's fields by name: pusher.x ... and, per slider, <id>.x, <id>.theta, ... */
 function stateColumns(s: NamedState): Record<string, unknown> {
   return {
-    pusher: s.pusher,
+    ...(s.gripper ? { gripper: s.gripper } : { pusher: s.pusher }),
     ...Object.fromEntries(s.sliders.map(({ id, ...rest }) => [id, rest])),
   };
 }

@@ -35,7 +35,7 @@ import {
   type TextPrimitive,
   type Time,
 } from './foxglove-schemas';
-import type { LoggedPlannerStep, NamedState } from './named-state';
+import { robotPoint, type LoggedPlannerStep, type NamedState } from './named-state';
 
 /** Frame ids of the frame tree. */
 export const FRAMES = {
@@ -300,8 +300,8 @@ export function objectsScene(scene: Scene, state: NamedState, timestamp: Time): 
       }),
     );
   }
-  // The gripper is not drawn yet (its scene update comes with the console's gripper view).
-  if (!scene.pusher) return { deletions: [], entities };
+  // The gripper is not drawn here yet (the console's table view draws it).
+  if (!scene.pusher || !state.pusher) return { deletions: [], entities };
   const { radius, height } = scene.pusher;
   entities.push(
     entity(timestamp, 'pusher', {
@@ -342,13 +342,7 @@ export function planScene(step: LoggedPlannerStep, timestamp: Time): SceneUpdate
   if (last)
     entities.push(
       entity(timestamp, 'plan/pusher', {
-        lines: [
-          path(
-            trajectory(last.states).map((s) => s.pusher),
-            COLORS.plan,
-            3,
-          ),
-        ],
+        lines: [path(trajectory(last.states).map(robotPoint), COLORS.plan, 3)],
         metadata: [{ key: 'step', value: String(step.step) }],
       }),
     );

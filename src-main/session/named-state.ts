@@ -4,8 +4,10 @@
  * works with the flat layout of contract/state.ts ([pusher x, y, slider poses, pusher velocity,
  * slider velocities]); the log writes `{ pusher: { x, y, vx, vy }, sliders: [{ id, x, y, theta,
  * vx, vy, omega }] }`, so Foxglove plots `/scene/state.pusher.x` and the CSV export has columns
- * named `box.theta`. Both directions are exact (playback gets back the vectors it replays).
- * SI units: m, rad, m/s, rad/s, table frame.
+ * named `box.theta`. A gripper scene's states name its robot `gripper: { x, y, yaw, opening, vx,
+ * vy, omega, vopening }` instead (its state is 8 + 6n long, a pusher's 4 + 6n: the length tells
+ * them apart), and its controls carry the yaw rate and opening speed too. Both directions are
+ * exact (playback gets back the vectors it replays). SI units: m, rad, m/s, rad/s, table frame.
  */
 import { z } from 'zod';
 import { plannerStepSchema, type PlannerStep } from '../contract/console-api';
@@ -21,6 +23,19 @@ export const namedPusherSchema = z
   })
   .strict();
 
+export const namedGripperSchema = z
+  .object({
+    x: finite.describe('m, grasp centre'),
+    y: finite.describe('m, grasp centre'),
+    yaw: finite.describe('rad, forward direction, counter-clockwise about z'),
+    opening: finite.describe('m, gap between the fingers'),
+    vx: finite.describe('m/s'),
+    vy: finite.describe('m/s'),
+    omega: finite.describe('rad/s'),
+    vopening: finite.describe('m/s'),
+  })
+  .strict();
+
 export const namedSliderSchema = z
   .object({
     id: z.string(),
@@ -33,42 +48,88 @@ export const namedSliderSchema = z
   })
   .strict();
 
-/** A state of the table: the pusher and each slider (in the scene's slider order), table frame. */
+/**
+ * A state of the table: the robot (the pusher, or a gripper) and each slider (in the scene's
+ * slider order), table frame. namedState writes exactly one robot.
+ */
 export const namedStateSchema = z
-  .object({ pusher: namedPusherSchema, sliders: z.array(namedSliderSchema) })
+  .object({
+    pusher: namedPusherSchema.optional(),
+    gripper: namedGripperSchema.optional(),
+    sliders: z.array(namedSliderSchema),
+  })
   .strict();
 export type NamedState = z.infer<typeof namedStateSchema>;
+
+/** Where the robot is in the table plane: the pusher, or the gripper's grasp centre. */
+export function robotPoint(s: NamedState): { x: number; y: number } {
+  const r = s.pusher ?? s.gripper;
+  if (!r) throw new StateLengthError('a named state without a robot');
+  return { x: r.x, y: r.y };
+}
 
 export class StateLengthError extends Error {
   override name = 'StateLengthError';
 }
 
-/** Names the entries of a state vector in the layout of `sliderIds` (4 + 6n entries). */
+/**
+ * Names the entries of a state vector in the layout of `sliderIds`: 4 + 6n entries with a pusher,
+ * 8 + 6n with a gripper.
+ */
 export function namedState(sliderIds: readonly string[], x: readonly number[]): NamedState {
   const n = sliderIds.length;
-  if (x.length !== 4 + 6 * n)
-    throw new StateLengthError(`a state of ${n} slider(s) has ${4 + 6 * n} entries, not ${x.length}`);
-  const v = 2 + 3 * n;
-  return {
-    pusher: { x: x[0]!, y: x[1]!, vx: x[v]!, vy: x[v + 1]! },
-    sliders: sliderIds.map((id, i) => {
-      const p = 2 + 3 * i;
-      const q = v + 2 + 3 * i;
-      return { id, x: x[p]!, y: x[p + 1]!, theta: x[p + 2]!, vx: x[q]!, vy: x[q + 1]!, omega: x[q + 2]! };
-    }),
+  const dofs = x.length === 4 + 6 * n ? 2 : x.length === 8 + 6 * n ? 4 : null;
+  if (dofs === null)
+    throw new StateLengthError(
+      `a state of ${n} slider(s) has ${4 + 6 * n} entries (pusher) or ${8 + 6 * n} (gripper), not ${x.length}`,
+    );
+  const v = dofs + 3 * n;
+  const sliders = sliderIds.map((id, i) => {
+    const p = dofs + 3 * i;
+    const q = v + dofs + 3 * i;
+    return { id, x: x[p]!, y: x[p + 1]!, theta: x[p + 2]!, vx: x[q]!, vy: x[q + 1]!, omega: x[q + 2]! };
+  });
+  if (dofs === 2) return { pusher: { x: x[0]!, y: x[1]!, vx: x[v]!, vy: x[v + 1]! }, sliders };
+  const gripper = {
+    x: x[0]!,
+    y: x[1]!,
+    yaw: x[2]!,
+    opening: x[3]!,
+    vx: x[v]!,
+    vy: x[v + 1]!,
+    omega: x[v + 2]!,
+    vopening: x[v + 3]!,
   };
+  return { gripper, sliders };
 }
 
 /** The state vector of a named state (the inverse of namedState). */
 export function stateVector(s: NamedState): number[] {
   const poses = s.sliders.flatMap((b) => [b.x, b.y, b.theta]);
   const velocities = s.sliders.flatMap((b) => [b.vx, b.vy, b.omega]);
+  const g = s.gripper;
+  if (g) return [g.x, g.y, g.yaw, g.opening, ...poses, g.vx, g.vy, g.omega, g.vopening, ...velocities];
+  if (!s.pusher) throw new StateLengthError('a named state without a robot');
   return [s.pusher.x, s.pusher.y, ...poses, s.pusher.vx, s.pusher.vy, ...velocities];
 }
 
+/** A control: the pusher's (vx, vy), or a gripper's with its yaw rate and opening speed too. */
 const controlSchema = z
-  .object({ vx: finite.describe('m/s, table frame'), vy: finite.describe('m/s, table frame') })
+  .object({
+    vx: finite.describe('m/s, table frame'),
+    vy: finite.describe('m/s, table frame'),
+    omega: finite.optional().describe('rad/s, a gripper'),
+    vopening: finite.optional().describe('m/s, a gripper'),
+  })
   .strict();
+
+function namedControl(u: readonly number[]): z.infer<typeof controlSchema> {
+  return u.length === 4 ? { vx: u[0]!, vy: u[1]!, omega: u[2]!, vopening: u[3]! } : { vx: u[0]!, vy: u[1]! };
+}
+
+function controlVector(u: z.infer<typeof controlSchema>): number[] {
+  return u.omega !== undefined && u.vopening !== undefined ? [u.vx, u.vy, u.omega, u.vopening] : [u.vx, u.vy];
+}
 
 /**
  * A planner step as logged: the console's planner step with every state named and every control
@@ -95,7 +156,7 @@ export function loggedPlannerStep(step: PlannerStep): LoggedPlannerStep {
   return {
     ...rest,
     start: named(start),
-    plan: plan.map((u) => ({ vx: u[0]!, vy: u[1]! })),
+    plan: plan.map(namedControl),
     predictions: predictions.map((p) => ({ iteration: p.iteration, states: p.states.map(named) })),
     ...(rollouts ? { rollouts: rollouts.map((r) => r.map(named)) } : {}),
   };
@@ -110,7 +171,7 @@ export function plannerStepOf(logged: LoggedPlannerStep): PlannerStep {
     time,
     sliderIds: start.sliders.map((s) => s.id),
     start: stateVector(start),
-    plan: plan.map((u) => [u.vx, u.vy]),
+    plan: plan.map(controlVector),
     controlDuration,
     predictions: predictions.map((p) => ({ iteration: p.iteration, states: p.states.map(stateVector) })),
     convergence,

@@ -238,8 +238,16 @@ export class SessionRecorder {
     vx: number,
     vy: number,
     acceleration: number,
+    yawRate?: number,
   ): void {
-    this.record('/robot/command', { kind, sequence, vx, vy, acceleration });
+    this.record('/robot/command', {
+      kind,
+      sequence,
+      vx,
+      vy,
+      acceleration,
+      ...(yawRate !== undefined ? { yawRate } : {}),
+    });
   }
 
   decision(decision: Decision): void {

@@ -11,6 +11,7 @@ import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/run/lab-link';
 import { loadSetup } from '../../src-main/setup/setup-file';
+import { FREE_LAB_PORTS } from './lab-config';
 import { repoRoot } from './scenes';
 
 /** isrr-obstacle made quick: a straight push to a near goal, few rollouts, at most `maxActions`. */
@@ -46,7 +47,7 @@ export async function startLabAndLink(
 ): Promise<{ lab: VirtualLab; link: LabLink; close(): Promise<void> }> {
   const lab = await VirtualLab.start({
     scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
-    ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0, gripper: 0, natnetCommand: 0, natnetData: 0 },
+    ports: FREE_LAB_PORTS,
     mocap: { multicast: false },
     robot: { unlockDelay: 0.3 },
     world: { noiseVariance: 0, seed: 1 },

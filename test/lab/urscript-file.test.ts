@@ -17,6 +17,7 @@ import {
   parseControlProgram,
   renderControlProgram,
   STOP_DECELERATION,
+  STOP_YAW_DECELERATION,
 } from '../../src-main/robot/control-program';
 import { CommandCode, INPUT_NAMES, ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
 import { repoRoot } from '../helpers/scenes';
@@ -42,6 +43,8 @@ describe('the shipped URScript file', () => {
       REG_VX: REGISTER_NUMBERS.vx,
       REG_VY: REGISTER_NUMBERS.vy,
       REG_ACCELERATION: REGISTER_NUMBERS.acceleration,
+      REG_YAW_RATE: REGISTER_NUMBERS.yawRate,
+      REG_YAW_ACCELERATION: REGISTER_NUMBERS.yawAcceleration,
       REG_ACK_SEQUENCE: REGISTER_NUMBERS.ackSequence,
       REG_PROGRAM_STATE: REGISTER_NUMBERS.programState,
       REG_HEARTBEAT: REGISTER_NUMBERS.heartbeat,
@@ -64,6 +67,8 @@ describe('the shipped URScript file', () => {
         'REG_VX',
         'REG_VY',
         'REG_ACCELERATION',
+        'REG_YAW_RATE',
+        'REG_YAW_ACCELERATION',
         'REG_ACK_SEQUENCE',
         'REG_PROGRAM_STATE',
         'REG_HEARTBEAT',
@@ -86,21 +91,35 @@ describe('the shipped URScript file', () => {
     expect(constant('STOP_ACCELERATION')).toBe(STOP_DECELERATION);
     expect(constant('MAX_SPEED')).toBe(CONTROL_PROGRAM_DEFAULTS.maxSpeed);
     expect(constant('MAX_ACCELERATION')).toBe(CONTROL_PROGRAM_DEFAULTS.maxAcceleration);
+    expect(constant('MAX_YAW_RATE')).toBe(CONTROL_PROGRAM_DEFAULTS.maxYawRate);
+    expect(constant('MAX_YAW_ACCELERATION')).toBe(CONTROL_PROGRAM_DEFAULTS.maxYawAcceleration);
+    expect(constant('STOP_YAW_DECELERATION')).toBe(STOP_YAW_DECELERATION);
     expect(parseControlProgram(rendered)).toEqual(controlProgramSettingsSchema.parse({}));
   });
 
   it('makes the decisions the re-implementation makes, with the same constants', () => {
     // Watchdog: a trip stops at the stop deceleration.
-    expect(code).toMatch(/elif age > WATCHDOG_TIMEOUT:[^]*?stopl\(STOP_ACCELERATION\)/);
+    expect(code).toMatch(
+      /elif age > WATCHDOG_TIMEOUT:[^]*?stopl\(STOP_ACCELERATION, STOP_YAW_DECELERATION\)/,
+    );
     // Speed cap: scaled down to MAX_SPEED, direction kept.
     expect(code).toMatch(/if speed > MAX_SPEED:\s+scale = MAX_SPEED \/ speed/);
     // Acceleration clamp: the same floor as MIN_COMMAND_ACCELERATION.
     const clamp = /acc = min\(max\(cmd_acc, ([0-9.]+)\), MAX_ACCELERATION\)/.exec(code);
     expect(clamp, 'acceleration clamp not found').not.toBeNull();
     expect(Number(clamp![1])).toBe(MIN_COMMAND_ACCELERATION);
-    // Freshness and re-arm.
+    // Yaw-rate cap: clamped to +-MAX_YAW_RATE; every stop turns down at STOP_YAW_DECELERATION.
+    expect(code).toMatch(/wz = min\(max\(cmd_wz, -MAX_YAW_RATE\), MAX_YAW_RATE\)/);
+    expect(code).toMatch(/acc_yaw = min\(max\(cmd_acc_yaw, ([0-9.]+)\), MAX_YAW_ACCELERATION\)/);
+    expect([...code.matchAll(/stopl\(([^)]*)\)/g)].map((m) => m[1])).toEqual([
+      'STOP_ACCELERATION, STOP_YAW_DECELERATION',
+      'acc, STOP_YAW_DECELERATION',
+    ]);
+    // The only rotation commanded is about base z.
+    expect(code).toMatch(/speedl\(\[vx, vy, vz, 0, 0, wz\], acc, step, acc_yaw\)/);
+    // Freshness and re-arm: no translation and no turn.
     expect(code).toMatch(/fresh = seq != last_seq/);
-    expect(code).toMatch(/if fresh and cmd_vx == 0 and cmd_vy == 0:\s+state = STATE_ARMED/);
+    expect(code).toMatch(/if fresh and cmd_vx == 0 and cmd_vy == 0 and cmd_wz == 0:\s+state = STATE_ARMED/);
   });
 });
 
@@ -127,6 +146,36 @@ describe('the re-implementation, run on the shipped file', () => {
     expect(c.programState).toBe(ProgramState.ARMED);
     return c;
   }
+
+  it('caps the yaw rate at MAX_YAW_RATE and stops the turn at STOP_YAW_DECELERATION', () => {
+    const c = started();
+    const turn = (rate: number): void => {
+      command(c, CommandCode.SPEED, 0, 0);
+      c.registers.inputDouble[R.yawRate] = rate;
+      c.registers.inputDouble[R.yawAcceleration] = 100;
+    };
+    for (let i = 0; i < 500; i++) {
+      turn(10);
+      c.tick();
+    }
+    expect(c.arm.yawRate).toBeCloseTo(CONTROL_PROGRAM_DEFAULTS.maxYawRate, 9);
+    // The tool turned about base z only: still pointing down.
+    expect(Math.hypot(c.arm.pose[3], c.arm.pose[4], c.arm.pose[5])).toBeGreaterThan(3);
+    command(c, CommandCode.STOP, 0, 0);
+    c.registers.inputDouble[R.yawRate] = 0;
+    c.tick();
+    expect(CONTROL_PROGRAM_DEFAULTS.maxYawRate - c.arm.yawRate).toBeCloseTo(
+      STOP_YAW_DECELERATION / frequency,
+      9,
+    );
+    // A re-arm needs no turn either: a fresh zero-velocity command that still asks to turn is not one.
+    const d = new VirtualController({ frequency });
+    d.loadScript(rendered);
+    command(d, CommandCode.STOP, 0, 0);
+    d.registers.inputDouble[R.yawRate] = 0.1;
+    d.tick();
+    expect(d.programState).toBe(ProgramState.WAIT_REARM);
+  });
 
   it('caps the speed at MAX_SPEED', () => {
     const c = started();

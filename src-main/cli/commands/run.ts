@@ -71,6 +71,14 @@ export function withPrediction(planner: TaskPlanner, spec: string): TaskPlanner 
   throw new UsageError(`--prediction: ${problems.join('; ')}`);
 }
 
+/** A control for people: (vx, vy) in mm/s, and a gripper's yaw rate (deg/s) and opening speed (mm/s). */
+function controlText(u: readonly number[]): string {
+  const mm = (v: number): string => (v * 1000).toFixed(0);
+  const xy = `(${mm(u[0]!)}, ${mm(u[1]!)}) mm/s`;
+  if (u.length !== 4) return xy;
+  return `${xy}, yaw ${((u[2]! * 180) / Math.PI).toFixed(0)} deg/s, opening ${mm(u[3]!)} mm/s`;
+}
+
 /** What to do after a protective stop: the unlock needs the operator, so it is never automatic. */
 function recoveryHint(opts: RunOptions): string {
   const ports = (
@@ -235,7 +243,7 @@ export function registerRunCommand(program: Command): void {
             ),
           onStep: (s) =>
             log(
-              `step ${s.step + 1}: u = (${(s.plan[0]![0]! * 1000).toFixed(0)}, ${(s.plan[0]![1]! * 1000).toFixed(0)}) mm/s, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
+              `step ${s.step + 1}: u = ${controlText(s.plan[0]!)}, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
             ),
         });
         log(`run ${result.outcome}: ${result.reason}`);

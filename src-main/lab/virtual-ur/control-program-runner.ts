@@ -1,10 +1,10 @@
 /**
  * Our control program (resources/urscript/parapush-control.script) run natively, one control cycle
  * per step(), line for line the same decisions as the URScript: sequence freshness, the watchdog,
- * the zero-velocity re-arm, speedl with the acceleration and speed caps, stopl, the height hold.
+ * the zero-velocity re-arm, speedl with the acceleration, speed and yaw-rate caps, stopl, the height hold.
  * Keep the two in step: a change to one is a change to both.
  */
-import type { ControlProgramSettings } from '../../robot/control-program';
+import { STOP_YAW_DECELERATION, type ControlProgramSettings } from '../../robot/control-program';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from '../../robot/registers';
 import type { VirtualArm } from './arm';
 
@@ -21,7 +21,9 @@ export class ControlProgramRunner {
   private age = 0;
   private vx = 0;
   private vy = 0;
+  private wz = 0;
   private acc: number;
+  private accYaw = STOP_YAW_DECELERATION;
   private heartbeat = 0;
   private readonly holdZ: number;
 
@@ -35,7 +37,7 @@ export class ControlProgramRunner {
     this.lastSeq = registers.inputInt[REGISTER_NUMBERS.sequence]!;
     this.acc = settings.stopAcceleration;
     this.holdZ = arm.pose[2];
-    arm.stopl(settings.stopAcceleration);
+    arm.stopl(settings.stopAcceleration, STOP_YAW_DECELERATION);
   }
 
   /** One pass of the program's loop. */
@@ -54,29 +56,35 @@ export class ControlProgramRunner {
     const cmdVx = r.inputDouble[REGISTER_NUMBERS.vx]!;
     const cmdVy = r.inputDouble[REGISTER_NUMBERS.vy]!;
     const cmdAcc = r.inputDouble[REGISTER_NUMBERS.acceleration]!;
+    const cmdWz = r.inputDouble[REGISTER_NUMBERS.yawRate]!;
+    const cmdAccYaw = r.inputDouble[REGISTER_NUMBERS.yawAcceleration]!;
 
     if (this.state === ProgramState.WAIT_REARM || this.state === ProgramState.TRIPPED) {
-      if (fresh && cmdVx === 0 && cmdVy === 0) this.state = ProgramState.ARMED;
+      if (fresh && cmdVx === 0 && cmdVy === 0 && cmdWz === 0) this.state = ProgramState.ARMED;
     } else if (this.age > s.watchdogTimeout) {
       this.state = ProgramState.TRIPPED;
       this.vx = 0;
       this.vy = 0;
-      this.arm.stopl(s.stopAcceleration);
+      this.wz = 0;
+      this.arm.stopl(s.stopAcceleration, STOP_YAW_DECELERATION);
     } else {
       if (fresh) {
         this.acc = Math.min(Math.max(cmdAcc, 0.01), s.maxAcceleration);
+        this.accYaw = Math.min(Math.max(cmdAccYaw, 0.01), s.maxYawAcceleration);
         if (code === CommandCode.SPEED) {
           const speed = Math.hypot(cmdVx, cmdVy);
           const scale = speed > s.maxSpeed ? s.maxSpeed / speed : 1;
           this.vx = cmdVx * scale;
           this.vy = cmdVy * scale;
+          this.wz = Math.min(Math.max(cmdWz, -s.maxYawRate), s.maxYawRate);
           this.state = ProgramState.MOVING;
         } else {
           this.vx = 0;
           this.vy = 0;
+          this.wz = 0;
           if (this.state === ProgramState.MOVING) {
             this.state = ProgramState.ARMED;
-            this.arm.stopl(this.acc);
+            this.arm.stopl(this.acc, STOP_YAW_DECELERATION);
           }
         }
       }
@@ -85,7 +93,7 @@ export class ControlProgramRunner {
           Math.max(s.heightGain * (this.holdZ - this.arm.pose[2]), -s.maxHeightCorrection),
           s.maxHeightCorrection,
         );
-        this.arm.speedl([this.vx, this.vy, vz], this.acc);
+        this.arm.speedl([this.vx, this.vy, vz], this.acc, { rate: this.wz, acceleration: this.accYaw });
       }
     }
 

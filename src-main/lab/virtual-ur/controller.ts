@@ -33,8 +33,10 @@ export interface MotionSample {
   time: number;
   /** Tool pose in the base frame: x, y, z (m), rotation vector (rad). */
   pose: Pose6;
-  /** Tool linear velocity in the base frame, m/s (angular is zero: orientation is held). */
+  /** Tool linear velocity in the base frame, m/s. */
   velocity: [number, number, number];
+  /** Tool angular velocity about base z, rad/s (the only rotation the control program commands). */
+  yawRate: number;
 }
 
 type Events = {
@@ -116,7 +118,12 @@ export class VirtualController extends EventEmitter<Events> {
       }
     }
     this.arm.step(this.cycle);
-    this.emit('motion', { time: this.time, pose: [...this.arm.pose], velocity: [...this.arm.velocity] });
+    this.emit('motion', {
+      time: this.time,
+      pose: [...this.arm.pose],
+      velocity: [...this.arm.velocity],
+      yawRate: this.arm.yawRate,
+    });
   }
 
   /** A script arrives on 30002/30003: it replaces whatever runs. */

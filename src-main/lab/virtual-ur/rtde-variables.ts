@@ -47,7 +47,7 @@ function safetyStatusBits(c: VirtualController): number {
   );
 }
 
-const tcpSpeed = (c: VirtualController): number[] => [...c.arm.velocity, 0, 0, 0];
+const tcpSpeed = (c: VirtualController): number[] => [...c.arm.velocity, 0, 0, c.arm.yawRate];
 
 const outputs: Record<string, OutputVariable> = {
   timestamp: { type: 'DOUBLE', read: (c) => c.time },

@@ -1,6 +1,8 @@
 /**
  * Draws the top-down view: table, goal region, obstacles, sliders, pusher, the executed pusher
- * path, the chosen plan and the predicted trajectory of each Parareal iteration. Iterations
+ * path, the chosen plan and the predicted trajectory of each Parareal iteration. A gripper scene
+ * draws the gripper instead of the pusher (palm and both fingers at its yaw and opening) and, for
+ * a grasp goal, marks the target object instead of a goal region. Iterations
  * differ by dash pattern and label as well as colour, so they read without colour. A what-if
  * re-plan is drawn beside the plan it is compared with: purple, dashed, round markers. Labels
  * are drawn last, on a halo, and placed clear of each other and of the pusher and the sliders
@@ -8,7 +10,7 @@
  */
 import type { PlannerStep } from '../../../src-main/contract/console-api';
 import type { LabSetupView } from '../../../src-main/contract/lab-view';
-import { robotStart, type Scene, type Shape } from '../../../src-main/contract/scene';
+import { robotStart, type Gripper, type Scene, type Shape } from '../../../src-main/contract/scene';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import {
   describeLab,
@@ -66,23 +68,25 @@ export function drawTable(
     drawRobotBase(ctx, t, setup.robotBase, labLabels, avoid);
   }
 
-  // Goal region: dashed ring and a label.
+  // Goal region: dashed ring and a label. A grasp goal has no region: its target is marked.
   const [gx, gy] = toCanvas(t, scene.goal.center.x, scene.goal.center.y);
-  ctx.setLineDash([6, 4]);
-  ctx.strokeStyle = '#2e7d32';
-  ctx.fillStyle = 'rgba(46, 125, 50, 0.15)';
-  ctx.beginPath();
-  ctx.arc(gx, gy, scene.goal.radius * t.scale, 0, 2 * Math.PI);
-  ctx.fill();
-  ctx.stroke();
-  ctx.setLineDash([]);
-  const goalLabel: LabelRequest = {
-    text: 'GOAL',
-    anchor: [gx, gy],
-    offset: [0, -scene.goal.radius * t.scale - 10],
-    colour: '#1b5e20',
-  };
   const sceneLabels: LabelRequest[] = [];
+  if (!scene.goal.grasp) {
+    ctx.setLineDash([6, 4]);
+    ctx.strokeStyle = '#2e7d32';
+    ctx.fillStyle = 'rgba(46, 125, 50, 0.15)';
+    ctx.beginPath();
+    ctx.arc(gx, gy, scene.goal.radius * t.scale, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+    ctx.setLineDash([]);
+    sceneLabels.push({
+      text: 'GOAL',
+      anchor: [gx, gy],
+      offset: [0, -scene.goal.radius * t.scale - 10],
+      colour: '#1b5e20',
+    });
+  }
 
   for (const o of scene.obstacles) {
     drawShape(ctx, t, o.shape, o.pose, '#424242', '#212121');
@@ -90,11 +94,14 @@ export function drawTable(
   }
 
   const sliderCount = scene.sliders.length;
+  const dofs = scene.gripper ? 4 : 2;
+  const state = overlay.state && overlay.state.length >= dofs + 3 * sliderCount ? overlay.state : null;
   scene.sliders.forEach((s, i) => {
-    const pose =
-      overlay.state && overlay.state.length >= 2 + 3 * sliderCount ? poseAt(overlay.state, i) : s.pose;
+    const pose = state ? poseAt(state, i, dofs) : s.pose;
     drawShape(ctx, t, s.shape, pose, '#1565c0', '#0d47a1');
     const [px, py] = toCanvas(t, pose.x, pose.y);
+    const target = scene.goal.grasp === true && s.id === scene.goal.slider;
+    if (target) drawTargetMark(ctx, t, s.shape, pose);
     // Heading tick so rotation is visible on a cylinder too.
     const r =
       0.8 *
@@ -107,7 +114,12 @@ export function drawTable(
     ctx.lineTo(px + r * Math.cos(pose.theta), py - r * Math.sin(pose.theta));
     ctx.stroke();
     avoid.push(circleBox(px, py, r / 0.8));
-    sceneLabels.push({ text: s.id, anchor: [px, py], offset: [0, r / 0.8 + 10], colour: '#0d47a1' });
+    sceneLabels.push({
+      text: target ? `${s.id} (TARGET)` : s.id,
+      anchor: [px, py],
+      offset: [0, r / 0.8 + 10],
+      colour: target ? TARGET_COLOUR : '#0d47a1',
+    });
   });
 
   drawPath(ctx, t, overlay.executedPath, '#000', 2, []);
@@ -116,21 +128,10 @@ export function drawTable(
   if (overlay.step) drawStep(ctx, t, overlay.step, overlay.showRollouts, pathLabels);
   if (overlay.whatIf) drawWhatIf(ctx, t, overlay.whatIf, pathLabels);
 
-  // A gripper is drawn as a dot at its grasp centre until the console draws it (state: x, y first).
-  const pusher = overlay.state ? { x: overlay.state[0]!, y: overlay.state[1]! } : robotStart(scene);
-  const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
-  ctx.fillStyle = '#ef6c00';
-  ctx.strokeStyle = '#3e2723';
-  ctx.lineWidth = 2;
-  ctx.beginPath();
-  ctx.arc(ux, uy, Math.max(3, (scene.pusher?.radius ?? 0) * t.scale), 0, 2 * Math.PI);
-  ctx.fill();
-  ctx.stroke();
-  const pusherRadius = Math.max(3, (scene.pusher?.radius ?? 0) * t.scale);
-  avoid.push(circleBox(ux, uy, pusherRadius));
   labels.push(
-    { text: 'pusher', anchor: [ux, uy], offset: [0, -pusherRadius - 10], colour: '#3e2723' },
-    goalLabel,
+    scene.gripper
+      ? drawGripper(ctx, t, scene.gripper, gripperPoseOf(scene.gripper, state), avoid)
+      : drawPusher(ctx, t, scene, state, avoid),
     ...sceneLabels,
     ...pathLabels,
     ...labLabels,
@@ -138,6 +139,128 @@ export function drawTable(
   avoid.push(drawScaleBar(ctx, t, height));
   drawLabels(ctx, labels, avoid, { x: 0, y: 0, w: width, h: height });
   return t;
+}
+
+/** The pusher: a disc at its measured position (the state's first two entries) or its start. */
+function drawPusher(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  scene: Scene,
+  state: number[] | null,
+  avoid: Box[],
+): LabelRequest {
+  const pusher = state ? { x: state[0]!, y: state[1]! } : robotStart(scene);
+  const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
+  const radius = Math.max(3, (scene.pusher?.radius ?? 0) * t.scale);
+  ctx.fillStyle = PUSHER_FILL;
+  ctx.strokeStyle = ROBOT_STROKE;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(ux, uy, radius, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  avoid.push(circleBox(ux, uy, radius));
+  return { text: 'pusher', anchor: [ux, uy], offset: [0, -radius - 10], colour: ROBOT_STROKE };
+}
+
+const PUSHER_FILL = '#ef6c00';
+const ROBOT_STROKE = '#3e2723';
+/** The gripper's fingers: darker than its palm, so the opening reads at a glance. */
+export const FINGER_FILL = '#bf360c';
+/** The target of a grasp goal: its ring and label. */
+export const TARGET_COLOUR = '#c62828';
+
+export interface GripperPose {
+  x: number;
+  y: number;
+  /** rad, the forward direction (palm to fingertips) */
+  yaw: number;
+  /** m, gap between the fingers' inner faces */
+  opening: number;
+}
+
+/** The gripper's pose from a measured state (x, y, yaw, opening first), else the scene's start. */
+function gripperPoseOf(g: Gripper, state: number[] | null): GripperPose {
+  if (state) return { x: state[0]!, y: state[1]!, yaw: state[2]!, opening: state[3]! };
+  return { x: g.pose.x, y: g.pose.y, yaw: g.pose.theta, opening: g.opening };
+}
+
+/**
+ * The gripper's parts seen from above, each as its four corners in the table frame (m): the palm
+ * behind the fingers, then the left and right finger, their inner faces `opening` apart (the
+ * gripper frame of contract/scene.ts gripperSchema: origin at the grasp centre, x forward).
+ */
+export function gripperOutline(g: Gripper, p: GripperPose): [number, number][][] {
+  const c = Math.cos(p.yaw);
+  const s = Math.sin(p.yaw);
+  const rect = (cx: number, cy: number, hx: number, hy: number): [number, number][] =>
+    [
+      [cx - hx, cy - hy],
+      [cx + hx, cy - hy],
+      [cx + hx, cy + hy],
+      [cx - hx, cy + hy],
+    ].map(([lx, ly]) => [p.x + c * lx! - s * ly!, p.y + s * lx! + c * ly!]);
+  const { palm, finger } = g;
+  const across = p.opening / 2 + finger.thickness / 2;
+  return [
+    rect(-(finger.length / 2 + palm.depth / 2), 0, palm.depth / 2, palm.width / 2),
+    rect(0, across, finger.length / 2, finger.thickness / 2),
+    rect(0, -across, finger.length / 2, finger.thickness / 2),
+  ];
+}
+
+/** Draws the palm and both fingers as polygons; returns the gripper's label. */
+function drawGripper(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  g: Gripper,
+  pose: GripperPose,
+  avoid: Box[],
+): LabelRequest {
+  const parts = gripperOutline(g, pose);
+  parts.forEach((corners, i) => {
+    ctx.fillStyle = i === 0 ? PUSHER_FILL : FINGER_FILL;
+    ctx.strokeStyle = ROBOT_STROKE;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    corners.forEach(([x, y], k) => {
+      const [px, py] = toCanvas(t, x, y);
+      if (k === 0) ctx.moveTo(px, py);
+      else ctx.lineTo(px, py);
+    });
+    ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+  });
+  const points = parts.flat().map(([x, y]) => toCanvas(t, x, y));
+  const xs = points.map((q) => q[0]);
+  const ys = points.map((q) => q[1]);
+  const box = {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    w: Math.max(...xs) - Math.min(...xs),
+    h: Math.max(...ys) - Math.min(...ys),
+  };
+  avoid.push(box);
+  const [cx, cy] = toCanvas(t, pose.x, pose.y);
+  return { text: 'gripper', anchor: [cx, cy], offset: [0, box.y - cy - 10], colour: ROBOT_STROKE };
+}
+
+/** A grasp goal's target: a solid ring around the object, clear of its outline. */
+function drawTargetMark(
+  ctx: CanvasRenderingContext2D,
+  t: ViewTransform,
+  shape: Shape,
+  pose: { x: number; y: number },
+): void {
+  const reach = shape.kind === 'cylinder' ? shape.radius : Math.hypot(shape.sizeX, shape.sizeY) / 2;
+  const [px, py] = toCanvas(t, pose.x, pose.y);
+  ctx.strokeStyle = TARGET_COLOUR;
+  ctx.lineWidth = 3;
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.arc(px, py, reach * t.scale + 6, 0, 2 * Math.PI);
+  ctx.stroke();
 }
 
 /** The table top: its outline where it has one, else its size rectangle. */
@@ -170,6 +293,7 @@ function drawStep(
   labels: LabelRequest[],
 ): void {
   const n = step.sliderIds.length;
+  const sliderPosOf = sliderPositions(step);
   if (showRollouts && step.rollouts) {
     for (const rollout of step.rollouts) drawPath(ctx, t, rollout.map(pusherOf), 'rgba(0,0,0,0.15)', 1, []);
   }
@@ -213,6 +337,7 @@ function drawWhatIf(
   labels: LabelRequest[],
 ): void {
   const last = step.predictions[step.predictions.length - 1];
+  const sliderPosOf = sliderPositions(step);
   if (last)
     for (let i = 0; i < step.sliderIds.length; i++)
       drawPath(
@@ -255,12 +380,17 @@ function pusherOf(state: number[]): [number, number] {
   return [state[0]!, state[1]!];
 }
 
-function sliderPosOf(state: number[], i: number): [number, number] {
-  return [state[2 + 3 * i]!, state[3 + 3 * i]!];
+/**
+ * Slider i's position in a step's states: after the robot's DOFs, 2 for a pusher (4 + 6n entries)
+ * and 4 for a gripper (8 + 6n), told apart by the length.
+ */
+function sliderPositions(step: PlannerStep): (state: number[], i: number) => [number, number] {
+  const dofs = (step.start.length - 6 * step.sliderIds.length) / 2;
+  return (state, i) => [state[dofs + 3 * i]!, state[dofs + 1 + 3 * i]!];
 }
 
-function poseAt(state: number[], i: number) {
-  return { x: state[2 + 3 * i]!, y: state[3 + 3 * i]!, theta: state[4 + 3 * i]! };
+function poseAt(state: number[], i: number, dofs: number) {
+  return { x: state[dofs + 3 * i]!, y: state[dofs + 1 + 3 * i]!, theta: state[dofs + 2 + 3 * i]! };
 }
 
 function drawShape(
