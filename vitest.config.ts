@@ -10,6 +10,8 @@ const realtime = [
   'test/lab/supervised-run.test.ts',
   'test/lab/mocap-freeze.test.ts',
   'test/lab/headless-run-crash.test.ts',
+  'test/lab/gripper-lab.test.ts',
+  'test/session/one-recorder.test.ts',
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',
   'test/robot/ur5-connection.test.ts',
