@@ -223,16 +223,7 @@ export class RobotiqGripper extends EventEmitter<Events> {
     const { position = 255, speed = 128, force = 128, timeoutMs = 5000 } = options;
     await this.set({ POS: position, SPE: speed, FOR: force, GTO: 1 });
     await this.until(async () => (await this.get('PRE')) === position, timeoutMs, 'position request echo');
-    let object: number = ObjectStatus.MOVING;
-    await this.until(
-      async () => {
-        await this.throwOnFault();
-        object = await this.get('OBJ');
-        return object !== ObjectStatus.MOVING;
-      },
-      timeoutMs,
-      'grip',
-    );
+    const object = await this.motionEnd(timeoutMs, 'grip');
     if (object !== ObjectStatus.HELD) {
       throw new GripperError(
         object === ObjectStatus.AT_POSITION
@@ -241,6 +232,21 @@ export class RobotiqGripper extends EventEmitter<Events> {
       );
     }
     return this.status();
+  }
+
+  /** Waits until the fingers stop (OBJ leaves MOVING) and returns the object status; a fault throws. */
+  private async motionEnd(timeoutMs: number, what: string): Promise<number> {
+    let object: number = ObjectStatus.MOVING;
+    await this.until(
+      async () => {
+        await this.throwOnFault();
+        object = await this.get('OBJ');
+        return object !== ObjectStatus.MOVING;
+      },
+      timeoutMs,
+      what,
+    );
+    return object;
   }
 
   /**
@@ -257,16 +263,7 @@ export class RobotiqGripper extends EventEmitter<Events> {
    */
   async openFully(timeoutMs = 5000): Promise<GripperStatus> {
     await this.move(0, 255, 0);
-    let object: number = ObjectStatus.MOVING;
-    await this.until(
-      async () => {
-        await this.throwOnFault();
-        object = await this.get('OBJ');
-        return object !== ObjectStatus.MOVING;
-      },
-      timeoutMs,
-      'opening',
-    );
+    const object = await this.motionEnd(timeoutMs, 'opening');
     if (object !== ObjectStatus.AT_POSITION)
       throw new GripperError(`the fingers stopped before they were fully open (OBJ = ${object})`);
     return this.status();
