@@ -90,12 +90,17 @@ describe('the virtual lab with a gripper scene', () => {
     expect(await until(() => link.poses()?.ok === true)).toBe(true);
     const yaw0 = link.poses()!.pusher.pose!.theta;
     expect(yaw0).toBeCloseTo(lab.scene.gripper!.pose.theta, 2);
-    // 0.5 rad/s about base z until the world's gripper has turned 0.3 rad. On a loaded machine
-    // the command stream can stall past the program's watchdog: then it re-arms with a stop, as
-    // the program demands, and goes on.
+    // 0.5 rad/s about base z until the world's gripper has turned 0.3 rad. The program starts
+    // waiting for a re-arm, and on a loaded machine the command stream can stall past its watchdog:
+    // in either state a twist is ignored, so the test re-arms with a stop, as the program demands
+    // (the connection's keep-alive stops do that only while no twist is being sent).
     const world = (): number => lab.world.snapshot()[GRIPPER_YAW]!;
+    const waitsForRearm = (): boolean => {
+      const state = link.robot.latest?.program.state;
+      return state === 'WAIT_REARM' || state === 'TRIPPED';
+    };
     const turned = await until(() => {
-      if (link.robot.latest?.program.state === 'TRIPPED') link.robot.stop();
+      if (waitsForRearm()) link.robot.stop();
       else link.robot.sendTwist(0, 0, 0.5, { rate: 0.5, acceleration: 5 });
       return world() - yaw0 > 0.3;
     }, 10);
