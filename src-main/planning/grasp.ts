@@ -54,6 +54,20 @@ export function gripperParts(g: Gripper, p: GripperPose): Placed[] {
   ];
 }
 
+/**
+ * The space between the fingers (the hand), in the table frame: where the target must be to be
+ * grasped and where any other object is in the way of it. Null with the fingers (nearly) closed.
+ */
+export function handRegion(g: Gripper, p: GripperPose): Placed | null {
+  if (p.opening < 1e-3) return null;
+  return {
+    footprint: { kind: 'rect', hx: g.finger.length / 2, hy: p.opening / 2 },
+    x: p.x,
+    y: p.y,
+    theta: p.yaw,
+  };
+}
+
 /** Half the footprint's extent along the unit direction at angle `phi` from its own x axis. */
 function halfExtent(f: Footprint, phi: number): number {
   return f.kind === 'disc' ? f.radius : f.hx * Math.abs(Math.cos(phi)) + f.hy * Math.abs(Math.sin(phi));

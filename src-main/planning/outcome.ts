@@ -9,7 +9,7 @@ import type { Gripper, Scene } from '../contract/scene';
 import { layoutForScene, type State, type StateLayout } from '../contract/state';
 import { tableRegion, type TableRegion } from '../contract/table-region';
 import { footprintOf, overlap, type Footprint, type Placed } from '../../src-workers/physics/geometry2d';
-import { gripperParts, handRelation, isGrasped, type HandRelation } from './grasp';
+import { gripperParts, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
 
 export type Failure = 'obstacle-collision' | 'off-table' | 'non-goal-in-goal';
 
@@ -76,6 +76,19 @@ export class TaskGeometry {
   hand(x: State): HandRelation | null {
     if (!this.gripper) return null;
     return handRelation(this.gripper, this.layout.gripperPose(x), this.placedSlider(x, this.goalIndex));
+  }
+
+  /**
+   * How far each object other than the goal object reaches into the space between the fingers
+   * (m, 0 when outside): an object there is in the way of the grasp. Empty for a pusher.
+   */
+  othersInHand(x: State): number[] {
+    const region = this.gripper && handRegion(this.gripper, this.layout.gripperPose(x));
+    if (!region) return [];
+    const depths: number[] = [];
+    for (let i = 0; i < this.sliders.length; i++)
+      if (i !== this.goalIndex) depths.push(Math.max(0, overlap(region, this.placedSlider(x, i)).depth));
+    return depths;
   }
 
   /** The first obstacle touched by the pusher or any slider (contact counts), or null. */

@@ -291,7 +291,8 @@ export function checkTaskFitsScene(task: Task, scene: Scene, file = '<task>'): v
       `a gripper's inputs differ in units: give one variance per input (${inputs.join(', ')})`,
     );
   task.costs.forEach((c, i) => {
-    if (c.term === 'grasp' && !gripper) problem(`costs.${i}.term`, 'the grasp term needs a gripper scene');
+    if ((c.term === 'grasp' || c.term === 'hand-clear') && !gripper)
+      problem(`costs.${i}.term`, `the ${c.term} term needs a gripper scene`);
   });
   const kind = task.sampling.kind;
   if (kind === 'clutter' && !gripper) problem('sampling.kind', 'clutter sampling needs a gripper scene');

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { parseControls } from '../../src-main/cli/controls';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import { controlLimits, type Scene } from '../../src-main/contract/scene';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type Control, type State } from '../../src-main/contract/state';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { assertModelFitsRobot } from '../../src-main/parareal/predictor';
 import { clampControl, controlMagnitude } from '../../src-main/planning/control-space';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { approachTarget, closeOnTarget } from '../../src-main/planning/gripper-plans';
+import { approachLane, approachTarget, closeOnTarget } from '../../src-main/planning/gripper-plans';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { candidateSequences } from '../../src-main/planning/tampc';
 import {
@@ -94,20 +94,76 @@ describe('grasp cost (WAFR 2018 Sec. 5)', () => {
   });
 });
 
+describe('hand-clear cost', () => {
+  /** The target box at the origin and a 50 mm cylinder (object1 of the scene file) at `other`. */
+  const two: Scene = { ...clutter, sliders: [clutter.sliders[0]!, clutter.sliders[1]!] };
+  const g2 = new TaskGeometry(two);
+  const at = (other: { x: number; y: number }): State => {
+    const x = initialState(two);
+    g2.layout.setRobot(x, [0, 0, 0, 0.14]);
+    g2.layout.setSlider(x, 0, { x: 0.5, y: 0, theta: 0 });
+    g2.layout.setSlider(x, 1, { ...other, theta: 0 });
+    return x;
+  };
+  const cost = new TrajectoryCost([{ term: 'hand-clear', weight: 5, depth: 0.01 }], g2);
+  // Charged on the state a control ends in.
+  const charge = (next: State): number => cost.step(at({ x: 1, y: 1 }), next, [0, 0, 0, 0], [0, 0, 0, 0]);
+
+  it('charges the full weight per control for another object 10 mm or more into the hand', () => {
+    // The hand spans x in [-25, 25] mm, y in [-70, 70] mm; the cylinder (r = 50 mm) at y = 0.
+    expect(g2.othersInHand(at({ x: 0, y: 0 }))[0]).toBeGreaterThan(0.05);
+    expect(charge(at({ x: 0, y: 0 }))).toBeCloseTo(5, 12);
+    // Its edge 5 mm past the fingertips' line: half the weight.
+    expect(charge(at({ x: 0.025 + 0.05 - 0.005, y: 0 }))).toBeCloseTo(2.5, 9);
+    // Clear of the hand, and the target itself never counts.
+    expect(charge(at({ x: 0.2, y: 0 }))).toBe(0);
+    expect(g2.othersInHand(at({ x: 0.2, y: 0 }))).toEqual([0]);
+  });
+});
+
 describe('gripper candidates', () => {
   const limits = controlLimits(scene);
   const far = state({ x: -0.3, y: 0.1, yaw: 0, opening: 0.06 });
+  const sum = (u: Control[], j: number): number => u.reduce((a, c) => a + c[j]!, 0);
 
-  it('approach the target straight, turn to it and open, within the limits', () => {
+  it('approach the target along a clear lane, turn along it and open, within the limits', () => {
+    const lane = approachLane(g, far);
+    expect(lane.blocked).toBe(0);
+    expect(lane.transitBlocked).toBe(0);
     const u = approachTarget(g, far, { n: 4, dt: 1, limits });
     expect(u).toHaveLength(4);
-    const moved = u.reduce((a, c) => [a[0]! + c[0]!, a[1]! + c[1]!], [0, 0]);
-    expect(moved[0]).toBeCloseTo(0.3, 12);
-    expect(moved[1]).toBeCloseTo(-0.1, 12);
-    const turn = u.reduce((a, c) => a + c[2]!, 0);
-    expect(turn).toBeCloseTo(Math.atan2(-0.1, 0.3), 12);
-    expect(u.reduce((a, c) => a + c[3]!, 0)).toBeCloseTo(0.08, 12);
+    // It ends at the target, facing along the lane, fingers fully open.
+    expect(sum(u, 0)).toBeCloseTo(0.3, 9);
+    expect(sum(u, 1)).toBeCloseTo(-0.1, 9);
+    expect(sum(u, 2)).toBeCloseTo(lane.heading, 9);
+    expect(sum(u, 3)).toBeCloseTo(0.08, 12);
     for (const c of u) expect(clampControl(c, limits)).toEqual(c);
+  });
+
+  it('go round an object on the straight line, with the fingers closed while passing it', () => {
+    // A 50 mm cylinder 0.2 m before the target on the straight line from the gripper.
+    const two: Scene = { ...clutter, sliders: [clutter.sliders[0]!, clutter.sliders[1]!] };
+    const g2 = new TaskGeometry(two);
+    const x = initialState(two);
+    g2.layout.setRobot(x, [-0.3, 0, 0, 0.14]);
+    g2.layout.setSlider(x, 0, { x: 0, y: 0, theta: 0 });
+    g2.layout.setSlider(x, 1, { x: -0.2, y: 0, theta: 0 });
+    const lane = approachLane(g2, x);
+    expect(lane.blocked).toBe(0);
+    expect(Math.abs(lane.heading)).toBeCloseTo(Math.PI / 3, 12);
+    expect(lane.inLane).toBe(false);
+    // The way to the pre-grasp point passes the cylinder: the fingers close first, and are
+    // fully open again by the end.
+    expect(lane.transitBlocked).toBeGreaterThan(0);
+    const u = approachTarget(g2, x, { n: 8, dt: 1, limits });
+    expect(u[0]![3]).toBeCloseTo(-limits.maxOpeningSpeed!, 12);
+    expect(sum(u, 3)).toBeCloseTo(0, 9);
+    expect(sum(u, 0)).toBeCloseTo(0.3, 9);
+    expect(sum(u, 1)).toBeCloseTo(0, 9);
+    // Without the cylinder the straight line wins and the fingers only open.
+    const alone = state({ x: -0.3, y: 0, yaw: 0, opening: 0.14 });
+    expect(approachLane(g, alone)).toMatchObject({ heading: 0, inLane: true, blocked: 0, transitBlocked: 0 });
+    expect(approachTarget(g, alone, { n: 8, dt: 1, limits }).every((c) => c[3] === 0)).toBe(true);
   });
 
   it('run from fast (n_min controls) to slow (n_max) as TAMPC asks', () => {
@@ -119,8 +175,10 @@ describe('gripper candidates', () => {
       ...limits,
     });
     expect(c.map((s) => s.length)).toEqual([1, 5, 8]);
-    expect(Math.hypot(c[0]![0]![0]!, c[0]![0]![1]!)).toBeCloseTo(Math.hypot(0.3, 0.1), 12);
     for (const seq of c) for (const u of seq) expect(u).toHaveLength(4);
+    // The fast one arrives in one control.
+    expect(c[0]![0]![0]).toBeCloseTo(0.3, 9);
+    expect(c[0]![0]![1]).toBeCloseTo(-0.1, 9);
   });
 });
 
@@ -166,6 +224,7 @@ describe('the 4-input control space', () => {
     };
     onPusher.planner.optimizer.explorationVariance = [1e-4, 1e-4];
     expect(fit(onPusher, pusherScene)).toThrow(/costs\.4\.term: the grasp term needs a gripper scene/);
+    expect(fit(onPusher, pusherScene)).toThrow(/costs\.5\.term: the hand-clear term needs a gripper scene/);
     expect(fit(onPusher, pusherScene)).toThrow(/sampling\.kind: clutter sampling needs a gripper scene/);
     expect(fit(task, scene)).not.toThrow();
   });

@@ -7,7 +7,8 @@
  * WAFR 2018 Eq. 4: edge + disturbance + action (running), goal-region (terminal).
  * CVS 2020 Sec. 5: goal-region for the goal object, failure (others off the table or in the goal
  * region) and disturbance.
- * WAFR 2018 Sec. 5, grasping in clutter: grasp (terminal, L_f = d_T^2 + w_phi phi_T^2).
+ * WAFR 2018 Sec. 5, grasping in clutter: grasp (terminal, L_f = d_T^2 + w_phi phi_T^2), and our
+ * hand-clear (running: other objects between the fingers).
  */
 import { z } from 'zod';
 import type { State } from '../../contract/state';
@@ -66,6 +67,15 @@ export const costTermSchema = z.discriminatedUnion('term', [
       weight: nonNegative,
       /** w_phi: weight of phi_T^2 against d_T^2 (m^2/rad^2). */
       angleWeight: nonNegative,
+    })
+    .strict(),
+  z
+    .object({
+      term: z.literal('hand-clear'),
+      /** Cost per control and per other object that has entered the hand by `depth` or more; a gripper scene only. */
+      weight: nonNegative,
+      /** Depth into the space between the fingers at which an object costs the full weight (m). */
+      depth: finite.refine((v) => v > 0, 'must be more than 0'),
     })
     .strict(),
   z
@@ -212,6 +222,22 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
         terminal: (x) => {
           const e = graspError(gripper, L.gripperPose(x), L.sliderPose(x, g.goalIndex));
           return spec.weight * (e.d ** 2 + spec.angleWeight * e.phi ** 2);
+        },
+      };
+    }
+    case 'hand-clear': {
+      // Our addition to WAFR's L_f, which measures only the target from the palm: an open hand
+      // driven straight at the target scoops up whatever lies on the way (all 4 runs of the first
+      // clutter experiment ended with a neighbour in the hand and the target out of reach), and
+      // the grasp cost cannot see it. Charged per control, so a plan that takes an object in
+      // early costs more than one that brushes it at the end.
+      if (!g.gripper) throw new Error('the hand-clear cost term needs a gripper scene');
+      return {
+        name: spec.term,
+        running: ({ next }) => {
+          let c = 0;
+          for (const d of g.othersInHand(next)) c += Math.min(1, d / spec.depth);
+          return spec.weight * c;
         },
       };
     }
