@@ -185,6 +185,7 @@ function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
   const report = preflight({
     mocap: link.poses(),
     robot: link.robot.latest,
+    robotLinkUp: link.robot.linkUp,
     gripper: link.gripperStatus(),
     calibration: { residual: setupResidual(link.setup) },
     scene: scene ?? link.scene,

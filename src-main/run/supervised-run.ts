@@ -216,6 +216,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
       preflight({
         mocap: link.poses(),
         robot: link.robot.latest,
+        robotLinkUp: link.robot.linkUp,
         gripper: link.gripperStatus(),
         calibration: { residual: setupResidual(setup) },
         scene,

@@ -33,6 +33,11 @@ export interface PreflightInputs {
   mocap: PlanarPoses | undefined;
   robot: RobotState | undefined;
   /**
+   * The robot link is up now. Its last state outlives a dropped link, and a run armed on it
+   * would send its first command into no link.
+   */
+  robotLinkUp: boolean;
+  /**
    * The gripper ready for the run: holding the pusher (OBJ = 2) in a pusher scene; activated and
    * fully open in a gripper scene, where it is the robot.
    */
@@ -47,7 +52,7 @@ export interface PreflightInputs {
 export function preflight(i: PreflightInputs): PreflightReport {
   const checks: Check[] = [
     mocapCheck(i.mocap),
-    ...robotChecks(i.robot),
+    ...robotChecks(i.robotLinkUp ? i.robot : undefined, i.robotLinkUp),
     gripperCheck(i.gripper, i.scene),
     calibrationCheck(i),
     sceneCheck(i),
@@ -69,8 +74,8 @@ function mocapCheck(m: PlanarPoses | undefined): Check {
   };
 }
 
-function robotChecks(r: RobotState | undefined): Check[] {
-  const none = 'no robot state received';
+function robotChecks(r: RobotState | undefined, linkUp: boolean): Check[] {
+  const none = linkUp ? 'no robot state received' : 'robot link down';
   return [
     {
       id: 'robot-mode',

@@ -21,6 +21,7 @@ import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
 import { STOP_DECELERATION } from '../robot/control-program';
+import { LinkDownError } from '../robot/ur5-connection';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
@@ -29,7 +30,8 @@ export interface SupervisedRobot {
   readonly latest: RobotState | undefined;
   /**
    * Tool twist in the base frame (m/s) and, for a gripper, a yaw rate about base z (rad/s) with its
-   * angular acceleration (rad/s^2); returns the command's sequence number.
+   * angular acceleration (rad/s^2); returns the command's sequence number. Throws LinkDownError
+   * when the link is down.
    */
   sendTwist(
     vx: number,
@@ -216,15 +218,23 @@ export class Supervisor extends EventEmitter<Events> {
       this.refuse({ code: 'workspace', detail: problem }, at);
       return false;
     }
-    if (g) {
-      const t = g.toolTwist(vx, vy, yawRate, robot.tcpPose);
-      this.o.robot.sendTwist(t.vx, t.vy, this.o.acceleration, {
-        rate: t.yawRate,
-        acceleration: g.yawAcceleration,
-      });
-    } else {
-      const [bx, by] = this.o.frame.tableToBase(vx, vy);
-      this.o.robot.sendTwist(bx, by, this.o.acceleration);
+    try {
+      if (g) {
+        const t = g.toolTwist(vx, vy, yawRate, robot.tcpPose);
+        this.o.robot.sendTwist(t.vx, t.vy, this.o.acceleration, {
+          rate: t.yawRate,
+          acceleration: g.yawAcceleration,
+        });
+      } else {
+        const [bx, by] = this.o.frame.tableToBase(vx, vy);
+        this.o.robot.sendTwist(bx, by, this.o.acceleration);
+      }
+    } catch (err) {
+      // The link can drop between its last state and this command, before its loss is reported:
+      // the controller's watchdog stops the arm, and the run stops here with the reason.
+      if (!(err instanceof LinkDownError)) throw err;
+      this.robotLinkLost(err.message);
+      return false;
     }
     this.lastCommandAt = at;
     this.moving = speed > 0 || yawRate !== 0;

@@ -29,6 +29,7 @@ export function setupChecklist(o: {
   return preflight({
     mocap: undefined,
     robot,
+    robotLinkUp: true,
     gripper: o.pusherHeld ? { held: true, detail: 'OBJ 2' } : { held: false, detail: 'not checked' },
     calibration: { residual: 0.001 },
     scene: o.scene,

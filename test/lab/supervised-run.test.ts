@@ -118,6 +118,26 @@ describe('supervised runs in the virtual lab', () => {
     expect(result.supervisor.state).toBe('disarmed');
   });
 
+  it('ends the run with its reason when the robot link drops mid-run, whenever the planner next commands', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    let cut = false;
+    const result = await supervisedRun({
+      link: env.link,
+      task,
+      model: { kind: 'coarse' },
+      workers: 1,
+      onStep: () => {
+        if (cut) return;
+        cut = true;
+        // A cable pulled while the first control executes: the next command finds no link.
+        setTimeout(() => env.lab.ur.rtde.dropClients(), 150);
+      },
+    });
+    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.supervisor.stopReason?.code).toBe('robot-link-lost');
+  });
+
   it('puts a stop on the wire within 10 ms of an abort (p99 over 100 aborts)', async () => {
     const env = await startLabAndLink();
     close = env.close;

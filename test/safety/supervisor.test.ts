@@ -10,6 +10,7 @@ import { workspaceFor } from '../../src-main/safety/workspace';
 import { preflight, type PreflightInputs } from '../../src-main/safety/preflight';
 import { recoverFromProtectiveStop } from '../../src-main/safety/recovery';
 import type { RobotState } from '../../src-main/robot/robot-state';
+import { LinkDownError } from '../../src-main/robot/ur5-connection';
 import type { PlanarPoses, BodyEstimate } from '../../src-main/mocap/scene-binding';
 import { referenceScene } from '../helpers/scenes';
 
@@ -145,6 +146,23 @@ describe('safety supervisor', () => {
     expect(robot.wire.filter((w) => w.kind === 'twist')).toHaveLength(1);
   });
 
+  it('stops the run, naming the lost link, when a command finds the robot link down', () => {
+    const { robot, sup, decisions } = setup();
+    sup.arm(green);
+    sup.startRun();
+    // The link dropped between the last state and this command; its loss not yet reported.
+    robot.sendTwist = () => {
+      throw new LinkDownError('robot link is down: the arm is stopped by its watchdog');
+    };
+    expect(sup.command(0.05, 0)).toBe(false);
+    expect(sup.state).toBe('stopped');
+    expect(sup.stopReason).toEqual({
+      code: 'robot-link-lost',
+      message: 'robot link is down: the arm is stopped by its watchdog',
+    });
+    expect(decisions.at(-1)).toMatchObject({ kind: 'stop', message: expect.stringMatching(/link/i) });
+  });
+
   it('stops on a command over the speed limit without sending it', () => {
     const { sup, robot } = setup();
     sup.arm(green);
@@ -275,6 +293,7 @@ describe('pre-flight checks', () => {
   const inputs = (): PreflightInputs => ({
     mocap: poses(),
     robot: robotState(),
+    robotLinkUp: true,
     gripper: { held: true, detail: 'OBJ 2' },
     calibration: { residual: 0.001 },
     scene,
@@ -317,5 +336,11 @@ describe('pre-flight checks', () => {
     const failed = r.checks.filter((c) => !c.ok);
     expect(failed.map((c) => c.id)).toEqual([id]);
     expect(failed[0]!.reason).toMatch(reason);
+  });
+  it('turn every robot check red on a dropped link, however good its last state was', () => {
+    const r = preflight({ ...inputs(), robotLinkUp: false });
+    const failed = r.checks.filter((c) => !c.ok);
+    expect(failed.map((c) => c.id)).toEqual(['robot-mode', 'safety-mode', 'program']);
+    for (const c of failed) expect(c.reason).toBe('robot link down');
   });
 });
