@@ -17,7 +17,7 @@ import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { gripperParts } from '../planning/grasp';
 import { footprintOf, overlap, type Placed } from '../../src-workers/physics/geometry2d';
-import { sampleObject } from './initial-states';
+import { sampleObject } from './object-sampling';
 
 export type ClutterSampling = Extract<Sampling, { kind: 'clutter' }>;
 

@@ -15,10 +15,11 @@
  */
 import { requirePusher, type Scene, type Shape } from '../contract/scene';
 import { sampleClutterScene } from './clutter';
+import { sampleObject } from './object-sampling';
 import { sceneSchema } from '../contract/scene';
 import { initialState, layoutForScene, type State } from '../contract/state';
 import { deriveSeed, Rng } from '../common/rng';
-import type { ObjectSampling, Sampling } from '../planning/task-file';
+import type { Sampling } from '../planning/task-file';
 import { TaskGeometry } from '../planning/outcome';
 import { overlap } from '../../src-workers/physics/geometry2d';
 
@@ -64,26 +65,6 @@ export function sampleScene(scene: Scene, sampling: Sampling, seed: number): Sam
       `scene "${scene.name}", seed ${seed}: the sampled object is not a valid scene object (${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message})`,
     );
   return { scene: sampled, x0 };
-}
-
-/** WAFR 2018 fn. 1: the shape first (uniformly among `shapes`), then its dimensions, mass and friction. */
-export function sampleObject(
-  o: ObjectSampling,
-  seed: number,
-): { shape: Shape; mass: number; friction: number } {
-  const rng = new Rng(seed);
-  const uniform = ([lo, hi]: readonly [number, number]): number => rng.between(lo, hi);
-  const kind = o.shapes[Math.min(o.shapes.length - 1, Math.floor(rng.uniform() * o.shapes.length))]!;
-  const shape: Shape =
-    kind === 'box'
-      ? {
-          kind: 'box',
-          sizeX: uniform(o.boxSize),
-          sizeY: uniform(o.boxSize),
-          height: uniform(o.boxHeight),
-        }
-      : { kind: 'cylinder', radius: uniform(o.cylinderRadius), height: uniform(o.cylinderHeight) };
-  return { shape, mass: uniform(o.mass), friction: uniform(o.friction) };
 }
 
 /** Half the shape's extent along the table's x axis at yaw 0 (how far its back face is behind its centre). */

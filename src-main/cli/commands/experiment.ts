@@ -5,7 +5,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { appRoot } from '../../common/paths';
+import { tasksDir } from '../../common/paths';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
 import { readRunRecords } from '../../experiments/run-record';
@@ -20,8 +20,6 @@ import {
   type Shard,
 } from '../../experiments/runner';
 import { requireFile, UsageError } from '../errors';
-
-const tasksDir = path.join(appRoot, 'resources', 'tasks');
 
 interface ExperimentCliOptions {
   task: string;
@@ -101,7 +99,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option(
       '--task <name|file>',
-      'isrr-obstacle | cvs-multi-object | wafr-high-accuracy | wafr-low-accuracy | wafr-changing | wafr-l-shape, or a task file',
+      `${shippedTaskNames().join(' | ')}, or a task file`,
       'isrr-obstacle',
     )
     .option(

@@ -1,7 +1,6 @@
 /** `parapush run`: a whole supervised run through the real protocols (lab or virtual lab). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { runPlannerKindSchema } from '../../contract/planner-settings';
 import { integratorSchema } from '../../contract/scene';
@@ -18,6 +17,7 @@ import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
 import { defaultSessionsDir } from '../../session/sessions-dir';
+import { tasksDir } from '../../common/paths';
 
 interface RunOptions {
   robot: string;
@@ -40,8 +40,6 @@ interface RunOptions {
   natnetPort?: string;
   json?: boolean;
 }
-
-const tasksDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../resources/tasks');
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
 
