@@ -15,7 +15,7 @@
 import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '../contract/scene';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
-import { gripperParts } from '../planning/grasp';
+import { gripperBodies } from '../planning/grasp';
 import { footprintOf, overlap, type Placed } from '../../src-workers/physics/geometry2d';
 import { sampleObject } from './object-sampling';
 
@@ -41,7 +41,7 @@ export function sampleClutterScene(scene: Scene, sampling: ClutterSampling, seed
     ),
   ];
   const rng = new Rng(deriveSeed(seed, 'placement'));
-  const placed: Placed[] = gripperParts(gripper, {
+  const placed: Placed[] = gripperBodies(gripper, {
     ...gripper.pose,
     yaw: gripper.pose.theta,
     opening: gripper.maxOpening,

@@ -2,9 +2,7 @@
  * The gripper seen from above, and what holding an object means (WAFR 2018 Sec. 5 and 7.2: bring
  * the target "into the robot's hand").
  *
- * Gripper frame (contract/scene.ts gripperSchema): origin at the grasp centre, x forward, y across.
- * The fingers' inner faces are at y = +-opening / 2 and span x in [-length / 2, length / 2]; the
- * palm lies behind them.
+ * The gripper's parts and frame: contract/gripper-geometry.ts.
  *
  * - In the hand: the target's centre lies within the fingers' length and the target fits between
  *   the open fingers without touching either (both gaps above the contact distance). From there
@@ -18,6 +16,7 @@
  *   target sits in front of it (the grasp centre itself would give an angle of a vanishing vector).
  */
 import type { Gripper } from '../contract/scene';
+import { gripperParts, type GripperPose } from '../contract/gripper-geometry';
 import { wrapAngle } from '../contract/state';
 import type { Footprint, Placed } from '../../src-workers/physics/geometry2d';
 
@@ -28,30 +27,9 @@ import type { Footprint, Placed } from '../../src-workers/physics/geometry2d';
  */
 export const FINGER_CONTACT = 0.002;
 
-export interface GripperPose {
-  x: number;
-  y: number;
-  yaw: number;
-  opening: number;
-}
-
 /** The palm and the two fingers as placed rectangles, in the table frame. */
-export function gripperParts(g: Gripper, p: GripperPose): Placed[] {
-  const c = Math.cos(p.yaw);
-  const s = Math.sin(p.yaw);
-  const at = (lx: number, ly: number, hx: number, hy: number): Placed => ({
-    footprint: { kind: 'rect', hx, hy },
-    x: p.x + c * lx - s * ly,
-    y: p.y + s * lx + c * ly,
-    theta: p.yaw,
-  });
-  const { finger, palm } = g;
-  const across = p.opening / 2 + finger.thickness / 2;
-  return [
-    at(-(finger.length / 2 + palm.depth / 2), 0, palm.depth / 2, palm.width / 2),
-    at(0, across, finger.length / 2, finger.thickness / 2),
-    at(0, -across, finger.length / 2, finger.thickness / 2),
-  ];
+export function gripperBodies(g: Gripper, p: GripperPose): Placed[] {
+  return gripperParts(g, p).map(({ hx, hy, ...at }) => ({ footprint: { kind: 'rect', hx, hy }, ...at }));
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Gripper, Scene } from '../contract/scene';
 import { layoutForScene, type State, type StateLayout } from '../contract/state';
 import { tableRegion, type TableRegion } from '../contract/table-region';
 import { footprintOf, overlap, type Footprint, type Placed } from '../../src-workers/physics/geometry2d';
-import { gripperParts, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
+import { gripperBodies, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
 
 export type Failure = 'obstacle-collision' | 'off-table' | 'non-goal-in-goal';
 
@@ -68,7 +68,7 @@ export class TaskGeometry {
 
   /** The robot's bodies as seen from above: the pusher's disc, or the gripper's palm and fingers. */
   placedRobot(x: State): Placed[] {
-    if (this.gripper) return gripperParts(this.gripper, this.layout.gripperPose(x));
+    if (this.gripper) return gripperBodies(this.gripper, this.layout.gripperPose(x));
     return [{ footprint: this.pusher!, x: x[0]!, y: x[1]!, theta: 0 }];
   }
 

@@ -4,6 +4,7 @@
  * is sent, not after the arm got there.
  */
 import type { Gripper, Point } from '../contract/scene';
+import { gripperParts, partCorners } from '../contract/gripper-geometry';
 import { sceneTableProblem, type Setup } from '../setup/setup-file';
 
 export interface Workspace {
@@ -81,23 +82,13 @@ const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
 
 /**
  * The corners of a gripper seen from above, in its own frame (origin at the grasp centre, x
- * forward: contract/scene.ts gripperSchema): the palm's and both fingers' outer corners with the
- * fingers fully open, the widest the gripper gets whatever its opening.
+ * forward: contract/gripper-geometry.ts): the palm's and both fingers' corners with the fingers
+ * fully open, the widest the gripper gets whatever its opening.
  */
 export function gripperFootprint(g: Gripper): Point[] {
-  const back = -(g.finger.length / 2 + g.palm.depth);
-  const front = g.finger.length / 2;
-  const palmFront = -g.finger.length / 2;
-  const across = g.maxOpening / 2 + g.finger.thickness;
-  const w = g.palm.width / 2;
-  return [
-    { x: back, y: w },
-    { x: back, y: -w },
-    { x: palmFront, y: w },
-    { x: palmFront, y: -w },
-    { x: front, y: across },
-    { x: front, y: -across },
-  ];
+  return gripperParts(g, { x: 0, y: 0, yaw: 0, opening: g.maxOpening })
+    .flatMap(partCorners)
+    .map(([x, y]) => ({ x, y }));
 }
 
 /** Farthest footprint point from the tool point (m): a yaw rate times this is its fastest swing. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { boundingRadius, sceneSchema } from '../../src-main/contract/scene';
 import { sampleClutterScene, TARGET_ID } from '../../src-main/experiments/clutter';
 import { sampleScene } from '../../src-main/experiments/initial-states';
-import { gripperParts } from '../../src-main/planning/grasp';
+import { gripperBodies } from '../../src-main/planning/grasp';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { overlap } from '../../src-workers/physics/geometry2d';
@@ -38,7 +38,7 @@ describe('clutter sampler', () => {
       const { x0 } = sampleScene(scene, sampling, seed);
       expect(geometry.assess(x0)).toEqual({ success: false, failure: null, detail: null });
       const bodies = [
-        ...gripperParts(g, { ...g.pose, yaw: g.pose.theta, opening: g.opening }),
+        ...gripperBodies(g, { ...g.pose, yaw: g.pose.theta, opening: g.opening }),
         ...drawn.sliders.map((_, i) => geometry.placedSlider(x0, i)),
       ];
       for (let i = 0; i < bodies.length; i++)

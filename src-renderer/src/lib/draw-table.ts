@@ -11,6 +11,7 @@
 import type { PlannerStep } from '../../../src-main/contract/console-api';
 import type { LabSetupView } from '../../../src-main/contract/lab-view';
 import { robotStart, type Gripper, type Scene, type Shape } from '../../../src-main/contract/scene';
+import { gripperParts, partCorners, type GripperPose } from '../../../src-main/contract/gripper-geometry';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import {
   describeLab,
@@ -170,15 +171,6 @@ export const FINGER_FILL = '#bf360c';
 /** The target of a grasp goal: its ring and label. */
 export const TARGET_COLOUR = '#c62828';
 
-export interface GripperPose {
-  x: number;
-  y: number;
-  /** rad, the forward direction (palm to fingertips) */
-  yaw: number;
-  /** m, gap between the fingers' inner faces */
-  opening: number;
-}
-
 /** The gripper's pose from a measured state (x, y, yaw, opening first), else the scene's start. */
 function gripperPoseOf(g: Gripper, state: number[] | null): GripperPose {
   if (state) return { x: state[0]!, y: state[1]!, yaw: state[2]!, opening: state[3]! };
@@ -187,26 +179,10 @@ function gripperPoseOf(g: Gripper, state: number[] | null): GripperPose {
 
 /**
  * The gripper's parts seen from above, each as its four corners in the table frame (m): the palm
- * behind the fingers, then the left and right finger, their inner faces `opening` apart (the
- * gripper frame of contract/scene.ts gripperSchema: origin at the grasp centre, x forward).
+ * behind the fingers, then the left and right finger (contract/gripper-geometry.ts).
  */
 export function gripperOutline(g: Gripper, p: GripperPose): [number, number][][] {
-  const c = Math.cos(p.yaw);
-  const s = Math.sin(p.yaw);
-  const rect = (cx: number, cy: number, hx: number, hy: number): [number, number][] =>
-    [
-      [cx - hx, cy - hy],
-      [cx + hx, cy - hy],
-      [cx + hx, cy + hy],
-      [cx - hx, cy + hy],
-    ].map(([lx, ly]) => [p.x + c * lx! - s * ly!, p.y + s * lx! + c * ly!]);
-  const { palm, finger } = g;
-  const across = p.opening / 2 + finger.thickness / 2;
-  return [
-    rect(-(finger.length / 2 + palm.depth / 2), 0, palm.depth / 2, palm.width / 2),
-    rect(0, across, finger.length / 2, finger.thickness / 2),
-    rect(0, -across, finger.length / 2, finger.thickness / 2),
-  ];
+  return gripperParts(g, p).map(partCorners);
 }
 
 /** Draws the palm and both fingers as polygons; returns the gripper's label. */
