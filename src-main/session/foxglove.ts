@@ -8,14 +8,15 @@
  *   (the motion-capture frame, turned Z-up) -> `mocap/<rigid body>`, and `table` -> `robot_base`
  *   -> `tool` (the UR5 tool centre point);
  * - `foxglove.SceneUpdate` for the table, the goal region and the obstacles (static), the sliders
- *   and the pusher (as measured), and the plan (the pusher's planned path) with the predicted
+ *   and the pusher or the gripper (as measured), and the plan (the pusher's planned path) with the predicted
  *   slider paths of each Parareal iteration.
  *
  * Everything is in the table frame, SI units (m, rad); times are MCAP log times.
  */
 import type { ConsoleEvent } from '../contract/console-api';
 import { triangulate } from '../contract/polygon';
-import type { Scene } from '../contract/scene';
+import type { Gripper, Scene } from '../contract/scene';
+import { gripperParts, type GripperPart, type GripperPose } from '../contract/gripper-geometry';
 import { orientationToZUp, pointToZUp, type UpAxis } from '../calibration/axes';
 import { axisAngle, quatConjugate, rotate, type Mat3, type Quat, type Vec3 } from '../common/rotation';
 import type { MocapSnapshot } from '../mocap/scene-binding';
@@ -162,6 +163,7 @@ const COLORS = {
   slider: { r: 0.25, g: 0.45, b: 0.85, a: 1 },
   goalSlider: { r: 0.15, g: 0.3, b: 0.7, a: 1 },
   pusher: { r: 1, g: 0.6, b: 0.1, a: 1 },
+  finger: { r: 0.75, g: 0.21, b: 0.05, a: 1 },
   plan: { r: 1, g: 0.45, b: 0, a: 1 },
   label: { r: 0.1, g: 0.1, b: 0.1, a: 1 },
 } as const;
@@ -222,6 +224,26 @@ function body(
     color,
   };
   return { cubes: [], cylinders: [cylinder] };
+}
+
+/**
+ * The gripper as the fine model has it (contract/gripper-geometry.ts): the palm and both fingers
+ * at its yaw and opening, standing on the table (it never touches it, but its parts are as tall as
+ * the objects they push), the fingers darker so the opening reads.
+ */
+function gripperBody(g: Gripper, pose: GripperPose): Pick<SceneEntity, 'cubes'> {
+  const [palm, ...fingers] = gripperParts(g, pose);
+  const cube = (part: GripperPart, height: number, color: Color): CubePrimitive => ({
+    pose: planarPose(part.x, part.y, height / 2, part.theta),
+    size: { x: 2 * part.hx, y: 2 * part.hy, z: height },
+    color,
+  });
+  return {
+    cubes: [
+      cube(palm, g.palm.height, COLORS.pusher),
+      ...fingers.map((f) => cube(f, g.finger.height, COLORS.finger)),
+    ],
+  };
 }
 
 function label(text: string, x: number, y: number, z: number): TextPrimitive {
@@ -300,7 +322,10 @@ export function objectsScene(scene: Scene, state: NamedState, timestamp: Time): 
       }),
     );
   }
-  // The gripper is not drawn here yet (the console's table view draws it).
+  if (scene.gripper && state.gripper) {
+    entities.push(entity(timestamp, 'gripper', gripperBody(scene.gripper, state.gripper)));
+    return { deletions: [], entities };
+  }
   if (!scene.pusher || !state.pusher) return { deletions: [], entities };
   const { radius, height } = scene.pusher;
   entities.push(
