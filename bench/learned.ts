@@ -29,7 +29,8 @@ import { defaultSamplingSettings, sampleTransitionStart } from '../src-main/lear
 import { unpadState } from '../src-main/learned/slots';
 import { tfBackendReady } from '../src-main/learned/tf-backend';
 import type { Control } from '../src-main/parareal/parareal';
-import { createPredictor, type CoarseKind } from '../src-main/parareal/predictor';
+import { createPredictor } from '../src-main/parareal/predictor';
+import type { CoarseModelKind } from '../src-main/contract/planner-settings';
 import { parseModelChoice } from '../src-main/parareal/model-choice';
 import { loadCoarseModel } from '../src-main/planning/coarse-models';
 import { defaultWorkerCount, FinePool } from '../src-main/parareal/fine-pool';
@@ -92,7 +93,7 @@ function pushSamples(scene: Scene, count: number, seed: number): { x0s: State[];
 async function convergence(
   pool: FinePool,
   scene: Scene,
-  coarse: CoarseKind,
+  coarse: CoarseModelKind,
   modelDir: string,
   samples: { x0s: State[]; controls: Control[][] },
 ): Promise<{ rms: number[]; ci95: number[]; coarseMs: number }> {

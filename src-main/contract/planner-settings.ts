@@ -20,7 +20,9 @@ const count = (min: number, max: number) =>
  * plans faster on this machine's workers (parareal/model-choice.ts).
  */
 export const predictionModelChoiceSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
+/** The coarse model of Parareal (and of coarse-only planning): analytical, or the learned MLP. */
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
+export type CoarseModelKind = z.infer<typeof coarseModelKindSchema>;
 /**
  * Every planner (the task file's planner.kind): MPC, task-adaptive MPC (WAFR 2018) and UAMPC, the
  * WAFR baseline that is task-adaptive MPC with n_min = n_max (docs/planner.md).

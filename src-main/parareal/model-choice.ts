@@ -13,7 +13,8 @@
  * Parareal pays when the workers outnumber what fine-alone can use (W > S); with the few cores of
  * a lab PC, fine alone wins. `npm run bench -- planner` measures both and prints what auto picks.
  */
-import { parseModelSpec, type CoarseKind, type PredictionModel } from './predictor';
+import { parseModelSpec, type PredictionModel } from './predictor';
+import type { CoarseModelKind } from '../contract/planner-settings';
 
 /** What the caller asks for: a concrete model, or `auto`. */
 export type ModelRequest = PredictionModel | { kind: 'auto' };
@@ -26,7 +27,7 @@ export function parseModelRequest(spec: string): ModelRequest {
 /** A prediction model together with the coarse model it uses (ignored by `fine`). */
 export interface ModelChoice {
   model: ModelRequest;
-  coarse: CoarseKind;
+  coarse: CoarseModelKind;
 }
 
 /**

@@ -25,8 +25,6 @@ export type PredictionModel =
   | { kind: 'fine' }
   | { kind: 'parareal'; iterations: number; tolerance: Tolerance | null; controlsPerSlice: number };
 
-export type CoarseKind = 'analytical' | 'learned';
-
 export interface Predictor {
   readonly model: PredictionModel;
   predict(request: PredictionRequest): Promise<PararealResult>;

@@ -5,7 +5,7 @@
  */
 import type { Scene } from '../contract/scene';
 import type { CoarsePropagator } from '../parareal/parareal';
-import type { CoarseKind } from '../parareal/predictor';
+import type { CoarseModelKind } from '../contract/planner-settings';
 import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
 
 /**
@@ -15,7 +15,7 @@ import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
  */
 export async function loadCoarseModel(
   scene: Scene,
-  kind: CoarseKind,
+  kind: CoarseModelKind,
   options: { learnedModelDir?: string } = {},
 ): Promise<CoarsePropagator> {
   if (kind === 'analytical') return new AnalyticalCoarseModel(scene);

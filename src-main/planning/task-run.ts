@@ -4,12 +4,12 @@
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
 import { controlLimits, type Scene } from '../contract/scene';
+import type { CoarseModelKind } from '../contract/planner-settings';
 import { layoutForScene } from '../contract/state';
 import type { FinePool } from '../parareal/fine-pool';
 import {
   assertModelFitsRobot,
   createPredictor,
-  type CoarseKind,
   type PredictionModel,
 } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
@@ -78,7 +78,7 @@ export async function createTaskRun(o: {
   scene: Scene;
   pool: FinePool;
   model: ModelRequest;
-  coarse?: CoarseKind;
+  coarse?: CoarseModelKind;
   /** Seed of the planning side (exploration noise, TAMPC samples). */
   seed: number;
 }): Promise<TaskRunParts> {
@@ -208,7 +208,7 @@ export async function runTaskOn(o: {
   scene: Scene;
   pool: FinePool;
   model: ModelRequest;
-  coarse?: CoarseKind;
+  coarse?: CoarseModelKind;
   seed: number;
   plant: Plant;
   signal?: AbortSignal;

@@ -15,12 +15,11 @@
  * the run; it never changes what the run does.
  */
 import type { ConsoleEvent } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
+import type { CoarseModelKind, PlannerSettings } from '../contract/planner-settings';
 import { outcomeOf, type RunMode, type RunOutcome } from '../contract/run-lifecycle';
 import type { Scene } from '../contract/scene';
 import { wallSeconds } from '../contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
-import type { CoarseKind } from '../parareal/predictor';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { Task } from '../planning/task-file';
 import type { RobotState } from '../robot/robot-state';
@@ -161,7 +160,7 @@ export function plannerSettingsOf(
   task: Task,
   scene: Scene,
   model: ModelRequest,
-  coarse: CoarseKind,
+  coarse: CoarseModelKind,
 ): PlannerSettings {
   const p = task.planner;
   const parareal: PlannerSettings['parareal'] =

@@ -19,7 +19,7 @@ import { layoutForScene } from '../contract/state';
 import { monotonicSeconds } from '../contract/time';
 import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { CoarseKind } from '../parareal/predictor';
+import type { CoarseModelKind } from '../contract/planner-settings';
 import { modelLabel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
@@ -45,7 +45,7 @@ export interface SupervisedRunOptions {
   task: Task;
   /** The prediction model, or `auto` (resolved for the worker count before the run starts). */
   model: ModelRequest;
-  coarse?: CoarseKind;
+  coarse?: CoarseModelKind;
   workers?: number;
   /** How fine workers start (Electron utility processes in the app; Node children by default). */
   spawn?: SpawnWorker;

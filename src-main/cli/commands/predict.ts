@@ -5,7 +5,8 @@ import { robotKind } from '../../contract/scene';
 import { initialState, layoutForScene } from '../../contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
-import { createPredictor, parseModelSpec, type CoarseKind } from '../../parareal/predictor';
+import { createPredictor, parseModelSpec } from '../../parareal/predictor';
+import type { CoarseModelKind } from '../../contract/planner-settings';
 import { loadCoarseModel } from '../../planning/coarse-models';
 import { parseControls, parseDuration } from '../controls';
 import { UsageError } from '../errors';
@@ -113,7 +114,7 @@ export function registerPredictCommand(program: Command): void {
           ? undefined
           : await coarseModelForCli(
               scene,
-              opts.coarse as CoarseKind,
+              opts.coarse as CoarseModelKind,
               opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {},
             );
         const predictor = createPredictor(scene, pool, model, { dt, ...(coarse ? { coarse } : {}) });
