@@ -3,19 +3,21 @@
  * and cylinders" with a target among them for the gripper to grasp. From the task's scene (its
  * table, gripper and limits) and a seed, draws:
  * - each object's shape, size, mass and friction from the WAFR fn. 1 ranges (sampleObject), the
- *   target from a stream of its own and again until it fits between the open fingers from any
- *   direction (its bounding diameter at most the stroke less `fit` on each side: the approach
- *   does not know the target's orientation);
+ *   target from a stream of its own and again until it fits into the open hand from any direction
+ *   (the approach does not know the target's orientation): its bounding diameter at most the
+ *   stroke less `fit` on each side, and its bounding radius at most the finger length less `fit`,
+ *   so that with its back at the palm its centre lies `fit` inside the fingertips, where closing
+ *   fingers hold it (planning/grasp.ts). A target too deep for the fingers can only be pushed.
  * - each object's position uniformly on the table, `edgeMargin` inside the edges, and its yaw
  *   uniformly, again until it keeps `clearance` from every object placed before and from the
- *   gripper's palm and open fingers; the target is placed first, so the others crowd around it.
+ *   gripper's palm, its open fingers and the space between them; the target is placed first, so the others crowd around it.
  * The drawn scene keeps the gripper's start and holds the target as the goal slider ("target"),
  * with a grasp goal whose region marks the target's start.
  */
 import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '../contract/scene';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
-import { gripperBodies } from '../planning/grasp';
+import { gripperBodies, handRegion } from '../planning/grasp';
 import { footprintOf, overlap, type Placed } from '../../src-workers/physics/geometry2d';
 import { sampleObject } from './object-sampling';
 
@@ -41,11 +43,9 @@ export function sampleClutterScene(scene: Scene, sampling: ClutterSampling, seed
     ),
   ];
   const rng = new Rng(deriveSeed(seed, 'placement'));
-  const placed: Placed[] = gripperBodies(gripper, {
-    ...gripper.pose,
-    yaw: gripper.pose.theta,
-    opening: gripper.maxOpening,
-  });
+  const open = { ...gripper.pose, yaw: gripper.pose.theta, opening: gripper.maxOpening };
+  // The open hand's space counts as taken: a run does not start with an object in the hand.
+  const placed: Placed[] = [...gripperBodies(gripper, open), handRegion(gripper, open)!];
   const half = {
     x: scene.table.size.x / 2 - sampling.edgeMargin,
     y: scene.table.size.y / 2 - sampling.edgeMargin,
@@ -93,11 +93,13 @@ function drawTarget(
   seed: number,
 ): ReturnType<typeof sampleObject> {
   const widest = gripper.maxOpening - 2 * sampling.fit;
+  const deepest = gripper.finger.length - sampling.fit;
   for (let k = 0; k < TARGET_ATTEMPTS; k++) {
     const o = sampleObject(sampling.object, deriveSeed(seed, k));
-    if (2 * boundingRadius(o.shape) <= widest) return o;
+    const r = boundingRadius(o.shape);
+    if (2 * r <= widest && r <= deepest) return o;
   }
   throw new Error(
-    `no target drawn from the object ranges fits the gripper's ${gripper.maxOpening} m opening with ${sampling.fit} m to spare`,
+    `no target drawn from the object ranges fits the gripper's hand (${gripper.maxOpening} m opening, ${gripper.finger.length} m fingers) with ${sampling.fit} m to spare`,
   );
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { boundingRadius, sceneSchema } from '../../src-main/contract/scene';
 import { sampleClutterScene, TARGET_ID } from '../../src-main/experiments/clutter';
 import { sampleScene } from '../../src-main/experiments/initial-states';
-import { gripperBodies } from '../../src-main/planning/grasp';
+import { gripperBodies, handRegion } from '../../src-main/planning/grasp';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { overlap } from '../../src-workers/physics/geometry2d';
@@ -26,7 +26,7 @@ describe('clutter sampler', () => {
     expect(new TaskGeometry(a).layout.size).toBe(sampled.x0.length);
   });
 
-  it('places every object on the table, apart from the others and from the open gripper', () => {
+  it('places every object on the table, apart from the others and from the open gripper and its hand', () => {
     const g = scene.gripper!;
     for (let seed = 0; seed < 30; seed++) {
       const drawn = sampleClutterScene(scene, sampling, seed);
@@ -39,18 +39,21 @@ describe('clutter sampler', () => {
       expect(geometry.assess(x0)).toEqual({ success: false, failure: null, detail: null });
       const bodies = [
         ...gripperBodies(g, { ...g.pose, yaw: g.pose.theta, opening: g.opening }),
+        handRegion(g, { ...g.pose, yaw: g.pose.theta, opening: g.opening })!,
         ...drawn.sliders.map((_, i) => geometry.placedSlider(x0, i)),
       ];
       for (let i = 0; i < bodies.length; i++)
-        for (let j = Math.max(i + 1, 3); j < bodies.length; j++)
+        for (let j = Math.max(i + 1, 4); j < bodies.length; j++)
           expect(overlap(bodies[i]!, bodies[j]!).depth).toBeLessThanOrEqual(-sampling.clearance + 1e-12);
       for (const s of drawn.sliders) {
         expect(Math.abs(s.pose.x)).toBeLessThanOrEqual(drawn.table.size.x / 2 - sampling.edgeMargin);
         expect(Math.abs(s.pose.y)).toBeLessThanOrEqual(drawn.table.size.y / 2 - sampling.edgeMargin);
       }
-      // The target fits between the open fingers from any direction.
+      // The target fits between the open fingers from any direction, and deep enough that its
+      // centre gets between them.
       const target = drawn.sliders.find((s) => s.id === TARGET_ID)!;
       expect(2 * boundingRadius(target.shape)).toBeLessThanOrEqual(g.maxOpening - 2 * sampling.fit);
+      expect(boundingRadius(target.shape)).toBeLessThanOrEqual(g.finger.length - sampling.fit);
     }
   });
 
@@ -69,6 +72,14 @@ describe('clutter sampler', () => {
         }
       }
     }
+  });
+
+  it('refuses a hand that no target from the ranges fits into, naming why', () => {
+    const g = scene.gripper!;
+    const stubby = { ...scene, gripper: { ...g, finger: { ...g.finger, length: 0.03 } } };
+    expect(() => sampleClutterScene(stubby, sampling, 1)).toThrow(
+      /no target drawn from the object ranges fits the gripper's hand \(0\.14 m opening, 0\.03 m fingers\)/,
+    );
   });
 
   it('needs a gripper scene', () => {

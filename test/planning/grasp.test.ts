@@ -27,7 +27,7 @@ import { fineJobSchema } from '../../src-workers/worker-protocol';
 
 const resources = path.resolve(import.meta.dirname, '../../resources');
 const { task, scene: clutter } = loadTaskFile(path.join(resources, 'tasks/wafr-clutter.json'));
-/** Box of 60 x 60 mm, the target; the gripper's fingers are 50 mm long, its stroke 140 mm. */
+/** Box of 60 x 60 mm, the target; the gripper's fingers are 90 mm long, its stroke 140 mm. */
 const scene: Scene = { ...clutter, sliders: [clutter.sliders[0]!] };
 const g = new TaskGeometry(scene);
 const L = g.layout;
@@ -77,12 +77,13 @@ describe('grasp cost (WAFR 2018 Sec. 5)', () => {
 
   it('is d_T^2 from the palm front face, plus w_phi phi_T^2', () => {
     // Gripper 0.2 m behind the target, facing it: the palm's front face is half a finger length
-    // (25 mm) further back, d_T = 0.225 m, phi_T = 0.
-    expect(cost(0.5).final(state({ x: -0.2, y: 0, yaw: 0, opening: 0.14 }))).toBeCloseTo(0.225 ** 2, 12);
-    // Turned 90 degrees away: phi_T = -pi/2 from the palm front face, now at (-0.2, -0.025).
+    // (45 mm) further back, d_T = 0.245 m, phi_T = 0.
+    const half = scene.gripper!.finger.length / 2;
+    expect(cost(0.5).final(state({ x: -0.2, y: 0, yaw: 0, opening: 0.14 }))).toBeCloseTo((0.2 + half) ** 2, 12);
+    // Turned 90 degrees away: phi_T = -pi/2 from the palm front face, now at (-0.2, -0.045).
     const turned = state({ x: -0.2, y: 0, yaw: Math.PI / 2, opening: 0.14 });
-    const d2 = 0.2 ** 2 + 0.025 ** 2;
-    const phi = Math.atan2(0.025, 0.2) - Math.PI / 2;
+    const d2 = 0.2 ** 2 + half ** 2;
+    const phi = Math.atan2(half, 0.2) - Math.PI / 2;
     expect(cost(0.5).final(turned)).toBeCloseTo(d2 + 0.5 * phi ** 2, 12);
   });
 
@@ -110,11 +111,11 @@ describe('hand-clear cost', () => {
   const charge = (next: State): number => cost.step(at({ x: 1, y: 1 }), next, [0, 0, 0, 0], [0, 0, 0, 0]);
 
   it('charges the full weight per control for another object 10 mm or more into the hand', () => {
-    // The hand spans x in [-25, 25] mm, y in [-70, 70] mm; the cylinder (r = 50 mm) at y = 0.
+    // The hand spans x in [-45, 45] mm, y in [-70, 70] mm; the cylinder (r = 50 mm) at y = 0.
     expect(g2.othersInHand(at({ x: 0, y: 0 }))[0]).toBeGreaterThan(0.05);
     expect(charge(at({ x: 0, y: 0 }))).toBeCloseTo(5, 12);
     // Its edge 5 mm past the fingertips' line: half the weight.
-    expect(charge(at({ x: 0.025 + 0.05 - 0.005, y: 0 }))).toBeCloseTo(2.5, 9);
+    expect(charge(at({ x: 0.045 + 0.05 - 0.005, y: 0 }))).toBeCloseTo(2.5, 9);
     // Clear of the hand, and the target itself never counts.
     expect(charge(at({ x: 0.2, y: 0 }))).toBe(0);
     expect(g2.othersInHand(at({ x: 0.2, y: 0 }))).toEqual([0]);

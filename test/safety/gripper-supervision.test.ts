@@ -174,9 +174,10 @@ describe('the supervisor of a gripper scene', () => {
   });
 
   it("checks the gripper's whole footprint against the workspace, turning included", () => {
-    // Workspace half x: 0.4 - 0.03 = 0.37. The palm's back corners are 0.085 m behind the grasp
-    // centre: at x = -0.27 facing +x they are at -0.355, inside.
-    const inside = gripperRun({ pose: [-0.27, 0, 0.01, 0, 0, 0] });
+    // Workspace half x: 0.4 - 0.03 = 0.37. The palm's back corners are 0.105 m behind the grasp
+    // centre (half the 90 mm fingers and the 60 mm palm): at x = -0.25 facing +x they are at
+    // -0.355, inside.
+    const inside = gripperRun({ pose: [-0.25, 0, 0.01, 0, 0, 0] });
     inside.running();
     expect(inside.sup.command(-0.05, 0, 0)).toBe(true); // palm to -0.365 within the lookahead
     // The grasp centre would stay well inside, but the palm's corners would leave.
