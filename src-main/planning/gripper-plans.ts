@@ -149,10 +149,14 @@ export function approachLane(geometry: TaskGeometry, x: State): ApproachLane {
 
 /**
  * n controls of dt seconds that take the gripper along its approach lane to the target: at
- * `speed` (m/s) when given, else at the speed that arrives at the end of the n-th control (capped
- * by the limits either way); once there it holds still. When objects lie on the way to the lane
- * the fingers close in transit (nothing gets into a closed hand), unless another object is in the
- * hand already (closing would grip it); they open in time to be fully open at the pre-grasp point.
+ * `speed` (m/s) when given, else each leg of the path (to the pre-grasp point, then in) at the
+ * speed that ends it with its share of the n controls, so the whole arrives at the end of the
+ * n-th (a single control only reaches the pre-grasp point); capped by the limits either way. The
+ * corner at the pre-grasp point is kept: a control that cut it would drive the hand straight at
+ * the target through what the lane goes round. Once there it holds still. When objects lie on the
+ * way to the lane the fingers close in transit (nothing gets into a closed hand), unless another
+ * object is in the hand already (closing would grip it); they open in time to be fully open at
+ * the pre-grasp point.
  */
 export function approachTarget(
   geometry: TaskGeometry,
@@ -165,47 +169,60 @@ export function approachTarget(
   const p = geometry.layout.gripperPose(x);
   const target = geometry.layout.sliderPose(x, geometry.goalIndex);
   const lane = approachLane(geometry, x);
-  // The path as a polyline; each control is the chord to the point `speed * dt` further along it,
-  // so a control that passes the pre-grasp point cuts its corner instead of stopping there.
-  const path = lane.inLane ? [p, target] : [p, lane.pregrasp, target];
-  const legs = path.slice(1).map((q, i) => Math.hypot(q.x - path[i]!.x, q.y - path[i]!.y));
-  const total = legs.reduce((a, b) => a + b, 0);
-  const pointAt = (s: number): { x: number; y: number } => {
-    for (let i = 0; i < legs.length; i++) {
-      const a = path[i]!;
-      const b = path[i + 1]!;
-      if (s <= legs[i]! || i === legs.length - 1) {
-        const f = legs[i]! > 0 ? Math.min(1, s / legs[i]!) : 1;
-        return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
-      }
-      s -= legs[i]!;
-    }
-    return target;
-  };
+  const waypoints = lane.inLane ? [target] : [lane.pregrasp, target];
+  const legs = waypoints.map((w, i) => {
+    const from = i === 0 ? p : waypoints[i - 1]!;
+    return Math.hypot(w.x - from.x, w.y - from.y);
+  });
+  const legSpeeds = o.speed !== undefined ? legs.map(() => o.speed!) : legSpeedsFor(legs, o.n, o.dt);
   const depth = Math.hypot(target.x - lane.pregrasp.x, target.y - lane.pregrasp.y);
-  const speed = Math.min(o.speed ?? total / (o.n * o.dt), maxSpeed);
   // Closed in transit only where objects are on the way, and never onto an object in the hand.
   const closeInTransit = lane.transitBlocked > 0 && !geometry.othersInHand(x).some((d) => d > 0);
   let { yaw, opening } = p;
-  let travelled = 0;
   let here = { x: p.x, y: p.y };
+  let leg = 0;
+  let remaining = legs.reduce((a, b) => a + b, 0);
   const out: Control[] = [];
   for (let t = 0; t < o.n; t++) {
+    while (leg < waypoints.length - 1 && dist(here, waypoints[leg]!) < 1e-9) leg++;
+    const w = waypoints[leg]!;
+    const left = dist(here, w);
+    const speed = Math.min(legSpeeds[leg]!, maxSpeed);
+    const step = Math.min(speed * o.dt, left);
     const yawRate = clamp(wrapAngle(lane.heading - yaw) / o.dt, maxYawRate);
     // Open once what is left of the path is the last stretch plus what the hand travels while the
     // fingers open the rest of the way.
     const openAt =
       depth + (maxOpeningSpeed > 0 ? (speed * (gripper.maxOpening - opening)) / maxOpeningSpeed : 0);
-    const wanted = total - travelled > openAt && closeInTransit ? 0 : gripper.maxOpening;
-    travelled = Math.min(total, travelled + speed * o.dt);
-    const next = pointAt(travelled);
+    const wanted = remaining > openAt && closeInTransit ? 0 : gripper.maxOpening;
     const openRate = clamp((wanted - opening) / o.dt, maxOpeningSpeed);
+    const next =
+      left > 1e-12
+        ? { x: here.x + ((w.x - here.x) * step) / left, y: here.y + ((w.y - here.y) * step) / left }
+        : w;
     out.push([(next.x - here.x) / o.dt, (next.y - here.y) / o.dt, yawRate, openRate]);
-    here = next;
+    here = step >= left ? { x: w.x, y: w.y } : next;
+    remaining -= step;
     yaw = wrapAngle(yaw + yawRate * o.dt);
     opening += openRate * o.dt;
   }
   return out;
+}
+
+const dist = (a: { x: number; y: number }, b: { x: number; y: number }): number =>
+  Math.hypot(b.x - a.x, b.y - a.y);
+
+/**
+ * Speeds (m/s) that end each leg with its share of n controls of dt: shares in proportion to the
+ * legs' lengths, at least one control each while there are controls for both; a single control
+ * goes only the first leg.
+ */
+function legSpeedsFor(legs: number[], n: number, dt: number): number[] {
+  if (legs.length === 1) return [legs[0]! / (n * dt)];
+  const total = legs[0]! + legs[1]!;
+  if (n === 1 || total <= 0) return [legs[0]! / dt, 0];
+  const first = Math.min(n - 1, Math.max(1, Math.round((n * legs[0]!) / total)));
+  return [legs[0]! / (first * dt), legs[1]! / ((n - first) * dt)];
 }
 
 /**

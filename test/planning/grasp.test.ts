@@ -177,9 +177,14 @@ describe('gripper candidates', () => {
     });
     expect(c.map((s) => s.length)).toEqual([1, 5, 8]);
     for (const seq of c) for (const u of seq) expect(u).toHaveLength(4);
-    // The fast one arrives in one control.
-    expect(c[0]![0]![0]).toBeCloseTo(0.3, 9);
-    expect(c[0]![0]![1]).toBeCloseTo(-0.1, 9);
+    // The fast one goes round no corner: its one control reaches the pre-grasp point (the next
+    // step's plan goes in), and the slowest arrives at the target.
+    const lane = approachLane(g, far);
+    expect(lane.inLane).toBe(false);
+    expect(c[0]![0]![0]).toBeCloseTo(lane.pregrasp.x + 0.3, 9);
+    expect(c[0]![0]![1]).toBeCloseTo(lane.pregrasp.y - 0.1, 9);
+    expect(sum(c[2]!, 0)).toBeCloseTo(0.3, 9);
+    expect(sum(c[2]!, 1)).toBeCloseTo(-0.1, 9);
   });
 });
 
