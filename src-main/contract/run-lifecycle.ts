@@ -1,13 +1,13 @@
 /**
  * The lifecycle of one run, decided in one place: a pure reducer over the events that move a run
- * (the operator's commands, the supervisor's start, the run's own report of its end) from idle to
- * its end. Every event in every state gives either the next state or a typed rejection; nothing
- * throws and nothing is ignored. The console core, the run's reporter and recorder, and the
- * renderer all read a run through this module (docs/architecture.md, "The run").
+ * (the operator's commands, the supervisor's start and its safety stops, the run's own report of its
+ * end) from idle to its end. Every event in every state gives either the next state or a typed
+ * rejection; nothing throws and nothing is ignored. The console core, the run's reporter and
+ * recorder, and the renderer all read a run through this module (docs/architecture.md, "The run").
  *
  * The console API and the session log carry a run's `phase` (runPhaseSchema), the lifecycle as
  * the operator sees it: `stopping` (the end is decided, the run still winds down) shows as the
- * outcome it will end with, so an abort reads ABORTED at once.
+ * outcome it will end with, so an abort reads ABORTED, and a safety stop FAILED, at once.
  */
 import { z } from 'zod';
 
@@ -34,10 +34,10 @@ export type RunPhase = z.infer<typeof runPhaseSchema>;
  * - idle: no run since the console started.
  * - starting: connecting, gripping the pusher, pre-flight checks, and (a real run) the operator's arm.
  * - running: armed; the MPC loop plans and executes (asynchronous MPC overlaps the two, so they are
- *   one state). A supervisor stop does not leave it: the run then reports its end (failed).
+ *   one state).
  * - paused: the arm holds still after its current action until the operator resumes.
- * - stopping: the outcome is decided (an abort, or the run's report of its end); the run still lets
- *   go of the lab (planning finishing, workers closing).
+ * - stopping: the outcome is decided (an abort, a safety stop, or the run's report of its end); the
+ *   run still lets go of the lab (planning finishing, workers closing).
  * - ended: the run has let go of the lab; the next run may start.
  */
 export type RunLifecycle =
@@ -61,6 +61,13 @@ export type RunEvent =
   | { type: 'resume' }
   /** The operator aborts the run: the arm is stopped at once. */
   | { type: 'abort'; reason: string }
+  /**
+   * The supervisor has stopped the arm for safety (stale motion capture, a protective stop, a lost
+   * link, a refused command, ...): the run fails here, with the stop's reason in the operator's
+   * words, not later when it reports its end. Its own end (the task's) is `end`, the operator's
+   * stop `abort`.
+   */
+  | { type: 'safety-stop'; reason: string }
   /** The run reports how it ended. */
   | { type: 'end'; outcome: RunOutcome; reason: string }
   /** The run has let go of the lab (its log closes now). */
@@ -71,7 +78,8 @@ export type RunEventType = RunEvent['type'];
  * Why an event cannot happen in a state:
  * - no-run: no run is in progress (idle, or the last run has ended);
  * - run-in-progress: a run is starting, running or paused;
- * - ending: the run's end is decided; the first ending holds (a late report of an aborted run);
+ * - ending: the run's end is decided; the first ending holds (a late report of a run that was
+ *   aborted or stopped for safety);
  * - not-awaiting-arm: no real run is starting, waiting for the operator's arm;
  * - already-started: the supervisor has already started the run;
  * - not-running, not-paused: pause needs a running run, resume a paused one;
@@ -134,6 +142,8 @@ function advanceInProgress(run: InProgress, event: RunEvent): RunTransition {
       return run.state === 'paused' ? to({ state: 'running' }) : no('not-paused');
     case 'abort':
       return to({ state: 'stopping', outcome: 'aborted', reason: event.reason });
+    case 'safety-stop':
+      return to({ state: 'stopping', outcome: 'failed', reason: event.reason });
     case 'end':
       return to({ state: 'stopping', outcome: event.outcome, reason: event.reason });
     case 'released':
@@ -169,7 +179,7 @@ export function outcomeOf(phase: RunPhase): RunOutcome | null {
 
 /** The events that decide a run's end (its run time stops there). */
 export function endsRun(event: RunEvent): boolean {
-  return event.type === 'abort' || event.type === 'end';
+  return event.type === 'abort' || event.type === 'safety-stop' || event.type === 'end';
 }
 
 /** A rejection in the operator's words. */

@@ -6,7 +6,7 @@
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
 import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
-import { endsRun, type RunOutcome } from '../contract/run-lifecycle';
+import { endsRun, type RunEvent, type RunOutcome } from '../contract/run-lifecycle';
 import type { StateLayout } from '../contract/state';
 import { monotonicSeconds, wallSeconds } from '../contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
@@ -59,7 +59,7 @@ export class RunReporter {
 
   /**
    * A status change, with the run time it happened at; from the moment the run ends (an abort, a
-   * supervisor stop, its end), the run time stays there, however long winding down takes.
+   * safety stop, its end), the run time stays there, however long winding down takes.
    */
   status(change: RunStatusChange): void {
     if (change.event && endsRun(change.event)) this.stopClock();
@@ -114,17 +114,14 @@ export class RunReporter {
         this.status({ event: { type: 'run-started' }, safety: 'safe', reason: null });
         return tell('allow', 'Run started');
       case 'command-refused':
-      case 'stop':
-        // The arm has stopped: the run ends here, whatever winding down takes. A supervisor stop
-        // leaves the run running until it reports its end (failed); the operator's abort ends it.
+      case 'stop': {
+        // The arm has stopped: the run ends here, whatever winding down takes. A refused command
+        // is the stop that follows it, so only the stop moves the lifecycle.
         this.endedAt ??= time;
-        this.status({
-          safety: 'stopped',
-          armed: false,
-          reason: d.message,
-          ...(d.reason.code === 'operator-abort' ? { event: { type: 'abort', reason: d.message } } : {}),
-        });
+        const event = d.kind === 'stop' ? stopEvent(d) : undefined;
+        this.status({ safety: 'stopped', armed: false, reason: d.message, ...(event ? { event } : {}) });
         return tell('stop', d.message);
+      }
       case 'fingers':
         return tell(
           'allow',
@@ -137,7 +134,7 @@ export class RunReporter {
 
   /**
    * The run's last words: how it ended, after how many actions, and its final status (after an
-   * abort, the lifecycle keeps the abort whatever the run says here).
+   * abort or a safety stop, the lifecycle keeps that ending whatever the run says here).
    */
   ended(r: RunEnd): void {
     if (this.aborted() || r.outcome === 'aborted') {
@@ -161,5 +158,21 @@ export class RunReporter {
 
   private end(outcome: RunOutcome, reason: string): void {
     this.status({ event: { type: 'end', outcome, reason }, armed: false });
+  }
+}
+
+/**
+ * What a supervisor stop is to the run's lifecycle: the operator's abort; none when the task ended
+ * by itself (the run's report of its end follows and says how); else a safety stop, which fails
+ * the run at once with the stop's words, so the run's later report of its end changes nothing.
+ */
+export function stopEvent(d: Extract<Decision, { kind: 'stop' }>): RunEvent | undefined {
+  switch (d.reason.code) {
+    case 'operator-abort':
+      return { type: 'abort', reason: d.message };
+    case 'task-ended':
+      return undefined;
+    default:
+      return { type: 'safety-stop', reason: d.message };
   }
 }

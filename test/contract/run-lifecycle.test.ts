@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   advanceRun,
   describeRejection,
+  endsRun,
   isRunActive,
   outcomeOf,
   phaseOf,
@@ -21,6 +22,7 @@ import {
 } from '../../src-main/contract/run-lifecycle';
 
 const ABORTED = 'Aborted by operator';
+const STALE = 'Motion capture stale: slider not seen for 120 ms';
 
 /** One example of every state (a starting run in both modes: only a real one can be armed). */
 const states: Record<RunState, RunLifecycle[]> = {
@@ -46,6 +48,7 @@ const events: Record<RunEventType, RunEvent[]> = {
   pause: [{ type: 'pause' }],
   resume: [{ type: 'resume' }],
   abort: [{ type: 'abort', reason: ABORTED }],
+  'safety-stop': [{ type: 'safety-stop', reason: STALE }],
   end: runOutcomeSchema.options.map((outcome) => ({ type: 'end', outcome, reason: `${outcome}!` })),
   released: [{ type: 'released' }],
 };
@@ -58,9 +61,11 @@ const starting = (_: RunLifecycle, e: RunEvent): RunLifecycle =>
 const ending = (_: RunLifecycle, e: RunEvent): RunLifecycle =>
   e.type === 'abort'
     ? { state: 'stopping', outcome: 'aborted', reason: e.reason }
-    : e.type === 'end'
-      ? { state: 'stopping', outcome: e.outcome, reason: e.reason }
-      : fail(e);
+    : e.type === 'safety-stop'
+      ? { state: 'stopping', outcome: 'failed', reason: e.reason }
+      : e.type === 'end'
+        ? { state: 'stopping', outcome: e.outcome, reason: e.reason }
+        : fail(e);
 const fail = (e: RunEvent): never => {
   throw new Error(`no expectation for ${e.type}`);
 };
@@ -73,6 +78,7 @@ const table: Record<RunState, Record<RunEventType, Expected>> = {
     pause: 'no-run',
     resume: 'no-run',
     abort: 'no-run',
+    'safety-stop': 'no-run',
     end: 'no-run',
     released: 'no-run',
   },
@@ -83,6 +89,7 @@ const table: Record<RunState, Record<RunEventType, Expected>> = {
     pause: 'not-running',
     resume: 'not-paused',
     abort: ending,
+    'safety-stop': ending,
     end: ending,
     released: 'not-ended',
   },
@@ -93,6 +100,7 @@ const table: Record<RunState, Record<RunEventType, Expected>> = {
     pause: () => ({ state: 'paused' }),
     resume: 'not-paused',
     abort: ending,
+    'safety-stop': ending,
     end: ending,
     released: 'not-ended',
   },
@@ -103,6 +111,7 @@ const table: Record<RunState, Record<RunEventType, Expected>> = {
     pause: 'not-running',
     resume: () => ({ state: 'running' }),
     abort: ending,
+    'safety-stop': ending,
     end: ending,
     released: 'not-ended',
   },
@@ -113,6 +122,7 @@ const table: Record<RunState, Record<RunEventType, Expected>> = {
     pause: 'ending',
     resume: 'ending',
     abort: 'ending',
+    'safety-stop': 'ending',
     end: 'ending',
     released: (run) => ({ ...run, state: 'ended' }) as RunLifecycle,
   },
@@ -123,6 +133,7 @@ const table: Record<RunState, Record<RunEventType, Expected>> = {
     pause: 'no-run',
     resume: 'no-run',
     abort: 'no-run',
+    'safety-stop': 'no-run',
     end: 'no-run',
     released: 'no-run',
   },
@@ -198,6 +209,13 @@ describe('run lifecycle: phases and predicates', () => {
       expect(isRunActive(run)).toBe(active);
       expect(isRunActive({ phase: phaseOf(run) })).toBe(active);
     }
+  });
+
+  it("says which events decide a run's end: the abort, a safety stop and its own end", () => {
+    const ending = (Object.keys(events) as RunEventType[]).filter((t) => events[t].every(endsRun));
+    expect(ending).toEqual(['abort', 'safety-stop', 'end']);
+    for (const t of Object.keys(events) as RunEventType[])
+      if (!ending.includes(t)) expect(events[t].some(endsRun)).toBe(false);
   });
 
   it('reads an outcome from the ended phases only', () => {
@@ -313,26 +331,54 @@ describe('run lifecycle: whole runs', () => {
     expect(seen.map(phaseOf)).toEqual(['idle', 'starting', 'running', 'paused', 'aborted', 'aborted']);
   });
 
-  it('a safety stop: the run stays running until it reports its end, which is a failure', () => {
-    // The supervisor's stop is not an event of the lifecycle: the arm is stopped (the status's
-    // safety says so) and the MPC loop ends the run with the stop's reason.
+  it("a safety stop fails the run at once, with the stop's reason; its later end changes nothing", () => {
     const seen = runThrough([
       ...started,
       { type: 'pause' },
       { type: 'resume' },
-      { type: 'end', outcome: 'failed', reason: 'Motion capture stale: slider not seen for 120 ms' },
-      { type: 'released' },
+      { type: 'safety-stop', reason: STALE },
     ]);
-    expect(seen.map(phaseOf)).toEqual([
-      'idle',
-      'starting',
-      'running',
-      'paused',
-      'running',
-      'failed',
-      'failed',
-    ]);
-    expect(seen.at(-1)).toMatchObject({ reason: 'Motion capture stale: slider not seen for 120 ms' });
+    expect(seen.map(phaseOf)).toEqual(['idle', 'starting', 'running', 'paused', 'running', 'failed']);
+    const stopping = seen.at(-1)!;
+    expect(stopping).toEqual({ state: 'stopping', outcome: 'failed', reason: STALE });
+    expect(isRunActive(stopping)).toBe(false);
+    // The run's own report of its end (the MPC loop stopped by the supervisor), and an abort
+    // pressed while it winds down, do not change how it ended.
+    for (const late of [...events.end, ...events.abort])
+      expect(advanceRun(stopping, late)).toMatchObject({
+        ok: false,
+        rejection: { code: 'ending', phase: 'failed' },
+      });
+    expect(advanceRun(stopping, { type: 'released' })).toEqual({
+      ok: true,
+      next: { state: 'ended', outcome: 'failed', reason: STALE },
+    });
+  });
+
+  it('a safety stop while starting (armed, before the MPC loop) or while paused', () => {
+    expect(
+      runThrough([
+        { type: 'start', mode: 'real' },
+        { type: 'arm' },
+        { type: 'safety-stop', reason: STALE },
+      ]).map(phaseOf),
+    ).toEqual(['idle', 'starting', 'starting', 'failed']);
+    expect(
+      runThrough([
+        ...started,
+        { type: 'pause' },
+        { type: 'safety-stop', reason: STALE },
+        { type: 'released' },
+      ]).map(phaseOf),
+    ).toEqual(['idle', 'starting', 'running', 'paused', 'failed', 'failed']);
+  });
+
+  it('an abort holds against a safety stop after it (the first ending holds)', () => {
+    const stopping = runThrough([...started, { type: 'abort', reason: ABORTED }]).at(-1)!;
+    expect(advanceRun(stopping, { type: 'safety-stop', reason: STALE })).toMatchObject({
+      ok: false,
+      rejection: { code: 'ending', phase: 'aborted' },
+    });
   });
 });
 

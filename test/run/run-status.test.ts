@@ -1,7 +1,8 @@
 /**
  * A run's status as its reports change it (run/run-status.ts): the lifecycle decides the phase,
- * a start begins a fresh status, an ending keeps its reason and real run time, the first ending
- * holds against late reports (whose readings still count), and any other rejected report is told.
+ * a start begins a fresh status, an ending (an abort, a safety stop, the run's end) keeps its reason
+ * and real run time, the first ending holds against late reports (whose readings still count), and
+ * any other rejected report is told.
  */
 import { describe, expect, it } from 'vitest';
 import { RunStatusTracker } from '../../src-main/run/run-status';
@@ -76,6 +77,29 @@ describe('run status tracker', () => {
     run.apply({ event: { type: 'released' } });
     expect(run.lifecycle).toEqual({ state: 'ended', outcome: 'aborted', reason: 'Aborted by operator' });
     expect(run.status.phase).toBe('aborted');
+  });
+
+  it("fails at once on a safety stop, with the stop's words, and keeps it against the run's end", () => {
+    const { run, refused, advance } = tracker();
+    const stale = 'Motion capture stale: slider not seen for 120 ms';
+    run.apply({ event: { type: 'start', mode: 'real' } });
+    run.apply({ event: { type: 'run-started' }, safety: 'safe', armed: true, reason: null });
+    advance(4);
+    expect(
+      run.apply({ event: { type: 'safety-stop', reason: stale }, safety: 'stopped', armed: false }),
+    ).toMatchObject({ phase: 'failed', reason: stale, elapsed: 4, safety: 'stopped', armed: false });
+    expect(run.lifecycle).toEqual({ state: 'stopping', outcome: 'failed', reason: stale });
+    advance(2);
+    // The MPC loop, stopped by the supervisor, reports its end in its own words: quietly refused.
+    const late = run.apply({
+      event: { type: 'end', outcome: 'failed', reason: 'run stopped' },
+      armed: false,
+      elapsed: 4.05,
+    });
+    expect(late).toMatchObject({ phase: 'failed', reason: stale, elapsed: 4.05 });
+    expect(refused).toEqual([]);
+    run.apply({ event: { type: 'released' } });
+    expect(run.lifecycle).toEqual({ state: 'ended', outcome: 'failed', reason: stale });
   });
 
   it('tells of a report the lifecycle rejects for any other reason, and keeps the phase', () => {
