@@ -160,8 +160,12 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   o.signal?.addEventListener('abort', onAbort, { once: true });
   const label = modelReason ? `${modelLabel(model)} (auto)` : modelLabel(model);
 
-  const detach = (): void => {
-    supervisor.abort(); // no-op unless still active: the arm is left stopped whatever happened
+  /** Lets go of the lab; `error` is what ended the run if it threw. */
+  const detach = (error?: Error): void => {
+    // A no-op unless still active: the arm is left stopped whatever happened, for the reason that
+    // ended the run (an error is not the operator's abort).
+    if (error) supervisor.runFailed(error.message);
+    else supervisor.abort();
     clearInterval(watchdog);
     clearInterval(live);
     o.signal?.removeEventListener('abort', onAbort);
@@ -177,7 +181,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   try {
     result = await run();
   } catch (err) {
-    detach();
+    detach(err as Error);
     report.failed(err as Error);
     throw err;
   }

@@ -36,6 +36,8 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
   /** The gripper of a gripper scene faulted, lost its link or refused a finger command. */
   z.object({ code: z.literal('gripper-fault'), detail: z.string() }),
   z.object({ code: z.literal('task-ended'), outcome: z.string() }),
+  /** The run itself failed (an error in planning or the loop) while the arm was armed or moving. */
+  z.object({ code: z.literal('run-error'), detail: z.string() }),
 ]);
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
@@ -84,5 +86,7 @@ export function describeStop(r: StopReason): string {
       return `Gripper fault: ${r.detail}`;
     case 'task-ended':
       return `Run ended: ${r.outcome}`;
+    case 'run-error':
+      return `Run failed: ${r.detail}`;
   }
 }

@@ -294,6 +294,14 @@ export class Supervisor extends EventEmitter<Events> {
     this.halt({ code: 'task-ended', outcome });
   }
 
+  /**
+   * The run failed by itself (an error thrown by planning or the loop): stop with that reason, not
+   * as the operator's abort. A no-op once stopped.
+   */
+  runFailed(detail: string): void {
+    this.halt({ code: 'run-error', detail });
+  }
+
   /** After a stop has been reviewed: back to disarmed (a new run needs fresh checks). */
   reset(): void {
     if (this.state !== 'stopped') return;

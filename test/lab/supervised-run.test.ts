@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
-import { Supervisor } from '../../src-main/safety/supervisor';
+import { Supervisor, type Decision } from '../../src-main/safety/supervisor';
 import { workspaceFor } from '../../src-main/safety/workspace';
 import { RobotAdapter } from '../../src-main/robot/adapter';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
@@ -136,6 +136,28 @@ describe('supervised runs in the virtual lab', () => {
     });
     expect(result.outcome, result.reason).toBe('stopped');
     expect(result.supervisor.stopReason?.code).toBe('robot-link-lost');
+  });
+
+  it('stops the arm naming the error, not an abort, when the run itself fails while armed', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    const decisions: Decision[] = [];
+    const run = supervisedRun({
+      link: env.link,
+      task,
+      model: { kind: 'coarse' },
+      workers: 1,
+      onDecision: (d) => decisions.push(d),
+      onStep: () => {
+        throw new Error('step report crashed');
+      },
+    });
+    await expect(run).rejects.toThrow('step report crashed');
+    const stop = decisions.find((d) => d.kind === 'stop');
+    expect(stop).toMatchObject({
+      reason: { code: 'run-error', detail: 'step report crashed' },
+      message: 'Run failed: step report crashed',
+    });
   });
 
   it('puts a stop on the wire within 10 ms of an abort (p99 over 100 aborts)', async () => {
