@@ -15,6 +15,7 @@
  */
 import { wrapAngle, type Control, type State } from '../contract/state';
 import type { ControlLimits } from '../contract/scene';
+import { gripperParts, partCorners } from '../contract/gripper-geometry';
 import { inHand } from './grasp';
 import type { TaskGeometry } from './outcome';
 
@@ -39,6 +40,14 @@ const BLOCK_COST = 5;
 
 /** Gap between the fingertips and the target's bounding circle at the pre-grasp point (m). */
 const PREGRASP_CLEARANCE = 0.03;
+
+/**
+ * The open hand at a lane's pre-grasp point stays this far inside the table's edges (m): a lab's
+ * supervisor refuses any command that would take the hand's footprint closer to the edge than its
+ * workspace margin (30 mm by default: setup/setup-file.ts), and a virtual-lab run on wafr-clutter
+ * was stopped so, by a lane whose pre-grasp point put the palm 60 mm past it.
+ */
+const HAND_MARGIN = 0.03;
 
 /** Within this of the lane's centre line (m), behind the target, the gripper is in the lane. */
 const IN_LANE = 0.01;
@@ -94,8 +103,8 @@ function corridorBlock(
  * The lane to approach the target along: among the straight line and lines turned by up to 60
  * degrees (and the way the hand faces now), the one whose corridor (the hand's width, from behind
  * the palm at the pre-grasp point to the fingertips at the grasp) other objects block least,
- * then the shortest path and the least turning. Lanes whose pre-grasp point is off the table are
- * not taken.
+ * then the shortest path and the least turning. Lanes that would put the open hand at the
+ * pre-grasp point within HAND_MARGIN of the table's edge are not taken.
  */
 export function approachLane(geometry: TaskGeometry, x: State): ApproachLane {
   const gripper = geometry.gripper;
@@ -107,6 +116,7 @@ export function approachLane(geometry: TaskGeometry, x: State): ApproachLane {
   const halfWidth = Math.max(gripper.palm.width / 2, gripper.maxOpening / 2 + gripper.finger.thickness);
   const back = depth + gripper.finger.length / 2 + gripper.palm.depth;
   const front = gripper.finger.length / 2;
+  const overTable = geometry.table.shrunk(HAND_MARGIN);
   const direct = Math.atan2(t.y - p.y, t.x - p.x);
   const directLength = Math.hypot(t.x - p.x, t.y - p.y);
   const headings = LANE_OFFSETS.map((o) => wrapAngle(direct + o));
@@ -117,7 +127,8 @@ export function approachLane(geometry: TaskGeometry, x: State): ApproachLane {
     const ux = Math.cos(heading);
     const uy = Math.sin(heading);
     const pregrasp = { x: t.x - ux * depth, y: t.y - uy * depth };
-    if (geometry.table.excess(pregrasp.x, pregrasp.y) > 0) continue;
+    const hand = gripperParts(gripper, { ...pregrasp, yaw: heading, opening: gripper.maxOpening });
+    if (hand.flatMap(partCorners).some(([cx, cy]) => overTable.excess(cx, cy) > 0)) continue;
     const blocked = corridorBlock(geometry, x, t, heading, -back, front, halfWidth);
     const along = (p.x - t.x) * ux + (p.y - t.y) * uy;
     const across = -(p.x - t.x) * uy + (p.y - t.y) * ux;

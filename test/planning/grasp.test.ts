@@ -12,6 +12,7 @@ import { initialState, type Control, type State } from '../../src-main/contract/
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { assertModelFitsRobot } from '../../src-main/parareal/predictor';
 import { clampControl, controlMagnitude } from '../../src-main/planning/control-space';
+import { gripperParts, partCorners } from '../../src-main/contract/gripper-geometry';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { approachLane, approachTarget, closeOnTarget } from '../../src-main/planning/gripper-plans';
 import { TaskGeometry } from '../../src-main/planning/outcome';
@@ -165,6 +166,20 @@ describe('gripper candidates', () => {
     const alone = state({ x: -0.3, y: 0, yaw: 0, opening: 0.14 });
     expect(approachLane(g, alone)).toMatchObject({ heading: 0, inLane: true, blocked: 0, transitBlocked: 0 });
     expect(approachTarget(g, alone, { n: 8, dt: 1, limits }).every((c) => c[3] === 0)).toBe(true);
+  });
+
+  it('keep the open hand 30 mm inside the table at the pre-grasp point, where a lab lets it go', () => {
+    // The target 100 mm from the table's +y edge (at 0.3 m), the gripper straight behind it: the
+    // straight lane would put the palm's corner at y = 0.285, past the lab's 0.27.
+    const x = state({ x: -0.3, y: 0.2, yaw: 0, opening: 0.14 });
+    L.setSlider(x, 0, { x: 0.1, y: 0.2, theta: 0 });
+    const lane = approachLane(g, x);
+    expect(lane.heading).toBeGreaterThan(0.1);
+    const hand = gripperParts(scene.gripper!, { ...lane.pregrasp, yaw: lane.heading, opening: 0.14 });
+    for (const [cx, cy] of hand.flatMap(partCorners)) {
+      expect(Math.abs(cx)).toBeLessThanOrEqual(0.4 - 0.03 + 1e-12);
+      expect(Math.abs(cy)).toBeLessThanOrEqual(0.3 - 0.03 + 1e-12);
+    }
   });
 
   it('run from fast (n_min controls) to slow (n_max) as TAMPC asks', () => {
