@@ -7,11 +7,7 @@ import { controlLimits, type Scene } from '../contract/scene';
 import type { CoarseModelKind } from '../contract/planner-settings';
 import { layoutForScene } from '../contract/state';
 import type { FinePool } from '../parareal/fine-pool';
-import {
-  assertModelFitsRobot,
-  createPredictor,
-  type PredictionModel,
-} from '../parareal/predictor';
+import { assertModelFitsRobot, createPredictor, type PredictionModel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';

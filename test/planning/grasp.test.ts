@@ -80,7 +80,10 @@ describe('grasp cost (WAFR 2018 Sec. 5)', () => {
     // Gripper 0.2 m behind the target, facing it: the palm's front face is half a finger length
     // (45 mm) further back, d_T = 0.245 m, phi_T = 0.
     const half = scene.gripper!.finger.length / 2;
-    expect(cost(0.5).final(state({ x: -0.2, y: 0, yaw: 0, opening: 0.14 }))).toBeCloseTo((0.2 + half) ** 2, 12);
+    expect(cost(0.5).final(state({ x: -0.2, y: 0, yaw: 0, opening: 0.14 }))).toBeCloseTo(
+      (0.2 + half) ** 2,
+      12,
+    );
     // Turned 90 degrees away: phi_T = -pi/2 from the palm front face, now at (-0.2, -0.045).
     const turned = state({ x: -0.2, y: 0, yaw: Math.PI / 2, opening: 0.14 });
     const d2 = 0.2 ** 2 + half ** 2;

@@ -97,11 +97,7 @@ export function registerExperimentCommand(program: Command): void {
     .description(
       'run a planning experiment: MPC over sampled scenes for each prediction model (resumable, shardable)',
     )
-    .option(
-      '--task <name|file>',
-      `${shippedTaskNames().join(' | ')}, or a task file`,
-      'isrr-obstacle',
-    )
+    .option('--task <name|file>', `${shippedTaskNames().join(' | ')}, or a task file`, 'isrr-obstacle')
     .option(
       '--models <list>',
       "comma-separated MODEL[@learned][/PLANNER]: @learned uses the learned coarse model, /mpc|tampc|uampc replaces the task's planner (parareal:2@learned, fine/uampc)",
