@@ -22,18 +22,10 @@ import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder'
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { SessionLog } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
+import { FREE_LAB_PORTS } from '../helpers/lab-config';
 import { startLabAndLink } from '../helpers/virtual-lab';
 
 const gripperScene = path.join(repoRoot, 'test/fixtures/lab-gripper-scene.json');
-const freePorts = {
-  rtde: 0,
-  dashboard: 0,
-  secondary: 0,
-  realtime: 0,
-  gripper: 0,
-  natnetCommand: 0,
-  natnetData: 0,
-};
 const sleep = (s: number): Promise<void> => new Promise((r) => setTimeout(r, s * 1000));
 
 let close: (() => Promise<void>) | undefined;
@@ -56,7 +48,7 @@ describe('the virtual lab with a gripper scene', () => {
   it("moves the world's fingers as the Robotiq is commanded and reports where they are", async () => {
     const lab = await VirtualLab.start({
       scene: gripperScene,
-      ports: freePorts,
+      ports: FREE_LAB_PORTS,
       mocap: { multicast: false },
       world: { noiseVariance: 0, seed: 1 },
     });
@@ -84,7 +76,7 @@ describe('the virtual lab with a gripper scene', () => {
   });
 
   it('turns the gripper with the tool, and motion capture streams its yaw', async () => {
-    const env = await startLabAndLink({ scene: gripperScene, ports: freePorts });
+    const env = await startLabAndLink({ scene: gripperScene, ports: FREE_LAB_PORTS });
     close = env.close;
     const { lab, link } = env;
     expect(await until(() => link.poses()?.ok === true)).toBe(true);
