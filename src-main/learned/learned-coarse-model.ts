@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { requirePusher, type Scene } from '../contract/scene';
 import { layoutForScene, type Control, type State, type StateLayout } from '../contract/state';
-import { footprintOf } from '../../src-workers/physics/geometry2d';
+import { footprintOf, footprintReach } from '../../src-workers/physics/geometry2d';
 import {
   projectFeasible,
   projectionGeometry,
@@ -61,10 +61,7 @@ export class LearnedCoarseModel {
     assertSameGeometry(scene, file.meta.geometry);
     this.layout = layoutForScene(scene);
     this.projection = projectionGeometry(scene);
-    this.reach = scene.sliders.map((s) => {
-      const f = footprintOf(s.shape);
-      return f.kind === 'disc' ? f.radius : Math.hypot(f.hx, f.hy);
-    });
+    this.reach = scene.sliders.map((s) => footprintReach(footprintOf(s.shape)));
     this.pusherRadius = requirePusher(scene, 'the learned coarse model').radius;
   }
 

@@ -18,6 +18,7 @@ import type { ControlLimits } from '../contract/scene';
 import { gripperParts, partCorners } from '../contract/gripper-geometry';
 import { inHand } from './grasp';
 import type { TaskGeometry } from './outcome';
+import { footprintReach } from '../../src-workers/physics/geometry2d';
 
 const clamp = (v: number, max: number): number => Math.max(-max, Math.min(max, v));
 
@@ -67,8 +68,7 @@ export interface ApproachLane {
 
 /** Bounding radius of slider i (m). */
 function reachOf(geometry: TaskGeometry, i: number): number {
-  const f = geometry.sliders[i]!;
-  return f.kind === 'disc' ? f.radius : Math.hypot(f.hx, f.hy);
+  return footprintReach(geometry.sliders[i]!);
 }
 
 /**
@@ -139,7 +139,7 @@ export function approachLane(geometry: TaskGeometry, x: State): ApproachLane {
     if (!best || score < best.score) best = { heading, pregrasp, inLane, blocked, transitBlocked: 0, score };
   }
   if (!best) {
-    // Every pre-grasp point off the table (the target at an edge, the hand outside): straight in.
+    // The open hand too near the table's edge at every pre-grasp point (the target at an edge): straight in.
     return { heading: direct, pregrasp: { x: p.x, y: p.y }, inLane: true, blocked: 0, transitBlocked: 0 };
   }
   // The hand's way to where the lane's last stretch starts (in the lane: up to the pre-grasp distance).

@@ -9,6 +9,7 @@ import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
+import { footprintReach } from '../../src-workers/physics/geometry2d';
 import type { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
 import { approachTarget } from './gripper-plans';
@@ -96,10 +97,9 @@ export function prePushPoint(
   const gx = target.x - s.x;
   const gy = target.y - s.y;
   const gd = Math.hypot(gx, gy) || 1;
-  const slider = geometry.sliders[geometry.goalIndex]!;
   const reach =
-    (slider.kind === 'disc' ? slider.radius : Math.hypot(slider.hx, slider.hy)) +
-    (geometry.pusher?.kind === 'disc' ? geometry.pusher.radius : 0);
+    footprintReach(geometry.sliders[geometry.goalIndex]!) +
+    (geometry.pusher ? footprintReach(geometry.pusher) : 0);
   return {
     behind: { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach },
     reach,
@@ -192,11 +192,10 @@ export function waypoints(geometry: TaskGeometry, x: State, clearance: number): 
   const d = Math.hypot(dx, dy);
   if (d < 1e-9) return [geometry.goal];
   const [ux, uy] = [dx / d, dy / d];
-  const slider = geometry.sliders[geometry.goalIndex]!;
-  const rs = slider.kind === 'disc' ? slider.radius : Math.hypot(slider.hx, slider.hy);
+  const rs = footprintReach(geometry.sliders[geometry.goalIndex]!);
   let first: { along: number; points: { x: number; y: number }[] } | null = null;
   for (const o of geometry.obstacles) {
-    const ro = o.footprint.kind === 'disc' ? o.footprint.radius : Math.hypot(o.footprint.hx, o.footprint.hy);
+    const ro = footprintReach(o.footprint);
     const along = (o.x - s.x) * ux + (o.y - s.y) * uy;
     const across = -(o.x - s.x) * uy + (o.y - s.y) * ux;
     const keep = ro + rs + clearance;

@@ -19,6 +19,11 @@ export function footprintOf(shape: Shape): Footprint {
     : { kind: 'rect', hx: shape.sizeX / 2, hy: shape.sizeY / 2 };
 }
 
+/** Radius of the smallest disc about the body's centre that holds its footprint (m). */
+export function footprintReach(f: Footprint): number {
+  return f.kind === 'disc' ? f.radius : Math.hypot(f.hx, f.hy);
+}
+
 /** Penetration of two bodies: depth > 0 when they overlap; normal is the unit vector from a to b. */
 export interface Overlap {
   depth: number;

@@ -10,7 +10,13 @@
  */
 import type { PlannerStep } from '../../../src-main/contract/console-api';
 import type { LabSetupView } from '../../../src-main/contract/lab-view';
-import { robotStart, type Gripper, type Scene, type Shape } from '../../../src-main/contract/scene';
+import {
+  boundingRadius,
+  robotStart,
+  type Gripper,
+  type Scene,
+  type Shape,
+} from '../../../src-main/contract/scene';
 import { gripperParts, partCorners, type GripperPose } from '../../../src-main/contract/gripper-geometry';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import {
@@ -229,7 +235,7 @@ function drawTargetMark(
   shape: Shape,
   pose: { x: number; y: number },
 ): void {
-  const reach = shape.kind === 'cylinder' ? shape.radius : Math.hypot(shape.sizeX, shape.sizeY) / 2;
+  const reach = boundingRadius(shape);
   const [px, py] = toCanvas(t, pose.x, pose.y);
   ctx.strokeStyle = TARGET_COLOUR;
   ctx.lineWidth = 3;
