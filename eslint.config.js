@@ -19,7 +19,6 @@ const LAYERS = {
   parareal: ['contract', 'common', 'src-workers'],
   learned: ['contract', 'common', 'parareal', 'src-workers'],
   planning: ['contract', 'common', 'parareal', 'learned', 'src-workers'],
-  experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'src-workers'],
   session: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'safety', 'parareal', 'planning'],
   lab: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'src-workers'],
   run: [
@@ -35,6 +34,8 @@ const LAYERS = {
     'planning',
     'session',
   ],
+  // An experiment's runs are recorded by the run's recorder (run/recorded-run.ts).
+  experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'src-workers'],
 };
 const MAIN_FOLDERS = [...Object.keys(LAYERS), 'console', 'cli', 'shell'];
 

@@ -22,6 +22,8 @@ export const runRecordSchema = z
     wallTime: z.number().min(0),
     /** The goal object of this scene when the task draws it per scene (WAFR 2018 Sec. 7.1). */
     object: z.object({ shape: shapeSchema, mass: z.number(), friction: z.number() }).strict().optional(),
+    /** The run's session log, relative to the experiment's folder (recorded with --sessions). */
+    session: z.string().optional(),
     summary: runSummarySchema,
   })
   .strict();

@@ -18,7 +18,10 @@ import { deriveSeed } from '../common/rng';
 import type { Task } from '../planning/task-file';
 import { runTaskOn } from '../planning/task-run';
 import { sampleScene } from './initial-states';
-import { hasRunRecord, writeRunRecord, type RunRecord } from './run-record';
+import { hasRunRecord, modelDir, writeRunRecord, type RunRecord } from './run-record';
+import { recordedRun } from '../run/recorded-run';
+import type { PlannerStep } from '../contract/console-api';
+import type { RunSummary } from '../contract/planner-events';
 import { parseRunSpec, taskForSpec } from './run-spec';
 
 export interface Shard {
@@ -44,6 +47,11 @@ export interface ExperimentOptions extends ExperimentConfig {
   outDir: string;
   shard: Shard;
   workers: number;
+  /**
+   * Where each run's session log goes (run/recorded-run.ts), to play back in the console or
+   * Foxglove; none is written without it.
+   */
+  sessionsDir?: string;
   /** Called after each run of the shard: its record, or null when a stored result was kept. */
   onRun?(run: { model: string; scene: number; record: RunRecord | null }): void;
   signal?: AbortSignal;
@@ -119,16 +127,34 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
           worldScene = scene;
         }
         const t0 = performance.now();
-        const summary = await runTaskOn({
-          task,
-          scene,
-          pool,
-          model,
-          coarse,
-          seed,
-          plant: world,
-          ...(o.signal ? { signal: o.signal } : {}),
-        });
+        const plant = world;
+        const run = (onStep?: (step: PlannerStep) => void): Promise<RunSummary> =>
+          runTaskOn({
+            task,
+            scene,
+            pool,
+            model,
+            coarse,
+            seed,
+            plant,
+            ...(onStep ? { onStep } : {}),
+            ...(o.signal ? { signal: o.signal } : {}),
+          });
+        let summary: RunSummary;
+        let session: string | undefined;
+        if (o.sessionsDir) {
+          const recorded = await recordedRun({
+            dir: o.sessionsDir,
+            label: `${modelDir(spec)}_scene-${s}`,
+            scene,
+            task,
+            model,
+            coarse: coarse ?? 'analytical',
+            run,
+          });
+          summary = recorded.summary;
+          session = path.relative(o.outDir, recorded.file);
+        } else summary = await run();
         if (summary.outcome === 'aborted') return { ran, skipped };
         const record: RunRecord = {
           task: o.task,
@@ -140,6 +166,7 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
           controlDuration: task.planner.controlDuration,
           wallTime: (performance.now() - t0) / 1000,
           ...(sampledObject ? { object: sampledObject } : {}),
+          ...(session ? { session } : {}),
           summary,
         };
         writeRunRecord(o.outDir, record);

@@ -18,6 +18,7 @@ import { MpcPlanner, type StepPlanner } from './mpc';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
 import type { RunSummary } from '../contract/planner-events';
+import type { PlannerStep } from '../contract/console-api';
 import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
 import { deriveSeed, Rng } from '../common/rng';
@@ -207,6 +208,8 @@ export async function runTaskOn(o: {
   coarse?: CoarseModelKind;
   seed: number;
   plant: Plant;
+  /** Told of every executed step (the run's recorder, when it has one). */
+  onStep?: (step: PlannerStep) => void;
   signal?: AbortSignal;
 }): Promise<RunSummary> {
   const p = o.task.planner;
@@ -225,6 +228,7 @@ export async function runTaskOn(o: {
       ...(parts.geometry.graspGoal
         ? { reflex: closeOnTarget(parts.geometry, controlLimits(o.scene), p.controlDuration) }
         : {}),
+      ...(o.onStep ? { onStep: o.onStep } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
     });
   } finally {

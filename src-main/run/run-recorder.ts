@@ -1,6 +1,7 @@
 /**
  * The one recorder of a run. Every run goes through it, whichever way it was started (a console
- * dry run, a console real run, `parapush run`): one session log per run (src-main/session), fed
+ * dry run, a console real run, `parapush run`, an experiment's run recorded with `--sessions`
+ * through recorded-run.ts): one session log per run (src-main/session), fed
  * by the same two sources, so the same channels fill however the run began:
  *
  * - the run's events (run-report.ts): status, planner steps, measured state, supervisor decisions
@@ -35,6 +36,8 @@ export interface RunRecorderOptions {
   dir: string;
   origin: SessionRecorderOptions['origin'];
   mode: RunMode;
+  /** Ends the log's file name (default: the mode). */
+  label?: string;
   scene: Scene;
   settings: PlannerSettings;
   onError?: (err: Error) => void;
@@ -52,7 +55,7 @@ export class RunRecorder {
   static async start(o: RunRecorderOptions): Promise<RunRecorder> {
     const rec = await SessionRecorder.create({
       dir: o.dir,
-      label: o.mode,
+      label: o.label ?? o.mode,
       origin: o.origin,
       ...(o.onError ? { onError: o.onError } : {}),
     });

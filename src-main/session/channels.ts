@@ -42,7 +42,7 @@ export const sessionInfoSchema = stamped({
   node: z.string(),
   platform: z.string(),
   /** Where the run was started from: the console or the headless CLI. */
-  origin: z.enum(['console', 'headless', 'test', 'bench']),
+  origin: z.enum(['console', 'headless', 'experiment', 'test', 'bench']),
 });
 
 export const sessionSettingsSchema = stamped({

@@ -18,6 +18,10 @@ import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder'
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
+import { stateVector, type NamedState } from '../../src-main/session/named-state';
+import { readRunRecords } from '../../src-main/experiments/run-record';
+import { runExperiment } from '../../src-main/experiments/runner';
+import { loadTaskFile } from '../../src-main/planning/task-file';
 import { fastDryRun } from '../helpers/console-on-lab';
 import { repoRoot } from '../helpers/scenes';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
@@ -63,6 +67,7 @@ const filled = (counts: Map<string, number>): string[] =>
 const all = [...topics].sort();
 
 const fast = fastDryRun(3);
+const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
 
 let consoleCounts: Map<string, number> | undefined;
 
@@ -199,5 +204,55 @@ describe('one recorder for every run', () => {
     expect(messages.find((m) => m.topic === '/run/outcome')?.message).toMatchObject({
       outcome: expect.stringMatching(/^(finished|failed)$/),
     });
+  });
+
+  it('records an experiment run (no lab) on every channel its events fill, through the same recorder', async () => {
+    const out = tempDir();
+    const task = structuredClone(isrr.task);
+    task.planner.maxActions = 2;
+    task.planner.optimizer.rollouts = 3;
+    await runExperiment({
+      task: 'isrr-obstacle',
+      models: ['coarse'],
+      scenes: 1,
+      seed: 3,
+      taskDef: task,
+      scene: isrr.scene,
+      workers: 1,
+      outDir: out,
+      sessionsDir: path.join(out, 'sessions'),
+      shard: { index: 0, count: 1 },
+    });
+    const [record] = readRunRecords(out);
+    expect(record?.session).toMatch(/^sessions\/.*_coarse_scene-0\.mcap$/);
+    const { messages, counts } = await readLog(path.join(out, 'sessions'));
+    // The lab's streams, which only a supervised run has (with the Foxglove frames of the lab's
+    // setup, rigid bodies and tool); every other channel is filled.
+    const labStreams = [
+      '/foxglove/tf',
+      '/mocap/frame',
+      '/mocap/poses',
+      '/robot/command',
+      '/robot/state',
+      '/session/lab',
+      '/supervisor/decision',
+      '/supervisor/event',
+    ];
+    expect(filled(counts)).toEqual(all.filter((t) => !labStreams.includes(t)));
+    if (consoleCounts) {
+      for (const t of filled(counts)) expect(filled(consoleCounts)).toContain(t);
+    }
+    expect(messages.find((m) => m.topic === '/session/info')?.message).toMatchObject({
+      origin: 'experiment',
+    });
+    // The log tells the run the record sums up: its steps, its states, its outcome.
+    const steps = messages.filter((m) => m.topic === '/planner/step');
+    expect(steps).toHaveLength(record!.summary.actions);
+    const states = messages
+      .filter((m) => m.topic === '/scene/state')
+      .map((m) => stateVector(m.message as NamedState));
+    expect(states).toEqual(record!.summary.states);
+    const outcome = record!.summary.outcome === 'success' ? 'finished' : 'failed';
+    expect(messages.find((m) => m.topic === '/run/outcome')?.message).toMatchObject({ outcome });
   });
 });

@@ -30,6 +30,7 @@ interface ExperimentCliOptions {
   shard: string;
   workers?: string;
   async?: boolean;
+  sessions?: boolean;
   json?: boolean;
 }
 
@@ -113,6 +114,10 @@ export function registerExperimentCommand(program: Command): void {
     .option('--shard <i/n>', 'run only scenes i, i+n, i+2n, ... (merge shard folders afterwards)', '0/1')
     .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
     .option('--async', 'asynchronous MPC: plan the next step while the arm executes this one')
+    .option(
+      '--sessions',
+      "record each run's session log in <out>/sessions (play it back in the console's Sessions view, `parapush log` or Foxglove)",
+    )
     .option('--json', 'print the summary as one JSON object instead of the Markdown table')
     .action(async (opts: ExperimentCliOptions) => {
       const { task, scene } = loadTask(opts.task);
@@ -146,6 +151,7 @@ export function registerExperimentCommand(program: Command): void {
           taskDef: task,
           scene,
           outDir: opts.out,
+          ...(opts.sessions ? { sessionsDir: path.join(opts.out, 'sessions') } : {}),
           shard,
           workers,
           signal: abort.signal,
@@ -194,8 +200,10 @@ export function registerExperimentCommand(program: Command): void {
       claimOutDir(opts.into, config);
       for (const dir of shards) {
         if (path.resolve(dir) === path.resolve(opts.into)) continue;
-        const runs = path.join(dir, 'runs');
-        if (existsSync(runs)) cpSync(runs, path.join(opts.into, 'runs'), { recursive: true });
+        for (const sub of ['runs', 'sessions']) {
+          const from = path.join(dir, sub);
+          if (existsSync(from)) cpSync(from, path.join(opts.into, sub), { recursive: true });
+        }
       }
       report(opts.into, reportTitle(config.task, config.mode), config.models, json);
     });
