@@ -23,6 +23,7 @@ import { readRunRecords } from '../../src-main/experiments/run-record';
 import { runExperiment } from '../../src-main/experiments/runner';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { fastDryRun } from '../helpers/console-on-lab';
+import { waitUntil } from '../helpers/wait-until';
 import { repoRoot } from '../helpers/scenes';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
 
@@ -33,16 +34,6 @@ const tempDir = (): string => {
   return d;
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-async function until<T>(what: string, get: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function readLog(dir: string): Promise<{ messages: LoggedMessage[]; counts: Map<string, number> }> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.mcap'));
@@ -95,11 +86,11 @@ describe('one recorder for every run', () => {
       await ok({ type: 'scene.load', file: 'isrr-obstacle.json' });
       await ok({ type: 'settings.set', settings: fast });
       await ok({ type: 'run.start', mode: 'dry' });
-      await until('a planner step', () => events.some((e) => e.type === 'planner-step'));
+      await waitUntil('a planner step', () => events.some((e) => e.type === 'planner-step'));
       // Let the first push go on a little: commands on the wire, the arm moving.
       await new Promise((r) => setTimeout(r, 300));
       await ok({ type: 'run.abort', source: 'escape-key' });
-      await until('the log to be closed', () =>
+      await waitUntil('the log to be closed', () =>
         events.some((e) => e.type === 'log' && /^session log .*: aborted/.test(e.message)),
       );
     } finally {

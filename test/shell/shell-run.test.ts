@@ -16,6 +16,7 @@ import { ConsoleChannel, type ConsoleEvent, type RunStatus } from '../../src-mai
 import { spawnNodeWorker, type WorkerTransport } from '../../src-main/parareal/worker-transport';
 import { SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
 import { fastDryRun } from '../helpers/console-on-lab';
+import { waitUntil } from '../helpers/wait-until';
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'parapush-shell-'));
 const sessionsDir = path.join(home, 'sessions');
@@ -138,18 +139,11 @@ vi.mock('electron', () => ({
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-async function until<T>(what: string, get: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end) {
-      const seen = shell.window?.contents.sent.map((e) => (e.type === 'log' ? e.message : e.type));
-      throw new Error(`timed out waiting for ${what}; the page was sent: ${JSON.stringify(seen)}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** What the page was sent so far, for a time-out's message. */
+const sentSoFar = (): string =>
+  JSON.stringify(shell.window?.contents.sent.map((e) => (e.type === 'log' ? e.message : e.type)));
+const until = <T>(what: string, get: () => T | undefined | null | false): Promise<T> =>
+  waitUntil(what, get, { timeoutMs: 60_000, seen: sentSoFar });
 
 const statuses = (): RunStatus[] =>
   shell.window!.contents.sent.flatMap((e) => (e.type === 'run' ? [e.status] : []));
