@@ -299,6 +299,13 @@ export const calibrationWizardSchema = z
 export type CalibrationWizardState = z.infer<typeof calibrationWizardSchema>;
 export type CalibrationStageState = z.infer<typeof calibrationStageSchema>;
 
+/**
+ * Where a recorded run was started: the console, `parapush run` (headless), an experiment's run in
+ * the simulated world (`parapush experiment --sessions`: no lab), or a test or bench.
+ */
+export const sessionOriginSchema = z.enum(['console', 'headless', 'experiment', 'test', 'bench']);
+export type SessionOrigin = z.infer<typeof sessionOriginSchema>;
+
 /** What a session log says about its run (stored in the log; see src-main/session). */
 export const sessionSummarySchema = z.object({
   sessionId: z.string().nullable(),
@@ -315,6 +322,8 @@ export const sessionSummarySchema = z.object({
   softwareVersion: z.string().nullable(),
   /** The lab the run was on, as its devices said (contract/lab-view.ts); absent in older logs. */
   lab: labKindSchema.nullable().optional(),
+  /** Where the run was started; absent in logs summarised before it was kept. */
+  origin: sessionOriginSchema.nullable().optional(),
   recovered: z.boolean(),
   messageCounts: z.record(z.string(), z.number().int()),
 });

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { foxgloveReadable } from './foxglove-json-schema';
-import { eventSchema } from '../contract/console-api';
+import { eventSchema, sessionOriginSchema } from '../contract/console-api';
 import { labViewSchema } from '../contract/lab-view';
 import { plannerSettingsSchema } from '../contract/planner-settings';
 import { sceneSchema } from '../contract/scene';
@@ -41,8 +41,7 @@ export const sessionInfoSchema = stamped({
   software: z.object({ name: z.string(), version: z.string() }),
   node: z.string(),
   platform: z.string(),
-  /** Where the run was started from: the console or the headless CLI. */
-  origin: z.enum(['console', 'headless', 'experiment', 'test', 'bench']),
+  origin: sessionOriginSchema,
 });
 
 export const sessionSettingsSchema = stamped({

@@ -44,6 +44,7 @@ export class SummaryBuilder {
   private lastLogTime: bigint | null = null;
   private readonly counts: Record<string, number> = {};
   private sessionId: string | null = null;
+  private origin: SessionSummary['origin'] = null;
   private mode: SessionSummary['mode'] = null;
   private scene: string | null = null;
   private model: string | null = null;
@@ -62,6 +63,7 @@ export class SummaryBuilder {
         const m = sessionInfoSchema.safeParse(parse(data));
         if (m.success) {
           this.sessionId = m.data.sessionId;
+          this.origin = m.data.origin;
           this.version = `${m.data.software.name} ${m.data.software.version}`;
         }
         break;
@@ -110,6 +112,7 @@ export class SummaryBuilder {
       outcomeDetail: ended?.detail ?? (recovered ? 'the log was cut short and recovered' : null),
       softwareVersion: this.version,
       lab: this.lab,
+      origin: this.origin,
       recovered,
       messageCounts: { ...this.counts },
     };

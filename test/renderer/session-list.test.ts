@@ -69,6 +69,24 @@ describe('SessionList', () => {
     expect(within(row).getByRole('button', { name: /Open session/ })).toHaveProperty('disabled', false);
   });
 
+  it('says an experiment run had no lab: it ran in the simulated world', () => {
+    const at = Date.UTC(2024, 4, 1, 9, 0, 0) / 1000;
+    const experiment = listing({
+      file: '2024-05-01T09-00-00-000Z_parareal-2_scene-0.mcap',
+      summary: summary({
+        startedAt: at,
+        origin: 'experiment',
+        outcome: 'finished',
+        outcomeDetail: 'Goal reached',
+      }),
+    });
+    render(SessionList, { sessions: [experiment], onOpen: () => {} });
+    const row = screen.getByRole('listitem', { name: `Session ${formatDate(at)}` });
+    expect(within(row).getByTestId('session-lab').textContent).toBe(
+      'none: an experiment run in the simulated world',
+    );
+  });
+
   it('says honestly which logs are being recorded or need recovery, and does not open them', () => {
     render(SessionList, { sessions, onOpen: () => {} });
     const items = screen.getAllByRole('listitem');

@@ -44,7 +44,7 @@ describe('parapush log', () => {
     const r = await cli('info', complete, '--json');
     expect(r.code).toBe(0);
     const info = JSON.parse(r.stdout);
-    expect(info).toMatchObject({ outcome: 'success', mode: 'dry', recovered: false });
+    expect(info).toMatchObject({ outcome: 'success', mode: 'dry', origin: 'test', recovered: false });
     expect(info.channels).toContainEqual({ topic: '/robot/state', messages: 51 });
     expect(info.channels).toContainEqual({ topic: '/run/status', messages: 2 });
     expect(info.duration).toBeGreaterThanOrEqual(0);
@@ -53,6 +53,7 @@ describe('parapush log', () => {
   it('info in words', async () => {
     const r = await cli('info', complete);
     expect(r.stdout).toMatch(/outcome: +success/);
+    expect(r.stdout).toMatch(/origin: +test/);
     expect(r.stdout).toMatch(/\/robot\/state +51 messages/);
   });
 

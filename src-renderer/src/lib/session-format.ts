@@ -73,10 +73,13 @@ export function outcomeWords(outcome: string): string {
 }
 
 /**
- * The lab a session ran on, as the log recorded it. A log from before logs named their lab says
- * so, except a console dry run: those always ran on the console's own virtual lab.
+ * The lab a session ran on, as the log recorded it. An experiment's run had none (it ran in the
+ * simulated world). A log from before logs named their lab says so, except a console dry run:
+ * those always ran on the console's own virtual lab.
  */
-export function labWords(lab: SessionSummary['lab'], mode: SessionSummary['mode']): string {
+export function labWords(summary: Pick<SessionSummary, 'lab' | 'mode' | 'origin'>): string {
+  const { lab, mode } = summary;
+  if (summary.origin === 'experiment') return 'none: an experiment run in the simulated world';
   const dry = mode === 'dry' ? ', dry run' : '';
   switch (lab) {
     case 'virtual':
@@ -109,7 +112,7 @@ export function describeSession(s: SessionListingInfo): SessionRow {
     date: started === null ? '—' : formatDate(started),
     scene: summary?.scene ?? '—',
     model: summary?.model ?? '—',
-    lab: summary ? labWords(summary.lab, summary.mode) : '—',
+    lab: summary ? labWords(summary) : '—',
     outcome,
     duration: summary ? formatDuration(summary.duration) : '—',
     state: stateWords[s.state],
