@@ -22,8 +22,13 @@ function connect(): Port {
     };
   }
   if (!process.send) throw new Error('fine-worker must run as a child or utility process');
+  // A worker outlives nothing: when its parent goes (closed, killed, crashed) it ends too, and a
+  // result finished after that is dropped instead of failing on the closed channel (EPIPE).
+  process.on('disconnect', () => process.exit(0));
   return {
-    send: (msg) => process.send!(msg),
+    send: (msg) => {
+      if (process.connected) process.send!(msg);
+    },
     onMessage: (h) => process.on('message', h),
   };
 }

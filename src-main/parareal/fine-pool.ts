@@ -50,8 +50,13 @@ interface Worker {
   exited: Promise<void>;
 }
 
+/**
+ * One worker per core. Workers run below normal priority (worker-transport.ts), so the process
+ * that supervises a run, and a virtual lab beside it, still get a core the moment they need one;
+ * keeping a core free for them (cores - 1) halved planning throughput on two cores for nothing.
+ */
 export function defaultWorkerCount(): number {
-  return Math.max(1, os.availableParallelism() - 1);
+  return os.availableParallelism();
 }
 
 export class FinePool {

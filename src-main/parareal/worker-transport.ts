@@ -5,6 +5,7 @@
  */
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -19,6 +20,23 @@ export interface WorkerTransport {
 
 export type SpawnWorker = () => WorkerTransport;
 
+/**
+ * Fine workers are batch computation and run below normal priority: on a machine with as many
+ * busy workers as cores, the supervisor, the lab links and the console (and a virtual lab in this
+ * process or beside it) must still get a core within milliseconds. At the same priority a worker
+ * starting up or a step's burst of slices held them off the CPU for over 100 ms on two cores, and
+ * the supervisor rightly stopped the run on stale motion capture. Idle cores still go to the
+ * workers, so planning loses nothing when nothing else needs the CPU.
+ */
+export function lowerWorkerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // The process may already have exited (its exit is reported through onExit).
+  }
+}
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const fineWorkerEntry = path.resolve(here, '../../src-workers/fine-worker.ts');
 
@@ -30,6 +48,7 @@ export const spawnNodeWorker: SpawnWorker = () => {
     serialization: 'advanced', // structured clone: Float64Array states cross without copying to JSON
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  lowerWorkerPriority(child.pid);
   return {
     pid: child.pid,
     send: (m) => {

@@ -12,12 +12,11 @@
  * scene's limits and the lab's (the control program's speed and yaw-rate caps, the Robotiq's
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
-import os from 'node:os';
 import type { PlannerStep, RunSummary } from '../contract/planner-events';
 import { controlLimits, type Scene } from '../contract/scene';
 import { layoutForScene } from '../contract/state';
 import { monotonicSeconds } from '../contract/time';
-import { FinePool } from '../parareal/fine-pool';
+import { defaultWorkerCount, FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseModelKind } from '../contract/planner-settings';
 import { modelLabel } from '../parareal/predictor';
@@ -104,7 +103,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     report.failed(err as Error);
     throw err;
   }
-  const workers = o.workers ?? Math.max(1, os.availableParallelism() - 1);
+  const workers = o.workers ?? defaultWorkerCount();
   const p = o.task.planner;
   const { model, reason: modelReason } = resolveModel(o.model, {
     workers,

@@ -152,6 +152,7 @@ export interface UtilityProcess {
   on(event: 'message', listener: Listener<[unknown]>): this;
   on(event: 'spawn', listener: Listener<[]>): this;
   once(event: 'exit', listener: Listener<[number]>): this;
+  once(event: 'spawn', listener: Listener<[]>): this;
 }
 export const utilityProcess: {
   fork(modulePath: string, args?: string[], options?: ForkOptions): UtilityProcess;

@@ -6,7 +6,7 @@
  */
 import { utilityProcess } from 'electron';
 import path from 'node:path';
-import type { SpawnWorker, WorkerTransport } from '../parareal/worker-transport';
+import { lowerWorkerPriority, type SpawnWorker, type WorkerTransport } from '../parareal/worker-transport';
 
 /** Starts workers from the built entry in `dir` (the shell's own folder, out/main). */
 export function utilityWorkerSpawner(dir: string): SpawnWorker {
@@ -14,6 +14,7 @@ export function utilityWorkerSpawner(dir: string): SpawnWorker {
   return (): WorkerTransport => {
     const child = utilityProcess.fork(entry, [], { serviceName: 'Parapush fine worker', stdio: 'inherit' });
     let exited = false;
+    child.once('spawn', () => lowerWorkerPriority(child.pid));
     child.once('exit', () => (exited = true));
     return {
       get pid() {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import type { WorkerTransport } from '../../src-main/parareal/worker-transport';
@@ -48,6 +49,8 @@ describe('fine worker pool', () => {
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     expect(pids.every(isAlive)).toBe(true);
+    // Workers are batch work: below normal priority, so the supervising process comes first.
+    for (const pid of pids) expect(os.getPriority(pid)).toBe(os.constants.priority.PRIORITY_BELOW_NORMAL);
     await pool.close();
     expect(pids.some(isAlive)).toBe(false);
     await expect(

@@ -3,7 +3,9 @@
  * utilityProcess (Electron is not installed where the tests run): the pool's contract of send,
  * messages, one exit report and kill, on the built worker entry next to the shell.
  */
+import { spawn as spawnProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -40,10 +42,18 @@ describe('utility-process worker transport', () => {
     const worker = spawn();
     const { modulePath, child } = forks.at(-1)!;
     expect(modulePath).toBe(path.join('/app/out/main', 'fine-worker.js'));
-    // The pid appears once the process has spawned.
+    // The pid appears once the process has spawned; then the worker drops below normal priority.
     expect(worker.pid).toBeUndefined();
-    child.pid = 4242;
-    expect(worker.pid).toBe(4242);
+    const stand = spawnProcess('sleep', ['30']);
+    try {
+      child.pid = stand.pid;
+      expect(worker.pid).toBe(stand.pid);
+      expect(os.getPriority(stand.pid)).toBe(os.constants.priority.PRIORITY_NORMAL);
+      child.emit('spawn');
+      expect(os.getPriority(stand.pid)).toBe(os.constants.priority.PRIORITY_BELOW_NORMAL);
+    } finally {
+      stand.kill();
+    }
 
     const received: unknown[] = [];
     worker.onMessage((m) => received.push(m));

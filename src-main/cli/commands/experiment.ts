@@ -112,7 +112,7 @@ export function registerExperimentCommand(program: Command): void {
       'experiments/out',
     )
     .option('--shard <i/n>', 'run only scenes i, i+n, i+2n, ... (merge shard folders afterwards)', '0/1')
-    .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
+    .option('--workers <W>', 'fine-model worker processes (default: one per core)')
     .option('--async', 'asynchronous MPC: plan the next step while the arm executes this one')
     .option(
       '--sessions',

@@ -125,7 +125,7 @@ export function registerLearnCommand(program: Command): void {
     .option('--seed <S>', 'random seed', '1')
     .option('--dt <seconds>', 'how long each random pusher velocity is held', '1')
     .option('--slider-mix <w1,w2,w3,w4>', 'relative share of transitions with 1, 2, 3, 4 sliders', '1,1,1,1')
-    .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
+    .option('--workers <W>', 'fine-model worker processes (default: one per core)')
     .option(
       '--fine <INTEGRATOR:MS>',
       "the fine model to learn from: the planner's prediction model, which Parareal corrects towards",

@@ -75,7 +75,7 @@ export function registerPredictCommand(program: Command): void {
       '--learned-model <dir>',
       'learned model directory (default: the shipped resources/models/cvs-learned)',
     )
-    .option('--workers <W>', 'fine-model worker processes (default: cores - 1)')
+    .option('--workers <W>', 'fine-model worker processes (default: one per core)')
     .option('--slice <controls>', 'controls per Parareal time slice', '1')
     .option('--dt <seconds>', 'duration of each control', '1')
     .option('--json', 'print one JSON object {layout, iterations: [{k, states}], timing}')

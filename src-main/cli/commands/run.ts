@@ -125,7 +125,7 @@ export function registerRunCommand(program: Command): void {
       `the planner's fine model, e.g. RK4:1 or Euler:2 (${integratorSchema.options.join(' | ')}; default: the task file's)`,
     )
     .option('--setup <file>', 'lab setup (calibrations); default: <setup dir>/<robot host>.json')
-    .option('--workers <W>', 'fine-model worker processes')
+    .option('--workers <W>', 'fine-model worker processes (default: one per core)')
     .option('--seed <n>', 'planner seed', '1')
     .option('--rtde-port <port>')
     .option('--script-port <port>', 'URScript port the control program is sent to (30002)')

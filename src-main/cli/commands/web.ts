@@ -25,7 +25,7 @@ export function registerWebCommand(program: Command): void {
     .option('--scenes <dir>', 'scene library folder', scenesDir)
     .option('--settings <file>', 'where planner settings persist (default: in memory only)')
     .option('--lab <file>', 'lab settings (JSON) of a real lab; default: the in-process virtual lab only')
-    .option('--workers <W>', 'fine-model worker processes per run (default: cores - 1)')
+    .option('--workers <W>', 'fine-model worker processes per run (default: one per core)')
     .option('--open', 'also open the URL in the default browser')
     .action(
       async (opts: {
