@@ -122,6 +122,10 @@ const isrr2019Base = {
 } as const;
 
 export const plannerPresets = {
+  recommended: {
+    label: 'Recommended: the ISRR 2019 planner on the model that plans fastest here (auto: fine or Parareal)',
+    settings: { ...isrr2019Base, predictionModel: 'auto', parareal: { mode: 'iterations', iterations: 2 } },
+  },
   'isrr2019-fine': {
     label: 'ISRR 2019: fine model (MuJoCo) only',
     settings: { ...isrr2019Base, predictionModel: 'fine', parareal: { mode: 'iterations', iterations: 4 } },
@@ -171,6 +175,11 @@ export const plannerPresetNameSchema = z.enum(
   Object.keys(plannerPresets) as [PlannerPresetName, ...PlannerPresetName[]],
 );
 
+/**
+ * What the console starts with: the preset that plans a step within a control's time on any
+ * machine (on a few cores the fine model does, with many Parareal; see parareal/model-choice.ts).
+ * Parareal K = 2 took 2 to 2.7 s per 1 s step on two cores in the console's dry runs.
+ */
 export const defaultPlannerSettings: PlannerSettings = plannerSettingsSchema.parse(
-  plannerPresets['isrr2019-parareal-2'].settings,
+  plannerPresets.recommended.settings,
 );

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlaybackStatusInfo } from '../../src-main/contract/console-api';
-import { defaultPlannerSettings } from '../../src-main/contract/planner-settings';
+import { defaultPlannerSettings, plannerPresets } from '../../src-main/contract/planner-settings';
 import RunView from '../../src-renderer/src/views/RunView.svelte';
 import SessionsView from '../../src-renderer/src/views/SessionsView.svelte';
 import { ConsoleState, idleRun } from '../../src-renderer/src/state/console-state.svelte';
@@ -86,7 +86,8 @@ describe('Sessions view', () => {
 
   it('re-plans a logged step with other settings and lists both costs', async () => {
     const model = new ConsoleState();
-    model.settings = defaultPlannerSettings;
+    // Parareal settings (the default, auto, picks the model by the workers).
+    model.settings = plannerPresets['isrr2019-parareal-2'].settings;
     const { client, sent } = fakeCore(model);
     render(SessionsView, { client, model });
     await fireEvent.click(await screen.findByRole('button', { name: /Open session/ }));
@@ -105,7 +106,8 @@ describe('Sessions view', () => {
 
   it('refuses what-if settings the planner would refuse, without asking the core', async () => {
     const model = new ConsoleState();
-    model.settings = defaultPlannerSettings;
+    // Parareal settings (the default, auto, picks the model by the workers).
+    model.settings = plannerPresets['isrr2019-parareal-2'].settings;
     const { client, sent } = fakeCore(model);
     render(SessionsView, { client, model });
     await fireEvent.click(await screen.findByRole('button', { name: /Open session/ }));
