@@ -9,10 +9,10 @@ import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
-import { footprintReach } from '../../src-workers/physics/geometry2d';
 import type { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
 import { approachTarget } from './gripper-plans';
+import { prePushPoint, waypoints } from './push-heading';
 
 export interface PlanContext {
   x: State;
@@ -81,30 +81,6 @@ export interface MpcPlannerOptions {
   controlDuration: number;
   /** Labels for the rollout's iterates: [0..K] for Parareal, [0] coarse, [horizon] fine. */
   iterationLabels(count: number): number[];
-}
-
-/**
- * Where the pusher stands to push the goal object straight at `target`: on the far side of the
- * object from the target, at contact distance (`reach`, centre to centre, the object's bounding
- * radius plus the pusher's); `direction` is the unit push direction.
- */
-export function prePushPoint(
-  geometry: TaskGeometry,
-  x: State,
-  target: { x: number; y: number } = geometry.goal,
-): { behind: { x: number; y: number }; reach: number; direction: [number, number] } {
-  const s = geometry.layout.sliderPose(x, geometry.goalIndex);
-  const gx = target.x - s.x;
-  const gy = target.y - s.y;
-  const gd = Math.hypot(gx, gy) || 1;
-  const reach =
-    footprintReach(geometry.sliders[geometry.goalIndex]!) +
-    (geometry.pusher ? footprintReach(geometry.pusher) : 0);
-  return {
-    behind: { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach },
-    reach,
-    direction: [gx / gd, gy / gd],
-  };
 }
 
 /**
@@ -178,37 +154,6 @@ function aroundObject(
     const a = a0 + (turn * (k + 1)) / m;
     return { x: s.x + r * Math.cos(a), y: s.y + r * Math.sin(a) };
   });
-}
-
-/**
- * Where the goal object should head first: the goal itself when its straight way there keeps
- * `clearance` from every obstacle, else a point beside the first obstacle in the way, on either
- * side (both are returned). `clearance` is between footprint edges.
- */
-export function waypoints(geometry: TaskGeometry, x: State, clearance: number): { x: number; y: number }[] {
-  const s = geometry.layout.sliderPose(x, geometry.goalIndex);
-  const dx = geometry.goal.x - s.x;
-  const dy = geometry.goal.y - s.y;
-  const d = Math.hypot(dx, dy);
-  if (d < 1e-9) return [geometry.goal];
-  const [ux, uy] = [dx / d, dy / d];
-  const rs = footprintReach(geometry.sliders[geometry.goalIndex]!);
-  let first: { along: number; points: { x: number; y: number }[] } | null = null;
-  for (const o of geometry.obstacles) {
-    const ro = footprintReach(o.footprint);
-    const along = (o.x - s.x) * ux + (o.y - s.y) * uy;
-    const across = -(o.x - s.x) * uy + (o.y - s.y) * ux;
-    const keep = ro + rs + clearance;
-    if (along <= 0 || along >= d || Math.abs(across) >= keep) continue;
-    if (first && first.along <= along) continue;
-    // Beside the obstacle, a clearance-and-a-half out so the push can drift and still pass.
-    const out = ro + rs + 1.5 * clearance;
-    first = {
-      along,
-      points: [1, -1].map((side) => ({ x: o.x - side * uy * out, y: o.y + side * ux * out })),
-    };
-  }
-  return first ? first.points : [geometry.goal];
 }
 
 /** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */

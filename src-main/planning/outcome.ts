@@ -8,7 +8,14 @@
 import type { Gripper, Scene } from '../contract/scene';
 import { layoutForScene, type State, type StateLayout } from '../contract/state';
 import { tableRegion, type TableRegion } from '../contract/table-region';
-import { footprintOf, overlap, type Footprint, type Placed } from '../../src-workers/physics/geometry2d';
+import {
+  footprintOf,
+  footprintReach,
+  overlap,
+  type Footprint,
+  type Placed,
+} from '../../src-workers/physics/geometry2d';
+import type { Disc } from './way-round';
 import { gripperBodies, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
 
 export type Failure = 'obstacle-collision' | 'off-table' | 'non-goal-in-goal';
@@ -51,6 +58,19 @@ export class TaskGeometry {
   goalDistance(x: State, i = this.goalIndex): number {
     const p = this.layout.sliderPose(x, i);
     return Math.hypot(p.x - this.goal.x, p.y - this.goal.y);
+  }
+
+  /**
+   * The discs the goal object's centre must stay out of to keep `clearance` (m) from every
+   * obstacle: each obstacle's bounding circle grown by the object's and the clearance.
+   */
+  obstacleDiscs(clearance: number): Disc[] {
+    const reach = footprintReach(this.sliders[this.goalIndex]!);
+    return this.obstacles.map((o) => ({
+      x: o.x,
+      y: o.y,
+      r: footprintReach(o.footprint) + reach + clearance,
+    }));
   }
 
   /**

@@ -11,6 +11,7 @@ import { assertModelFitsRobot, createPredictor, type PredictionModel } from '../
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
+import { plannedClearance } from './costs/cost-terms';
 import { noiseStd, processNoise, robotReach } from './execution-world';
 import { noiseDofs, stepCount } from '../../src-workers/physics/fine-model';
 import { closeOnTarget } from './gripper-plans';
@@ -60,15 +61,6 @@ export function theoreticalSpeedup(model: PredictionModel, horizon: number): num
     : null;
 }
 
-/** The clearance fresh candidates keep from obstacles: the cost's margin, so both aim at one berth. */
-export function plannedClearance(task: Task): number {
-  const term = task.costs.find((c) => c.term === 'obstacle-clearance');
-  return term?.term === 'obstacle-clearance' ? term.sliderMargin : DEFAULT_CLEARANCE;
-}
-
-/** Clearance for tasks whose costs name none (m). */
-const DEFAULT_CLEARANCE = 0.02;
-
 export async function createTaskRun(o: {
   task: Task;
   /** The task's scene (the worker pool compiles it once; start states come separately). */
@@ -113,7 +105,7 @@ export async function createTaskRun(o: {
       horizon: p.horizon,
       initialSpeed: p.initialSpeed,
       ...(p.fastSpeed !== undefined ? { fastSpeed: p.fastSpeed } : {}),
-      obstacleClearance: plannedClearance(task),
+      obstacleClearance: plannedClearance(task.costs),
       controlDuration: p.controlDuration,
       iterationLabels: labels,
     });

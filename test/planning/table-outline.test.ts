@@ -21,7 +21,7 @@ function at(scene: Scene, g: TaskGeometry, x: number, y: number): State {
 describe('an L-shaped table', () => {
   const scene = referenceScene('wafr-l-shape');
   const g = new TaskGeometry(scene);
-  const edge = buildCostTerm(edgeSpec, g);
+  const edge = buildCostTerm(edgeSpec, g, 0.02);
   const cost = (x: number, y: number) => {
     const s = at(scene, g, x, y);
     return edge.running!({ x: s, next: s, u: [0, 0], uPrev: [0, 0] });
@@ -53,7 +53,7 @@ describe('an L-shaped table', () => {
 describe('a rectangle table', () => {
   const scene = referenceScene('wafr-wide-table');
   const g = new TaskGeometry(scene);
-  const edge = buildCostTerm(edgeSpec, g);
+  const edge = buildCostTerm(edgeSpec, g, 0.02);
 
   it('keeps the old off-table distance and edge cost, bit for bit', () => {
     const [hx, hy] = [scene.table.size.x / 2, scene.table.size.y / 2];

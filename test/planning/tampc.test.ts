@@ -9,7 +9,7 @@ import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { deriveSeed, Rng } from '../../src-main/common/rng';
 import { candidateSequences, TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
-import { prePushPoint } from '../../src-main/planning/mpc';
+import { prePushPoint } from '../../src-main/planning/push-heading';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';
 

@@ -16,6 +16,7 @@ import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
 import { graspError } from '../grasp';
 import { overlap } from '../../../src-workers/physics/geometry2d';
+import { wayRoundLength } from '../way-round';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
@@ -42,9 +43,26 @@ export const costTermSchema = z.discriminatedUnion('term', [
     })
     .strict(),
   z.object({ term: z.literal('control-smoothness'), weight: nonNegative }).strict(),
-  z.object({ term: z.literal('goal-distance'), weight: nonNegative }).strict(),
+  z
+    .object({
+      term: z.literal('goal-distance'),
+      weight: nonNegative,
+      /**
+       * Measure d along the shortest way round the obstacles that keeps the planned clearance
+       * (plannedClearance) between the goal object and them (way-round.ts); absent or false: the
+       * straight distance, as the papers do.
+       */
+      aroundObstacles: z.boolean().optional(),
+    })
+    .strict(),
   /** Running goal distance: w * d^2 after every control, so progress now beats the same progress later. */
-  z.object({ term: z.literal('goal-progress'), weight: nonNegative }).strict(),
+  z
+    .object({
+      term: z.literal('goal-progress'),
+      weight: nonNegative,
+      aroundObstacles: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ term: z.literal('goal-region'), weight: nonNegative }).strict(),
   z
     .object({
@@ -88,6 +106,30 @@ export const costTermSchema = z.discriminatedUnion('term', [
 ]);
 export type CostTermSpec = z.infer<typeof costTermSchema>;
 
+/** Clearance for tasks whose costs name none (m). */
+const DEFAULT_CLEARANCE = 0.02;
+
+/**
+ * The clearance (m) plans keep between the goal object and obstacles: the obstacle-clearance
+ * term's margin, so the cost's berth, the way round the goal terms measure and the fresh
+ * candidates' headings are one.
+ */
+export function plannedClearance(specs: readonly CostTermSpec[]): number {
+  const term = specs.find((c) => c.term === 'obstacle-clearance');
+  return term?.term === 'obstacle-clearance' ? term.sliderMargin : DEFAULT_CLEARANCE;
+}
+
+/**
+ * The goal object's distance to the goal centre: straight, or round the obstacles with the
+ * planned clearance (the discs the object's centre must stay out of: each obstacle grown by the
+ * object's reach and the clearance).
+ */
+function goalDistanceMeasure(g: TaskGeometry, around: boolean, clearance: number): (x: State) => number {
+  if (!around || g.obstacles.length === 0) return (x) => g.goalDistance(x);
+  const discs = g.obstacleDiscs(clearance);
+  return (x) => wayRoundLength(g.layout.sliderPose(x, g.goalIndex), g.goal, discs);
+}
+
 /** Points checked along each predicted control by the terms that look between states. */
 const CLEARANCE_SAMPLES = 5;
 
@@ -105,7 +147,8 @@ export interface CostTerm {
   terminal?(x: State): number;
 }
 
-export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
+/** A term of the cost; `clearance`: what plans keep from obstacles (plannedClearance of the task's terms). */
+export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry, clearance: number): CostTerm {
   const L = g.layout;
   switch (spec.term) {
     case 'obstacle-proximity':
@@ -161,12 +204,16 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry): CostTerm {
           return spec.weight * c;
         },
       };
-    case 'goal-distance':
-      return { name: spec.term, terminal: (x) => spec.weight * g.goalDistance(x) ** 2 };
-    case 'goal-progress':
+    case 'goal-distance': {
+      const d = goalDistanceMeasure(g, spec.aroundObstacles === true, clearance);
+      return { name: spec.term, terminal: (x) => spec.weight * d(x) ** 2 };
+    }
+    case 'goal-progress': {
       // Our addition: with a terminal goal cost only, a plan that waits and then pushes fast costs
       // the same as one that pushes now, and a receding horizon executes the wait again and again.
-      return { name: spec.term, running: ({ next }) => spec.weight * g.goalDistance(next) ** 2 };
+      const d = goalDistanceMeasure(g, spec.aroundObstacles === true, clearance);
+      return { name: spec.term, running: ({ next }) => spec.weight * d(next) ** 2 };
+    }
     case 'goal-region':
       return {
         name: spec.term,

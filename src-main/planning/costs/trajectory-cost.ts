@@ -5,14 +5,15 @@
 import type { State } from '../../contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
-import { buildCostTerm, type CostTerm, type CostTermSpec } from './cost-terms';
+import { buildCostTerm, plannedClearance, type CostTerm, type CostTermSpec } from './cost-terms';
 
 export class TrajectoryCost {
   private readonly running: CostTerm[];
   private readonly terminal: CostTerm[];
 
   constructor(specs: readonly CostTermSpec[], geometry: TaskGeometry) {
-    const terms = specs.map((s) => buildCostTerm(s, geometry));
+    const clearance = plannedClearance(specs);
+    const terms = specs.map((s) => buildCostTerm(s, geometry, clearance));
     this.running = terms.filter((t) => t.running);
     this.terminal = terms.filter((t) => t.terminal);
   }

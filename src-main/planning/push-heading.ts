@@ -1,0 +1,48 @@
+/**
+ * Which way the goal object should go next and where the pusher stands to send it there: towards
+ * the goal when its straight way is clear, else past the first obstacle in the way on either
+ * side. MPC's fresh candidates (mpc.ts) and TAMPC's (tampc.ts) start from it.
+ */
+import type { State } from '../contract/state';
+import { footprintReach } from '../../src-workers/physics/geometry2d';
+import type { TaskGeometry } from './outcome';
+import { firstInTheWay, tangentPoints } from './way-round';
+
+/**
+ * Where the pusher stands to push the goal object straight at `target`: on the far side of the
+ * object from the target, at contact distance (`reach`, centre to centre, the object's bounding
+ * radius plus the pusher's); `direction` is the unit push direction.
+ */
+export function prePushPoint(
+  geometry: TaskGeometry,
+  x: State,
+  target: { x: number; y: number } = geometry.goal,
+): { behind: { x: number; y: number }; reach: number; direction: [number, number] } {
+  const s = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const gx = target.x - s.x;
+  const gy = target.y - s.y;
+  const gd = Math.hypot(gx, gy) || 1;
+  const reach =
+    footprintReach(geometry.sliders[geometry.goalIndex]!) +
+    (geometry.pusher ? footprintReach(geometry.pusher) : 0);
+  return {
+    behind: { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach },
+    reach,
+    direction: [gx / gd, gy / gd],
+  };
+}
+
+/**
+ * Where the goal object should head first: the goal itself when its straight way there keeps
+ * `clearance` from every obstacle, else the two points where lines from the object touch the
+ * first obstacle in the way grown by a clearance-and-a-half (so the push can drift and still
+ * pass), one on either side. A point beside the obstacle square to the goal line, as this chose
+ * before, is a good heading only from afar: from an object already near the obstacle the line to
+ * it cuts the corner within the clearance, and the push looked no better than waiting.
+ */
+export function waypoints(geometry: TaskGeometry, x: State, clearance: number): { x: number; y: number }[] {
+  const s = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const inTheWay = firstInTheWay(s, geometry.goal, geometry.obstacleDiscs(clearance));
+  if (!inTheWay) return [geometry.goal];
+  return tangentPoints(s, { ...inTheWay, r: inTheWay.r + 0.5 * clearance });
+}
