@@ -80,6 +80,17 @@ export function decodeRobotState(values: readonly FieldValue[], receivedAt: numb
   };
 }
 
+/** Tool speeds below which the arm stands still: 1 mm/s, 0.01 rad/s. */
+const REST_SPEED = 1e-3;
+const REST_TURN_RATE = 1e-2;
+
+/** Whether the tool stands still by the robot's own measure (false without a state). */
+export function toolAtRest(s: RobotState | undefined): boolean {
+  if (!s) return false;
+  const [vx = 0, vy = 0, vz = 0, wx = 0, wy = 0, wz = 0] = s.tcpSpeed;
+  return Math.hypot(vx, vy, vz) < REST_SPEED && Math.hypot(wx, wy, wz) < REST_TURN_RATE;
+}
+
 /** True when our control program runs and takes commands (not NOT_RUNNING, playing). */
 export function programPlaying(s: RobotState): boolean {
   return s.runtimeState === 'PLAYING' && s.robotStatus.programRunning && s.program.state !== 'NOT_RUNNING';

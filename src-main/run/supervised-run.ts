@@ -28,6 +28,7 @@ import { createTaskRun, loopMode, theoreticalSpeedup, type TaskRunParts } from '
 import { setupResidual } from '../calibration/residual';
 import { RobotAdapter } from '../robot/adapter';
 import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
+import { toolAtRest } from '../robot/robot-state';
 import { preflight, type PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import { Supervisor, type Decision, type GripperSupervision } from '../safety/supervisor';
@@ -255,6 +256,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
       supervisor,
       ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
       estimate: observe,
+      armAtRest: () => toolAtRest(link.robot.latest),
     });
     let steps = 0;
     try {

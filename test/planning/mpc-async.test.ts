@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
 import { initialState, layoutForScene, type State } from '../../src-main/contract/state';
-import { tableEstimate } from '../../src-main/mocap/state-estimator';
+import { seenTable } from '../helpers/seen-table';
 import type { Control, Tolerance } from '../../src-main/parareal/parareal';
 import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';
 import { runMpc } from '../../src-main/planning/mpc-loop';
@@ -187,19 +187,7 @@ describe('asynchronous MPC', () => {
     let x = initialState(scene);
     const robot = new RobotPlant({
       supervisor,
-      estimate: () =>
-        tableEstimate(
-          layout,
-          {
-            pusher: { id: 'pusher', rigidBody: 'pusher', pose: { x: x[0]!, y: x[1]!, theta: 0 } },
-            sliders: scene.sliders.map((s, i) => ({
-              id: s.id,
-              rigidBody: s.rigidBody ?? null,
-              pose: layout.sliderPose(x, i),
-            })),
-          } as never,
-          performance.now() / 1000,
-        ),
+      estimate: () => seenTable(scene, x),
       commandPeriod: 0.005,
     });
     const plant: Plant = {
