@@ -67,6 +67,8 @@ export class FinePool {
   private readonly workers = new Set<Worker>();
   private readonly queue: Pending[] = [];
   private readonly scenes = new Map<string, Scene>();
+  /** Queued jobs per caller's signal: one abort listener per signal, however many jobs it covers. */
+  private readonly cancellable = new WeakMap<AbortSignal, Set<Pending>>();
   private nextId = 1;
   private closed = false;
   /** Workers started to replace dead or stuck ones (for tests and diagnostics). */
@@ -107,7 +109,7 @@ export class FinePool {
       return Promise.reject(new FineJobError(`unknown scene key ${input.sceneKey}`));
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { ...input, id: this.nextId++ }, attempts: 0, resolve, reject, signal };
-      signal?.addEventListener('abort', () => this.cancel(pending), { once: true });
+      if (signal) this.cancelWith(signal, pending);
       this.queue.push(pending);
       this.dispatch();
     });
@@ -131,13 +133,23 @@ export class FinePool {
     await Promise.all(exits);
   }
 
-  private cancel(p: Pending): void {
-    const i = this.queue.indexOf(p);
-    if (i >= 0) {
-      this.queue.splice(i, 1);
-      p.reject(new DOMException('fine job cancelled', 'AbortError'));
+  private cancelWith(signal: AbortSignal, p: Pending): void {
+    let queued = this.cancellable.get(signal);
+    if (!queued) {
+      const jobs = new Set<Pending>();
+      queued = jobs;
+      this.cancellable.set(signal, jobs);
+      signal.addEventListener('abort', () => this.cancel(jobs), { once: true });
     }
-    // A job already on a worker finishes; its result is dropped by the caller.
+    queued.add(p);
+  }
+
+  /** Drops the still-queued ones of these jobs; a job already on a worker finishes, its result unread. */
+  private cancel(jobs: Set<Pending>): void {
+    const dropped = this.queue.filter((p) => jobs.has(p));
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((p) => !jobs.has(p)));
+    jobs.clear();
+    for (const p of dropped) p.reject(new DOMException('fine job cancelled', 'AbortError'));
   }
 
   private startWorker(): void {
@@ -203,7 +215,12 @@ export class FinePool {
             `fine job ${p.job.id} failed: its worker died ${p.attempts} times (last exit code ${code})`,
           ),
         );
-      } else retry.push(p);
+      } else if (p.signal?.aborted) {
+        p.reject(new DOMException('fine job cancelled', 'AbortError'));
+      } else {
+        if (p.signal) this.cancellable.get(p.signal)?.add(p);
+        retry.push(p);
+      }
     }
     this.queue.unshift(...retry);
     this.replacements++;
@@ -243,6 +260,7 @@ export class FinePool {
       const batchSize = Math.max(1, Math.floor(this.queue.length / (2 * this.workers.size)));
       const batch = this.queue.splice(0, batchSize);
       for (const p of batch) {
+        if (p.signal) this.cancellable.get(p.signal)?.delete(p);
         this.sendScene(worker, p.job.sceneKey);
         worker.inFlight.set(p.job.id, p);
       }

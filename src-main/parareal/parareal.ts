@@ -85,6 +85,11 @@ export interface PredictionRequest {
   /** One start state for all sequences, or one per sequence. */
   x0: State | State[];
   controls: Control[][];
+  /**
+   * Aborting it drops the request's fine jobs still queued (a job already on a worker finishes);
+   * the prediction then rejects with an AbortError.
+   */
+  signal?: AbortSignal;
 }
 
 export interface PararealResult {
@@ -134,7 +139,7 @@ export async function parareal(
           starts[r]!,
           controls,
           timing,
-          speculative.signal,
+          request.signal ? AbortSignal.any([speculative.signal, request.signal]) : speculative.signal,
           sweeps?.[r],
         );
       } finally {

@@ -120,7 +120,7 @@ async function fineOnly(
   const starts = Array.isArray(request.x0) ? request.x0 : request.controls.map(() => request.x0 as State);
   const results = await Promise.all(
     request.controls.map((controls, r) =>
-      pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [...u]), dt }),
+      pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [...u]), dt }, request.signal),
     ),
   );
   const wallMs = performance.now() - t0;

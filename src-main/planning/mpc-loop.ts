@@ -91,6 +91,8 @@ interface PendingPlan {
   /** The predicted state the plan starts from. */
   basis: State;
   plan: Promise<{ plan: Plan; planning: number }>;
+  /** Abandons the plan: its queued predictions leave the workers to the plan that replaces it. */
+  cancel: AbortController;
 }
 
 interface ChosenPlan {
@@ -115,6 +117,10 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
   const controls: Control[] = [];
   const states: State[] = [o.plant.observe()];
   let pending: PendingPlan | null = null;
+  const dropPending = (): void => {
+    pending?.cancel.abort();
+    pending = null;
+  };
   const finish = (
     outcome: RunSummary['outcome'],
     failure: RunSummary['failure'],
@@ -135,9 +141,16 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     step: number,
     before: Control = uPrev,
     previous: readonly Control[] | undefined = executed,
+    signal?: AbortSignal,
   ): Promise<{ plan: Plan; planning: number }> => {
     const t0 = performance.now();
-    const plan = await o.planner.plan({ x, step, uPrev: before, ...(previous ? { previous } : {}) });
+    const plan = await o.planner.plan({
+      x,
+      step,
+      uPrev: before,
+      ...(previous ? { previous } : {}),
+      ...(signal ? { signal } : {}),
+    });
     return { plan, planning: (performance.now() - t0) / 1000 };
   };
 
@@ -148,105 +161,108 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       const p = pending;
       pending = null;
       const divergence = stateDivergence(L, x, p.basis);
-      const arrived = await p.plan;
-      // It started with the control; the arm waits only for what it took beyond the control.
-      const waited = Math.max(0, arrived.planning - o.controlDuration);
       if (within(divergence, asyncTolerance ?? confirm)) {
+        const arrived = await p.plan;
+        // It started with the control; the arm waits only for what it took beyond the control.
+        const waited = Math.max(0, arrived.planning - o.controlDuration);
         return { ...arrived, basis: p.basis, waited, replan: { divergence, replanned: false } };
       }
+      // Dropped unfinished: the fresh plan gets the workers at once instead of queueing behind it.
+      p.cancel.abort();
       const fresh = await planNow(x, step);
-      return {
-        ...fresh,
-        basis: x,
-        waited: waited + fresh.planning,
-        replan: { divergence, replanned: true },
-      };
+      return { ...fresh, basis: x, waited: fresh.planning, replan: { divergence, replanned: true } };
     }
     const fresh = await planNow(x, step);
     return { ...fresh, basis: x, waited: fresh.planning, replan: undefined };
   };
 
-  for (;;) {
-    let x = states[states.length - 1]!;
-    const a = o.geometry.assess(x);
-    if (a.success) return finish('success', null, null);
-    if (a.failure) return finish('failure', a.failure, a.detail);
-    if (controls.length >= o.maxActions)
-      return finish('action-limit', null, `${o.maxActions} actions executed`);
-    if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
-    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+  try {
+    for (;;) {
+      let x = states[states.length - 1]!;
+      const a = o.geometry.assess(x);
+      if (a.success) return finish('success', null, null);
+      if (a.failure) return finish('failure', a.failure, a.detail);
+      if (controls.length >= o.maxActions)
+        return finish('action-limit', null, `${o.maxActions} actions executed`);
+      if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
+      if (o.signal?.aborted) return finish('aborted', null, 'aborted');
 
-    const reflex = o.reflex?.(x);
-    if (reflex) {
-      // Nothing to plan: the executed control still becomes the next plan's previous one.
-      const path = await o.plant.execute(reflex.u, reflex.duration);
-      time += reflex.duration;
-      planningTimes.push(0);
-      controls.push(reflex.u);
-      uPrev = reflex.u;
-      executed = undefined;
-      pending = null;
+      const reflex = o.reflex?.(x);
+      if (reflex) {
+        // Nothing to plan: the executed control still becomes the next plan's previous one.
+        const path = await o.plant.execute(reflex.u, reflex.duration);
+        time += reflex.duration;
+        planningTimes.push(0);
+        controls.push(reflex.u);
+        uPrev = reflex.u;
+        executed = undefined;
+        dropPending();
+        states.push(o.plant.observe());
+        const crossed = o.geometry.firstFailure(path);
+        if (crossed) return finish('failure', crossed.failure, crossed.detail);
+        continue;
+      }
+
+      const planStart = time;
+      let chosen = await choosePlan(x);
+      if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+      // Confirm the plan's start against a fresh observation before anything moves.
+      const now = o.plant.observe();
+      const moved = stateDivergence(L, now, chosen.basis);
+      if (!within(moved, confirm)) {
+        x = now;
+        const fresh = await planNow(x, controls.length);
+        chosen = {
+          ...fresh,
+          basis: x,
+          waited: chosen.waited + fresh.planning,
+          replan: { divergence: moved, replanned: true },
+        };
+        if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+      }
+      const { plan, planning } = chosen;
+      planningTimes.push(planning);
+      o.onStep?.(
+        stepRecord({
+          step: controls.length,
+          time: planStart,
+          sliderIds: L.sliderIds,
+          start: chosen.basis,
+          plan,
+          planning,
+          controlDuration: o.controlDuration,
+          workers: o.workers,
+          theoreticalSpeedup: o.theoreticalSpeedup,
+          replan: chosen.replan,
+        }),
+      );
+      time += chosen.waited;
+
+      const u = plan.controls[0]!;
+      if (asyncTolerance && plan.restTime === 0 && controls.length + 1 < o.maxActions) {
+        // The state this plan predicts at the end of its first control: the next plan starts there.
+        const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
+        if (predicted) {
+          const basis = Float64Array.from(predicted);
+          const cancel = new AbortController();
+          const next = planNow(basis, controls.length + 1, u, plan.controls, cancel.signal);
+          // A dropped plan's failure must not become an unhandled rejection.
+          next.catch(() => undefined);
+          pending = { basis, plan: next, cancel };
+        }
+      }
+      const path = await o.plant.execute(u, o.controlDuration);
+      if (plan.restTime > 0) path.push(...(await o.plant.execute(rest, plan.restTime)));
+      time += o.controlDuration + plan.restTime;
+      controls.push(u);
+      uPrev = u;
+      executed = plan.controls;
       states.push(o.plant.observe());
       const crossed = o.geometry.firstFailure(path);
       if (crossed) return finish('failure', crossed.failure, crossed.detail);
-      continue;
     }
-
-    const planStart = time;
-    let chosen = await choosePlan(x);
-    if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-    // Confirm the plan's start against a fresh observation before anything moves.
-    const now = o.plant.observe();
-    const moved = stateDivergence(L, now, chosen.basis);
-    if (!within(moved, confirm)) {
-      x = now;
-      const fresh = await planNow(x, controls.length);
-      chosen = {
-        ...fresh,
-        basis: x,
-        waited: chosen.waited + fresh.planning,
-        replan: { divergence: moved, replanned: true },
-      };
-      if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-    }
-    const { plan, planning } = chosen;
-    planningTimes.push(planning);
-    o.onStep?.(
-      stepRecord({
-        step: controls.length,
-        time: planStart,
-        sliderIds: L.sliderIds,
-        start: chosen.basis,
-        plan,
-        planning,
-        controlDuration: o.controlDuration,
-        workers: o.workers,
-        theoreticalSpeedup: o.theoreticalSpeedup,
-        replan: chosen.replan,
-      }),
-    );
-    time += chosen.waited;
-
-    const u = plan.controls[0]!;
-    if (asyncTolerance && plan.restTime === 0 && controls.length + 1 < o.maxActions) {
-      // The state this plan predicts at the end of its first control: the next plan starts there.
-      const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
-      if (predicted) {
-        const basis = Float64Array.from(predicted);
-        const next = planNow(basis, controls.length + 1, u, plan.controls);
-        // A dropped plan's failure must not become an unhandled rejection.
-        next.catch(() => undefined);
-        pending = { basis, plan: next };
-      }
-    }
-    const path = await o.plant.execute(u, o.controlDuration);
-    if (plan.restTime > 0) path.push(...(await o.plant.execute(rest, plan.restTime)));
-    time += o.controlDuration + plan.restTime;
-    controls.push(u);
-    uPrev = u;
-    executed = plan.controls;
-    states.push(o.plant.observe());
-    const crossed = o.geometry.firstFailure(path);
-    if (crossed) return finish('failure', crossed.failure, crossed.detail);
+  } finally {
+    // A plan for a step that will not come must not hold the workers past the run.
+    dropPending();
   }
 }

@@ -26,6 +26,8 @@ export interface PlanContext {
    * for a fresh one must not become the warm start of its replacement.
    */
   previous?: readonly Control[];
+  /** Aborted when the plan is no longer wanted (a dropped asynchronous plan, a run that ended). */
+  signal?: AbortSignal;
 }
 
 export interface Plan {
@@ -190,6 +192,7 @@ export class MpcPlanner implements StepPlanner {
       cost: this.o.cost,
       rng: this.o.rng,
       settings: this.o.optimizer,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     return {
       controls: r.controls,

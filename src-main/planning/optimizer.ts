@@ -52,6 +52,8 @@ export interface OptimizeInput {
   cost: TrajectoryCost;
   rng: Rng;
   settings: OptimizerSettings;
+  /** Aborting it abandons the optimization: its predictions stop and it rejects. */
+  signal?: AbortSignal;
 }
 
 export interface OptimizeResult {
@@ -101,7 +103,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
   let sequencesPredicted = 0;
 
   const predict = async (sequences: Control[][]): Promise<Candidate[]> => {
-    const batch = await rollout(x0, sequences);
+    const batch = await rollout(x0, sequences, input.signal);
     predictionMs += batch.wallMs;
     sequencesPredicted += sequences.length;
     return sequences.map((controls, r) => {

@@ -18,11 +18,12 @@ export interface RolloutBatch {
   wallMs: number;
 }
 
-export type BatchRollout = (x0: State, sequences: Control[][]) => Promise<RolloutBatch>;
+/** Predicts every sequence from x0; aborting `signal` abandons the batch (it rejects). */
+export type BatchRollout = (x0: State, sequences: Control[][], signal?: AbortSignal) => Promise<RolloutBatch>;
 
 export function predictorRollout(predictor: Predictor): BatchRollout {
-  return async (x0, sequences) => {
-    const result = await predictor.predict({ x0, controls: sequences });
+  return async (x0, sequences, signal) => {
+    const result = await predictor.predict({ x0, controls: sequences, ...(signal ? { signal } : {}) });
     return {
       trajectories: result.sequences.map((s) => s.iterates[s.iterates.length - 1]!),
       iterates: result.sequences.map((s) => s.iterates),

@@ -167,6 +167,7 @@ export class TampcPlanner implements StepPlanner {
           cost: o.cost,
           rng: new Rng(seeds[i]!),
           settings: o.optimizer,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
         return { optimized, value: await this.sampledValue(ctx, optimized, sampleSeeds[i]!) };
       }),

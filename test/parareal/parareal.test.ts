@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
 import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
@@ -98,6 +98,41 @@ describe('Parareal on the worker pool', () => {
     const r = await createPredictor(scene, pool, model, { dt }).predict({ x0, controls: [controls] });
     expect(r.sequences[0]!.stoppedBy).toBe('tolerance');
     expect(r.sequences[0]!.iterates).toHaveLength(2);
+  });
+
+  it.each([
+    ['fine', { kind: 'fine' } as PredictionModel],
+    ['Parareal K = 2', parareal(2)],
+  ])('%s: an aborted prediction rejects and drops its queued fine jobs', async (_, model) => {
+    const jobs: Promise<unknown>[] = [];
+    const run = pool.run.bind(pool);
+    const spy = vi.spyOn(pool, 'run').mockImplementation((job, signal) => {
+      const p = run(job, signal);
+      jobs.push(p);
+      return p;
+    });
+    try {
+      const abort = new AbortController();
+      const prediction = createPredictor(scene, pool, model, { dt }).predict({
+        x0,
+        controls: Array.from({ length: 24 }, () => controls),
+        signal: abort.signal,
+      });
+      abort.abort();
+      await expect(prediction).rejects.toThrow(/cancelled/);
+      const settled = await Promise.allSettled(jobs);
+      const dropped = settled.filter((s) => s.status === 'rejected' && /cancelled/.test(String(s.reason)));
+      // Jobs already sent to a worker finish; the rest never run.
+      expect(dropped.length).toBeGreaterThan(jobs.length / 4);
+    } finally {
+      spy.mockRestore();
+    }
+    // The pool goes on answering, and exactly.
+    const again = await createPredictor(scene, pool, { kind: 'fine' }, { dt }).predict({
+      x0,
+      controls: [controls],
+    });
+    expect(again.sequences[0]!.iterates[0]!.map(bits)).toEqual(serialFine.map(bits));
   });
 });
 

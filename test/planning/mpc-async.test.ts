@@ -128,6 +128,10 @@ describe('asynchronous MPC', () => {
     // The executed plans started from the observed states, not the predicted ones.
     const observed = plant.executed.length;
     expect(observed).toBe(3);
+    // Each dropped plan was cancelled, so its predictions leave the workers to its replacement.
+    const dropped = planner.asked.filter(({ ctx }) => ctx.signal);
+    expect(dropped).toHaveLength(2);
+    for (const { ctx } of dropped) expect(ctx.signal!.aborted).toBe(true);
     expect(steps[2]!.start).toEqual(Array.from(planner.asked[planner.asked.length - 1]!.ctx.x));
     // Warm starts follow what ran: the dropped plan of step n+1 is never the warm start of its
     // replacement; both are warm-started from plan n, whose first control was executed.
@@ -148,6 +152,42 @@ describe('asynchronous MPC', () => {
     const s = await summary;
     expect(s.outcome).toBe('aborted');
     expect(plant.executed).toHaveLength(1);
+  });
+
+  it('cancels the plan for the next step when the run ends during a control', async () => {
+    const dt = 0.02;
+    const abort = new AbortController();
+    const planner = new RecordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
+    const plant = new KinematicPlant(initialState(scene), dt, 30);
+    const { summary } = run(plant, planner, { maxActions: 10, dt, signal: abort.signal });
+    await sleep(10); // control 0 under way, plan 1 started
+    abort.abort();
+    expect((await summary).outcome).toBe('aborted');
+    expect(planner.asked).toHaveLength(2);
+    // Plan 1 was for a step that will not come: cancelled, not left running on the workers.
+    expect(planner.asked[1]!.ctx.signal!.aborted).toBe(true);
+  });
+
+  it('does not wait for a dropped plan before planning again', async () => {
+    const dt = 0.01;
+    const planner = new RecordingPlanner(dt);
+    // Plans for predicted states never finish unless cancelled: waiting for one would hang the run.
+    const dropped: PlanContext[] = [];
+    const both: StepPlanner = {
+      plan: (ctx) => {
+        if (!ctx.signal) return planner.plan(ctx);
+        dropped.push(ctx);
+        return new Promise((_, reject) =>
+          ctx.signal!.addEventListener('abort', () => reject(new Error('cancelled'))),
+        );
+      },
+    };
+    // 20 mm of drift per control: every pending plan is dropped.
+    const plant = new KinematicPlant(initialState(scene), dt, 0, 2);
+    const { summary } = run(plant, both, { maxActions: 3, dt });
+    expect((await summary).actions).toBe(3);
+    expect(dropped).toHaveLength(2);
+    for (const ctx of dropped) expect(ctx.signal!.aborted).toBe(true);
   });
 
   it('never sends a plan made from a state the table has since left', async () => {
