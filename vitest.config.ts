@@ -16,6 +16,7 @@ const realtime = [
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',
   'test/robot/ur5-connection.test.ts',
+  'test/bench/dry-runs.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 

@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   logs: () => import('./logs'),
   learned: () => import('./learned'),
   console: () => import('./console'),
+  'dry-runs': () => import('./dry-runs'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);

@@ -1,0 +1,132 @@
+/**
+ * What an operator gets from *Start dry run*: N console dry runs on the in-process virtual lab,
+ * wired as `npm start` wires them (the console core, its run controller, the supervisor, the
+ * virtual UR, Robotiq and Motive on loopback, workers one per core), each from the scene file's
+ * start with the table reset. Reports how runs end (with 95% Wilson intervals), their time,
+ * planning per step against the 1 s control, how often a plan was made twice because the table
+ * had moved before it was sent, and every safety stop.
+ *
+ *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
+ *
+ * Without --preset the runs use the console's default settings.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { ConsoleEvent } from '../src-main/contract/console-api';
+import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
+import { ConsoleCore } from '../src-main/console/console-core';
+import { createConsoleLab } from '../src-main/console/console-lab';
+import { wilsonInterval } from '../src-main/experiments/stats';
+import { outcomeOf } from '../src-main/contract/run-lifecycle';
+import { meanCi95, printTable, writeResult } from './report';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface DryRun {
+  outcome: string;
+  reason: string | null;
+  seconds: number;
+  actions: number;
+  planning: number[];
+  replanned: number;
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const runs = Number(option(args, '--runs') ?? 20);
+  const preset = option(args, '--preset');
+  const sceneFile = option(args, '--scene') ?? 'isrr-obstacle.json';
+  const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-dry-runs-'));
+  const lab = createConsoleLab({
+    lab: { kind: 'virtual', multicast: false },
+    tasksDir: path.join(root, 'resources/tasks'),
+    defaultSceneFile: path.join(root, 'resources/scenes', sceneFile),
+    report: () => {},
+  });
+  const core = new ConsoleCore({
+    scenesDir: path.join(root, 'resources/scenes'),
+    runController: lab.runController,
+    connections: lab.connections,
+    calibration: lab.calibration,
+    recovery: lab.recovery,
+    whatIf: lab.whatIf,
+    sessionsDir,
+    scene: lab.scene,
+  });
+  if (preset) {
+    const r = await core.handle({ type: 'settings.preset', preset: plannerPresetNameSchema.parse(preset) });
+    if (!r.ok) throw new Error(r.error);
+  }
+  const done: DryRun[] = [];
+  let current: DryRun | null = null;
+  core.subscribe((e: ConsoleEvent) => {
+    if (!current) return;
+    if (e.type === 'planner-step') {
+      current.planning.push(e.step.timings.planning);
+      if (e.step.replan?.replanned) current.replanned++;
+    }
+  });
+  try {
+    for (let n = 0; n < runs; n++) {
+      current = { outcome: '', reason: null, seconds: 0, actions: 0, planning: [], replanned: 0 };
+      const t0 = performance.now();
+      const started = await core.handle({ type: 'run.start', mode: 'dry' });
+      if (!started.ok) throw new Error(started.error);
+      for (;;) {
+        const s = core.snapshot().run;
+        const outcome = outcomeOf(s.phase);
+        if (outcome) {
+          current.outcome = outcome;
+          current.reason = s.reason;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      current.seconds = (performance.now() - t0) / 1000;
+      current.actions = current.planning.length;
+      done.push(current);
+      process.stderr.write(
+        `dry run ${n + 1}/${runs}: ${current.outcome} (${current.reason}) in ${current.seconds.toFixed(0)} s\n`,
+      );
+      current = null;
+      // The next start waits for this run to let go of the lab.
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    core.dispose();
+    await lab.close();
+    rmSync(sessionsDir, { recursive: true, force: true });
+  }
+  const finished = done.filter((r) => r.outcome === 'finished');
+  const interval = wilsonInterval(finished.length, done.length);
+  const steps = done.flatMap((r) => r.planning);
+  const reasons = new Map<string, number>();
+  for (const r of done) {
+    const key = `${r.outcome}: ${(r.reason ?? '').replace(/\d+ ms/, 'N ms')}`;
+    reasons.set(key, (reasons.get(key) ?? 0) + 1);
+  }
+  const time = meanCi95(finished.map((r) => r.seconds));
+  const planning = meanCi95(steps);
+  const summary = {
+    scene: sceneFile,
+    settings: preset ?? 'console default',
+    runs: done.length,
+    'goal reached': `${finished.length} (${(100 * interval.low).toFixed(0)}-${(100 * interval.high).toFixed(0)}%)`,
+    'time to goal s': finished.length > 0 ? `${time.mean.toFixed(1)} +- ${time.ci95.toFixed(1)}` : '-',
+    'planning per step s': `${planning.mean.toFixed(2)} +- ${planning.ci95.toFixed(2)}`,
+    'steps planned twice': `${steps.length > 0 ? ((100 * done.reduce((a, r) => a + r.replanned, 0)) / steps.length).toFixed(0) : 0}%`,
+  };
+  printTable('Console dry runs on the virtual lab', [summary]);
+  printTable(
+    'How they ended',
+    [...reasons].map(([outcome, count]) => ({ outcome, runs: count })),
+  );
+  writeResult('dry-runs', { summary, outcomes: Object.fromEntries(reasons), runs: done });
+}

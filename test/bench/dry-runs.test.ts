@@ -1,0 +1,41 @@
+/**
+ * The dry-runs benchmark runs and reports sane numbers: one console dry run on the in-process
+ * virtual lab with the console's default settings (a real-time test: it runs in the realtime
+ * project, alone).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+describe('dry-runs benchmark', () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  beforeAll(() => vi.stubEnv('PARAPUSH_BENCH_OUT', out));
+  afterAll(() => vi.unstubAllEnvs());
+
+  it('runs a console dry run on the virtual lab and reports how it ended, its time and its planning', async () => {
+    const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await (await import('../../bench/dry-runs')).run(['--runs', '1']);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+    const result = JSON.parse(readFileSync(path.join(out, 'dry-runs.json'), 'utf8'));
+    expect(result.summary).toMatchObject({
+      runs: 1,
+      settings: 'console default',
+      scene: 'isrr-obstacle.json',
+    });
+    const [run] = result.runs;
+    expect(['finished', 'failed', 'aborted']).toContain(run.outcome);
+    expect(run.reason).toEqual(expect.any(String));
+    expect(run.seconds).toBeGreaterThan(0);
+    expect(run.seconds).toBeLessThan(120);
+    expect(run.planning.length).toBe(run.actions);
+    for (const s of run.planning) expect(s).toBeGreaterThan(0);
+    expect(run.replanned).toBeLessThanOrEqual(run.actions);
+    expect(Object.values(result.outcomes).reduce((a: number, b) => a + (b as number), 0)).toBe(1);
+  }, 180_000);
+});
