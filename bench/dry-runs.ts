@@ -4,7 +4,8 @@
  * virtual UR, Robotiq and Motive on loopback, workers one per core), each from the scene file's
  * start with the table reset. Reports how runs end (with 95% Wilson intervals), their time,
  * planning per step against the 1 s control, how often a plan was made twice because the table
- * had moved before it was sent, and every safety stop.
+ * had moved before it was sent, and every safety stop. When a run misses the goal the runs'
+ * session logs are kept (their folder is printed) to replay it in the Sessions view.
  *
  *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
  *
@@ -102,7 +103,10 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     core.dispose();
     await lab.close();
-    rmSync(sessionsDir, { recursive: true, force: true });
+    // The session logs are what explains a run that missed the goal: kept then, else removed.
+    if (done.length === runs && done.every((r) => r.outcome === 'finished'))
+      rmSync(sessionsDir, { recursive: true, force: true });
+    else process.stderr.write(`session logs of these runs (in file-name order): ${sessionsDir}\n`);
   }
   const finished = done.filter((r) => r.outcome === 'finished');
   const interval = wilsonInterval(finished.length, done.length);
