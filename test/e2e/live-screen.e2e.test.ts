@@ -350,9 +350,10 @@ describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, vi
         ok: true,
       });
       await page.getByRole('button', { name: /Start dry run/ }).click();
-      await expect
-        .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 30_000 })
-        .toContain('RUNNING (dry run)');
+      // With the reason beside the phase: a run that fails before it starts says why.
+      const phaseAndReason = async (): Promise<string> =>
+        `${await page.getByTestId('run-phase').textContent()} | ${(await page.getByTestId('run-reason').allTextContents()).join('')}`;
+      await expect.poll(phaseAndReason, { timeout: 30_000 }).toContain('RUNNING (dry run)');
       await expect
         .poll(() => page.getByTestId('run-phase').textContent(), { timeout: 90_000 })
         .toMatch(/FINISHED|FAILED|ABORTED/);
