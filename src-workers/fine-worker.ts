@@ -91,7 +91,14 @@ port.onMessage((raw) => {
   }
   const msg = parsed.data;
   if (msg.type === 'scene') {
-    if (!models.has(msg.sceneKey)) models.set(msg.sceneKey, FineModel.create(msg.scene));
+    if (models.has(msg.sceneKey)) return;
+    const model = FineModel.create(msg.scene);
+    models.set(msg.sceneKey, model);
+    // A failed compilation is reported by each job of the scene.
+    model.then(
+      () => port.send({ type: 'scene-ready', sceneKey: msg.sceneKey }),
+      () => undefined,
+    );
     return;
   }
   for (const job of msg.jobs) {

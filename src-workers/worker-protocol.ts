@@ -56,6 +56,8 @@ export type FineResult = z.infer<typeof fineResultSchema>;
 
 export const fromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), pid: z.number().int() }),
+  /** The scene's MuJoCo model is compiled: its jobs start at once. */
+  z.object({ type: z.literal('scene-ready'), sceneKey: z.string() }),
   z.object({ type: z.literal('result'), result: fineResultSchema }),
   z.object({ type: z.literal('error'), id: z.number().int().nullable(), message: z.string() }),
 ]);

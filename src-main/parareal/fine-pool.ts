@@ -45,6 +45,8 @@ interface Worker {
   transport: WorkerTransport;
   ready: boolean;
   scenes: Set<string>;
+  /** Scenes whose model this worker has compiled. */
+  compiled: Set<string>;
   inFlight: Map<number, Pending>;
   timer: NodeJS.Timeout | undefined;
   exited: Promise<void>;
@@ -69,6 +71,7 @@ export class FinePool {
   private readonly scenes = new Map<string, Scene>();
   /** Queued jobs per caller's signal: one abort listener per signal, however many jobs it covers. */
   private readonly cancellable = new WeakMap<AbortSignal, Set<Pending>>();
+  private warmWaiters: (() => void)[] = [];
   private nextId = 1;
   private closed = false;
   /** Workers started to replace dead or stuck ones (for tests and diagnostics). */
@@ -115,6 +118,28 @@ export class FinePool {
     });
   }
 
+  /**
+   * Resolves once every worker has started and compiled every registered scene: the worker
+   * processes' start-up (module loading, WebAssembly, MuJoCo compilation) takes both cores of a
+   * small machine for seconds, and a run should arm only after it.
+   */
+  warm(): Promise<void> {
+    return new Promise((resolve) => {
+      this.warmWaiters.push(resolve);
+      this.checkWarm();
+    });
+  }
+
+  private checkWarm(): void {
+    const warm =
+      this.closed ||
+      [...this.workers].every((w) => [...this.scenes.keys()].every((key) => w.compiled.has(key)));
+    if (!warm) return;
+    const waiters = this.warmWaiters;
+    this.warmWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
   /** Process ids of the live workers. */
   pids(): number[] {
     return [...this.workers].map((w) => w.transport.pid).filter((p): p is number => p !== undefined);
@@ -122,6 +147,7 @@ export class FinePool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.checkWarm();
     for (const p of this.queue.splice(0)) p.reject(new FineJobError('fine pool closed'));
     const exits = [...this.workers].map((w) => {
       clearTimeout(w.timer);
@@ -159,6 +185,7 @@ export class FinePool {
       transport,
       ready: false,
       scenes: new Set(),
+      compiled: new Set(),
       inFlight: new Map(),
       timer: undefined,
       exited: new Promise((r) => (exited = r)),
@@ -181,6 +208,9 @@ export class FinePool {
     if (msg.type === 'ready') {
       worker.ready = true;
       for (const key of this.scenes.keys()) this.sendScene(worker, key);
+    } else if (msg.type === 'scene-ready') {
+      worker.compiled.add(msg.sceneKey);
+      this.checkWarm();
     } else if (msg.type === 'result') {
       const p = worker.inFlight.get(msg.result.id);
       if (p) {

@@ -40,6 +40,9 @@ import { labView } from './lab-view';
 import type { RunRecorder } from './run-recorder';
 import { RunReporter, type RunEventSink } from './run-report';
 
+/** Longest wait for the workers to start before arming (s); a slow start then shows in planning. */
+const WARM_UP_LIMIT = 30;
+
 export interface SupervisedRunOptions {
   link: LabLink;
   task: Task;
@@ -191,9 +194,10 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
 
   async function run(): Promise<SupervisedRunResult> {
     await link.prepareGripper();
-    // The planner's workers start before anything is armed: spawning them is the heaviest thing
-    // a run does in this process, and an armed supervisor rightly stops on the stall it can cause
-    // on a loaded machine (robot state or motion capture a little over 100 ms old).
+    // The planner's workers start, and compile the scene, before anything is armed: that is the
+    // heaviest thing a run does, for seconds on both cores of a small machine, and an armed
+    // supervisor rightly stops on the stall it can cause (motion capture or robot state a little
+    // over 100 ms old; 2 of 2 full test runs stopped a console dry run so at its start).
     const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
     let taskRun: TaskRunParts | undefined;
     try {
@@ -205,6 +209,9 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         seed: o.seed ?? 1,
         ...(o.coarse ? { coarse: o.coarse } : {}),
       });
+      let warm = false;
+      void pool.warm().then(() => (warm = true));
+      await waitFor(() => warm || !!o.signal?.aborted, WARM_UP_LIMIT);
       return await armAndRun(taskRun);
     } finally {
       taskRun?.dispose();

@@ -42,6 +42,29 @@ describe('fine worker pool', () => {
     await pool.close();
   });
 
+  it('is warm once every worker has compiled every registered scene, not before', async () => {
+    const pool = new FinePool({ workers: 2 });
+    pool.registerScene(scene);
+    await pool.warm();
+    // A scene registered later makes the pool cold until the workers have compiled it too.
+    pool.registerScene({ ...scene, name: 'another scene' });
+    let warm = false;
+    const second = pool.warm().then(() => (warm = true));
+    expect(warm).toBe(false);
+    await second;
+    await pool.close();
+
+    // Workers that never finish compiling keep it cold; closing the pool ends the wait.
+    const stuck = new FinePool({ workers: 1, spawn: stuckWorker });
+    stuck.registerScene(scene);
+    let resolved = false;
+    const waiting = stuck.warm().then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(resolved).toBe(false);
+    await stuck.close();
+    await waiting;
+  });
+
   it('leaves no processes behind after close()', async () => {
     const pool = new FinePool({ workers: 2 });
     const key = pool.registerScene(scene);
