@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '../src-main/contract/console-api';
 import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
@@ -35,15 +36,18 @@ interface DryRun {
   replanned: number;
 }
 
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 export async function run(args: string[]): Promise<void> {
-  const runs = Number(option(args, '--runs') ?? 20);
-  const preset = option(args, '--preset');
-  const sceneFile = option(args, '--scene') ?? 'isrr-obstacle.json';
+  const { values } = parseArgs({
+    args,
+    options: {
+      runs: { type: 'string', default: '20' },
+      preset: { type: 'string' },
+      scene: { type: 'string', default: 'isrr-obstacle.json' },
+    },
+  });
+  const runs = Number(values.runs);
+  const preset = values.preset;
+  const sceneFile = values.scene;
   const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-dry-runs-'));
   const lab = createConsoleLab({
     lab: { kind: 'virtual', multicast: false },
