@@ -187,6 +187,7 @@ function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
     robot: link.robot.latest,
     robotLinkUp: link.robot.linkUp,
     gripper: link.gripperStatus(),
+    controller: link.controllerReadiness(),
     calibration: { residual: setupResidual(link.setup) },
     scene: scene ?? link.scene,
     maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,

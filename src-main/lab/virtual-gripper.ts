@@ -65,7 +65,12 @@ export class VirtualGripper {
   private constructor(options: VirtualGripperOptions) {
     this.options = virtualGripperOptionsSchema.parse(options);
     this.pusherPresent = this.options.pusherPresent;
-    this.server = new LineServer({ reply: (line) => this.reply(line) });
+    // The URCap acknowledges a SET with the three bytes `ack` and no newline (Robotiq's own URCap
+    // script reads 3 bytes; ur_rtde compares the reply to "ack"); every other reply is a line.
+    this.server = new LineServer({
+      reply: (line) => this.reply(line),
+      frame: (reply) => (reply === 'ack' ? 'ack' : `${reply}\n`),
+    });
   }
 
   static async start(options: VirtualGripperOptions = {}): Promise<VirtualGripper> {

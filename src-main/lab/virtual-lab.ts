@@ -21,6 +21,7 @@ import { VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
 import { problemsOf } from '../contract/scene-file';
+import { controllerProfile, softwareVersionSchema } from './virtual-ur/profile';
 import { readFileSync } from 'node:fs';
 
 const port = z.number().int().min(0).max(65535);
@@ -51,17 +52,31 @@ export const labConfigSchema = z
       }),
     robot: z
       .object({
-        frequency: z.union([z.literal(125), z.literal(500)]).default(500),
+        /** The controller modelled: 3.x a CB3 (125 Hz), 5.x an e-Series (500 Hz). */
+        software: softwareVersionSchema.default('5.11'),
+        /** Kept for older configs: must be the software version's rate. */
+        frequency: z.union([z.literal(125), z.literal(500)]).optional(),
+        /** e-Series: Remote Control (true) or Local mode, as on the teach pendant. */
+        remoteControl: z.boolean().default(true),
         unlockDelay: z.number().min(0).default(5),
+        /** s from an accepted protective-stop unlock until the arm runs again. */
+        releaseTime: z.number().min(0).default(0.5),
         /** Where the table sits in the robot base frame (the truth the setup file records). */
         tableYaw: z.number().default(0),
         tableOrigin: z.tuple([z.number(), z.number(), z.number()]).default([0, -0.5, 0]),
         pusherOffset: z.tuple([z.number(), z.number(), z.number()]).default([0, 0, 0.15]),
       })
       .strict()
+      .refine((r) => r.frequency === undefined || r.frequency === controllerProfile(r.software).frequency, {
+        message:
+          "frequency must be the software version's: 125 Hz for a CB3 (3.x), 500 Hz for an e-Series (5.x)",
+        path: ['frequency'],
+      })
       .default({
-        frequency: 500,
+        software: '5.11',
+        remoteControl: true,
         unlockDelay: 5,
+        releaseTime: 0.5,
         tableYaw: 0,
         tableOrigin: [0, -0.5, 0],
         pusherOffset: [0, 0, 0.15],
@@ -158,8 +173,10 @@ export class VirtualLab {
         secondary: config.ports.secondary,
         realtime: config.ports.realtime,
       },
-      frequency: config.robot.frequency,
+      software: config.robot.software,
+      remoteControl: config.robot.remoteControl,
       unlockDelay: config.robot.unlockDelay,
+      releaseTime: config.robot.releaseTime,
       initialPose: homePose,
     });
     const unsubscribe = ur.onMotion((m) => world.setTool(m));

@@ -1,6 +1,7 @@
 /**
  * The virtual UR controller on loopback: RTDE (30004), Dashboard (29999) and script ports
- * (30002/30003) over one VirtualController advanced at 125 Hz (CB3) or 500 Hz (e-Series).
+ * (30002/30003) over one VirtualController of a software version (virtual-ur/profile.ts): a CB3
+ * (3.x) advanced at 125 Hz or an e-Series (5.x) at 500 Hz, each with its dashboard.
  *
  * The tool's pose and velocity in the base frame are published every cycle through `onMotion`, so
  * a MuJoCo execution world can make the pusher follow the tool.
@@ -11,6 +12,7 @@ import { createDashboardServer } from './virtual-ur/dashboard-server';
 import type { LineServer } from './virtual-ur/line-server';
 import { VirtualRtdeServer } from './virtual-ur/rtde-server';
 import { ScriptServer } from './virtual-ur/script-server';
+import { softwareVersionSchema } from './virtual-ur/profile';
 
 const port = z.number().int().min(0).max(65535);
 
@@ -26,10 +28,13 @@ export const virtualUrOptionsSchema = z
       })
       .strict()
       .default({ rtde: 30004, dashboard: 29999, secondary: 30002, realtime: 30003 }),
+    software: softwareVersionSchema.optional(),
     frequency: z
       .union([z.literal(125), z.literal(500)])
-      .default(500)
-      .describe('Hz: 125 = CB3, 500 = e-Series'),
+      .optional()
+      .describe("Hz: 125 = CB3, 500 = e-Series; must be the software version's when both are given"),
+    remoteControl: z.boolean().default(true).describe('e-Series: Remote Control (true) or Local mode'),
+    releaseTime: z.number().min(0).default(0.5).describe('s from an accepted unlock until the arm runs'),
     maxProtocolVersion: z.union([z.literal(1), z.literal(2)]).default(2),
     fieldbusOwnsLowRegisters: z.boolean().default(false),
     unlockDelay: z.number().min(0).default(5).describe('s before a protective stop may be unlocked'),
@@ -55,7 +60,10 @@ export class VirtualUr {
     public ports: VirtualUrPorts,
   ) {
     this.controller = new VirtualController({
-      frequency: options.frequency,
+      ...(options.software ? { software: options.software } : {}),
+      ...(options.frequency ? { frequency: options.frequency } : {}),
+      remoteControl: options.remoteControl,
+      releaseTime: options.releaseTime,
       unlockDelay: options.unlockDelay,
       initialPose: options.initialPose as [number, number, number, number, number, number] | undefined,
     });

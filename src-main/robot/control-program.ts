@@ -1,10 +1,9 @@
 /**
  * The controller-side control program: settings, rendering of resources/urscript/parapush-control.script
- * and sending it to the controller's script port (30002 secondary or 30003 realtime). A new script
- * replaces whatever program runs, so sending it is also how the program is restarted.
+ * (robot/script-connection.ts sends it to the controller's script port). A new script replaces
+ * whatever program runs, so sending it is also how the program is restarted.
  */
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from './registers';
@@ -50,6 +49,18 @@ export const CONTROL_PROGRAM_DEFAULTS = {
  */
 export const MIN_COMMAND_ACCELERATION = 0.01;
 
+/**
+ * Hardest stop the program takes from a stop command, m/s^2 (the top of stopAcceleration's range):
+ * a stop asking for more, or for a non-finite value, stops at the program's STOP_ACCELERATION.
+ */
+export const MAX_STOP_DECELERATION = 3;
+
+/**
+ * A speed or yaw rate within this factor of its cap is rounding (a table-frame command turned into
+ * the base frame) and is scaled to the cap; anything beyond it trips the program.
+ */
+export const CAP_TOLERANCE = 1 + 1e-6;
+
 /** A finite number in (0, max] or [min, max], the bound and unit in the message. */
 function bounded(min: number, max: number, unit: string, minInclusive = true) {
   const low = minInclusive ? `at least ${min}` : `greater than ${min}`;
@@ -68,7 +79,7 @@ export const controlProgramSettingsSchema = z
     watchdogTimeout: bounded(0.008, 0.1, 's')
       .default(D.watchdogTimeout)
       .describe('s without a fresh command before the program stops the arm'),
-    stopAcceleration: bounded(1, 3, 'm/s^2')
+    stopAcceleration: bounded(1, MAX_STOP_DECELERATION, 'm/s^2')
       .default(D.stopAcceleration)
       .describe('m/s^2, deceleration of a watchdog stop'),
     // The UR5 pushing setup never needs more than the scene limit (0.5 m/s).
@@ -124,6 +135,9 @@ export function renderControlProgram(input: ControlProgramSettingsInput = {}): s
     stopYawDeceleration: float(STOP_YAW_DECELERATION),
     heightGain: float(s.heightGain),
     maxHeightCorrection: float(s.maxHeightCorrection),
+    minCommandAcceleration: float(MIN_COMMAND_ACCELERATION),
+    maxStopAcceleration: float(MAX_STOP_DECELERATION),
+    capTolerance: float(CAP_TOLERANCE),
     rtdeWatchdogFrequency: float(rtdeWatchdogFrequency(s)),
     regSequence: String(REGISTER_NUMBERS.sequence),
     regCommand: String(REGISTER_NUMBERS.command),
@@ -164,7 +178,8 @@ const SETTING_LINES: Record<keyof ControlProgramSettings, string> = {
  * control program (any other script simply replaces it on a real controller).
  */
 export function parseControlProgram(text: string): ControlProgramSettings | undefined {
-  if (!new RegExp(`^def ${PROGRAM_NAME}\\(\\):`, 'm').test(text)) return undefined;
+  // The program is the whole text: `def` on its first line (script-server.ts cuts the stream so).
+  if (!text.startsWith(`def ${PROGRAM_NAME}():`)) return undefined;
   const raw: Record<string, number> = {};
   for (const [key, name] of Object.entries(SETTING_LINES)) {
     const m = new RegExp(`^\\s*${name}\\s*=\\s*([-+0-9.eE]+)\\s*$`, 'm').exec(text);
@@ -172,28 +187,4 @@ export function parseControlProgram(text: string): ControlProgramSettings | unde
   }
   const parsed = controlProgramSettingsSchema.safeParse(raw);
   return parsed.success ? parsed.data : undefined;
-}
-
-/** Sends a program to a script port and resolves once the controller has taken all bytes. */
-export function sendProgram(host: string, port: number, text: string, timeoutMs = 2000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`script port ${host}:${port}: not sent within ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new Error(`script port ${host}:${port}: ${err.message}`));
-    });
-    // The controller streams state on these ports; we do not need it.
-    socket.on('data', () => {});
-    socket.once('connect', () => {
-      socket.end(text.endsWith('\n') ? text : `${text}\n`, () => {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve();
-      });
-    });
-  });
 }

@@ -4,6 +4,11 @@
  * protective stop, a play without a program) becomes a DashboardRefusedError with the
  * controller's own words. The reply parsers are plain functions of the reply line: whatever the
  * line, they return a known value or throw DashboardRefusedError.
+ *
+ * Commands differ by software version (URCL's dashboard client lists when each appeared): the
+ * client asks `PolyscopeVersion` on connect and asks `safetystatus` from 5.4 on (`safetymode`
+ * before, and on every CB3), `is in remote control` from 5.6 on (a CB3 has no Local mode, and an
+ * e-Series before 5.6 cannot be asked).
  */
 import { LineClient } from './line-client';
 import {
@@ -56,6 +61,24 @@ export function parseProgramState(reply: string): ProgramStateReply {
   return { state: m[1] as ProgramStateReply['state'], program: m[2] ?? '' };
 }
 
+/** `URSoftware 5.11.1.108318 (Jan 01 2022)` -> { major: 5, minor: 11 }; undefined when not a version. */
+export function parsePolyscopeVersion(reply: string): SoftwareVersion | undefined {
+  const m = /^URSoftware\s+(\d+)\.(\d+)/i.exec(reply.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+export interface SoftwareVersion {
+  major: number;
+  minor: number;
+}
+
+function atLeast(v: SoftwareVersion | undefined, major: number, minor: number): boolean {
+  return v !== undefined && (v.major > major || (v.major === major && v.minor >= minor));
+}
+
+/** The words pre-flight shows for an e-Series in Local mode. */
+export const LOCAL_MODE = 'controller in Local mode: switch to Remote Control on the teach pendant';
+
 /** `true` / `false` (any case, surrounding blanks ignored). */
 export function parseRemoteControl(reply: string): boolean {
   const text = reply.trim().toLowerCase();
@@ -68,6 +91,8 @@ export class DashboardClient {
     private readonly lines: LineClient,
     /** The server's welcome line. */
     readonly welcome: string,
+    /** The controller's software version (undefined when it did not say). */
+    readonly software: SoftwareVersion | undefined,
   ) {}
 
   static async connect(host: string, port = 29999, timeoutMs = 2000): Promise<DashboardClient> {
@@ -77,7 +102,8 @@ export class DashboardClient {
       if (!/Universal Robots Dashboard Server/i.test(welcome)) {
         throw new Error(`dashboard ${host}:${port}: unexpected welcome "${welcome}"`);
       }
-      return new DashboardClient(lines, welcome);
+      const software = parsePolyscopeVersion(await lines.request('PolyscopeVersion'));
+      return new DashboardClient(lines, welcome, software);
     } catch (err) {
       lines.close();
       throw err;
@@ -93,16 +119,24 @@ export class DashboardClient {
     return parseRobotMode(await this.command('robotmode'));
   }
 
+  /** The safety status; `safetymode` on controllers without `safetystatus` (before 5.4, CB3). */
   async safetyStatus(): Promise<SafetyModeName> {
-    return parseSafetyStatus(await this.command('safetystatus'));
+    const command = atLeast(this.software, 5, 4) ? 'safetystatus' : 'safetymode';
+    return parseSafetyStatus(await this.command(command));
   }
 
   async programState(): Promise<ProgramStateReply> {
     return parseProgramState(await this.command('programState'));
   }
 
-  async isInRemoteControl(): Promise<boolean> {
-    return parseRemoteControl(await this.command('is in remote control'));
+  /**
+   * Whether external programs may run: `is in remote control` from 5.6 on; true on a CB3 (it has
+   * no Local mode); undefined on an e-Series before 5.6 or an unknown version (cannot be asked).
+   */
+  async isInRemoteControl(): Promise<boolean | undefined> {
+    if (atLeast(this.software, 5, 6)) return parseRemoteControl(await this.command('is in remote control'));
+    if (this.software?.major === 3) return true;
+    return undefined;
   }
 
   async polyscopeVersion(): Promise<string> {

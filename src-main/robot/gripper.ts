@@ -1,6 +1,8 @@
 /**
- * Robotiq 2-finger gripper through the Robotiq URCap socket (TCP 63352): `GET VAR` -> `VAR n`,
- * `SET A n B m` -> `ack`. Activation, closing on the pusher with confirmation that it is held
+ * Robotiq 2-finger gripper through the Robotiq URCap socket (TCP 63352): `GET VAR` -> `VAR n` and a
+ * newline, `SET A n B m` -> the three bytes `ack` with no newline (Robotiq's URCap script reads 3
+ * bytes; ur_rtde compares the reply to "ack"). A reply that does not come is a GripperError,
+ * like every other gripper problem, so pre-flight can name it. Activation, closing on the pusher with confirmation that it is held
  * (OBJ = 2), fault decoding, and a monitor that reports a lost pusher as a stop reason. The
  * request and reply codecs are plain functions: a reply line, whatever it holds, gives a register
  * value 0..255 or a GripperError.
@@ -11,7 +13,7 @@
  * Robotiq's range (ROBOTIQ_OPENING_SPEED).
  */
 import { EventEmitter } from 'node:events';
-import { LineClient } from './line-client';
+import { LineClient, LineClientError, lineReply, type ReplyFraming } from './line-client';
 
 export type GripperVariable =
   'ACT' | 'GTO' | 'ATR' | 'ARD' | 'FOR' | 'SPE' | 'POS' | 'STA' | 'PRE' | 'OBJ' | 'FLT';
@@ -127,11 +129,40 @@ export function setCommand(values: Partial<Record<WritableVariable, number>>): s
   return `SET ${parts.join(' ')}`;
 }
 
+/**
+ * The reply to a SET: exactly `ack` (no newline follows it), or a line (`?` during an e-stop). A
+ * newline after `ack`, should a URCap send one, is taken by the next GET (getReply).
+ */
+export const setReply: ReplyFraming = (b) => {
+  const blank = leadingBlank(b);
+  const rest = b.slice(blank);
+  if (rest.startsWith('ack')) return ['ack', blank + 3];
+  if ('ack'.startsWith(rest)) return undefined;
+  return after(blank, lineReply(rest));
+};
+
+/** The reply to a GET: a line, blank lines before it skipped. */
+export const getReply: ReplyFraming = (b) => {
+  const blank = leadingBlank(b);
+  return after(blank, lineReply(b.slice(blank)));
+};
+
+function leadingBlank(b: string): number {
+  return /^[\r\n]*/.exec(b)![0].length;
+}
+
+function after(skipped: number, got: [string, number] | undefined): [string, number] | undefined {
+  return got && [got[0], got[1] + skipped];
+}
+
+/** The words pre-flight shows when a SET gets no acknowledgement. */
+export const SET_NOT_ACKNOWLEDGED = 'gripper did not acknowledge SET';
+
 /** `ack`, or a GripperError with what came instead. */
 export function parseSetReply(command: string, reply: string): void {
   const text = reply.trim();
   if (text === '?') throw new GripperUnavailableError('gripper answers "?": is an emergency stop active?');
-  if (text !== 'ack') throw new GripperError(`${command} not acknowledged: "${text}"`);
+  if (text !== 'ack') throw new GripperError(`${SET_NOT_ACKNOWLEDGED} (${command}): "${text}"`);
 }
 
 export interface GripperStatus {
@@ -180,13 +211,25 @@ export class RobotiqGripper extends EventEmitter<Events> {
   }
 
   async get(variable: GripperVariable): Promise<number> {
-    return parseGetReply(variable, await this.lines.request(getCommand(variable)));
+    const command = getCommand(variable);
+    return parseGetReply(variable, await this.ask(command, getReply, `gripper did not answer ${command}`));
   }
 
   /** Writes several variables in one command, in the order given. */
   async set(values: Partial<Record<WritableVariable, number>>): Promise<void> {
     const command = setCommand(values);
-    parseSetReply(command, await this.lines.request(command));
+    parseSetReply(command, await this.ask(command, setReply, `${SET_NOT_ACKNOWLEDGED} (${command})`));
+  }
+
+  /** One request; a reply that does not come (timeout, link lost) is a GripperError saying so. */
+  private async ask(command: string, framing: ReplyFraming, failure: string): Promise<string> {
+    try {
+      return await this.lines.request(command, framing);
+    } catch (err) {
+      if (err instanceof LineClientError)
+        throw new GripperError(`${failure}: ${err.message}`, { cause: err });
+      throw err;
+    }
   }
 
   async status(): Promise<GripperStatus> {

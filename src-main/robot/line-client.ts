@@ -1,7 +1,8 @@
 /**
  * A TCP client for request/reply line protocols (UR Dashboard, Robotiq URCap): one request line,
- * one reply line, strictly in order. Requests queue behind each other so replies cannot be
- * mismatched, and each has a timeout.
+ * one reply, strictly in order. A reply is a line unless the request names its own framing
+ * (`ReplyFraming`: the URCap's `ack` comes without a newline). Requests queue behind each other so
+ * replies cannot be mismatched, and each has a timeout.
  *
  * The peer is not trusted to behave: a line longer than MAX_LINE_BYTES (no newline in sight)
  * drops the link with a LineClientError instead of buffering without bound, and replies nobody
@@ -18,9 +19,22 @@ export class LineClientError extends Error {
   override name = 'LineClientError';
 }
 
+/**
+ * Cuts one reply off the front of the bytes received so far: the reply and the number of
+ * characters it used, or undefined while it is incomplete.
+ */
+export type ReplyFraming = (buffered: string) => [reply: string, used: number] | undefined;
+
+/** A line ending in `\n` (a `\r` before it dropped). */
+export const lineReply: ReplyFraming = (b) => {
+  const nl = b.indexOf('\n');
+  return nl < 0 ? undefined : [b.slice(0, nl).replace(/\r$/, ''), nl + 1];
+};
+
 interface Waiter {
   resolve: (line: string) => void;
   reject: (err: Error) => void;
+  framing: ReplyFraming;
 }
 
 export class LineClient {
@@ -45,16 +59,24 @@ export class LineClient {
   private onData(chunk: Buffer): void {
     if (this.closedWith) return;
     this.buffered += chunk.toString('latin1');
-    let nl: number;
-    while ((nl = this.buffered.indexOf('\n')) >= 0) {
-      const line = this.buffered.slice(0, nl).replace(/\r$/, '');
-      this.buffered = this.buffered.slice(nl + 1);
-      if (line.length > MAX_LINE_BYTES) return this.drop(`reply line longer than ${MAX_LINE_BYTES} bytes`);
-      const w = this.waiters.shift();
-      if (w) w.resolve(line);
-      else if (this.lines.length >= MAX_UNREAD_LINES)
+    this.pump();
+  }
+
+  /** Hands complete replies to waiters in order; replies nobody waits for are kept as lines. */
+  private pump(): void {
+    for (;;) {
+      const w = this.waiters[0];
+      const got = (w?.framing ?? lineReply)(this.buffered);
+      if (!got) break;
+      const [reply, used] = got;
+      this.buffered = this.buffered.slice(used);
+      if (reply.length > MAX_LINE_BYTES) return this.drop(`reply line longer than ${MAX_LINE_BYTES} bytes`);
+      if (w) {
+        this.waiters.shift();
+        w.resolve(reply);
+      } else if (this.lines.length >= MAX_UNREAD_LINES)
         return this.drop(`more than ${MAX_UNREAD_LINES} lines nobody asked for`);
-      else this.lines.push(line);
+      else this.lines.push(reply);
     }
     // latin1: one character per byte, so the length is the byte count.
     if (this.buffered.length > MAX_LINE_BYTES) this.drop(`no line end within ${MAX_LINE_BYTES} bytes`);
@@ -101,14 +123,15 @@ export class LineClient {
     this.closeListeners.push(listener);
   }
 
-  /** The next line the server sends on its own (a welcome line). */
-  readLine(): Promise<string> {
+  /** The next line the server sends on its own (a welcome line), or the next reply framed so. */
+  readLine(framing: ReplyFraming = lineReply): Promise<string> {
     const ready = this.lines.shift();
     if (ready !== undefined) return Promise.resolve(ready);
     if (this.closedWith) return Promise.reject(this.closedWith);
     return new Promise((resolve, reject) => {
-      const w: Waiter = { resolve, reject };
+      const w: Waiter = { resolve, reject, framing };
       this.waiters.push(w);
+      if (this.waiters.length === 1) this.pump();
       setTimeout(() => {
         const i = this.waiters.indexOf(w);
         if (i < 0) return;
@@ -120,12 +143,12 @@ export class LineClient {
     });
   }
 
-  /** Sends one line and resolves with the reply line; requests run one at a time. */
-  request(line: string): Promise<string> {
+  /** Sends one line and resolves with the reply (a line by default); requests run one at a time. */
+  request(line: string, framing: ReplyFraming = lineReply): Promise<string> {
     const run = async (): Promise<string> => {
       if (this.closedWith) throw this.closedWith;
       this.socket.write(`${line}\n`);
-      return this.readLine();
+      return this.readLine(framing);
     };
     const result = this.chain.then(run, run);
     this.chain = result.catch(() => undefined);

@@ -6,6 +6,11 @@
  * - Motion commands are never repeated on its own: a twist is written once, when sendTwist is
  *   called. If the caller stops calling, the control program's watchdog stops the arm.
  * - Only stops are refreshed (keep-alive), so an idle arm stays armed and nothing else moves it.
+ *   A twist older than the program's watchdog timeout is replaced by a stop: the program has
+ *   stopped the arm by then, and the stops keep its RTDE watchdog fed, so a caller that pauses
+ *   (a slow planning step) leaves the arm stopped and the program running, not halted.
+ * - The program is sent as the controller expects (robot/script-connection.ts) and counts as sent
+ *   only once the controller runs it: a program that does not run is ProgramNotRunningError.
  * - A lost link (socket closed, or no state for `staleAfterMs`) is reported at once; reconnecting
  *   sets up RTDE again and writes a stop, never a motion. The program re-arms on that stop.
  */
@@ -13,9 +18,9 @@ import { EventEmitter } from 'node:events';
 import { monotonicSeconds } from '../contract/time';
 import {
   controlProgramSettingsSchema,
+  MIN_COMMAND_ACCELERATION,
   STOP_YAW_DECELERATION,
   renderControlProgram,
-  sendProgram,
   type ControlProgramSettings,
   type ControlProgramSettingsInput,
 } from './control-program';
@@ -24,6 +29,7 @@ import { decodeRobotState, programPlaying, STATE_OUTPUTS, type RobotState } from
 import { maxFrequencyOf, RtdeClient, type ControllerVersion } from './rtde/client';
 import type { ProtocolVersion, TextMessage } from './rtde/messages';
 import type { Recipe } from './rtde/recipe';
+import { ScriptConnection } from './script-connection';
 
 export interface Ur5ConnectionOptions {
   host: string;
@@ -58,6 +64,14 @@ export class LinkDownError extends Error {
   override name = 'LinkDownError';
 }
 
+/** The words pre-flight shows when a sent program did not start. */
+export const PROGRAM_NOT_RUNNING = 'control program not running after upload';
+
+/** The controller took the program's bytes but does not run it (Local mode, a refusal, a discard). */
+export class ProgramNotRunningError extends Error {
+  override name = 'ProgramNotRunningError';
+}
+
 type Events = {
   state: [RobotState];
   linkLost: [Error];
@@ -82,7 +96,15 @@ export class Ur5Connection extends EventEmitter<Events> {
   private link: Link | undefined;
   // Start away from whatever an earlier session left in the register.
   private seq = 1 + Math.floor(Math.random() * 1e9);
-  private lastCommand: { code: number; acceleration: number } = { code: CommandCode.STOP, acceleration: 0 };
+  private lastCommand: { code: number; acceleration: number; at: number } = {
+    code: CommandCode.STOP,
+    acceleration: 0,
+    at: 0,
+  };
+  /** The open connection the program was sent on (kept open and read, as ur_rtde does). */
+  private script: ScriptConnection | undefined;
+  /** Why the last upload did not give a running program; undefined once one runs. */
+  uploadProblem: string | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   private staleCheck: NodeJS.Timeout | undefined;
   private closing = false;
@@ -108,10 +130,18 @@ export class Ur5Connection extends EventEmitter<Events> {
     };
   }
 
+  /**
+   * Connects RTDE and, unless told not to, sends the program. A program that does not start is
+   * not a failed connect: `uploadProblem` says why, for pre-flight to show.
+   */
   static async connect(options: Ur5ConnectionOptions): Promise<Ur5Connection> {
     const c = new Ur5Connection(options);
     await c.open();
-    if (c.opts.sendProgramOnConnect) await c.sendProgram();
+    if (c.opts.sendProgramOnConnect) {
+      await c.sendProgram().catch((err: unknown) => {
+        if (!(err instanceof ProgramNotRunningError)) throw err;
+      });
+    }
     return c;
   }
 
@@ -138,8 +168,15 @@ export class Ur5Connection extends EventEmitter<Events> {
     }
     const link = this.link;
     if (!link) throw new LinkDownError('robot link is down: the arm is stopped by its watchdog');
-    this.lastCommand = { code: CommandCode.SPEED, acceleration };
-    return this.write(link, CommandCode.SPEED, vx, vy, acceleration, yaw);
+    // The program trips on an acceleration outside its range: send one inside it.
+    const s = this.settings;
+    acceleration = Math.min(Math.max(acceleration, MIN_COMMAND_ACCELERATION), s.maxAcceleration);
+    const turn = {
+      rate: yaw.rate,
+      acceleration: Math.min(Math.max(yaw.acceleration, MIN_COMMAND_ACCELERATION), s.maxYawAcceleration),
+    };
+    this.lastCommand = { code: CommandCode.SPEED, acceleration, at: monotonicSeconds() };
+    return this.write(link, CommandCode.SPEED, vx, vy, acceleration, turn);
   }
 
   /**
@@ -151,24 +188,46 @@ export class Ur5Connection extends EventEmitter<Events> {
   stop(acceleration = this.settings.stopAcceleration): number | undefined {
     const floor = this.settings.stopAcceleration;
     acceleration = Number.isFinite(acceleration) ? Math.max(acceleration, floor) : floor;
-    this.lastCommand = { code: CommandCode.STOP, acceleration };
+    this.lastCommand = { code: CommandCode.STOP, acceleration, at: monotonicSeconds() };
     const link = this.link;
     return link ? this.write(link, CommandCode.STOP, 0, 0, acceleration, NO_TURN) : undefined;
   }
 
   /**
-   * Sends (and so restarts) the control program. It starts stopped and waits for a re-arm; the
-   * twist is zeroed first so the refreshed stop re-arms it and no old motion command is pending.
+   * Sends (and so restarts) the control program and resolves once the controller runs it: the
+   * runtime PLAYING with a heartbeat that started again (a new program counts from 0) and
+   * advances. It starts stopped and waits for a re-arm; the twist is zeroed first so the
+   * refreshed stop re-arms it and no old motion command is pending. Throws
+   * ProgramNotRunningError when the program is not seen running within the timeout.
    */
   async sendProgram(): Promise<void> {
     this.stop();
-    await sendProgram(
-      this.opts.host,
-      this.opts.scriptPort,
-      renderControlProgram(this.settings),
-      this.opts.timeoutMs,
-    );
+    const before = this.latest;
+    const oldHeartbeat = before && programPlaying(before) ? before.program.heartbeat : undefined;
+    this.script?.close();
+    this.script = undefined;
+    const script = await ScriptConnection.open(this.opts.host, this.opts.scriptPort, this.opts.timeoutMs);
+    this.script = script;
+    await script.send(renderControlProgram(this.settings));
     this.emit('programSent');
+    try {
+      const first = await this.waitForState(
+        (s) => programPlaying(s) && (oldHeartbeat === undefined || s.program.heartbeat < oldHeartbeat),
+        this.opts.timeoutMs,
+      );
+      await this.waitForState(
+        (s) => programPlaying(s) && s.program.heartbeat > first.program.heartbeat,
+        this.opts.timeoutMs,
+      );
+    } catch {
+      const s = this.latest;
+      const seen = s
+        ? `robot ${s.robotMode}, safety ${s.safetyMode}, runtime ${s.runtimeState}`
+        : 'no robot state';
+      this.uploadProblem = `${PROGRAM_NOT_RUNNING} (${seen})`;
+      throw new ProgramNotRunningError(this.uploadProblem);
+    }
+    this.uploadProblem = undefined;
   }
 
   /** Resolves with the first state (the latest included) that satisfies `predicate`. */
@@ -193,6 +252,8 @@ export class Ur5Connection extends EventEmitter<Events> {
     this.closing = true;
     this.stop();
     this.dropLink();
+    this.script?.close();
+    this.script = undefined;
   }
 
   private write(
@@ -234,10 +295,12 @@ export class Ur5Connection extends EventEmitter<Events> {
       throw err;
     }
     // A fresh link always begins with a stop: the program re-arms on it, nothing moves.
-    this.lastCommand = { code: CommandCode.STOP, acceleration: this.settings.stopAcceleration };
     this.stop();
     this.keepAlive = setInterval(() => {
-      if (this.lastCommand.code === CommandCode.STOP) this.stop(this.lastCommand.acceleration);
+      const last = this.lastCommand;
+      if (last.code === CommandCode.STOP) this.stop(last.acceleration);
+      // The program has stopped the arm on this twist by now: say so, and keep its watchdog fed.
+      else if (monotonicSeconds() - last.at > this.settings.watchdogTimeout) this.stop();
     }, this.opts.keepAliveMs);
     const openedAt = monotonicSeconds();
     this.staleCheck = setInterval(
@@ -279,7 +342,11 @@ export class Ur5Connection extends EventEmitter<Events> {
         const first = await this.waitForState(() => true);
         const later = await this.waitForState((s) => s.timestamp > first.timestamp + 0.02);
         const alive = programPlaying(later) && later.program.heartbeat !== first.program.heartbeat;
-        if (!alive) await this.sendProgram();
+        // A program that does not start leaves the link up: pre-flight shows uploadProblem.
+        if (!alive)
+          await this.sendProgram().catch((e: unknown) => {
+            if (!(e instanceof ProgramNotRunningError)) throw e;
+          });
         this.emit('linkRestored');
       } catch (err) {
         this.dropLink();

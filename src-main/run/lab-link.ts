@@ -7,7 +7,7 @@
  * before a run, its opening read back continuously, and its fingers moved only through the run's
  * supervisor (`fingersFor`).
  */
-import { DashboardClient } from '../robot/dashboard';
+import { DashboardClient, LOCAL_MODE } from '../robot/dashboard';
 import {
   GripperError,
   ObjectStatus,
@@ -17,7 +17,8 @@ import {
   speedRegisterFor,
 } from '../robot/gripper';
 import { programPlaying } from '../robot/robot-state';
-import { Ur5Connection } from '../robot/ur5-connection';
+import { ProgramNotRunningError, Ur5Connection } from '../robot/ur5-connection';
+import type { ControllerReadiness } from '../safety/preflight';
 import { NatNetClient } from '../mocap/client';
 import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
 import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../mocap/state-estimator';
@@ -73,6 +74,8 @@ export class LabLink {
   private readonly unsubscribe: (() => void)[] = [];
   /** What the devices say they are: the UR controller's software version, the NatNet server's name. */
   private said: { robot: string | null; mocap: string | null } = { robot: null, mocap: null };
+  /** The controller's Remote Control mode at connect (undefined: it cannot be asked). */
+  private remoteControl: boolean | undefined;
   /** Where the lab is, in words: its robot and motion-capture hosts. */
   description = 'lab';
 
@@ -113,12 +116,15 @@ export class LabLink {
 
   static async connect(address: LabAddress, scene: Scene, setup: Setup): Promise<LabLink> {
     const p = address.ports ?? {};
+    // The dashboard first: an e-Series in Local mode ignores the program, so it is not sent.
+    const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999);
+    const remoteControl = await dashboard.isInRemoteControl();
     const robot = await Ur5Connection.connect({
       host: address.robotHost,
       ...(p.rtde ? { rtdePort: p.rtde } : {}),
       ...(p.script ? { scriptPort: p.script } : {}),
+      sendProgramOnConnect: remoteControl !== false,
     });
-    const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999);
     const gripper = await RobotiqGripper.connect(address.robotHost, p.gripper ?? 63352);
     const natnet = new NatNetClient({
       serverAddress: address.mocapHost,
@@ -126,6 +132,7 @@ export class LabLink {
       ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
     });
     const link = new LabLink(robot, dashboard, gripper, natnet, scene, setup);
+    link.remoteControl = remoteControl;
     link.description = `robot ${address.robotHost}, motion capture ${address.mocapHost}`;
     link.unsubscribe.push(
       natnet.on('frame', (_frame, snapshot) => {
@@ -228,12 +235,30 @@ export class LabLink {
    * pre-flight checks judge the program either way.
    */
   async restartStoppedProgram(): Promise<void> {
+    // The operator may have switched the pendant to Remote Control since: ask again.
+    this.remoteControl = await this.dashboard.isInRemoteControl().catch(() => this.remoteControl);
     const s = this.robot.latest;
     if (!s || programPlaying(s) || s.robotMode !== 'RUNNING' || s.safetyMode !== 'NORMAL') return;
-    await this.robot.sendProgram();
+    if (this.remoteControl === false) return;
+    // A program that does not start is a red pre-flight check (uploadProblem), not a failed run.
+    const started = await this.robot.sendProgram().then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof ProgramNotRunningError) return false;
+        throw err;
+      },
+    );
+    if (!started) return;
     await this.robot
       .waitForState((r) => programPlaying(r) && r.program.state === 'ARMED')
       .catch(() => undefined);
+  }
+
+  /** What pre-flight needs to name a controller problem: Local mode, a program that did not start. */
+  controllerReadiness(): ControllerReadiness {
+    return {
+      problem: this.remoteControl === false ? LOCAL_MODE : this.robot.uploadProblem,
+    };
   }
 
   gripperStatus(): { held: boolean; detail: string } {

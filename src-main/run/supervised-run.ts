@@ -229,6 +229,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         robot: link.robot.latest,
         robotLinkUp: link.robot.linkUp,
         gripper: link.gripperStatus(),
+        controller: link.controllerReadiness(),
         calibration: { residual: setupResidual(setup) },
         scene,
         maxCalibrationResidual: setup.safety.maxCalibrationResidual,

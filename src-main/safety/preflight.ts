@@ -29,6 +29,12 @@ export interface PreflightReport {
   checks: Check[];
 }
 
+/** A problem with the controller that its state alone does not show (run/lab-link.ts). */
+export interface ControllerReadiness {
+  /** In the operator's words, e.g. Local mode, or a program that did not start after upload. */
+  problem: string | undefined;
+}
+
 export interface PreflightInputs {
   mocap: PlanarPoses | undefined;
   robot: RobotState | undefined;
@@ -45,6 +51,8 @@ export interface PreflightInputs {
   /** The setup's calibration residual (RMS, m: calibration/residual.ts setupResidual). */
   calibration: { residual: number } | undefined;
   scene: Scene;
+  /** Named on the program check when the program does not play. */
+  controller?: ControllerReadiness;
   /** Largest acceptable calibration residual (RMS, m). */
   maxCalibrationResidual: number;
 }
@@ -52,7 +60,7 @@ export interface PreflightInputs {
 export function preflight(i: PreflightInputs): PreflightReport {
   const checks: Check[] = [
     mocapCheck(i.mocap),
-    ...robotChecks(i.robotLinkUp ? i.robot : undefined, i.robotLinkUp),
+    ...robotChecks(i.robotLinkUp ? i.robot : undefined, i.robotLinkUp, i.controller?.problem),
     gripperCheck(i.gripper, i.scene),
     calibrationCheck(i),
     sceneCheck(i),
@@ -74,8 +82,9 @@ function mocapCheck(m: PlanarPoses | undefined): Check {
   };
 }
 
-function robotChecks(r: RobotState | undefined, linkUp: boolean): Check[] {
+function robotChecks(r: RobotState | undefined, linkUp: boolean, problem: string | undefined): Check[] {
   const none = linkUp ? 'no robot state received' : 'robot link down';
+  const playing = r !== undefined && programPlaying(r);
   return [
     {
       id: 'robot-mode',
@@ -92,8 +101,12 @@ function robotChecks(r: RobotState | undefined, linkUp: boolean): Check[] {
     {
       id: 'program',
       label: 'Control program playing',
-      ok: r !== undefined && programPlaying(r),
-      reason: r ? `runtime ${r.runtimeState}, program ${r.program.state}` : none,
+      ok: playing,
+      reason: !r
+        ? none
+        : !playing && problem
+          ? `${problem}; runtime ${r.runtimeState}, program ${r.program.state}`
+          : `runtime ${r.runtimeState}, program ${r.program.state}`,
     },
   ];
 }

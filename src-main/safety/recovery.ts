@@ -2,7 +2,10 @@
  * Recovery after a protective stop, and only on the operator's confirmation: the controller refuses
  * to unlock within 5 s of the stop, so we wait that out; the twist is zeroed before anything can
  * move (never resume with an old command) and the control program is sent again, because a
- * protective stop halts it. The supervisor is left disarmed: a new run needs fresh checks.
+ * protective stop halts it, but only once the arm runs again: "Protective stop releasing" says
+ * the release has started, and a program sent before the robot mode is back to RUNNING is
+ * refused (URCL waits for RUNNING after the unlock too). The supervisor is left disarmed: a new
+ * run needs fresh checks.
  *
  * Two entry points: after a run in the same process (the run's stopped supervisor), and from
  * `parapush robot recover` in a fresh process or the console's Setup view (`robot.recover`, between
@@ -16,6 +19,8 @@ import type { Supervisor } from './supervisor';
 
 export interface RecoveryPorts {
   unlockProtectiveStop(): Promise<void>;
+  /** Waits up to `timeout` s for the robot mode RUNNING and the safety mode NORMAL. */
+  waitForRunning(timeout: number): Promise<void>;
   zeroTwist(): void;
   resendProgram(): Promise<void>;
   /** Waits up to `timeout` s for the control program to play again. */
@@ -24,6 +29,9 @@ export interface RecoveryPorts {
 
 /** How long after a protective stop the controller refuses to unlock, s. */
 export const UNLOCK_DELAY = 5;
+
+/** How long the release after an accepted unlock may take, s. */
+export const RELEASE_TIMEOUT = 10;
 
 export interface RecoveryOptions {
   /** Wait this long after the stop before unlocking, s. */
@@ -94,6 +102,7 @@ async function unlockAndRestart(
       await sleep(0.5);
     }
   }
+  await ports.waitForRunning(RELEASE_TIMEOUT);
   await ports.resendProgram();
   await ports.waitForProgram(5);
 }
@@ -102,6 +111,11 @@ async function unlockAndRestart(
 export function robotRecoveryPorts(robot: Ur5Connection, dashboard: DashboardClient): RecoveryPorts {
   return {
     unlockProtectiveStop: () => dashboard.unlockProtectiveStop(),
+    waitForRunning: async (timeout) =>
+      void (await robot.waitForState(
+        (s) => s.robotMode === 'RUNNING' && s.safetyMode === 'NORMAL',
+        timeout * 1000,
+      )),
     zeroTwist: () => void robot.stop(),
     resendProgram: () => robot.sendProgram(),
     waitForProgram: async (timeout) =>

@@ -8,6 +8,7 @@ import {
   controlProgramSettingsSchema,
   parseControlProgram,
   renderControlProgram,
+  STOP_YAW_DECELERATION,
 } from '../../src-main/robot/control-program';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
 
@@ -27,6 +28,9 @@ function command(c: VirtualController, code: number, vx: number, vy: number, acc
   c.registers.inputDouble[R.vx] = vx;
   c.registers.inputDouble[R.vy] = vy;
   c.registers.inputDouble[R.acceleration] = acc;
+  // No turn, at the yaw deceleration the console sends with it (ur5-connection.ts NO_TURN).
+  c.registers.inputDouble[R.yawRate] = 0;
+  c.registers.inputDouble[R.yawAcceleration] = STOP_YAW_DECELERATION;
   c.noteInputWrite(`input_int_register_${R.sequence}`);
 }
 
@@ -68,20 +72,66 @@ describe('control program', () => {
     expect(c.programState).toBe(ProgramState.WAIT_REARM);
   });
 
-  it('ramps speed under the acceleration limit and caps it at maxSpeed', () => {
+  it('ramps speed under the acceleration limit up to maxSpeed', () => {
     const c = controller({ maxSpeed: 0.1 });
     command(c, CommandCode.STOP, 0, 0);
     c.tick();
-    command(c, CommandCode.SPEED, 0.3, 0.4, 0.5);
+    command(c, CommandCode.SPEED, 0.06, 0.08, 0.5);
     c.tick();
     // One 2 ms cycle at 0.5 m/s^2 changes the speed by 1 mm/s.
     expect(c.arm.speed).toBeCloseTo(0.001, 9);
     for (let i = 0; i < 200; i++) {
-      command(c, CommandCode.SPEED, 0.3, 0.4, 0.5);
+      command(c, CommandCode.SPEED, 0.06, 0.08, 0.5);
       c.tick();
     }
     expect(c.arm.velocity[0]).toBeCloseTo(0.06, 9);
     expect(c.arm.velocity[1]).toBeCloseTo(0.08, 9);
+  });
+
+  it.each([
+    ['a speed over maxSpeed', 0.3, 0.4, 0.5, 0],
+    ['a NaN velocity', Number.NaN, 0, 0.5, 0],
+    ['an infinite velocity', Number.POSITIVE_INFINITY, 0, 0.5, 0],
+    ['a NaN acceleration', 0.05, 0, Number.NaN, 0],
+    ['an acceleration over the cap', 0.05, 0, 10, 0],
+    ['a zero acceleration', 0.05, 0, 0, 0],
+    ['a yaw rate over the cap', 0, 0, 0.5, 10],
+    ['a NaN yaw rate', 0, 0, 0.5, Number.NaN],
+  ])('trips and stops at the stop deceleration on %s', (_what, vx, vy, acc, wz) => {
+    const c = controller({ maxSpeed: 0.1 });
+    command(c, CommandCode.STOP, 0, 0);
+    c.tick();
+    drive(c, 0.05, 0, 100);
+    expect(c.arm.velocity[0]).toBeCloseTo(0.05, 9);
+    command(c, CommandCode.SPEED, vx, vy, acc);
+    c.registers.inputDouble[R.yawRate] = wz;
+    c.tick();
+    expect(c.programState).toBe(ProgramState.TRIPPED);
+    expect(0.05 - c.arm.speed).toBeCloseTo(1.5 / 500, 9);
+    // The same command again is no re-arm, and nothing moves until a fresh zero command.
+    command(c, CommandCode.SPEED, vx, vy, acc);
+    ticks(c, 100);
+    expect(c.arm.speed).toBe(0);
+    expect(c.runtime).toBe('PLAYING');
+  });
+
+  it('never stops more gently than the stop deceleration, whatever the stop command asks', () => {
+    for (const asked of [0.01, Number.NaN, 100]) {
+      const c = controller();
+      command(c, CommandCode.STOP, 0, 0);
+      c.tick();
+      drive(c, 0.1, 0, 200);
+      command(c, CommandCode.STOP, 0, 0, asked);
+      c.tick();
+      expect(0.1 - c.arm.speed, `stop asking ${asked}`).toBeCloseTo(1.5 / 500, 9);
+    }
+    const c = controller();
+    command(c, CommandCode.STOP, 0, 0);
+    c.tick();
+    drive(c, 0.1, 0, 200);
+    command(c, CommandCode.STOP, 0, 0, 2.5);
+    c.tick();
+    expect(0.1 - c.arm.speed, 'a harder stop within the cap').toBeCloseTo(2.5 / 500, 9);
   });
 
   it('the watchdog stops the arm when commands stop and waits for a re-arm', () => {
@@ -134,7 +184,7 @@ describe('control program', () => {
     expect(c.arm.speed).toBeGreaterThan(0);
   });
 
-  it('a stop command decelerates at the commanded rate and keeps the program armed while refreshed', () => {
+  it('a stop command decelerates the arm and keeps the program armed while refreshed', () => {
     const c = controller();
     command(c, CommandCode.STOP, 0, 0);
     c.tick();
@@ -193,7 +243,10 @@ describe('rendered URScript', () => {
     expect(text).toMatch(/^ {2}STOP_ACCELERATION = 1\.5$/m);
     expect(text).toMatch(new RegExp(`^ {2}REG_SEQUENCE = ${R.sequence}$`, 'm'));
     expect(text).toMatch(/rtde_set_watchdog\("input_int_register_24", 6\.66+7?, "stop"\)/);
-    expect(text).toMatch(/^parapush_control\(\)$/m);
+    // Framed as the controller takes it: `def` first, `end` last, nothing around them.
+    expect(text.startsWith('def parapush_control():\n')).toBe(true);
+    expect(text.endsWith('\nend\n')).toBe(true);
+    expect(text).not.toMatch(/^parapush_control\(\)/m);
     expect(parseControlProgram(text)).toEqual(
       controlProgramSettingsSchema.parse({ watchdogTimeout: 0.05, maxSpeed: 0.2 }),
     );

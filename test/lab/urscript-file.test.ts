@@ -11,8 +11,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualController } from '../../src-main/lab/virtual-ur/controller';
 import {
+  CAP_TOLERANCE,
   CONTROL_PROGRAM_DEFAULTS,
   controlProgramSettingsSchema,
+  MAX_STOP_DECELERATION,
   MIN_COMMAND_ACCELERATION,
   parseControlProgram,
   renderControlProgram,
@@ -102,16 +104,23 @@ describe('the shipped URScript file', () => {
     expect(code).toMatch(
       /elif age > WATCHDOG_TIMEOUT:[^]*?stopl\(STOP_ACCELERATION, STOP_YAW_DECELERATION\)/,
     );
-    // Speed cap: scaled down to MAX_SPEED, direction kept.
+    // Range checks: written as "within range" so that a NaN fails them, and a failed one trips.
+    expect(code).toMatch(
+      /valid = speed <= MAX_SPEED \* CAP_TOLERANCE and cmd_wz <= MAX_YAW_RATE \* CAP_TOLERANCE and cmd_wz >= -MAX_YAW_RATE \* CAP_TOLERANCE and cmd_acc >= MIN_COMMAND_ACCELERATION and cmd_acc <= MAX_ACCELERATION and cmd_acc_yaw >= MIN_COMMAND_ACCELERATION and cmd_acc_yaw <= MAX_YAW_ACCELERATION\s+if valid:/,
+    );
+    expect(code).toMatch(/ else:\s+state = STATE_TRIPPED\s+vx = 0\.0/);
+    expect(constant('MIN_COMMAND_ACCELERATION')).toBe(MIN_COMMAND_ACCELERATION);
+    expect(constant('MAX_STOP_ACCELERATION')).toBe(MAX_STOP_DECELERATION);
+    expect(constant('CAP_TOLERANCE')).toBe(CAP_TOLERANCE);
+    // Within the tolerance: scaled down to MAX_SPEED, direction kept; the yaw rate clamped.
     expect(code).toMatch(/if speed > MAX_SPEED:\s+scale = MAX_SPEED \/ speed/);
-    // Acceleration clamp: the same floor as MIN_COMMAND_ACCELERATION.
-    const clamp = /acc = min\(max\(cmd_acc, ([0-9.]+)\), MAX_ACCELERATION\)/.exec(code);
-    expect(clamp, 'acceleration clamp not found').not.toBeNull();
-    expect(Number(clamp![1])).toBe(MIN_COMMAND_ACCELERATION);
-    // Yaw-rate cap: clamped to +-MAX_YAW_RATE; every stop turns down at STOP_YAW_DECELERATION.
     expect(code).toMatch(/wz = min\(max\(cmd_wz, -MAX_YAW_RATE\), MAX_YAW_RATE\)/);
-    expect(code).toMatch(/acc_yaw = min\(max\(cmd_acc_yaw, ([0-9.]+)\), MAX_YAW_ACCELERATION\)/);
+    // A stop: never softer than STOP_ACCELERATION, harder only up to MAX_STOP_ACCELERATION.
+    expect(code).toMatch(
+      /acc = STOP_ACCELERATION\s+if cmd_acc > STOP_ACCELERATION and cmd_acc <= MAX_STOP_ACCELERATION:\s+acc = cmd_acc/,
+    );
     expect([...code.matchAll(/stopl\(([^)]*)\)/g)].map((m) => m[1])).toEqual([
+      'STOP_ACCELERATION, STOP_YAW_DECELERATION',
       'STOP_ACCELERATION, STOP_YAW_DECELERATION',
       'acc, STOP_YAW_DECELERATION',
     ]);
@@ -135,6 +144,8 @@ describe('the re-implementation, run on the shipped file', () => {
     c.registers.inputDouble[R.vx] = vx;
     c.registers.inputDouble[R.vy] = vy;
     c.registers.inputDouble[R.acceleration] = acc;
+    c.registers.inputDouble[R.yawRate] = 0;
+    c.registers.inputDouble[R.yawAcceleration] = STOP_YAW_DECELERATION;
     c.noteInputWrite(INPUT_NAMES.sequence);
   }
 
@@ -147,15 +158,15 @@ describe('the re-implementation, run on the shipped file', () => {
     return c;
   }
 
-  it('caps the yaw rate at MAX_YAW_RATE and stops the turn at STOP_YAW_DECELERATION', () => {
+  it('turns up to MAX_YAW_RATE and stops the turn at STOP_YAW_DECELERATION', () => {
     const c = started();
     const turn = (rate: number): void => {
       command(c, CommandCode.SPEED, 0, 0);
       c.registers.inputDouble[R.yawRate] = rate;
-      c.registers.inputDouble[R.yawAcceleration] = 100;
+      c.registers.inputDouble[R.yawAcceleration] = CONTROL_PROGRAM_DEFAULTS.maxYawAcceleration;
     };
     for (let i = 0; i < 500; i++) {
-      turn(10);
+      turn(CONTROL_PROGRAM_DEFAULTS.maxYawRate * (1 + 1e-9));
       c.tick();
     }
     expect(c.arm.yawRate).toBeCloseTo(CONTROL_PROGRAM_DEFAULTS.maxYawRate, 9);
@@ -177,13 +188,17 @@ describe('the re-implementation, run on the shipped file', () => {
     expect(d.programState).toBe(ProgramState.WAIT_REARM);
   });
 
-  it('caps the speed at MAX_SPEED', () => {
+  it('scales a speed over MAX_SPEED by rounding to the cap, and trips on a real excess', () => {
     const c = started();
     for (let i = 0; i < 500; i++) {
-      command(c, CommandCode.SPEED, 1, 0);
+      command(c, CommandCode.SPEED, CONTROL_PROGRAM_DEFAULTS.maxSpeed * (1 + 1e-9), 0);
       c.tick();
     }
     expect(c.arm.speed).toBeCloseTo(CONTROL_PROGRAM_DEFAULTS.maxSpeed, 9);
+    expect(c.programState).toBe(ProgramState.MOVING);
+    command(c, CommandCode.SPEED, 1, 0);
+    c.tick();
+    expect(c.programState).toBe(ProgramState.TRIPPED);
   });
 
   it('trips after WATCHDOG_TIMEOUT and stops at STOP_ACCELERATION', () => {

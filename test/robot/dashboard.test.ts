@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualUr } from '../../src-main/lab/virtual-ur';
 import { DashboardClient, DashboardRefusedError } from '../../src-main/robot/dashboard';
-import { renderControlProgram, sendProgram } from '../../src-main/robot/control-program';
+import { renderControlProgram } from '../../src-main/robot/control-program';
+import { ScriptConnection } from '../../src-main/robot/script-connection';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -44,8 +45,10 @@ describe('Dashboard client against the virtual controller', () => {
   it('play, stop and load report refusals with the controller words', async () => {
     const { ur, dash } = await setup();
     await expect(dash.play()).rejects.toThrow(/Failed to execute: play/);
-    await sendProgram('127.0.0.1', ur.ports.realtime, renderControlProgram());
-    await new Promise((r) => setTimeout(r, 50));
+    const script = await ScriptConnection.open('127.0.0.1', ur.ports.realtime);
+    cleanup.push(() => script.close());
+    await script.send(renderControlProgram());
+    await new Promise<void>((r) => ur.controller.once('event', () => r()));
     expect(await dash.programState()).toEqual({ state: 'PLAYING', program: 'parapush_control' });
     await dash.stop();
     expect((await dash.programState()).state).toBe('STOPPED');
@@ -79,7 +82,14 @@ describe('Dashboard client against the virtual controller', () => {
     );
     expect(await dash.safetyStatus()).toBe('PROTECTIVE_STOP');
     await new Promise((r) => setTimeout(r, 300));
+    const released = new Promise<void>((r) =>
+      ur.controller.on('event', (e) => e === 'protective stop released: robot running' && r()),
+    );
     await dash.unlockProtectiveStop();
+    // The reply says the release has started: until it is done the arm does not run.
+    expect(await dash.robotMode()).toBe('IDLE');
+    await released;
     expect(await dash.safetyStatus()).toBe('NORMAL');
+    expect(await dash.robotMode()).toBe('RUNNING');
   });
 });

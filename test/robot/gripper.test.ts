@@ -15,7 +15,10 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-/** A gripper that answers from a fixed script: request line -> list of replies, used in turn. */
+/**
+ * A gripper that answers from a fixed script: request line -> list of replies, used in turn, framed
+ * as the URCap frames them (`ack` bare, everything else a line).
+ */
 async function scripted(script: Record<string, string[]>): Promise<{ port: number; heard: string[] }> {
   const heard: string[] = [];
   const server = new LineServer({
@@ -25,6 +28,7 @@ async function scripted(script: Record<string, string[]>): Promise<{ port: numbe
       if (!replies || replies.length === 0) return 'unexpected';
       return replies.length > 1 ? replies.shift()! : replies[0]!;
     },
+    frame: (reply) => (reply === 'ack' ? 'ack' : `${reply}\n`),
   });
   const port = await server.listen(0);
   cleanup.push(() => server.close());

@@ -97,6 +97,7 @@ describe('parapush robot recover', () => {
   it('the library refuses too, without a protective stop or a confirmation', async () => {
     const ports = {
       unlockProtectiveStop: vi.fn(async () => undefined),
+      waitForRunning: vi.fn(async () => undefined),
       zeroTwist: vi.fn(),
       resendProgram: vi.fn(async () => undefined),
       waitForProgram: vi.fn(async () => undefined),

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualUr } from '../../src-main/lab/virtual-ur';
 import { DashboardClient, DashboardRefusedError } from '../../src-main/robot/dashboard';
 import { ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
-import { Ur5Connection } from '../../src-main/robot/ur5-connection';
+import { ProgramNotRunningError, Ur5Connection } from '../../src-main/robot/ur5-connection';
+import { recoverRobotFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 
 const EPHEMERAL = { rtde: 0, dashboard: 0, secondary: 0, realtime: 0 };
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -151,7 +152,7 @@ describe('Ur5Connection against the virtual controller', () => {
     c.stop();
   });
 
-  it('protective stop: unlock refused within the delay, then recovery by re-sending the program', async () => {
+  it('protective stop: unlock refused within the delay; recovery re-sends the program only once the arm runs', async () => {
     const ur = await lab(0.4);
     const c = await connect(ur);
     const dash = await DashboardClient.connect('127.0.0.1', ur.ports.dashboard);
@@ -168,11 +169,32 @@ describe('Ur5Connection against the virtual controller', () => {
     expect(refused).toBeInstanceOf(DashboardRefusedError);
     expect((refused as Error).message).toMatch(/Cannot unlock protective stop until/);
     await sleep(500);
-    await dash.unlockProtectiveStop();
-    await dash.closeSafetyPopup();
+    const events: string[] = [];
+    ur.controller.on('event', (e) => events.push(e));
+    await recoverRobotFromProtectiveStop('PROTECTIVE_STOP', robotRecoveryPorts(c, dash), true);
+    // "Protective stop releasing" starts the release; the program goes only once it is done.
+    expect(events).toEqual([
+      'protective stop releasing',
+      'protective stop released: robot running',
+      'control program started',
+    ]);
     expect(await dash.safetyStatus()).toBe('NORMAL');
-    await c.sendProgram();
     const rearmed = await c.waitForState((s) => s.program.state === 'ARMED' && s.runtimeState === 'PLAYING');
     expect(rearmed.tcpSpeed[0]).toBe(0);
+  });
+
+  it('a program sent on the unlock reply, before the arm runs again, is refused and said so', async () => {
+    const ur = await lab(0);
+    const c = await connect(ur);
+    const dash = await DashboardClient.connect('127.0.0.1', ur.ports.dashboard);
+    cleanup.push(() => dash.close());
+    ur.controller.injectProtectiveStop();
+    await c.waitForState((s) => s.safetyStatus.protectiveStopped);
+    await dash.unlockProtectiveStop();
+    expect(await dash.robotMode()).toBe('IDLE');
+    const err = await c.sendProgram().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProgramNotRunningError);
+    expect((err as Error).message).toMatch(/^control program not running after upload/);
+    expect(c.uploadProblem).toMatch(/^control program not running after upload/);
   });
 });

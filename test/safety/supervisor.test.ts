@@ -260,7 +260,7 @@ describe('safety supervisor', () => {
     expect(sup.stopReason?.code).toBe('loop-stalled');
   });
 
-  it('recovers from a protective stop only with confirmation, after 5 s, twist zeroed first', async () => {
+  it('recovers from a protective stop only with confirmation, after 5 s, twist zeroed first, program once the arm runs', async () => {
     const { sup, advance } = setup();
     sup.arm(green);
     sup.startRun();
@@ -268,6 +268,7 @@ describe('safety supervisor', () => {
     const steps: string[] = [];
     const ports = {
       unlockProtectiveStop: async () => void steps.push('unlock'),
+      waitForRunning: async () => void steps.push('running'),
       zeroTwist: () => void steps.push('zero'),
       resendProgram: async () => void steps.push('program'),
       waitForProgram: async () => void steps.push('playing'),
@@ -284,7 +285,7 @@ describe('safety supervisor', () => {
       },
     });
     expect(slept).toEqual([4]);
-    expect(steps).toEqual(['zero', 'unlock', 'program', 'playing']);
+    expect(steps).toEqual(['zero', 'unlock', 'running', 'program', 'playing']);
     expect(sup.state).toBe('disarmed');
   });
 });

@@ -40,7 +40,7 @@ export function registerLabCommand(program: Command): void {
         process.stdout.write(
           [
             `virtual lab running on 127.0.0.1 (scene ${lab.scene.name})`,
-            `  UR5: RTDE ${p.rtde}, dashboard ${p.dashboard}, script ${p.secondary}/${p.realtime} (${config.robot.frequency} Hz)`,
+            `  UR5: RTDE ${p.rtde}, dashboard ${p.dashboard}, script ${p.secondary}/${p.realtime} (${lab.ur.controller.profile.series} ${config.robot.software}, ${lab.ur.controller.frequency} Hz)`,
             `  Robotiq: ${p.gripper}`,
             `  NatNet: command ${p.natnetCommand}, data ${p.natnetData} (${config.mocap.multicast ? 'multicast' : 'unicast'}, ${config.mocap.rateHz} Hz)`,
             `  setup written to ${setup}`,

@@ -1,10 +1,17 @@
 /**
  * Our control program (resources/urscript/parapush-control.script) run natively, one control cycle
  * per step(), line for line the same decisions as the URScript: sequence freshness, the watchdog,
- * the zero-velocity re-arm, speedl with the acceleration, speed and yaw-rate caps, stopl, the height hold.
+ * the zero-velocity re-arm, the trip on a non-finite or out-of-range command, speedl with the
+ * speed and yaw-rate caps, stopl never softer than the stop deceleration, the height hold.
  * Keep the two in step: a change to one is a change to both.
  */
-import { STOP_YAW_DECELERATION, type ControlProgramSettings } from '../../robot/control-program';
+import {
+  CAP_TOLERANCE,
+  MAX_STOP_DECELERATION,
+  MIN_COMMAND_ACCELERATION,
+  STOP_YAW_DECELERATION,
+  type ControlProgramSettings,
+} from '../../robot/control-program';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from '../../robot/registers';
 import type { VirtualArm } from './arm';
 
@@ -69,19 +76,38 @@ export class ControlProgramRunner {
       this.arm.stopl(s.stopAcceleration, STOP_YAW_DECELERATION);
     } else {
       if (fresh) {
-        this.acc = Math.min(Math.max(cmdAcc, 0.01), s.maxAcceleration);
-        this.accYaw = Math.min(Math.max(cmdAccYaw, 0.01), s.maxYawAcceleration);
         if (code === CommandCode.SPEED) {
           const speed = Math.hypot(cmdVx, cmdVy);
-          const scale = speed > s.maxSpeed ? s.maxSpeed / speed : 1;
-          this.vx = cmdVx * scale;
-          this.vy = cmdVy * scale;
-          this.wz = Math.min(Math.max(cmdWz, -s.maxYawRate), s.maxYawRate);
-          this.state = ProgramState.MOVING;
+          // Written as "within range" like the script, so a NaN fails it.
+          const valid =
+            speed <= s.maxSpeed * CAP_TOLERANCE &&
+            cmdWz <= s.maxYawRate * CAP_TOLERANCE &&
+            cmdWz >= -s.maxYawRate * CAP_TOLERANCE &&
+            cmdAcc >= MIN_COMMAND_ACCELERATION &&
+            cmdAcc <= s.maxAcceleration &&
+            cmdAccYaw >= MIN_COMMAND_ACCELERATION &&
+            cmdAccYaw <= s.maxYawAcceleration;
+          if (valid) {
+            const scale = speed > s.maxSpeed ? s.maxSpeed / speed : 1;
+            this.vx = cmdVx * scale;
+            this.vy = cmdVy * scale;
+            this.wz = Math.min(Math.max(cmdWz, -s.maxYawRate), s.maxYawRate);
+            this.acc = cmdAcc;
+            this.accYaw = cmdAccYaw;
+            this.state = ProgramState.MOVING;
+          } else {
+            this.state = ProgramState.TRIPPED;
+            this.vx = 0;
+            this.vy = 0;
+            this.wz = 0;
+            this.arm.stopl(s.stopAcceleration, STOP_YAW_DECELERATION);
+          }
         } else {
           this.vx = 0;
           this.vy = 0;
           this.wz = 0;
+          this.acc =
+            cmdAcc > s.stopAcceleration && cmdAcc <= MAX_STOP_DECELERATION ? cmdAcc : s.stopAcceleration;
           if (this.state === ProgramState.MOVING) {
             this.state = ProgramState.ARMED;
             this.arm.stopl(this.acc, STOP_YAW_DECELERATION);

@@ -9,21 +9,33 @@ import { REGISTER_NUMBERS } from '../../robot/registers';
 import { RobotMode, RuntimeState, SafetyMode } from '../../robot/rtde/robot-state-codes';
 import { VirtualArm, type Pose6 } from './arm';
 import { ControlProgramRunner, type RegisterFile } from './control-program-runner';
+import {
+  controllerProfile,
+  softwareForFrequency,
+  type ControllerProfile,
+  type ControllerVersion,
+} from './profile';
 
-export interface ControllerVersion {
-  major: number;
-  minor: number;
-  bugfix: number;
-  build: number;
-}
+export type { ControllerVersion } from './profile';
 
 export interface VirtualControllerOptions {
-  /** Control rate: 125 Hz behaves as a CB3, 500 Hz as an e-Series. */
-  frequency: 125 | 500;
-  version?: ControllerVersion;
+  /**
+   * Software version (profile.ts): 3.x a CB3 at 125 Hz, 5.x an e-Series at 500 Hz. Default: the
+   * version `frequency` stands for, else 5.11.
+   */
+  software?: string;
+  /** Control rate; when given with `software` it must be that version's. */
+  frequency?: 125 | 500;
+  /** e-Series only: Remote Control (true) or Local mode, as the teach pendant sets it. */
+  remoteControl?: boolean;
   initialPose?: Pose6;
   /** Seconds after a protective stop before `unlock protective stop` is accepted (5 s on a real UR). */
   unlockDelay?: number;
+  /**
+   * Seconds from an accepted `unlock protective stop` until the arm runs again: the reply says
+   * the release has started, the robot mode returns to RUNNING when it is done.
+   */
+  releaseTime?: number;
   /** Deceleration of a protective stop, m/s^2. */
   protectiveStopDeceleration?: number;
 }
@@ -46,16 +58,17 @@ type Events = {
   event: [string];
 };
 
-const CB3_VERSION: ControllerVersion = { major: 3, minor: 15, bugfix: 7, build: 106331 };
-const E_SERIES_VERSION: ControllerVersion = { major: 5, minor: 11, bugfix: 1, build: 108318 };
 export const DEFAULT_POSE: Pose6 = [-0.1, -0.45, 0.2, 0, Math.PI, 0];
 
 export type RuntimeName = 'STOPPED' | 'PLAYING' | 'PAUSED';
 
 export class VirtualController extends EventEmitter<Events> {
+  readonly profile: ControllerProfile;
   readonly frequency: 125 | 500;
   readonly cycle: number;
   readonly version: ControllerVersion;
+  /** e-Series: Remote Control, or Local mode (external scripts ignored); a CB3 has no such mode. */
+  remoteControl: boolean;
   readonly arm: VirtualArm;
   readonly registers: RegisterFile = {
     inputInt: new Int32Array(48),
@@ -64,7 +77,10 @@ export class VirtualController extends EventEmitter<Events> {
     outputDouble: new Float64Array(48),
   };
   readonly unlockDelay: number;
+  readonly releaseTime: number;
   private readonly protectiveDeceleration: number;
+  /** Controller time at which an accepted protective-stop release completes. */
+  private releaseDoneAt: number | undefined;
 
   time = 0;
   robotMode: number = RobotMode.RUNNING;
@@ -83,11 +99,19 @@ export class VirtualController extends EventEmitter<Events> {
 
   constructor(options: VirtualControllerOptions) {
     super();
-    this.frequency = options.frequency;
-    this.cycle = 1 / options.frequency;
-    this.version = options.version ?? (options.frequency === 500 ? E_SERIES_VERSION : CB3_VERSION);
+    this.profile = controllerProfile(options.software ?? softwareForFrequency(options.frequency));
+    if (options.frequency !== undefined && options.frequency !== this.profile.frequency) {
+      throw new Error(
+        `a ${this.profile.series} (${options.software}) runs at ${this.profile.frequency} Hz, not ${options.frequency} Hz`,
+      );
+    }
+    this.frequency = this.profile.frequency;
+    this.cycle = 1 / this.frequency;
+    this.version = this.profile.version;
+    this.remoteControl = this.profile.series === 'cb3' || (options.remoteControl ?? true);
     this.arm = new VirtualArm(options.initialPose ?? DEFAULT_POSE);
     this.unlockDelay = options.unlockDelay ?? 5;
+    this.releaseTime = options.releaseTime ?? 0.5;
     this.protectiveDeceleration = options.protectiveStopDeceleration ?? 10;
   }
 
@@ -108,6 +132,12 @@ export class VirtualController extends EventEmitter<Events> {
   /** Advances one control cycle. */
   tick(): void {
     this.time += this.cycle;
+    if (this.releaseDoneAt !== undefined && this.time >= this.releaseDoneAt) {
+      this.releaseDoneAt = undefined;
+      this.safetyMode = SafetyMode.NORMAL;
+      this.robotMode = RobotMode.RUNNING;
+      this.emit('event', 'protective stop released: robot running');
+    }
     if (this.runtime === 'PLAYING' && this.runner) {
       if (this.rtdeWatchdogExpired()) {
         this.halt(
@@ -126,8 +156,15 @@ export class VirtualController extends EventEmitter<Events> {
     });
   }
 
-  /** A script arrives on 30002/30003: it replaces whatever runs. */
+  /**
+   * One framed program arrives on 30002/30003 (script-server.ts splits the stream): it replaces
+   * whatever runs. In Local mode an e-Series ignores external scripts.
+   */
   loadScript(text: string): string {
+    if (!this.remoteControl) {
+      this.emit('event', 'script ignored: controller in Local mode');
+      return 'local';
+    }
     if (this.robotMode !== RobotMode.RUNNING || this.safetyMode !== SafetyMode.NORMAL) {
       this.emit('event', 'script refused: robot not running or not in normal safety mode');
       return 'refused';
@@ -140,11 +177,13 @@ export class VirtualController extends EventEmitter<Events> {
   private startScript(text: string): string {
     const settings = parseControlProgram(text);
     if (!settings) {
-      // Another program replaces ours; we do not interpret foreign URScript, so it ends at once.
+      // Another program replaces ours; we do not interpret foreign URScript, so it ends at once
+      // (a lone `parapush_control()` line is such a program: the function is not defined in it).
+      this.stopRunner();
       this.programName = '<unnamed>';
       this.runtime = 'STOPPED';
       this.arm.stopl(1.5);
-      this.emit('event', 'foreign script replaced the control program');
+      this.emit('event', `foreign script replaced the control program: ${text.split('\n')[0]}`);
       return 'foreign';
     }
     this.programName = PROGRAM_NAME;
@@ -229,13 +268,19 @@ export class VirtualController extends EventEmitter<Events> {
     return 'Brake releasing';
   }
 
+  /**
+   * Starts the release: the safety mode stays PROTECTIVE_STOP and the robot mode IDLE until it
+   * completes `releaseTime` later (tick()), so a program sent on the reply is refused.
+   */
   unlockProtectiveStop(): string {
-    if (this.safetyMode !== SafetyMode.PROTECTIVE_STOP) return 'Protective stop releasing';
+    if (this.safetyMode !== SafetyMode.PROTECTIVE_STOP || this.releaseDoneAt !== undefined)
+      return 'Protective stop releasing';
     if (this.time - this.protectiveStopAt < this.unlockDelay) {
       return `Cannot unlock protective stop until ${this.unlockDelay}s after occurrence. Always inspect cause of protective stop before unlocking`;
     }
-    this.safetyMode = SafetyMode.NORMAL;
-    this.emit('event', 'protective stop unlocked');
+    this.robotMode = RobotMode.IDLE;
+    this.releaseDoneAt = this.time + this.releaseTime;
+    this.emit('event', 'protective stop releasing');
     return 'Protective stop releasing';
   }
 

@@ -1,6 +1,7 @@
 /**
  * A TCP server for line protocols (dashboard, Robotiq URCap): an optional welcome line, then one
- * reply line per request line. Replies are computed synchronously from the device state.
+ * reply per request line. Replies are computed synchronously from the device state; each ends in
+ * a newline unless `frame` says otherwise (the URCap's `ack` has none).
  */
 import net from 'node:net';
 import { listen } from './rtde-server';
@@ -9,6 +10,8 @@ export interface LineServerOptions {
   welcome?: string;
   /** Returns the reply line (without newline); `undefined` closes the connection. */
   reply: (line: string) => string | undefined;
+  /** The bytes sent for a reply; default: the reply and a newline. */
+  frame?: (reply: string) => string;
 }
 
 export class LineServer {
@@ -34,7 +37,7 @@ export class LineServer {
             socket.end();
             return;
           }
-          socket.write(`${answer}\n`);
+          socket.write(options.frame ? options.frame(answer) : `${answer}\n`);
         }
       });
     });

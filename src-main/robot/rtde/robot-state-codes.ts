@@ -27,6 +27,12 @@ export const SAFETY_MODES = {
   7: 'ROBOT_EMERGENCY_STOP',
   8: 'VIOLATION',
   9: 'FAULT',
+  // e-Series (URCL datatypes.h SafetyMode / SafetyStatus); 12 is what a safeguard stop in
+  // automatic mode reads, 13 a released three-position enabling device.
+  10: 'VALIDATE_JOINT_ID',
+  11: 'UNDEFINED_SAFETY_MODE',
+  12: 'AUTOMATIC_MODE_SAFEGUARD_STOP',
+  13: 'SYSTEM_THREE_POSITION_ENABLING_STOP',
 } as const satisfies Record<number, string>;
 export type SafetyModeName = (typeof SAFETY_MODES)[keyof typeof SAFETY_MODES];
 export const SafetyMode = invert(SAFETY_MODES);
