@@ -152,6 +152,25 @@ describe('Ur5Connection against the virtual controller', () => {
     c.stop();
   });
 
+  it('a caller that pauses 0.5 s mid-push: the program stops the arm and keeps running, and the push resumes', async () => {
+    const ur = await lab();
+    const c = await connect(ur);
+    const halt = keepDriving(c, 0.05, 0);
+    await c.waitForState((s) => s.program.state === 'MOVING' && Math.abs(s.tcpSpeed[0]! - 0.05) < 1e-9);
+    // The planner stalls: no twist for 0.5 s of controller time, longer than the RTDE watchdog's 0.3 s.
+    halt();
+    const pausedAt = c.latest!.timestamp;
+    const later = await c.waitForState((s) => s.timestamp >= pausedAt + 0.5, 3000);
+    expect(later.tcpSpeed[0]).toBe(0);
+    expect(later.runtimeState).toBe('PLAYING');
+    // Re-armed by the keep-alive's stop: the next twist moves the arm again, no restart needed.
+    expect(later.program.state).toBe('ARMED');
+    const resume = keepDriving(c, 0.05, 0);
+    await c.waitForState((s) => s.program.state === 'MOVING' && s.tcpSpeed[0]! > 0.01);
+    resume();
+    c.stop();
+  });
+
   it('protective stop: unlock refused within the delay; recovery re-sends the program only once the arm runs', async () => {
     const ur = await lab(0.4);
     const c = await connect(ur);

@@ -6,9 +6,10 @@
  *   column 1 opens a program that runs to the first line that is `end` in column 1; any other
  *   non-blank line is a program of its own (a trailing `name()` call replaces the program it
  *   follows, and fails: the name is not defined in it);
- * - a program is taken once it has sat for ACCEPT_DELAY_MS on a connection that is still open or
- *   was closed cleanly. A connection reset (what a client's TCP stack sends when it closes with
- *   the controller's bytes unread) discards what was not taken yet: "may be discarded".
+ * - a program is taken once it has sat for ACCEPT_DELAY_MS on a connection that is still open; a
+ *   connection closed before then (FIN or reset) discards it. The manual says a program whose
+ *   sender closes without reading what the controller sent may be discarded; the model makes
+ *   that "may" a "will", so a client that writes and closes fails here as it might on a real arm.
  * What the controller does with a taken program (run it, ignore it in Local mode, refuse it in a
  * stop) is the controller's business (controller.ts loadScript).
  */
@@ -58,15 +59,6 @@ export class ProgramSplitter {
     return lines.flatMap((l) => this.line(l.replace(/\r$/, '')));
   }
 
-  /** The sender closed: a last unterminated line still counts; an open def block does not. */
-  finish(): string[] {
-    const rest = this.partial;
-    this.partial = '';
-    const out = rest.length > 0 ? this.line(rest) : [];
-    this.block = undefined;
-    return out;
-  }
-
   private line(line: string): string[] {
     if (this.block) {
       this.block.push(line);
@@ -91,26 +83,26 @@ export class ScriptServer {
   constructor(controller: VirtualController) {
     this.server = net.createServer((socket) => {
       this.sockets.add(socket);
-      let reset = false;
+      let closed = false;
       const splitter = new ProgramSplitter();
       const take = (programs: string[]): void => {
         for (const program of programs) {
           const timer = setTimeout(() => {
             this.timers.delete(timer);
-            if (reset) controller.emit('event', 'program discarded: connection reset before it was taken');
+            if (closed) controller.emit('event', 'program discarded: connection closed before it was taken');
             else controller.loadScript(program);
           }, ACCEPT_DELAY_MS);
           this.timers.add(timer);
         }
       };
-      socket.on('close', () => this.sockets.delete(socket));
-      socket.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ECONNRESET') reset = true;
-        socket.destroy();
+      socket.on('close', () => {
+        closed = true;
+        this.sockets.delete(socket);
       });
+      socket.on('error', () => socket.destroy());
       socket.on('data', (chunk) => take(splitter.push(chunk.toString('utf8'))));
       socket.on('end', () => {
-        take(splitter.finish());
+        closed = true;
         socket.end();
       });
       socket.write(versionMessage(controller));
