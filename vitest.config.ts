@@ -11,6 +11,7 @@ const realtime = [
   'test/lab/mocap-freeze.test.ts',
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',
+  'test/lab/controller-profiles.test.ts',
   'test/session/one-recorder.test.ts',
   'test/shell/shell-run.test.ts',
   'test/console/lab-run-controller.test.ts',

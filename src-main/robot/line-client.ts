@@ -74,6 +74,8 @@ export class LineClient {
       if (w) {
         this.waiters.shift();
         w.resolve(reply);
+      } else if (reply === '') {
+        // A blank line nobody asked for (the newline some devices send after a bare reply) says nothing.
       } else if (this.lines.length >= MAX_UNREAD_LINES)
         return this.drop(`more than ${MAX_UNREAD_LINES} lines nobody asked for`);
       else this.lines.push(reply);

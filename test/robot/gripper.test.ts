@@ -123,6 +123,32 @@ describe('Robotiq client against scripted replies', () => {
     await expect(g.set({ POS: 300 })).rejects.toBeInstanceOf(RangeError);
   });
 
+  it('a SET that is never acknowledged is a GripperError that says so, not a link error', async () => {
+    // A device that takes the SET and sends nothing back.
+    const server = new LineServer({ reply: () => 'silence', frame: () => '' });
+    const port = await server.listen(0);
+    cleanup.push(() => server.close());
+    const g = await RobotiqGripper.connect('127.0.0.1', port, { timeoutMs: 200, pollMs: 5 });
+    cleanup.push(() => g.close());
+    const err = await g.set({ ACT: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GripperError);
+    expect((err as Error).message).toMatch(
+      /^gripper did not acknowledge SET \(SET ACT 1\): gripper: no reply within 200 ms/,
+    );
+  });
+
+  it('takes an ack with a newline after it too, without shifting the replies that follow', async () => {
+    const server = new LineServer({ reply: (line) => (line.startsWith('SET') ? 'ack' : 'ACT 1') });
+    const port = await server.listen(0);
+    cleanup.push(() => server.close());
+    const g = await client(port);
+    await g.set({ ACT: 1 });
+    expect(await g.get('ACT')).toBe(1);
+    await g.set({ ACT: 1 });
+    await g.set({ GTO: 1 });
+    expect(await g.get('ACT')).toBe(1);
+  });
+
   it('the monitor reports a lost pusher as a stop reason', async () => {
     const { port } = await scripted({ 'GET FLT': ['FLT 0'], 'GET OBJ': ['OBJ 2', 'OBJ 2', 'OBJ 3'] });
     const g = await client(port);
