@@ -9,10 +9,14 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function setup(unlockDelay = 5): Promise<{ ur: VirtualUr; dash: DashboardClient }> {
+async function setup(
+  unlockDelay = 5,
+  profile: { software?: string; remoteControl?: boolean } = {},
+): Promise<{ ur: VirtualUr; dash: DashboardClient }> {
   const ur = await VirtualUr.start({
     ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0 },
     unlockDelay,
+    ...profile,
   });
   cleanup.push(() => ur.stop());
   const dash = await DashboardClient.connect('127.0.0.1', ur.ports.dashboard);
@@ -91,5 +95,26 @@ describe('Dashboard client against the virtual controller', () => {
     await released;
     expect(await dash.safetyStatus()).toBe('NORMAL');
     expect(await dash.robotMode()).toBe('RUNNING');
+  });
+
+  it('asks by software version: safetymode on a CB3, no Local mode there, remote control from 5.6', async () => {
+    const cb3 = await setup(5, { software: '3.15' });
+    expect(cb3.dash.software).toEqual({ major: 3, minor: 15 });
+    cb3.ur.controller.injectProtectiveStop();
+    expect(await cb3.dash.safetyStatus()).toBe('PROTECTIVE_STOP');
+    expect(await cb3.dash.isInRemoteControl()).toBe(true);
+    const early = await setup(5, { software: '5.4' });
+    expect(await early.dash.safetyStatus()).toBe('NORMAL');
+    expect(await early.dash.isInRemoteControl()).toBeUndefined();
+    const local = await setup(5, { software: '5.11', remoteControl: false });
+    expect(await local.dash.isInRemoteControl()).toBe(false);
+  });
+
+  it('reads the e-Series safety statuses 10-13 as what they are, not as a refusal', async () => {
+    const { ur, dash } = await setup(5, { software: '5.11' });
+    ur.controller.safetyMode = 12;
+    expect(await dash.safetyStatus()).toBe('AUTOMATIC_MODE_SAFEGUARD_STOP');
+    ur.controller.safetyMode = 13;
+    expect(await dash.safetyStatus()).toBe('SYSTEM_THREE_POSITION_ENABLING_STOP');
   });
 });
