@@ -29,6 +29,18 @@ export class DashboardRefusedError extends Error {
   }
 }
 
+/**
+ * A well-formed reply naming a state this client does not know (a newer controller's): not a
+ * refusal, and said so.
+ */
+export class DashboardUnknownStateError extends DashboardRefusedError {
+  override name = 'DashboardUnknownStateError';
+  constructor(command: string, reply: string, state: string) {
+    super(command, reply);
+    this.message = `dashboard "${command}": unknown state ${state} (a newer controller than this client knows?)`;
+  }
+}
+
 export interface ProgramStateReply {
   state: 'STOPPED' | 'PLAYING' | 'PAUSED';
   program: string;
@@ -40,7 +52,8 @@ const runtimeNames = new Set<string>(Object.values(RUNTIME_STATES));
 
 function parseMode(command: string, reply: string, pattern: RegExp, known: Set<string>): string {
   const name = pattern.exec(reply.trim())?.[1]?.toUpperCase();
-  if (!name || !known.has(name)) throw new DashboardRefusedError(command, reply);
+  if (!name) throw new DashboardRefusedError(command, reply);
+  if (!known.has(name)) throw new DashboardUnknownStateError(command, reply, name);
   return name;
 }
 

@@ -206,7 +206,10 @@ export class RobotiqGripper extends EventEmitter<Events> {
     port = 63352,
     options: { timeoutMs?: number; pollMs?: number } = {},
   ): Promise<RobotiqGripper> {
-    const lines = await LineClient.connect(host, port, 'gripper', options.timeoutMs ?? 2000);
+    // A newline after a bare `ack` (not what the URCap sends, but harmless) must not become a reply.
+    const lines = await LineClient.connect(host, port, 'gripper', options.timeoutMs ?? 2000, {
+      dropBlankLines: true,
+    });
     return new RobotiqGripper(lines, options.pollMs ?? 20);
   }
 

@@ -49,6 +49,8 @@ export class LineClient {
     private readonly socket: net.Socket,
     readonly label: string,
     private readonly timeoutMs: number,
+    /** Drop blank lines nobody asked for, instead of keeping them for readLine(). */
+    private readonly dropBlankLines: boolean,
   ) {
     socket.setNoDelay(true);
     socket.on('data', (chunk) => this.onData(chunk));
@@ -74,8 +76,8 @@ export class LineClient {
       if (w) {
         this.waiters.shift();
         w.resolve(reply);
-      } else if (reply === '') {
-        // A blank line nobody asked for (the newline some devices send after a bare reply) says nothing.
+      } else if (reply === '' && this.dropBlankLines) {
+        // The newline a device may send after a bare reply (a URCap's `ack`) says nothing.
       } else if (this.lines.length >= MAX_UNREAD_LINES)
         return this.drop(`more than ${MAX_UNREAD_LINES} lines nobody asked for`);
       else this.lines.push(reply);
@@ -98,7 +100,13 @@ export class LineClient {
     for (const l of this.closeListeners) l(err);
   }
 
-  static connect(host: string, port: number, label: string, timeoutMs = 2000): Promise<LineClient> {
+  static connect(
+    host: string,
+    port: number,
+    label: string,
+    timeoutMs = 2000,
+    options: { dropBlankLines?: boolean } = {},
+  ): Promise<LineClient> {
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host, port });
       const timer = setTimeout(() => {
@@ -112,7 +120,7 @@ export class LineClient {
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeAllListeners('error');
-        resolve(new LineClient(socket, label, timeoutMs));
+        resolve(new LineClient(socket, label, timeoutMs, options.dropBlankLines ?? false));
       });
     });
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualUr } from '../../src-main/lab/virtual-ur';
-import { DashboardClient, DashboardRefusedError } from '../../src-main/robot/dashboard';
+import { DashboardClient, DashboardRefusedError, parseSafetyStatus } from '../../src-main/robot/dashboard';
 import { renderControlProgram } from '../../src-main/robot/control-program';
 import { ScriptConnection } from '../../src-main/robot/script-connection';
 
@@ -116,5 +116,9 @@ describe('Dashboard client against the virtual controller', () => {
     expect(await dash.safetyStatus()).toBe('AUTOMATIC_MODE_SAFEGUARD_STOP');
     ur.controller.safetyMode = 13;
     expect(await dash.safetyStatus()).toBe('SYSTEM_THREE_POSITION_ENABLING_STOP');
+    // A state beyond those is named as unknown, not passed off as a refusal.
+    expect(() => parseSafetyStatus('Safetystatus: TP_THREE_POSITION_ENABLING_STOP')).toThrow(
+      /unknown state TP_THREE_POSITION_ENABLING_STOP/,
+    );
   });
 });
