@@ -104,6 +104,7 @@ export async function run(args: string[]): Promise<void> {
     }
   } finally {
     core.dispose();
+    await controller.close();
     await session.close();
   }
   const rows = [

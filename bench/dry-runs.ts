@@ -4,7 +4,9 @@
  * virtual UR, Robotiq and Motive on loopback, workers one per core), each from the scene file's
  * start with the table reset. Reports how runs end (with 95% Wilson intervals), their time,
  * planning per step against the 1 s control, how often a plan was made twice because the table
- * had moved before it was sent, and every safety stop. When a run misses the goal the runs'
+ * had moved before it was sent, the time from arming to the first push (the first motion command
+ * the virtual controller receives; the first run of a console starts the fine workers, the later
+ * ones find them warm), and every safety stop. When a run misses the goal the runs'
  * session logs are kept (their folder is printed) to replay it in the Sessions view.
  *
  *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
@@ -18,6 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '../src-main/contract/console-api';
+import type { InputWrite } from '../src-main/lab/virtual-ur/rtde-server';
+import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { createConsoleLab } from '../src-main/console/console-lab';
@@ -34,6 +38,10 @@ interface DryRun {
   actions: number;
   planning: number[];
   replanned: number;
+  /** From the supervisor arming (phase running) to the first motion command on the wire, s. */
+  armToPush: number | null;
+  /** performance.now() when the run went to running, ms. */
+  armedAt: number | null;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -73,6 +81,8 @@ export async function run(args: string[]): Promise<void> {
   let current: DryRun | null = null;
   core.subscribe((e: ConsoleEvent) => {
     if (!current) return;
+    if (e.type === 'run' && e.status.phase === 'running' && current.armedAt === null)
+      current.armedAt = performance.now();
     if (e.type === 'planner-step') {
       current.planning.push(e.step.timings.planning);
       if (e.step.replan?.replanned) current.replanned++;
@@ -80,10 +90,30 @@ export async function run(args: string[]): Promise<void> {
   });
   try {
     for (let n = 0; n < runs; n++) {
-      current = { outcome: '', reason: null, seconds: 0, actions: 0, planning: [], replanned: 0 };
+      const run: DryRun = {
+        outcome: '',
+        reason: null,
+        seconds: 0,
+        actions: 0,
+        planning: [],
+        replanned: 0,
+        armToPush: null,
+        armedAt: null,
+      };
+      current = run;
       const t0 = performance.now();
       const started = await core.handle({ type: 'run.start', mode: 'dry' });
       if (!started.ok) throw new Error(started.error);
+      const rtde = lab.virtualLab.lab()?.ur.rtde;
+      const onInput = (w: InputWrite): void => {
+        const at = (name: string): unknown => w.values[w.names.indexOf(name)];
+        const moving =
+          at(INPUT_NAMES.command) === CommandCode.SPEED &&
+          (at(INPUT_NAMES.vx) !== 0 || at(INPUT_NAMES.vy) !== 0);
+        if (moving && run.armedAt !== null && run.armToPush === null)
+          run.armToPush = (w.receivedAt - run.armedAt) / 1000;
+      };
+      rtde?.on('input', onInput);
       for (;;) {
         const s = core.snapshot().run;
         const outcome = outcomeOf(s.phase);
@@ -94,6 +124,7 @@ export async function run(args: string[]): Promise<void> {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
+      rtde?.off('input', onInput);
       current.seconds = (performance.now() - t0) / 1000;
       current.actions = current.planning.length;
       done.push(current);
@@ -121,6 +152,12 @@ export async function run(args: string[]): Promise<void> {
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
   }
   const time = meanCi95(finished.map((r) => r.seconds));
+  const pushes = (rs: DryRun[]): string => {
+    const s = rs.map((r) => r.armToPush).filter((v): v is number => v !== null);
+    if (s.length === 0) return '-';
+    const m = meanCi95(s);
+    return `${m.mean.toFixed(2)} +- ${m.ci95.toFixed(2)}`;
+  };
   const planning = meanCi95(steps);
   const summary = {
     scene: sceneFile,
@@ -129,6 +166,8 @@ export async function run(args: string[]): Promise<void> {
     'goal reached': `${finished.length} (${(100 * interval.low).toFixed(0)}-${(100 * interval.high).toFixed(0)}%)`,
     'time to goal s': finished.length > 0 ? `${time.mean.toFixed(1)} +- ${time.ci95.toFixed(1)}` : '-',
     'planning per step s': `${planning.mean.toFixed(2)} +- ${planning.ci95.toFixed(2)}`,
+    'arming to first push s, first run': pushes(done.slice(0, 1)),
+    'arming to first push s, later runs': pushes(done.slice(1)),
     'steps planned twice': `${steps.length > 0 ? ((100 * done.reduce((a, r) => a + r.replanned, 0)) / steps.length).toFixed(0) : 0}%`,
   };
   printTable('Console dry runs on the virtual lab', [summary]);
@@ -136,5 +175,9 @@ export async function run(args: string[]): Promise<void> {
     'How they ended',
     [...reasons].map(([outcome, count]) => ({ outcome, runs: count })),
   );
-  writeResult('dry-runs', { summary, outcomes: Object.fromEntries(reasons), runs: done });
+  writeResult('dry-runs', {
+    summary,
+    outcomes: Object.fromEntries(reasons),
+    runs: done.map(({ armedAt: _, ...r }) => r),
+  });
 }

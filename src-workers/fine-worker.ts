@@ -101,6 +101,19 @@ port.onMessage((raw) => {
     );
     return;
   }
+  if (msg.type === 'forget') {
+    const model = models.get(msg.sceneKey);
+    models.delete(msg.sceneKey);
+    // After the jobs already queued for it: the pool forgets only scenes without jobs, but a
+    // batch sent just before may still be running.
+    queue = queue.then(() =>
+      model?.then(
+        (m) => m.dispose(),
+        () => undefined,
+      ),
+    );
+    return;
+  }
   for (const job of msg.jobs) {
     queue = queue.then(() =>
       runJob(job).catch((err: unknown) => port.send({ type: 'error', id: job.id, message: String(err) })),

@@ -42,6 +42,8 @@ export type FineJob = z.infer<typeof fineJobSchema>;
 export const toWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('scene'), sceneKey: z.string(), scene: sceneSchema }),
   z.object({ type: z.literal('jobs'), jobs: z.array(fineJobSchema).min(1) }),
+  /** Frees a scene's compiled model (a long-lived pool keeps only the scenes used last). */
+  z.object({ type: z.literal('forget'), sceneKey: z.string() }),
 ]);
 export type ToWorker = z.infer<typeof toWorkerSchema>;
 

@@ -80,11 +80,11 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       session: () => runController.currentSession(),
       runInProgress: () => runController.runInProgress(),
     }),
-    whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, ...spawn }),
+    whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, pool: () => runController.finePool() }),
     scene: { scene, file: path.basename(o.defaultSceneFile) },
     close: async () => {
-      runController.abort('remote');
       connections.dispose();
+      await runController.close();
       await Promise.all([virtualLab.close(), realLab?.close()]);
     },
   };

@@ -20,6 +20,8 @@ import type { LabSession } from './lab-session';
 export interface LabInUse {
   currentSession(): LabSession;
   runningWorkers(): number;
+  /** Whether the fine workers are up (they stay warm between runs). */
+  workersStarted(): boolean;
   readonly workers: number;
   onChange(listener: () => void): () => void;
 }
@@ -101,12 +103,14 @@ export class LabConnections implements ConnectionSource {
     return {
       id: 'workers',
       label: connectionLabels.workers,
-      state: running > 0 ? 'connected' : 'disconnected',
+      state: running > 0 || this.lab.workersStarted() ? 'connected' : 'disconnected',
       latency: null,
       detail:
         running > 0
           ? `${running} fine-model worker process(es) running`
-          : `${this.lab.workers} fine-model worker process(es) start with each run`,
+          : this.lab.workersStarted()
+            ? `${this.lab.workers} fine-model worker process(es) warm for the next run`
+            : `${this.lab.workers} fine-model worker process(es) start with the first run and stay warm`,
     };
   }
 

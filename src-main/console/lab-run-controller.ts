@@ -6,6 +6,10 @@
  * operator's planner settings onto it and adds the operator's own steps (arm, pause, resume).
  * Once the run has reported how it ended, the sink hears `ended()`: the run's log closes then.
  *
+ * The fine workers outlive runs: started by the first run (or what-if), they keep the scenes
+ * compiled, so later runs plan their first step at once instead of waiting seconds for workers to
+ * start and compile; close() stops them.
+ *
  * A real run waits, after green pre-flight checks, for the operator's explicit arm command.
  * Abort is synchronous end to end: abort() fires the run's AbortSignal, whose listener in
  * supervisedRun calls supervisor.abort(), which writes the stop to the robot on the same stack.
@@ -14,6 +18,7 @@ import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { RunMode } from '../contract/run-lifecycle';
 import { monotonicSeconds, wallSeconds } from '../contract/time';
+import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
@@ -33,7 +38,7 @@ export interface LabRunControllerOptions {
   realLab: LabSession | null;
   /** Folder of the shipped task files (resources/tasks). */
   tasksDir: string;
-  /** Fine-model worker processes per run. */
+  /** Fine-model worker processes (kept across runs). */
   workers: number;
   /** How workers start (Electron utility processes in the app). */
   spawn?: SpawnWorker;
@@ -62,6 +67,7 @@ export class LabRunController implements RunController {
   private ending: Promise<void> = Promise.resolve();
   private session: LabSession;
   private readonly listeners = new Set<() => void>();
+  private pool: FinePool | null = null;
 
   constructor(private readonly o: LabRunControllerOptions) {
     this.session = o.realLab ?? o.virtualLab;
@@ -84,6 +90,29 @@ export class LabRunController implements RunController {
 
   get workers(): number {
     return this.o.workers;
+  }
+
+  /** Whether the fine workers have started (they stay up between runs). */
+  workersStarted(): boolean {
+    return this.pool !== null;
+  }
+
+  /** The console's fine workers: started on first use, kept warm for every later run and what-if. */
+  finePool(): FinePool {
+    if (!this.pool) {
+      this.pool = new FinePool({ workers: this.o.workers, ...(this.o.spawn ? { spawn: this.o.spawn } : {}) });
+      this.changed();
+    }
+    return this.pool;
+  }
+
+  /** Aborts any run, waits for it to let go of the lab and stops the fine workers. */
+  async close(): Promise<void> {
+    this.abort('remote');
+    await this.ending;
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.close();
   }
 
   /** Calls back when a run starts or ends, or the lab in use changes; returns unsubscribe. */
@@ -209,14 +238,13 @@ export class LabRunController implements RunController {
         task,
         model,
         coarse: settings.coarseModel,
-        workers: this.o.workers,
+        pool: this.finePool(),
         seed: this.o.seed ?? 1,
         signal: run.abort.signal,
         sink: run.sink,
         startedAt: run.t0,
         liveRateHz: this.o.liveRateHz ?? 30,
         ...(run.recorder ? { recorder: run.recorder } : {}),
-        ...(this.o.spawn ? { spawn: this.o.spawn } : {}),
         ...(run.mode === 'real' ? { confirmArm: () => this.waitForArm(run) } : {}),
         betweenActions: async () => {
           await run.paused?.gate;

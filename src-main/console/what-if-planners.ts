@@ -1,12 +1,11 @@
 /**
  * What-if re-planning for the Sessions view: one-step planners built exactly as a console run
- * builds its planner (task file + the operator's settings, the chosen prediction model), on a
- * worker pool of their own that lives as long as the planner.
+ * builds its planner (task file + the operator's settings, the chosen prediction model), on the
+ * console's fine workers (shared with its runs, kept warm between them).
  */
 import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
-import { FinePool } from '../parareal/fine-pool';
-import type { SpawnWorker } from '../parareal/worker-transport';
+import type { FinePool } from '../parareal/fine-pool';
 import { createTaskRun } from '../planning/task-run';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
@@ -14,7 +13,8 @@ import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 export function whatIfPlanners(o: {
   tasksDir: string;
   workers: number;
-  spawn?: SpawnWorker;
+  /** The console's fine workers (started on first use). */
+  pool(): FinePool;
   seed?: number;
 }): WhatIfPlannerFactory {
   return {
@@ -23,27 +23,15 @@ export function whatIfPlanners(o: {
       const scene = sceneForRun(original, settings);
       const task = taskForRun(scene, settings, o.tasksDir);
       const model = modelForRun(settings);
-      const pool = new FinePool({ workers: o.workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
-      try {
-        const run = await createTaskRun({
-          task,
-          scene,
-          pool,
-          model,
-          coarse: settings.coarseModel,
-          seed: o.seed ?? 1,
-        });
-        return {
-          planner: run.planner,
-          dispose: () => {
-            run.dispose();
-            void pool.close();
-          },
-        };
-      } catch (err) {
-        await pool.close();
-        throw err;
-      }
+      const run = await createTaskRun({
+        task,
+        scene,
+        pool: o.pool(),
+        model,
+        coarse: settings.coarseModel,
+        seed: o.seed ?? 1,
+      });
+      return { planner: run.planner, dispose: () => run.dispose() };
     },
   };
 }

@@ -6,6 +6,9 @@
  * front (the fine model is deterministic, so the result is the same wherever it runs); a job that
  * kills workers repeatedly fails instead of looping. A job that runs past the timeout fails with a
  * clear error and its worker is replaced. close() kills every worker and waits for them to exit.
+ *
+ * A pool may outlive many runs: workers keep the compiled models of the scenes used last, so the
+ * next run on one of them plans at once, and forget older ones (compiled again if used again).
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -25,6 +28,11 @@ export interface FinePoolOptions {
   jobTimeoutMs?: number;
   /** A job whose worker died this many times fails instead of being retried. */
   maxAttempts?: number;
+  /**
+   * Scenes whose compiled model each worker keeps (the most recently used): a pool that outlives
+   * runs (the console's) meets a new scene with every edit, and each model holds MuJoCo memory.
+   */
+  compiledScenes?: number;
 }
 
 export type FineJobInput = Omit<FineJob, 'id'>;
@@ -69,6 +77,9 @@ export class FinePool {
   private readonly workers = new Set<Worker>();
   private readonly queue: Pending[] = [];
   private readonly scenes = new Map<string, Scene>();
+  /** Keys of the scenes workers keep compiled, least recently used first. */
+  private readonly retained: string[] = [];
+  private readonly compiledScenes: number;
   /** Queued jobs per caller's signal: one abort listener per signal, however many jobs it covers. */
   private readonly cancellable = new WeakMap<AbortSignal, Set<Pending>>();
   private warmWaiters: (() => void)[] = [];
@@ -84,6 +95,9 @@ export class FinePool {
     this.spawn = options.spawn ?? spawnNodeWorker;
     this.jobTimeoutMs = options.jobTimeoutMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 3;
+    this.compiledScenes = options.compiledScenes ?? 4;
+    if (!Number.isInteger(this.compiledScenes) || this.compiledScenes < 1)
+      throw new Error(`compiled scene count must be >= 1, got ${this.compiledScenes}`);
     for (let i = 0; i < this.size; i++) this.startWorker();
   }
 
@@ -95,8 +109,32 @@ export class FinePool {
   registerScene(scene: Scene): string {
     const key = createHash('sha256').update(JSON.stringify(scene)).digest('hex').slice(0, 16);
     this.scenes.set(key, scene);
+    this.use(key);
     for (const worker of this.workers) if (worker.ready) this.sendScene(worker, key);
     return key;
+  }
+
+  /** Marks a scene the most recently used and frees, on every worker, those past the limit. */
+  private use(key: string): void {
+    const at = this.retained.indexOf(key);
+    if (at >= 0) this.retained.splice(at, 1);
+    this.retained.push(key);
+    while (this.retained.length > this.compiledScenes) {
+      // A scene with jobs queued or running stays, even past the limit, until they are done.
+      const idle = this.retained.find((k) => k !== key && !this.hasJobs(k));
+      if (idle === undefined) return;
+      this.retained.splice(this.retained.indexOf(idle), 1);
+      for (const worker of this.workers) {
+        if (!worker.scenes.delete(idle)) continue;
+        worker.compiled.delete(idle);
+        worker.transport.send({ type: 'forget', sceneKey: idle } satisfies ToWorker);
+      }
+    }
+  }
+
+  private hasJobs(key: string): boolean {
+    const of = (p: Pending): boolean => p.job.sceneKey === key;
+    return this.queue.some(of) || [...this.workers].some((w) => [...w.inFlight.values()].some(of));
   }
 
   private sendScene(worker: Worker, key: string): void {
@@ -110,6 +148,7 @@ export class FinePool {
     if (this.closed) return Promise.reject(new FineJobError('fine pool is closed'));
     if (!this.scenes.has(input.sceneKey))
       return Promise.reject(new FineJobError(`unknown scene key ${input.sceneKey}`));
+    this.use(input.sceneKey);
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { ...input, id: this.nextId++ }, attempts: 0, resolve, reject, signal };
       if (signal) this.cancelWith(signal, pending);
@@ -119,7 +158,7 @@ export class FinePool {
   }
 
   /**
-   * Resolves once every worker has started and compiled every registered scene: the worker
+   * Resolves once every worker has started and compiled every scene it keeps: the worker
    * processes' start-up (module loading, WebAssembly, MuJoCo compilation) takes both cores of a
    * small machine for seconds, and a run should arm only after it.
    */
@@ -132,8 +171,7 @@ export class FinePool {
 
   private checkWarm(): void {
     const warm =
-      this.closed ||
-      [...this.workers].every((w) => [...this.scenes.keys()].every((key) => w.compiled.has(key)));
+      this.closed || [...this.workers].every((w) => this.retained.every((key) => w.compiled.has(key)));
     if (!warm) return;
     const waiters = this.warmWaiters;
     this.warmWaiters = [];
@@ -207,9 +245,10 @@ export class FinePool {
     const msg = parsed.data;
     if (msg.type === 'ready') {
       worker.ready = true;
-      for (const key of this.scenes.keys()) this.sendScene(worker, key);
+      for (const key of this.retained) this.sendScene(worker, key);
     } else if (msg.type === 'scene-ready') {
-      worker.compiled.add(msg.sceneKey);
+      // A scene forgotten while it compiled stays forgotten.
+      if (worker.scenes.has(msg.sceneKey)) worker.compiled.add(msg.sceneKey);
       this.checkWarm();
     } else if (msg.type === 'result') {
       const p = worker.inFlight.get(msg.result.id);

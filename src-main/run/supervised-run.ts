@@ -52,6 +52,11 @@ export interface SupervisedRunOptions {
   workers?: number;
   /** How fine workers start (Electron utility processes in the app; Node children by default). */
   spawn?: SpawnWorker;
+  /**
+   * Fine workers that outlive the run (the console's, kept warm across runs): the run registers
+   * its scene with them and leaves them running. Without it the run starts workers of its own.
+   */
+  pool?: FinePool;
   seed?: number;
   /**
    * The operator's explicit arm step (real runs): called once the pre-flight checks are green and
@@ -107,7 +112,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     report.failed(err as Error);
     throw err;
   }
-  const workers = o.workers ?? defaultWorkerCount();
+  const workers = o.pool?.size ?? o.workers ?? defaultWorkerCount();
   const p = o.task.planner;
   const { model, reason: modelReason } = resolveModel(o.model, {
     workers,
@@ -198,7 +203,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     // heaviest thing a run does, for seconds on both cores of a small machine, and an armed
     // supervisor rightly stops on the stall it can cause (motion capture or robot state a little
     // over 100 ms old; 2 of 2 full test runs stopped a console dry run so at its start).
-    const pool = new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
+    const pool = o.pool ?? new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
     let taskRun: TaskRunParts | undefined;
     try {
       taskRun = await createTaskRun({
@@ -215,7 +220,7 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
       return await armAndRun(taskRun);
     } finally {
       taskRun?.dispose();
-      await pool.close();
+      if (!o.pool) await pool.close();
     }
   }
 

@@ -136,7 +136,13 @@ describe('calibration wizard on the virtual lab', () => {
       captures: { mocap: async () => next.mocap, robot: async () => next.robot },
     });
     connections = new LabConnections(
-      { currentSession: () => session, runningWorkers: () => 0, workers: 1, onChange: () => () => undefined },
+      {
+        currentSession: () => session,
+        runningWorkers: () => 0,
+        workersStarted: () => false,
+        workers: 1,
+        onChange: () => () => undefined,
+      },
       0.05,
     );
     core = new ConsoleCore({

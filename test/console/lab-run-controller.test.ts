@@ -26,8 +26,8 @@ let lastRun: ConsoleOnLab['lastRun'];
 let until: ConsoleOnLab['until'];
 
 /** A fresh console on the shared virtual lab, with real runs going to `realLab`. */
-function build(realLab: VirtualLabSession | null): void {
-  consoleOnLab?.dispose();
+async function build(realLab: VirtualLabSession | null): Promise<void> {
+  await consoleOnLab?.dispose();
   consoleOnLab = new ConsoleOnLab({ virtualLab: session, realLab });
   ({ controller, core, events, command, lastRun, until } = consoleOnLab);
 }
@@ -43,7 +43,7 @@ function commandsOnWire(): { code: number; at: number }[] {
 }
 
 async function buildWithScene(realLab: VirtualLabSession | null): Promise<void> {
-  build(realLab);
+  await build(realLab);
   await command({ type: 'scene.load', file: 'isrr-obstacle.json' });
   await command({ type: 'settings.set', settings: fast });
 }
@@ -57,7 +57,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  consoleOnLab?.dispose();
+  await consoleOnLab?.dispose();
   await session.close();
 });
 
@@ -116,6 +116,23 @@ describe('dry runs on the virtual lab', () => {
     expect(lastRun()).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator', armed: false });
   });
 
+  it('keeps its fine workers warm from one run to the next: a second run starts none', async () => {
+    await command({ type: 'run.start', mode: 'dry' });
+    await until('a planner step', () => events.find((e) => e.type === 'planner-step'));
+    const pool = controller.finePool();
+    const workers = pool.pids();
+    expect(workers).toHaveLength(controller.workers);
+    await core.handle({ type: 'run.abort', source: 'remote' });
+    await until('the run to end', () => controller.runningWorkers() === 0);
+    events.length = 0;
+    await command({ type: 'run.start', mode: 'dry' });
+    await until('a planner step', () => events.find((e) => e.type === 'planner-step'));
+    // The same processes, none replaced or added: the second run compiled nothing and started nothing.
+    expect(controller.finePool()).toBe(pool);
+    expect(pool.pids()).toEqual(workers);
+    expect(pool.replacements).toBe(0);
+  });
+
   it('reports the live lab: OptiTrack frames, UR5 modes, the gripper and a pre-flight checklist', async () => {
     const status = await until('connected links', () => {
       const s = core.snapshot();
@@ -126,7 +143,9 @@ describe('dry runs on the virtual lab', () => {
     expect(by['ur5']).toMatchObject({ state: 'connected' });
     expect(by['ur5']!.detail).toMatch(/robot RUNNING, safety NORMAL, program playing/);
     expect(by['gripper']!.detail).toMatch(/pusher held/);
-    expect(by['workers']).toMatchObject({ state: 'disconnected' });
+    // Between runs the workers that earlier runs started stay up, warm for the next.
+    expect(by['workers']).toMatchObject({ state: 'connected' });
+    expect(by['workers']!.detail).toMatch(/warm for the next run/);
     expect(status.preflight?.checks.map((c) => c.id)).toEqual([
       'mocap',
       'robot-mode',

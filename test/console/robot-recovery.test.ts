@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await core.handle({ type: 'run.abort', source: 'remote' });
   await until('the run to end', () => !controller.runInProgress());
-  consoleOnLab.dispose();
+  await consoleOnLab.dispose();
   await session.close();
 });
 

@@ -89,8 +89,10 @@ export class ConsoleOnLab {
     }
   };
 
-  dispose(): void {
+  /** Stops the console and its fine workers (kept warm across its runs until then). */
+  async dispose(): Promise<void> {
     this.connections.dispose();
     this.core.dispose();
+    await this.controller.close();
   }
 }

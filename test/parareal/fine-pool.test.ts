@@ -110,6 +110,56 @@ describe('fine worker pool', () => {
     await pool.close();
   });
 
+  it('keeps only the most recently used scenes compiled, and never forgets one with jobs', async () => {
+    const sent: { type: string; sceneKey?: string }[] = [];
+    let answer: (m: unknown) => void = () => undefined;
+    const worker = (): WorkerTransport => {
+      let onExit: (code: number | null) => void = () => undefined;
+      queueMicrotask(() => answer({ type: 'ready', pid: 1 }));
+      return {
+        pid: undefined,
+        send: (m) => sent.push(m as { type: string; sceneKey?: string }),
+        onMessage: (h) => (answer = h),
+        onExit: (h) => (onExit = h),
+        kill: () => queueMicrotask(() => onExit(null)),
+      };
+    };
+    const pool = new FinePool({ workers: 1, spawn: worker, compiledScenes: 1 });
+    await new Promise((r) => setTimeout(r, 5));
+    const a = pool.registerScene(scene);
+    // A job on scene a, left running: a may not be forgotten while it runs.
+    const job = pool.run({ sceneKey: a, x: initialState(scene), controls: [[0, 0]], dt: 1 });
+    const b = pool.registerScene({ ...scene, name: 'edited' });
+    expect(sent.filter((m) => m.type === 'forget')).toEqual([]);
+    const id = (sent.find((m) => m.type === 'jobs') as unknown as { jobs: { id: number }[] }).jobs[0]!.id;
+    answer({ type: 'result', result: { id, states: [initialState(scene)], ms: 1 } });
+    await job;
+    // Used again, b makes room: a, now idle, is forgotten on the worker...
+    pool.registerScene({ ...scene, name: 'edited' });
+    expect(sent.filter((m) => m.type === 'forget')).toEqual([{ type: 'forget', sceneKey: a }]);
+    // ...and sent again, before its job, when a run needs it once more (b, idle, goes then).
+    void pool.run({ sceneKey: a, x: initialState(scene), controls: [[0, 0]], dt: 1 }).catch(() => undefined);
+    expect(sent.slice(-3).map((m) => `${m.type} ${m.sceneKey ?? ''}`)).toEqual([
+      `forget ${b}`,
+      `scene ${a}`,
+      'jobs ',
+    ]);
+    await pool.close();
+  });
+
+  it('plans the same on a scene compiled again after it was forgotten', async () => {
+    const pool = new FinePool({ workers: 1, compiledScenes: 1 });
+    const x = initialState(scene);
+    const job = (key: string) => pool.run({ sceneKey: key, x, controls: [[0.05, 0.01]], dt: 0.5 });
+    const a = pool.registerScene(scene);
+    const before = await job(a);
+    const b = pool.registerScene({ ...scene, name: 'edited' });
+    await job(b);
+    const after = await job(a);
+    expect(after.states).toEqual(before.states);
+    await pool.close();
+  });
+
   it('rejects jobs for scenes it was never given', async () => {
     const pool = new FinePool({ workers: 1, spawn: stuckWorker });
     await expect(

@@ -95,6 +95,7 @@ describe('one recorder for every run', () => {
       );
     } finally {
       core.dispose();
+      await controller.close();
       await lab.close();
     }
 
