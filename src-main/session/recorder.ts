@@ -30,8 +30,10 @@ import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import type { Setup } from '../setup/setup-file';
+import { withoutNulls } from './absent-nulls';
 import {
   channelJsonSchema,
+  hasNullableFields,
   isFoxgloveTopic,
   schemaName,
   topics,
@@ -78,6 +80,9 @@ const FOXGLOVE_RATE_HZ = 30;
 const STATIC_PERIOD_MS = 1000;
 
 const encoder = new TextEncoder();
+
+/** Channels with nullable fields: their null fields are left out of the log (absent-nulls.ts). */
+const nullableTopics = new Set(topics.filter(hasNullableFields));
 
 export class SessionRecorder {
   readonly sessionId = randomUUID();
@@ -155,7 +160,7 @@ export class SessionRecorder {
   record<T extends Topic>(topic: T, payload: PayloadOf<T>, nowPerf = performance.now()): void {
     if (this.closing) return;
     const logTime = this.logTime(nowPerf);
-    const body = JSON.stringify(payload);
+    const body = JSON.stringify(payload, nullableTopics.has(topic) ? withoutNulls : undefined);
     let text = body;
     if (!isFoxgloveTopic(topic)) {
       // The stamps go first (the summary reads "wall" from the head of a message); building the
