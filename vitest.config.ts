@@ -12,6 +12,8 @@ const realtime = [
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',
   'test/session/one-recorder.test.ts',
+  'test/session/foxglove-live.test.ts',
+  'test/session/foxglove-logs.test.ts',
   'test/shell/shell-run.test.ts',
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',

@@ -72,7 +72,12 @@ export interface SessionRecorderOptions {
    * kind, about a message that could not be recorded (it is left out; the run goes on).
    */
   onError?: (err: Error) => void;
+  /** Also told every message as it is written (a live view: foxglove-live.ts). */
+  tap?: MessageTap;
 }
+
+/** Takes every message a recorder writes: its topic, its log time (ns) and its JSON bytes. */
+export type MessageTap = (topic: Topic, logTime: bigint, data: Uint8Array<ArrayBuffer>) => void;
 
 /** Highest rate of the derived Foxglove frames and objects (Hz): enough for a smooth 3D view. */
 const FOXGLOVE_RATE_HZ = 30;
@@ -103,6 +108,7 @@ export class SessionRecorder {
     startWall: number,
     startPerf: number,
     private readonly onError: (err: Error) => void,
+    private readonly tap: MessageTap | undefined,
   ) {
     this.startPerf = startPerf;
     this.startWallNs = BigInt(Math.round(startWall)) * 1_000_000n;
@@ -139,7 +145,14 @@ export class SessionRecorder {
       }
       live.addChannel({ id: i + 1, schemaId, topic, messageEncoding: 'json', metadata: new Map() });
     });
-    const recorder = new SessionRecorder(file, live, startWall, startPerf, o.onError ?? (() => undefined));
+    const recorder = new SessionRecorder(
+      file,
+      live,
+      startWall,
+      startPerf,
+      o.onError ?? (() => undefined),
+      o.tap,
+    );
     recorder.record('/session/info', {
       sessionId: recorder.sessionId,
       software: version,
@@ -169,13 +182,15 @@ export class SessionRecorder {
       text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
     }
     const index = this.channelIds.get(topic)!;
+    const data = encoder.encode(text);
     this.live.addMessage({
       channelId: index,
       sequence: this.sequences[index - 1]!++,
       logTime,
       publishTime: logTime,
-      data: encoder.encode(text),
+      data,
     });
+    this.tap?.(topic, logTime, data);
   }
 
   /** The scene and planner settings of the run; the scene is what the 3D views draw. */
