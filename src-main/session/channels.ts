@@ -8,7 +8,7 @@
  * carry Foxglove's well-known schemas (foxglove-schemas.ts, foxglove.ts), unstamped, for its Log,
  * 3D and Transform panels. SI units throughout.
  */
-import { FrameTransforms, Log, SceneUpdate } from '@foxglove/schemas/jsonschema';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { hasNullableField, withNulls } from './absent-nulls';
 import { foxgloveReadable } from './foxglove-json-schema';
@@ -241,6 +241,11 @@ export const consoleEventTopics = [
 export function schemaName(topic: Topic): string {
   return FOXGLOVE_SCHEMA_NAMES.get(channels[topic]) ?? `parapush.${topic.slice(1).replace(/[/-]/g, '_')}`;
 }
+
+// A CommonJS package whose named exports Node's ESM loader does not see: required.
+const { FrameTransforms, Log, SceneUpdate } = createRequire(import.meta.url)(
+  '@foxglove/schemas/jsonschema',
+) as typeof import('@foxglove/schemas/jsonschema');
 
 /** The official JSON Schemas (the `@foxglove/schemas` package) of the Foxglove channels. */
 const officialSchemas: Record<string, object> = {

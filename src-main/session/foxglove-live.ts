@@ -10,15 +10,40 @@
  * The server only sends: it takes no client publishing, parameters or services, so a viewer can
  * never reach the robot.
  */
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { FoxgloveServer } from '@foxglove/ws-protocol';
+import type { FoxgloveServer as FoxgloveServerType } from '@foxglove/ws-protocol';
 import { WebSocketServer } from 'ws';
 import { channelJsonSchema, schemaName, topics, type Topic } from './channels';
 import type { MessageTap } from './recorder';
 
+// A CommonJS package whose named exports Node's ESM loader does not see: required.
+const { FoxgloveServer } = createRequire(import.meta.url)(
+  '@foxglove/ws-protocol',
+) as typeof import('@foxglove/ws-protocol');
+type FoxgloveServer = FoxgloveServerType;
+
 /** The port Foxglove suggests for its WebSocket connection. */
 export const DEFAULT_FOXGLOVE_PORT = 8765;
 const LOOPBACK = '127.0.0.1';
+/** Turns the live view on in the desktop console: a port, or "on" for the default one. */
+export const FOXGLOVE_PORT_ENV = 'PARAPUSH_FOXGLOVE_PORT';
+
+/**
+ * The port of a `--foxglove [PORT]` flag or of $PARAPUSH_FOXGLOVE_PORT: null when absent (off),
+ * the default port for the flag alone (true), "on" or ""; 0 picks a free port. Throws on anything
+ * else, saying what it got.
+ */
+export function foxglovePort(value: string | boolean | undefined): number | null {
+  if (value === undefined || value === false) return null;
+  if (value === true || value === '' || value === 'on') return DEFAULT_FOXGLOVE_PORT;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new Error(
+      `expected a port number 0..65535 (or nothing, for ${DEFAULT_FOXGLOVE_PORT}), got "${value}"`,
+    );
+  return port;
+}
 
 export class FoxgloveLive {
   private readonly channelIds = new Map<Topic, number>();
