@@ -47,6 +47,8 @@ export function foxglovePort(value: string | boolean | undefined): number | null
 
 export class FoxgloveLive {
   private readonly channelIds = new Map<Topic, number>();
+  /** Channels with at least one subscribed viewer. */
+  private subscriptions = 0;
 
   private constructor(
     private readonly wss: WebSocketServer,
@@ -54,6 +56,8 @@ export class FoxgloveLive {
     /** The port it listens on (127.0.0.1). */
     readonly port: number,
   ) {
+    server.on('subscribe', () => this.subscriptions++);
+    server.on('unsubscribe', () => this.subscriptions--);
     for (const topic of topics)
       this.channelIds.set(
         topic,
@@ -83,6 +87,19 @@ export class FoxgloveLive {
       server.handleConnection(ws, `${req.socket.remoteAddress}:${req.socket.remotePort}`),
     );
     return new FoxgloveLive(wss, server, port === 0 ? (wss.address() as AddressInfo).port : port);
+  }
+
+  /** Resolves once viewers have subscribed to `channels` channels (then what is sent reaches someone). */
+  subscribed(channels = 1): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.subscriptions < channels) return;
+        this.server.off('subscribe', check);
+        resolve();
+      };
+      this.server.on('subscribe', check);
+      check();
+    });
   }
 
   /** Where it listens, as the socket says. */
