@@ -42,6 +42,18 @@ describe('the live view port', () => {
     );
   });
 
+  it('parapush web and parapush log serve refuse a bad --foxglove the same way', async () => {
+    const web = await cli('web', '--foxglove', '70000');
+    expect(web.code).toBe(2);
+    expect(web.stderr).toBe(
+      'parapush: --foxglove: expected a port number 0..65535 (or nothing, for 8765), got "70000"\n',
+    );
+    const log = path.join(repoRoot, 'package.json');
+    const serve = await cli('log', 'serve', log, '--foxglove', 'x');
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toMatch(/^parapush: --foxglove: expected a port number/);
+  });
+
   it('is in the help of parapush run', async () => {
     const r = await cli('run', '--help');
     expect(r.stdout).toMatch(/--foxglove \[port\]/);
