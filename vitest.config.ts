@@ -13,6 +13,8 @@ const realtime = [
   'test/lab/gripper-lab.test.ts',
   'test/lab/controller-profiles.test.ts',
   'test/session/one-recorder.test.ts',
+  'test/session/foxglove-live.test.ts',
+  'test/session/foxglove-logs.test.ts',
   'test/shell/shell-run.test.ts',
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',

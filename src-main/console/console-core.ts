@@ -42,6 +42,7 @@ import {
 import { SceneLibrary } from './scene-library';
 import { SettingsStore } from './settings-store';
 import { SessionService } from './session-service';
+import type { MessageTap } from '../session/recorder';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 
 export interface ConsoleCoreOptions {
@@ -66,6 +67,8 @@ export interface ConsoleCoreOptions {
    * view, the pre-flight checklist and the next run speak of the same scene from the start.
    */
   scene?: { scene: Scene; file: string | null };
+  /** Also told every message a run's session log gets: the live Foxglove view (session/foxglove-live.ts). */
+  liveTap?: MessageTap;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -116,6 +119,7 @@ export class ConsoleCore {
       log: (level, message) => this.log(level, 'sessions', message),
       showScene: (scene) => this.setScene(scene, null, true),
       runActive: () => this.runActive(),
+      ...(options.liveTap ? { liveTap: options.liveTap } : {}),
     });
     // Logs cut short by a crash are recovered on every start of the console.
     void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));

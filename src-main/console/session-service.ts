@@ -18,6 +18,7 @@ import type { Scene } from '../contract/scene';
 import { loadRecordedRun, Playback, plannerSteps, type RecordedRun } from '../session/playback';
 import { RunRecorder } from '../run/run-recorder';
 import { listSessions, SessionLog } from '../session/reader';
+import type { MessageTap } from '../session/recorder';
 import { recoverSessionsDir } from '../session/recovery';
 import { replanStep, WHAT_IF_UNAVAILABLE, type WhatIfPlannerFactory } from '../session/what-if';
 
@@ -32,6 +33,8 @@ export interface SessionServiceOptions {
   /** Shows a logged scene in the view (refuses during a run). */
   showScene(scene: Scene): void;
   runActive(): boolean;
+  /** Also told every message a run's log gets (the live Foxglove view, session/foxglove-live.ts). */
+  liveTap?: MessageTap;
 }
 
 export class SessionService {
@@ -72,6 +75,7 @@ export class SessionService {
         scene,
         settings,
         onError: (err) => this.o.log('error', `session log: ${err.message}`),
+        ...(this.o.liveTap ? { tap: this.o.liveTap } : {}),
       });
       this.o.log('info', `recording ${this.recorder.file}`);
     } catch (err) {

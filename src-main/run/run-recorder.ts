@@ -25,7 +25,7 @@ import type { PlanarPoses } from '../mocap/scene-binding';
 import type { Task } from '../planning/task-file';
 import type { RobotState } from '../robot/robot-state';
 import type { SupervisedRobot, Supervisor } from '../safety/supervisor';
-import { SessionRecorder, type SessionRecorderOptions } from '../session/recorder';
+import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '../session/recorder';
 import type { SessionSummary } from '../session/session-summary';
 import type { LabLink } from './lab-link';
 import type { RunEventSink } from './run-report';
@@ -41,6 +41,8 @@ export interface RunRecorderOptions {
   scene: Scene;
   settings: PlannerSettings;
   onError?: (err: Error) => void;
+  /** Also told every message of the log as it is written (a live Foxglove view). */
+  tap?: MessageTap;
 }
 
 export class RunRecorder {
@@ -58,6 +60,7 @@ export class RunRecorder {
       label: o.label ?? o.mode,
       origin: o.origin,
       ...(o.onError ? { onError: o.onError } : {}),
+      ...(o.tap ? { tap: o.tap } : {}),
     });
     rec.settings(o.mode, o.scene, o.settings);
     rec.operator('run.start', `${o.mode} run started (${o.origin})`);

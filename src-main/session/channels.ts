@@ -8,12 +8,15 @@
  * carry Foxglove's well-known schemas (foxglove-schemas.ts, foxglove.ts), unstamped, for its Log,
  * 3D and Transform panels. SI units throughout.
  */
+import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { hasNullableField, withNulls } from './absent-nulls';
 import { foxgloveReadable } from './foxglove-json-schema';
 import { eventSchema, sessionOriginSchema } from '../contract/console-api';
 import { labViewSchema } from '../contract/lab-view';
 import { plannerSettingsSchema } from '../contract/planner-settings';
 import { sceneSchema } from '../contract/scene';
+import { ROBOT_STATUS_BITS, SAFETY_STATUS_BITS } from '../robot/rtde/robot-state-codes';
 import { stopReasonSchema } from '../safety/stop-reasons';
 import {
   FOXGLOVE_SCHEMA_NAMES,
@@ -94,6 +97,13 @@ export const mocapPosesSchema = stamped({
   ok: z.boolean(),
 });
 
+/**
+ * Status bits as one boolean field each, never a map: Foxglove's reader knows an object only by
+ * its listed properties, and shows a map as an empty object.
+ */
+const statusBits = <K extends string>(bits: Record<K, number>) =>
+  z.object(Object.fromEntries(Object.keys(bits).map((k) => [k, z.boolean()])) as Record<K, z.ZodBoolean>);
+
 export const robotStateSchema = stamped({
   timestamp: finite.describe('s, controller time'),
   receivedAt: finite.describe('s, monotonic clock at decode'),
@@ -104,8 +114,8 @@ export const robotStateSchema = stamped({
   robotMode: z.string(),
   safetyMode: z.string(),
   runtimeState: z.string(),
-  robotStatus: z.record(z.string(), z.boolean()),
-  safetyStatus: z.record(z.string(), z.boolean()),
+  robotStatus: statusBits(ROBOT_STATUS_BITS),
+  safetyStatus: statusBits(SAFETY_STATUS_BITS),
   speedScaling: finite,
   program: z.object({ ackSequence: z.number().int(), state: z.string(), heartbeat: z.number() }),
 });
@@ -232,10 +242,45 @@ export function schemaName(topic: Topic): string {
   return FOXGLOVE_SCHEMA_NAMES.get(channels[topic]) ?? `parapush.${topic.slice(1).replace(/[/-]/g, '_')}`;
 }
 
+// A CommonJS package whose named exports Node's ESM loader does not see: required.
+const { FrameTransforms, Log, SceneUpdate } = createRequire(import.meta.url)(
+  '@foxglove/schemas/jsonschema',
+) as typeof import('@foxglove/schemas/jsonschema');
+
+/** The official JSON Schemas (the `@foxglove/schemas` package) of the Foxglove channels. */
+const officialSchemas: Record<string, object> = {
+  'foxglove.Log': Log,
+  'foxglove.FrameTransforms': FrameTransforms,
+  'foxglove.SceneUpdate': SceneUpdate,
+};
+
+const sourceSchemas = new Map<Topic, object>();
+/** A channel's JSON Schema as zod writes it (nullable fields nullable and required). */
+function sourceJsonSchema(topic: Topic): object {
+  let schema = sourceSchemas.get(topic);
+  if (!schema) {
+    schema = z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' });
+    sourceSchemas.set(topic, schema);
+  }
+  return schema;
+}
+
 /**
- * JSON Schema of a channel, as stored in the MCAP schema record: in the form Foxglove's reader
- * accepts (foxglove-json-schema.ts).
+ * JSON Schema of a channel, as stored in the MCAP schema record: Foxglove's own for its channels
+ * (so its panels see named enumerations and base64 bytes exactly as it defines them), ours in
+ * the form Foxglove's reader accepts (foxglove-json-schema.ts).
  */
 export function channelJsonSchema(topic: Topic): object {
-  return foxgloveReadable(z.toJSONSchema(channels[topic], { unrepresentable: 'any', io: 'output' }));
+  const official = officialSchemas[schemaName(topic)];
+  return official ?? foxgloveReadable(sourceJsonSchema(topic));
+}
+
+/** Whether a channel has fields that may be null (which the writer leaves out: absent-nulls.ts). */
+export function hasNullableFields(topic: Topic): boolean {
+  return !isFoxgloveTopic(topic) && hasNullableField(sourceJsonSchema(topic));
+}
+
+/** A message as read from a log (parsed JSON) with the null fields the writer left out put back. */
+export function withAbsentNulls(topic: Topic, json: unknown): unknown {
+  return isFoxgloveTopic(topic) ? json : withNulls(sourceJsonSchema(topic), json);
 }

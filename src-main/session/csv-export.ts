@@ -147,7 +147,7 @@ function plannerStepRows(m: MessageOf<'/planner/step'>): TableRow[] {
   costs.forEach((cost, iteration) => rows.push(part('costs', { iteration, cost })));
   for (const c of convergence) rows.push(part('convergence', { ...c }));
   m.rollouts?.forEach((r, rollout) =>
-    r.forEach((s, k) => rows.push(part('rollouts', { rollout, k, ...stateColumns(s) }))),
+    r.states.forEach((s, k) => rows.push(part('rollouts', { rollout, k, ...stateColumns(s) }))),
   );
   return rows;
 }

@@ -6,20 +6,17 @@
  * as `type: [T, "null"]` or `anyOf: [T, {type: "null"}]` and discriminated unions as a `oneOf` of
  * objects, which the reader rejects, and it then shows the channel's raw JSON only.
  *
- * So: a nullable field becomes its non-null type and is not required (a null value reads as a
- * missing field, which the reader allows), and a union of object variants becomes one object holding every variant's
+ * So: a nullable field becomes its non-null type and is not required (the writer leaves a null
+ * field out: absent-nulls.ts), and a union of object variants becomes one object holding every variant's
  * fields, with a discriminator's constants as a string enumeration. Validation does not rely on
  * this form: messages are checked with the zod schemas on write and read.
  */
+import { allowsNull } from './absent-nulls';
 
 type Node = Record<string, unknown>;
 
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNullType = (n: unknown): boolean => isNode(n) && n.type === 'null';
-const isNullable = (n: unknown): boolean =>
-  isNode(n) &&
-  ((Array.isArray(n.type) && n.type.includes('null')) ||
-    [n.anyOf, n.oneOf].some((u) => Array.isArray(u) && u.some(isNullType)));
 
 /** Raised for a schema shape this conversion does not know: extend it rather than ship a channel Foxglove cannot read. */
 export class UnreadableSchemaError extends Error {}
@@ -44,7 +41,7 @@ export function foxgloveReadable(schema: object, path = '$'): Node {
     );
     // A nullable field may be null, which reads as missing: it is not required.
     if (Array.isArray(node.required))
-      node.required = node.required.filter((k) => !isNullable(properties[k as string]));
+      node.required = node.required.filter((k) => !allowsNull(properties[k as string]));
     if (isNode(node.additionalProperties))
       node.additionalProperties = foxgloveReadable(node.additionalProperties, `${path}[*]`);
   }

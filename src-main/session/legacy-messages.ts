@@ -3,7 +3,8 @@
  * arrays (robot tool pose and twist, rigid-body positions and orientations, and the console's
  * state and planner-step events as they were) are read with the schemas they were written with
  * and turned into today's messages. Fields since removed (a planner step's
- * timings.measuredSpeedup, which was always null) are dropped, and times recorded in ms are
+ * timings.measuredSpeedup, which was always null) are dropped, a planner step's rollouts (arrays
+ * of states) become { states } objects, and times recorded in ms are
  * converted to seconds (inSeconds). Nothing writes these forms any more.
  */
 import { z } from 'zod';
@@ -41,10 +42,19 @@ function withoutMeasuredSpeedup(step: unknown): unknown {
   return { ...step, timings };
 }
 
-/** The message without the fields its channel has since lost, in today's form and in the console-event form. */
+/** A named planner step whose rollouts were arrays of states (before each became { states }). */
+function withRolloutObjects(step: unknown): unknown {
+  if (!isObject(step) || !Array.isArray(step.rollouts) || !step.rollouts.every(Array.isArray)) return step;
+  return { ...step, rollouts: step.rollouts.map((states: unknown) => ({ states })) };
+}
+
+/**
+ * The message without the fields its channel has since lost, in today's form and in the
+ * console-event form, and with today's form's rollouts as objects.
+ */
 function withoutRemovedFields(topic: Topic, json: unknown): unknown {
   if (topic !== '/planner/step') return json;
-  const m = withoutMeasuredSpeedup(json);
+  const m = withRolloutObjects(withoutMeasuredSpeedup(json));
   return isObject(m) && isObject(m.event)
     ? { ...m, event: { ...m.event, step: withoutMeasuredSpeedup(m.event.step) } }
     : m;

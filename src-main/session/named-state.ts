@@ -146,7 +146,11 @@ export const loggedPlannerStepSchema = plannerStepSchema
     predictions: z.array(
       z.object({ iteration: z.number().int().min(0), states: z.array(namedStateSchema) }).strict(),
     ),
-    rollouts: z.array(z.array(namedStateSchema)).optional(),
+    /**
+     * Sampled rollouts, each an object holding its states: Foxglove's reader takes no array of
+     * arrays, and drops the whole channel at one.
+     */
+    rollouts: z.array(z.object({ states: z.array(namedStateSchema) }).strict()).optional(),
   });
 export type LoggedPlannerStep = z.infer<typeof loggedPlannerStepSchema>;
 
@@ -158,7 +162,7 @@ export function loggedPlannerStep(step: PlannerStep): LoggedPlannerStep {
     start: named(start),
     plan: plan.map(namedControl),
     predictions: predictions.map((p) => ({ iteration: p.iteration, states: p.states.map(named) })),
-    ...(rollouts ? { rollouts: rollouts.map((r) => r.map(named)) } : {}),
+    ...(rollouts ? { rollouts: rollouts.map((r) => ({ states: r.map(named) })) } : {}),
   };
 }
 
@@ -176,7 +180,7 @@ export function plannerStepOf(logged: LoggedPlannerStep): PlannerStep {
     predictions: predictions.map((p) => ({ iteration: p.iteration, states: p.states.map(stateVector) })),
     convergence,
     costs,
-    ...(rollouts ? { rollouts: rollouts.map((r) => r.map(stateVector)) } : {}),
+    ...(rollouts ? { rollouts: rollouts.map((r) => r.states.map(stateVector)) } : {}),
     ...(replan ? { replan } : {}),
     timings,
   };

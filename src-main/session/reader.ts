@@ -8,7 +8,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
 import { formatIssues } from '../contract/console-api';
-import { channels, isTopic, type MessageOf, type Topic } from './channels';
+import { channels, isTopic, withAbsentNulls, type MessageOf, type Topic } from './channels';
 import { checkMcapMagic } from './finalize';
 import { inSeconds, upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';
 import { FileReadable } from './mcap-file';
@@ -108,7 +108,7 @@ export class SessionLog {
         );
       }
       // A log from before times were in seconds: its ms fields converted first.
-      json = inSeconds(topic, json);
+      json = withAbsentNulls(topic, inSeconds(topic, json));
       const parsed = channels[topic].safeParse(json);
       // A log from before states were named: its messages are turned into today's.
       const message = parsed.success ? (parsed.data as MessageOf<T>) : upgradeLegacyMessage(topic as T, json);

@@ -30,8 +30,10 @@ import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import type { Setup } from '../setup/setup-file';
+import { withoutNulls } from './absent-nulls';
 import {
   channelJsonSchema,
+  hasNullableFields,
   isFoxgloveTopic,
   schemaName,
   topics,
@@ -70,7 +72,12 @@ export interface SessionRecorderOptions {
    * kind, about a message that could not be recorded (it is left out; the run goes on).
    */
   onError?: (err: Error) => void;
+  /** Also told every message as it is written (a live view: foxglove-live.ts). */
+  tap?: MessageTap;
 }
+
+/** Takes every message a recorder writes: its topic, its log time (ns) and its JSON bytes. */
+export type MessageTap = (topic: Topic, logTime: bigint, data: Uint8Array<ArrayBuffer>) => void;
 
 /** Highest rate of the derived Foxglove frames and objects (Hz): enough for a smooth 3D view. */
 const FOXGLOVE_RATE_HZ = 30;
@@ -78,6 +85,9 @@ const FOXGLOVE_RATE_HZ = 30;
 const STATIC_PERIOD_MS = 1000;
 
 const encoder = new TextEncoder();
+
+/** Channels with nullable fields: their null fields are left out of the log (absent-nulls.ts). */
+const nullableTopics = new Set(topics.filter(hasNullableFields));
 
 export class SessionRecorder {
   readonly sessionId = randomUUID();
@@ -98,6 +108,7 @@ export class SessionRecorder {
     startWall: number,
     startPerf: number,
     private readonly onError: (err: Error) => void,
+    private readonly tap: MessageTap | undefined,
   ) {
     this.startPerf = startPerf;
     this.startWallNs = BigInt(Math.round(startWall)) * 1_000_000n;
@@ -134,7 +145,14 @@ export class SessionRecorder {
       }
       live.addChannel({ id: i + 1, schemaId, topic, messageEncoding: 'json', metadata: new Map() });
     });
-    const recorder = new SessionRecorder(file, live, startWall, startPerf, o.onError ?? (() => undefined));
+    const recorder = new SessionRecorder(
+      file,
+      live,
+      startWall,
+      startPerf,
+      o.onError ?? (() => undefined),
+      o.tap,
+    );
     recorder.record('/session/info', {
       sessionId: recorder.sessionId,
       software: version,
@@ -155,7 +173,7 @@ export class SessionRecorder {
   record<T extends Topic>(topic: T, payload: PayloadOf<T>, nowPerf = performance.now()): void {
     if (this.closing) return;
     const logTime = this.logTime(nowPerf);
-    const body = JSON.stringify(payload);
+    const body = JSON.stringify(payload, nullableTopics.has(topic) ? withoutNulls : undefined);
     let text = body;
     if (!isFoxgloveTopic(topic)) {
       // The stamps go first (the summary reads "wall" from the head of a message); building the
@@ -164,13 +182,15 @@ export class SessionRecorder {
       text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
     }
     const index = this.channelIds.get(topic)!;
+    const data = encoder.encode(text);
     this.live.addMessage({
       channelId: index,
       sequence: this.sequences[index - 1]!++,
       logTime,
       publishTime: logTime,
-      data: encoder.encode(text),
+      data,
     });
+    this.tap?.(topic, logTime, data);
   }
 
   /** The scene and planner settings of the run; the scene is what the 3D views draw. */

@@ -13,6 +13,8 @@ import {
   sessionInfoSchema,
   sessionLabSchema,
   sessionSettingsSchema,
+  withAbsentNulls,
+  type Topic,
 } from './channels';
 import { wallSecondsOf } from './legacy-messages';
 
@@ -60,7 +62,7 @@ export class SummaryBuilder {
     if (this.lastLogTime === null || logTime > this.lastLogTime) this.lastLogTime = logTime;
     switch (topic) {
       case '/session/info': {
-        const m = sessionInfoSchema.safeParse(parse(data));
+        const m = sessionInfoSchema.safeParse(parse('/session/info', data));
         if (m.success) {
           this.sessionId = m.data.sessionId;
           this.origin = m.data.origin;
@@ -69,7 +71,7 @@ export class SummaryBuilder {
         break;
       }
       case '/session/settings': {
-        const m = sessionSettingsSchema.safeParse(parse(data));
+        const m = sessionSettingsSchema.safeParse(parse('/session/settings', data));
         if (m.success) {
           this.mode = m.data.mode;
           this.scene = m.data.scene.name;
@@ -78,19 +80,19 @@ export class SummaryBuilder {
         break;
       }
       case '/session/lab': {
-        const m = sessionLabSchema.safeParse(parse(data));
+        const m = sessionLabSchema.safeParse(parse('/session/lab', data));
         // A later record of a lab not (yet) connected does not undo what its devices said.
         const kind = m.success ? m.data.lab?.kind : undefined;
         if (kind && (kind !== 'unknown' || this.lab === null)) this.lab = kind;
         break;
       }
       case '/run/outcome': {
-        const m = runOutcomeRecordSchema.safeParse(parse(data));
+        const m = runOutcomeRecordSchema.safeParse(parse('/run/outcome', data));
         if (m.success) this.outcome = { outcome: m.data.outcome, detail: m.data.detail };
         break;
       }
       case '/run/status': {
-        const m = runStatusEventSchema.safeParse(parse(data));
+        const m = runStatusEventSchema.safeParse(parse('/run/status', data));
         if (m.success)
           this.lastPhase = { phase: m.data.event.status.phase, reason: m.data.event.status.reason };
         break;
@@ -125,9 +127,10 @@ function endedPhase(last: { phase: RunPhase; reason: string | null } | null) {
   return last && outcome ? { outcome, detail: last.reason } : null;
 }
 
-function parse(data: Uint8Array): unknown {
+/** A message's JSON with the null fields the writer left out put back. */
+function parse(topic: Topic, data: Uint8Array): unknown {
   try {
-    return JSON.parse(decoder.decode(data));
+    return withAbsentNulls(topic, JSON.parse(decoder.decode(data)));
   } catch {
     return undefined;
   }

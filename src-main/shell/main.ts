@@ -17,6 +17,7 @@ import { wallSeconds } from '../contract/time';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
 import { defaultSessionsDir } from '../session/sessions-dir';
+import { FOXGLOVE_PORT_ENV, foxglovePort, FoxgloveLive } from '../session/foxglove-live';
 import { CONSOLE_SCHEME, consolePage, consoleSchemePrivileges, serveConsoleRequest } from './renderer-source';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     spawn: utilityWorkerSpawner(here),
     report,
   });
+  const live = await startLiveView(report);
   core = new ConsoleCore({
     runController: lab.runController,
     connections: lab.connections,
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
     sessionsDir: defaultSessionsDir(),
+    ...(live ? { liveTap: live.tap } : {}),
   });
   ipcMain.handle(ConsoleChannel.command, async (event, raw: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
@@ -119,8 +122,25 @@ async function main(): Promise<void> {
   openConsole(core);
   app.on('window-all-closed', () => {
     core?.dispose();
-    void lab.close().finally(() => app.quit());
+    void Promise.all([lab.close(), live?.close()]).finally(() => app.quit());
   });
+}
+
+/**
+ * The live Foxglove view of each run, when $PARAPUSH_FOXGLOVE_PORT asks for it (a port, or "on"
+ * for 8765); a bad value or a port in use is reported in the event log and the console runs without.
+ */
+async function startLiveView(report: (message: string) => void): Promise<FoxgloveLive | null> {
+  try {
+    const port = foxglovePort(process.env[FOXGLOVE_PORT_ENV]);
+    if (port === null) return null;
+    const live = await FoxgloveLive.start(port);
+    report(`Foxglove live view of each run: ${live.url} (loopback only; the protocol has no authentication)`);
+    return live;
+  } catch (err) {
+    report(`no Foxglove live view ($${FOXGLOVE_PORT_ENV}): ${(err as Error).message}`);
+    return null;
+  }
 }
 
 void main();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stampedTopics, topics } from '../../src-main/session/channels';
 import { inSeconds } from '../../src-main/session/legacy-messages';
-import { loggedPlannerStep, namedState } from '../../src-main/session/named-state';
+import { loggedPlannerStep, namedState, plannerStepOf } from '../../src-main/session/named-state';
 import { loadRecordedRun } from '../../src-main/session/playback';
 import { SessionLog, listSessions } from '../../src-main/session/reader';
 import { SessionRecorder } from '../../src-main/session/recorder';
@@ -189,6 +189,21 @@ describe('session log round trip', () => {
     expect(got).toHaveLength(2);
     for (const m of got) expect(m).toMatchObject({ timings: step.timings });
     for (const m of got) expect(Object.keys((m as typeof step).timings)).not.toContain('measuredSpeedup');
+  });
+
+  it('opens planner steps logged with rollouts as arrays of states (before each was { states })', async () => {
+    const rec = await SessionRecorder.create({ dir: tempDir(), label: 'dry', origin: 'test' });
+    const step = { ...plannerStep(0, 0.5), rollouts: [plannerStep(0, 0.5).predictions[0]!.states] };
+    const today = loggedPlannerStep(step);
+    rec.record('/planner/step', { ...today, rollouts: today.rollouts!.map((r) => r.states) } as never);
+    await rec.close();
+
+    const log = await SessionLog.open(rec.file);
+    const got: unknown[] = [];
+    for await (const m of log.messages(['/planner/step'])) got.push(m.message);
+    await log.close();
+    expect(got).toEqual([expect.objectContaining({ rollouts: today.rollouts })]);
+    expect(plannerStepOf(got[0] as typeof today).rollouts).toEqual(step.rollouts);
   });
 
   it('reads messages of a log recorded with its times in ms, in seconds', () => {

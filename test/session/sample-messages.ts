@@ -8,6 +8,11 @@ import { defaultPlannerSettings } from '../../src-main/contract/planner-settings
 import type { Scene } from '../../src-main/contract/scene';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
 import type { RobotState } from '../../src-main/robot/robot-state';
+import {
+  decodeBits,
+  ROBOT_STATUS_BITS,
+  SAFETY_STATUS_BITS,
+} from '../../src-main/robot/rtde/robot-state-codes';
 import type { LabView } from '../../src-main/contract/lab-view';
 import { setupView } from '../../src-main/run/lab-view';
 import type { Decision } from '../../src-main/safety/supervisor';
@@ -55,13 +60,9 @@ export function robotState(t: number): RobotState {
     robotMode: 'RUNNING',
     safetyMode: 'NORMAL',
     runtimeState: 'PLAYING',
-    robotStatus: {
-      powerOn: true,
-      programRunning: true,
-      teachButtonPressed: false,
-      powerButtonPressed: false,
-    },
-    safetyStatus: { normalMode: true, reducedMode: false, protectiveStopped: false, emergencyStopped: false },
+    // Powered on with the program running; normal safety.
+    robotStatus: decodeBits(0b11, ROBOT_STATUS_BITS),
+    safetyStatus: decodeBits(0b1, SAFETY_STATUS_BITS),
     speedScaling: 1,
     program: { ackSequence: Math.floor(t * 125), state: 'RUNNING', heartbeat: Math.floor(t * 500) },
   } as unknown as RobotState;

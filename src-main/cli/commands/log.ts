@@ -6,6 +6,9 @@ import type { Command } from 'commander';
 import { exportCsv } from '../../session/csv-export';
 import { SessionLog, SessionLogError } from '../../session/reader';
 import { recoverSessionFile } from '../../session/recovery';
+import { foxglovePort } from '../../session/foxglove-live';
+import { serveRecordedSession } from '../../session/foxglove-playback';
+import { startLive } from './run';
 import { requireFile, UsageError } from '../errors';
 
 /** Session-log problems are the user's to fix (wrong file, needs recovery): no stack trace. */
@@ -94,6 +97,49 @@ export function registerLogCommand(program: Command): void {
             throw new UsageError(`${file}: still being recorded by a running process; not touched`);
           case 'failed':
             throw new UsageError(`${file}: ${r.problem}`);
+        }
+      }),
+    );
+  log
+    .command('serve')
+    .description(
+      'play a session log to Foxglove/Lichtblick over its WebSocket protocol on 127.0.0.1 (no authentication), once a viewer subscribes',
+    )
+    .argument('<file>', 'session log (.mcap)')
+    .option('--foxglove [port]', 'port on 127.0.0.1 (default 8765; 0 picks a free one)')
+    .option('--speed <x>', 'play speed (1: as recorded)', '1')
+    .action((file: string, opts: { foxglove?: string | true; speed: string }) =>
+      userErrors(file, async () => {
+        let port;
+        try {
+          port = foxglovePort(opts.foxglove ?? true)!;
+        } catch (err) {
+          throw new UsageError(`--foxglove: ${(err as Error).message}`);
+        }
+        const speed = Number(opts.speed);
+        if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0, got "${opts.speed}"`);
+        const session = await SessionLog.open(file);
+        const live = await startLive(port);
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once('SIGINT', onSignal);
+        try {
+          process.stdout.write(
+            `serving ${file} at ${live.url} (loopback only; the protocol has no authentication)\n` +
+              'waiting for a viewer (Foxglove: Open connection, Foxglove WebSocket) ...\n',
+          );
+          await Promise.race([
+            live.subscribed(),
+            new Promise((r) => stop.signal.addEventListener('abort', r)),
+          ]);
+          // Give the viewer a moment to subscribe to the rest of the channels.
+          await new Promise((r) => setTimeout(r, 500));
+          const sent = await serveRecordedSession(session, live, { speed, signal: stop.signal });
+          process.stdout.write(`played ${sent} messages\n`);
+        } finally {
+          process.off('SIGINT', onSignal);
+          await session.close();
+          await live.close();
         }
       }),
     );

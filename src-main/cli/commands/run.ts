@@ -17,6 +17,7 @@ import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
 import { defaultSessionsDir } from '../../session/sessions-dir';
+import { foxglovePort, FoxgloveLive } from '../../session/foxglove-live';
 import { tasksDir } from '../../common/paths';
 
 interface RunOptions {
@@ -39,6 +40,7 @@ interface RunOptions {
   gripperPort?: string;
   natnetPort?: string;
   json?: boolean;
+  foxglove?: string | true;
 }
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
@@ -133,6 +135,10 @@ export function registerRunCommand(program: Command): void {
     .option('--gripper-port <port>')
     .option('--natnet-port <port>', 'NatNet command port')
     .option('--json', 'print one JSON object with the outcome at the end')
+    .option(
+      '--foxglove [port]',
+      'serve the run live to Foxglove/Lichtblick on ws://127.0.0.1:PORT (default 8765; no authentication)',
+    )
     .action(async (opts: RunOptions) => {
       if (!opts.scene && !opts.task) throw new UsageError('give --scene FILE or --task FILE');
       let loaded;
@@ -165,6 +171,12 @@ export function registerRunCommand(program: Command): void {
       if (opts.coarse !== 'analytical' && opts.coarse !== 'learned') {
         throw new UsageError(`--coarse: expected analytical or learned, got "${opts.coarse}"`);
       }
+      let livePort;
+      try {
+        livePort = foxglovePort(opts.foxglove);
+      } catch (err) {
+        throw new UsageError(`--foxglove: ${(err as Error).message}`);
+      }
       const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
       if (!existsSync(setupFile)) {
         throw new UsageError(
@@ -175,6 +187,8 @@ export function registerRunCommand(program: Command): void {
       const misfit = sceneTableProblem(setup, loaded.scene.table);
       if (misfit) throw new UsageError(`the scene does not fit the lab setup ${setupFile}: ${misfit}`);
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
+      const live = livePort === null ? null : await startLive(livePort);
+      if (live) log(`Foxglove live view: ${live.url} (loopback only; the protocol has no authentication)`);
       log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
       const ports = {
         rtde: optionalPort('--rtde-port', opts.rtdePort),
@@ -201,6 +215,7 @@ export function registerRunCommand(program: Command): void {
         scene: loaded.scene,
         settings: plannerSettingsOf(task, loaded.scene, model, opts.coarse),
         onError: (e) => log(`session log: ${e.message} (the run goes on)`),
+        ...(live ? { tap: live.tap } : {}),
       });
       log(`session log: ${recorder.file}`);
       const startedAt = monotonicSeconds();
@@ -257,6 +272,18 @@ export function registerRunCommand(program: Command): void {
         process.off('SIGTERM', onSignal);
         await link.close();
         await recorder.close();
+        await live?.close();
       }
     });
+}
+
+/** The live Foxglove view of `--foxglove`; a port in use is the user's to change. */
+export async function startLive(port: number): Promise<FoxgloveLive> {
+  try {
+    return await FoxgloveLive.start(port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`--foxglove: port ${port} on 127.0.0.1 is in use: give another (or 0)`);
+    throw err;
+  }
 }

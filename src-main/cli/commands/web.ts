@@ -15,6 +15,8 @@ import { rendererOutDir, scenesDir, tasksDir } from '../../common/paths';
 import { ensureRendererBuilt } from '../../console/renderer-build';
 import { startWebServer } from '../../console/web-server';
 import { UsageError } from '../errors';
+import { foxglovePort } from '../../session/foxglove-live';
+import { startLive } from './run';
 import { untilStopped } from '../until-stopped';
 
 export function registerWebCommand(program: Command): void {
@@ -27,6 +29,10 @@ export function registerWebCommand(program: Command): void {
     .option('--lab <file>', 'lab settings (JSON) of a real lab; default: the in-process virtual lab only')
     .option('--workers <W>', 'fine-model worker processes per run (default: one per core)')
     .option('--open', 'also open the URL in the default browser')
+    .option(
+      '--foxglove [port]',
+      'also serve each run live to Foxglove/Lichtblick on ws://127.0.0.1:PORT (default 8765; no authentication)',
+    )
     .action(
       async (opts: {
         port: string;
@@ -35,6 +41,7 @@ export function registerWebCommand(program: Command): void {
         lab?: string;
         workers?: string;
         open?: boolean;
+        foxglove?: string | true;
       }) => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -42,6 +49,12 @@ export function registerWebCommand(program: Command): void {
         const workers = opts.workers === undefined ? undefined : Number(opts.workers);
         if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
           throw new UsageError(`--workers must be a whole number of 1 or more, not "${opts.workers}"`);
+        let livePort;
+        try {
+          livePort = foxglovePort(opts.foxglove);
+        } catch (err) {
+          throw new UsageError(`--foxglove: ${(err as Error).message}`);
+        }
         let labSettings;
         try {
           labSettings = loadLabSettings(opts.lab ?? null);
@@ -49,6 +62,7 @@ export function registerWebCommand(program: Command): void {
           throw new UsageError((err as Error).message);
         }
         await ensureRendererBuilt(rendererOutDir, (line) => process.stdout.write(`${line}\n`));
+        const live = livePort === null ? null : await startLive(livePort);
         const lab = createConsoleLab({
           lab: labSettings,
           tasksDir,
@@ -66,6 +80,7 @@ export function registerWebCommand(program: Command): void {
           scenesDir: opts.scenes,
           settingsFile: opts.settings ?? null,
           sessionsDir: defaultSessionsDir(),
+          ...(live ? { liveTap: live.tap } : {}),
         });
         let server;
         try {
@@ -73,6 +88,7 @@ export function registerWebCommand(program: Command): void {
         } catch (err) {
           core.dispose();
           await lab.close();
+          await live?.close();
           if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
             throw new UsageError(`port ${port} on 127.0.0.1 is in use: pass --port with another port (or 0)`);
           }
@@ -81,6 +97,10 @@ export function registerWebCommand(program: Command): void {
         process.stdout.write(
           `Parapush console (web mode) on 127.0.0.1 only. Open:\n  ${server.url}\nCtrl+C stops it.\n`,
         );
+        if (live)
+          process.stdout.write(
+            `Foxglove live view of each run: ${live.url} (loopback only; the protocol has no authentication)\n`,
+          );
         if (opts.open) openInBrowser(server.url);
         await untilStopped().done;
         try {
@@ -88,6 +108,7 @@ export function registerWebCommand(program: Command): void {
         } finally {
           core.dispose();
           await lab.close();
+          await live?.close();
         }
       },
     );

@@ -1,0 +1,64 @@
+/**
+ * A console dry run as the operator makes one: the console core on the in-process virtual lab,
+ * isrr-obstacle with small plans, started, left to push a little after its first planner step,
+ * then aborted with the Esc key (unless it ended before: on a starved machine the supervisor may
+ * stop it for stale motion capture); it returns once the run's session log is closed. Its waits are
+ * long: on a shared two-core machine the first step can take tens of seconds.
+ */
+import path from 'node:path';
+import { expect } from 'vitest';
+import { ConsoleCore } from '../../src-main/console/console-core';
+import { LabRunController } from '../../src-main/console/lab-run-controller';
+import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { MessageTap } from '../../src-main/session/recorder';
+import { fastDryRun } from '../helpers/console-on-lab';
+import { repoRoot } from '../helpers/scenes';
+import { waitUntil } from '../helpers/wait-until';
+
+export async function consoleDryRun(o: {
+  sessionsDir: string;
+  liveTap?: MessageTap;
+}): Promise<ConsoleEvent[]> {
+  const lab = new VirtualLabSession();
+  const controller = new LabRunController({
+    virtualLab: lab,
+    realLab: null,
+    tasksDir: path.join(repoRoot, 'resources/tasks'),
+    workers: 1,
+    liveRateHz: 30,
+  });
+  const core = new ConsoleCore({
+    scenesDir: path.join(repoRoot, 'resources/scenes'),
+    runController: controller,
+    sessionsDir: o.sessionsDir,
+    ...(o.liveTap ? { liveTap: o.liveTap } : {}),
+  });
+  const events: ConsoleEvent[] = [];
+  core.subscribe((e) => events.push(e));
+  try {
+    const ok = async (raw: Parameters<ConsoleCore['handle']>[0]) =>
+      expect(await core.handle(raw)).toMatchObject({ ok: true });
+    await ok({ type: 'scene.load', file: 'isrr-obstacle.json' });
+    await ok({ type: 'settings.set', settings: fastDryRun(3) });
+    await ok({ type: 'run.start', mode: 'dry' });
+    const seen = () => JSON.stringify(events.filter((e) => e.type === 'log' || e.type === 'run').slice(-6));
+    await waitUntil('a planner step', () => events.some((e) => e.type === 'planner-step'), {
+      seen,
+      timeoutMs: 120_000,
+    });
+    // Let the first push go on a little: commands on the wire, the arm moving.
+    await new Promise((r) => setTimeout(r, 300));
+    await ok({ type: 'run.abort', source: 'escape-key' });
+    await waitUntil(
+      'the log to be closed',
+      () =>
+        events.some((e) => e.type === 'log' && /^session log .*: (aborted|failed|finished)/.test(e.message)),
+      { seen, timeoutMs: 60_000 },
+    );
+  } finally {
+    core.dispose();
+    await lab.close();
+  }
+  return events;
+}

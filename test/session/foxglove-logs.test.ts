@@ -1,0 +1,202 @@
+/**
+ * Logs of every kind of run, read as Foxglove and Lichtblick read them (foxglove-conformance.ts):
+ * a console dry run, a lab run on the virtual lab, `parapush run` from the command line, an
+ * experiment recorded with --sessions and a gripper run. In each, every embedded schema keeps
+ * Foxglove's JSON Schema rules, every message of every channel validates with ajv against its
+ * embedded schema, and every foxglove.* message against the official @foxglove/schemas. The runs
+ * are short; how each ends (on a loaded machine the supervisor may stop one for stale motion
+ * capture) does not matter here, only what its log holds.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runExperiment } from '../../src-main/experiments/runner';
+import { VirtualLab } from '../../src-main/lab/virtual-lab';
+import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
+import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
+import { supervisedRun } from '../../src-main/run/supervised-run';
+import { FREE_LAB_PORTS } from '../helpers/lab-config';
+import { repoRoot } from '../helpers/scenes';
+import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
+import { consoleDryRun } from './console-dry-run';
+import { checkLogConformance } from './foxglove-conformance';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'parapush-foxglove-logs-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The one log in `dir`, checked; `filled` topics must hold messages. */
+async function expectConformingLog(dir: string, filled: string[]): Promise<void> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.mcap'));
+  expect(files).toHaveLength(1);
+  const { problems, counts } = await checkLogConformance(path.join(dir, files[0]!));
+  expect(problems).toEqual([]);
+  for (const topic of filled) expect(counts.get(topic) ?? 0, topic).toBeGreaterThan(0);
+}
+
+/** What every run with a lab records, however far it got. */
+const LAB_RUN = [
+  '/session/info',
+  '/session/settings',
+  '/session/lab',
+  '/mocap/frame',
+  '/mocap/poses',
+  '/robot/state',
+  '/scene/state',
+  '/foxglove/tf',
+  '/foxglove/scene/table',
+  '/foxglove/scene/objects',
+  '/foxglove/log',
+  '/run/status',
+  '/run/outcome',
+];
+
+describe('logs of every kind of run, as Foxglove reads them', () => {
+  it('a console dry run', async () => {
+    const dir = tempDir();
+    await consoleDryRun({ sessionsDir: dir });
+    await expectConformingLog(dir, [...LAB_RUN, '/operator/action']);
+  }, 240_000);
+
+  it('a lab run on the virtual lab (a supervised run with its recorder)', async () => {
+    const dir = tempDir();
+    const env = await startLabAndLink();
+    const task = quickLabTask(2);
+    try {
+      const recorder = await RunRecorder.start({
+        dir,
+        origin: 'headless',
+        mode: 'real',
+        scene: env.link.scene,
+        settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
+      });
+      await supervisedRun({
+        link: env.link,
+        task,
+        model: { kind: 'coarse' },
+        workers: 1,
+        recorder,
+        sink: recorder.sink(),
+      });
+      await recorder.close();
+    } finally {
+      await env.close();
+    }
+    await expectConformingLog(dir, LAB_RUN);
+  }, 180_000);
+
+  it('parapush run from the command line, against the virtual lab', async () => {
+    const dir = tempDir();
+    const scene = path.join(repoRoot, 'test/fixtures/lab-short-scene.json');
+    const lab = await VirtualLab.start({
+      scene,
+      ports: FREE_LAB_PORTS,
+      mocap: { multicast: false },
+      robot: { unlockDelay: 0.3 },
+      world: { noiseVariance: 0, seed: 1 },
+    });
+    try {
+      const setup = lab.writeSetup(path.join(dir, 'setup.json'));
+      const taskFile = path.join(dir, 'task.json');
+      writeFileSync(taskFile, JSON.stringify({ ...quickLabTask(2), scene }));
+      const p = lab.ports;
+      const sessions = path.join(dir, 'sessions');
+      // prettier-ignore
+      const args = [
+        'run', '--robot', '127.0.0.1', '--mocap', '127.0.0.1', '--task', taskFile, '--model', 'coarse',
+        '--setup', setup, '--workers', '1', '--rtde-port', String(p.rtde), '--dashboard-port',
+        String(p.dashboard), '--script-port', String(p.secondary), '--gripper-port', String(p.gripper),
+        '--natnet-port', String(p.natnetCommand), '--json',
+      ];
+      const run = await promisify(execFile)(
+        process.execPath,
+        [path.join(repoRoot, 'bin/parapush.mjs'), ...args],
+        {
+          env: { ...process.env, PARAPUSH_SESSIONS_DIR: sessions },
+          timeout: 150_000,
+        },
+      ).catch((err: { stdout: string; stderr: string; code: number }) => err);
+      expect(run.stdout, run.stderr).toMatch(/"log":/);
+      await expectConformingLog(sessions, LAB_RUN);
+    } finally {
+      await lab.stop();
+    }
+  }, 180_000);
+
+  it('an experiment recorded with --sessions (no lab)', async () => {
+    const out = tempDir();
+    const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
+    const task = structuredClone(isrr.task);
+    task.planner.maxActions = 2;
+    task.planner.optimizer.rollouts = 3;
+    await runExperiment({
+      task: 'isrr-obstacle',
+      models: ['coarse'],
+      scenes: 1,
+      seed: 3,
+      taskDef: task,
+      scene: isrr.scene,
+      workers: 1,
+      outDir: out,
+      sessionsDir: path.join(out, 'sessions'),
+      shard: { index: 0, count: 1 },
+    });
+    await expectConformingLog(path.join(out, 'sessions'), [
+      '/session/info',
+      '/session/settings',
+      '/scene/state',
+      '/planner/step',
+      '/foxglove/scene/plan',
+      '/run/outcome',
+    ]);
+  }, 180_000);
+
+  it('a gripper run on the virtual lab', async () => {
+    const dir = tempDir();
+    const env = await startLabAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-gripper-scene.json') });
+    const task = quickGraspTask();
+    try {
+      const recorder = await RunRecorder.start({
+        dir,
+        origin: 'headless',
+        mode: 'real',
+        scene: env.link.scene,
+        settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
+      });
+      await supervisedRun({
+        link: env.link,
+        task,
+        model: { kind: 'fine' },
+        workers: 1,
+        recorder,
+        sink: recorder.sink(),
+      });
+      await recorder.close();
+    } finally {
+      await env.close();
+    }
+    await expectConformingLog(dir, LAB_RUN);
+  }, 180_000);
+});
+
+/** wafr-clutter's task on the gripper test scene, made quick: two controls, four rollouts, two actions. */
+function quickGraspTask(): Task {
+  const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-clutter.json')).task;
+  return {
+    ...base,
+    planner: {
+      ...base.planner,
+      kind: 'mpc',
+      horizon: 2,
+      optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
+      maxActions: 2,
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Turning the live Foxglove view on: `--foxglove [PORT]` on `parapush run` and `parapush web`, and
+ * $PARAPUSH_FOXGLOVE_PORT for the desktop console. Off unless asked; the flag alone is port 8765.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FOXGLOVE_PORT, foxglovePort } from '../../src-main/session/foxglove-live';
+import { cli } from '../helpers/cli';
+import { repoRoot } from '../helpers/scenes';
+
+describe('the live view port', () => {
+  it('is off unless asked; the flag alone or "on" is 8765; 0 picks a free port', () => {
+    expect(foxglovePort(undefined)).toBeNull();
+    expect(DEFAULT_FOXGLOVE_PORT).toBe(8765);
+    expect(foxglovePort(true)).toBe(8765);
+    expect(foxglovePort('on')).toBe(8765);
+    expect(foxglovePort('9000')).toBe(9000);
+    expect(foxglovePort('0')).toBe(0);
+  });
+
+  it.each(['ws', '-1', '70000', '80.5', '8765x'])('refuses %s, saying what it got', (v) => {
+    expect(() => foxglovePort(v)).toThrow(`got "${v}"`);
+  });
+
+  it('parapush run refuses a bad --foxglove before anything connects, with exit code 2', async () => {
+    const task = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
+    const r = await cli(
+      'run',
+      '--robot',
+      '127.0.0.1',
+      '--mocap',
+      '127.0.0.1',
+      '--task',
+      task,
+      '--foxglove',
+      'ws',
+    );
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'parapush: --foxglove: expected a port number 0..65535 (or nothing, for 8765), got "ws"\n',
+    );
+  });
+
+  it('parapush web and parapush log serve refuse a bad --foxglove the same way', async () => {
+    const web = await cli('web', '--foxglove', '70000');
+    expect(web.code).toBe(2);
+    expect(web.stderr).toBe(
+      'parapush: --foxglove: expected a port number 0..65535 (or nothing, for 8765), got "70000"\n',
+    );
+    const log = path.join(repoRoot, 'package.json');
+    const serve = await cli('log', 'serve', log, '--foxglove', 'x');
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toMatch(/^parapush: --foxglove: expected a port number/);
+  });
+
+  it('is in the help of parapush run', async () => {
+    const r = await cli('run', '--help');
+    expect(r.stdout).toMatch(/--foxglove \[port\]/);
+  });
+});
