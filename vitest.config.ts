@@ -18,6 +18,7 @@ const realtime = [
   'test/robot/ur5-connection.test.ts',
   'test/bench/dry-runs.test.ts',
   'test/run/safety-thread.test.ts',
+  'test/bench/safety.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 

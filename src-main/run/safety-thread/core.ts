@@ -40,12 +40,24 @@ export class SafetyCore {
       this.supervisor?.runFailed(`malformed message to the safety thread: ${parsed.error.message}`);
       return;
     }
-    await this.handle(parsed.data);
+    try {
+      await this.handle(parsed.data);
+    } catch (err) {
+      // A refused request (start-run while not armed, ...) is reported; the thread keeps running.
+      this.post({ type: 'error', message: (err as Error).message });
+    }
   }
 
   private async handle(m: ToSafety): Promise<void> {
     if (m.type === 'init') return this.init(m);
-    if (m.type === 'stats') return this.post({ type: 'stats', id: m.id, stats: this.stats() });
+    if (m.type === 'stats') {
+      this.post({ type: 'stats', id: m.id, stats: this.stats() });
+      if (m.restart) {
+        this.lateness.length = 0;
+        this.ticks = 0;
+      }
+      return;
+    }
     const s = this.supervisor;
     if (!s) return;
     switch (m.type) {

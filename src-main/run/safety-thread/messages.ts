@@ -80,7 +80,8 @@ export const toSafetySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('finish'), outcome: z.string() }).strict(),
   z.object({ type: z.literal('run-failed'), detail: z.string() }).strict(),
   z.object({ type: z.literal('reset') }).strict(),
-  z.object({ type: z.literal('stats'), id: z.number().int() }).strict(),
+  /** The tick lateness so far; `restart` then starts a new count (a benchmark's loaded phase). */
+  z.object({ type: z.literal('stats'), id: z.number().int(), restart: z.boolean() }).strict(),
 ]);
 export type ToSafety = z.infer<typeof toSafetySchema>;
 
@@ -128,6 +129,8 @@ const posesSchema = z.custom<PlanarPoses>(
 export const fromSafetySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),
   z.object({ type: z.literal('failed'), message: z.string() }).strict(),
+  /** A request the thread refused (its supervisor threw); the thread goes on. */
+  z.object({ type: z.literal('error'), message: z.string() }).strict(),
   z.object({ type: z.literal('poses'), poses: posesSchema }).strict(),
   z.object({ type: z.literal('decision'), decision: decisionSchema, state: supervisorStateSchema }).strict(),
   /** A twist for the robot (base frame, m/s), sent by the supervisor. */

@@ -23,7 +23,7 @@ import {
   type ToSafety,
 } from './messages';
 
-/** Longest wait for the thread to connect to motion capture and report ready, ms. */
+/** Longest wait for the thread to connect to motion capture and report ready, or to answer, ms. */
 const START_TIMEOUT_MS = 15_000;
 
 type Events = {
@@ -139,11 +139,22 @@ export class SafetyThread extends EventEmitter<Events> {
     this.send({ type: 'reset' });
   }
 
-  /** The watchdog tick's lateness so far (ms), as the thread measured it. */
-  tickStats(): Promise<TickStats> {
+  /** The watchdog tick's lateness so far (ms), as the thread measured it; `restart` starts anew. */
+  tickStats(restart = false): Promise<TickStats> {
     const id = this.nextId++;
-    const answer = new Promise<TickStats>((resolve) => this.waiting.set(id, resolve));
-    this.send({ type: 'stats', id });
+    const answer = new Promise<TickStats>((resolve, reject) => {
+      if (this.exited) return reject(new Error('the safety thread has ended'));
+      // A thread that stopped answering must not hang its caller.
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error('the safety thread did not answer'));
+      }, START_TIMEOUT_MS);
+      this.waiting.set(id, (stats) => {
+        clearTimeout(timer);
+        resolve(stats);
+      });
+    });
+    this.send({ type: 'stats', id, restart });
     return answer;
   }
 
@@ -174,6 +185,8 @@ export class SafetyThread extends EventEmitter<Events> {
         return this.onReady?.();
       case 'failed':
         return this.onReady?.(new Error(m.message));
+      case 'error':
+        return this.fail(new Error(m.message));
       case 'poses':
         return void this.emit('poses', m.poses);
       case 'decision':
