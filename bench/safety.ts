@@ -27,6 +27,7 @@ import { createConsoleLab } from '../src-main/console/console-lab';
 import { outcomeOf } from '../src-main/contract/run-lifecycle';
 import { latenessStats } from '../src-main/run/safety-thread/core';
 import { SafetyThread } from '../src-main/run/safety-thread/safety-thread';
+import type { TickStats } from '../src-main/run/safety-thread/messages';
 import { loadSetup, type Setup } from '../src-main/setup/setup-file';
 import { loadSceneFile } from '../src-main/common/config-files';
 import type { Scene } from '../src-main/contract/scene';
@@ -141,10 +142,10 @@ export async function run(args: string[]): Promise<void> {
     core.dispose();
     await lab.close();
     rmSync(sessionsDir, { recursive: true, force: true });
-    if (threadStats) report(latenessStats(mainLateness), threadStats);
+    if (threadStats) report(latenessStats(mainLateness), threadStats.ticks, threadStats.frameGaps);
   }
 
-  function report(main: ReturnType<typeof latenessStats>, inThread: ReturnType<typeof latenessStats>): void {
+  function report(main: TickStats, inThread: TickStats, frameGaps: TickStats): void {
     const staleness = (reasons: (string | null)[]) =>
       reasons.filter((r) => r !== null && /^Motion capture (stale|frozen)/.test(r)).length;
     const rows = [
@@ -159,12 +160,23 @@ export async function run(args: string[]): Promise<void> {
       `Supervisor tick lateness, ms (${TICK_MS} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes)`,
       rows,
     );
+    // A staleness stop with frames arriving every few ms would be the thread's fault; with gaps
+    // over the limit, motion capture really stopped (here: its process starved of CPU).
+    printTable('Motion-capture frame gaps at the safety thread, ms', [
+      {
+        frames: frameGaps.ticks,
+        p50: round(frameGaps.p50),
+        p99: round(frameGaps.p99),
+        max: round(frameGaps.max),
+      },
+    ]);
     writeResult('safety', {
       tickMs: TICK_MS,
       seconds,
       hogs: hogCount,
       scene: values.scene,
       lateness: { main, thread: inThread },
+      frameGaps,
       runs,
       threadStops,
       rows,
@@ -172,7 +184,7 @@ export async function run(args: string[]): Promise<void> {
   }
 }
 
-function figures(s: ReturnType<typeof latenessStats>) {
+function figures(s: TickStats) {
   return { ticks: s.ticks, p50: round(s.p50), p99: round(s.p99), max: round(s.max) };
 }
 

@@ -24,8 +24,8 @@ describe('safety benchmark', () => {
     }
     const result = JSON.parse(readFileSync(path.join(out, 'safety.json'), 'utf8'));
     expect(result).toMatchObject({ tickMs: 5, seconds: 5, hogs: 0, scene: 'isrr-obstacle.json' });
-    for (const where of ['main', 'thread'] as const) {
-      const s = result.lateness[where];
+    for (const where of ['main', 'thread', 'frames'] as const) {
+      const s = where === 'frames' ? result.frameGaps : result.lateness[where];
       expect(s.ticks, where).toBeGreaterThan(0);
       expect(s.p50, where).toBeGreaterThanOrEqual(0);
       expect(s.p50, where).toBeLessThanOrEqual(s.p99);

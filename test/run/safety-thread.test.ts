@@ -106,7 +106,9 @@ describe('safety thread', () => {
     expect(thread.state).toBe('stopped');
     expect(thread.command(0.01, 0)).toBe(false);
 
-    const stats = await thread.tickStats();
+    const { ticks: stats, frameGaps } = await thread.tickStats();
+    expect(frameGaps.ticks).toBeGreaterThan(0);
+    expect(frameGaps.p50).toBeGreaterThan(0);
     expect(stats.ticks).toBeGreaterThan(0);
     expect(stats.p50).toBeGreaterThanOrEqual(0);
     expect(stats.p50).toBeLessThanOrEqual(stats.p99);

@@ -29,6 +29,9 @@ export class SafetyCore {
   private robotState: RobotState | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly lateness: number[] = [];
+  /** Time between frames as they arrive here (ms): tells frames that stopped from a late tick. */
+  private readonly gaps: number[] = [];
+  private lastFrameAt: number | undefined;
   private ticks = 0;
 
   constructor(private readonly post: (message: FromSafety) => void) {}
@@ -51,9 +54,10 @@ export class SafetyCore {
   private async handle(m: ToSafety): Promise<void> {
     if (m.type === 'init') return this.init(m);
     if (m.type === 'stats') {
-      this.post({ type: 'stats', id: m.id, stats: this.stats() });
+      this.post({ type: 'stats', id: m.id, stats: this.stats(), frameGaps: latenessStats(this.gaps) });
       if (m.restart) {
         this.lateness.length = 0;
+        this.gaps.length = 0;
         this.ticks = 0;
       }
       return;
@@ -128,6 +132,10 @@ export class SafetyCore {
       });
       const natnet = new NatNetClient(m.natnet);
       natnet.on('frame', (_frame, snapshot) => {
+        const at = performance.now();
+        if (this.lastFrameAt !== undefined && this.gaps.length < MAX_SAMPLES)
+          this.gaps.push(at - this.lastFrameAt);
+        this.lastFrameAt = at;
         const poses = estimator.frame(snapshot);
         supervisor.updateMocap(poses);
         this.post({ type: 'poses', poses });

@@ -136,6 +136,14 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
   /** A twist for the robot (base frame, m/s), sent by the supervisor. */
   z.object({ type: z.literal('twist'), vx: finite, vy: finite, acceleration: finite }).strict(),
   z.object({ type: z.literal('stop'), acceleration: finite }).strict(),
-  z.object({ type: z.literal('stats'), id: z.number().int(), stats: tickStatsSchema }).strict(),
+  z
+    .object({
+      type: z.literal('stats'),
+      id: z.number().int(),
+      stats: tickStatsSchema,
+      /** Gaps between motion-capture frames as they reached the thread, ms. */
+      frameGaps: tickStatsSchema,
+    })
+    .strict(),
 ]);
 export type FromSafety = z.infer<typeof fromSafetySchema>;

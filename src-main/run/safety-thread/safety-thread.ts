@@ -37,6 +37,12 @@ type Events = {
   error: [Error];
 };
 
+/** Tick lateness and motion-capture frame gaps in the thread, ms. */
+export interface SafetyStats {
+  ticks: TickStats;
+  frameGaps: TickStats;
+}
+
 const workerEntry = new URL('./worker.ts', import.meta.url).href;
 /** Registers tsx in the thread, then imports workerEntry. */
 const bootstrap = new URL('./bootstrap.mjs', import.meta.url);
@@ -44,7 +50,7 @@ const bootstrap = new URL('./bootstrap.mjs', import.meta.url);
 export class SafetyThread extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   private nextId = 1;
-  private readonly waiting = new Map<number, (s: TickStats) => void>();
+  private readonly waiting = new Map<number, (s: SafetyStats) => void>();
   private exited = false;
   private closing = false;
 
@@ -140,9 +146,9 @@ export class SafetyThread extends EventEmitter<Events> {
   }
 
   /** The watchdog tick's lateness so far (ms), as the thread measured it; `restart` starts anew. */
-  tickStats(restart = false): Promise<TickStats> {
+  tickStats(restart = false): Promise<SafetyStats> {
     const id = this.nextId++;
-    const answer = new Promise<TickStats>((resolve, reject) => {
+    const answer = new Promise<SafetyStats>((resolve, reject) => {
       if (this.exited) return reject(new Error('the safety thread has ended'));
       // A thread that stopped answering must not hang its caller.
       const timer = setTimeout(() => {
@@ -199,7 +205,7 @@ export class SafetyThread extends EventEmitter<Events> {
       case 'stats': {
         const resolve = this.waiting.get(m.id);
         this.waiting.delete(m.id);
-        return resolve?.(m.stats);
+        return resolve?.({ ticks: m.stats, frameGaps: m.frameGaps });
       }
     }
   }
