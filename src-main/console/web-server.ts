@@ -9,7 +9,7 @@
  * client sends may throw; it gets a 4xx answer or a WebSocket close code instead.
  *
  * Whether a request names the entry page is decided on the file it resolves to (decoded once,
- * normalised), never on the raw path: '/%69ndex.html' or '//index.html' is the entry page too. A
+ * normalised), never on the raw path: '/%69ndex.html' or '/%2findex.html' is the entry page too. A
  * client that does not read its events (a stalled tab, a paused debugger) is cut off once
  * MAX_BUFFERED_BYTES wait for it, so it cannot grow this process's memory without bound.
  */
