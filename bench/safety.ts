@@ -147,7 +147,7 @@ export async function run(args: string[]): Promise<void> {
 
   function report(main: TickStats, inThread: TickStats, frameGaps: TickStats): void {
     const staleness = (reasons: (string | null)[]) =>
-      reasons.filter((r) => r !== null && /^Motion capture (stale|frozen)/.test(r)).length;
+      reasons.filter((r) => r !== null && /^(Motion capture (stale|frozen)|No robot state)/.test(r)).length;
     const rows = [
       {
         where: 'main thread (today)',
