@@ -20,6 +20,8 @@ const realtime = [
   'test/console/robot-recovery.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/bench/dry-runs.test.ts',
+  'test/run/safety-thread.test.ts',
+  'test/bench/safety.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 

@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   learned: () => import('./learned'),
   console: () => import('./console'),
   'dry-runs': () => import('./dry-runs'),
+  safety: () => import('./safety'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);

@@ -7,9 +7,14 @@
  * the token. Host and Origin are checked so another site cannot reach the API through the
  * browser (DNS rebinding, cross-site WebSockets). Every request is untrusted input: nothing a
  * client sends may throw; it gets a 4xx answer or a WebSocket close code instead.
+ *
+ * Whether a request names the entry page is decided on the file it resolves to (decoded once,
+ * normalised), never on the raw path: '/%69ndex.html' or '/%2findex.html' is the entry page too. A
+ * client that does not read its events (a stalled tab, a paused debugger) is cut off once
+ * MAX_BUFFERED_BYTES wait for it, so it cannot grow this process's memory without bound.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -19,21 +24,32 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { clientFrameSchema, formatIssues, type ServerFrame } from '../contract/console-api';
 import { contentSecurityPolicy } from '../contract/content-security-policy';
 import type { ConsoleCore } from './console-core';
-import { ENTRY_PAGE, rendererFile } from './web-files';
+import { ENTRY_PAGE, rendererFile, type RendererFile } from './web-files';
 
 export const LOOPBACK = '127.0.0.1';
 const API_PATH = '/api';
 /** Largest WebSocket frame accepted from a client: commands are small (scenes < 1 MB). */
 export const MAX_FRAME_BYTES = 2 * 1024 * 1024;
+/**
+ * Bytes queued for one client past which it is disconnected. Events run at tens of kB/s, so a
+ * client this far behind has stopped reading; its page reports the connection closed and a
+ * reload starts it afresh.
+ */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** The part of the console core web mode talks to. */
+export type WebConsoleCore = Pick<ConsoleCore, 'subscribe' | 'handle'>;
 
 export interface WebServerOptions {
-  core: ConsoleCore;
+  core: WebConsoleCore;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   /** 0 picks a free port. */
   port?: number;
   /** Fixed token for tests; random per launch otherwise. */
   token?: string;
+  /** Bytes queued for one WebSocket client before it is disconnected (MAX_BUFFERED_BYTES). */
+  maxBufferedBytes?: number;
 }
 
 export interface WebServer {
@@ -48,6 +64,8 @@ type Admission = { ok: true; url: URL } | { ok: false; status: 400 | 403; messag
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const rendererDir = path.resolve(options.rendererDir);
+  const entryFile = path.join(rendererDir, ENTRY_PAGE);
+  const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   let port = 0;
   const origin = () => `http://${LOOPBACK}:${port}`;
   const origins = () => new Set([origin(), `http://localhost:${port}`]);
@@ -59,10 +77,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (!admission.ok) return refuse(res, admission.status, admission.message);
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const { url } = admission;
+    const found = rendererFile(rendererDir, url.pathname);
+    if (found.kind === 'bad-request') return refuse(res, 400, found.reason);
     // The entry page asks for the token only to tell an operator with a bare URL what to open.
-    if (isEntryPage(url.pathname) && !authorised(url))
+    // Judged on the file itself (device and inode), so no spelling of its path gets around the
+    // check: percent-encoding, doubled slashes, dot segments, another case on macOS, a link.
+    if (found.kind === 'file' && sameFile(found.file, entryFile) && !authorised(url))
       return refuse(res, 401, 'missing or wrong token: open the URL printed at launch');
-    serveFile(req, res, url, rendererDir, port);
+    serveFile(req, res, found, port);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -81,7 +103,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (!authorised(admission.url)) return reject(401);
     const requestOrigin = req.headers.origin;
     if (requestOrigin !== undefined && !origins().has(requestOrigin)) return reject(403);
-    wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.core));
+    wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.core, maxBuffered));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -124,18 +146,17 @@ function admitRequest(req: IncomingMessage, origins: Set<string>): Admission {
   return { ok: true, url };
 }
 
-function isEntryPage(pathname: string): boolean {
-  return pathname === '/' || pathname === ENTRY_PAGE;
-}
-
 /**
  * One WebSocket client: events out, commands in, every frame validated. Frames the ws library
  * refuses (over MAX_FRAME_BYTES, text that is not UTF-8) close the connection with 1009 or 1007;
  * the 'error' listener is what keeps that from being an unhandled error that ends the process.
  */
-function serveApi(ws: WebSocket, core: ConsoleCore): void {
+function serveApi(ws: WebSocket, core: WebConsoleCore, maxBuffered: number): void {
   const send = (frame: ServerFrame) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (ws.readyState !== ws.OPEN) return;
+    // A close frame would queue behind what the client is not reading: cut the connection.
+    if (ws.bufferedAmount > maxBuffered) return ws.terminate();
+    ws.send(JSON.stringify(frame));
   };
   const unsubscribe = core.subscribe((event) => send({ kind: 'event', event }));
   ws.on('close', unsubscribe);
@@ -159,14 +180,7 @@ function serveApi(ws: WebSocket, core: ConsoleCore): void {
   });
 }
 
-function serveFile(
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  rendererDir: string,
-  port: number,
-): void {
-  const found = rendererFile(rendererDir, url.pathname);
+function serveFile(req: IncomingMessage, res: ServerResponse, found: RendererFile, port: number): void {
   if (found.kind === 'bad-request') return refuse(res, 400, found.reason);
   if (found.kind === 'not-found') return refuse(res, 404, 'not found');
   res.setHeader('Content-Type', found.contentType);
@@ -187,6 +201,17 @@ function serveFile(
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end(`${message}\n`);
+}
+
+/** Whether two paths name one file; when that cannot be told, yes (the token is then asked). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a);
+    const y = statSync(b, { throwIfNoEntry: false });
+    return y !== undefined && x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return true;
+  }
 }
 
 /** Constant-time comparison, so the token cannot be guessed byte by byte from timings. */

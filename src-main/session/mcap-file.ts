@@ -42,7 +42,7 @@ export class FileWritable implements IWritable {
  * Writes all of `bytes` at the file's current position. A write may take fewer bytes than it was
  * given (a signal, a full quota, a network file system); the rest must follow, not be dropped.
  */
-export async function writeFully(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+export async function writeFully(handle: Pick<FileHandle, 'write'>, bytes: Uint8Array): Promise<void> {
   let done = 0;
   while (done < bytes.byteLength) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.byteLength - done);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,6 +89,25 @@ describe('web mode server', () => {
     expect((await get('/../../etc/passwd')).status).toBe(404);
     expect((await get('/assets/..%2f..%2f..%2fetc%2fpasswd')).status).toBe(404);
     expect((await get('/assets')).status).toBe(404);
+  });
+
+  it('asks the token for every spelling of the entry page: encoded, doubled, dotted or linked', async () => {
+    symlinkSync(path.join(dir, 'index.html'), path.join(dir, 'assets', 'alias.html'));
+    for (const spelling of [
+      '/%69ndex.html',
+      '/%2findex.html',
+      '/assets/..%2findex.html',
+      '/assets/%2e%2e%2Findex.html',
+      '/index%2ehtml',
+      '/assets/alias.html',
+    ]) {
+      expect((await get(spelling)).status, spelling).toBe(401);
+      const ok = await get(`${spelling}?token=${server.token}`);
+      expect(ok.status, spelling).toBe(200);
+      expect(ok.body).toContain('console');
+    }
+    // Encoded once means decoded once: '%2569' is the name '%69ndex.html', which is not there.
+    expect((await get('/%2569ndex.html')).status).toBe(404);
   });
 
   it('refuses other Host headers (DNS rebinding)', async () => {

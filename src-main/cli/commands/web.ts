@@ -2,7 +2,8 @@
  * `parapush web [--port P]`: the console in a browser. Runs the same core as the desktop app,
  * serves the built UI and the console API on 127.0.0.1 only, behind a token printed at launch.
  * Dry runs go to the in-process virtual lab (started at launch); real runs to the lab named by
- * --lab, if any. --open also opens the URL in the default browser, where there is one.
+ * --lab, if any. --open also opens the URL in the default browser, where there is one, through a
+ * private file that redirects to it (web-opener.ts): the token never goes on a command line.
  */
 import open from 'open';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { ConsoleCore } from '../../console/console-core';
 import { createConsoleLab } from '../../console/console-lab';
 import { rendererOutDir, scenesDir, tasksDir } from '../../common/paths';
 import { ensureRendererBuilt } from '../../console/renderer-build';
+import { writeBrowserOpener, type BrowserOpener } from '../../console/web-opener';
 import { startWebServer } from '../../console/web-server';
 import { UsageError } from '../errors';
 import { foxglovePort } from '../../session/foxglove-live';
@@ -101,9 +103,14 @@ export function registerWebCommand(program: Command): void {
           process.stdout.write(
             `Foxglove live view of each run: ${live.url} (loopback only; the protocol has no authentication)\n`,
           );
-        if (opts.open) openInBrowser(server.url);
+        let opener: BrowserOpener | undefined;
+        if (opts.open) {
+          opener = await writeBrowserOpener(server.url);
+          openInBrowser(opener.file);
+        }
         await untilStopped().done;
         try {
+          await opener?.remove();
           await server.close();
         } finally {
           core.dispose();
@@ -114,13 +121,16 @@ export function registerWebCommand(program: Command): void {
     );
 }
 
-/** Opens the URL in the default browser; where there is none, the printed URL is the way in. */
-function openInBrowser(url: string): void {
+/**
+ * Opens the redirecting file in the default browser; where there is none, the printed URL is the
+ * way in. Only the file's path, no secret, is on the browser's command line.
+ */
+function openInBrowser(file: string): void {
   const unavailable = (err: unknown) =>
     process.stdout.write(
       `(no default browser could be opened: ${(err as Error).message}; open the URL above)\n`,
     );
-  open(url)
+  open(file)
     .then((child) => child.once('error', unavailable))
     .catch(unavailable);
 }
