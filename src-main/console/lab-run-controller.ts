@@ -23,7 +23,13 @@ import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
 import type { LabSession } from './lab-session';
-import type { AbortSource, RunController, RunRequest, RunSink } from './run-controller';
+import {
+  NO_REAL_LAB,
+  type AbortSource,
+  type RunController,
+  type RunRequest,
+  type RunSink,
+} from './run-controller';
 import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 
 export interface LabRunControllerOptions {
@@ -92,15 +98,16 @@ export class LabRunController implements RunController {
     return () => this.listeners.delete(listener);
   }
 
+  unavailable(mode: RunMode): string | null {
+    return mode === 'real' && !this.o.realLab ? NO_REAL_LAB : null;
+  }
+
   async start(request: RunRequest, sink: RunSink): Promise<void> {
     // An aborted run may still be winding down (planning finishing, the pool closing): wait for it.
     if (this.active?.abort.signal.aborted) await this.ending;
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
-    if (!session)
-      throw new Error(
-        'no real lab is configured: set the robot and motion-capture hosts in the lab settings',
-      );
+    if (!session) throw new Error(NO_REAL_LAB);
     const scene = sceneForRun(request.scene, request.settings);
     const task = taskForRun(scene, request.settings, this.o.tasksDir);
     const model = modelForRun(request.settings);
