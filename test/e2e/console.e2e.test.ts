@@ -77,10 +77,10 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     await expect.poll(() => links.getByRole('row', { name: /UR5/ }).textContent()).toContain('robot RUNNING');
     const checklist = page.getByRole('table', { name: 'Pre-flight checklist' });
     await expect.poll(() => checklist.textContent()).toContain('Motion capture fresh');
-    // Before a run has gripped the pusher, that check is red with its reason.
+    // Before a run has gripped the pusher, that check waits for the run's start and says so.
     await expect
       .poll(() => checklist.getByRole('row', { name: /Pusher held/ }).textContent())
-      .toContain('FAIL');
+      .toContain('AT RUN START');
     await page.screenshot({ path: path.join(shots, 'setup.png') });
 
     // The calibration wizard captures the live pusher. The virtual pusher stands still, so three
@@ -215,8 +215,10 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     await expect
       .poll(() => log.locator('li[data-playback]').filter({ hasText: 'Aborted by operator' }).count())
       .toBeGreaterThan(0);
-    // The live console state stays in the status bar, and nothing can start or arm a run.
-    expect(await page.getByTestId('run-phase').textContent()).toContain('ABORTED');
+    // The status bar shows the recording's outcome in place of the live run's, and nothing can
+    // start or arm a run.
+    expect(await page.getByTestId('recorded-outcome').textContent()).toContain('RECORDED RUN: ABORTED');
+    expect(await page.getByTestId('run-phase').count()).toBe(0);
     await page.getByRole('navigation').getByRole('button', { name: 'Run' }).click();
     expect(await page.getByRole('button', { name: /Start dry run/ }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Arm' }).isDisabled()).toBe(true);
