@@ -15,7 +15,7 @@ import type { PlannerSettings } from '../contract/planner-settings';
 import type { RunMode } from '../contract/run-lifecycle';
 import { monotonicSeconds, wallSeconds } from '../contract/time';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { ModelRequest } from '../parareal/model-choice';
+import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../run/lab-link';
 import type { RunRecorder } from '../run/run-recorder';
@@ -147,7 +147,12 @@ export class LabRunController implements RunController {
       sink.ended();
       return;
     }
-    log(sink, 'info', 'lab', `connected; planning with ${modelName(model)}, ${task.planner.kind} planner`);
+    log(
+      sink,
+      'info',
+      'lab',
+      `connected; planning with ${modelName(model, task, this.o.workers)}, ${task.planner.kind} planner`,
+    );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
 
@@ -272,8 +277,13 @@ function log(sink: RunSink, level: 'info' | 'warn' | 'error', source: string, me
   sink.emit(event);
 }
 
-function modelName(model: ModelRequest): string {
-  if (model.kind === 'auto') return 'the auto model (fine or Parareal, chosen for the workers)';
+/** The model in words; for `auto`, the one it chooses for this task on these workers and why. */
+function modelName(model: ModelRequest, task: Task, workers: number): string {
+  if (model.kind === 'auto') {
+    const p = task.planner;
+    const chosen = resolveModel(model, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
+    return `${modelName(chosen.model, task, workers)}, chosen by ${chosen.reason ?? 'auto'}`;
+  }
   if (model.kind !== 'parareal') return `the ${model.kind} model`;
   return `Parareal (${model.tolerance ? `adaptive, at most ${model.iterations}` : model.iterations} iteration(s))`;
 }
