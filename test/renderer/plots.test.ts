@@ -273,7 +273,13 @@ describe('Plots', () => {
     observer.callback(
       observer.targets.map(
         (target, i) =>
-          ({ target, intersectionRatio: i < 2 ? 1 : 0.3 }) as unknown as IntersectionObserverEntry,
+          // Convergence scrolled out above, Planning time and Speedup below.
+          ({
+            target,
+            intersectionRatio: i === 1 ? 1 : 0.3,
+            boundingClientRect: { top: i === 0 ? -200 : 600 },
+            rootBounds: { top: 0 },
+          }) as unknown as IntersectionObserverEntry,
       ),
       {} as IntersectionObserver,
     );
@@ -281,7 +287,8 @@ describe('Plots', () => {
     await waitFor(() =>
       expect(within(index).getByRole('button', { name: /Planning time/ }).dataset.offscreen).toBe('true'),
     );
-    expect(within(index).getByRole('button', { name: 'Convergence' }).dataset.offscreen).toBe('false');
+    expect(within(index).getByRole('button', { name: 'Cost' }).dataset.offscreen).toBe('false');
+    expect(within(index).getByRole('button', { name: /Convergence/ }).textContent).toBe('↑Convergence');
     expect(within(index).getByRole('button', { name: /Speedup/ }).textContent).toBe('↓Speedup');
     await fireEvent.click(within(index).getByRole('button', { name: /Speedup/ }));
     expect(Element.prototype.scrollIntoView).toHaveBeenCalledTimes(1);
