@@ -26,7 +26,7 @@ const LINK_ERRORS = [
 
 /** Exit codes the README promises: 1 for a failure, 2 for bad input (usage, files, options). */
 export const EXIT_FAILURE = 1;
-const EXIT_BAD_INPUT = 2;
+export const EXIT_BAD_INPUT = 2;
 
 /** An error meant for the user as it is: no stack trace. */
 export class UsageError extends Error {

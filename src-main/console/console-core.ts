@@ -117,7 +117,6 @@ export class ConsoleCore {
       whatIf: options.whatIf,
       publish: (event) => this.publish(event),
       log: (level, message) => this.log(level, 'sessions', message),
-      showScene: (scene) => this.setScene(scene, null, true),
       runActive: () => this.runActive(),
       ...(options.liveTap ? { liveTap: options.liveTap } : {}),
     });
@@ -186,6 +185,7 @@ export class ConsoleCore {
         label: plannerPresets[name].label,
       })),
       run: this.run.status,
+      realRun: this.runController.unavailable?.('real') ?? null,
       ...this.labStatus(),
     };
   }
@@ -350,6 +350,10 @@ export class ConsoleCore {
     if (this.recovery.inProgress)
       throw new Error('the robot is being recovered from a protective stop: start the run once that is done');
     if (!this.scene) throw new Error('load a scene before starting a run');
+    // A run that cannot start at all (no lab for it) is refused before anything of it is
+    // recorded: a refusal is not a failed run.
+    const unavailable = this.runController.unavailable?.(mode) ?? null;
+    if (unavailable) throw new Error(unavailable);
     // The last run's last events (and its log) come first, so that nothing of it lands in the
     // next run's status or log.
     await this.runOver;

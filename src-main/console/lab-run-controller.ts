@@ -20,7 +20,7 @@ import type { RunMode } from '../contract/run-lifecycle';
 import { monotonicSeconds, wallSeconds } from '../contract/time';
 import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { ModelRequest } from '../parareal/model-choice';
+import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../run/lab-link';
 import type { RunRecorder } from '../run/run-recorder';
@@ -28,7 +28,13 @@ import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
 import type { LabSession } from './lab-session';
-import type { AbortSource, RunController, RunRequest, RunSink } from './run-controller';
+import {
+  NO_REAL_LAB,
+  type AbortSource,
+  type RunController,
+  type RunRequest,
+  type RunSink,
+} from './run-controller';
 import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 
 export interface LabRunControllerOptions {
@@ -121,15 +127,16 @@ export class LabRunController implements RunController {
     return () => this.listeners.delete(listener);
   }
 
+  unavailable(mode: RunMode): string | null {
+    return mode === 'real' && !this.o.realLab ? NO_REAL_LAB : null;
+  }
+
   async start(request: RunRequest, sink: RunSink): Promise<void> {
     // An aborted run may still be winding down (planning finishing, the pool closing): wait for it.
     if (this.active?.abort.signal.aborted) await this.ending;
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
-    if (!session)
-      throw new Error(
-        'no real lab is configured: set the robot and motion-capture hosts in the lab settings',
-      );
+    if (!session) throw new Error(NO_REAL_LAB);
     const scene = sceneForRun(request.scene, request.settings);
     const task = taskForRun(scene, request.settings, this.o.tasksDir);
     const model = modelForRun(request.settings);
@@ -169,7 +176,12 @@ export class LabRunController implements RunController {
       sink.ended();
       return;
     }
-    log(sink, 'info', 'lab', `connected; planning with ${modelName(model)}, ${task.planner.kind} planner`);
+    log(
+      sink,
+      'info',
+      'lab',
+      `connected; planning with ${modelName(model, task, this.o.workers)}, ${task.planner.kind} planner`,
+    );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
 
@@ -293,8 +305,13 @@ function log(sink: RunSink, level: 'info' | 'warn' | 'error', source: string, me
   sink.emit(event);
 }
 
-function modelName(model: ModelRequest): string {
-  if (model.kind === 'auto') return 'the auto model (fine or Parareal, chosen for the workers)';
+/** The model in words; for `auto`, the one it chooses for this task on these workers and why. */
+function modelName(model: ModelRequest, task: Task, workers: number): string {
+  if (model.kind === 'auto') {
+    const p = task.planner;
+    const chosen = resolveModel(model, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
+    return `${modelName(chosen.model, task, workers)}, chosen by ${chosen.reason ?? 'auto'}`;
+  }
   if (model.kind !== 'parareal') return `the ${model.kind} model`;
   return `Parareal (${model.tolerance ? `adaptive, at most ${model.iterations}` : model.iterations} iteration(s))`;
 }

@@ -29,7 +29,16 @@ export interface RunRequest {
   recorder?: RunRecorder | null;
 }
 
+/** Why a real run cannot start without a real lab, and how to configure one (docs/console.md). */
+export const NO_REAL_LAB =
+  'No real lab is configured: start the console with a lab file (parapush web --lab lab.json; on the desktop, <userData>/lab.json), as docs/console.md describes.';
+
 export interface RunController {
+  /**
+   * Why a run of this mode cannot start at all (no lab for it), in words for the operator; null
+   * when it may be tried. The console asks before it records anything of the run.
+   */
+  unavailable?(mode: RunMode): string | null;
   /**
    * Starts a run; resolves once it is under way (and then calls sink.ended() once it is over),
    * rejects with a reason for the operator (nothing ran; the caller ends the run's log).
@@ -53,6 +62,10 @@ export const RUN_UNAVAILABLE_MESSAGE =
 
 /** The controller used until the real one is injected: it refuses to run rather than pretend. */
 export class UnavailableRunController implements RunController {
+  unavailable(): string {
+    return RUN_UNAVAILABLE_MESSAGE;
+  }
+
   async start(): Promise<void> {
     throw new Error(RUN_UNAVAILABLE_MESSAGE);
   }

@@ -30,8 +30,6 @@ export interface SessionServiceOptions {
   whatIf?: WhatIfPlannerFactory;
   publish(event: ConsoleEvent): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
-  /** Shows a logged scene in the view (refuses during a run). */
-  showScene(scene: Scene): void;
   runActive(): boolean;
   /** Also told every message a run's log gets (the live Foxglove view, session/foxglove-live.ts). */
   liveTap?: MessageTap;
@@ -152,13 +150,14 @@ export class SessionService {
       await log.close();
     }
     this.closePlayback();
-    if (run.scene) this.o.showScene(run.scene);
+    // The recorded scene goes to the view with the session (sessions.open's result), never into
+    // the console's live scene: watching a recording must not change what the next run plans with.
     const playback = new Playback(run, this.o.publish, (s) =>
       this.o.publish({ type: 'playback', status: { file: name, ...s } }),
     );
     this.open = { file: name, run, steps: plannerSteps(run), playback };
     const status = playback.seek(0);
-    return { summary, steps: this.open.steps.length, playback: { file: name, ...status } };
+    return { summary, steps: this.open.steps.length, scene: run.scene, playback: { file: name, ...status } };
   }
 
   private async whatIf(step: number, settings: PlannerSettings) {

@@ -431,6 +431,8 @@ export const snapshotSchema = z
     settings: plannerSettingsSchema,
     presets: z.array(z.object({ name: plannerPresetNameSchema, label: z.string() }).strict()),
     run: runStatusSchema,
+    /** Why a real run cannot start (no real lab configured), with how to configure one; null: it can. */
+    realRun: z.string().nullable(),
     connections: z.array(connectionSchema),
     preflight: preflightReportSchema.nullable(),
     lab: labViewSchema.nullable(),
@@ -466,7 +468,13 @@ export const commandResultSchemas = {
     .strict(),
   'sessions.list': z.object({ folder: z.string(), sessions: z.array(sessionListingSchema) }).strict(),
   'sessions.open': z
-    .object({ summary: sessionSummarySchema, steps: z.number().int().min(0), playback: playbackStatusSchema })
+    .object({
+      summary: sessionSummarySchema,
+      steps: z.number().int().min(0),
+      /** The scene the run was recorded on, for the view only: it never becomes the live scene. */
+      scene: sceneSchema.nullable(),
+      playback: playbackStatusSchema,
+    })
     .strict(),
   'playback.play': z.object({ playback: playbackStatusSchema }).strict(),
   'playback.pause': z.object({ playback: playbackStatusSchema }).strict(),

@@ -118,6 +118,13 @@ export class RunReporter {
         // The arm has stopped: the run ends here, whatever winding down takes. A refused command
         // is the stop that follows it, so only the stop moves the lifecycle.
         this.endedAt ??= time;
+        if (d.kind === 'stop' && d.reason.code === 'task-ended') {
+          // The task's own end: the arm stops as planned, not for safety. The run's report of how
+          // it ended follows (ended()); until then nothing here reads like an alarm.
+          this.status({ safety: 'safe', armed: false });
+          const success = d.reason.outcome.startsWith('success');
+          return this.log(success ? 'info' : 'warn', 'supervisor', `Arm stopped: ${d.message}`);
+        }
         const event = d.kind === 'stop' ? stopEvent(d) : undefined;
         this.status({ safety: 'stopped', armed: false, reason: d.message, ...(event ? { event } : {}) });
         return tell('stop', d.message);

@@ -27,10 +27,12 @@ describe('parapush scene check', () => {
     );
   });
 
-  it('reports every file even after failures, one line each, and exits 1', async () => {
+  it('reports every file even after failures, one line each, and exits 2 for a missing file', async () => {
     const [first, second] = readmeGlob;
     const r = await cli('scene', 'check', first!, 'package.json', 'no-such-scene.json', second!);
-    expect(r.code).toBe(1);
+    // A missing file is bad input (2, as for every command); an invalid scene alone is 1.
+    expect(r.code).toBe(2);
+    expect((await cli('scene', 'check', first!, 'package.json')).code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/: ok \(/);

@@ -341,7 +341,7 @@ describe('bad input of the long-running commands: exit 2 before anything starts'
     [['run', ...robot, '--task', task, '--model', 'parareal:x'], /^--model: .*"parareal:x"/],
     [
       ['run', ...robot, '--task', task, '--setup', path.join(tmp, 'no-setup.json')],
-      `no lab setup at ${path.join(tmp, 'no-setup.json')}: calibrate this setup first (or give --setup FILE)`,
+      `no lab setup at ${path.join(tmp, 'no-setup.json')}: start the virtual lab first (parapush lab, in another terminal; it writes this setup), or give --setup FILE`,
     ],
     [['web', '--port', '65536'], '--port must be 0..65535, not "65536"'],
   ] as [string[], string | RegExp][])('parapush %j', async (args, message) => {

@@ -130,9 +130,10 @@ describe('ConsoleCore', () => {
       ok: false,
       error: RUN_UNAVAILABLE_MESSAGE,
     });
-    expect(events.filter((e) => e.type === 'run').at(-1)).toMatchObject({
-      status: { phase: 'failed', reason: RUN_UNAVAILABLE_MESSAGE },
-    });
+    // Refused before it started: no run, so no failed run in the status or a session log.
+    expect(events.filter((e) => e.type === 'run')).toEqual([]);
+    expect(core.snapshot().run.phase).toBe('idle');
+    expect(core.snapshot().realRun).toBe(RUN_UNAVAILABLE_MESSAGE);
     expect(
       events.some((e) => e.type === 'log' && e.level === 'error' && e.message.includes('not available yet')),
     ).toBe(true);

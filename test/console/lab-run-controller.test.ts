@@ -161,7 +161,11 @@ describe('dry runs on the virtual lab', () => {
 
   it('refuses real runs when no real lab is configured, with the reason', async () => {
     const real = await core.handle({ type: 'run.start', mode: 'real' });
-    expect(real).toMatchObject({ ok: false, error: expect.stringMatching(/no real lab is configured/) });
+    expect(real).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^No real lab is configured.*--lab/),
+    });
+    expect(core.snapshot().realRun).toMatch(/^No real lab is configured/);
     expect(await core.handle({ type: 'run.arm' })).toMatchObject({ ok: false });
   });
 

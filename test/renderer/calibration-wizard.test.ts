@@ -18,7 +18,7 @@ afterEach(cleanup);
 const empty = (): CalibrationStageState => ({ pairs: [], fit: null, saved: null });
 
 /** Answers calibration commands like the core would, with a known fit, and records what was sent. */
-function fakeCore(options: { fitError?: string } = {}) {
+function fakeCore(options: { fitError?: string; still?: boolean; rms?: number } = {}) {
   const sent: ConsoleCommand[] = [];
   let state: CalibrationWizardState = {
     lab: 'virtual lab in this process',
@@ -40,7 +40,11 @@ function fakeCore(options: { fitError?: string } = {}) {
           [command.stage]: {
             ...s,
             fit: null,
-            pairs: [...s.pairs, { table: command.table, measured: [x + 0.4, 0.05, y] }],
+            // A pusher left standing (`still`) measures one place whatever the table point.
+            pairs: [
+              ...s.pairs,
+              { table: command.table, measured: options.still ? [0.4, 0.05, 0] : [x + 0.4, 0.05, y] },
+            ],
           },
         };
       } else if (command.type === 'calibration.fit') {
@@ -48,7 +52,10 @@ function fakeCore(options: { fitError?: string } = {}) {
         const errors = [0.0005, 0.0002, 0.0021];
         state = {
           ...state,
-          mocap: { ...state.mocap, fit: { kind: command.kind, rms: 0.0013, max: 0.0021, errors, worst: 2 } },
+          mocap: {
+            ...state.mocap,
+            fit: { kind: command.kind, rms: options.rms ?? 0.0013, max: 0.0021, errors, worst: 2 },
+          },
         };
       } else if (command.type === 'calibration.save') {
         state = { ...state, mocap: { ...state.mocap, saved: { file: '/setups/lab.json', at: 1 } } };
@@ -137,5 +144,26 @@ describe('CalibrationWizard', () => {
     await fireEvent.click(button('Capture point'));
     await waitFor(() => expect(sent.at(-1)?.type).toBe('calibration.capture'));
     expect(sent.at(-1)).toEqual({ type: 'calibration.capture', stage: 'robot', table: [0.125, -0.04, 0] });
+  });
+
+  it('warns when captures at different table points measured one place, and keeps Save off above the limit', async () => {
+    const { client, sent } = fakeCore({ still: true, rms: 0.5309 });
+    render(CalibrationWizard, { client, scene });
+    await waitFor(() => expect(button('Capture point').disabled).toBe(false));
+    await capture(0);
+    expect(screen.queryByTestId('calibration-repeated')).toBeNull();
+    await capture(1);
+    await capture(2);
+    expect(screen.getByTestId('calibration-repeated').textContent).toContain(
+      'pairs 1 and 2, pairs 1 and 3, pairs 2 and 3 measured the same place',
+    );
+    await fireEvent.click(button('Fit'));
+    await waitFor(() =>
+      expect(screen.getByTestId('calibration-residual').textContent).toContain(
+        'above the limit: Save is off',
+      ),
+    );
+    expect(button('Save to setup').disabled).toBe(true);
+    expect(sent.some((c) => c.type === 'calibration.save')).toBe(false);
   });
 });

@@ -47,3 +47,35 @@ describe('PlannerReadout', () => {
     expect(replan.dataset.replanned).toBe('true');
   });
 });
+
+describe('planner readout: which model planned', () => {
+  const fineStep = { ...plannerStep(3, 3), predictions: [], convergence: [] };
+
+  it('names the fine model that auto chose when a step came without Parareal', () => {
+    const workers = fineStep.timings.workers;
+    render(PlannerReadout, {
+      step: fineStep,
+      active: false,
+      waitingSince: null,
+      maxActions: 20,
+      controlDuration: 1,
+      model: 'auto',
+    });
+    expect(screen.getByTestId('readout-model').textContent).toBe(
+      `fine (auto, ${workers} worker${workers === 1 ? '' : 's'})`,
+    );
+    expect(screen.queryByTestId('readout-parareal')).toBeNull();
+  });
+
+  it('says auto chooses at the start before any step', () => {
+    render(PlannerReadout, {
+      step: null,
+      active: false,
+      waitingSince: null,
+      maxActions: 20,
+      controlDuration: 1,
+      model: 'auto',
+    });
+    expect(screen.getByTestId('readout-parareal').textContent).toBe('auto: chosen at the start');
+  });
+});

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsoleEvent, PlaybackStatusInfo } from '../../src-main/contract/console-api';
 import { ConsoleState } from '../../src-renderer/src/state/console-state.svelte';
-import { plannerStep, stateEvent } from '../session/sample-messages';
+import { referenceScene } from '../helpers/scenes';
+import { plannerStep, sampleScene, stateEvent } from '../session/sample-messages';
 
 const status = (patch: Partial<PlaybackStatusInfo> = {}): PlaybackStatusInfo => ({
   file: 'a.mcap',
@@ -100,6 +101,7 @@ describe('console state during playback', () => {
         recovered: false,
         messageCounts: {},
       },
+      scene: null,
     };
     // Supervisor decisions are dated by the recorded run, not by the time they are replayed.
     m.apply({ type: 'supervisor', time: 2, decision: 'allow', reason: 'ok' });
@@ -108,5 +110,70 @@ describe('console state during playback', () => {
     m.apply(playback(null));
     expect(m.whatIf).toBeNull();
     expect(m.session).toBeNull();
+  });
+});
+
+describe('the live scene during playback', () => {
+  const summary = {
+    sessionId: null,
+    startedAt: 1_700_000_000,
+    duration: 30,
+    mode: 'dry' as const,
+    scene: 'isrr-obstacle',
+    model: 'fine',
+    outcome: 'finished',
+    outcomeDetail: null,
+    softwareVersion: null,
+    recovered: false,
+    messageCounts: {},
+  };
+
+  it('draws the recorded scene while playback is open and never writes the live one', () => {
+    const m = new ConsoleState();
+    m.apply({ type: 'scene', scene: sampleScene, file: 'open-table.json', dirty: false });
+    const recorded = referenceScene('isrr-obstacle');
+    m.apply(playback(status()));
+    m.session = { file: 'a.mcap', steps: 1, summary, scene: recorded };
+    expect(m.shownScene).toBe(recorded);
+    // Everything a recording replays leaves the live scene as it was.
+    m.apply(step(0));
+    m.apply(stateEvent(1));
+    m.apply(recordedLog('replayed line'));
+    m.apply(playback(status({ position: 3, seeks: 2 })));
+    expect(m.scene).toBe(sampleScene);
+    expect(m.sceneFile).toBe('open-table.json');
+    expect(m.sceneDirty).toBe(false);
+
+    m.apply(playback(null));
+    expect(m.shownScene).toBe(sampleScene);
+    expect(m.scene).toBe(sampleScene);
+    expect(m.sceneDirty).toBe(false);
+  });
+
+  it('draws the live scene when the log has none', () => {
+    const m = new ConsoleState();
+    m.apply({ type: 'scene', scene: sampleScene, file: null, dirty: true });
+    m.apply(playback(status()));
+    m.session = { file: 'a.mcap', steps: 1, summary, scene: null };
+    expect(m.shownScene).toBe(sampleScene);
+  });
+});
+
+describe('the scene draft', () => {
+  it('blocks a run with its first problem in words, and lets it go once fixed or discarded', () => {
+    const m = new ConsoleState();
+    expect(m.draftBlocksRun).toBeNull();
+    m.sceneDraft = {
+      values: { 'goal.center.x': '5000' },
+      problems: [
+        { path: 'goal.center', message: 'is off the table' },
+        { path: 'goal.radius', message: 'too small' },
+      ],
+    };
+    expect(m.draftBlocksRun).toBe(
+      'The scene draft is invalid: goal.center: is off the table (and 1 more). Fix it or discard it in the Scene view.',
+    );
+    m.sceneDraft = null;
+    expect(m.draftBlocksRun).toBeNull();
   });
 });

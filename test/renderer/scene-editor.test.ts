@@ -71,3 +71,33 @@ describe('scene editor', () => {
     expect(sent.some((c) => c.type === 'scene.update')).toBe(false);
   });
 });
+
+describe('scene editor: refused edits stay as a draft', () => {
+  const offTable = [{ path: 'goal.center', message: 'is off the table' }];
+
+  it('keeps the typed value in its field with the problem, until discarded', async () => {
+    const { client } = recordingClient(offTable);
+    render(SceneView, { client, scene, file: 'isrr-obstacle.json', dirty: false });
+    const goalX = () => screen.getByLabelText('Goal x (mm)') as HTMLInputElement;
+    await fireEvent.change(goalX(), { target: { value: '5000' } });
+    expect((await screen.findByTestId('scene-draft')).textContent).toContain('Draft not applied');
+    expect(screen.getByLabelText('Validation problems').textContent).toContain(
+      'goal.center: is off the table',
+    );
+    expect(goalX().value).toBe('5000');
+    await fireEvent.click(screen.getByRole('button', { name: 'Discard draft' }));
+    expect(screen.queryByTestId('scene-draft')).toBeNull();
+    expect(Number(goalX().value)).toBeCloseTo(scene.goal.center.x * 1000, 3);
+  });
+
+  it('asks before a Load throws away unsaved changes', async () => {
+    const { client, sent } = recordingClient();
+    render(SceneView, { client, scene, file: 'isrr-obstacle.json', dirty: true });
+    await screen.findByRole('option', { name: 'isrr-obstacle.json' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Load' }));
+    expect((await screen.findByTestId('confirm-load')).textContent).toContain(
+      'throws away its unsaved changes',
+    );
+    expect(sent.some((c) => c.type === 'scene.load')).toBe(false);
+  });
+});

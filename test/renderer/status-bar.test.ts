@@ -146,4 +146,44 @@ describe('StatusBar', () => {
     // Abort stays on screen whatever plays back.
     expect(screen.getByRole('button', { name: /ABORT/ })).toBeTruthy();
   });
+
+  it('shows a reached goal green and calm even though the arm stopped at the end', () => {
+    render(StatusBar, {
+      run: run({ phase: 'finished', mode: 'dry', reason: 'Goal reached', elapsed: 24, safety: 'stopped' }),
+      clock: still(24),
+      connections: [],
+      link: { up: true, detail: '' },
+      onAbort: () => {},
+    });
+    const banner = screen.getByTestId('run-banner');
+    expect(banner.dataset.tone).toBe('done');
+    expect(banner.textContent).toContain('FINISHED');
+    expect(banner.textContent).not.toContain('STOP');
+  });
+
+  it("shows the recording's outcome, not the live run's, while a session plays back", () => {
+    render(StatusBar, {
+      run: run({ phase: 'aborted', mode: 'dry', reason: 'Aborted by operator', safety: 'stopped' }),
+      clock: still(5),
+      connections: [],
+      link: { up: true, detail: '' },
+      playback: {
+        file: 's.mcap',
+        duration: 30,
+        position: 30,
+        playing: false,
+        speed: 1,
+        ended: true,
+        seeks: 1,
+      },
+      recorded: { outcome: 'success', detail: 'goal reached', mode: 'dry' },
+      onAbort: () => {},
+    });
+    const recorded = screen.getByTestId('recorded-outcome');
+    expect(recorded.textContent).toContain('RECORDED RUN: FINISHED (dry run)');
+    expect(recorded.dataset.tone).toBe('done');
+    expect(screen.queryByTestId('run-phase')).toBeNull();
+    expect(screen.queryByTestId('run-banner')).toBeNull();
+    expect(screen.getByRole('contentinfo').textContent).not.toContain('ABORTED');
+  });
 });

@@ -92,12 +92,15 @@ describe('a supervisor stop in the run status', () => {
   });
 
   it("leaves the task's own end to the run's report of it", () => {
-    const { run, report, refused, stop } = startedRun();
+    const { run, report, refused, stop, logs } = startedRun();
     report.decision(stop('stop', { code: 'task-ended', outcome: 'success: goal reached' }, 3));
-    expect(run.status).toMatchObject({ phase: 'running', safety: 'stopped' });
+    // The task's own end is no safety stop: safe, disarmed, and no supervisor STOP in the log.
+    expect(run.status).toMatchObject({ phase: 'running', safety: 'safe', armed: false });
+    expect(logs('warn')).toEqual([]);
     report.ended({ outcome: 'success', reason: 'goal reached', actions: 9 });
     expect(run.status).toMatchObject({
       phase: 'finished',
+      safety: 'safe',
       reason: 'Goal reached',
       elapsed: expect.closeTo(3, 9),
     });

@@ -179,8 +179,11 @@ export function registerRunCommand(program: Command): void {
       }
       const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
       if (!existsSync(setupFile)) {
+        // On loopback the lab is the virtual one, whose setup `parapush lab` writes when it starts.
         throw new UsageError(
-          `no lab setup at ${setupFile}: calibrate this setup first (or give --setup FILE)`,
+          isLoopback(opts.robot)
+            ? `no lab setup at ${setupFile}: start the virtual lab first (parapush lab, in another terminal; it writes this setup), or give --setup FILE`
+            : `no lab setup at ${setupFile}: calibrate this lab first (the console's Setup view, calibration wizard), or give --setup FILE`,
         );
       }
       const setup = loadSetup(setupFile);

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
 import { NoSuchSceneFileError, SceneFileError, sceneJsonSchema } from '../../contract/scene-file';
-import { EXIT_FAILURE } from '../errors';
+import { EXIT_BAD_INPUT, EXIT_FAILURE } from '../errors';
 
 /** One line per file, so a glob of many files reads as a list and greps cleanly. */
-function checkLine(file: string): { ok: boolean; line: string } {
+function checkLine(file: string): { ok: boolean; line: string; missing?: boolean } {
   try {
     const s = loadSceneFile(file);
     return {
@@ -13,7 +13,7 @@ function checkLine(file: string): { ok: boolean; line: string } {
       line: `${file}: ok (${s.name}: ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))`,
     };
   } catch (err) {
-    if (err instanceof NoSuchSceneFileError) return { ok: false, line: err.message };
+    if (err instanceof NoSuchSceneFileError) return { ok: false, line: err.message, missing: true };
     if (!(err instanceof SceneFileError)) throw err;
     const problems = err.problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ');
     return { ok: false, line: `${file}: invalid scene: ${problems}` };
@@ -35,7 +35,9 @@ export function registerSceneCommand(program: Command): void {
       const failed = results.filter((r) => !r.ok).length;
       if (failed > 0) {
         process.stderr.write(`parapush: ${failed} of ${files.length} scene file(s) failed the check\n`);
-        process.exitCode = EXIT_FAILURE;
+        // A file that is not there is bad input (exit 2, as for every command); a scene that
+        // fails the check is the check's answer (exit 1).
+        process.exitCode = results.some((r) => r.missing) ? EXIT_BAD_INPUT : EXIT_FAILURE;
       }
     });
   scene

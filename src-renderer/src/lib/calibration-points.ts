@@ -29,3 +29,28 @@ export function tablePresets(scene: Pick<Scene, 'table'> | null): TablePreset[] 
     { label: 'corner −x +y', x: -hx, y: hy },
   ];
 }
+
+type Point3 = readonly [number, number, number] | number[];
+
+/** Closer than this, two measurements are one place: the marker's noise while still is well under it. */
+export const SAME_PLACE = 0.002;
+/** Table points at least this far apart should have been measured apart too. */
+const DIFFERENT_POINTS = 0.01;
+
+/**
+ * Pairs whose measurements are one place although their table points are not: the pusher was not
+ * moved between captures (on the virtual lab it cannot be moved by hand). Each as [earlier, later]
+ * pair indices, from 0.
+ */
+export function repeatedMeasurements(pairs: { table: Point3; measured: Point3 }[]): [number, number][] {
+  const dist = (a: Point3, b: Point3): number => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+  const found: [number, number][] = [];
+  for (let j = 1; j < pairs.length; j++)
+    for (let i = 0; i < j; i++)
+      if (
+        dist(pairs[i]!.measured, pairs[j]!.measured) < SAME_PLACE &&
+        dist(pairs[i]!.table, pairs[j]!.table) >= DIFFERENT_POINTS
+      )
+        found.push([i, j]);
+  return found;
+}

@@ -17,6 +17,7 @@ import {
   type PreflightReportPayload,
   type RunStatus,
   type SessionSummary,
+  type ValidationProblem,
 } from '../../../src-main/contract/console-api';
 import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
 import { isRunActive } from '../../../src-main/contract/run-lifecycle';
@@ -42,6 +43,18 @@ export interface OpenSession {
   summary: SessionSummary;
   /** Planner steps in the log (what-if picks one by its index). */
   steps: number;
+  /** The scene the run was recorded on: drawn during playback, never the live scene. */
+  scene: Scene | null;
+}
+
+/**
+ * Scene edits the core refused (their problems listed): kept, shown in the editor's fields and
+ * blocking a run, until the operator fixes them or discards them.
+ */
+export interface SceneDraft {
+  /** Values as the operator typed them, by field path (scene-fields.ts), in display units. */
+  values: Record<string, string>;
+  problems: ValidationProblem[];
 }
 
 /** A what-if re-plan of a logged step beside the step as it was planned in the run. */
@@ -80,9 +93,13 @@ export class ConsoleState {
   scene = $state<Scene | null>(null);
   sceneFile = $state<string | null>(null);
   sceneDirty = $state(false);
+  /** Edits not yet taken by the core; null when every edit is in the live scene. */
+  sceneDraft = $state.raw<SceneDraft | null>(null);
   settings = $state<PlannerSettings | null>(null);
   presets = $state<{ name: string; label: string }[]>([]);
   run = $state<RunStatus>(idleRun);
+  /** Why a real run cannot start (no real lab configured); null when it can. */
+  realRun = $state<string | null>(null);
   connections = $state<Connection[]>([]);
   /** The lab's pre-flight checklist now; null while no lab is connected. */
   preflight = $state.raw<PreflightReportPayload | null>(null);
@@ -118,6 +135,24 @@ export class ConsoleState {
     this.now = now;
   }
 
+  /**
+   * The scene the table view draws: the recording's during playback, else the live one. Playback
+   * never writes the live scene (scene, sceneFile, sceneDirty change only by the core's scene
+   * events and snapshots), so closing it brings back exactly the live setup.
+   */
+  get shownScene(): Scene | null {
+    return this.playback && this.session?.scene ? this.session.scene : this.scene;
+  }
+
+  /** Why no run may start because of the scene draft, in words; null when nothing blocks. */
+  get draftBlocksRun(): string | null {
+    const d = this.sceneDraft;
+    if (!d || d.problems.length === 0) return null;
+    const first = d.problems[0]!;
+    const more = d.problems.length > 1 ? ` (and ${d.problems.length - 1} more)` : '';
+    return `The scene draft is invalid: ${first.path || '(scene)'}: ${first.message}${more}. Fix it or discard it in the Scene view.`;
+  }
+
   /** A live run is in progress (starting, running or paused): what every view asks. */
   get runActive(): boolean {
     return isRunActive(this.run);
@@ -138,6 +173,7 @@ export class ConsoleState {
     this.settings = s.settings;
     this.presets = s.presets;
     this.run = s.run;
+    this.realRun = s.realRun;
     this.stoppedRunTime = null;
     this.stepWaitSince = this.runActive && s.run.phase !== 'starting' ? this.now() : null;
     this.connections = s.connections;
