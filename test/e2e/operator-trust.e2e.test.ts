@@ -74,7 +74,7 @@ describe.skipIf(!haveChromium)('a console the operator can trust (Chromium, real
       .poll(() => page.getByTestId('preflight-summary').textContent(), { timeout: 10_000 })
       .toMatch(/^\s*Nothing failed\. 1 check\(s\) happen when a run starts/);
     expect(await links.getByRole('row', { name: /Workers/ }).textContent()).toContain(
-      'idle (start with each run)',
+      'idle (start with the first run)',
     );
     await page.screenshot({ path: path.join(shots, 'trust-setup-idle.png') });
   });

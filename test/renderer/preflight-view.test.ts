@@ -40,9 +40,9 @@ describe('pre-flight checklist words', () => {
       label: 'Workers',
       state: 'disconnected',
       latency: null,
-      detail: '1 fine-model worker process(es) start with each run',
+      detail: '1 fine-model worker process(es) start with the first run and stay warm',
     };
-    expect(connectionState(workers, false)).toBe('idle (start with each run)');
+    expect(connectionState(workers, false)).toBe('idle (start with the first run)');
     expect(connectionState(workers, true)).toBe('disconnected');
     expect(connectionState({ ...workers, id: 'ur5' }, false)).toBe('disconnected');
   });

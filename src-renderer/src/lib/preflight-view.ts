@@ -1,8 +1,8 @@
 /**
  * The pre-flight checklist and the links as the Setup view words them. Some checks can only be
  * true during a run: every run readies the gripper first (grips the pusher, or opens a gripper
- * scene's fingers), and the fine-model workers start with each run. Between runs those are not
- * failures but steps still to come, so they read "at run start" with what will happen then;
+ * scene's fingers), and the fine-model workers start with the first run (and then stay up, warm,
+ * between runs). Until then those are not failures but steps still to come, so they read "at run start" with what will happen then;
  * while a run is in progress they are judged like every other check.
  */
 import type { Connection, PreflightReportPayload } from '../../../src-main/contract/console-api';
@@ -45,8 +45,9 @@ export function checklistSummary(rows: CheckRow[]): string {
   return 'All checks green: a real run may be armed.';
 }
 
-/** A link's state in words: the workers are idle between runs, not disconnected. */
+/** A link's state in words: workers not started yet are idle until the first run, not disconnected. */
 export function connectionState(c: Connection, runActive: boolean): string {
-  if (c.id === 'workers' && c.state === 'disconnected' && !runActive) return 'idle (start with each run)';
+  if (c.id === 'workers' && c.state === 'disconnected' && !runActive)
+    return 'idle (start with the first run)';
   return c.state.replace('-', ' ');
 }
