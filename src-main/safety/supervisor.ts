@@ -25,6 +25,9 @@ import { LinkDownError } from '../robot/ur5-connection';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
+import { tableRegion, type TableRegion } from '../contract/table-region';
+import { pusherDrift } from './calibration-agreement';
+import { nearestObstacle, pointGap, segmentGap, type SceneGuard } from './scene-guard';
 
 export interface SupervisedRobot {
   readonly latest: RobotState | undefined;
@@ -90,6 +93,16 @@ export interface SupervisorOptions {
   /** A gripper scene's robot; absent for the pusher, which never turns and has no fingers to drive. */
   gripper?: GripperSupervision;
   /**
+   * The scene's obstacles, table top and objects (plain data: scene-guard.ts). Absent: no scene
+   * limits beyond the workspace (unit tests of the other limits).
+   */
+  guard?: SceneGuard;
+  /**
+   * Largest distance between the pusher as motion capture sees it and as the robot's tool pose
+   * (through the calibrations) places it, at rest (m); default DEFAULT_MAX_DRIFT.
+   */
+  maxCalibrationDrift?: number;
+  /**
    * Linear acceleration of motion commands, m/s^2. Stops and holds use STOP_DECELERATION: how
    * fast the arm stands still must not depend on a setup file.
    */
@@ -105,6 +118,9 @@ export interface SupervisorOptions {
   /** Monotonic clock, s (the clock of RobotState.receivedAt). */
   now?: () => number;
 }
+
+/** Default of SupervisorOptions.maxCalibrationDrift (m): the calibration residual limit's range. */
+export const DEFAULT_MAX_DRIFT = 0.005;
 
 export type SupervisorState = 'disarmed' | 'armed' | 'running' | 'stopped';
 
@@ -124,8 +140,11 @@ export class Supervisor extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
-  private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper'>> &
-    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper'>;
+  private readonly o: Required<
+    Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>
+  > &
+    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>;
+  private readonly table: TableRegion | undefined;
   private lastMocapOk: number | undefined;
   /** Frame number of the latest poses. */
   private lastFrameNumber: number | undefined;
@@ -142,9 +161,11 @@ export class Supervisor extends EventEmitter<Events> {
       robotStateMaxAge: 0.1,
       // The controller-side watchdog's own timeout: a loop that misses it has stalled.
       commandMaxGap: 0.1,
+      maxCalibrationDrift: DEFAULT_MAX_DRIFT,
       now: monotonicSeconds,
       ...options,
     };
+    this.table = options.guard && tableRegion(options.guard.table);
   }
 
   get active(): boolean {
@@ -204,6 +225,13 @@ export class Supervisor extends EventEmitter<Events> {
       this.halt({ code: 'robot-state-stale', age: Infinity });
       return false;
     }
+    // The command judges its inputs itself: the watchdog tick may run late, and a NaN passes
+    // every comparison that is not written to fail it.
+    const inputs = this.inputsProblem(robot, at);
+    if (inputs) {
+      this.halt(inputs);
+      return false;
+    }
     const tool = this.o.frame.pusherInTable(robot.tcpPose);
     const problem = g
       ? checkFootprintMotion(
@@ -216,6 +244,11 @@ export class Supervisor extends EventEmitter<Events> {
       : checkMotion(this.o.workspace, tool, { vx, vy }, this.o.lookahead);
     if (problem) {
       this.refuse({ code: 'workspace', detail: problem }, at);
+      return false;
+    }
+    const near = this.lookaheadObstacle(tool, robot.tcpPose, vx, vy, yawRate);
+    if (near) {
+      this.refuse(near, at);
       return false;
     }
     try {
@@ -311,14 +344,31 @@ export class Supervisor extends EventEmitter<Events> {
 
   updateMocap(poses: PlanarPoses): void {
     const at = this.o.now();
+    const bodies = [poses.pusher, ...poses.sliders];
+    const nonFinite = bodies.find((b) => b.pose && !Object.values(b.pose).every(Number.isFinite));
+    if (nonFinite) {
+      // Never fresh: the last good frame keeps ageing while poses are not numbers.
+      this.halt({
+        code: 'non-finite',
+        source: 'motion-capture pose',
+        detail: `${nonFinite.rigidBody ?? 'unnamed body'} at (${nonFinite.pose!.x}, ${nonFinite.pose!.y}, ${nonFinite.pose!.theta})`,
+      });
+      return;
+    }
     this.lastFrameNumber = poses.frameNumber;
-    this.repeatedBody = [poses.pusher, ...poses.sliders].find((b) => b.repeated !== null);
+    this.repeatedBody = bodies.find((b) => b.repeated !== null);
+    if (this.active) {
+      const scene = this.sceneProblem(poses);
+      if (scene) {
+        this.halt(scene);
+        return;
+      }
+    }
     if (poses.ok) {
       this.lastMocapOk = at;
       return;
     }
     if (!this.active) return;
-    const bodies = [poses.pusher, ...poses.sliders];
     const untracked = bodies.find((b) => b.status === 'untracked' || b.status === 'missing');
     if (untracked) {
       this.halt({ code: 'mocap-untracked', body: untracked.rigidBody ?? 'unnamed body' });
@@ -332,7 +382,7 @@ export class Supervisor extends EventEmitter<Events> {
 
   updateRobot(s: RobotState): void {
     if (!this.active) return;
-    const reason = robotStopReason(s);
+    const reason = robotStopReason(s) ?? nonFiniteRobot(s);
     if (reason) this.halt(reason);
   }
 
@@ -363,7 +413,7 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const robot = this.o.robot.latest;
-    if (robot && now - robot.receivedAt > this.o.robotStateMaxAge) {
+    if (robot && !(now - robot.receivedAt <= this.o.robotStateMaxAge)) {
       this.halt({ code: 'robot-state-stale', age: now - robot.receivedAt });
       return;
     }
@@ -375,6 +425,115 @@ export class Supervisor extends EventEmitter<Events> {
     ) {
       this.halt({ code: 'loop-stalled', age: now - this.lastCommandAt });
     }
+  }
+
+  /** Why a command may not go out on these inputs (robot state, motion capture), or undefined. */
+  private inputsProblem(robot: RobotState, now: number): StopReason | undefined {
+    const robotAge = now - robot.receivedAt;
+    if (!(robotAge <= this.o.robotStateMaxAge)) return { code: 'robot-state-stale', age: robotAge };
+    const bad = nonFiniteRobot(robot);
+    if (bad) return bad;
+    const mocapAge = this.lastMocapOk === undefined ? Infinity : now - this.lastMocapOk;
+    if (!(mocapAge <= this.o.mocapMaxAge))
+      return this.repeatedBody && this.lastFrameNumber !== undefined
+        ? frozen(this.repeatedBody, this.lastFrameNumber, mocapAge)
+        : { code: 'mocap-stale', body: 'all bodies', age: mocapAge };
+    return undefined;
+  }
+
+  /**
+   * The obstacle a command would take the tool within the clearance of, over the lookahead, or
+   * undefined. Within the clearance already (after a push that brought it there), only a command
+   * that takes it farther away passes.
+   */
+  private lookaheadObstacle(
+    tool: { x: number; y: number },
+    tcpPose: readonly number[],
+    vx: number,
+    vy: number,
+    yawRate: number,
+  ): StopReason | undefined {
+    const guard = this.o.guard;
+    if (!guard || guard.obstacles.length === 0) return undefined;
+    const t = this.o.lookahead;
+    const end = { x: tool.x + vx * t, y: tool.y + vy * t };
+    const g = this.o.gripper;
+    for (const o of guard.obstacles) {
+      let now: number;
+      let along: number;
+      let after: number;
+      if (g) {
+        const yaw = g.yawInTable(tcpPose);
+        const gapAt = (s: number): number => {
+          const th = yaw + yawRate * s;
+          const c = Math.cos(th);
+          const sn = Math.sin(th);
+          const cx = tool.x + vx * s;
+          const cy = tool.y + vy * s;
+          return Math.min(
+            ...g.footprint.map((p) => pointGap(o, cx + c * p.x - sn * p.y, cy + sn * p.x + c * p.y)),
+          );
+        };
+        now = gapAt(0);
+        after = gapAt(t);
+        along = Math.min(gapAt(t / 2), after);
+      } else {
+        const r = guard.pusherRadius ?? 0;
+        now = pointGap(o, tool.x, tool.y) - r;
+        after = pointGap(o, end.x, end.y) - r;
+        along = segmentGap(o, tool, end) - r;
+      }
+      if (!(along >= guard.clearance) && !(after > now))
+        return { code: 'obstacle-clearance', obstacle: o.id, gap: along, clearance: guard.clearance };
+    }
+    return undefined;
+  }
+
+  /**
+   * What the latest poses show against the scene: the pusher (or gripper) or an object touching an
+   * obstacle, an object off the table, motion capture and the robot disagreeing on the pusher.
+   */
+  private sceneProblem(poses: PlanarPoses): StopReason | undefined {
+    const robot = this.o.robot.latest;
+    const frame = this.o.frame;
+    const fresh = (b: BodyEstimate): boolean => b.status === 'ok' && b.pose !== null;
+    if (robot && fresh(poses.pusher) && poses.pusher.repeated === null) {
+      const d = pusherDrift(poses.pusher.pose!, robot, frame, this.o.maxCalibrationDrift);
+      if (!(d.drift <= d.limit)) return { code: 'calibration-drift', drift: d.drift, limit: d.limit };
+    }
+    const guard = this.o.guard;
+    if (!guard) return undefined;
+    const robotName = this.o.gripper ? 'gripper' : 'pusher';
+    const at = fresh(poses.pusher)
+      ? { ...poses.pusher.pose!, yaw: poses.pusher.pose!.theta }
+      : robot && {
+          ...frame.pusherInTable(robot.tcpPose),
+          yaw: this.o.gripper?.yawInTable(robot.tcpPose) ?? 0,
+        };
+    if (at) {
+      const g = this.o.gripper;
+      for (const o of guard.obstacles) {
+        const c = Math.cos(at.yaw);
+        const s = Math.sin(at.yaw);
+        const gap = g
+          ? Math.min(
+              ...g.footprint.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
+            )
+          : pointGap(o, at.x, at.y) - (guard.pusherRadius ?? 0);
+        if (!(gap > 0)) return { code: 'obstacle-contact', body: robotName, obstacle: o.id, depth: -gap };
+      }
+    }
+    for (const b of poses.sliders) {
+      const shape = guard.sliders.find((s) => s.id === b.id)?.shape;
+      if (!shape || !fresh(b)) continue;
+      const placed = { shape, ...b.pose! };
+      const hit = nearestObstacle(guard, placed);
+      if (hit && !(hit.gap > 0))
+        return { code: 'obstacle-contact', body: b.id, obstacle: hit.id, depth: -hit.gap };
+      const excess = this.table!.excess(b.pose!.x, b.pose!.y);
+      if (!(excess <= 0)) return { code: 'off-table', body: b.id, excess };
+    }
+    return undefined;
   }
 
   /** Stop the arm for a reason; the stop goes to the robot before anything else happens. */
@@ -402,6 +561,16 @@ function frozen(body: BodyEstimate, frameNumber: number, age: number): StopReaso
     repeated: body.repeated ?? 'frame',
     frameNumber,
     age,
+  };
+}
+
+/** A robot state with a NaN or infinite pose or speed, as a stop reason; undefined when finite. */
+export function nonFiniteRobot(s: RobotState): StopReason | undefined {
+  if (s.tcpPose.every(Number.isFinite) && s.tcpSpeed.every(Number.isFinite)) return undefined;
+  return {
+    code: 'non-finite',
+    source: 'robot state',
+    detail: `tool pose [${s.tcpPose.join(', ')}], speed [${s.tcpSpeed.join(', ')}]`,
   };
 }
 
