@@ -39,14 +39,21 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
     gap: z.number(),
     clearance: z.number(),
   }),
-  /** Motion capture (or the robot, for a pusher without markers) shows a body touching an obstacle. m. */
+  /**
+   * Motion capture (or the robot, for a pusher without markers) shows a body touching an obstacle,
+   * or an object pushed towards one closer than the arm can stop: `gap` is how far apart (m;
+   * negative: that deep in).
+   */
   z.object({
     code: z.literal('obstacle-contact'),
     body: z.string(),
     obstacle: z.string(),
-    depth: z.number(),
+    gap: z.number(),
   }),
-  /** An object's centre left the table top (it tips over the edge from there). m. */
+  /**
+   * An object's centre left the table top (it tips over the edge from there), or is pushed towards
+   * the edge closer than the arm can stop: `excess` is how far past the edge (m; negative: short).
+   */
   z.object({ code: z.literal('off-table'), body: z.string(), excess: z.number() }),
   /**
    * The pusher where motion capture sees it and where the robot's tool pose puts it (through both
@@ -108,9 +115,13 @@ export function describeStop(r: StopReason): string {
     case 'obstacle-clearance':
       return `Command refused: it would take the tool within ${mm(r.clearance)} of ${r.obstacle} (${mm(r.gap)} left)`;
     case 'obstacle-contact':
-      return `${r.body} touching ${r.obstacle} (${mm1(r.depth)} deep)`;
+      return r.gap <= 0
+        ? `${r.body} touching ${r.obstacle} (${mm1(-r.gap)} deep)`
+        : `${r.body} pushed towards ${r.obstacle}, ${mm1(r.gap)} away: closer than the arm can stop`;
     case 'off-table':
-      return `${r.body} leaving the table (${mm1(r.excess)} past the edge)`;
+      return r.excess > 0
+        ? `${r.body} leaving the table (${mm1(r.excess)} past the edge)`
+        : `${r.body} pushed towards the table edge, ${mm1(-r.excess)} from it: closer than the arm can stop`;
     case 'calibration-drift':
       return `Calibration drift: motion capture and the robot place the pusher ${mm1(r.drift)} apart (limit ${mm1(r.limit)})`;
     case 'non-finite':

@@ -26,8 +26,8 @@ import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
 import { tableRegion, type TableRegion } from '../contract/table-region';
-import { pusherDrift } from './calibration-agreement';
-import { nearestObstacle, pointGap, segmentGap, type SceneGuard } from './scene-guard';
+import { DRIFT_FRAMES, pusherDrift } from './calibration-agreement';
+import { pointGap, segmentGap, shapeGap, type PlacedShape, type SceneGuard } from './scene-guard';
 
 export interface SupervisedRobot {
   readonly latest: RobotState | undefined;
@@ -119,6 +119,15 @@ export interface SupervisorOptions {
   now?: () => number;
 }
 
+/**
+ * Time from what motion capture shows to the arm starting to brake (s): a 120 Hz frame and an
+ * 8 ms command period.
+ */
+export const STOP_REACTION = 1 / 120 + 0.008;
+
+/** An object this close to the robot (m) is taken to move with it (it is being pushed). */
+const PUSH_RANGE = 0.01;
+
 /** Default of SupervisorOptions.maxCalibrationDrift (m): the calibration residual limit's range. */
 export const DEFAULT_MAX_DRIFT = 0.005;
 
@@ -152,6 +161,10 @@ export class Supervisor extends EventEmitter<Events> {
   private repeatedBody: BodyEstimate | undefined;
   private lastCommandAt: number | undefined;
   private moving = false;
+  /** Consecutive frames on which motion capture and the robot disagreed on the pusher. */
+  private driftFrames = 0;
+  /** The table-frame velocity last commanded (m/s); zero while holding or stopped. */
+  private velocity = { vx: 0, vy: 0 };
 
   constructor(options: SupervisorOptions) {
     super();
@@ -271,6 +284,7 @@ export class Supervisor extends EventEmitter<Events> {
     }
     this.lastCommandAt = at;
     this.moving = speed > 0 || yawRate !== 0;
+    this.velocity = { vx, vy };
     return true;
   }
 
@@ -315,6 +329,7 @@ export class Supervisor extends EventEmitter<Events> {
     if (this.state !== 'running') return;
     this.o.robot.stop(STOP_DECELERATION);
     this.moving = false;
+    this.velocity = { vx: 0, vy: 0 };
     this.lastCommandAt = this.o.now();
   }
 
@@ -499,7 +514,9 @@ export class Supervisor extends EventEmitter<Events> {
     const fresh = (b: BodyEstimate): boolean => b.status === 'ok' && b.pose !== null;
     if (robot && fresh(poses.pusher) && poses.pusher.repeated === null) {
       const d = pusherDrift(poses.pusher.pose!, robot, frame, this.o.maxCalibrationDrift);
-      if (!(d.drift <= d.limit)) return { code: 'calibration-drift', drift: d.drift, limit: d.limit };
+      this.driftFrames = d.drift <= d.limit ? 0 : this.driftFrames + 1;
+      if (this.driftFrames >= DRIFT_FRAMES)
+        return { code: 'calibration-drift', drift: d.drift, limit: d.limit };
     }
     const guard = this.o.guard;
     if (!guard) return undefined;
@@ -520,20 +537,57 @@ export class Supervisor extends EventEmitter<Events> {
               ...g.footprint.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
             )
           : pointGap(o, at.x, at.y) - (guard.pusherRadius ?? 0);
-        if (!(gap > 0)) return { code: 'obstacle-contact', body: robotName, obstacle: o.id, depth: -gap };
+        if (!(gap > 0)) return { code: 'obstacle-contact', body: robotName, obstacle: o.id, gap };
       }
     }
     for (const b of poses.sliders) {
       const shape = guard.sliders.find((s) => s.id === b.id)?.shape;
       if (!shape || !fresh(b)) continue;
-      const placed = { shape, ...b.pose! };
-      const hit = nearestObstacle(guard, placed);
-      if (hit && !(hit.gap > 0))
-        return { code: 'obstacle-contact', body: b.id, obstacle: hit.id, depth: -hit.gap };
-      const excess = this.table!.excess(b.pose!.x, b.pose!.y);
-      if (!(excess <= 0)) return { code: 'off-table', body: b.id, excess };
+      const p = b.pose!;
+      const pushed = at !== undefined && this.nearRobot({ shape, ...p }, at);
+      const margin = (gap: (x: number, y: number) => number): number =>
+        pushed ? this.stoppingMargin(gap, p) : 0;
+      for (const o of guard.obstacles) {
+        const gap = (x: number, y: number): number => shapeGap({ shape, x, y, theta: p.theta }, o);
+        const g = gap(p.x, p.y);
+        if (!(g > margin(gap))) return { code: 'obstacle-contact', body: b.id, obstacle: o.id, gap: g };
+      }
+      // The edge's distance, positive on the table: its margin is taken like an obstacle's gap.
+      const edge = (x: number, y: number): number => -this.table!.excess(x, y);
+      const e = edge(p.x, p.y);
+      if (!(e > margin(edge))) return { code: 'off-table', body: b.id, excess: -e };
     }
     return undefined;
+  }
+
+  /**
+   * Whether the robot at `at` touches or nearly touches an object (within PUSH_RANGE), so that it
+   * moves with the commanded velocity. A gripper counts an object within its reach of the grasp
+   * centre: its footprint is a set of corners, and an object can touch an edge between them.
+   */
+  private nearRobot(object: PlacedShape, at: { x: number; y: number }): boolean {
+    const g = this.o.gripper;
+    const reach = g
+      ? Math.max(...g.footprint.map((p) => Math.hypot(p.x, p.y)))
+      : (this.o.guard?.pusherRadius ?? 0);
+    return pointGap(object, at.x, at.y) - reach < PUSH_RANGE;
+  }
+
+  /**
+   * How close an object may come to something before the arm must stop (m): what the commanded
+   * motion covers towards it while a stop takes effect (STOP_REACTION) and while the arm brakes at
+   * STOP_DECELERATION. Only the approach counts: an object pushed along a wall or an edge keeps
+   * its distance. A pushed object stops with the pusher (the table's friction decelerates it
+   * faster than the arm brakes). `gap` is the distance function, differentiated here.
+   */
+  private stoppingMargin(gap: (x: number, y: number) => number, at: { x: number; y: number }): number {
+    const { vx, vy } = this.velocity;
+    if (vx === 0 && vy === 0) return 0;
+    const h = 1e-4;
+    const gx = (gap(at.x + h, at.y) - gap(at.x - h, at.y)) / (2 * h);
+    const gy = (gap(at.x, at.y + h) - gap(at.x, at.y - h)) / (2 * h);
+    const approach = Math.max(0, -(vx * gx + vy * gy));
+    return approach * STOP_REACTION + (approach * approach) / (2 * STOP_DECELERATION);
   }
 
   /** Stop the arm for a reason; the stop goes to the robot before anything else happens. */
@@ -541,6 +595,7 @@ export class Supervisor extends EventEmitter<Events> {
     if (!this.active) return;
     this.o.robot.stop(STOP_DECELERATION);
     this.moving = false;
+    this.velocity = { vx: 0, vy: 0 };
     this.state = 'stopped';
     this.stopReason = reason;
     this.stoppedAt = this.o.now();
