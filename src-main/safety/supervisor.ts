@@ -380,7 +380,10 @@ export class Supervisor extends EventEmitter<Events> {
       }
     }
     if (poses.ok) {
-      this.lastMocapOk = at;
+      // As old as its oldest pose, not as new as this call: a dropped (out-of-order) frame comes
+      // back as the last poses aged to its arrival, and must not make them look fresh.
+      const ages = bodies.filter((b) => b.status !== 'unbound').map((b) => b.ageS);
+      this.lastMocapOk = at - Math.max(0, ...ages);
       return;
     }
     if (!this.active) return;

@@ -124,4 +124,30 @@ describe('a replayed motion-capture sequence', () => {
     expect(sup.stoppedAt! - 1 / 120).toBeLessThan(0.1 + 1 / 120 + 1e-9);
     expect(wire).toEqual(['stop']);
   });
+
+  it('ages from the last new frame when a replay stops arriving, not from the last dropped frame', () => {
+    const est = estimator();
+    let now = 0;
+    const sup = new Supervisor({
+      robot: { latest: undefined, sendTwist: () => 0, stop: () => 0 },
+      frame: { pusherInTable: () => ({ x: -0.3, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
+      workspace: workspaceFor({ size: { x: 1, y: 0.8 } }, 0.05, [0.03, 0.15]),
+      maxSpeed: 0.1,
+      acceleration: 0.5,
+      robotStateMaxAge: Infinity,
+      now: () => now,
+    });
+    sup.arm({ ok: true, checks: [] });
+    sup.startRun();
+    sup.updateMocap(est.frame(snapshot(101, 0)));
+    // Old frames for 90 ms, then silence: only the watchdog tick can stop it.
+    for (let k = 1; k <= 11; k++) {
+      now = k / 120;
+      sup.updateMocap(est.frame(snapshot(100, now)));
+    }
+    expect(sup.state).toBe('running');
+    now = 0.101;
+    sup.tick();
+    expect(sup.stopReason).toMatchObject({ code: 'mocap-stale' });
+  });
 });
