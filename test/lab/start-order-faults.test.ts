@@ -1,9 +1,11 @@
 /**
  * Fault injection in the virtual lab: nothing moves before the pre-flight checks are green and,
  * for a real run, the operator has armed; the gripper's activation and grip included (activation
- * alone is a full stroke of the fingers).
+ * alone is a full stroke of the fingers); an abort in the middle of a plan ends the run without
+ * waiting for the plan.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import type { LabLink } from '../../src-main/run/lab-link';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
@@ -81,5 +83,47 @@ describe('start order in the virtual lab', () => {
     ]);
     // The checks the operator armed on did not yet judge the gripper; the last ones did.
     expect(result.preflight.checks.map((c) => c.id)).toContain('pusher-held');
+  });
+
+  it('ends the run soon after an abort in the middle of a plan, without waiting for it', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    // The fine model on one worker, many rollouts: a plan takes seconds.
+    const base = quickLabTask();
+    const task = {
+      ...base,
+      planner: {
+        ...base.planner,
+        horizon: 4,
+        optimizer: { ...base.planner.optimizer, rollouts: 20, maxIterations: 5 },
+      },
+    };
+    const abort = new AbortController();
+    let abortedAt = 0;
+    let planning = false;
+    const result = await supervisedRun({
+      link: env.link,
+      task,
+      model: { kind: 'fine' },
+      workers: 1,
+      signal: abort.signal,
+      onDecision: (d) => {
+        if (d.kind !== 'run-started') return;
+        planning = true;
+        // Well into the first plan.
+        setTimeout(() => {
+          abortedAt = performance.now();
+          abort.abort();
+        }, 300);
+      },
+      onStep: () => (planning = false),
+    });
+    const took = performance.now() - abortedAt;
+    expect(planning, 'the abort came while the first plan was being made').toBe(true);
+    expect(result.outcome).toBe('aborted');
+    expect(result.actions).toBe(0);
+    expect(result.supervisor.stopReason).toEqual({ code: 'operator-abort' });
+    // 200 ms on an idle machine; generous for a loaded one (waiting for the plan took seconds).
+    expect(took, 'ms from the abort to the end of the run').toBeLessThan(1000);
   });
 });
