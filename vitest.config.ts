@@ -9,6 +9,8 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 const realtime = [
   'test/lab/supervised-run.test.ts',
   'test/lab/mocap-freeze.test.ts',
+  'test/lab/scene-guard-faults.test.ts',
+  'test/lab/start-order-faults.test.ts',
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',
   'test/lab/controller-profiles.test.ts',

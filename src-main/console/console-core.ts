@@ -94,6 +94,8 @@ export class ConsoleCore {
   private readonly run: RunStatusTracker;
   /** While an abort reaches the controller: the events its stop reports, published after the request. */
   private held: ConsoleEvent[] | null = null;
+  /** A run start is between its awaits, before the lifecycle says `starting`. */
+  private startPending = false;
   /** Resolves once the last run started has reported its end and its log is closed. */
   private runOver: Promise<void> = Promise.resolve();
   private readonly unsubscribeConnections: () => void;
@@ -297,9 +299,11 @@ export class ConsoleCore {
    * pre-flight checklist then show the safety mode it leaves.
    */
   private async recoverRobot(confirm: boolean) {
-    if (this.runActive())
+    // A start still between its awaits (the last run's log closing, this run's log opening) has
+    // not reached the lifecycle yet, but owns the lab as much as a starting run.
+    if (this.runActive() || this.startPending)
       throw new Error(
-        `the robot cannot be recovered while a run is ${this.run.status.phase}: abort the run first`,
+        `the robot cannot be recovered while a run is ${this.startPending ? 'starting' : this.run.status.phase}: abort the run first`,
       );
     if (confirm)
       this.log(
@@ -354,10 +358,17 @@ export class ConsoleCore {
     // recorded: a refusal is not a failed run.
     const unavailable = this.runController.unavailable?.(mode) ?? null;
     if (unavailable) throw new Error(unavailable);
-    // The last run's last events (and its log) come first, so that nothing of it lands in the
-    // next run's status or log.
-    await this.runOver;
-    this.refuseUnless(start);
+    if (this.startPending) throw new Error('a run is already starting');
+    this.startPending = true;
+    try {
+      // The last run's last events (and its log) come first, so that nothing of it lands in the
+      // next run's status or log.
+      await this.runOver;
+      this.refuseUnless(start);
+    } catch (err) {
+      this.startPending = false;
+      throw err;
+    }
     const scene = this.scene;
     let over!: () => void;
     this.runOver = new Promise<void>((resolve) => (over = resolve));
@@ -373,7 +384,12 @@ export class ConsoleCore {
       ended: end,
     };
     // The run's log, with the operator's start (run/run-recorder.ts).
-    const recorder = await this.sessions.startRecording(mode, scene, this.settings.get());
+    let recorder: Awaited<ReturnType<SessionService['startRecording']>>;
+    try {
+      recorder = await this.sessions.startRecording(mode, scene, this.settings.get());
+    } finally {
+      this.startPending = false;
+    }
     this.updateRun({ event: start });
     try {
       await this.runController.start({ mode, scene, settings: this.settings.get(), recorder }, sink);

@@ -15,7 +15,7 @@ import { CalibrationWizard } from './calibration-wizard';
 import { LabConnections } from './lab-connections';
 import { LabRunController } from './lab-run-controller';
 import { realLabSession } from './real-lab-session';
-import { RobotRecovery } from './robot-recovery';
+import { recoveryTarget, RobotRecovery } from './robot-recovery';
 import { VirtualLabSession } from './virtual-lab-session';
 import { whatIfPlanners } from './what-if-planners';
 
@@ -77,7 +77,8 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     connections,
     calibration: new CalibrationWizard({ session: () => runController.currentSession() }),
     recovery: new RobotRecovery({
-      session: () => runController.currentSession(),
+      // The robot in the protective stop, the real lab's first: not simply the last run's lab.
+      session: () => recoveryTarget([realLab, virtualLab]),
       runInProgress: () => runController.runInProgress(),
     }),
     whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, pool: () => runController.finePool() }),

@@ -27,6 +27,18 @@ export interface RobotRecoveryOptions {
 
 export type RobotRecoveryResult = CommandResult<'robot.recover'>;
 
+/**
+ * The lab whose robot a recovery is for: the one whose robot reports a protective stop, the real
+ * lab's first (after a dry run the last run's lab is the virtual one, but the robot an operator
+ * recovers is the real arm that stopped); with none stopped, the first lab there is (the recovery
+ * then says there is no stop to recover from). `labs` in order of preference.
+ */
+export function recoveryTarget(labs: readonly (LabSession | null)[]): LabSession | null {
+  const present = labs.filter((l): l is LabSession => l !== null);
+  const stopped = present.find((l) => l.current()?.robot.latest?.safetyMode === 'PROTECTIVE_STOP');
+  return stopped ?? present[0] ?? null;
+}
+
 /** How long to wait for a robot state newer than the request before giving up, s. */
 const FRESH_STATE = 1;
 

@@ -158,6 +158,7 @@ export const preflightCheckSchema = z
       'pusher-held',
       'gripper-open',
       'calibration',
+      'calibration-agreement',
       'scene',
     ]),
     label: z.string(),

@@ -52,6 +52,16 @@ export const pararealStopSchema = z.discriminatedUnion('mode', [
     .strict(),
 ]);
 
+/**
+ * Longest control (s): the planner's own judgement of obstacle contact comes after each control,
+ * and a longer one (at 0.5 m/s, 1 m a control) leaves all of it to the supervisor. The papers'
+ * controls are 1 s.
+ */
+export const MAX_CONTROL_DURATION = 2;
+/** Most controls a plan holds (the horizon) and a run executes (its action limit). */
+export const MAX_HORIZON = 50;
+export const MAX_ACTIONS = 1000;
+
 export const plannerSettingsSchema = z
   .object({
     predictionModel: predictionModelChoiceSchema,
@@ -62,13 +72,15 @@ export const plannerSettingsSchema = z
     /** Noisy control sequences sampled per optimizer iteration. */
     rollouts: count(1, 1000),
     /** Controls per planned sequence. */
-    horizon: count(1, 50),
-    controlDuration: positive.describe('s, duration of one control'),
+    horizon: count(1, MAX_HORIZON),
+    controlDuration: positive
+      .max(MAX_CONTROL_DURATION, `must be at most ${MAX_CONTROL_DURATION} s`)
+      .describe('s, duration of one control'),
     explorationVariance: positive.describe('(m/s)^2, variance of the sampling noise on pusher velocity'),
     actionLimit: positive.describe('m/s, largest pusher speed the planner may command'),
     planner: runPlannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */
-    maxExecutedActions: count(1, 1000),
+    maxExecutedActions: count(1, MAX_ACTIONS),
     /**
      * The fine model the planner predicts with (the task file's planner.prediction), not the world
      * the plan is executed in. Settings saved before it existed get the default, Euler at 2 ms.

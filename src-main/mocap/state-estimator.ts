@@ -18,6 +18,7 @@
 import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '../contract/state';
 import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
+import { FrameOrder } from './frame-order';
 import {
   ageTo,
   toPlanarPoses,
@@ -92,6 +93,7 @@ export interface StateEstimatorOptions {
 export class StateEstimator {
   private latest: PlanarPoses | undefined;
   private readonly clock: () => number;
+  private readonly order = new FrameOrder();
 
   constructor(private readonly o: StateEstimatorOptions) {
     this.clock = o.clock ?? nowSeconds;
@@ -101,10 +103,21 @@ export class StateEstimator {
     return this.o.layout;
   }
 
-  /** Takes one decoded frame; returns its poses, judged at its arrival. */
+  /**
+   * Takes one decoded frame; returns its poses, judged at its arrival. A frame older than the
+   * newest (frame-order.ts) is dropped: the latest poses come back aged to its arrival, so a
+   * replayed or reordered stream goes stale like a silent one.
+   */
   frame(snapshot: MocapSnapshot): PlanarPoses {
+    const verdict = this.order.judge(snapshot.frameNumber, snapshot.receivedAt);
+    if (verdict === 'old' && this.latest) return ageTo(this.latest, snapshot.receivedAt);
     this.latest = toPlanarPoses(snapshot, this.o.binding, this.o.calibration(), { previous: this.latest });
     return this.latest;
+  }
+
+  /** Frames dropped as older than the newest, and frames that repeated its number, so far. */
+  get frameCounts(): { dropped: number; repeated: number } {
+    return { dropped: this.order.dropped, repeated: this.order.repeated };
   }
 
   /** The latest poses re-judged at `now`: they go stale when frames stop arriving. */

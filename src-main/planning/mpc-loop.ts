@@ -16,8 +16,9 @@
  *
  * In both modes a plan is executed only if it was made from a state that a fresh observation,
  * taken just before sending, confirms within the tolerance: a plan is never sent from a state the
- * table has since left (the supervisor separately refuses stale motion capture). An abort drops
- * whatever plan is pending.
+ * table has since left (the supervisor separately refuses stale motion capture). Every plan gets
+ * the run's abort signal, and the loop stops waiting for a plan the moment it aborts: an abort
+ * ends the loop mid-plan, whatever is still on the workers (their queued jobs are cancelled).
  *
  * The loop knows nothing about how a plan is made (MPC, TAMPC, UAMPC fit it) and drives any
  * Plant: the simulated execution world, whose clock is the task time, or the real robot. What a
@@ -68,7 +69,36 @@ export interface MpcLoopOptions {
    */
   confirmTolerance?: Tolerance;
   onStep?(step: PlannerStep): void;
+  /** The run's abort: every plan gets it, and the loop ends as 'aborted' without waiting for one. */
   signal?: AbortSignal;
+}
+
+/** A plan given up because the run was aborted. */
+class PlanAborted extends Error {
+  override name = 'PlanAborted';
+}
+
+/**
+ * `plan`, or a PlanAborted rejection as soon as `signal` aborts (a plan that fails because of the
+ * abort is the abort too): an abort does not wait for predictions already on the workers.
+ */
+function untilAborted<T>(plan: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return plan;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new PlanAborted('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    plan.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(signal.aborted ? new PlanAborted('aborted') : err);
+      },
+    );
+  });
 }
 
 /**
@@ -144,13 +174,18 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     signal?: AbortSignal,
   ): Promise<{ plan: Plan; planning: number }> => {
     const t0 = performance.now();
-    const plan = await o.planner.plan({
-      x,
-      step,
-      uPrev: before,
-      ...(previous ? { previous } : {}),
-      ...(signal ? { signal } : {}),
-    });
+    const signals = [o.signal, signal].filter((s): s is AbortSignal => s !== undefined);
+    const both = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const plan = await untilAborted(
+      o.planner.plan({
+        x,
+        step,
+        uPrev: before,
+        ...(previous ? { previous } : {}),
+        ...(both ? { signal: both } : {}),
+      }),
+      o.signal,
+    );
     return { plan, planning: (performance.now() - t0) / 1000 };
   };
 
@@ -162,7 +197,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       pending = null;
       const divergence = stateDivergence(L, x, p.basis);
       if (within(divergence, asyncTolerance ?? confirm)) {
-        const arrived = await p.plan;
+        const arrived = await untilAborted(p.plan, o.signal);
         // It started with the control; the arm waits only for what it took beyond the control.
         const waited = Math.max(0, arrived.planning - o.controlDuration);
         return { ...arrived, basis: p.basis, waited, replan: { divergence, replanned: false } };
@@ -261,6 +296,9 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       const crossed = o.geometry.firstFailure(path);
       if (crossed) return finish('failure', crossed.failure, crossed.detail);
     }
+  } catch (err) {
+    if (err instanceof PlanAborted) return finish('aborted', null, 'aborted');
+    throw err;
   } finally {
     // A plan for a step that will not come must not hold the workers past the run.
     dropPending();

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile } from '../common/config-files';
 import { problemsOf } from '../contract/scene-file';
-import { plannerKindSchema } from '../contract/planner-settings';
+import {
+  MAX_ACTIONS,
+  MAX_CONTROL_DURATION,
+  MAX_HORIZON,
+  plannerKindSchema,
+} from '../contract/planner-settings';
 import {
   DEFAULT_PREDICTION,
   fineModelSettingsSchema,
@@ -75,8 +80,11 @@ export const taskPlannerSchema = z
   .object({
     kind: plannerKindSchema.default('mpc'),
     /** Controls per planned sequence (also the number of Parareal slices). */
-    horizon: count(1).default(4),
-    controlDuration: positive.default(1).describe('s'),
+    horizon: count(1).max(MAX_HORIZON, `must be at most ${MAX_HORIZON}`).default(4),
+    controlDuration: positive
+      .refine((v) => v <= MAX_CONTROL_DURATION, `must be at most ${MAX_CONTROL_DURATION} s`)
+      .default(1)
+      .describe('s'),
     /** Speed of the straight-line initial sequence towards the goal (the quasi-static speed). */
     initialSpeed: positive.default(0.02).describe('m/s'),
     /**
@@ -87,7 +95,7 @@ export const taskPlannerSchema = z
     fastSpeed: positive.optional().describe('m/s'),
     optimizer: optimizerSettingsSchema.prefault({}),
     /** Executed actions before the run ends unsuccessfully. */
-    maxActions: count(1).default(20),
+    maxActions: count(1).max(MAX_ACTIONS, `must be at most ${MAX_ACTIONS}`).default(20),
     /** Task time (planning + execution) before the run ends unsuccessfully (s). */
     timeLimit: positive.default(3600),
     tampc: tampcSettingsSchema.prefault({}),

@@ -29,9 +29,11 @@ import { setupResidual } from '../calibration/residual';
 import { RobotAdapter } from '../robot/adapter';
 import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { toolAtRest } from '../robot/robot-state';
+import { agreementCheck } from '../safety/calibration-agreement';
 import { preflight, type PreflightReport } from '../safety/preflight';
+import { sceneGuardFor } from '../safety/scene-guard';
 import { describeStop } from '../safety/stop-reasons';
-import { Supervisor, type Decision, type GripperSupervision } from '../safety/supervisor';
+import { DEFAULT_MAX_DRIFT, Supervisor, type Decision, type GripperSupervision } from '../safety/supervisor';
 import { footprintReach, gripperFootprint, labWorkspace } from '../safety/workspace';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from './lab-link';
@@ -122,13 +124,16 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   const planScene = withinLab(scene, link.robot.settings);
   const limits = controlLimits(planScene);
   const gripper = gripperSupervision(planScene, adapter, link, setup.safety.acceleration);
+  const frame = {
+    pusherInTable: (p: readonly number[]) => adapter.pusherPosition(p),
+    tableToBase: (vx: number, vy: number) => adapter.toolVelocity(vx, vy),
+  };
   const supervisor = new Supervisor({
     robot: rec ? rec.robot(link.robot) : link.robot,
-    frame: {
-      pusherInTable: (p) => adapter.pusherPosition(p),
-      tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
-    },
+    frame,
     workspace: labWorkspace(setup, scene.table),
+    // The scene's obstacles, table top and objects are safety limits, whatever the task's costs.
+    guard: sceneGuardFor(scene),
     maxSpeed: limits.maxSpeed,
     acceleration: setup.safety.acceleration,
     ...(gripper ? { gripper } : {}),
@@ -198,7 +203,8 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
   return result;
 
   async function run(): Promise<SupervisedRunResult> {
-    await link.prepareGripper();
+    // Nothing moves yet, the gripper included: it grips (or opens) only once the checks of what
+    // it needs not are green and, for a real run, the operator has armed (armAndRun).
     // The planner's workers start, and compile the scene, before anything is armed: that is the
     // heaviest thing a run does, for seconds on both cores of a small machine, and an armed
     // supervisor rightly stops on the stall it can cause (motion capture or robot state a little
@@ -228,10 +234,12 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
     await link.restartStoppedProgram();
     // Give the streams a moment to deliver fresh state before judging them.
     await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
-    const check = (): PreflightReport =>
-      preflight({
-        mocap: link.poses(),
-        robot: link.robot.latest,
+    const check = (): PreflightReport => {
+      const poses = link.poses();
+      const robot = link.robot.latest;
+      const r = preflight({
+        mocap: poses,
+        robot,
         robotLinkUp: link.robot.linkUp,
         gripper: link.gripperStatus(),
         controller: link.controllerReadiness(),
@@ -239,11 +247,28 @@ export async function supervisedRun(o: SupervisedRunOptions): Promise<Supervised
         scene,
         maxCalibrationResidual: setup.safety.maxCalibrationResidual,
       });
-    let checks = check();
+      const checks = [
+        ...r.checks,
+        agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT),
+      ];
+      return { ok: checks.every((c) => c.ok), checks };
+    };
+    // The gripper is judged after it moves: before that, every other check must be green.
+    const isGripper = (c: PreflightReport['checks'][number]): boolean =>
+      c.id === 'pusher-held' || c.id === 'gripper-open';
+    const beforeGripping = (): PreflightReport => {
+      const r = check();
+      const checks = r.checks.filter((c) => !isGripper(c));
+      return { ok: checks.every((c) => c.ok), checks };
+    };
+    let checks = beforeGripping();
     report.preflight(checks);
     o.onPreflight?.(checks);
-    if (checks.ok && o.confirmArm && !o.signal?.aborted) {
-      await o.confirmArm(checks);
+    if (checks.ok && o.confirmArm && !o.signal?.aborted) await o.confirmArm(checks);
+    if (checks.ok && !o.signal?.aborted) {
+      // Green and (a real run) armed by the operator: the gripper may move now, then every check
+      // runs again, the gripper's included, and must still be green.
+      await link.prepareGripper();
       checks = check();
       report.preflight(checks);
       o.onPreflight?.(checks);

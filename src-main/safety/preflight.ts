@@ -18,6 +18,7 @@ export interface Check {
     | 'pusher-held'
     | 'gripper-open'
     | 'calibration'
+    | 'calibration-agreement'
     | 'scene';
   label: string;
   ok: boolean;

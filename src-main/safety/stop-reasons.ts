@@ -32,6 +32,36 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
   /** A gripper's fingers commanded faster than allowed. m/s. */
   z.object({ code: z.literal('opening-speed-limit'), speed: z.number(), limit: z.number() }),
   z.object({ code: z.literal('workspace'), detail: z.string() }),
+  /** A command whose lookahead takes the pusher (or gripper) within the clearance of an obstacle. m. */
+  z.object({
+    code: z.literal('obstacle-clearance'),
+    obstacle: z.string(),
+    gap: z.number(),
+    clearance: z.number(),
+  }),
+  /**
+   * Motion capture (or the robot, for a pusher without markers) shows a body touching an obstacle,
+   * or an object pushed towards one closer than the arm can stop: `gap` is how far apart (m;
+   * negative: that deep in).
+   */
+  z.object({
+    code: z.literal('obstacle-contact'),
+    body: z.string(),
+    obstacle: z.string(),
+    gap: z.number(),
+  }),
+  /**
+   * An object's centre left the table top (it tips over the edge from there), or is pushed towards
+   * the edge closer than the arm can stop: `excess` is how far past the edge (m; negative: short).
+   */
+  z.object({ code: z.literal('off-table'), body: z.string(), excess: z.number() }),
+  /**
+   * The pusher where motion capture sees it and where the robot's tool pose puts it (through both
+   * calibrations) disagree by more than the limit: a calibration (or a marker) moved. m.
+   */
+  z.object({ code: z.literal('calibration-drift'), drift: z.number(), limit: z.number() }),
+  /** A robot state or motion-capture pose with a NaN or infinite value. */
+  z.object({ code: z.literal('non-finite'), source: z.string(), detail: z.string() }),
   z.object({ code: z.literal('pusher-lost'), detail: z.string() }),
   /** The gripper of a gripper scene faulted, lost its link or refused a finger command. */
   z.object({ code: z.literal('gripper-fault'), detail: z.string() }),
@@ -42,6 +72,8 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
 const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
+/** One decimal: penetrations and drifts are millimetres. */
+const mm1 = (m: number): string => `${(m * 1000).toFixed(1)} mm`;
 const deg = (rad: number): string => `${((rad * 180) / Math.PI).toFixed(0)} deg`;
 /** Ages are seconds; the operator reads milliseconds. */
 const ms = (s: number): string => `${(s * 1000).toFixed(0)} ms`;
@@ -80,6 +112,20 @@ export function describeStop(r: StopReason): string {
       return `Commanded finger speed ${mm(r.speed)}/s exceeds the limit ${mm(r.limit)}/s`;
     case 'workspace':
       return `Command refused: ${r.detail}`;
+    case 'obstacle-clearance':
+      return `Command refused: it would take the tool within ${mm(r.clearance)} of ${r.obstacle} (${mm(r.gap)} left)`;
+    case 'obstacle-contact':
+      return r.gap <= 0
+        ? `${r.body} touching ${r.obstacle} (${mm1(-r.gap)} deep)`
+        : `${r.body} pushed towards ${r.obstacle}, ${mm1(r.gap)} away: closer than the arm can stop`;
+    case 'off-table':
+      return r.excess > 0
+        ? `${r.body} leaving the table (${mm1(r.excess)} past the edge)`
+        : `${r.body} pushed towards the table edge, ${mm1(-r.excess)} from it: closer than the arm can stop`;
+    case 'calibration-drift':
+      return `Calibration drift: motion capture and the robot place the pusher ${mm1(r.drift)} apart (limit ${mm1(r.limit)})`;
+    case 'non-finite':
+      return `Non-finite ${r.source}: ${r.detail}`;
     case 'pusher-lost':
       return `Pusher lost: ${r.detail}`;
     case 'gripper-fault':

@@ -25,6 +25,9 @@ import { LinkDownError } from '../robot/ur5-connection';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
+import { tableRegion, type TableRegion } from '../contract/table-region';
+import { DRIFT_FRAMES, pusherDrift } from './calibration-agreement';
+import { pointGap, segmentGap, shapeGap, type PlacedShape, type SceneGuard } from './scene-guard';
 
 export interface SupervisedRobot {
   readonly latest: RobotState | undefined;
@@ -90,6 +93,16 @@ export interface SupervisorOptions {
   /** A gripper scene's robot; absent for the pusher, which never turns and has no fingers to drive. */
   gripper?: GripperSupervision;
   /**
+   * The scene's obstacles, table top and objects (plain data: scene-guard.ts). Absent: no scene
+   * limits beyond the workspace (unit tests of the other limits).
+   */
+  guard?: SceneGuard;
+  /**
+   * Largest distance between the pusher as motion capture sees it and as the robot's tool pose
+   * (through the calibrations) places it, at rest (m); default DEFAULT_MAX_DRIFT.
+   */
+  maxCalibrationDrift?: number;
+  /**
    * Linear acceleration of motion commands, m/s^2. Stops and holds use STOP_DECELERATION: how
    * fast the arm stands still must not depend on a setup file.
    */
@@ -105,6 +118,18 @@ export interface SupervisorOptions {
   /** Monotonic clock, s (the clock of RobotState.receivedAt). */
   now?: () => number;
 }
+
+/**
+ * Time from what motion capture shows to the arm starting to brake (s): a 120 Hz frame and an
+ * 8 ms command period.
+ */
+export const STOP_REACTION = 1 / 120 + 0.008;
+
+/** An object this close to the robot (m) is taken to move with it (it is being pushed). */
+const PUSH_RANGE = 0.01;
+
+/** Default of SupervisorOptions.maxCalibrationDrift (m): the calibration residual limit's range. */
+export const DEFAULT_MAX_DRIFT = 0.005;
 
 export type SupervisorState = 'disarmed' | 'armed' | 'running' | 'stopped';
 
@@ -124,8 +149,11 @@ export class Supervisor extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
-  private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper'>> &
-    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper'>;
+  private readonly o: Required<
+    Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>
+  > &
+    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>;
+  private readonly table: TableRegion | undefined;
   private lastMocapOk: number | undefined;
   /** Frame number of the latest poses. */
   private lastFrameNumber: number | undefined;
@@ -133,6 +161,10 @@ export class Supervisor extends EventEmitter<Events> {
   private repeatedBody: BodyEstimate | undefined;
   private lastCommandAt: number | undefined;
   private moving = false;
+  /** Consecutive frames on which motion capture and the robot disagreed on the pusher. */
+  private driftFrames = 0;
+  /** The table-frame velocity last commanded (m/s); zero while holding or stopped. */
+  private velocity = { vx: 0, vy: 0 };
 
   constructor(options: SupervisorOptions) {
     super();
@@ -142,9 +174,11 @@ export class Supervisor extends EventEmitter<Events> {
       robotStateMaxAge: 0.1,
       // The controller-side watchdog's own timeout: a loop that misses it has stalled.
       commandMaxGap: 0.1,
+      maxCalibrationDrift: DEFAULT_MAX_DRIFT,
       now: monotonicSeconds,
       ...options,
     };
+    this.table = options.guard && tableRegion(options.guard.table);
   }
 
   get active(): boolean {
@@ -204,6 +238,13 @@ export class Supervisor extends EventEmitter<Events> {
       this.halt({ code: 'robot-state-stale', age: Infinity });
       return false;
     }
+    // The command judges its inputs itself: the watchdog tick may run late, and a NaN passes
+    // every comparison that is not written to fail it.
+    const inputs = this.inputsProblem(robot, at);
+    if (inputs) {
+      this.halt(inputs);
+      return false;
+    }
     const tool = this.o.frame.pusherInTable(robot.tcpPose);
     const problem = g
       ? checkFootprintMotion(
@@ -216,6 +257,11 @@ export class Supervisor extends EventEmitter<Events> {
       : checkMotion(this.o.workspace, tool, { vx, vy }, this.o.lookahead);
     if (problem) {
       this.refuse({ code: 'workspace', detail: problem }, at);
+      return false;
+    }
+    const near = this.lookaheadObstacle(tool, robot.tcpPose, vx, vy, yawRate);
+    if (near) {
+      this.refuse(near, at);
       return false;
     }
     try {
@@ -238,6 +284,7 @@ export class Supervisor extends EventEmitter<Events> {
     }
     this.lastCommandAt = at;
     this.moving = speed > 0 || yawRate !== 0;
+    this.velocity = { vx, vy };
     return true;
   }
 
@@ -282,6 +329,7 @@ export class Supervisor extends EventEmitter<Events> {
     if (this.state !== 'running') return;
     this.o.robot.stop(STOP_DECELERATION);
     this.moving = false;
+    this.velocity = { vx: 0, vy: 0 };
     this.lastCommandAt = this.o.now();
   }
 
@@ -311,14 +359,34 @@ export class Supervisor extends EventEmitter<Events> {
 
   updateMocap(poses: PlanarPoses): void {
     const at = this.o.now();
+    const bodies = [poses.pusher, ...poses.sliders];
+    const nonFinite = bodies.find((b) => b.pose && !Object.values(b.pose).every(Number.isFinite));
+    if (nonFinite) {
+      // Never fresh: the last good frame keeps ageing while poses are not numbers.
+      this.halt({
+        code: 'non-finite',
+        source: 'motion-capture pose',
+        detail: `${nonFinite.rigidBody ?? 'unnamed body'} at (${nonFinite.pose!.x}, ${nonFinite.pose!.y}, ${nonFinite.pose!.theta})`,
+      });
+      return;
+    }
     this.lastFrameNumber = poses.frameNumber;
-    this.repeatedBody = [poses.pusher, ...poses.sliders].find((b) => b.repeated !== null);
+    this.repeatedBody = bodies.find((b) => b.repeated !== null);
+    if (this.active) {
+      const scene = this.sceneProblem(poses);
+      if (scene) {
+        this.halt(scene);
+        return;
+      }
+    }
     if (poses.ok) {
-      this.lastMocapOk = at;
+      // As old as its oldest pose, not as new as this call: a dropped (out-of-order) frame comes
+      // back as the last poses aged to its arrival, and must not make them look fresh.
+      const ages = bodies.filter((b) => b.status !== 'unbound').map((b) => b.ageS);
+      this.lastMocapOk = at - Math.max(0, ...ages);
       return;
     }
     if (!this.active) return;
-    const bodies = [poses.pusher, ...poses.sliders];
     const untracked = bodies.find((b) => b.status === 'untracked' || b.status === 'missing');
     if (untracked) {
       this.halt({ code: 'mocap-untracked', body: untracked.rigidBody ?? 'unnamed body' });
@@ -332,7 +400,7 @@ export class Supervisor extends EventEmitter<Events> {
 
   updateRobot(s: RobotState): void {
     if (!this.active) return;
-    const reason = robotStopReason(s);
+    const reason = robotStopReason(s) ?? nonFiniteRobot(s);
     if (reason) this.halt(reason);
   }
 
@@ -363,7 +431,7 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const robot = this.o.robot.latest;
-    if (robot && now - robot.receivedAt > this.o.robotStateMaxAge) {
+    if (robot && !(now - robot.receivedAt <= this.o.robotStateMaxAge)) {
       this.halt({ code: 'robot-state-stale', age: now - robot.receivedAt });
       return;
     }
@@ -377,11 +445,160 @@ export class Supervisor extends EventEmitter<Events> {
     }
   }
 
+  /** Why a command may not go out on these inputs (robot state, motion capture), or undefined. */
+  private inputsProblem(robot: RobotState, now: number): StopReason | undefined {
+    const robotAge = now - robot.receivedAt;
+    if (!(robotAge <= this.o.robotStateMaxAge)) return { code: 'robot-state-stale', age: robotAge };
+    const bad = nonFiniteRobot(robot);
+    if (bad) return bad;
+    const mocapAge = this.lastMocapOk === undefined ? Infinity : now - this.lastMocapOk;
+    if (!(mocapAge <= this.o.mocapMaxAge))
+      return this.repeatedBody && this.lastFrameNumber !== undefined
+        ? frozen(this.repeatedBody, this.lastFrameNumber, mocapAge)
+        : { code: 'mocap-stale', body: 'all bodies', age: mocapAge };
+    return undefined;
+  }
+
+  /**
+   * The obstacle a command would take the tool within the clearance of, over the lookahead, or
+   * undefined. Within the clearance already (after a push that brought it there), only a command
+   * that takes it farther away passes.
+   */
+  private lookaheadObstacle(
+    tool: { x: number; y: number },
+    tcpPose: readonly number[],
+    vx: number,
+    vy: number,
+    yawRate: number,
+  ): StopReason | undefined {
+    const guard = this.o.guard;
+    if (!guard || guard.obstacles.length === 0) return undefined;
+    const t = this.o.lookahead;
+    const end = { x: tool.x + vx * t, y: tool.y + vy * t };
+    const g = this.o.gripper;
+    for (const o of guard.obstacles) {
+      let now: number;
+      let along: number;
+      let after: number;
+      if (g) {
+        const yaw = g.yawInTable(tcpPose);
+        const gapAt = (s: number): number => {
+          const th = yaw + yawRate * s;
+          const c = Math.cos(th);
+          const sn = Math.sin(th);
+          const cx = tool.x + vx * s;
+          const cy = tool.y + vy * s;
+          return Math.min(
+            ...g.footprint.map((p) => pointGap(o, cx + c * p.x - sn * p.y, cy + sn * p.x + c * p.y)),
+          );
+        };
+        now = gapAt(0);
+        after = gapAt(t);
+        along = Math.min(gapAt(t / 2), after);
+      } else {
+        const r = guard.pusherRadius ?? 0;
+        now = pointGap(o, tool.x, tool.y) - r;
+        after = pointGap(o, end.x, end.y) - r;
+        along = segmentGap(o, tool, end) - r;
+      }
+      if (!(along >= guard.clearance) && !(after > now))
+        return { code: 'obstacle-clearance', obstacle: o.id, gap: along, clearance: guard.clearance };
+    }
+    return undefined;
+  }
+
+  /**
+   * What the latest poses show against the scene: the pusher (or gripper) or an object touching an
+   * obstacle, an object off the table, motion capture and the robot disagreeing on the pusher.
+   */
+  private sceneProblem(poses: PlanarPoses): StopReason | undefined {
+    const robot = this.o.robot.latest;
+    const frame = this.o.frame;
+    const fresh = (b: BodyEstimate): boolean => b.status === 'ok' && b.pose !== null;
+    if (robot && fresh(poses.pusher) && poses.pusher.repeated === null) {
+      const d = pusherDrift(poses.pusher.pose!, robot, frame, this.o.maxCalibrationDrift);
+      this.driftFrames = d.drift <= d.limit ? 0 : this.driftFrames + 1;
+      if (this.driftFrames >= DRIFT_FRAMES)
+        return { code: 'calibration-drift', drift: d.drift, limit: d.limit };
+    }
+    const guard = this.o.guard;
+    if (!guard) return undefined;
+    const robotName = this.o.gripper ? 'gripper' : 'pusher';
+    const at = fresh(poses.pusher)
+      ? { ...poses.pusher.pose!, yaw: poses.pusher.pose!.theta }
+      : robot && {
+          ...frame.pusherInTable(robot.tcpPose),
+          yaw: this.o.gripper?.yawInTable(robot.tcpPose) ?? 0,
+        };
+    if (at) {
+      const g = this.o.gripper;
+      for (const o of guard.obstacles) {
+        const c = Math.cos(at.yaw);
+        const s = Math.sin(at.yaw);
+        const gap = g
+          ? Math.min(
+              ...g.footprint.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
+            )
+          : pointGap(o, at.x, at.y) - (guard.pusherRadius ?? 0);
+        if (!(gap > 0)) return { code: 'obstacle-contact', body: robotName, obstacle: o.id, gap };
+      }
+    }
+    for (const b of poses.sliders) {
+      const shape = guard.sliders.find((s) => s.id === b.id)?.shape;
+      if (!shape || !fresh(b)) continue;
+      const p = b.pose!;
+      const pushed = at !== undefined && this.nearRobot({ shape, ...p }, at);
+      const margin = (gap: (x: number, y: number) => number): number =>
+        pushed ? this.stoppingMargin(gap, p) : 0;
+      for (const o of guard.obstacles) {
+        const gap = (x: number, y: number): number => shapeGap({ shape, x, y, theta: p.theta }, o);
+        const g = gap(p.x, p.y);
+        if (!(g > margin(gap))) return { code: 'obstacle-contact', body: b.id, obstacle: o.id, gap: g };
+      }
+      // The edge's distance, positive on the table: its margin is taken like an obstacle's gap.
+      const edge = (x: number, y: number): number => -this.table!.excess(x, y);
+      const e = edge(p.x, p.y);
+      if (!(e > margin(edge))) return { code: 'off-table', body: b.id, excess: -e };
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether the robot at `at` touches or nearly touches an object (within PUSH_RANGE), so that it
+   * moves with the commanded velocity. A gripper counts an object within its reach of the grasp
+   * centre: its footprint is a set of corners, and an object can touch an edge between them.
+   */
+  private nearRobot(object: PlacedShape, at: { x: number; y: number }): boolean {
+    const g = this.o.gripper;
+    const reach = g
+      ? Math.max(...g.footprint.map((p) => Math.hypot(p.x, p.y)))
+      : (this.o.guard?.pusherRadius ?? 0);
+    return pointGap(object, at.x, at.y) - reach < PUSH_RANGE;
+  }
+
+  /**
+   * How close an object may come to something before the arm must stop (m): what the commanded
+   * motion covers towards it while a stop takes effect (STOP_REACTION) and while the arm brakes at
+   * STOP_DECELERATION. Only the approach counts: an object pushed along a wall or an edge keeps
+   * its distance. A pushed object stops with the pusher (the table's friction decelerates it
+   * faster than the arm brakes). `gap` is the distance function, differentiated here.
+   */
+  private stoppingMargin(gap: (x: number, y: number) => number, at: { x: number; y: number }): number {
+    const { vx, vy } = this.velocity;
+    if (vx === 0 && vy === 0) return 0;
+    const h = 1e-4;
+    const gx = (gap(at.x + h, at.y) - gap(at.x - h, at.y)) / (2 * h);
+    const gy = (gap(at.x, at.y + h) - gap(at.x, at.y - h)) / (2 * h);
+    const approach = Math.max(0, -(vx * gx + vy * gy));
+    return approach * STOP_REACTION + (approach * approach) / (2 * STOP_DECELERATION);
+  }
+
   /** Stop the arm for a reason; the stop goes to the robot before anything else happens. */
   private halt(reason: StopReason): void {
     if (!this.active) return;
     this.o.robot.stop(STOP_DECELERATION);
     this.moving = false;
+    this.velocity = { vx: 0, vy: 0 };
     this.state = 'stopped';
     this.stopReason = reason;
     this.stoppedAt = this.o.now();
@@ -402,6 +619,16 @@ function frozen(body: BodyEstimate, frameNumber: number, age: number): StopReaso
     repeated: body.repeated ?? 'frame',
     frameNumber,
     age,
+  };
+}
+
+/** A robot state with a NaN or infinite pose or speed, as a stop reason; undefined when finite. */
+export function nonFiniteRobot(s: RobotState): StopReason | undefined {
+  if (s.tcpPose.every(Number.isFinite) && s.tcpSpeed.every(Number.isFinite)) return undefined;
+  return {
+    code: 'non-finite',
+    source: 'robot state',
+    detail: `tool pose [${s.tcpPose.join(', ')}], speed [${s.tcpSpeed.join(', ')}]`,
   };
 }
 

@@ -45,6 +45,7 @@ export function labWorkspace(
   return workspaceFor(sceneTable, setup.safety.workspaceMargin, setup.safety.heightBand);
 }
 
+/** Fails NaN: a comparison with NaN is false. */
 export function insideRect(ws: Workspace, x: number, y: number): boolean {
   return Math.abs(x) <= ws.halfX && Math.abs(y) <= ws.halfY;
 }
@@ -60,7 +61,7 @@ export function checkMotion(
   v: { vx: number; vy: number },
   lookahead: number,
 ): string | null {
-  if (pos.z < ws.zMin || pos.z > ws.zMax) {
+  if (!(pos.z >= ws.zMin && pos.z <= ws.zMax)) {
     return `tool height ${(pos.z * 1000).toFixed(0)} mm is outside ${(ws.zMin * 1000).toFixed(0)}..${(ws.zMax * 1000).toFixed(0)} mm`;
   }
   const ex = pos.x + v.vx * lookahead;
@@ -115,7 +116,7 @@ export function checkFootprintMotion(
   lookahead: number,
   footprint: readonly Point[],
 ): string | null {
-  if (pose.z < ws.zMin || pose.z > ws.zMax) {
+  if (!(pose.z >= ws.zMin && pose.z <= ws.zMax)) {
     return `tool height ${(pose.z * 1000).toFixed(0)} mm is outside ${(ws.zMin * 1000).toFixed(0)}..${(ws.zMax * 1000).toFixed(0)} mm`;
   }
   const at = (t: number): { x: number; y: number }[] => {
@@ -126,18 +127,19 @@ export function checkFootprintMotion(
     const cy = pose.y + v.vy * t;
     return footprint.map((p) => ({ x: cx + c * p.x - s * p.y, y: cy + s * p.x + c * p.y }));
   };
+  // `!(b.excess <= a.excess)` picks a NaN excess as the worst: a point nobody can place fails.
   const worst = (points: { x: number; y: number }[]): { x: number; y: number; excess: number } =>
     points
       .map((p) => ({ ...p, excess: excess(ws, p.x, p.y) }))
-      .reduce((a, b) => (b.excess > a.excess ? b : a));
+      .reduce((a, b) => (!(b.excess <= a.excess) ? b : a));
   const before = worst(at(0));
   const after = worst([...at(lookahead / 2), ...at(lookahead)]);
-  if (before.excess > 0) {
+  if (!(before.excess <= 0)) {
     return after.excess < before.excess
       ? null
       : `the tool reaches (${mm(before.x)}, ${mm(before.y)}), outside the workspace, and the command moves it no closer`;
   }
-  if (after.excess > 0)
+  if (!(after.excess <= 0))
     return `the command would take the tool to (${mm(after.x)}, ${mm(after.y)}), outside the workspace`;
   return null;
 }

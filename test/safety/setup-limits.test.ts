@@ -138,7 +138,7 @@ describe('supervisor stops', () => {
   it('decelerate at the one fixed stop deceleration, whatever the setup says', () => {
     const stops: (number | undefined)[] = [];
     const robot: SupervisedRobot = {
-      latest: { tcpPose: [0, 0, 0.01], receivedAt: 0 } as unknown as RobotState,
+      latest: { tcpPose: [0, 0, 0.01], tcpSpeed: [0, 0, 0, 0, 0, 0], receivedAt: 0 } as unknown as RobotState,
       sendTwist: () => 1,
       stop: (a) => (stops.push(a), 1),
     };

@@ -1,0 +1,65 @@
+/**
+ * Do the two calibrations still agree? The pusher is seen twice: by motion capture (its rigid
+ * body, through the motion capture -> table calibration) and by the robot (its tool pose, through
+ * the table -> robot base calibration and the pusher offset). A calibration that moved, a bumped
+ * camera or a pusher slipped in the fingers shows as a distance between the two. The residuals in
+ * the setup file only say how well each calibration fitted when it was made; this says whether
+ * it still holds. Checked before arming (pre-flight) and at every motion-capture frame of a run
+ * (the supervisor).
+ */
+import type { RobotState } from '../robot/robot-state';
+import type { Check } from './preflight';
+
+/**
+ * How far apart two observations of a moving pusher may be for timing alone (s): motion capture's
+ * latency and the robot state's period, times the tool's speed, is added to the limit. 50 ms: a
+ * 120 Hz frame, the 2 ms RTDE period and the stream latencies, with room for a process that
+ * handles the two streams' packets late on a loaded machine.
+ */
+export const DRIFT_TIMING = 0.05;
+
+/**
+ * Consecutive frames over the limit before a running supervisor stops (about 25 ms at 120 Hz): a
+ * moved calibration stays moved, while a frame and a robot state handled far apart in time
+ * disagree once.
+ */
+export const DRIFT_FRAMES = 3;
+
+/**
+ * The distance between the pusher seen by motion capture (`seen`, table frame) and the one the
+ * robot's tool pose places (m), and the limit it is judged against (m): `maxDrift` plus what the
+ * tool's speed covers in DRIFT_TIMING.
+ */
+export function pusherDrift(
+  seen: { x: number; y: number },
+  robot: Pick<RobotState, 'tcpPose' | 'tcpSpeed'>,
+  frame: { pusherInTable(tcpPose: readonly number[]): { x: number; y: number } },
+  maxDrift: number,
+): { drift: number; limit: number } {
+  const derived = frame.pusherInTable(robot.tcpPose);
+  const speed = Math.hypot(robot.tcpSpeed[0]!, robot.tcpSpeed[1]!);
+  return {
+    drift: Math.hypot(seen.x - derived.x, seen.y - derived.y),
+    limit: maxDrift + speed * DRIFT_TIMING,
+  };
+}
+
+/**
+ * The pre-flight check of the agreement: green when the two observations of the pusher are within
+ * the limit (or the pusher carries no markers, so that the robot alone places it).
+ */
+export function agreementCheck(
+  seen: { x: number; y: number } | null,
+  robot: Pick<RobotState, 'tcpPose' | 'tcpSpeed'> | undefined,
+  frame: { pusherInTable(tcpPose: readonly number[]): { x: number; y: number } },
+  maxDrift: number,
+): Check {
+  const id = 'calibration-agreement';
+  const label = 'Motion capture and robot agree on the pusher';
+  if (!robot) return { id, label, ok: false, reason: 'no robot state to compare with' };
+  if (!seen) return { id, label, ok: true, reason: 'the pusher carries no markers: the robot places it' };
+  const d = pusherDrift(seen, robot, frame, maxDrift);
+  const mm = (m: number): string => `${(m * 1000).toFixed(1)} mm`;
+  // Written so that NaN fails.
+  return { id, label, ok: d.drift <= d.limit, reason: `${mm(d.drift)} apart (limit ${mm(d.limit)})` };
+}

@@ -1,0 +1,129 @@
+/**
+ * Fault injection in the virtual lab: nothing moves before the pre-flight checks are green and,
+ * for a real run, the operator has armed; the gripper's activation and grip included (activation
+ * alone is a full stroke of the fingers); an abort in the middle of a plan ends the run without
+ * waiting for the plan.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { supervisedRun } from '../../src-main/run/supervised-run';
+import type { LabLink } from '../../src-main/run/lab-link';
+import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+/** Records every gripper command that moves the fingers, in `order`, as it is sent. */
+function watchGripper(link: LabLink, order: string[]): void {
+  const g = link.gripper;
+  const wrap = <K extends 'activate' | 'closeOnPusher' | 'openFully' | 'move'>(name: K): void => {
+    const original = g[name].bind(g) as (...a: unknown[]) => Promise<unknown>;
+    (g as unknown as Record<K, (...a: unknown[]) => Promise<unknown>>)[name] = (...a) => {
+      order.push(`gripper ${name}`);
+      return original(...a);
+    };
+  };
+  wrap('activate');
+  wrap('closeOnPusher');
+  wrap('openFully');
+  wrap('move');
+}
+
+describe('start order in the virtual lab', () => {
+  it('leaves the gripper alone when a pre-flight check is red', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    const order: string[] = [];
+    watchGripper(env.link, order);
+    // The object's markers are lost: the motion-capture check is red.
+    env.lab.natnet.setFaults({ lostTracking: ['object'] });
+    const result = await supervisedRun({
+      link: env.link,
+      task: quickLabTask(),
+      model: { kind: 'coarse' },
+      workers: 1,
+      onPreflight: (r) => order.push(`preflight ${r.ok ? 'green' : 'red'}`),
+    });
+    expect(result.outcome).toBe('refused');
+    expect(result.reason).toMatch(/Motion capture fresh/);
+    expect(order).toEqual(['preflight red']);
+  });
+
+  it('grips the pusher only after the checks are green and the operator armed a real run', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    const order: string[] = [];
+    watchGripper(env.link, order);
+    const result = await supervisedRun({
+      link: env.link,
+      task: quickLabTask(1),
+      model: { kind: 'coarse' },
+      workers: 1,
+      onPreflight: (r) => order.push(`preflight ${r.ok ? 'green' : 'red'}`),
+      confirmArm: async () => {
+        order.push('operator armed');
+      },
+      onDecision: (d) => {
+        if (d.kind === 'armed') order.push('supervisor armed');
+      },
+    });
+    expect(result.preflight.ok).toBe(true);
+    // Checks of everything but the gripper, the operator's arm, the grip, every check again, armed.
+    expect(order).toEqual([
+      'preflight green',
+      'operator armed',
+      // A fresh lab's gripper is not activated yet: activation is a full stroke, so it waits too.
+      'gripper activate',
+      'gripper closeOnPusher',
+      'preflight green',
+      'supervisor armed',
+    ]);
+    // The checks the operator armed on did not yet judge the gripper; the last ones did.
+    expect(result.preflight.checks.map((c) => c.id)).toContain('pusher-held');
+  });
+
+  it('ends the run soon after an abort in the middle of a plan, without waiting for it', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    // The fine model on one worker, many rollouts: a plan takes seconds.
+    const base = quickLabTask();
+    const task = {
+      ...base,
+      planner: {
+        ...base.planner,
+        horizon: 4,
+        optimizer: { ...base.planner.optimizer, rollouts: 20, maxIterations: 5 },
+      },
+    };
+    const abort = new AbortController();
+    let abortedAt = 0;
+    let planning = false;
+    const result = await supervisedRun({
+      link: env.link,
+      task,
+      model: { kind: 'fine' },
+      workers: 1,
+      signal: abort.signal,
+      onDecision: (d) => {
+        if (d.kind !== 'run-started') return;
+        planning = true;
+        // Well into the first plan.
+        setTimeout(() => {
+          abortedAt = performance.now();
+          abort.abort();
+        }, 300);
+      },
+      onStep: () => (planning = false),
+    });
+    const took = performance.now() - abortedAt;
+    expect(planning, 'the abort came while the first plan was being made').toBe(true);
+    expect(result.outcome).toBe('aborted');
+    expect(result.actions).toBe(0);
+    expect(result.supervisor.stopReason).toEqual({ code: 'operator-abort' });
+    // 200 ms on an idle machine; generous for a loaded one (waiting for the plan took seconds).
+    expect(took, 'ms from the abort to the end of the run').toBeLessThan(1000);
+  });
+});
