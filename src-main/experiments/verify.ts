@@ -127,6 +127,7 @@ export function compareRuns(recorded: RunRecord, rerun: RunRecord, maxActions?: 
   const truncated = maxActions !== undefined && r.actions > maxActions;
   const actions = truncated ? maxActions : r.actions;
   for (let step = 0; step <= actions; step++) {
+    if (step < actions && step >= n.actions) return at(step, 'outcome', r.outcome, n.outcome);
     const d =
       compareVectors(step, 'state', r.states[step], n.states[step]) ??
       (step < actions ? compareVectors(step, 'control', r.controls[step], n.controls[step]) : null);
