@@ -23,7 +23,6 @@ const STALE = new Set([
   'wafr-high-accuracy-coarse',
   'wafr-high-accuracy-fine',
   'wafr-l-shape-fine',
-  'wafr-low-accuracy-coarse',
 ]);
 const experiments = readdirSync(root)
   .filter((d) => existsSync(path.join(root, d, 'experiment.json')) && !STALE.has(d))
