@@ -106,7 +106,7 @@ export async function verifyExperiment(o: VerifyOptions): Promise<VerifyResult> 
  * The first difference between a stored run and its rerun, in the order things happened: the
  * environment, then state by state and control by control, then the outcome. With maxActions the
  * rerun stopped after that many actions, so only that prefix (and the outcome, when the stored
- * run ended within it) must repeat.
+ * run ended within it) must repeat; likewise a run that met the task's time limit.
  */
 export function compareRuns(recorded: RunRecord, rerun: RunRecord, maxActions?: number): Difference | null {
   // Through JSON, as the record was stored: -0 and 0 are one value there.
@@ -124,8 +124,12 @@ export function compareRuns(recorded: RunRecord, rerun: RunRecord, maxActions?: 
   if (recorded.planner !== now.planner) return at(null, 'planner', recorded.planner, now.planner);
   const r = recorded.summary;
   const n = now.summary;
-  const truncated = maxActions !== undefined && r.actions > maxActions;
-  const actions = truncated ? maxActions : r.actions;
+  // A task's time limit counts planning wall time, so where a run met it depends on the
+  // machine's speed and load: such runs must repeat only as far as both went.
+  const timed = r.outcome === 'time-limit' || n.outcome === 'time-limit';
+  const limit = Math.min(maxActions ?? Infinity, timed ? Math.min(r.actions, n.actions) : Infinity);
+  const truncated = r.actions > limit || (timed && n.actions !== r.actions);
+  const actions = Math.min(r.actions, limit);
   for (let step = 0; step <= actions; step++) {
     if (step < actions && step >= n.actions) return at(step, 'outcome', r.outcome, n.outcome);
     const d =

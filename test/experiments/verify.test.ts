@@ -55,6 +55,19 @@ describe('compareRuns', () => {
     expect(compareRuns(stored, cut)).toMatchObject({ field: 'outcome', step: 3, now: 'aborted' });
     expect(compareRuns(stored, cut, stored.summary.actions)).not.toBeNull();
   });
+
+  it('compares a run that met the wall-clock time limit only as far as both runs went', () => {
+    const timedOut = changed(stored, (c) => {
+      c.summary.outcome = 'time-limit';
+      c.summary.actions = 5;
+      c.summary.controls = c.summary.controls.slice(0, 5);
+      c.summary.states = c.summary.states.slice(0, 6);
+    });
+    expect(compareRuns(stored, timedOut)).toBeNull();
+    expect(compareRuns(timedOut, stored)).toBeNull();
+    const moved = changed(timedOut, (c) => (c.summary.controls[4]![0] = 0.2));
+    expect(compareRuns(stored, moved)).toMatchObject({ step: 4, field: 'control[0]' });
+  });
 });
 
 /** The task with the goal-distance weight doubled, as a careless edit of the cost code would. */
