@@ -9,23 +9,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeDifference, verifyExperiment } from '../../src-main/experiments/verify';
 import { readExperimentFile } from '../../src-main/experiments/runner';
+import { readStaleList } from '../../src-main/experiments/results-page';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
 
 const root = path.join(repoRoot, 'docs/experiments');
-/**
- * Committed before this check existed and no longer repeating on this code: their figures are
- * not current until rerun (issue 33). Nothing else may be listed here.
- */
-const STALE = new Set([
-  'wafr-changing-fine',
-  'wafr-clutter-fine',
-  'wafr-high-accuracy-coarse',
-  'wafr-high-accuracy-fine',
-  'wafr-l-shape-fine',
-]);
+/** Experiments that no longer repeat on this code are listed, with why, in stale.json. */
+const stale = new Set(readStaleList(repoRoot).map((s) => s.experiment));
 const experiments = readdirSync(root)
-  .filter((d) => existsSync(path.join(root, d, 'experiment.json')) && !STALE.has(d))
+  .filter((d) => existsSync(path.join(root, d, 'experiment.json')) && !stale.has(d))
   .sort();
 
 /**
