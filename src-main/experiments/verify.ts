@@ -92,7 +92,10 @@ export async function verifyExperiment(o: VerifyOptions): Promise<VerifyResult> 
         const recorded = stored.get(`${now.model}#${now.scene}`)!;
         difference = compareRuns(recorded, now, o.maxActions);
         if (difference) stop.abort();
-        else o.onProgress?.(`${now.model} scene ${now.scene}: repeats (${now.summary.actions} actions)`);
+        else
+          o.onProgress?.(
+            `${now.model} scene ${now.scene}: repeats (${now.summary.actions} actions, ${now.summary.outcome})`,
+          );
       },
     });
   } finally {

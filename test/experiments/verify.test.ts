@@ -86,7 +86,10 @@ describe('verifyExperiment on a committed experiment', () => {
     const notes: string[] = [];
     const result = await verifyExperiment({ ...subset, onProgress: (n) => notes.push(n) });
     expect(result).toEqual({ ok: true, runs: 1 });
-    expect(notes).toEqual(['coarse scene 0: rerunning', 'coarse scene 0: repeats (20 actions)']);
+    expect(notes).toEqual([
+      'coarse scene 0: rerunning',
+      'coarse scene 0: repeats (20 actions, action-limit)',
+    ]);
   }, 120_000);
 
   it('fails, naming scene, model, step and field, when a cost weight changed', async () => {
