@@ -261,6 +261,10 @@ describe('parapush experiment and experiment merge', () => {
         models: ['coarse'],
         scenes: 1,
         seed: 1,
+        commit: expect.stringMatching(/^[0-9a-f]{40}(-dirty)?$/),
+        command: expect.stringMatching(
+          /^npx parapush experiment --task tiny --models coarse --scenes 1 --seed 1 --out /,
+        ),
       });
 
       const again = await experiment();
@@ -292,6 +296,19 @@ describe('parapush experiment and experiment merge', () => {
       expect(readFileSync(path.join(into, 'runs/coarse/scene-0000.json'), 'utf8')).toBe(
         readFileSync(path.join(out, 'runs/coarse/scene-0000.json'), 'utf8'),
       );
+    },
+    SLOW.timeout,
+  );
+
+  it(
+    'verify reruns the first scene and finds that it repeats',
+    async () => {
+      const r = await cli('experiment', 'verify', out, '--task-file', taskFile);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/experiment: 1 runs repeat bit for bit at [0-9a-f]{40}/);
+      expect(r.stderr).toMatch(/coarse scene 0: repeats \(2 actions, success\)/);
+      const gone = await cli('experiment', 'verify', out, '--task-file', taskFile, '--scene', '5');
+      expectBadInput(gone, /has no run of coarse on scene 5/);
     },
     SLOW.timeout,
   );

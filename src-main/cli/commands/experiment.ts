@@ -223,50 +223,60 @@ export function registerExperimentCommand(program: Command): void {
       'rerun stored runs of an experiment folder on this code and check that every state, control and outcome repeats bit for bit (exit 1 at the first difference)',
     )
     .argument('<dir>', 'experiment folder (experiment.json and runs/)')
-    .option('--scenes <list>', 'comma-separated scene indices to rerun for every model', '0')
+    .option(
+      '--scene <list>',
+      'comma-separated scene indices to rerun for every model (the parent command takes --scenes)',
+      '0',
+    )
     .option('--only <list>', "comma-separated model specs to rerun (default: all of the experiment's)")
     .option('--max-actions <N>', 'compare only the first N actions of each run (default: whole runs)')
-    .action(async (dir: string, opts: { scenes: string; only?: string; maxActions?: string }) => {
-      requireFile(path.join(dir, 'experiment.json'), 'verify');
-      const config = readExperimentFile(dir);
-      const { task, scene } = loadTask(config.task);
-      const scenes = opts.scenes.split(',').map((v) => wholeNumber('--scenes', v.trim(), 0));
-      const only = opts.only
-        ?.split(',')
-        .map((m) => m.trim())
-        .filter(Boolean);
-      const maxActions =
-        opts.maxActions === undefined ? undefined : wholeNumber('--max-actions', opts.maxActions, 1);
-      const models = only ?? config.models;
-      const bar = new ProgressBar(scenes.length * models.length);
-      const abort = new AbortController();
-      const onSigint = (): void => abort.abort();
-      process.once('SIGINT', onSigint);
-      try {
-        const result = await verifyExperiment({
-          dir,
-          taskDef: task,
-          scene,
-          scenes,
-          models,
-          ...(maxActions !== undefined ? { maxActions } : {}),
-          signal: abort.signal,
-          onProgress: (note) => {
-            if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
-            else bar.tick(note);
-          },
-        });
-        if (result.ok) {
-          process.stdout.write(`${dir}: ${result.runs} runs repeat bit for bit at ${currentCommit()}\n`);
-          return;
+    .option(
+      '--task-file <file>',
+      'the task file, when the experiment ran one that is not shipped (the parent command takes --task)',
+    )
+    .action(
+      async (dir: string, opts: { scene: string; only?: string; maxActions?: string; taskFile?: string }) => {
+        requireFile(path.join(dir, 'experiment.json'), 'verify');
+        const config = readExperimentFile(dir);
+        const { task, scene } = loadTask(opts.taskFile ?? config.task);
+        const scenes = opts.scene.split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
+        const only = opts.only
+          ?.split(',')
+          .map((m) => m.trim())
+          .filter(Boolean);
+        const maxActions =
+          opts.maxActions === undefined ? undefined : wholeNumber('--max-actions', opts.maxActions, 1);
+        const models = only ?? config.models;
+        const bar = new ProgressBar(scenes.length * models.length);
+        const abort = new AbortController();
+        const onSigint = (): void => abort.abort();
+        process.once('SIGINT', onSigint);
+        try {
+          const result = await verifyExperiment({
+            dir,
+            taskDef: task,
+            scene,
+            scenes,
+            models,
+            ...(maxActions !== undefined ? { maxActions } : {}),
+            signal: abort.signal,
+            onProgress: (note) => {
+              if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
+              else bar.tick(note);
+            },
+          });
+          if (result.ok) {
+            process.stdout.write(`${dir}: ${result.runs} runs repeat bit for bit at ${currentCommit()}\n`);
+            return;
+          }
+          process.stdout.write(`${dir}: differs at ${describeDifference(result.difference)}\n`);
+          process.exitCode = EXIT_FAILURE;
+        } catch (e) {
+          if (e instanceof VerifyError) throw new UsageError(e.message);
+          throw e;
+        } finally {
+          process.off('SIGINT', onSigint);
         }
-        process.stdout.write(`${dir}: differs at ${describeDifference(result.difference)}\n`);
-        process.exitCode = EXIT_FAILURE;
-      } catch (e) {
-        if (e instanceof VerifyError) throw new UsageError(e.message);
-        throw e;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-    });
+      },
+    );
 }
