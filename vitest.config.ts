@@ -21,11 +21,16 @@ const realtime = [
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',
   'test/robot/ur5-connection.test.ts',
-  'test/bench/dry-runs.test.ts',
   'test/run/safety-thread.test.ts',
   'test/bench/safety.test.ts',
   'test/e2e/**/*.test.ts',
 ];
+
+/**
+ * Benchmarks run whole: minutes on two cores, kept out of `npm test` (`npm run test:bench`). The
+ * quick bench sanity check in test/bench/bench-sanity.test.ts stays in the unit run.
+ */
+const benchmarks = ['test/bench/full/**/*.test.ts'];
 
 export default defineConfig({
   plugins: [svelte()],
@@ -40,7 +45,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: realtime,
+          exclude: [...realtime, ...benchmarks],
           environment: 'node',
           // Two cores: keep file-level parallelism modest so worker-pool tests get CPU.
           maxWorkers: 2,
@@ -55,6 +60,17 @@ export default defineConfig({
           environment: 'node',
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'bench',
+          include: benchmarks,
+          environment: 'node',
+          // The dry-runs bench holds the virtual lab's real-time deadlines: one file at a time.
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

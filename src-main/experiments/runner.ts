@@ -23,6 +23,7 @@ import { recordedRun } from '../run/recorded-run';
 import type { PlannerStep } from '../contract/console-api';
 import type { RunSummary } from '../contract/planner-events';
 import { parseRunSpec, taskForSpec } from './run-spec';
+import { commitPattern, currentCommit } from './provenance';
 
 export interface Shard {
   index: number;
@@ -64,20 +65,67 @@ export function shardScenes(scenes: number, shard: Shard): number[] {
   return out;
 }
 
-/** The experiment's identity, kept in the output folder so a resumed run or a shard cannot mix configurations. */
-export function claimOutDir(outDir: string, config: ExperimentConfig): void {
+/** An experiment folder's experiment.json: its identity, and the commit and command that made it. */
+export const experimentFileSchema = experimentConfigSchema
+  .extend({
+    /** The commit whose code ran every run of the folder (-dirty: with uncommitted changes). */
+    commit: z.string().regex(commitPattern),
+    /** The command that reruns the whole experiment into the folder. */
+    command: z.string(),
+  })
+  .strict();
+export type ExperimentFile = z.infer<typeof experimentFileSchema>;
+
+export function readExperimentFile(dir: string): ExperimentFile {
+  const file = path.join(dir, 'experiment.json');
+  const parsed = experimentFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The command line that runs this experiment (into outDir) from scratch. */
+export function experimentCommand(config: ExperimentConfig, outDir: string): string {
+  return [
+    'npx parapush experiment',
+    `--task ${config.task}`,
+    `--models ${config.models.join(',')}`,
+    `--scenes ${config.scenes}`,
+    `--seed ${config.seed}`,
+    ...(config.mode === 'asynchronous' ? ['--async'] : []),
+    `--out ${outDir}`,
+  ].join(' ');
+}
+
+/**
+ * The experiment's identity, kept in the output folder so a resumed run or a shard cannot mix
+ * configurations, nor runs of different code: a folder takes runs of its own commit only.
+ */
+export function claimOutDir(
+  outDir: string,
+  config: ExperimentConfig,
+  commit: string = currentCommit(),
+): void {
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, 'experiment.json');
   if (existsSync(file)) {
-    const existing = experimentConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    if (JSON.stringify(existing) !== JSON.stringify(config)) {
+    const existing = readExperimentFile(outDir);
+    if (JSON.stringify(configOf(existing)) !== JSON.stringify(configOf(config))) {
       throw new Error(
-        `${outDir} holds another experiment (${JSON.stringify(existing)}); use a new --out or the same settings`,
+        `${outDir} holds another experiment (${JSON.stringify(configOf(existing))}); use a new --out or the same settings`,
       );
     }
+    if (existing.commit !== commit)
+      throw new Error(
+        `${outDir} holds another experiment: its runs are from commit ${existing.commit}, this code is ${commit}; use a new --out`,
+      );
     return;
   }
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  const contents: ExperimentFile = {
+    ...configOf(config),
+    commit,
+    command: experimentCommand(config, path.relative(process.cwd(), outDir) || '.'),
+  };
+  writeFileSync(file, `${JSON.stringify(contents, null, 2)}\n`);
 }
 
 export function sceneSeed(seed: number, scene: number): number {
@@ -86,37 +134,83 @@ export function sceneSeed(seed: number, scene: number): number {
 
 /** Runs (or skips, when already stored) every run of the shard; returns how many ran and were skipped. */
 export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
-  const config: ExperimentConfig = {
-    task: o.task,
-    models: o.models,
-    scenes: o.scenes,
-    seed: o.seed,
-    ...(o.mode ? { mode: o.mode } : {}),
-  };
-  claimOutDir(o.outDir, config);
-  const taskDef = o.mode ? { ...o.taskDef, planner: { ...o.taskDef.planner, mode: o.mode } } : o.taskDef;
-  const runs = o.models.map((spec) => {
-    const parsed = parseRunSpec(spec);
-    return { spec, ...parsed, task: taskForSpec(taskDef, parsed) };
-  });
-  const scenes = shardScenes(o.scenes, o.shard);
+  claimOutDir(o.outDir, configOf(o));
   let ran = 0;
   let skipped = 0;
+  await runScenes({
+    ...o,
+    scenes: shardScenes(o.scenes, o.shard),
+    skip: (spec, s) => {
+      if (!hasRunRecord(o.outDir, spec, s)) return false;
+      skipped++;
+      o.onRun?.({ model: spec, scene: s, record: null });
+      return true;
+    },
+    onRecord: (record) => {
+      writeRunRecord(o.outDir, record);
+      ran++;
+      o.onRun?.({ model: record.model, scene: record.scene, record });
+    },
+  });
+  return { ran, skipped };
+}
+
+export const configOf = (o: ExperimentConfig): ExperimentConfig => ({
+  task: o.task,
+  models: o.models,
+  scenes: o.scenes,
+  seed: o.seed,
+  ...(o.mode ? { mode: o.mode } : {}),
+});
+
+export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
+  taskDef: Task;
+  scene: Scene;
+  /** Scene indices to run, in order. */
+  scenes: readonly number[];
+  /** Only these model specs (default: all of the experiment's, in its order). */
+  only?: readonly string[];
+  workers: number;
+  /** Where session logs go, and the folder their paths in the records are relative to. */
+  sessionsDir?: string;
+  outDir?: string;
+  /**
+   * Ends every run after this many executed actions (a verification of a prefix); such a run
+   * returns with outcome 'aborted' unless it ended on its own first.
+   */
+  maxActions?: number;
+  /** The task a spec runs, after the spec's own changes (a test injects a changed cost weight here). */
+  adjustTask?(task: Task): Task;
+  /** True keeps the stored result of this run instead of running it. */
+  skip?(spec: string, scene: number): boolean;
+  onRecord(record: RunRecord): void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Every run of the given scenes, the models of a scene in the experiment's order and in one
+ * execution world per environment, exactly as the experiment ran them (a rerun repeats them).
+ */
+export async function runScenes(o: SceneRunsOptions): Promise<void> {
+  const taskDef = o.mode ? { ...o.taskDef, planner: { ...o.taskDef.planner, mode: o.mode } } : o.taskDef;
+  const adjust = o.adjustTask ?? ((t: Task) => t);
+  const runs = o.models
+    .filter((spec) => !o.only || o.only.includes(spec))
+    .map((spec) => {
+      const parsed = parseRunSpec(spec);
+      return { spec, ...parsed, task: adjust(taskForSpec(taskDef, parsed)) };
+    });
   const pool = new FinePool({ workers: o.workers });
   let world: ExecutionWorld | undefined;
   let worldScene: Scene | undefined;
   try {
-    for (const s of scenes) {
+    for (const s of o.scenes) {
       const seed = sceneSeed(o.seed, s);
       const { scene, x0 } = sampleScene(o.scene, o.taskDef.sampling, deriveSeed(seed, 'start'));
       const sampledObject = scene === o.scene ? undefined : goalObject(scene);
       for (const { spec, model, coarse, task } of runs) {
-        if (o.signal?.aborted) return { ran, skipped };
-        if (hasRunRecord(o.outDir, spec, s)) {
-          skipped++;
-          o.onRun?.({ model: spec, scene: s, record: null });
-          continue;
-        }
+        if (o.signal?.aborted) return;
+        if (o.skip?.(spec, s)) continue;
         const execSeed = deriveSeed(seed, 'execution');
         // One world per environment: a drawn object is another MuJoCo model.
         if (world && worldScene === scene) world.reset(x0, execSeed);
@@ -128,6 +222,10 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
         }
         const t0 = performance.now();
         const plant = world;
+        const stop = new AbortController();
+        const onAbort = (): void => stop.abort();
+        o.signal?.addEventListener('abort', onAbort);
+        const limit = o.maxActions;
         const run = (onStep?: (step: PlannerStep) => void): Promise<RunSummary> =>
           runTaskOn({
             task,
@@ -137,26 +235,34 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
             coarse,
             seed,
             plant,
-            ...(onStep ? { onStep } : {}),
-            ...(o.signal ? { signal: o.signal } : {}),
+            onStep: (step) => {
+              onStep?.(step);
+              // Aborted while its last action is being planned, the run still executes it.
+              if (limit !== undefined && step.step + 1 >= limit) stop.abort();
+            },
+            signal: stop.signal,
           });
         let summary: RunSummary;
         let session: string | undefined;
-        if (o.sessionsDir) {
-          const recorded = await recordedRun({
-            dir: o.sessionsDir,
-            label: `${modelDir(spec)}_scene-${s}`,
-            scene,
-            task,
-            model,
-            coarse: coarse ?? 'analytical',
-            run,
-          });
-          summary = recorded.summary;
-          session = path.relative(o.outDir, recorded.file);
-        } else summary = await run();
-        if (summary.outcome === 'aborted') return { ran, skipped };
-        const record: RunRecord = {
+        try {
+          if (o.sessionsDir) {
+            const recorded = await recordedRun({
+              dir: o.sessionsDir,
+              label: `${modelDir(spec)}_scene-${s}`,
+              scene,
+              task,
+              model,
+              coarse: coarse ?? 'analytical',
+              run,
+            });
+            summary = recorded.summary;
+            session = path.relative(o.outDir ?? o.sessionsDir, recorded.file);
+          } else summary = await run();
+        } finally {
+          o.signal?.removeEventListener('abort', onAbort);
+        }
+        if (o.signal?.aborted) return;
+        o.onRecord({
           task: o.task,
           model: spec,
           planner: task.planner.kind,
@@ -168,17 +274,13 @@ export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number
           ...(sampledObject ? { object: sampledObject } : {}),
           ...(session ? { session } : {}),
           summary,
-        };
-        writeRunRecord(o.outDir, record);
-        ran++;
-        o.onRun?.({ model: spec, scene: s, record });
+        });
       }
     }
   } finally {
     world?.dispose();
     await pool.close();
   }
-  return { ran, skipped };
 }
 
 function goalObject(scene: Scene): NonNullable<RunRecord['object']> {

@@ -4,7 +4,7 @@
  * answered with exit code 2 and one line that names the problem. The long-running commands (lab,
  * mocap serve/listen, robot, run, web) are in long-running.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -261,6 +261,10 @@ describe('parapush experiment and experiment merge', () => {
         models: ['coarse'],
         scenes: 1,
         seed: 1,
+        commit: expect.stringMatching(/^[0-9a-f]{40}(-dirty)?$/),
+        command: expect.stringMatching(
+          /^npx parapush experiment --task tiny --models coarse --scenes 1 --seed 1 --out /,
+        ),
       });
 
       const again = await experiment();
@@ -291,6 +295,38 @@ describe('parapush experiment and experiment merge', () => {
       expect(JSON.parse(readFileSync(path.join(into, 'summary.json'), 'utf8'))).toEqual(original);
       expect(readFileSync(path.join(into, 'runs/coarse/scene-0000.json'), 'utf8')).toBe(
         readFileSync(path.join(out, 'runs/coarse/scene-0000.json'), 'utf8'),
+      );
+    },
+    SLOW.timeout,
+  );
+
+  it(
+    'verify reruns the first scene and finds that it repeats',
+    async () => {
+      const r = await cli('experiment', 'verify', out, '--task-file', taskFile);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/experiment: 1 runs repeat bit for bit at [0-9a-f]{40}/);
+      expect(r.stderr).toMatch(/coarse scene 0: repeats \(2 actions, success\)/);
+      const gone = await cli('experiment', 'verify', out, '--task-file', taskFile, '--scene', '5');
+      expectBadInput(gone, /has no run of coarse on scene 5/);
+    },
+    SLOW.timeout,
+  );
+
+  it(
+    'verify exits 1 naming the first value that does not repeat',
+    async () => {
+      const copy = path.join(tmp, 'tampered');
+      cpSync(out, copy, { recursive: true });
+      const file = path.join(copy, 'runs/coarse/scene-0000.json');
+      const run = JSON.parse(readFileSync(file, 'utf8')) as { summary: { controls: number[][] } };
+      const recorded = run.summary.controls[1]![0]!;
+      run.summary.controls[1]![0] = recorded + 1e-9;
+      writeFileSync(file, JSON.stringify(run));
+      const r = await cli('experiment', 'verify', copy, '--task-file', taskFile);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe(
+        `${copy}: differs at scene 0, coarse step 1: control[0] recorded ${recorded + 1e-9}, now ${recorded}\n`,
       );
     },
     SLOW.timeout,

@@ -5,7 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sampleInitialState } from '../../src-main/experiments/initial-states';
 import { markdownTable, summarize, writeReport } from '../../src-main/experiments/report';
 import { readRunRecords, type RunRecord } from '../../src-main/experiments/run-record';
-import { claimOutDir, runExperiment, shardScenes } from '../../src-main/experiments/runner';
+import {
+  claimOutDir,
+  readExperimentFile,
+  runExperiment,
+  shardScenes,
+} from '../../src-main/experiments/runner';
 import { parseRunSpec, taskForSpec } from '../../src-main/experiments/run-spec';
 import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
 import { barChartSvg, lineChartSvg, niceTicks, textWidth } from '../../src-main/experiments/svg-chart';
@@ -120,6 +125,15 @@ describe('experiment statistics and report', () => {
     expect(() =>
       claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1, mode: 'asynchronous' }),
     ).toThrow(/another experiment/);
+    // The folder records the commit of its runs and takes no runs of other code.
+    const file = readExperimentFile(dir);
+    expect(file.commit).toMatch(/^[0-9a-f]{40}(-dirty)?$/);
+    expect(file.command).toBe(
+      `npx parapush experiment --task a --models fine --scenes 2 --seed 1 --out ${path.relative(process.cwd(), dir)}`,
+    );
+    expect(() =>
+      claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1 }, 'f'.repeat(40)),
+    ).toThrow(/runs are from commit/);
   });
 
   it('draws one line per series, broken where a value is missing, and the reference dashed', () => {

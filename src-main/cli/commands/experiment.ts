@@ -1,6 +1,7 @@
 /**
  * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
- * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report.
+ * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report;
+ * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit.
  */
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,14 +13,17 @@ import { readRunRecords } from '../../experiments/run-record';
 import { writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
 import { parseRunSpec } from '../../experiments/run-spec';
+import { currentCommit } from '../../experiments/provenance';
 import {
   claimOutDir,
-  experimentConfigSchema,
+  configOf,
+  readExperimentFile,
   runExperiment,
   shardScenes,
   type Shard,
 } from '../../experiments/runner';
-import { requireFile, UsageError } from '../errors';
+import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
+import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 
 interface ExperimentCliOptions {
   task: string;
@@ -189,15 +193,20 @@ export function registerExperimentCommand(program: Command): void {
       const { json } = command.optsWithGlobals<{ json?: boolean }>();
       let config = null;
       for (const dir of [opts.into, ...shards]) {
-        const file = path.join(dir, 'experiment.json');
-        if (!existsSync(file)) continue;
-        const c = experimentConfigSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-        if (config && JSON.stringify(config) !== JSON.stringify(c))
-          throw new UsageError(`${dir} belongs to another experiment than ${opts.into}`);
+        if (!existsSync(path.join(dir, 'experiment.json'))) continue;
+        const c = readExperimentFile(dir);
+        if (
+          config &&
+          JSON.stringify({ ...configOf(config), commit: config.commit }) !==
+            JSON.stringify({ ...configOf(c), commit: c.commit })
+        )
+          throw new UsageError(
+            `${dir} belongs to another experiment than ${opts.into} (or ran at another commit)`,
+          );
         config = c;
       }
       if (!config) throw new UsageError('no experiment.json found in --out or the shard folders');
-      claimOutDir(opts.into, config);
+      claimOutDir(opts.into, config, config.commit);
       for (const dir of shards) {
         if (path.resolve(dir) === path.resolve(opts.into)) continue;
         for (const sub of ['runs', 'sessions']) {
@@ -207,4 +216,67 @@ export function registerExperimentCommand(program: Command): void {
       }
       report(opts.into, reportTitle(config.task, config.mode), config.models, json);
     });
+
+  cmd
+    .command('verify')
+    .description(
+      'rerun stored runs of an experiment folder on this code and check that every state, control and outcome repeats bit for bit (exit 1 at the first difference)',
+    )
+    .argument('<dir>', 'experiment folder (experiment.json and runs/)')
+    .option(
+      '--scene <list>',
+      'comma-separated scene indices to rerun for every model (the parent command takes --scenes)',
+      '0',
+    )
+    .option('--only <list>', "comma-separated model specs to rerun (default: all of the experiment's)")
+    .option('--max-actions <N>', 'compare only the first N actions of each run (default: whole runs)')
+    .option(
+      '--task-file <file>',
+      'the task file, when the experiment ran one that is not shipped (the parent command takes --task)',
+    )
+    .action(
+      async (dir: string, opts: { scene: string; only?: string; maxActions?: string; taskFile?: string }) => {
+        requireFile(path.join(dir, 'experiment.json'), 'verify');
+        const config = readExperimentFile(dir);
+        const { task, scene } = loadTask(opts.taskFile ?? config.task);
+        const scenes = opts.scene.split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
+        const only = opts.only
+          ?.split(',')
+          .map((m) => m.trim())
+          .filter(Boolean);
+        const maxActions =
+          opts.maxActions === undefined ? undefined : wholeNumber('--max-actions', opts.maxActions, 1);
+        const models = only ?? config.models;
+        const bar = new ProgressBar(scenes.length * models.length);
+        const abort = new AbortController();
+        const onSigint = (): void => abort.abort();
+        process.once('SIGINT', onSigint);
+        try {
+          const result = await verifyExperiment({
+            dir,
+            taskDef: task,
+            scene,
+            scenes,
+            models,
+            ...(maxActions !== undefined ? { maxActions } : {}),
+            signal: abort.signal,
+            onProgress: (note) => {
+              if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
+              else bar.tick(note);
+            },
+          });
+          if (result.ok) {
+            process.stdout.write(`${dir}: ${result.runs} runs repeat bit for bit at ${currentCommit()}\n`);
+            return;
+          }
+          process.stdout.write(`${dir}: differs at ${describeDifference(result.difference)}\n`);
+          process.exitCode = EXIT_FAILURE;
+        } catch (e) {
+          if (e instanceof VerifyError) throw new UsageError(e.message);
+          throw e;
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
+      },
+    );
 }

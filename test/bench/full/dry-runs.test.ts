@@ -17,7 +17,7 @@ describe('dry-runs benchmark', () => {
     const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      await (await import('../../bench/dry-runs')).run(['--runs', '1']);
+      await (await import('../../../bench/dry-runs')).run(['--runs', '1']);
     } finally {
       log.mockRestore();
       err.mockRestore();

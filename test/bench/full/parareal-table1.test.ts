@@ -29,7 +29,7 @@ describe('Parareal benchmark, Table I part alone', () => {
       vi.spyOn(process.stderr, 'write').mockImplementation(() => true),
     ];
     try {
-      await (await import('../../bench/parareal')).run(['table1', '--samples', '1']);
+      await (await import('../../../bench/parareal')).run(['table1', '--samples', '1']);
     } finally {
       for (const q of quiet) q.mockRestore();
     }

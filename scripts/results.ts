@@ -1,0 +1,25 @@
+/**
+ * `npm run results`: regenerates docs/results.md and the README's results table from the committed
+ * experiments (src-main/experiments/results-page.ts). With --check it writes nothing and exits 1
+ * when a committed file differs from what it would write.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generatedResults } from '../src-main/experiments/results-page';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const check = process.argv.includes('--check');
+let differs = false;
+for (const [file, text] of Object.entries(generatedResults(root))) {
+  const target = path.join(root, file);
+  if (existsSync(target) && readFileSync(target, 'utf8') === text) continue;
+  if (check) {
+    process.stderr.write(`${file} differs from the generated results: run npm run results\n`);
+    differs = true;
+  } else {
+    writeFileSync(target, text);
+    process.stdout.write(`wrote ${file}\n`);
+  }
+}
+if (differs) process.exitCode = 1;

@@ -1,0 +1,221 @@
+/**
+ * The results page (docs/results.md) and the README's results table, generated from the committed
+ * experiments' summary.json files and a small table of the papers' own figures, so that no figure
+ * is typed by hand. `npm run results` writes them; a test checks that the committed files match.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { readExperimentFile, type ExperimentFile } from './runner';
+
+const meanCi = z.object({ mean: z.number().nullable(), ci95: z.number().nullable() });
+
+/** An experiment's summary.json as report.ts writes it (JSON turns a NaN mean into null). */
+export const summaryFileSchema = z.object({
+  task: z.string(),
+  planner: z.string(),
+  workers: z.number().int(),
+  controlDuration: z.number(),
+  scenes: z.number().int(),
+  models: z.array(
+    z.object({
+      model: z.string(),
+      runs: z.number().int(),
+      successes: z.number().int(),
+      successRate: z.number(),
+      successLow: z.number(),
+      successHigh: z.number(),
+      taskTime: meanCi,
+      taskTimeAll: meanCi,
+      planningPerStep: meanCi.extend({ max: z.number().nullable() }),
+      actions: meanCi,
+      outcomes: z.record(z.string(), z.number().int()),
+    }),
+  ),
+});
+export type SummaryFile = z.infer<typeof summaryFileSchema>;
+
+/**
+ * A figure a paper states in its text for one row of one experiment (docs/experiments/papers.json):
+ * a success rate (0..1) or a mean task time (s).
+ */
+export const paperFigureSchema = z
+  .object({
+    experiment: z.string(),
+    model: z.string(),
+    metric: z.enum(['success', 'task-time']),
+    value: z.number().min(0),
+    /** Where the paper says it, e.g. "ISRR 2019, Sec. IV-B1". */
+    source: z.string(),
+  })
+  .strict();
+export const paperFiguresSchema = z.array(paperFigureSchema);
+export type PaperFigure = z.infer<typeof paperFigureSchema>;
+
+/** Experiments that no longer repeat on the current code (docs/experiments/stale.json). */
+export const staleListSchema = z.array(z.object({ experiment: z.string(), reason: z.string() }).strict());
+export type StaleList = z.infer<typeof staleListSchema>;
+
+export interface ExperimentResults {
+  /** The folder's name under docs/experiments. */
+  name: string;
+  file: ExperimentFile;
+  summary: SummaryFile;
+}
+
+type ModelRow = SummaryFile['models'][number];
+export type Verdict = 'reproduces' | 'betters' | 'falls short';
+
+/**
+ * Against a paper's figure: inside our 95% interval reproduces it; beyond the interval on the
+ * better side (more successes, less time) betters it; on the worse side falls short.
+ */
+export function verdict(row: ModelRow, figure: PaperFigure): Verdict | null {
+  if (figure.metric === 'success') {
+    if (figure.value < row.successLow) return 'betters';
+    if (figure.value > row.successHigh) return 'falls short';
+    return 'reproduces';
+  }
+  const { mean, ci95 } = row.taskTime;
+  if (mean === null || ci95 === null) return null;
+  if (figure.value > mean + ci95) return 'betters';
+  if (figure.value < mean - ci95) return 'falls short';
+  return 'reproduces';
+}
+
+const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
+const secs = (m: z.infer<typeof meanCi>, d = 1): string =>
+  m.mean === null ? '–' : `${m.mean.toFixed(d)} ± ${(m.ci95 ?? 0).toFixed(d)}`;
+const success = (r: ModelRow): string =>
+  `${r.successes}/${r.runs} = ${pct(r.successRate)} (${pct(r.successLow)}–${pct(r.successHigh)})`;
+const paperValue = (f: PaperFigure): string =>
+  f.metric === 'success' ? `success ${pct(f.value)}` : `task time ${f.value} s`;
+
+function paperCell(experiment: string, row: ModelRow, figures: readonly PaperFigure[]): string {
+  const mine = figures.filter((f) => f.experiment === experiment && f.model === row.model);
+  return mine.map((f) => `${paperValue(f)} (${f.source}): **${verdict(row, f) ?? '–'}**`).join('; ') || '–';
+}
+
+const folderLink = (name: string, prefix: string): string =>
+  `[${name}](${prefix}experiments/${name}/results.md)`;
+
+function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[], stale?: string): string {
+  const f = e.file;
+  const lines = [
+    `## ${e.name}`,
+    '',
+    ...(stale ? [`**Stale:** ${stale}`, ''] : []),
+    `Task ${f.task}${f.mode ? ` (${f.mode} MPC)` : ''}, ${e.summary.scenes} scenes, seed ${f.seed}, ${e.summary.workers} worker${e.summary.workers === 1 ? '' : 's'}; commit \`${f.commit.slice(0, 12)}\`; rerun: \`${f.command}\`; files: ${folderLink(e.name, '')}.`,
+    '',
+    '| model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs (s) | planning per step (s) | actions | outcomes | paper |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...e.summary.models.map(
+      (r) =>
+        `| ${r.model} | ${r.runs} | ${success(r)} | ${secs(r.taskTime)} | ${secs(r.taskTimeAll)} | ${secs(r.planningPerStep, 2)} | ${secs(r.actions)} | ${Object.entries(
+          r.outcomes,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')} | ${paperCell(e.name, r, figures)} |`,
+    ),
+    '',
+    `![${e.name}: success rate](experiments/${e.name}/success.svg)`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+const HEADER = `# Results
+
+<!-- Generated by \`npm run results\` from docs/experiments/*/summary.json, experiment.json,
+papers.json and stale.json. Do not edit: change the data and regenerate. -->
+
+Every table below is an experiment folder in [docs/experiments](experiments): its \`experiment.json\`
+names the commit whose code ran it and the command that reruns it, \`runs/\` holds every run's
+states, controls and outcome. \`npx parapush experiment verify docs/experiments/NAME\` reruns its
+first scene on the current code and checks that every state, control and outcome repeats bit for
+bit; \`npm test\` does so for the first actions of every experiment not marked stale. Success rates
+carry 95% Wilson intervals, times 95% confidence intervals of the mean; planning times are wall
+times and depend on the machine. The paper column compares with a figure the paper states in its
+text (docs/experiments/papers.json): inside our interval it **reproduces**, beyond it on the
+better side it **betters**, on the worse side it **falls short**.
+`;
+
+export function resultsPage(
+  experiments: readonly ExperimentResults[],
+  figures: readonly PaperFigure[],
+  stale: StaleList,
+): string {
+  const staleReason = (name: string): string | undefined => stale.find((s) => s.experiment === name)?.reason;
+  return [HEADER, ...experiments.map((e) => experimentSection(e, figures, staleReason(e.name)))].join('\n');
+}
+
+/** The README's short table: one row per experiment and model that a paper gives a figure for. */
+export function readmeTable(
+  experiments: readonly ExperimentResults[],
+  figures: readonly PaperFigure[],
+  stale: StaleList,
+): string {
+  const rows: string[] = [];
+  for (const e of experiments) {
+    if (stale.some((s) => s.experiment === e.name)) continue;
+    for (const r of e.summary.models) {
+      const cell = paperCell(e.name, r, figures);
+      if (cell === '–') continue;
+      rows.push(
+        `| ${folderLink(e.name, 'docs/')} | ${r.model} | ${success(r)} | ${secs(r.taskTime)} | ${cell} |`,
+      );
+    }
+  }
+  return [
+    '| experiment | model | success (95% Wilson) | task time, successful runs (s) | paper |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+export const README_BEGIN = '<!-- results table: generated by `npm run results`, do not edit -->';
+export const README_END = '<!-- end of results table -->';
+
+/** The README with its results block replaced; throws when the markers are missing. */
+export function withReadmeTable(readme: string, table: string): string {
+  const begin = readme.indexOf(README_BEGIN);
+  const end = readme.indexOf(README_END);
+  if (begin < 0 || end < begin) throw new Error(`README.md: no "${README_BEGIN}" ... "${README_END}" block`);
+  return `${readme.slice(0, begin + README_BEGIN.length)}\n\n${table}\n\n${readme.slice(end)}`;
+}
+
+const readJson = <T>(file: string, schema: z.ZodType<T>): T => {
+  const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+};
+
+/** Experiments committed under docs/experiments whose code no longer repeats them. */
+export function readStaleList(root: string): StaleList {
+  return readJson(path.join(root, 'docs/experiments/stale.json'), staleListSchema);
+}
+
+/** What `npm run results` writes, by path relative to the repository root. */
+export function generatedResults(root: string): { 'docs/results.md': string; 'README.md': string } {
+  const dir = path.join(root, 'docs/experiments');
+  const experiments: ExperimentResults[] = readdirSync(dir)
+    .filter((d) => existsSync(path.join(dir, d, 'summary.json')))
+    .sort()
+    .map((d) => ({
+      name: d,
+      file: readExperimentFile(path.join(dir, d)),
+      summary: readJson(path.join(dir, d, 'summary.json'), summaryFileSchema),
+    }));
+  const figures = readJson(path.join(dir, 'papers.json'), paperFiguresSchema);
+  const stale = readStaleList(root);
+  for (const s of stale)
+    if (!experiments.some((e) => e.name === s.experiment))
+      throw new Error(`stale.json names ${s.experiment}, which is not an experiment folder`);
+  return {
+    'docs/results.md': resultsPage(experiments, figures, stale),
+    'README.md': withReadmeTable(
+      readFileSync(path.join(root, 'README.md'), 'utf8'),
+      readmeTable(experiments, figures, stale),
+    ),
+  };
+}
