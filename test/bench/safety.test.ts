@@ -32,8 +32,8 @@ describe('safety benchmark', () => {
       expect(s.p99, where).toBeLessThanOrEqual(s.max);
       expect(Number.isFinite(s.max), where).toBe(true);
     }
-    // 5 s of 5 ms ticks: a few hundred to a thousand, however loaded the machine.
-    expect(result.lateness.thread.ticks).toBeLessThanOrEqual(1000 + 1);
+    // At least 5 s of 5 ms ticks (measuring lasts until the last run has ended): hundreds at the least.
+    expect(result.lateness.thread.ticks).toBeGreaterThanOrEqual(100);
     expect(result.runs.length).toBeGreaterThanOrEqual(1);
     for (const r of result.runs) expect(['finished', 'failed', 'aborted']).toContain(r.outcome);
     expect(result.rows.map((r: { where: string }) => r.where)).toEqual([

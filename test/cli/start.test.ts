@@ -1,11 +1,11 @@
 /**
  * `npm start` in web mode (as where Electron cannot run): it serves the console on 127.0.0.1,
- * prints the URL with its token, and hands that URL to the default browser. The "browser" here is
- * a script named by $BROWSER (which the opener honours without a desktop session) that records the
- * URL it was given.
+ * prints the URL with its token, and hands the default browser a private file that redirects to
+ * it. The "browser" here is a script named by $BROWSER (which the opener honours without a desktop
+ * session) that records what it was given.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,6 +62,10 @@ describe('npm start in web mode', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<title>[^<]*Parapush/);
     await waitFor(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : ''), /./, 10_000);
-    expect(readFileSync(opened, 'utf8')).toBe(url);
+    // The browser is given a private file that redirects to the URL: the token is on no command line.
+    const given = readFileSync(opened, 'utf8');
+    expect(given).not.toContain('token');
+    expect(statSync(given).mode & 0o777).toBe(0o600);
+    expect(readFileSync(given, 'utf8')).toContain(`url=${url}"`);
   }, 180_000);
 });
