@@ -148,6 +148,8 @@ export class FinePool {
     if (this.closed) return Promise.reject(new FineJobError('fine pool is closed'));
     if (!this.scenes.has(input.sceneKey))
       return Promise.reject(new FineJobError(`unknown scene key ${input.sceneKey}`));
+    // A job for a plan already given up is never queued: no abort would come to cancel it.
+    if (signal?.aborted) return Promise.reject(new DOMException('fine job cancelled', 'AbortError'));
     this.use(input.sceneKey);
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { ...input, id: this.nextId++ }, attempts: 0, resolve, reject, signal };

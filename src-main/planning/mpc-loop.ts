@@ -86,7 +86,11 @@ function untilAborted<T>(plan: Promise<T>, signal: AbortSignal | undefined): Pro
   if (!signal) return plan;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new PlanAborted('aborted'));
-    if (signal.aborted) return onAbort();
+    if (signal.aborted) {
+      // The plan is given up unread: its failure (cancelled jobs) must not go unhandled.
+      plan.catch(() => undefined);
+      return onAbort();
+    }
     signal.addEventListener('abort', onAbort, { once: true });
     plan.then(
       (v) => {
