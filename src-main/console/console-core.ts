@@ -13,6 +13,7 @@ import {
   type ConsoleCommand,
   type ConsoleEvent,
   type ConsoleSnapshot,
+  type FoxgloveStatus,
   type RunStatus,
   type ValidationProblem,
 } from '../contract/console-api';
@@ -42,7 +43,7 @@ import {
 import { SceneLibrary } from './scene-library';
 import { SettingsStore } from './settings-store';
 import { SessionService } from './session-service';
-import type { MessageTap } from '../session/recorder';
+import type { FoxgloveSwitch } from './foxglove-switch';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 
 export interface ConsoleCoreOptions {
@@ -67,8 +68,8 @@ export interface ConsoleCoreOptions {
    * view, the pre-flight checklist and the next run speak of the same scene from the start.
    */
   scene?: { scene: Scene; file: string | null };
-  /** Also told every message a run's session log gets: the live Foxglove view (session/foxglove-live.ts). */
-  liveTap?: MessageTap;
+  /** The live Foxglove view, an operator setting: told every message a run's session log gets. */
+  foxglove?: FoxgloveSwitch;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -104,6 +105,7 @@ export class ConsoleCore {
   private readonly recovery: RobotRecovery;
   /** The lab view last published (JSON), so that only its changes are. */
   private lastLab = '';
+  private readonly foxglove: FoxgloveSwitch | null;
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir);
@@ -111,6 +113,7 @@ export class ConsoleCore {
     this.runController = options.runController ?? new UnavailableRunController();
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? wallSeconds;
+    this.foxglove = options.foxglove ?? null;
     this.run = new RunStatusTracker(this.now, (words) => this.log('error', 'run', words));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });
@@ -120,7 +123,7 @@ export class ConsoleCore {
       publish: (event) => this.publish(event),
       log: (level, message) => this.log(level, 'sessions', message),
       runActive: () => this.runActive(),
-      ...(options.liveTap ? { liveTap: options.liveTap } : {}),
+      ...(options.foxglove ? { liveTap: options.foxglove.tap } : {}),
     });
     // Logs cut short by a crash are recovered on every start of the console.
     void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));
@@ -189,6 +192,7 @@ export class ConsoleCore {
       run: this.run.status,
       realRun: this.runController.unavailable?.('real') ?? null,
       ...this.labStatus(),
+      foxglove: this.foxglove?.status() ?? { url: null },
     };
   }
 
@@ -252,6 +256,8 @@ export class ConsoleCore {
         return this.sessions.handle(command);
       case 'connections.get':
         return { connections: this.connections.current().connections };
+      case 'foxglove.set':
+        return { foxglove: await this.setFoxglove(command.port) };
       case 'robot.recover':
         return this.recoverRobot(command.confirm);
       case 'calibration.get':
@@ -298,6 +304,20 @@ export class ConsoleCore {
    * owns the robot). The recovery checks the robot's own safety mode; the connections and the
    * pre-flight checklist then show the safety mode it leaves.
    */
+  /** The operator turns the live Foxglove view on or off; the log says where it serves. */
+  private async setFoxglove(port: number | null): Promise<FoxgloveStatus> {
+    if (!this.foxglove) throw new Error('this console has no Foxglove live view');
+    const status = await this.foxglove.set(port);
+    this.log(
+      'info',
+      'foxglove',
+      status.url
+        ? `Foxglove live view on ${status.url} (loopback only; the protocol has no authentication)`
+        : 'Foxglove live view off',
+    );
+    return status;
+  }
+
   private async recoverRobot(confirm: boolean) {
     // A start still between its awaits (the last run's log closing, this run's log opening) has
     // not reached the lifecycle yet, but owns the lab as much as a starting run.

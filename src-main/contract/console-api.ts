@@ -41,6 +41,13 @@ export const abortSourceSchema = z.enum(['button', 'escape-key', 'space-key', 'r
 
 // ---------------------------------------------------------------- commands (renderer -> core)
 
+/**
+ * The live Foxglove view (the WebSocket protocol, 127.0.0.1 only, no authentication): where a
+ * viewer connects, or null while it is off.
+ */
+export const foxgloveStatusSchema = z.object({ url: z.string().nullable() }).strict();
+export type FoxgloveStatus = z.infer<typeof foxgloveStatusSchema>;
+
 /** The two calibration stages: motion capture -> table, and table -> robot base. */
 export const calibrationStageIdSchema = z.enum(['mocap', 'robot']);
 export type CalibrationStageId = z.infer<typeof calibrationStageIdSchema>;
@@ -73,6 +80,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.resume') }).strict(),
   z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
   z.object({ type: z.literal('connections.get') }).strict(),
+  /** Serves each run live to Foxglove on 127.0.0.1:port (0: a free port), or stops it (null). */
+  z.object({ type: z.literal('foxglove.set'), port: z.number().int().min(0).max(65535).nullable() }).strict(),
   /**
    * Recovery of the connected robot from a protective stop: unlock, twist zeroed, control program
    * sent again; nothing is armed afterwards. Refused unless `confirm` is true, which the console
@@ -437,6 +446,7 @@ export const snapshotSchema = z
     connections: z.array(connectionSchema),
     preflight: preflightReportSchema.nullable(),
     lab: labViewSchema.nullable(),
+    foxglove: foxgloveStatusSchema,
   })
   .strict();
 export type ConsoleSnapshot = z.infer<typeof snapshotSchema>;
@@ -458,6 +468,7 @@ export const commandResultSchemas = {
   'run.resume': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
+  'foxglove.set': z.object({ foxglove: foxgloveStatusSchema }).strict(),
   'robot.recover': z
     .object({
       /** What was done, in words for the operator. */

@@ -17,7 +17,8 @@ import { wallSeconds } from '../contract/time';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
 import { defaultSessionsDir } from '../session/sessions-dir';
-import { FOXGLOVE_PORT_ENV, foxglovePort, FoxgloveLive } from '../session/foxglove-live';
+import { FOXGLOVE_PORT_ENV, foxglovePort } from '../session/foxglove-live';
+import { FoxgloveSwitch } from '../console/foxglove-switch';
 import { CONSOLE_SCHEME, consolePage, consoleSchemePrivileges, serveConsoleRequest } from './renderer-source';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     spawn: utilityWorkerSpawner(here),
     report,
   });
-  const live = await startLiveView(report);
+  const foxglove = await liveView(report);
   core = new ConsoleCore({
     runController: lab.runController,
     connections: lab.connections,
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     scenesDir,
     settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
     sessionsDir: defaultSessionsDir(),
-    ...(live ? { liveTap: live.tap } : {}),
+    foxglove,
   });
   ipcMain.handle(ConsoleChannel.command, async (event, raw: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
@@ -122,25 +123,26 @@ async function main(): Promise<void> {
   openConsole(core);
   app.on('window-all-closed', () => {
     core?.dispose();
-    void Promise.all([lab.close(), live?.close()]).finally(() => app.quit());
+    void Promise.all([lab.close(), foxglove.close()]).finally(() => app.quit());
   });
 }
 
 /**
- * The live Foxglove view of each run, when $PARAPUSH_FOXGLOVE_PORT asks for it (a port, or "on"
- * for 8765); a bad value or a port in use is reported in the event log and the console runs without.
+ * The live Foxglove view of each run, a console setting (Setup view), on at launch when
+ * $PARAPUSH_FOXGLOVE_PORT asks for it (a port, or "on" for 8765); a bad value or a port in use is
+ * reported in the event log and the console starts with the view off.
  */
-async function startLiveView(report: (message: string) => void): Promise<FoxgloveLive | null> {
+async function liveView(report: (message: string) => void): Promise<FoxgloveSwitch> {
+  const foxglove = new FoxgloveSwitch();
   try {
     const port = foxglovePort(process.env[FOXGLOVE_PORT_ENV]);
-    if (port === null) return null;
-    const live = await FoxgloveLive.start(port);
-    report(`Foxglove live view of each run: ${live.url} (loopback only; the protocol has no authentication)`);
-    return live;
+    if (port === null) return foxglove;
+    const { url } = await foxglove.set(port);
+    report(`Foxglove live view of each run: ${url} (loopback only; the protocol has no authentication)`);
   } catch (err) {
     report(`no Foxglove live view ($${FOXGLOVE_PORT_ENV}): ${(err as Error).message}`);
-    return null;
   }
+  return foxglove;
 }
 
 void main();

@@ -11,14 +11,15 @@ import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import type { ConsoleEvent } from '../../src-main/contract/console-api';
-import type { MessageTap } from '../../src-main/session/recorder';
+import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { fastDryRun } from '../helpers/console-on-lab';
 import { repoRoot } from '../helpers/scenes';
 import { waitUntil } from '../helpers/wait-until';
 
 export async function consoleDryRun(o: {
   sessionsDir: string;
-  liveTap?: MessageTap;
+  /** The console's live Foxglove view (its setting), as the app and web mode give it. */
+  foxglove?: FoxgloveSwitch;
 }): Promise<ConsoleEvent[]> {
   const lab = new VirtualLabSession();
   const controller = new LabRunController({
@@ -32,7 +33,7 @@ export async function consoleDryRun(o: {
     scenesDir: path.join(repoRoot, 'resources/scenes'),
     runController: controller,
     sessionsDir: o.sessionsDir,
-    ...(o.liveTap ? { liveTap: o.liveTap } : {}),
+    ...(o.foxglove ? { foxglove: o.foxglove } : {}),
   });
   const events: ConsoleEvent[] = [];
   core.subscribe((e) => events.push(e));

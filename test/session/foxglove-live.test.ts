@@ -12,6 +12,7 @@ import { FoxgloveClient, type Channel } from '@foxglove/ws-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { channelJsonSchema, schemaName, topics } from '../../src-main/session/channels';
+import { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { FoxgloveLive } from '../../src-main/session/foxglove-live';
 import { SessionLog } from '../../src-main/session/reader';
 import { waitUntil } from '../helpers/wait-until';
@@ -23,8 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a run watched live over the Foxglove WebSocket protocol', () => {
   it('advertises every channel with its log schema; a subscribed client gets valid messages of each', async () => {
-    const live = await FoxgloveLive.start(0);
-    const ws = new WebSocket(live.url, [FoxgloveClient.SUPPORTED_SUBPROTOCOL]);
+    // The console's setting, on a free port, as the Setup view turns it on.
+    const foxglove = new FoxgloveSwitch();
+    const { url } = await foxglove.set(0);
+    const ws = new WebSocket(url!, [FoxgloveClient.SUPPORTED_SUBPROTOCOL]);
     const client = new FoxgloveClient({ ws });
     const channels: Channel[] = [];
     const bySubscription = new Map<number, Channel>();
@@ -65,12 +68,12 @@ describe('a run watched live over the Foxglove WebSocket protocol', () => {
         expect(foxgloveSchemaProblems(JSON.parse(c.schema)), topic).toEqual([]);
       }
 
-      await consoleDryRun({ sessionsDir: dir, liveTap: live.tap });
+      await consoleDryRun({ sessionsDir: dir, foxglove });
       // The last messages of the run are on the wire once the log is closed; let them arrive.
       await waitUntil('the run outcome', () => received.get('/run/outcome'));
     } finally {
       client.close();
-      await live.close();
+      await foxglove.close();
     }
     expect(problems).toEqual([]);
     // The viewer got what the log got, message for message.

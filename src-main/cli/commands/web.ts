@@ -18,7 +18,7 @@ import { writeBrowserOpener, type BrowserOpener } from '../../console/web-opener
 import { startWebServer } from '../../console/web-server';
 import { UsageError } from '../errors';
 import { foxglovePort } from '../../session/foxglove-live';
-import { startLive } from './run';
+import { FoxgloveSwitch } from '../../console/foxglove-switch';
 import { untilStopped } from '../until-stopped';
 
 export function registerWebCommand(program: Command): void {
@@ -64,7 +64,15 @@ export function registerWebCommand(program: Command): void {
           throw new UsageError((err as Error).message);
         }
         await ensureRendererBuilt(rendererOutDir, (line) => process.stdout.write(`${line}\n`));
-        const live = livePort === null ? null : await startLive(livePort);
+        // The live view is a console setting: --foxglove turns it on at launch, Setup on or off later.
+        const foxglove = new FoxgloveSwitch();
+        if (livePort !== null) {
+          try {
+            await foxglove.set(livePort);
+          } catch (err) {
+            throw new UsageError(`--foxglove: ${(err as Error).message}`);
+          }
+        }
         const lab = createConsoleLab({
           lab: labSettings,
           tasksDir,
@@ -82,7 +90,7 @@ export function registerWebCommand(program: Command): void {
           scenesDir: opts.scenes,
           settingsFile: opts.settings ?? null,
           sessionsDir: defaultSessionsDir(),
-          ...(live ? { liveTap: live.tap } : {}),
+          foxglove,
         });
         let server;
         try {
@@ -90,7 +98,7 @@ export function registerWebCommand(program: Command): void {
         } catch (err) {
           core.dispose();
           await lab.close();
-          await live?.close();
+          await foxglove.close();
           if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
             throw new UsageError(`port ${port} on 127.0.0.1 is in use: pass --port with another port (or 0)`);
           }
@@ -99,9 +107,10 @@ export function registerWebCommand(program: Command): void {
         process.stdout.write(
           `Parapush console (web mode) on 127.0.0.1 only. Open:\n  ${server.url}\nCtrl+C stops it.\n`,
         );
+        const live = foxglove.status().url;
         if (live)
           process.stdout.write(
-            `Foxglove live view of each run: ${live.url} (loopback only; the protocol has no authentication)\n`,
+            `Foxglove live view of each run: ${live} (loopback only; the protocol has no authentication)\n`,
           );
         let opener: BrowserOpener | undefined;
         if (opts.open) {
@@ -115,7 +124,7 @@ export function registerWebCommand(program: Command): void {
         } finally {
           core.dispose();
           await lab.close();
-          await live?.close();
+          await foxglove.close();
         }
       },
     );

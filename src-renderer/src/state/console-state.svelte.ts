@@ -12,6 +12,7 @@ import {
   type Connection,
   type ConsoleEvent,
   type ConsoleSnapshot,
+  type FoxgloveStatus,
   type PlaybackStatusInfo,
   type PlannerStep,
   type PreflightReportPayload,
@@ -100,6 +101,8 @@ export class ConsoleState {
   run = $state<RunStatus>(idleRun);
   /** Why a real run cannot start (no real lab configured); null when it can. */
   realRun = $state<string | null>(null);
+  /** The live Foxglove view: where viewers connect, or off. */
+  foxglove = $state<FoxgloveStatus>({ url: null });
   connections = $state<Connection[]>([]);
   /** The lab's pre-flight checklist now; null while no lab is connected. */
   preflight = $state.raw<PreflightReportPayload | null>(null);
@@ -174,6 +177,7 @@ export class ConsoleState {
     this.presets = s.presets;
     this.run = s.run;
     this.realRun = s.realRun;
+    this.foxglove = s.foxglove;
     this.stoppedRunTime = null;
     this.stepWaitSince = this.runActive && s.run.phase !== 'starting' ? this.now() : null;
     this.connections = s.connections;
