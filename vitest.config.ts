@@ -10,6 +10,8 @@ const realtime = [
   'test/lab/supervised-run.test.ts',
   'test/lab/mocap-freeze.test.ts',
   'test/lab/scene-guard-faults.test.ts',
+  'test/lab/robot-state-faults.test.ts',
+  'test/lab/mocap-order-faults.test.ts',
   'test/lab/start-order-faults.test.ts',
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',

@@ -7,8 +7,8 @@
  * calibration see exactly what they would see in the lab. Like a live camera system, every tracked
  * pose carries a small residual jitter (measurementNoise), so a scene at rest still streams poses
  * that differ from frame to frame; bit-identical poses are what a frozen Motive sends. Faults:
- * pose noise, lost tracking and a frozen stream (here), latency, dropped and corrupted packets
- * (in the transport).
+ * pose noise, lost tracking, a frozen stream, a replay of old frames and a restart (here),
+ * latency, dropped, reordered and corrupted packets (in the transport).
  */
 import { requirePusher, robotKind, type Scene } from '../contract/scene';
 import {
@@ -59,6 +59,14 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
 
 export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 
+/** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
+const HISTORY = 1200;
+
+interface BuiltFrame {
+  frameNumber: number;
+  packet: Uint8Array;
+}
+
 export interface SentFrame {
   frameNumber: number;
   /** Local monotonic time (ns) the frame was built and handed to the socket. */
@@ -79,6 +87,12 @@ export class VirtualNatNetServer {
   /** The last frame built and its encoding: what a frozen stream repeats. */
   private latestFrame: FrameOfData | undefined;
   private latest: Uint8Array | undefined;
+  /** The frames sent live, newest last, at most HISTORY: what a replay streams again. */
+  private history: BuiltFrame[] = [];
+  /** The frames a replay is streaming in a loop, and the next one's index. */
+  private replaying: { frames: BuiltFrame[]; next: number } | undefined;
+  /** Motive is restarting (restart()): no frames. */
+  private restarting = false;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private readonly sendListeners: ((f: SentFrame) => void)[] = [];
@@ -147,6 +161,26 @@ export class VirtualNatNetServer {
     this.faults = natNetFaultsSchema.parse(faults);
     this.random = new SeededRandom(this.faults.seed);
     this.transport.setFaults(this.faults);
+    // A new replay loops over the frames sent live up to now.
+    this.replaying = undefined;
+  }
+
+  /**
+   * Motive quits and starts again `downtime` s later (resolves then): meanwhile no frames and no
+   * answers; afterwards its unicast clients must connect again (transport.setDown), and its frames
+   * are numbered from 1 again, as a restarted Motive numbers them.
+   */
+  async restart(downtime: number): Promise<void> {
+    this.restarting = true;
+    this.transport.setDown(true);
+    await new Promise((resolve) => setTimeout(resolve, downtime * 1000));
+    this.frameNumber = 0;
+    this.latest = undefined;
+    this.latestFrame = undefined;
+    this.history = [];
+    this.replaying = undefined;
+    this.transport.setDown(false);
+    this.restarting = false;
   }
 
   onFrameSent(fn: (f: SentFrame) => void): void {
@@ -199,7 +233,7 @@ export class VirtualNatNetServer {
     let next = nowNs();
     const tick = (): void => {
       if (!this.running) return;
-      this.step();
+      if (!this.restarting) this.step();
       next += periodNs;
       const now = nowNs();
       // Behind by more than a period (a stalled event loop): skip ahead instead of bursting.
@@ -211,9 +245,18 @@ export class VirtualNatNetServer {
 
   /**
    * Builds and sends one frame from the current poses. Frozen on 'frame': the last frame again;
-   * on 'poses': the last frame's poses under a new frame number and timestamps.
+   * on 'poses': the last frame's poses under a new frame number and timestamps. Replaying: the
+   * next of the replayed frames, as it was sent.
    */
   step(): SentFrame {
+    if (this.faults.replay > 0 && this.history.length > 0) {
+      this.replaying ??= { frames: this.history.slice(-this.faults.replay), next: 0 };
+      const r = this.replaying;
+      const old = r.frames[r.next]!;
+      r.next = (r.next + 1) % r.frames.length;
+      this.frameNumber++;
+      return this.send(old.packet, old.frameNumber);
+    }
     if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest);
     this.frameNumber++;
     const frame = emptyFrame(this.frameNumber);
@@ -231,11 +274,13 @@ export class VirtualNatNetServer {
     const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
     this.latestFrame = frame;
     this.latest = packet;
+    this.history.push({ frameNumber: this.frameNumber, packet });
+    if (this.history.length > HISTORY) this.history.shift();
     return this.send(packet);
   }
 
-  private send(packet: Uint8Array): SentFrame {
-    const sent = { frameNumber: this.frameNumber, sentAtNs: nowNs() };
+  private send(packet: Uint8Array, frameNumber = this.frameNumber): SentFrame {
+    const sent = { frameNumber, sentAtNs: nowNs() };
     this.transport.sendFrame(packet);
     // A copy: one-shot listeners remove themselves while the list is walked.
     for (const fn of [...this.sendListeners]) fn(sent);
