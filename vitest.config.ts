@@ -22,6 +22,7 @@ const realtime = [
   'test/shell/shell-run.test.ts',
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',
+  'test/console/recovery-target-lab.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/run/safety-thread.test.ts',
   'test/bench/safety.test.ts',
