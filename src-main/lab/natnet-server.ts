@@ -55,6 +55,11 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
    * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
    */
   measurementNoise?: { position: number; yaw: number };
+  /**
+   * Number of the first frame (default 1). Motive's frame counter is a signed 32-bit number that
+   * wraps from 2^31 - 1 to -2^31 (after 207 days at 120 Hz): start near that to stream the wrap.
+   */
+  firstFrameNumber?: number;
 }
 
 export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
@@ -104,6 +109,7 @@ export class VirtualNatNetServer {
       throw new RangeError(`rate ${this.rateHz} Hz is out of range (0, 1000]`);
     this.calibration = options.calibration ?? identityCalibration('y');
     this.measurementNoise = options.measurementNoise ?? DEFAULT_MEASUREMENT_NOISE;
+    this.frameNumber = ((options.firstFrameNumber ?? 1) - 1) | 0;
     this.faults = natNetFaultsSchema.parse(options.faults ?? {});
     this.random = new SeededRandom(this.faults.seed);
     this.transport = new NatNetServerTransport(
@@ -254,11 +260,11 @@ export class VirtualNatNetServer {
       const r = this.replaying;
       const old = r.frames[r.next]!;
       r.next = (r.next + 1) % r.frames.length;
-      this.frameNumber++;
+      this.frameNumber = nextFrameNumber(this.frameNumber);
       return this.send(old.packet, old.frameNumber);
     }
     if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest);
-    this.frameNumber++;
+    this.frameNumber = nextFrameNumber(this.frameNumber);
     const frame = emptyFrame(this.frameNumber);
     if (this.faults.freeze === 'poses' && this.latestFrame) {
       frame.rigidBodies = this.latestFrame.rigidBodies;
@@ -311,6 +317,11 @@ export class VirtualNatNetServer {
       params: lost ? 0 : 1,
     };
   }
+}
+
+/** The frame counter's next value: a signed 32-bit number, as Motive's, so it wraps. */
+function nextFrameNumber(n: number): number {
+  return (n + 1) | 0;
 }
 
 /** Rigid bodies of a scene: the robot (pusher or gripper) first (id 1), then each slider (ids 2...). */

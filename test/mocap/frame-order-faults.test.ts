@@ -27,6 +27,56 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+const INT32_MAX = 2 ** 31 - 1;
+
+describe("Motive's frame counter wrapping round", () => {
+  it('is a step forward: nothing counted out of order, nothing dropped, the poses stay fresh', async () => {
+    const server = new VirtualNatNetServer({
+      rigidBodies: [{ id: 1, name: 'Pusher' }],
+      address: '127.0.0.1',
+      commandPort: 0,
+      dataPort: await freePort(),
+      multicast: false,
+      natNetVersion: [4, 1, 0, 0],
+      rateHz: 200,
+      calibration: identityCalibration('z'),
+      firstFrameNumber: INT32_MAX - 40,
+    });
+    server.setPoseSource(() => new Map([['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }]]));
+    await server.start();
+    cleanups.push(() => server.stop());
+    const client = new NatNetClient({
+      serverAddress: '127.0.0.1',
+      commandPort: server.commandPort,
+      localAddress: '127.0.0.1',
+    });
+    cleanups.push(() => client.close());
+    const estimator = new StateEstimator({
+      binding: { pusher: 'Pusher', sliders: [] },
+      layout: new StateLayout([]),
+      calibration: () => identityCalibration('z'),
+    });
+    const arrived: number[] = [];
+    let freshAfterWrap = 0;
+    client.on('frame', (_f, s) => {
+      arrived.push(s.frameNumber);
+      const p = estimator.frame(s);
+      if (s.frameNumber < 0 && p.ok && p.frameNumber === s.frameNumber) freshAfterWrap++;
+    });
+    await client.connect();
+    await waitUntil('frames past the wrap', () => arrived.filter((n) => n < 0).length >= 40, {
+      timeoutMs: 20_000,
+    });
+    await client.close();
+    expect(arrived.some((n) => n > 0)).toBe(true);
+    const stats = client.getStats();
+    expect(stats.olderFrames).toBe(0);
+    expect(stats.restarts).toBe(0);
+    expect(estimator.frameCounts.dropped).toBe(0);
+    expect(freshAfterWrap).toBe(arrived.filter((n) => n < 0).length);
+  });
+});
+
 describe('a reordering network between Motive and the client', () => {
   it('counts every late frame as older, and the estimator drops exactly those', async () => {
     const server = new VirtualNatNetServer({
