@@ -8,6 +8,7 @@ import { setupResidual } from '../calibration/residual';
 import type { Connection, RunStatus } from '../contract/console-api';
 import type { LabView } from '../contract/lab-view';
 import type { Scene } from '../contract/scene';
+import type { MocapStats } from '../mocap/stats';
 import { monotonicSeconds } from '../contract/time';
 import { programPlaying } from '../robot/robot-state';
 import type { LabLink } from '../run/lab-link';
@@ -139,12 +140,22 @@ function optitrack(link: LabLink): Connection {
     label: connectionLabels.optitrack,
     state,
     latency: latency !== null && latency >= 0 ? latency : null,
-    detail:
-      s.frames === 0
-        ? 'waiting for the first frame'
-        : `${s.frameRate.toFixed(1)} frames/s, ${s.droppedFrames} dropped${fresh ? '' : ', frames stopped'}` +
-          (s.decodeErrors > 0 ? `, ${s.decodeErrors} bad packet(s)` : ''),
+    detail: optitrackDetail(s, fresh),
   };
+}
+
+/**
+ * The stream's health in words: rate, frames missing from the numbering, old frames dropped
+ * unread (replayed or reordered: the estimator drops the same ones), Motive restarts, bad packets.
+ */
+export function optitrackDetail(s: MocapStats, fresh: boolean): string {
+  if (s.frames === 0) return 'waiting for the first frame';
+  return (
+    `${s.frameRate.toFixed(1)} frames/s, ${s.droppedFrames} dropped${fresh ? '' : ', frames stopped'}` +
+    (s.olderFrames > 0 ? `, ${s.olderFrames} out of order` : '') +
+    (s.restarts > 0 ? `, ${s.restarts} restart(s)` : '') +
+    (s.decodeErrors > 0 ? `, ${s.decodeErrors} bad packet(s)` : '')
+  );
 }
 
 function ur5(link: LabLink): Connection {

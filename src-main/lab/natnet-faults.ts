@@ -22,6 +22,18 @@ export const natNetFaultsSchema = z
     /** Probability that a sent packet has random bytes flipped or is cut short. */
     corruptRate: probability.default(0),
     /**
+     * Probability that a frame is held back and delivered after the next one, as a network that
+     * reorders datagrams does (UDP keeps no order): the client sees 100, 102, 101, 103, ...
+     */
+    reorderRate: probability.default(0),
+    /**
+     * Old frames instead of new ones, at the normal rate: Motive streams the last `replay` frames
+     * it sent again and again, in order, each under its own frame number and with its own poses
+     * (2: 100, 101, 100, 101, ...), as a looping playback of the take just recorded does. The
+     * live numbering runs on meanwhile, so the stream resumes past a gap. 0: off.
+     */
+    replay: z.number().int().min(0).max(1200).default(0),
+    /**
      * A frozen Motive, at the normal rate: 'frame' repeats the last frame built before the freeze
      * (same frame number, same poses); 'poses' numbers each frame afresh but repeats its poses
      * bit for bit, without the residual jitter a live camera system always has.

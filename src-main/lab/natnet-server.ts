@@ -7,8 +7,8 @@
  * calibration see exactly what they would see in the lab. Like a live camera system, every tracked
  * pose carries a small residual jitter (measurementNoise), so a scene at rest still streams poses
  * that differ from frame to frame; bit-identical poses are what a frozen Motive sends. Faults:
- * pose noise, lost tracking and a frozen stream (here), latency, dropped and corrupted packets
- * (in the transport).
+ * pose noise, lost tracking, a frozen stream, a replay of old frames and a restart (here),
+ * latency, dropped, reordered and corrupted packets (in the transport).
  */
 import { requirePusher, robotKind, type Scene } from '../contract/scene';
 import {
@@ -55,9 +55,22 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
    * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
    */
   measurementNoise?: { position: number; yaw: number };
+  /**
+   * Number of the first frame (default 1). Motive's frame counter is a signed 32-bit number that
+   * wraps from 2^31 - 1 to -2^31 (after 207 days at 120 Hz): start near that to stream the wrap.
+   */
+  firstFrameNumber?: number;
 }
 
 export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
+
+/** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
+const HISTORY = 1200;
+
+interface BuiltFrame {
+  frameNumber: number;
+  packet: Uint8Array;
+}
 
 export interface SentFrame {
   frameNumber: number;
@@ -79,6 +92,12 @@ export class VirtualNatNetServer {
   /** The last frame built and its encoding: what a frozen stream repeats. */
   private latestFrame: FrameOfData | undefined;
   private latest: Uint8Array | undefined;
+  /** The frames sent live, newest last, at most HISTORY: what a replay streams again. */
+  private history: BuiltFrame[] = [];
+  /** The frames a replay is streaming in a loop, and the next one's index. */
+  private replaying: { frames: BuiltFrame[]; next: number } | undefined;
+  /** Motive is restarting (restart()): no frames. */
+  private restarting = false;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private readonly sendListeners: ((f: SentFrame) => void)[] = [];
@@ -90,6 +109,7 @@ export class VirtualNatNetServer {
       throw new RangeError(`rate ${this.rateHz} Hz is out of range (0, 1000]`);
     this.calibration = options.calibration ?? identityCalibration('y');
     this.measurementNoise = options.measurementNoise ?? DEFAULT_MEASUREMENT_NOISE;
+    this.frameNumber = ((options.firstFrameNumber ?? 1) - 1) | 0;
     this.faults = natNetFaultsSchema.parse(options.faults ?? {});
     this.random = new SeededRandom(this.faults.seed);
     this.transport = new NatNetServerTransport(
@@ -147,6 +167,26 @@ export class VirtualNatNetServer {
     this.faults = natNetFaultsSchema.parse(faults);
     this.random = new SeededRandom(this.faults.seed);
     this.transport.setFaults(this.faults);
+    // A new replay loops over the frames sent live up to now.
+    this.replaying = undefined;
+  }
+
+  /**
+   * Motive quits and starts again `downtime` s later (resolves then): meanwhile no frames and no
+   * answers; afterwards its unicast clients must connect again (transport.setDown), and its frames
+   * are numbered from 1 again, as a restarted Motive numbers them.
+   */
+  async restart(downtime: number): Promise<void> {
+    this.restarting = true;
+    this.transport.setDown(true);
+    await new Promise((resolve) => setTimeout(resolve, downtime * 1000));
+    this.frameNumber = 0;
+    this.latest = undefined;
+    this.latestFrame = undefined;
+    this.history = [];
+    this.replaying = undefined;
+    this.transport.setDown(false);
+    this.restarting = false;
   }
 
   onFrameSent(fn: (f: SentFrame) => void): void {
@@ -199,7 +239,7 @@ export class VirtualNatNetServer {
     let next = nowNs();
     const tick = (): void => {
       if (!this.running) return;
-      this.step();
+      if (!this.restarting) this.step();
       next += periodNs;
       const now = nowNs();
       // Behind by more than a period (a stalled event loop): skip ahead instead of bursting.
@@ -211,11 +251,20 @@ export class VirtualNatNetServer {
 
   /**
    * Builds and sends one frame from the current poses. Frozen on 'frame': the last frame again;
-   * on 'poses': the last frame's poses under a new frame number and timestamps.
+   * on 'poses': the last frame's poses under a new frame number and timestamps. Replaying: the
+   * next of the replayed frames, as it was sent.
    */
   step(): SentFrame {
+    if (this.faults.replay > 0 && this.history.length > 0) {
+      this.replaying ??= { frames: this.history.slice(-this.faults.replay), next: 0 };
+      const r = this.replaying;
+      const old = r.frames[r.next]!;
+      r.next = (r.next + 1) % r.frames.length;
+      this.frameNumber = nextFrameNumber(this.frameNumber);
+      return this.send(old.packet, old.frameNumber);
+    }
     if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest);
-    this.frameNumber++;
+    this.frameNumber = nextFrameNumber(this.frameNumber);
     const frame = emptyFrame(this.frameNumber);
     if (this.faults.freeze === 'poses' && this.latestFrame) {
       frame.rigidBodies = this.latestFrame.rigidBodies;
@@ -231,11 +280,13 @@ export class VirtualNatNetServer {
     const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
     this.latestFrame = frame;
     this.latest = packet;
+    this.history.push({ frameNumber: this.frameNumber, packet });
+    if (this.history.length > HISTORY) this.history.shift();
     return this.send(packet);
   }
 
-  private send(packet: Uint8Array): SentFrame {
-    const sent = { frameNumber: this.frameNumber, sentAtNs: nowNs() };
+  private send(packet: Uint8Array, frameNumber = this.frameNumber): SentFrame {
+    const sent = { frameNumber, sentAtNs: nowNs() };
     this.transport.sendFrame(packet);
     // A copy: one-shot listeners remove themselves while the list is walked.
     for (const fn of [...this.sendListeners]) fn(sent);
@@ -266,6 +317,11 @@ export class VirtualNatNetServer {
       params: lost ? 0 : 1,
     };
   }
+}
+
+/** The frame counter's next value: a signed 32-bit number, as Motive's, so it wraps. */
+function nextFrameNumber(n: number): number {
+  return (n + 1) | 0;
 }
 
 /** Rigid bodies of a scene: the robot (pusher or gripper) first (id 1), then each slider (ids 2...). */

@@ -54,12 +54,17 @@ export class NatNetServerTransport {
   private faults: NatNetFaults = NO_FAULTS;
   private random = new SeededRandom(NO_FAULTS.seed);
   private readonly pending = new Set<NodeJS.Timeout>();
+  /** A frame held back by reordering: it goes out after the next one. */
+  private heldBack: Uint8Array | undefined;
+  /** Motive is not running (setDown): nothing is sent or answered. */
+  private down = false;
   private readonly startNs = nowNs();
   readonly clockFrequency: number;
   /** Counters for tests and the status line. */
   readonly counts = {
     framesSent: 0,
     framesDropped: 0,
+    framesReordered: 0,
     packetsCorrupted: 0,
     requests: 0,
     echoes: 0,
@@ -142,8 +147,21 @@ export class NatNetServerTransport {
     await Promise.all(socks.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
+  /**
+   * Motive quits (true) or runs again (false). While down nothing is sent and no request is
+   * answered (its ports are closed); a restarted Motive has forgotten its unicast clients, which
+   * must send CONNECT again before frames reach them.
+   */
+  setDown(down: boolean): void {
+    this.down = down;
+    if (!down) return;
+    this.clients.clear();
+    this.heldBack = undefined;
+  }
+
   /** Sends one frame packet to the stream, through the packet-level faults. */
   sendFrame(packet: Uint8Array): void {
+    if (this.down) return;
     if (this.faults.dropRate > 0 && this.random.uniform() < this.faults.dropRate) {
       this.counts.framesDropped++;
       return;
@@ -154,18 +172,34 @@ export class NatNetServerTransport {
       this.counts.packetsCorrupted++;
     }
     this.counts.framesSent++;
+    if (
+      this.heldBack === undefined &&
+      this.faults.reorderRate > 0 &&
+      this.random.uniform() < this.faults.reorderRate
+    ) {
+      this.heldBack = out;
+      this.counts.framesReordered++;
+      return;
+    }
+    const late = this.heldBack;
+    this.heldBack = undefined;
     this.later(() => {
-      if (this.opts.multicast) {
-        this.multicastSocket?.send(
-          out,
-          this.opts.dataPort,
-          this.opts.multicastGroup ?? DEFAULT_MULTICAST_GROUP,
-        );
-        return;
-      }
-      this.dropSilentClients();
-      for (const c of this.clients.values()) this.command?.send(out, c.port, c.address);
+      this.deliver(out);
+      if (late) this.deliver(late);
     });
+  }
+
+  private deliver(packet: Uint8Array): void {
+    if (this.opts.multicast) {
+      this.multicastSocket?.send(
+        packet,
+        this.opts.dataPort,
+        this.opts.multicastGroup ?? DEFAULT_MULTICAST_GROUP,
+      );
+      return;
+    }
+    this.dropSilentClients();
+    for (const c of this.clients.values()) this.command?.send(packet, c.port, c.address);
   }
 
   private later(fn: () => void): void {
@@ -189,6 +223,7 @@ export class NatNetServerTransport {
   }
 
   private onCommand(msg: Buffer, rinfo: dgram.RemoteInfo): void {
+    if (this.down) return;
     const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.byteLength);
     const result = decodePacket(bytes, this.opts.natNetVersion);
     let m: NatNetMessage;

@@ -404,7 +404,7 @@ export class NatNetClient {
       previous.multicastAddress !== info.multicastAddress ||
       previous.dataPort !== info.dataPort;
     if (changed) {
-      this.stats.resetSequence();
+      this.stats.resetRate();
       this.applyServerInfo(info).then(
         () => {
           this.requestModelDefinitions();

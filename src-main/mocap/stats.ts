@@ -1,17 +1,29 @@
 /**
- * Stream health of a NatNet source: frame rate, dropped frames (gaps in frame numbers), system
- * latency (Motive's own mid-exposure -> transmit time) and, once the clock is synced, the full
- * latency from mid-exposure to arrival here; plus counts of packets that failed to decode and of
- * packets from other senders, which are dropped unread.
+ * Stream health of a NatNet source: frame rate, dropped frames (gaps in frame numbers), frames
+ * that came out of order, system latency (Motive's own mid-exposure -> transmit time) and, once
+ * the clock is synced, the full latency from mid-exposure to arrival here; plus counts of packets
+ * that failed to decode and of packets from other senders, which are dropped unread.
+ *
+ * Order is judged by the same rule (frame-order.ts), on the same frame numbers and arrival times,
+ * as the state estimator judges it: the older frames counted here are the ones it dropped.
  */
+import { frameDelta, FrameOrder } from './frame-order';
 
 export interface MocapStats {
   frames: number;
   /** Frames per second over the recent window. */
   frameRate: number;
+  /**
+   * Gaps in the numbering of the frames taken as new: frames never received, and frames that came
+   * too late (also counted in olderFrames).
+   */
   droppedFrames: number;
-  /** Frames that arrived with a number at or below one already seen (reordered or repeated). */
-  outOfOrderFrames: number;
+  /** Frames dropped unread as older than the newest (replayed, reordered, an unconfirmed restart). */
+  olderFrames: number;
+  /** Frames that repeated the newest frame's number (a frozen stream). */
+  repeatedFrames: number;
+  /** Motive restarts: lower numberings taken as the new one. */
+  restarts: number;
   /** Motive mid-exposure -> transmit (s), latest frame. */
   systemLatency: number | undefined;
   /** Motive mid-exposure -> arrival here (s), latest frame; needs clock sync. */
@@ -27,8 +39,10 @@ export interface MocapStats {
 export class StatsTracker {
   private frames = 0;
   private dropped = 0;
-  private outOfOrder = 0;
-  private lastFrameNumber: number | undefined;
+  private restarts = 0;
+  private readonly order = new FrameOrder();
+  /** The newest frame's number, once there is one. */
+  private newest: number | undefined;
   private readonly arrivals: number[] = [];
   private systemLatency: number | undefined;
   private totalLatency: number | undefined;
@@ -45,13 +59,11 @@ export class StatsTracker {
     totalLatency: number | undefined,
   ): void {
     this.frames++;
-    if (this.lastFrameNumber !== undefined) {
-      const gap = frameNumber - this.lastFrameNumber;
-      if (gap > 1) this.dropped += gap - 1;
-      else if (gap < 1) this.outOfOrder++;
-    }
-    if (this.lastFrameNumber === undefined || frameNumber > this.lastFrameNumber)
-      this.lastFrameNumber = frameNumber;
+    const verdict = this.order.judge(frameNumber, arrivedAt);
+    if (verdict === 'new' && this.newest !== undefined)
+      this.dropped += frameDelta(this.newest, frameNumber) - 1;
+    if (verdict === 'restart') this.restarts++;
+    if (verdict === 'new' || verdict === 'restart') this.newest = frameNumber;
     this.arrivals.push(arrivedAt);
     if (this.arrivals.length > this.rateWindow) this.arrivals.shift();
     this.systemLatency = systemLatency;
@@ -67,9 +79,12 @@ export class StatsTracker {
     this.foreignPackets++;
   }
 
-  /** Forget frame numbering (the server restarted or changed). */
-  resetSequence(): void {
-    this.lastFrameNumber = undefined;
+  /**
+   * Forget the arrival times the rate is measured from (the server changed its stream). The
+   * numbering is not forgotten: the estimator does not forget it either, and a lower one is
+   * taken as a restart the same way in both.
+   */
+  resetRate(): void {
     this.arrivals.length = 0;
   }
 
@@ -80,7 +95,9 @@ export class StatsTracker {
       frames: this.frames,
       frameRate: span > 0 ? (n - 1) / span : 0,
       droppedFrames: this.dropped,
-      outOfOrderFrames: this.outOfOrder,
+      olderFrames: this.order.dropped,
+      repeatedFrames: this.order.repeated,
+      restarts: this.restarts,
       systemLatency: this.systemLatency,
       totalLatency: this.totalLatency,
       decodeErrors: this.decodeErrors,

@@ -31,6 +31,9 @@ import type { LabLink } from './lab-link';
 import type { RunEventSink } from './run-report';
 import { RunStatusTracker, type RunStatusChange } from './run-status';
 
+/** How often a run's log records the motion-capture stream's counters (s). */
+const STATS_PERIOD = 1;
+
 export interface RunRecorderOptions {
   /** The sessions folder. */
   dir: string;
@@ -110,16 +113,23 @@ export class RunRecorder {
 
   /**
    * Attaches to the lab streams of a supervised run: the setup's frames now, then every motion
-   * capture frame, robot state and supervisor decision. Returns the detach function.
+   * capture frame, robot state and supervisor decision, and the motion-capture stream's counters
+   * (dropped, out-of-order, repeated frames, restarts) now, every STATS_PERIOD and at the end.
+   * Returns the detach function.
    */
   watch(link: LabLink, supervisor: Supervisor): () => void {
     this.rec.setup(link.setup);
+    const stats = (): void => this.rec.mocapStats(link.natnet.getStats());
+    stats();
+    const statsTimer = setInterval(stats, STATS_PERIOD * 1000);
     const onState = (s: RobotState): void => this.rec.robotState(s);
     const onDecision = (d: Parameters<SessionRecorder['decision']>[0]): void => this.rec.decision(d);
     link.robot.on('state', onState);
     supervisor.on('decision', onDecision);
     const offFrame = link.natnet.on('frame', (_f, snapshot) => this.rec.mocapFrame(snapshot));
     return () => {
+      clearInterval(statsTimer);
+      stats();
       link.robot.off('state', onState);
       supervisor.off('decision', onDecision);
       offFrame();

@@ -90,6 +90,28 @@ const bodyEstimateSchema = z.object({
   status: z.enum(['ok', 'untracked', 'stale', 'missing', 'unbound']),
 });
 
+/**
+ * The motion-capture stream's health as the client counts it (mocap/stats.ts), since the lab link
+ * connected: recorded when a run attaches to the lab, once a second, and when it lets go, so what
+ * the run saw is the last message minus the first.
+ */
+export const mocapStatsSchema = stamped({
+  frames: z.number().int().describe('frames received'),
+  frameRate: finite.describe('frames/s over the recent window'),
+  droppedFrames: z
+    .number()
+    .int()
+    .describe('gaps in the numbering of the frames taken: never received, or too late'),
+  olderFrames: z
+    .number()
+    .int()
+    .describe('frames dropped unread as older than the newest: replayed, reordered, an unconfirmed restart'),
+  repeatedFrames: z.number().int().describe("frames that repeated the newest frame's number"),
+  restarts: z.number().int().describe('Motive restarts: lower numberings taken as the new one'),
+  decodeErrors: z.number().int().describe('packets that could not be decoded'),
+  foreignPackets: z.number().int().describe('packets from other senders, dropped unread'),
+});
+
 export const mocapPosesSchema = stamped({
   frameNumber: z.number().int(),
   pusher: bodyEstimateSchema,
@@ -186,6 +208,7 @@ export const channels = {
   '/session/lab': sessionLabSchema,
   '/mocap/frame': mocapFrameSchema,
   '/mocap/poses': mocapPosesSchema,
+  '/mocap/stats': mocapStatsSchema,
   '/scene/state': sceneStateSchema,
   '/robot/state': robotStateSchema,
   '/robot/command': robotCommandSchema,

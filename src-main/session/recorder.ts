@@ -27,6 +27,7 @@ import type { PlannerSettings } from '../contract/planner-settings';
 import type { Scene } from '../contract/scene';
 import { wallSeconds } from '../contract/time';
 import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
+import type { MocapStats } from '../mocap/stats';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import type { Setup } from '../setup/setup-file';
@@ -223,6 +224,20 @@ export class SessionRecorder {
       if (transforms.length > 0) this.record('/foxglove/tf', { transforms }, now);
     }
     this.writeStatic(now);
+  }
+
+  /** The motion-capture stream's counters (mocap/stats.ts) as they stand. */
+  mocapStats(stats: MocapStats): void {
+    this.record('/mocap/stats', {
+      frames: stats.frames,
+      frameRate: stats.frameRate,
+      droppedFrames: stats.droppedFrames,
+      olderFrames: stats.olderFrames,
+      repeatedFrames: stats.repeatedFrames,
+      restarts: stats.restarts,
+      decodeErrors: stats.decodeErrors,
+      foreignPackets: stats.foreignPackets,
+    });
   }
 
   poses(poses: PlanarPoses): void {

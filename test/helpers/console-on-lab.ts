@@ -10,7 +10,7 @@ import { plannerPresets, type PlannerSettings } from '../../src-main/contract/pl
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabConnections } from '../../src-main/console/lab-connections';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
-import { RobotRecovery } from '../../src-main/console/robot-recovery';
+import { recoveryTarget, RobotRecovery } from '../../src-main/console/robot-recovery';
 import type { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import { repoRoot } from './scenes';
 
@@ -29,7 +29,10 @@ export interface ConsoleOnLabOptions {
   virtualLab: VirtualLabSession;
   /** The lab real runs go to (the virtual one standing in for it); null: none configured. */
   realLab: VirtualLabSession | null;
-  /** Give the core the Setup view's robot recovery, on the run controller's lab. */
+  /**
+   * Give the core the Setup view's robot recovery, wired as the console wires it
+   * (console-lab.ts): to the lab whose robot is in a protective stop, the real lab's first.
+   */
   recovery?: boolean;
 }
 
@@ -58,7 +61,7 @@ export class ConsoleOnLab {
       ...(o.recovery
         ? {
             recovery: new RobotRecovery({
-              session: () => controller.currentSession(),
+              session: () => recoveryTarget([o.realLab, o.virtualLab]),
               runInProgress: () => controller.runInProgress(),
             }),
           }

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import type { LabLink } from '../../src-main/run/lab-link';
-import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
+import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -99,6 +99,7 @@ describe('start order in the virtual lab', () => {
       },
     };
     const abort = new AbortController();
+    const stops = stopCommandTimes(env.lab.ur);
     let abortedAt = 0;
     let planning = false;
     const result = await supervisedRun({
@@ -123,6 +124,11 @@ describe('start order in the virtual lab', () => {
     expect(result.outcome).toBe('aborted');
     expect(result.actions).toBe(0);
     expect(result.supervisor.stopReason).toEqual({ code: 'operator-abort' });
+    // The arm is told to stop on the abort's call stack: a STOP at the controller within 10 ms on an
+    // idle machine (supervised-run.test.ts measures the p99), with the same load slack as above.
+    const stopAt = stops.find((t) => t >= abortedAt);
+    expect(stopAt, 'a stop reached the controller').toBeDefined();
+    expect(stopAt! - abortedAt, 'ms from the abort to the stop at the controller').toBeLessThan(10 + 40);
     // 200 ms on an idle machine; generous for a loaded one (waiting for the plan took seconds).
     expect(took, 'ms from the abort to the end of the run').toBeLessThan(1000);
   });

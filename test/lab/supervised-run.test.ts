@@ -96,20 +96,28 @@ describe('supervised runs in the virtual lab', () => {
   it('ends the run on a protective stop with its reason; recovery needs confirmation', async () => {
     const env = await startLabAndLink();
     close = env.close;
-    let injected = false;
+    let injectedAt: number | undefined;
     const result = await supervisedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },
       workers: 1,
       onStep: () => {
-        if (injected) return;
-        injected = true;
-        setTimeout(() => env.lab.ur.controller.injectProtectiveStop(), 150);
+        if (injectedAt !== undefined) return;
+        injectedAt = -1;
+        setTimeout(() => {
+          injectedAt = performance.now();
+          env.lab.ur.controller.injectProtectiveStop();
+        }, 150);
       },
     });
     expect(result.outcome).toBe('stopped');
     expect(result.reason).toBe('Robot protective stop');
+    // The controller stops the arm itself; the supervisor decides on the first state that says so:
+    // an RTDE period (8 ms on a CB3) and scheduling slack for a loaded two-core machine (ms).
+    const decidedAt = result.supervisor.stoppedAt! * 1000;
+    expect(decidedAt - injectedAt!, 'ms from the protective stop to the decision').toBeLessThan(8 + 40);
+    expect(decidedAt).toBeGreaterThan(injectedAt!);
     const ports = robotRecoveryPorts(env.link.robot, env.link.dashboard);
     await expect(recoverFromProtectiveStop(result.supervisor, ports, false)).rejects.toThrow(/confirm/);
     expect(env.link.robot.latest?.safetyMode).toBe('PROTECTIVE_STOP');

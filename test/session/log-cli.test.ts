@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { repoRoot } from '../helpers/scenes';
-import { recordEveryChannel, robotState } from './sample-messages';
+import { mocapStats, recordEveryChannel, robotState } from './sample-messages';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-logcli-'));
@@ -27,6 +27,8 @@ beforeAll(async () => {
   const a = await SessionRecorder.create({ dir, label: 'dry', origin: 'test' });
   recordEveryChannel(a);
   for (let i = 0; i < 50; i++) a.robotState(robotState(i / 500));
+  // The stream's counters at the run's end: 2 s of frames, 30 of them replayed.
+  a.mocapStats({ ...mocapStats, frames: mocapStats.frames + 240, olderFrames: mocapStats.olderFrames + 30 });
   await a.close();
   complete = a.file;
   // A log cut short: the live file as it is on the disk mid-run, with no process holding it.
@@ -48,6 +50,15 @@ describe('parapush log', () => {
     expect(info.channels).toContainEqual({ topic: '/robot/state', messages: 51 });
     expect(info.channels).toContainEqual({ topic: '/run/status', messages: 2 });
     expect(info.duration).toBeGreaterThanOrEqual(0);
+    expect(info.mocap).toEqual({
+      frames: 240,
+      droppedFrames: 0,
+      olderFrames: 30,
+      repeatedFrames: 0,
+      restarts: 0,
+      decodeErrors: 0,
+      foreignPackets: 0,
+    });
   });
 
   it('info in words', async () => {
@@ -55,6 +66,9 @@ describe('parapush log', () => {
     expect(r.stdout).toMatch(/outcome: +success/);
     expect(r.stdout).toMatch(/origin: +test/);
     expect(r.stdout).toMatch(/\/robot\/state +51 messages/);
+    expect(r.stdout).toMatch(
+      /mocap: +240 frames, 0 dropped, 30 out of order, 0 repeated, 0 restart\(s\), 0 bad packet\(s\)/,
+    );
   });
 
   it('export writes a tidy CSV table per channel with named columns', async () => {

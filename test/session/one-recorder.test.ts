@@ -224,6 +224,7 @@ describe('one recorder for every run', () => {
       '/foxglove/tf',
       '/mocap/frame',
       '/mocap/poses',
+      '/mocap/stats',
       '/robot/command',
       '/robot/state',
       '/session/lab',

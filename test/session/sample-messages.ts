@@ -7,6 +7,7 @@ import type { ConsoleEvent, PlannerStep, RunStatus } from '../../src-main/contra
 import { defaultPlannerSettings } from '../../src-main/contract/planner-settings';
 import type { Scene } from '../../src-main/contract/scene';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
+import type { MocapStats } from '../../src-main/mocap/stats';
 import type { RobotState } from '../../src-main/robot/robot-state';
 import {
   decodeBits,
@@ -152,6 +153,22 @@ export const runStatus = (phase: RunStatus['phase'], reason: string | null = nul
   armed: phase === 'running',
 });
 
+/** A stream that dropped some frames, took some out of order and saw Motive restart once. */
+export const mocapStats: MocapStats = {
+  frames: 1440,
+  frameRate: 119.8,
+  droppedFrames: 12,
+  olderFrames: 61,
+  repeatedFrames: 3,
+  restarts: 1,
+  systemLatency: 0.004,
+  totalLatency: 0.0052,
+  decodeErrors: 0,
+  lastDecodeError: undefined,
+  foreignPackets: 0,
+  roundTrip: 0.0003,
+};
+
 export const decision: Decision = {
   kind: 'command-refused',
   at: 1234.5,
@@ -168,6 +185,7 @@ export function recordEveryChannel(r: SessionRecorder): void {
   r.operator('run.start', 'dry run from the console');
   r.mocapFrame(mocapFrame(7, 0.5));
   r.poses(planarPoses(7, 0.5));
+  r.mocapStats(mocapStats);
   r.robotState(robotState(0.5));
   r.command('twist', 42, 0.02, -0.01, 0.5);
   r.decision(decision);

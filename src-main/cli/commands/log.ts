@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { exportCsv } from '../../session/csv-export';
 import { SessionLog, SessionLogError } from '../../session/reader';
+import { describeMocapHealth, mocapHealthOf } from '../../session/mocap-health';
 import { recoverSessionFile } from '../../session/recovery';
 import { foxglovePort } from '../../session/foxglove-live';
 import { serveRecordedSession } from '../../session/foxglove-playback';
@@ -29,7 +30,9 @@ export function registerLogCommand(program: Command): void {
   const log = program.command('log').description('inspect, export and recover session logs (MCAP)');
   log
     .command('info')
-    .description('summary of a session log: date, scene, model, outcome, duration, channels')
+    .description(
+      'summary of a session log: date, scene, model, outcome, duration, motion-capture health, channels',
+    )
     .argument('<file>', 'session log (.mcap)')
     .option('--json', 'print the summary as JSON')
     .action((file: string, opts: { json?: boolean }) =>
@@ -38,8 +41,9 @@ export function registerLogCommand(program: Command): void {
         try {
           const summary = await session.summary();
           const channels = session.channelCounts();
+          const mocap = await mocapHealthOf(session);
           if (opts.json) {
-            process.stdout.write(`${JSON.stringify({ file, ...summary, channels }, null, 2)}\n`);
+            process.stdout.write(`${JSON.stringify({ file, ...summary, mocap, channels }, null, 2)}\n`);
             return;
           }
           const lines = [
@@ -54,6 +58,7 @@ export function registerLogCommand(program: Command): void {
             `outcome:   ${summary.outcome}${summary.outcomeDetail ? ` (${summary.outcomeDetail})` : ''}`,
             `software:  ${summary.softwareVersion ?? 'unknown'}`,
             `recovered: ${summary.recovered ? 'yes (cut short, recovered)' : 'no'}`,
+            `mocap:     ${mocap ? describeMocapHealth(mocap) : 'no stream counters (no lab, or an older log)'}`,
             'channels:',
             ...channels.map((c) => `  ${c.topic.padEnd(24)} ${String(c.messages).padStart(8)} messages`),
           ];

@@ -93,6 +93,8 @@ export class VirtualController extends EventEmitter<Events> {
   /** Text of the last script, so `play` after `stop` can start it again. */
   private lastScript: string | undefined;
   private protectiveStopAt = -Infinity;
+  /** The reported tool pose is corrupted (injectCorruptToolPose): the arm itself moves on. */
+  private toolPoseCorrupt = false;
   /** Controller time of the last RTDE write of each input variable (for rtde_set_watchdog). */
   private readonly inputUpdatedAt = new Map<string, number>();
   private rtdeWatchdog: { variable: string; minFrequency: number; armedAt: number } | undefined;
@@ -219,7 +221,25 @@ export class VirtualController extends EventEmitter<Events> {
     this.emit('event', `program halted: ${reason}`);
   }
 
+  /**
+   * The tool pose as the controller reports it (RTDE actual_TCP_pose, target_TCP_pose): the arm's,
+   * or NaN in every coordinate while the report is corrupted.
+   */
+  reportedToolPose(): Pose6 {
+    return this.toolPoseCorrupt ? [NaN, NaN, NaN, NaN, NaN, NaN] : [...this.arm.pose];
+  }
+
   // ---- fault injection -------------------------------------------------------------------
+
+  /**
+   * A corrupted state: from now on (until `corrupt` is false) the reported tool pose is NaN, while
+   * the arm goes on doing what it was commanded. Nothing in the state says it is wrong (the safety
+   * and robot modes stay normal), so only a check of the numbers themselves can catch it.
+   */
+  injectCorruptToolPose(corrupt = true): void {
+    this.toolPoseCorrupt = corrupt;
+    this.emit('event', corrupt ? 'tool pose report corrupted' : 'tool pose report restored');
+  }
 
   injectProtectiveStop(): void {
     if (this.safetyMode === SafetyMode.PROTECTIVE_STOP) return;

@@ -51,8 +51,8 @@ const tcpSpeed = (c: VirtualController): number[] => [...c.arm.velocity, 0, 0, c
 
 const outputs: Record<string, OutputVariable> = {
   timestamp: { type: 'DOUBLE', read: (c) => c.time },
-  actual_TCP_pose: { type: 'VECTOR6D', read: (c) => [...c.arm.pose] },
-  target_TCP_pose: { type: 'VECTOR6D', read: (c) => [...c.arm.pose] },
+  actual_TCP_pose: { type: 'VECTOR6D', read: (c) => c.reportedToolPose() },
+  target_TCP_pose: { type: 'VECTOR6D', read: (c) => c.reportedToolPose() },
   actual_TCP_speed: { type: 'VECTOR6D', read: tcpSpeed },
   target_TCP_speed: { type: 'VECTOR6D', read: tcpSpeed },
   actual_TCP_force: { type: 'VECTOR6D', read: () => ZERO6 },

@@ -1,0 +1,180 @@
+/**
+ * Fault injection in the virtual lab: motion-capture frames out of order. The virtual Motive
+ * replays old frames at the normal rate (a looping playback of what it just streamed), or
+ * restarts and numbers its frames from 1 again. Frames keep arriving in both, so arrival time
+ * alone would judge the stream healthy: the client must drop the older frames and count them, and
+ * the run must stop for stale motion capture within the staleness limit of the last new frame.
+ * Times are what the virtual devices recorded (performance.now): frames as the server sent them,
+ * STOP commands as the controller decoded them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
+import { supervisedRun } from '../../src-main/run/supervised-run';
+import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { waitUntil } from '../helpers/wait-until';
+
+/** The supervisor's staleness limit (ms) and the virtual server's frame period at 120 Hz (ms). */
+const STALENESS_MS = 100;
+const FRAME_MS = 1000 / 120;
+/**
+ * From the fault to the stop: the staleness limit, a frame, a 5 ms watchdog tick, and the same
+ * scheduling slack for a loaded two-core machine as the other fault tests (ms).
+ */
+const STOP_WITHIN_MS = STALENESS_MS + FRAME_MS + 5 + 50;
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+/** A loop of 30 frames (250 ms) brings only older frames before the stop; a loop of 2 its newest again. */
+const replays = [
+  { replay: 30, code: 'mocap-stale', reason: /^Motion capture stale: .+ not seen for \d+ ms$/ },
+  { replay: 2, code: 'mocap-frozen', reason: /^Motion capture frozen: frame \d+ repeated for \d+ ms$/ },
+] as const;
+
+describe.each(replays)(
+  'replayed motion capture in the virtual lab (replay: $replay)',
+  ({ replay, code, reason }) => {
+    it('drops and counts the old frames and stops the run within the staleness limit of the last new one', async () => {
+      const env = await startLabAndLink();
+      close = env.close;
+      const { lab, link } = env;
+      const stops = stopCommandTimes(lab.ur);
+      let phase: 'live' | 'due' | 'replay' | 'live again' = 'live';
+      let injectedAt = 0;
+      let lastNew = { number: -1, at: 0 };
+      const replayed: number[] = [];
+      lab.natnet.onFrameSent((f) => {
+        if (phase === 'live' || phase === 'due') lastNew = { number: f.frameNumber, at: performance.now() };
+        else if (phase === 'replay') replayed.push(f.frameNumber);
+      });
+      let before = link.natnet.getStats();
+      const result = await supervisedRun({
+        link,
+        task: quickLabTask(),
+        model: { kind: 'coarse' },
+        workers: 1,
+        onStep: () => {
+          if (phase !== 'live') return;
+          phase = 'due';
+          // While the first control executes, Motive starts replaying what it just sent.
+          setTimeout(() => {
+            before = link.natnet.getStats();
+            lab.natnet.setFaults({ replay });
+            phase = 'replay';
+            injectedAt = performance.now();
+          }, 150);
+        },
+      });
+      expect(phase, 'the fault was injected during the run').toBe('replay');
+      expect(result.outcome, result.reason).toBe('stopped');
+      expect(result.supervisor.stopReason?.code).toBe(code);
+      expect(result.reason).toMatch(reason);
+      // Frames really kept coming, each an old one: the loop of the last `replay` frames sent live.
+      expect(replayed.length).toBeGreaterThan(5);
+      expect(replayed.slice(0, replay)).toEqual(
+        Array.from({ length: Math.min(replay, replayed.length) }, (_, i) => lastNew.number - replay + 1 + i),
+      );
+      const decidedAt = result.supervisor.stoppedAt! * 1000;
+      // Stopped by the fault: a stall of this process on a loaded machine can stop a run earlier.
+      expect(decidedAt, 'ms from the replay to the decision').toBeGreaterThan(injectedAt);
+      const stopAt = stops.find((t) => t >= decidedAt)!;
+      expect(stopAt, 'a stop reached the controller').toBeDefined();
+      // Not before the limit: the last new frame was fresh when it arrived (after its send).
+      const age = stopAt - lastNew.at;
+      expect(age, `stop ${age.toFixed(1)} ms after the last new frame`).toBeGreaterThanOrEqual(STALENESS_MS);
+      const latency = stopAt - injectedAt;
+      expect(latency, `stop ${latency.toFixed(1)} ms after the replay began`).toBeLessThan(STOP_WITHIN_MS);
+
+      // Motive goes live again: every replayed frame was counted as older or repeated, and the
+      // live numbering that ran on meanwhile shows as a gap of as many frames.
+      phase = 'live again';
+      const sent = replayed.length;
+      lab.natnet.setFaults({});
+      await waitUntil('a new frame after the replay', () => link.poses()?.ok);
+      const after = link.natnet.getStats();
+      expect(after.olderFrames - before.olderFrames + (after.repeatedFrames - before.repeatedFrames)).toBe(
+        sent,
+      );
+      // The newest frame closes each loop: it repeats, every other replayed frame is older.
+      const repeats = Math.floor(sent / replay);
+      expect(after.repeatedFrames - before.repeatedFrames).toBe(repeats);
+      expect(after.olderFrames - before.olderFrames).toBe(sent - repeats);
+      expect(after.droppedFrames - before.droppedFrames).toBe(sent);
+    });
+  },
+);
+
+describe('a Motive restart in the virtual lab', () => {
+  it('stops the run on the silence, then takes the new numbering once it has kept increasing', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    const { lab, link } = env;
+    const stops = stopCommandTimes(lab.ur);
+    let restartedAt: number | undefined;
+    let lastSent = { number: -1, at: 0 };
+    lab.natnet.onFrameSent((f) => {
+      if (restartedAt === undefined || restartedAt < 0)
+        lastSent = { number: f.frameNumber, at: performance.now() };
+    });
+    // The restarted stream as it reaches the client: its frames dropped as old, then the first one
+    // the estimator takes (it has judged the frame when this listener runs: it listens first).
+    let lowDropped = 0;
+    let firstLow: number | undefined;
+    let accepted: { number: number; at: number } | undefined;
+    link.natnet.on('frame', (_f, s) => {
+      if (restartedAt === undefined || restartedAt < 0 || accepted || s.frameNumber >= lastSent.number)
+        return;
+      firstLow ??= s.receivedAt;
+      if (link.poses()?.frameNumber === s.frameNumber) accepted = { number: s.frameNumber, at: s.receivedAt };
+      else lowDropped++;
+    });
+    let before = link.natnet.getStats();
+    let restart: Promise<void> | undefined;
+    const result = await supervisedRun({
+      link,
+      task: quickLabTask(),
+      model: { kind: 'coarse' },
+      workers: 1,
+      onStep: () => {
+        if (restartedAt !== undefined) return;
+        restartedAt = -1;
+        setTimeout(() => {
+          before = link.natnet.getStats();
+          restartedAt = performance.now();
+          restart = lab.natnet.restart(0.3);
+        }, 150);
+      },
+    });
+    expect(restartedAt, 'Motive restarted during the run').toBeGreaterThan(0);
+    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.supervisor.stopReason?.code).toBe('mocap-stale');
+    expect(result.reason).toMatch(/^Motion capture stale: .+ not seen for \d+ ms$/);
+    const decidedAt = result.supervisor.stoppedAt! * 1000;
+    expect(decidedAt, 'ms from the restart to the decision').toBeGreaterThan(restartedAt!);
+    const stopAt = stops.find((t) => t >= decidedAt)!;
+    expect(stopAt, 'a stop reached the controller').toBeDefined();
+    const silence = stopAt - lastSent.at;
+    expect(silence, `stop ${silence.toFixed(1)} ms after the last frame`).toBeGreaterThanOrEqual(
+      STALENESS_MS,
+    );
+    const latency = stopAt - restartedAt!;
+    expect(latency, `stop ${latency.toFixed(1)} ms after the restart`).toBeLessThan(STOP_WITHIN_MS);
+
+    // The client connects again (a restarted Motive forgot it); frames come numbered from 1.
+    await restart;
+    await waitUntil('the new numbering taken', () => accepted, { timeoutMs: 15_000 });
+    const after = link.natnet.getStats();
+    expect(after.restarts - before.restarts).toBe(1);
+    // Every frame of the new numbering before it was taken was dropped, and counted.
+    expect(lowDropped).toBeGreaterThan(0);
+    expect(after.olderFrames - before.olderFrames).toBe(lowDropped);
+    // Taken after RESTART_CONFIRM of increasing numbers, not sooner.
+    expect(accepted!.at - firstLow!).toBeGreaterThanOrEqual(RESTART_CONFIRM);
+    expect(accepted!.number).toBeLessThan(lastSent.number);
+    await waitUntil('fresh poses from the restarted Motive', () => link.poses()?.ok);
+  });
+});

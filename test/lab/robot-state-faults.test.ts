@@ -1,0 +1,67 @@
+/**
+ * Fault injection in the virtual lab: a corrupted robot state. The virtual UR reports its tool
+ * pose as NaN while its safety and robot modes stay normal, so nothing but the numbers says it is
+ * wrong; comparisons with NaN are all false, so a check written as "x > limit: stop" would pass it.
+ * The supervisor must stop on the first such state, naming the value, and no command may follow.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { supervisedRun } from '../../src-main/run/supervised-run';
+import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
+import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+
+/**
+ * One RTDE period of the slowest controller (a CB3 at 125 Hz: 8 ms) for the corrupted state to
+ * reach the supervisor, and scheduling slack for a loaded two-core machine, as in the other fault
+ * tests (ms).
+ */
+const STOP_WITHIN_MS = 8 + 40;
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+describe('a corrupted robot state in the virtual lab', () => {
+  it('stops the run on the first NaN tool pose, naming it, within an RTDE period', async () => {
+    const env = await startLabAndLink();
+    close = env.close;
+    const { lab } = env;
+    const stops = stopCommandTimes(lab.ur);
+    // Every motion command the controller decodes, with its time (ms, performance.now).
+    const twists: number[] = [];
+    lab.ur.rtde.on('input', (w) => {
+      const i = w.names.indexOf(INPUT_NAMES.command);
+      if (i >= 0 && w.values[i] === CommandCode.SPEED) twists.push(w.receivedAt);
+    });
+    let injectedAt: number | undefined;
+    const result = await supervisedRun({
+      link: env.link,
+      task: quickLabTask(),
+      model: { kind: 'coarse' },
+      workers: 1,
+      onStep: () => {
+        if (injectedAt !== undefined) return;
+        injectedAt = -1;
+        // While the first control executes, the controller's tool-pose report goes bad.
+        setTimeout(() => {
+          injectedAt = performance.now();
+          lab.ur.controller.injectCorruptToolPose();
+        }, 150);
+      },
+    });
+    expect(injectedAt, 'the fault was injected during the run').toBeGreaterThan(0);
+    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.supervisor.stopReason).toMatchObject({ code: 'non-finite', source: 'robot state' });
+    expect(result.reason).toMatch(/^Non-finite robot state: tool pose \[NaN, NaN, NaN, NaN, NaN, NaN\]/);
+    // The decision (supervisor's clock, s) and the stop it put on the wire (controller, ms).
+    const decidedAt = result.supervisor.stoppedAt! * 1000;
+    expect(decidedAt).toBeGreaterThan(injectedAt!);
+    const stopAt = stops.find((t) => t >= decidedAt)!;
+    expect(stopAt, 'a stop reached the controller').toBeDefined();
+    expect(stopAt - injectedAt!, 'ms from the corrupted state to the stop').toBeLessThan(STOP_WITHIN_MS);
+    // Nothing moved the arm after the decision.
+    expect(twists.filter((t) => t > decidedAt)).toEqual([]);
+  });
+});
