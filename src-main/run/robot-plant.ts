@@ -17,8 +17,14 @@ export class RunStoppedError extends Error {
   override name = 'RunStoppedError';
 }
 
+/** What the plant asks of the run's supervisor (the safety thread's, through its mirror). */
+export type PlantSupervisor = Pick<
+  Supervisor,
+  'command' | 'commandFingers' | 'hold' | 'state' | 'stopReason'
+>;
+
 export interface RobotPlantOptions {
-  supervisor: Supervisor;
+  supervisor: PlantSupervisor;
   /** The table now, from the run's state estimator (the live view shows the same). */
   estimate: () => TableEstimate;
   /** Awaited after each action, the arm holding still (the operator's pause). */
