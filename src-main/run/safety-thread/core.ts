@@ -133,6 +133,11 @@ export class SafetyCore {
         return s.startRun();
       case 'command':
         return void s.command(m.vx, m.vy, m.yawRate);
+      case 'stream':
+        // The supervisor refreshes the control itself: the command stream never waits on the main thread.
+        return void s
+          .stream(m.vx, m.vy, m.yawRate, m.duration, m.period)
+          .then((ok) => this.post({ type: 'streamed', id: m.id, ok }));
       case 'fingers':
         return void s.commandFingers(m.openingSpeed, m.duration);
       case 'hold':

@@ -97,6 +97,22 @@ export const toSafetySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('arm'), report: preflightReportSchema }).strict(),
   z.object({ type: z.literal('start-run') }).strict(),
   z.object({ type: z.literal('command'), vx: proposal, vy: proposal, yawRate: proposal }).strict(),
+  /**
+   * One control of the plan: the thread's supervisor proposes this velocity every `period` s for
+   * `duration` s, then holds; answered by `streamed`. The command stream so never waits on the
+   * main thread.
+   */
+  z
+    .object({
+      type: z.literal('stream'),
+      id: z.number().int(),
+      vx: proposal,
+      vy: proposal,
+      yawRate: proposal,
+      duration: finite.nonnegative(),
+      period: finite.positive(),
+    })
+    .strict(),
   z.object({ type: z.literal('fingers'), openingSpeed: proposal, duration: finite }).strict(),
   z.object({ type: z.literal('hold') }).strict(),
   z.object({ type: z.literal('abort') }).strict(),
@@ -228,6 +244,8 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
       yawRate: finite.optional(),
     })
     .strict(),
+  /** A streamed control ended: `ok` false when the supervisor refused it or the run stopped meanwhile. */
+  z.object({ type: z.literal('streamed'), id: z.number().int(), ok: z.boolean() }).strict(),
   /** The supervisor moves a gripper scene's fingers: the Robotiq is on the main thread. */
   z.object({ type: z.literal('fingers'), id: z.number().int(), opening: finite, speed: finite }).strict(),
   z

@@ -255,6 +255,7 @@ export class SafetyThread extends EventEmitter<Events> {
         return this.natnet.statsUpdate(m.stats);
       case 'decision':
       case 'command':
+      case 'streamed':
         return this.run?.receive(m);
       case 'fingers':
         return void this.emit('fingers', { id: m.id, opening: m.opening, speed: m.speed });

@@ -33,6 +33,8 @@ export class ThreadSupervisor extends EventEmitter<Events> {
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
   private failure: string | undefined;
+  private nextStream = 1;
+  private readonly streams = new Map<number, (ok: boolean) => void>();
 
   constructor(private readonly send: (m: ToSafety) => void) {
     super();
@@ -73,6 +75,18 @@ export class ThreadSupervisor extends EventEmitter<Events> {
     if (this.state !== 'running') return false;
     this.send({ type: 'command', vx, vy, yawRate });
     return true;
+  }
+
+  /**
+   * Proposes one control for `duration` s: the thread's supervisor sends it every `period` s and
+   * then holds. Resolves true when it ran to its end, false when refused or stopped.
+   */
+  stream(vx: number, vy: number, yawRate: number, duration: number, period: number): Promise<boolean> {
+    if (this.state !== 'running') return Promise.resolve(false);
+    const id = this.nextStream++;
+    const done = new Promise<boolean>((resolve) => this.streams.set(id, resolve));
+    this.send({ type: 'stream', id, vx, vy, yawRate, duration, period });
+    return done;
   }
 
   /** Proposes a gripper's finger motion (supervisor.ts commandFingers). */
@@ -131,7 +145,13 @@ export class ThreadSupervisor extends EventEmitter<Events> {
   }
 
   /** A message from the thread about this run. */
-  receive(m: Extract<FromSafety, { type: 'decision' | 'command' }>): void {
+  receive(m: Extract<FromSafety, { type: 'decision' | 'command' | 'streamed' }>): void {
+    if (m.type === 'streamed') {
+      const resolve = this.streams.get(m.id);
+      this.streams.delete(m.id);
+      resolve?.(m.ok);
+      return;
+    }
     if (m.type === 'command') {
       const { type: _, ...command } = m;
       this.emit('command', command);
@@ -146,6 +166,8 @@ export class ThreadSupervisor extends EventEmitter<Events> {
   /** The thread ended or stopped answering: the run stops with that reason (fail safe). */
   threadFailed(detail: string): void {
     this.failure ??= detail;
+    for (const resolve of this.streams.values()) resolve(false);
+    this.streams.clear();
     if (!this.active) return;
     const reason: StopReason = { code: 'safety-thread', detail };
     this.state = 'stopped';
