@@ -349,7 +349,15 @@ export class Supervisor extends EventEmitter<Events> {
           this.hold();
           return finish(this.state === 'running');
         }
-        if (!this.command(vx, vy, yawRate)) return finish(false);
+        let sent: boolean;
+        try {
+          sent = this.command(vx, vy, yawRate);
+        } catch (err) {
+          // Thrown on a timer, nobody would see it: the run stops with it instead.
+          this.runFailed((err as Error).message);
+          sent = false;
+        }
+        if (!sent) return finish(false);
         timer = setTimeout(step, Math.min(period, left) * 1000);
       };
       step();
