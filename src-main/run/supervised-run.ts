@@ -331,11 +331,10 @@ async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<Super
   if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
   if (!(await supervisor.arm(checks))) {
     const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
-    const why =
-      failed.length > 0
-        ? failed
-        : [supervisor.stopReason ? describeStop(supervisor.stopReason) : 'not armed'];
-    return ended('refused', `pre-flight checks failed: ${why.join('; ')}`);
+    if (failed.length > 0) return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
+    // Green checks, and still not armed: the safety thread ended or refused.
+    const why = supervisor.stopReason ? describeStop(supervisor.stopReason) : supervisor.refusal;
+    return ended('refused', `not armed: ${why ?? 'the safety thread did not arm'}`);
   }
   if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
   supervisor.startRun();

@@ -128,6 +128,8 @@ export class SafetyCore {
     if (!s) throw new Error(`${m.type}: no run is supervised (supervise first)`);
     switch (m.type) {
       case 'arm':
+        // Every answer is a decision the main thread waits for; an armed supervisor would give none.
+        if (s.active) throw new Error(`cannot arm: the run is already ${s.state}`);
         return void s.arm(m.report);
       case 'start-run':
         return s.startRun();

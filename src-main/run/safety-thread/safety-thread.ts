@@ -272,8 +272,8 @@ export class SafetyThread extends EventEmitter<Events> {
         return w?.resolve(m);
       }
       case 'error':
-        // A refused request (a start while not armed): the run's own checks see the state.
-        return;
+        // A refused request (an arm while armed, a start while not armed): the run is told why.
+        return this.run?.refused(m.message);
       case 'ready':
       case 'failed':
         return;

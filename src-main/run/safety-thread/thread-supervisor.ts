@@ -33,6 +33,9 @@ export class ThreadSupervisor extends EventEmitter<Events> {
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
   private failure: string | undefined;
+  /** Why the thread last refused a request of this run (an arm while armed, ...). */
+  refusal: string | undefined;
+  private pendingArm: ((armed: boolean) => void) | undefined;
   private nextStream = 1;
   private readonly streams = new Map<number, (ok: boolean) => void>();
 
@@ -48,15 +51,25 @@ export class ThreadSupervisor extends EventEmitter<Events> {
   arm(report: PreflightReport): Promise<boolean> {
     if (this.failure !== undefined) return Promise.resolve(false);
     const answer = new Promise<boolean>((resolve) => {
-      const on = (d: Decision): void => {
-        if (d.kind !== 'armed' && d.kind !== 'arm-refused' && d.kind !== 'stop') return;
+      const settle = (armed: boolean): void => {
         this.off('decision', on);
-        resolve(d.kind === 'armed');
+        this.pendingArm = undefined;
+        resolve(armed);
       };
+      const on = (d: Decision): void => {
+        if (d.kind === 'armed' || d.kind === 'arm-refused' || d.kind === 'stop') settle(d.kind === 'armed');
+      };
+      this.pendingArm = settle;
       this.on('decision', on);
     });
     this.send({ type: 'arm', report });
     return answer;
+  }
+
+  /** The thread refused a request of this run: an arm waiting for its answer is refused. */
+  refused(message: string): void {
+    this.refusal = message;
+    this.pendingArm?.(false);
   }
 
   /**
@@ -168,6 +181,7 @@ export class ThreadSupervisor extends EventEmitter<Events> {
     this.failure ??= detail;
     for (const resolve of this.streams.values()) resolve(false);
     this.streams.clear();
+    this.pendingArm?.(false);
     if (!this.active) return;
     const reason: StopReason = { code: 'safety-thread', detail };
     this.state = 'stopped';
