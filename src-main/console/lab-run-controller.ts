@@ -12,7 +12,8 @@
  *
  * A real run waits, after green pre-flight checks, for the operator's explicit arm command.
  * Abort is synchronous end to end: abort() fires the run's AbortSignal, whose listener in
- * supervisedRun calls supervisor.abort(), which writes the stop to the robot on the same stack.
+ * supervisedRun calls supervisor.abort(), which posts the abort to the run's supervisor in the
+ * safety thread on the same stack; the thread writes the stop to the robot as it receives it.
  */
 import type { ConsoleEvent } from '../contract/console-api';
 import type { PlannerSettings } from '../contract/planner-settings';

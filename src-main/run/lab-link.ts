@@ -3,9 +3,14 @@
  * program), its dashboard, the Robotiq gripper and the NatNet motion-capture stream. Keeps the
  * latest state of each, judged fresh or stale at the moment it is asked.
  *
+ * The streaming devices belong to the safety thread (safety-thread/): the RTDE link and the
+ * NatNet client run there with each run's supervisor, on an event loop nothing else shares. This
+ * link holds their mirrors (`robot`, `natnet`: the latest robot state, every frame) and the
+ * request/response devices, the dashboard and the Robotiq, which stay on the main thread.
+ *
  * The Robotiq holds the pusher in a pusher scene; in a gripper scene it is the robot, opened fully
- * before a run, its opening read back continuously, and its fingers moved only through the run's
- * supervisor (`fingersFor`).
+ * before a run, its opening read back continuously (and sent to the thread), and its fingers moved
+ * only when the run's supervisor in the thread sends a finger move.
  */
 import { DashboardClient, LOCAL_MODE } from '../robot/dashboard';
 import {
@@ -17,15 +22,19 @@ import {
   speedRegisterFor,
 } from '../robot/gripper';
 import { programPlaying } from '../robot/robot-state';
-import { ProgramNotRunningError, Ur5Connection } from '../robot/ur5-connection';
+import { ProgramNotRunningError } from '../robot/ur5-connection';
 import type { ControllerReadiness } from '../safety/preflight';
-import { NatNetClient } from '../mocap/client';
 import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
 import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../mocap/state-estimator';
 import type { Scene } from '../contract/scene';
 import { layoutForScene } from '../contract/state';
 import type { Setup } from '../setup/setup-file';
 import type { SupervisedFingers } from '../safety/supervisor';
+import type { MocapMirror, RobotMirror } from './safety-thread/mirrors';
+import { SafetyThread } from './safety-thread/safety-thread';
+
+/** Period of the supervisor's watchdog tick in the safety thread, ms. */
+const TICK_MS = 5;
 
 /**
  * Force register of a gripper scene's finger motions (0..255 over the Robotiq's 20..235 N): about
@@ -79,14 +88,21 @@ export class LabLink {
   /** Where the lab is, in words: its robot and motion-capture hosts. */
   description = 'lab';
 
+  /** The UR5 as the safety thread mirrors it: its latest state, link and program; stops only. */
+  readonly robot: RobotMirror;
+  /** The motion-capture stream as the safety thread receives it. */
+  readonly natnet: MocapMirror;
+
   private constructor(
-    readonly robot: Ur5Connection,
+    /** The thread that owns the robot command stream, motion capture and every run's supervisor. */
+    readonly safety: SafetyThread,
     readonly dashboard: DashboardClient,
     readonly gripper: RobotiqGripper,
-    readonly natnet: NatNetClient,
     readonly scene: Scene,
     private current: Setup,
   ) {
+    this.robot = safety.robot;
+    this.natnet = safety.natnet;
     this.estimator = new StateEstimator({
       binding: bindingFromScene(scene),
       layout: layoutForScene(scene),
@@ -112,6 +128,7 @@ export class LabLink {
   /** Takes a newly saved setup (the calibration wizard): later frames and checks use it. */
   useSetup(setup: Setup): void {
     this.current = setup;
+    this.safety.useSetup(setup);
   }
 
   static async connect(address: LabAddress, scene: Scene, setup: Setup): Promise<LabLink> {
@@ -119,32 +136,59 @@ export class LabLink {
     // The dashboard first: an e-Series in Local mode ignores the program, so it is not sent.
     const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999);
     const remoteControl = await dashboard.isInRemoteControl();
-    const robot = await Ur5Connection.connect({
-      host: address.robotHost,
-      ...(p.rtde ? { rtdePort: p.rtde } : {}),
-      ...(p.script ? { scriptPort: p.script } : {}),
-      sendProgramOnConnect: remoteControl !== false,
-    });
-    const gripper = await RobotiqGripper.connect(address.robotHost, p.gripper ?? 63352);
-    const natnet = new NatNetClient({
-      serverAddress: address.mocapHost,
-      localAddress: address.mocapLocal,
-      ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
-    });
-    const link = new LabLink(robot, dashboard, gripper, natnet, scene, setup);
+    let safety: SafetyThread;
+    try {
+      safety = await SafetyThread.start({
+        robot: {
+          host: address.robotHost,
+          ...(p.rtde ? { rtdePort: p.rtde } : {}),
+          ...(p.script ? { scriptPort: p.script } : {}),
+          sendProgramOnConnect: remoteControl !== false,
+        },
+        natnet: {
+          serverAddress: address.mocapHost,
+          localAddress: address.mocapLocal,
+          ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
+        },
+        scene,
+        setup,
+        tickMs: TICK_MS,
+      });
+    } catch (err) {
+      dashboard.close();
+      throw err;
+    }
+    let gripper: RobotiqGripper;
+    try {
+      gripper = await RobotiqGripper.connect(address.robotHost, p.gripper ?? 63352);
+    } catch (err) {
+      await safety.close();
+      dashboard.close();
+      throw err;
+    }
+    const link = new LabLink(safety, dashboard, gripper, scene, setup);
     link.remoteControl = remoteControl;
     link.description = `robot ${address.robotHost}, motion capture ${address.mocapHost}`;
     link.unsubscribe.push(
-      natnet.on('frame', (_frame, snapshot) => {
+      safety.natnet.on('frame', (_frame, snapshot) => {
         // Every frame reaches the estimator, whether or not anyone listens (`?.()` would skip it).
         const poses = link.estimator.frame(snapshot);
         link.onMocap?.(poses);
       }),
     );
-    const info = await natnet.connect();
+    // The thread's end is each run's stop (its supervisor says why) and a lost robot link.
+    safety.on('error', () => undefined);
+    safety.on('fingers', ({ id, opening, speed }) => {
+      const fingers = link.fingersFor();
+      if (!fingers) return safety.fingersDone(id, 'finger moves need a gripper scene');
+      fingers.move(opening, speed).then(
+        () => safety.fingersDone(id),
+        (err: unknown) => safety.fingersDone(id, (err as Error).message),
+      );
+    });
     // A controller that does not answer the version is still a robot: it just has not said which.
     const robotSaid = await dashboard.polyscopeVersion().catch(() => null);
-    link.said = { robot: robotSaid || null, mocap: info.appName || null };
+    link.said = { robot: robotSaid || null, mocap: safety.natnet.appName || null };
     return link;
   }
 
@@ -195,16 +239,22 @@ export class LabLink {
     if (s.activation !== 3) await this.gripper.activate();
     try {
       const after = await this.gripper.openFully();
-      this.opening = openingAt(after.position, stroke);
+      const opening = openingAt(after.position, stroke);
+      this.opening = opening;
+      this.safety.opening(opening);
       this.gripperHeld = true;
-      this.gripperDetail = `open, ${(this.opening * 1000).toFixed(0)} mm between the fingers`;
+      this.gripperDetail = `open, ${(opening * 1000).toFixed(0)} mm between the fingers`;
     } catch (err) {
       if (!(err instanceof GripperError)) throw err;
       this.gripperHeld = false;
       this.gripperDetail = err.message;
     }
     if (this.gripperHeld) {
-      this.gripper.on('position', (p) => (this.opening = openingAt(p, stroke)));
+      this.gripper.on('position', (p) => {
+        const opening = openingAt(p, stroke);
+        this.opening = opening;
+        this.safety.opening(opening);
+      });
       this.gripper.startMonitor(false);
     }
     return this.gripperHeld;
@@ -268,8 +318,8 @@ export class LabLink {
   async close(): Promise<void> {
     for (const u of this.unsubscribe) u();
     this.gripper.stopMonitor();
-    this.robot.stop();
-    await Promise.allSettled([this.robot.disconnect(), this.natnet.close()]);
+    // The thread stops the arm and lets go of the robot and motion capture as it ends.
+    await this.safety.close();
     this.gripper.close();
     this.dashboard.close();
   }

@@ -1,7 +1,8 @@
 /**
  * The real robot as the MPC loop's Plant: observe() reads the table state from the state estimator
- * (mocap/state-estimator.ts), execute() streams the control through the safety supervisor for its
- * duration and then holds still. The supervisor decides; this only proposes. A gripper's control
+ * (mocap/state-estimator.ts), execute() hands the control to the safety supervisor, which streams
+ * it for its duration and then holds still (in the safety thread: a stall of this thread cannot
+ * stall the command stream). The supervisor decides; this only proposes. A gripper's control
  * (vx, vy, yaw rate, opening speed) is proposed the same way: the motion streamed, the fingers'
  * motion once per control; the plant holds no handle on the gripper itself.
  */
@@ -17,8 +18,17 @@ export class RunStoppedError extends Error {
   override name = 'RunStoppedError';
 }
 
+/** What the plant asks of the run's supervisor (the safety thread's: thread-supervisor.ts). */
+export interface PlantSupervisor extends Pick<Supervisor, 'commandFingers' | 'state' | 'stopReason'> {
+  /**
+   * Proposes one control for `duration` s, sent every `period` s by the supervisor itself and
+   * then held; resolves false when refused or stopped.
+   */
+  stream(vx: number, vy: number, yawRate: number, duration: number, period: number): Promise<boolean>;
+}
+
 export interface RobotPlantOptions {
-  supervisor: Supervisor;
+  supervisor: PlantSupervisor;
   /** The table now, from the run's state estimator (the live view shows the same). */
   estimate: () => TableEstimate;
   /** Awaited after each action, the arm holding still (the operator's pause). */
@@ -58,17 +68,18 @@ export class RobotPlant implements Plant {
       throw new Error(`a control has 2 entries (pusher) or 4 (gripper), got ${u.length}`);
     const sup = this.o.supervisor;
     const period = this.o.commandPeriod ?? 0.008;
-    const end = monotonicSeconds() + dt;
     const path: State[] = [];
     if (u.length === 4 && !sup.commandFingers(u[3]!, dt)) throw this.stopped();
-    while (monotonicSeconds() < end) {
-      if (!sup.command(u[0]!, u[1]!, u[2] ?? 0)) throw this.stopped();
-      await sleep(Math.min(period, Math.max(0, end - monotonicSeconds())));
+    // The supervisor streams the control where nothing here can delay it; this side watches the table.
+    let ended: boolean | undefined;
+    void sup.stream(u[0]!, u[1]!, u[2] ?? 0, dt, period).then((ok) => (ended = ok));
+    while (ended === undefined) {
+      await sleep(period);
       // A frame missing for a moment is the supervisor's business (staleness), not the path's.
       const seen = this.tryObserve();
       if (seen) path.push(seen);
     }
-    sup.hold();
+    if (!ended) throw this.stopped();
     await this.settle(period, path);
     await this.o.betweenActions?.();
     if (sup.state !== 'running') throw this.stopped();

@@ -7,7 +7,7 @@
  * - the run's events (run-report.ts): status, planner steps, measured state, supervisor decisions
  *   in words, the event log. The console records every event it publishes during the run
  *   (console/session-service.ts); a run without a console records its events through `sink()`.
- * - the lab's streams, attached by the supervised run (`watch`, `robot`, `poses`): motion capture
+ * - the lab's streams, attached by the supervised run (`watch`, `command`, `poses`): motion capture
  *   frames and poses, robot state, every command as it is sent, every supervisor decision, and
  *   the lab setup's frames.
  *
@@ -24,15 +24,22 @@ import type { ModelRequest } from '../parareal/model-choice';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { Task } from '../planning/task-file';
 import type { RobotState } from '../robot/robot-state';
-import type { SupervisedRobot, Supervisor } from '../safety/supervisor';
+import type { Decision } from '../safety/supervisor';
 import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '../session/recorder';
 import type { SessionSummary } from '../session/session-summary';
 import type { LabLink } from './lab-link';
+import type { SentCommand } from './safety-thread/thread-supervisor';
 import type { RunEventSink } from './run-report';
 import { RunStatusTracker, type RunStatusChange } from './run-status';
 
 /** How often a run's log records the motion-capture stream's counters (s). */
 const STATS_PERIOD = 1;
+
+/** Where a run's supervisor decisions come from (the safety thread's, through its mirror). */
+export interface DecisionSource {
+  on(event: 'decision', fn: (d: Decision) => void): unknown;
+  off(event: 'decision', fn: (d: Decision) => void): unknown;
+}
 
 export interface RunRecorderOptions {
   /** The sessions folder. */
@@ -117,13 +124,13 @@ export class RunRecorder {
    * (dropped, out-of-order, repeated frames, restarts) now, every STATS_PERIOD and at the end.
    * Returns the detach function.
    */
-  watch(link: LabLink, supervisor: Supervisor): () => void {
+  watch(link: Pick<LabLink, 'setup' | 'robot' | 'natnet'>, supervisor: DecisionSource): () => void {
     this.rec.setup(link.setup);
     const stats = (): void => this.rec.mocapStats(link.natnet.getStats());
     stats();
     const statsTimer = setInterval(stats, STATS_PERIOD * 1000);
     const onState = (s: RobotState): void => this.rec.robotState(s);
-    const onDecision = (d: Parameters<SessionRecorder['decision']>[0]): void => this.rec.decision(d);
+    const onDecision = (d: Decision): void => this.rec.decision(d);
     link.robot.on('state', onState);
     supervisor.on('decision', onDecision);
     const offFrame = link.natnet.on('frame', (_f, snapshot) => this.rec.mocapFrame(snapshot));
@@ -141,24 +148,9 @@ export class RunRecorder {
     this.rec.poses(poses);
   }
 
-  /** The robot as the supervisor sees it, with every command recorded as it is sent. */
-  robot(robot: SupervisedRobot): SupervisedRobot {
-    const rec = this.rec;
-    return {
-      get latest() {
-        return robot.latest;
-      },
-      sendTwist(vx, vy, acceleration, yaw) {
-        const seq = robot.sendTwist(vx, vy, acceleration, yaw);
-        rec.command('twist', seq, vx, vy, acceleration, yaw?.rate);
-        return seq;
-      },
-      stop(acceleration) {
-        const seq = robot.stop(acceleration);
-        rec.command('stop', seq ?? null, 0, 0, acceleration ?? 0);
-        return seq;
-      },
-    };
+  /** A command as the supervisor sent it to the robot (in the safety thread, reported here). */
+  command(c: SentCommand): void {
+    this.rec.command(c.kind, c.seq, c.vx, c.vy, c.acceleration, c.yawRate);
   }
 
   /** Ends the log after the run's last event: its outcome, then the indexed file. */

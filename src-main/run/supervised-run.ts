@@ -1,6 +1,10 @@
 /**
  * One supervised run on a lab: motion capture -> state -> planner -> supervisor -> robot.
- * Pre-flight checks must all pass before the supervisor arms; nothing moves before that. The run
+ * Pre-flight checks must all pass before the supervisor arms; nothing moves before that. The
+ * supervisor, the motion-capture stream it judges and the robot command stream run in the lab's
+ * safety thread (safety-thread/): the planner here proposes by message, and nothing it, the
+ * recorder or the UI does can delay a stop there. The run goes through named phases: prepare,
+ * warm, pre-flight, arm, execute; attach/detach connect it to the lab and its record. The run
  * reports what happens as console events (run-report.ts) to its sink, the same events whoever
  * started it (the console shows them, the session log records them), and hands its lab streams to
  * the run's recorder (run-recorder.ts); the callbacks tell the caller too (the CLI prints them).
@@ -31,16 +35,16 @@ import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { toolAtRest } from '../robot/robot-state';
 import { agreementCheck } from '../safety/calibration-agreement';
 import { preflight, type PreflightReport } from '../safety/preflight';
-import { sceneGuardFor } from '../safety/scene-guard';
 import { describeStop } from '../safety/stop-reasons';
-import { DEFAULT_MAX_DRIFT, Supervisor, type Decision, type GripperSupervision } from '../safety/supervisor';
-import { footprintReach, gripperFootprint, labWorkspace } from '../safety/workspace';
+import { DEFAULT_MAX_DRIFT, type Decision } from '../safety/supervisor';
+import type { PredictionModel } from '../parareal/predictor';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from './lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
 import { labView } from './lab-view';
 import type { RunRecorder } from './run-recorder';
 import { RunReporter, type RunEventSink } from './run-report';
+import type { SentCommand, ThreadSupervisor } from './safety-thread/thread-supervisor';
 
 /** Longest wait for the workers to start before arming (s); a slow start then shows in planning. */
 const WARM_UP_LIMIT = 30;
@@ -89,259 +93,316 @@ export interface SupervisedRunResult {
   summary: RunSummary | undefined;
   preflight: PreflightReport;
   model: string;
-  /** The run's supervisor, stopped: recovery after a protective stop goes through it. */
-  supervisor: Supervisor;
+  /** The run's supervisor (in the safety thread), stopped: recovery after a protective stop goes through it. */
+  supervisor: ThreadSupervisor;
   /** Actions executed before the run ended. */
   actions: number;
 }
 
+/**
+ * What the phases of one run share: the lab, the run's supervisor in the safety thread, its
+ * reporter and recorder, the plan's scene and how the table is observed.
+ */
+interface RunContext {
+  o: SupervisedRunOptions;
+  link: LabLink;
+  supervisor: ThreadSupervisor;
+  report: RunReporter;
+  adapter: RobotAdapter;
+  /** The scene within the lab's limits: the plan's, and the supervisor's. */
+  planScene: Scene;
+  workers: number;
+  model: PredictionModel;
+  /** The model as the run reports it. */
+  label: string;
+  observe(): TableEstimate;
+}
+
 export async function supervisedRun(o: SupervisedRunOptions): Promise<SupervisedRunResult> {
-  const { link } = o;
-  const { scene, setup } = link;
-  const rec = o.recorder;
   const report = new RunReporter(
     o.sink ?? { status: () => undefined, emit: () => undefined },
     o.startedAt ?? monotonicSeconds(),
     () => o.signal?.aborted === true,
   );
-  let adapter: RobotAdapter;
+  let ctx: RunContext;
   try {
-    adapter = new RobotAdapter({
-      calibration: setup.robot.calibration,
-      pusherOffset: setup.robot.pusherOffset,
-    });
+    ctx = prepare(o, report);
   } catch (err) {
     report.failed(err as Error);
     throw err;
   }
+  const detach = attach(ctx);
+  // How the run ended is its last event: reported once everything else has stopped.
+  let result: SupervisedRunResult;
+  try {
+    result = await warmAndRun(ctx);
+  } catch (err) {
+    await detach(err as Error);
+    report.failed(err as Error);
+    throw err;
+  }
+  await detach();
+  report.ended(result);
+  return result;
+}
+
+/**
+ * Phase 1, prepare: the robot's calibration, the prediction model for the workers, the scene
+ * within the lab's limits and a supervisor for it in the safety thread. Throws on a setup the
+ * run cannot use; nothing is connected to the run yet.
+ */
+function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
+  const { link } = o;
+  const adapter = new RobotAdapter({
+    calibration: link.setup.robot.calibration,
+    pusherOffset: link.setup.robot.pusherOffset,
+  });
   const workers = o.pool?.size ?? o.workers ?? defaultWorkerCount();
   const p = o.task.planner;
-  const { model, reason: modelReason } = resolveModel(o.model, {
+  const { model, reason } = resolveModel(o.model, {
     workers,
     sequences: p.optimizer.rollouts,
     horizon: p.horizon,
   });
-  const planScene = withinLab(scene, link.robot.settings);
-  const limits = controlLimits(planScene);
-  const gripper = gripperSupervision(planScene, adapter, link, setup.safety.acceleration);
-  const frame = {
-    pusherInTable: (p: readonly number[]) => adapter.pusherPosition(p),
-    tableToBase: (vx: number, vy: number) => adapter.toolVelocity(vx, vy),
+  const planScene = withinLab(link.scene, link.robot.settings);
+  const supervisor = link.safety.supervise(planScene);
+  return {
+    o,
+    link,
+    supervisor,
+    report,
+    adapter,
+    planScene,
+    workers,
+    model,
+    label: reason ? `${modelLabel(model)} (auto)` : modelLabel(model),
+    // One estimate of the table for the planner and the live view; a pusher (or gripper)
+    // without markers is where the robot holds it.
+    observe: () =>
+      link.estimate(() => {
+        const tcp = link.robot.latest?.tcpPose;
+        return tcp ? { ...adapter.pusherPosition(tcp), yaw: adapter.toolYaw(tcp) } : undefined;
+      }),
   };
-  const supervisor = new Supervisor({
-    robot: rec ? rec.robot(link.robot) : link.robot,
-    frame,
-    workspace: labWorkspace(setup, scene.table),
-    // The scene's obstacles, table top and objects are safety limits, whatever the task's costs.
-    guard: sceneGuardFor(scene),
-    maxSpeed: limits.maxSpeed,
-    acceleration: setup.safety.acceleration,
-    ...(gripper ? { gripper } : {}),
-  });
-  // The recorder first: a decision is in the log before anything reacts to it.
+}
+
+/**
+ * Connects the run to the lab and its record: the recorder (first, so a decision is in the log
+ * before anything reacts to it), the reporter, the gripper's faults to the supervisor, the live
+ * view and the operator's abort. Returns the detach function: it leaves the arm stopped for the
+ * reason that ended the run, and resolves once the safety thread says so.
+ */
+function attach(ctx: RunContext): (error?: Error) => Promise<void> {
+  const { o, link, supervisor, report } = ctx;
+  const rec = o.recorder;
   const unwatch = rec?.watch(link, supervisor);
+  const onCommand = (c: SentCommand): void => rec?.command(c);
+  supervisor.on('command', onCommand);
   // Which lab this run is on, as its devices say (the session list shows virtual or real from it).
   rec?.event({ type: 'lab', lab: labView(link, link.description) });
   supervisor.on('decision', (d) => report.decision(d));
   if (o.onDecision) supervisor.on('decision', o.onDecision);
-  const offState = (s: Parameters<Supervisor['updateRobot']>[0]): void => supervisor.updateRobot(s);
-  const offLink = (e: Error): void => supervisor.robotLinkLost(e.message);
   // In a gripper scene the Robotiq is the robot: its fault is the robot's, not a lost pusher.
-  const offGripper = (r: { kind: string }): void =>
-    scene.gripper ? supervisor.gripperFault(r.kind) : supervisor.pusherLost(r.kind);
-  link.robot.on('state', offState);
-  link.robot.on('linkLost', offLink);
-  link.gripper.on('stop', offGripper);
-  link.onMocap = (p) => {
-    rec?.poses(p);
-    supervisor.updateMocap(p);
-  };
-  const watchdog = setInterval(() => supervisor.tick(), 5);
-  const layout = layoutForScene(scene);
-  // One estimate of the table for the planner and the live view; a pusher (or gripper) without
-  // markers is where the robot holds it.
-  const observe = (): TableEstimate =>
-    link.estimate(() => {
-      const tcp = link.robot.latest?.tcpPose;
-      return tcp ? { ...adapter.pusherPosition(tcp), yaw: adapter.toolYaw(tcp) } : undefined;
-    });
-  const live = setInterval(() => report.state(layout, observe()), 1000 / (o.liveRateHz ?? 30));
+  const onGripper = (r: { kind: string }): void =>
+    link.scene.gripper ? supervisor.gripperFault(r.kind) : supervisor.pusherLost(r.kind);
+  link.gripper.on('stop', onGripper);
+  link.onMocap = (p) => rec?.poses(p);
+  const layout = layoutForScene(link.scene);
+  const live = setInterval(() => report.state(layout, ctx.observe()), 1000 / (o.liveRateHz ?? 30));
   const onAbort = (): void => {
     supervisor.abort();
     report.stopClock();
   };
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  const label = modelReason ? `${modelLabel(model)} (auto)` : modelLabel(model);
-
-  /** Lets go of the lab; `error` is what ended the run if it threw. */
-  const detach = (error?: Error): void => {
-    // A no-op unless still active: the arm is left stopped whatever happened, for the reason that
-    // ended the run (an error is not the operator's abort).
+  return async (error) => {
+    // A no-op in the thread unless still active: the arm is left stopped whatever happened, for
+    // the reason that ended the run (an error is not the operator's abort).
     if (error) supervisor.runFailed(error.message);
     else supervisor.abort();
-    clearInterval(watchdog);
     clearInterval(live);
     o.signal?.removeEventListener('abort', onAbort);
-    link.robot.off('state', offState);
-    link.robot.off('linkLost', offLink);
-    link.gripper.off('stop', offGripper);
+    link.gripper.off('stop', onGripper);
     link.onMocap = undefined;
+    // The stop decision reaches the log and the caller before the run reports its end.
+    await supervisor.settled();
+    supervisor.off('command', onCommand);
     unwatch?.();
   };
+}
 
-  // How the run ended is its last event: reported once everything else has stopped.
-  let result: SupervisedRunResult;
+/**
+ * Phase 2, warm: the planner's workers start, and compile the scene, before anything is armed.
+ * That is the heaviest thing a run does, for seconds on both cores of a small machine; the
+ * phases after it run with the workers warm.
+ */
+async function warmAndRun(ctx: RunContext): Promise<SupervisedRunResult> {
+  const { o } = ctx;
+  const pool = o.pool ?? new FinePool({ workers: ctx.workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
+  let taskRun: TaskRunParts | undefined;
   try {
-    result = await run();
-  } catch (err) {
-    detach(err as Error);
-    report.failed(err as Error);
-    throw err;
+    taskRun = await createTaskRun({
+      task: o.task,
+      scene: ctx.planScene,
+      pool,
+      model: ctx.model,
+      seed: o.seed ?? 1,
+      ...(o.coarse ? { coarse: o.coarse } : {}),
+    });
+    let warm = false;
+    void pool.warm().then(() => (warm = true));
+    await waitFor(() => warm || !!o.signal?.aborted, WARM_UP_LIMIT);
+    const checks = await preflightPhase(ctx);
+    const refused = await armPhase(ctx, checks);
+    if (refused) return refused;
+    return await execute(ctx, taskRun, checks);
+  } finally {
+    taskRun?.dispose();
+    if (!o.pool) await pool.close();
   }
-  detach();
-  report.ended(result);
-  return result;
+}
 
-  async function run(): Promise<SupervisedRunResult> {
-    // Nothing moves yet, the gripper included: it grips (or opens) only once the checks of what
-    // it needs not are green and, for a real run, the operator has armed (armAndRun).
-    // The planner's workers start, and compile the scene, before anything is armed: that is the
-    // heaviest thing a run does, for seconds on both cores of a small machine, and an armed
-    // supervisor rightly stops on the stall it can cause (motion capture or robot state a little
-    // over 100 ms old; 2 of 2 full test runs stopped a console dry run so at its start).
-    const pool = o.pool ?? new FinePool({ workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
-    let taskRun: TaskRunParts | undefined;
-    try {
-      taskRun = await createTaskRun({
-        task: o.task,
-        scene: planScene,
-        pool,
-        model,
-        seed: o.seed ?? 1,
-        ...(o.coarse ? { coarse: o.coarse } : {}),
-      });
-      let warm = false;
-      void pool.warm().then(() => (warm = true));
-      await waitFor(() => warm || !!o.signal?.aborted, WARM_UP_LIMIT);
-      return await armAndRun(taskRun);
-    } finally {
-      taskRun?.dispose();
-      if (!o.pool) await pool.close();
-    }
-  }
-
-  async function armAndRun(taskRun: TaskRunParts): Promise<SupervisedRunResult> {
-    await link.restartStoppedProgram();
-    // Give the streams a moment to deliver fresh state before judging them.
-    await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
-    const check = (): PreflightReport => {
-      const poses = link.poses();
-      const robot = link.robot.latest;
-      const r = preflight({
-        mocap: poses,
-        robot,
-        robotLinkUp: link.robot.linkUp,
-        gripper: link.gripperStatus(),
-        controller: link.controllerReadiness(),
-        calibration: { residual: setupResidual(setup) },
-        scene,
-        maxCalibrationResidual: setup.safety.maxCalibrationResidual,
-      });
-      const checks = [
-        ...r.checks,
-        agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT),
-      ];
-      return { ok: checks.every((c) => c.ok), checks };
-    };
-    // The gripper is judged after it moves: before that, every other check must be green.
-    const isGripper = (c: PreflightReport['checks'][number]): boolean =>
-      c.id === 'pusher-held' || c.id === 'gripper-open';
-    const beforeGripping = (): PreflightReport => {
-      const r = check();
-      const checks = r.checks.filter((c) => !isGripper(c));
-      return { ok: checks.every((c) => c.ok), checks };
-    };
-    let checks = beforeGripping();
+/**
+ * Phase 3, pre-flight: every check but the gripper's must be green and, for a real run, the
+ * operator must arm; only then the gripper moves (it grips, or opens), and every check runs again,
+ * the gripper's included. Nothing moves before that, the gripper included.
+ */
+async function preflightPhase(ctx: RunContext): Promise<PreflightReport> {
+  const { o, link, report, adapter } = ctx;
+  const { scene, setup } = link;
+  await link.restartStoppedProgram();
+  // Give the streams a moment to deliver fresh state before judging them.
+  await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
+  const frame = {
+    pusherInTable: (p: readonly number[]) => adapter.pusherPosition(p),
+    tableToBase: (vx: number, vy: number) => adapter.toolVelocity(vx, vy),
+  };
+  const check = (): PreflightReport => {
+    const poses = link.poses();
+    const robot = link.robot.latest;
+    const r = preflight({
+      mocap: poses,
+      robot,
+      robotLinkUp: link.robot.linkUp,
+      gripper: link.gripperStatus(),
+      controller: link.controllerReadiness(),
+      calibration: { residual: setupResidual(setup) },
+      scene,
+      maxCalibrationResidual: setup.safety.maxCalibrationResidual,
+    });
+    const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
+    return { ok: checks.every((c) => c.ok), checks };
+  };
+  // The gripper is judged after it moves: before that, every other check must be green.
+  const isGripper = (c: PreflightReport['checks'][number]): boolean =>
+    c.id === 'pusher-held' || c.id === 'gripper-open';
+  const beforeGripping = (): PreflightReport => {
+    const checks = check().checks.filter((c) => !isGripper(c));
+    return { ok: checks.every((c) => c.ok), checks };
+  };
+  let checks = beforeGripping();
+  report.preflight(checks);
+  o.onPreflight?.(checks);
+  if (checks.ok && o.confirmArm && !o.signal?.aborted) await o.confirmArm(checks);
+  if (checks.ok && !o.signal?.aborted) {
+    await link.prepareGripper();
+    checks = check();
     report.preflight(checks);
     o.onPreflight?.(checks);
-    if (checks.ok && o.confirmArm && !o.signal?.aborted) await o.confirmArm(checks);
-    if (checks.ok && !o.signal?.aborted) {
-      // Green and (a real run) armed by the operator: the gripper may move now, then every check
-      // runs again, the gripper's included, and must still be green.
-      await link.prepareGripper();
-      checks = check();
-      report.preflight(checks);
-      o.onPreflight?.(checks);
-    }
-    // An abort before arming: nothing has moved, and nothing may.
-    const ended = (outcome: SupervisedRunResult['outcome'], reason: string): SupervisedRunResult => ({
-      outcome,
-      reason,
-      summary: undefined,
-      preflight: checks,
-      model: label,
-      supervisor,
-      actions: 0,
-    });
-    if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
-    if (!supervisor.arm(checks)) {
-      const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
-      return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
-    }
-    supervisor.startRun();
+  }
+  return checks;
+}
 
-    const plant = new RobotPlant({
-      supervisor,
-      ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
-      estimate: observe,
-      armAtRest: () => toolAtRest(link.robot.latest),
+/**
+ * Phase 4, arm: the thread's supervisor arms on green checks and the run starts. Returns how the
+ * run ended when it did not start (aborted before arming: nothing has moved, and nothing may;
+ * refused on red checks), else undefined.
+ */
+async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<SupervisedRunResult | undefined> {
+  const { o, supervisor } = ctx;
+  const ended = (outcome: SupervisedRunResult['outcome'], reason: string): SupervisedRunResult => ({
+    outcome,
+    reason,
+    summary: undefined,
+    preflight: checks,
+    model: ctx.label,
+    supervisor,
+    actions: 0,
+  });
+  if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
+  if (!(await supervisor.arm(checks))) {
+    const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
+    if (failed.length > 0) return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
+    // Green checks, and still not armed: the safety thread ended or refused.
+    const why = supervisor.stopReason ? describeStop(supervisor.stopReason) : supervisor.refusal;
+    return ended('refused', `not armed: ${why ?? 'the safety thread did not arm'}`);
+  }
+  if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
+  supervisor.startRun();
+  return undefined;
+}
+
+/**
+ * Phase 5, execute: the MPC loop plans and proposes; the thread's supervisor checks and sends.
+ * Ends with the loop's outcome, or with the supervisor's stop reason when it stopped the run.
+ */
+async function execute(
+  ctx: RunContext,
+  taskRun: TaskRunParts,
+  checks: PreflightReport,
+): Promise<SupervisedRunResult> {
+  const { o, link, supervisor, planScene } = ctx;
+  const p = o.task.planner;
+  const plant = new RobotPlant({
+    supervisor,
+    ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
+    estimate: ctx.observe,
+    armAtRest: () => toolAtRest(link.robot.latest),
+  });
+  let steps = 0;
+  const result = (
+    r: Omit<SupervisedRunResult, 'preflight' | 'model' | 'supervisor'>,
+  ): SupervisedRunResult => ({
+    ...r,
+    preflight: checks,
+    model: ctx.label,
+    supervisor,
+  });
+  try {
+    const summary = await runMpc({
+      plant,
+      planner: taskRun.planner,
+      geometry: taskRun.geometry,
+      controlDuration: p.controlDuration,
+      maxActions: p.maxActions,
+      timeLimit: p.timeLimit,
+      workers: ctx.workers,
+      theoreticalSpeedup: theoreticalSpeedup(ctx.model, p.horizon),
+      ...loopMode(o.task),
+      ...(taskRun.geometry.graspGoal
+        ? { reflex: closeOnTarget(taskRun.geometry, controlLimits(planScene), p.controlDuration) }
+        : {}),
+      onStep: (step) => {
+        steps = step.step;
+        ctx.report.step(step);
+        o.onStep?.(step);
+      },
+      ...(o.signal ? { signal: o.signal } : {}),
     });
-    let steps = 0;
-    try {
-      const summary = await runMpc({
-        plant,
-        planner: taskRun.planner,
-        geometry: taskRun.geometry,
-        controlDuration: o.task.planner.controlDuration,
-        maxActions: o.task.planner.maxActions,
-        timeLimit: o.task.planner.timeLimit,
-        workers,
-        theoreticalSpeedup: theoreticalSpeedup(model, p.horizon),
-        ...loopMode(o.task),
-        ...(taskRun.geometry.graspGoal
-          ? { reflex: closeOnTarget(taskRun.geometry, limits, o.task.planner.controlDuration) }
-          : {}),
-        onStep: (step) => {
-          steps = step.step;
-          report.step(step);
-          o.onStep?.(step);
-        },
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
-      const reason = summary.outcome === 'success' ? 'goal reached' : (summary.detail ?? summary.outcome);
-      supervisor.finish(`${summary.outcome}: ${reason}`);
-      return {
-        outcome: summary.outcome,
-        reason,
-        summary,
-        preflight: checks,
-        model: label,
-        supervisor,
-        actions: summary.actions,
-      };
-    } catch (err) {
-      if (!(err instanceof RunStoppedError)) throw err;
-      const r = supervisor.stopReason;
-      return {
-        outcome: r?.code === 'operator-abort' ? 'aborted' : 'stopped',
-        reason: r ? describeStop(r) : err.message,
-        summary: undefined,
-        preflight: checks,
-        model: label,
-        supervisor,
-        actions: steps,
-      };
-    }
+    const reason = summary.outcome === 'success' ? 'goal reached' : (summary.detail ?? summary.outcome);
+    supervisor.finish(`${summary.outcome}: ${reason}`);
+    await supervisor.settled();
+    return result({ outcome: summary.outcome, reason, summary, actions: summary.actions });
+  } catch (err) {
+    if (!(err instanceof RunStoppedError)) throw err;
+    // The thread's stop decision may still be on its way: the reason is its.
+    await supervisor.settled();
+    const r = supervisor.stopReason;
+    return result({
+      outcome: r?.code === 'operator-abort' ? 'aborted' : 'stopped',
+      reason: r ? describeStop(r) : err.message,
+      summary: undefined,
+      actions: steps,
+    });
   }
 }
 
@@ -361,32 +422,6 @@ function withinLab(scene: Scene, program: { maxSpeed: number; maxYawRate: number
         ? { maxOpeningSpeed: Math.min(l.maxOpeningSpeed, ROBOTIQ_OPENING_SPEED.max) }
         : {}),
     },
-  };
-}
-
-/**
- * What the supervisor needs of a gripper scene's robot (undefined for a pusher). Turning commands
- * accelerate so that the gripper's farthest point accelerates as fast as the setup lets the tool.
- */
-function gripperSupervision(
-  scene: Scene,
-  adapter: RobotAdapter,
-  link: LabLink,
-  acceleration: number,
-): GripperSupervision | undefined {
-  const fingers = link.fingersFor();
-  if (!scene.gripper || !fingers) return undefined;
-  const { maxYawRate, maxOpeningSpeed } = controlLimits(scene);
-  const footprint = gripperFootprint(scene.gripper);
-  return {
-    maxYawRate: maxYawRate!,
-    maxOpeningSpeed: maxOpeningSpeed!,
-    yawAcceleration: acceleration / footprintReach(footprint),
-    maxOpening: scene.gripper.maxOpening,
-    footprint,
-    yawInTable: (p) => adapter.toolYaw(p),
-    toolTwist: (vx, vy, yawRate, p) => adapter.toolTwist(vx, vy, yawRate, p),
-    fingers,
   };
 }
 

@@ -45,8 +45,14 @@ export interface RecoveryOptions {
 /** The refusal without the operator's confirmation (the console and the CLI say the same). */
 export const NOT_CONFIRMED = 'recovery from a protective stop needs the operator to confirm it';
 
+/** What recovery needs of a run's stopped supervisor (the safety thread's, through its mirror). */
+export type StoppedSupervisor = Pick<Supervisor, 'state' | 'stopReason' | 'stoppedAt' | 'reset'>;
+
+/** What recovery needs of the robot link: stops, states and the program sent again. */
+export type RecoveryRobot = Pick<Ur5Connection, 'waitForState' | 'sendProgram'> & { stop(): unknown };
+
 export async function recoverFromProtectiveStop(
-  supervisor: Supervisor,
+  supervisor: StoppedSupervisor,
   ports: RecoveryPorts,
   confirmedByOperator: boolean,
   options: RecoveryOptions = {},
@@ -108,7 +114,7 @@ async function unlockAndRestart(
 }
 
 /** Recovery ports of a live robot link: dashboard unlock, RTDE stop, the program sent again. */
-export function robotRecoveryPorts(robot: Ur5Connection, dashboard: DashboardClient): RecoveryPorts {
+export function robotRecoveryPorts(robot: RecoveryRobot, dashboard: DashboardClient): RecoveryPorts {
   return {
     unlockProtectiveStop: () => dashboard.unlockProtectiveStop(),
     waitForRunning: async (timeout) =>

@@ -68,6 +68,11 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('task-ended'), outcome: z.string() }),
   /** The run itself failed (an error in planning or the loop) while the arm was armed or moving. */
   z.object({ code: z.literal('run-error'), detail: z.string() }),
+  /**
+   * The safety thread (motion capture, supervisor, robot command stream) ended or stopped
+   * answering: its RTDE link went with it, and the control program's watchdog stopped the arm.
+   */
+  z.object({ code: z.literal('safety-thread'), detail: z.string() }),
 ]);
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
@@ -134,5 +139,7 @@ export function describeStop(r: StopReason): string {
       return `Run ended: ${r.outcome}`;
     case 'run-error':
       return `Run failed: ${r.detail}`;
+    case 'safety-thread':
+      return `Safety thread failed: ${r.detail}`;
   }
 }

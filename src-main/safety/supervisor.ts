@@ -165,6 +165,8 @@ export class Supervisor extends EventEmitter<Events> {
   private driftFrames = 0;
   /** The table-frame velocity last commanded (m/s); zero while holding or stopped. */
   private velocity = { vx: 0, vy: 0 };
+  /** Ends the control being streamed (stream()), if any. */
+  private streamEnd: ((ok: boolean) => void) | undefined;
 
   constructor(options: SupervisorOptions) {
     super();
@@ -322,6 +324,44 @@ export class Supervisor extends EventEmitter<Events> {
     this.emit('decision', { kind: 'fingers', at, opening, speed });
     g.fingers.move(opening, speed).catch((err: Error) => this.gripperFault(err.message));
     return true;
+  }
+
+  /**
+   * Streams one control: proposes (vx, vy, yawRate) now and every `period` s for `duration` s,
+   * each refresh judged like any command, then holds. Resolves true when it ran to its end, false
+   * when refused or stopped (a stop ends it at once). A new stream ends the one before. Paced on
+   * the timers' clock, which `now` (decision times and ages) need not be.
+   */
+  stream(vx: number, vy: number, yawRate: number, duration: number, period: number): Promise<boolean> {
+    this.streamEnd?.(false);
+    return new Promise((resolve) => {
+      const end = performance.now() / 1000 + duration;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (ok: boolean): void => {
+        clearTimeout(timer);
+        if (this.streamEnd === finish) this.streamEnd = undefined;
+        resolve(ok);
+      };
+      this.streamEnd = finish;
+      const step = (): void => {
+        const left = end - performance.now() / 1000;
+        if (left <= 0) {
+          this.hold();
+          return finish(this.state === 'running');
+        }
+        let sent: boolean;
+        try {
+          sent = this.command(vx, vy, yawRate);
+        } catch (err) {
+          // Thrown on a timer, nobody would see it: the run stops with it instead.
+          this.runFailed((err as Error).message);
+          sent = false;
+        }
+        if (!sent) return finish(false);
+        timer = setTimeout(step, Math.min(period, left) * 1000);
+      };
+      step();
+    });
   }
 
   /** Stands still between controls (while the planner thinks); the run continues. */
@@ -597,6 +637,7 @@ export class Supervisor extends EventEmitter<Events> {
   private halt(reason: StopReason): void {
     if (!this.active) return;
     this.o.robot.stop(STOP_DECELERATION);
+    this.streamEnd?.(false);
     this.moving = false;
     this.velocity = { vx: 0, vy: 0 };
     this.state = 'stopped';

@@ -1,6 +1,6 @@
 /**
  * The console's run controller against the in-process virtual lab, through the real console core:
- * dry runs plan and stream to the console, Esc stops the arm within 10 ms of reaching the core,
+ * dry runs plan and stream to the console, Esc stops the arm (through the safety thread) within 10 ms of reaching the core,
  * and a real run moves nothing before green pre-flight checks and the operator's arm command.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -77,20 +77,22 @@ describe('dry runs on the virtual lab', () => {
     const preflight = events.find((e) => e.type === 'preflight' && e.report?.ok);
     expect(preflight).toBeDefined();
 
-    // Spy on the client's stop: it must be written on the abort command's own call stack.
-    const robot = session.current()!.robot;
-    const stopWrites: number[] = [];
-    const stopOriginal = robot.stop;
-    robot.stop = (...args) => {
-      stopWrites.push(performance.now());
-      return stopOriginal.apply(robot, args);
+    // Spy on the way to the safety thread: the abort must leave for the run's supervisor there on
+    // the abort command's own call stack (the thread writes the stop on receiving it).
+    const worker = (session.current()!.safety as unknown as { worker: { postMessage(m: unknown): void } })
+      .worker;
+    const aborts: number[] = [];
+    const postOriginal = worker.postMessage;
+    worker.postMessage = (m: unknown) => {
+      if ((m as { type?: string }).type === 'abort') aborts.push(performance.now());
+      postOriginal.call(worker, m);
     };
     const t0 = performance.now();
     const pending = core.handle({ type: 'run.abort', source: 'escape-key' });
     const t1 = performance.now();
     const response = await pending;
-    robot.stop = stopOriginal;
-    expect(stopWrites.filter((t) => t >= t0 && t <= t1)).toHaveLength(1);
+    worker.postMessage = postOriginal;
+    expect(aborts.filter((t) => t >= t0 && t <= t1)).toHaveLength(1);
     const stop = await until('the stop on the wire', () =>
       wire.find((c) => c.code === CommandCode.STOP && c.at >= t0),
     );

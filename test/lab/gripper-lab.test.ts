@@ -82,21 +82,26 @@ describe('the virtual lab with a gripper scene', () => {
     expect(await until(() => link.poses()?.ok === true)).toBe(true);
     const yaw0 = link.poses()!.pusher.pose!.theta;
     expect(yaw0).toBeCloseTo(lab.scene.gripper!.pose.theta, 2);
-    // 0.5 rad/s about base z until the world's gripper has turned 0.3 rad. The program starts
-    // waiting for a re-arm, and on a loaded machine the command stream can stall past its watchdog:
-    // in either state a twist is ignored, so the test re-arms with a stop, as the program demands
-    // (the connection's keep-alive stops do that only while no twist is being sent).
+    // 0.5 rad/s about base z (through the run's supervisor in the safety thread, the one path to
+    // the arm) until the world's gripper has turned 0.3 rad. The program starts waiting for a
+    // re-arm, and on a loaded machine the command stream can stall past its watchdog: in either
+    // state a twist is ignored, so the test re-arms with a hold (a stop), as the program demands.
+    const rate = Math.min(0.5, lab.scene.limits.maxYawRate!);
+    const sup = link.safety.supervise(lab.scene, { mocapMaxAge: 1, robotStateMaxAge: 1, commandMaxGap: 1 });
+    expect(await sup.arm({ ok: true, checks: [] })).toBe(true);
+    sup.startRun();
     const world = (): number => lab.world.snapshot()[GRIPPER_YAW]!;
     const waitsForRearm = (): boolean => {
       const state = link.robot.latest?.program.state;
       return state === 'WAIT_REARM' || state === 'TRIPPED';
     };
     const turned = await until(() => {
-      if (waitsForRearm()) link.robot.stop();
-      else link.robot.sendTwist(0, 0, 0.5, { rate: 0.5, acceleration: 5 });
+      if (waitsForRearm()) sup.hold();
+      else expect(sup.command(0, 0, rate), JSON.stringify(sup.stopReason)).toBe(true);
       return world() - yaw0 > 0.3;
     }, 10);
-    link.robot.stop();
+    sup.finish('turned');
+    await sup.settled();
     expect(turned).toBe(true);
     // At rest again (the stop's 6 rad/s^2 and the world's tracking), the cameras see the new yaw.
     expect(await until(() => Math.abs(lab.ur.controller.arm.yawRate) < 1e-9, 2)).toBe(true);

@@ -11,9 +11,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { sceneGuardFor, shapeGap, guardShape } from '../../src-main/safety/scene-guard';
-import { Supervisor } from '../../src-main/safety/supervisor';
-import { labWorkspace } from '../../src-main/safety/workspace';
-import { RobotAdapter } from '../../src-main/robot/adapter';
 import type { Setup } from '../../src-main/setup/setup-file';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
@@ -85,24 +82,11 @@ describe('the supervisor guards the scene in the virtual lab', () => {
     const env = await startLabAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-edge-scene.json') });
     close = env.close;
     const { lab, link } = env;
-    const adapter = new RobotAdapter({
-      calibration: link.setup.robot.calibration,
-      pusherOffset: link.setup.robot.pusherOffset,
-    });
-    const sup = new Supervisor({
-      robot: link.robot,
-      frame: {
-        pusherInTable: (p) => adapter.pusherPosition(p),
-        tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
-      },
-      workspace: labWorkspace(link.setup, lab.scene.table),
-      guard: sceneGuardFor(lab.scene),
-      maxSpeed: 0.1,
-      acceleration: link.setup.safety.acceleration,
-    });
-    link.onMocap = (p) => sup.updateMocap(p);
-    link.robot.on('state', (s) => sup.updateRobot(s));
-    const watchdog = setInterval(() => sup.tick(), 5);
+    // The run's supervisor in the safety thread, at 0.1 m/s: the scene's guard and workspace.
+    const sup = link.safety.supervise(
+      { ...lab.scene, limits: { ...lab.scene.limits, maxPusherSpeed: 0.1 } },
+      {},
+    );
     try {
       expect(await link.prepareGripper()).toBe(true);
       await link.robot.waitForState(() => true, 2000);
@@ -116,7 +100,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
         if (x >= edge) firstPastAt ??= performance.now();
       });
       const stops = stopCommandTimes(lab.ur);
-      expect(sup.arm({ ok: true, checks: [] })).toBe(true);
+      expect(await sup.arm({ ok: true, checks: [] })).toBe(true);
       sup.startRun();
       // Straight at the edge at the speed limit, a command every 8 ms, until the supervisor refuses.
       const started = performance.now();
@@ -137,8 +121,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
         );
       expect(farthest, 'farthest the object centre went past the edge (m)').toBeLessThanOrEqual(MAX_DEPTH);
     } finally {
-      clearInterval(watchdog);
-      link.onMocap = undefined;
+      sup.abort();
     }
   });
 

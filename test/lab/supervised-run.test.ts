@@ -6,9 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
-import { Supervisor, type Decision } from '../../src-main/safety/supervisor';
-import { workspaceFor } from '../../src-main/safety/workspace';
-import { RobotAdapter } from '../../src-main/robot/adapter';
+import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
@@ -173,24 +171,12 @@ describe('supervised runs in the virtual lab', () => {
     close = env.close;
     const { link, lab } = env;
     await link.robot.waitForState(() => true, 2000);
-    const adapter = new RobotAdapter({
-      calibration: link.setup.robot.calibration,
-      pusherOffset: link.setup.robot.pusherOffset,
-    });
     const stops = stopCommandTimes(lab.ur);
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
-      const sup = new Supervisor({
-        robot: link.robot,
-        frame: {
-          pusherInTable: (p) => adapter.pusherPosition(p),
-          tableToBase: (vx, vy) => adapter.toolVelocity(vx, vy),
-        },
-        workspace: workspaceFor(lab.scene.table, 0.03, [0, 0.02]),
-        maxSpeed: 0.1,
-        acceleration: 0.5,
-      });
-      sup.arm({ ok: true, checks: [] });
+      // Each one a run's supervisor in the safety thread; the abort reaches it by message.
+      const sup = link.safety.supervise(link.scene, { mocapMaxAge: 5, robotStateMaxAge: 5 });
+      expect(await sup.arm({ ok: true, checks: [] })).toBe(true);
       sup.startRun();
       sup.command(i % 2 ? 0.01 : -0.01, 0);
       await new Promise((r) => setTimeout(r, 5));
@@ -199,6 +185,7 @@ describe('supervised runs in the virtual lab', () => {
       sup.abort();
       while (stops.length === before) await new Promise((r) => setImmediate(r));
       latencies.push(stops[before]! - t0);
+      await sup.settled();
     }
     latencies.sort((a, b) => a - b);
     expect(latencies[98]!).toBeLessThan(10);

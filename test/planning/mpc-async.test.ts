@@ -13,8 +13,7 @@ import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
-import { RobotPlant } from '../../src-main/run/robot-plant';
-import type { Supervisor } from '../../src-main/safety/supervisor';
+import { RobotPlant, type PlantSupervisor } from '../../src-main/run/robot-plant';
 import { referenceScene } from '../helpers/scenes';
 import { kinematicStep } from './toy';
 
@@ -214,15 +213,21 @@ describe('asynchronous MPC', () => {
   it('holds the arm still while a late plan is made, and never replays the last control', async () => {
     const dt = 0.04;
     const calls: { kind: 'command' | 'hold'; u?: Control; at: number }[] = [];
-    const supervisor = {
+    // Streams as the supervisor does: the control every period for its duration, then a hold.
+    const supervisor: PlantSupervisor = {
       state: 'running',
-      stopReason: null,
-      command: (vx: number, vy: number) => (
-        calls.push({ kind: 'command', u: [vx, vy], at: performance.now() }),
-        true
-      ),
-      hold: () => calls.push({ kind: 'hold', at: performance.now() }),
-    } as unknown as Supervisor;
+      stopReason: undefined,
+      commandFingers: () => true,
+      stream: async (vx, vy, _yaw, duration, period) => {
+        const end = performance.now() + duration * 1000;
+        while (performance.now() < end) {
+          calls.push({ kind: 'command', u: [vx, vy], at: performance.now() });
+          await new Promise((r) => setTimeout(r, period * 1000));
+        }
+        calls.push({ kind: 'hold', at: performance.now() });
+        return true;
+      },
+    };
     const layout = layoutForScene(scene);
     let x = initialState(scene);
     const robot = new RobotPlant({

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { initialState } from '../../src-main/contract/state';
 import { toolAtRest, type RobotState } from '../../src-main/robot/robot-state';
 import { RobotPlant, SETTLE_TIME } from '../../src-main/run/robot-plant';
-import type { Supervisor } from '../../src-main/safety/supervisor';
+import type { PlantSupervisor } from '../../src-main/run/robot-plant';
 import { referenceScene } from '../helpers/scenes';
 import { seenTable } from '../helpers/seen-table';
 
@@ -18,15 +18,22 @@ const scene = referenceScene('isrr-obstacle');
 function plantWith(armAtRest?: (holdAt: number | null) => boolean) {
   const events: { kind: 'command' | 'hold' | 'observe'; at: number }[] = [];
   let holdAt: number | null = null;
+  // Streams as the thread's supervisor does: a command every period for the duration, then a hold.
   const supervisor = {
     state: 'running',
-    stopReason: null,
-    command: () => (events.push({ kind: 'command', at: performance.now() }), true),
-    hold: () => {
+    stopReason: undefined,
+    commandFingers: () => true,
+    stream: async (_vx: number, _vy: number, _yaw: number, duration: number, period: number) => {
+      const end = performance.now() + duration * 1000;
+      while (performance.now() < end) {
+        events.push({ kind: 'command', at: performance.now() });
+        await new Promise((r) => setTimeout(r, period * 1000));
+      }
       holdAt = performance.now();
       events.push({ kind: 'hold', at: holdAt });
+      return true;
     },
-  } as unknown as Supervisor;
+  } as PlantSupervisor;
   const x = initialState(scene);
   const plant = new RobotPlant({
     supervisor,

@@ -1,16 +1,20 @@
 /**
- * The safety thread (issue 29, finding 7): motion capture, state estimation and the supervisor
- * run in a worker thread against the virtual lab's Motive on 127.0.0.1. What the thread's
- * supervisor decides comes back as messages; its proposals out (twists, stops) too.
+ * The safety thread (issue 29, finding 7): the lab's RTDE link, its NatNet client and each run's
+ * supervisor run in a worker thread; the main thread mirrors robot states and frames and reaches
+ * the arm only through the thread's supervisor. Against the virtual lab on 127.0.0.1.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setupSchema } from '../../src-main/setup/setup-file';
-import { VirtualLab } from '../../src-main/lab/virtual-lab';
+import { LabLink, loopbackLabAddress } from '../../src-main/run/lab-link';
+import type { ThreadSupervisor } from '../../src-main/run/safety-thread/thread-supervisor';
+import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { programPlaying } from '../../src-main/robot/robot-state';
-import { Ur5Connection } from '../../src-main/robot/ur5-connection';
-import { SafetyThread } from '../../src-main/run/safety-thread/safety-thread';
 import type { Decision } from '../../src-main/safety/supervisor';
+import { startLabProcess } from '../helpers/lab-process';
+import { startLabAndLink } from '../helpers/virtual-lab';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const green = { ok: true, checks: [] };
@@ -21,117 +25,142 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function labAndThread(mocapMaxAge = 1) {
-  const lab = await VirtualLab.start({
-    scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
-    ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0, gripper: 0, natnetCommand: 0, natnetData: 0 },
-    mocap: { multicast: false },
-  });
-  cleanup.push(() => lab.stop());
-  const thread = await SafetyThread.start({
-    natnet: { serverAddress: '127.0.0.1', localAddress: '127.0.0.1', commandPort: lab.ports.natnetCommand },
-    scene: lab.scene,
-    setup: setupSchema.parse(lab.setup),
-    // The generous staleness limit keeps a loaded test machine from stopping these runs; the
-    // freeze test below shows the limit is enforced.
-    supervisor: { maxSpeed: 0.05, mocapMaxAge, robotStateMaxAge: 1 },
-    tickMs: 5,
-  });
-  cleanup.push(() => thread.close());
-  // The robot link stays on the main thread: its states are forwarded, as a run forwards them.
-  const robot = await Ur5Connection.connect({
-    host: '127.0.0.1',
-    rtdePort: lab.ports.rtde,
-    scriptPort: lab.ports.secondary,
-  });
-  cleanup.push(async () => {
-    robot.stop();
-    await robot.disconnect();
-  });
-  robot.on('state', (s) => thread.robotState(s));
-  // Armed only once the control program plays, as pre-flight requires.
-  await robot.waitForState(programPlaying);
-  const decisions: Decision[] = [];
-  thread.on('decision', (d) => decisions.push(d));
-  return { lab, thread, decisions };
+async function until(predicate: () => boolean, seconds = 5): Promise<boolean> {
+  const end = performance.now() + seconds * 1000;
+  while (!predicate() && performance.now() < end) await new Promise((r) => setTimeout(r, 10));
+  return predicate();
 }
 
-/** The first frame that shows every bound body tracked and fresh. */
-const trackedPoses = (thread: SafetyThread): Promise<{ ok: boolean; frameNumber: number }> =>
-  new Promise((resolve) => {
-    const on = (p: { ok: boolean; frameNumber: number }) => {
-      if (!p.ok) return;
-      thread.off('poses', on);
-      resolve(p);
-    };
-    thread.on('poses', on);
-  });
+/** The lab (in this process) and a link, its robot program playing and every body tracked. */
+async function labAndLink() {
+  const env = await startLabAndLink();
+  cleanup.push(env.close);
+  await env.link.robot.waitForState(programPlaying, 5000);
+  expect(await until(() => env.link.poses()?.ok === true)).toBe(true);
+  return env;
+}
 
-const next = <T>(thread: SafetyThread, event: 'poses' | 'twist' | 'stop'): Promise<T> =>
-  new Promise((resolve) => thread.once(event, (v: unknown) => resolve(v as T)));
+/** A run's supervisor with its decisions collected. */
+function supervise(link: LabLink, config = {}): { sup: ThreadSupervisor; decisions: Decision[] } {
+  const sup = link.safety.supervise(link.scene, config);
+  const decisions: Decision[] = [];
+  sup.on('decision', (d) => decisions.push(d));
+  return { sup, decisions };
+}
 
-function stopped(thread: SafetyThread, decisions: Decision[]): Promise<Extract<Decision, { kind: 'stop' }>> {
+function stopped(sup: ThreadSupervisor, decisions: Decision[]): Promise<Extract<Decision, { kind: 'stop' }>> {
   return new Promise((resolve) => {
-    const check = (d: Decision) => {
-      if (d.kind !== 'stop') return;
-      thread.off('decision', check);
-      resolve(d);
-    };
     const earlier = decisions.find((d) => d.kind === 'stop');
     if (earlier?.kind === 'stop') return resolve(earlier);
-    thread.on('decision', check);
+    const check = (d: Decision): void => {
+      if (d.kind !== 'stop') return;
+      sup.off('decision', check);
+      resolve(d);
+    };
+    sup.on('decision', check);
   });
 }
 
 describe('safety thread', () => {
-  it('receives motion capture, arms, passes a good proposal to the robot and refuses a bad one', async () => {
-    const { thread, decisions } = await labAndThread();
-    const poses = await trackedPoses(thread);
-    expect(poses.frameNumber).toBeGreaterThan(0);
-    expect(await thread.arm(green)).toBe(true);
-    thread.startRun();
-    await new Promise<void>((r) => thread.on('decision', (d) => d.kind === 'run-started' && r()));
-    expect(thread.state).toBe('running');
+  it('mirrors the robot and motion capture, and sends a good proposal to the robot and refuses a bad one', async () => {
+    const { lab, link } = await labAndLink();
+    // The mirrors: robot states on this thread's clock, frames as the thread received them.
+    const state = await link.robot.waitForState(() => true);
+    expect(performance.now() / 1000 - state.receivedAt).toBeGreaterThanOrEqual(0);
+    expect(performance.now() / 1000 - state.receivedAt).toBeLessThan(1);
+    expect(link.natnet.getStats().frames).toBeGreaterThanOrEqual(0);
+    const twists: number[] = [];
+    lab.ur.rtde.on('input', (w) => {
+      if (w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED) twists.push(w.receivedAt);
+    });
 
-    const twist = next<{ vx: number; vy: number; acceleration: number }>(thread, 'twist');
-    expect(thread.command(0.01, 0)).toBe(true);
-    const t = await twist;
-    expect(Math.hypot(t.vx, t.vy)).toBeCloseTo(0.01, 9);
+    const { sup, decisions } = supervise(link);
+    const sent: { kind: string; vx: number; vy: number }[] = [];
+    sup.on('command', (c) => sent.push(c));
+    expect(await sup.arm(green)).toBe(true);
+    sup.startRun();
+    expect(sup.command(0.01, 0)).toBe(true);
+    expect(await until(() => twists.length > 0)).toBe(true);
+    const twist = sent.find((c) => c.kind === 'twist')!;
+    expect(Math.hypot(twist.vx, twist.vy)).toBeCloseTo(0.01, 9);
 
-    const stop = next<{ acceleration: number }>(thread, 'stop');
-    thread.command(Number.NaN, 0);
-    const d = await stopped(thread, decisions);
+    sup.command(Number.NaN, 0);
+    const d = await stopped(sup, decisions);
     expect(d.reason.code).toBe('speed-limit');
-    expect((await stop).acceleration).toBeGreaterThan(0);
-    expect(thread.state).toBe('stopped');
-    expect(thread.command(0.01, 0)).toBe(false);
+    expect(await until(() => sent.at(-1)?.kind === 'stop')).toBe(true);
+    expect(sup.state).toBe('stopped');
+    expect(sup.command(0.01, 0)).toBe(false);
 
-    const { ticks: stats, frameGaps } = await thread.tickStats();
+    const { ticks, frameGaps } = await link.safety.tickStats();
     expect(frameGaps.ticks).toBeGreaterThan(0);
     expect(frameGaps.p50).toBeGreaterThan(0);
-    expect(stats.ticks).toBeGreaterThan(0);
-    expect(stats.p50).toBeGreaterThanOrEqual(0);
-    expect(stats.p50).toBeLessThanOrEqual(stats.p99);
-    expect(stats.p99).toBeLessThanOrEqual(stats.max);
-    expect(Number.isFinite(stats.max)).toBe(true);
+    expect(ticks.ticks).toBeGreaterThan(0);
+    expect(ticks.p50).toBeLessThanOrEqual(ticks.p99);
+    expect(ticks.p99).toBeLessThanOrEqual(ticks.max);
+    expect(Number.isFinite(ticks.max)).toBe(true);
   });
 
   it('stops on motion capture that freezes, naming it', async () => {
-    const { lab, thread, decisions } = await labAndThread(0.1);
-    await trackedPoses(thread);
-    expect(await thread.arm(green)).toBe(true);
-    thread.startRun();
+    const { lab, link } = await labAndLink();
+    const { sup, decisions } = supervise(link, { mocapMaxAge: 0.1 });
+    expect(await sup.arm(green)).toBe(true);
+    sup.startRun();
     lab.natnet.setFaults({ freeze: 'frame' });
-    const d = await stopped(thread, decisions);
+    const d = await stopped(sup, decisions);
     expect(['mocap-frozen', 'mocap-stale']).toContain(d.reason.code);
   });
 
   it('stops an active run on a message that is not a safety message', async () => {
-    const { thread, decisions } = await labAndThread();
-    expect(await thread.arm(green)).toBe(true);
-    (thread as unknown as { send(m: unknown): void }).send({ type: 'command', vx: 0.01 });
-    const d = await stopped(thread, decisions);
+    const { link } = await labAndLink();
+    const { sup, decisions } = supervise(link, { mocapMaxAge: 5, robotStateMaxAge: 5 });
+    expect(await sup.arm(green)).toBe(true);
+    (link.safety as unknown as { send(m: unknown): void }).send({ type: 'command', vx: 0.01 });
+    const d = await stopped(sup, decisions);
     expect(d.reason.code).toBe('run-error');
     expect(d.message).toMatch(/malformed message to the safety thread/);
+  });
+
+  it('stops the run, naming the thread, when the safety thread ends', async () => {
+    const { link } = await labAndLink();
+    const { sup, decisions } = supervise(link, { mocapMaxAge: 5, robotStateMaxAge: 5 });
+    expect(await sup.arm(green)).toBe(true);
+    sup.startRun();
+    await (link.safety as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    const d = await stopped(sup, decisions);
+    expect(d.reason.code).toBe('safety-thread');
+    expect(d.message).toMatch(/^Safety thread failed: the safety thread exited/);
+    expect(sup.state).toBe('stopped');
+    expect(link.robot.linkUp).toBe(false);
+    expect(sup.command(0.01, 0)).toBe(false);
+    // A later run cannot arm on a thread that has gone.
+    const next = link.safety.supervise(link.scene);
+    expect(await next.arm(green)).toBe(false);
+  });
+
+  it('keeps an armed run going while the main thread stalls for a second (the lab in its own process)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'safety-thread-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const lab = await startLabProcess(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'), dir);
+    cleanup.push(lab.stop);
+    const link = await LabLink.connect(loopbackLabAddress(lab.ports), lab.scene, lab.setup);
+    cleanup.push(() => link.close());
+    await link.robot.waitForState(programPlaying, 5000);
+    expect(await until(() => link.poses()?.ok === true)).toBe(true);
+    // Three times the default staleness limits: slack for a loaded test machine, and still a
+    // third of the stall below, which a supervisor on this thread would not survive.
+    const { sup, decisions } = supervise(link, { mocapMaxAge: 0.3, robotStateMaxAge: 0.3 });
+    expect(await sup.arm(green)).toBe(true);
+    sup.startRun();
+    await link.safety.tickStats(true);
+    const end = performance.now() + 1000;
+    while (performance.now() < end) {
+      // Busy: no timer, message or socket on this thread runs (planning at its worst).
+    }
+    const stats = await link.safety.tickStats();
+    expect(decisions.filter((d) => d.kind === 'stop')).toEqual([]);
+    expect(sup.state).toBe('running');
+    expect(link.safety.alive).toBe(true);
+    // The thread's tick ran on through the stall (a timer on this thread would have run once).
+    expect(stats.ticks.ticks).toBeGreaterThan(10);
   });
 });

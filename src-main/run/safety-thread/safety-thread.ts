@@ -1,40 +1,44 @@
 /**
- * The main thread's side of the safety thread: starts the worker (worker.ts, from source through
- * tsx, as the fine workers start in a terminal), sends it the run's configuration as plain data
- * and the planner's proposals as messages, and re-emits what the supervisor there decides and
- * sees. Every message from the thread is parsed (messages.ts) before it is acted on.
+ * The main thread's side of the safety thread: starts the worker (the bundled entry in the
+ * Electron build, else worker.ts from source through tsx, as the fine workers start in a
+ * terminal), connects it to the lab's robot and motion capture, and routes what it reports: robot
+ * states and frames to the mirrors (mirrors.ts), a run's decisions and commands to that run's
+ * ThreadSupervisor. Every message from the thread is parsed (messages.ts) before it is acted on.
  *
- * Its state mirrors the thread's supervisor from the decisions it reports; `command` answers at
- * once from that mirror, and a refusal arrives as a stop decision, which is also what the main
- * thread's own supervisor reports a refusal as.
+ * Fail safe: a thread that exits, throws, sends something that is not a safety message or sends
+ * no heartbeat for HEARTBEAT_LIMIT_MS (while this thread itself kept time) is ended, and the run
+ * it supervised stops with the reason; the robot link counts as lost.
  */
+import { existsSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PlanarPoses } from '../../mocap/scene-binding';
-import type { RobotState } from '../../robot/robot-state';
-import type { PreflightReport } from '../../safety/preflight';
-import type { Decision, SupervisorState } from '../../safety/supervisor';
+import type { Scene } from '../../contract/scene';
+import type { Setup } from '../../setup/setup-file';
 import {
   fromSafetySchema,
   type FromSafety,
-  type SafetyInit,
+  type SafetyConnect,
+  type SupervisorConfig,
   type TickStats,
   type ToSafety,
 } from './messages';
+import { MocapMirror, requestError, RobotMirror } from './mirrors';
+import { ThreadSupervisor } from './thread-supervisor';
 
-/** Longest wait for the thread to connect to motion capture and report ready, or to answer, ms. */
+/** Longest wait for the thread to connect to the lab and report ready, or to answer, ms. */
 const START_TIMEOUT_MS = 15_000;
+/** No heartbeat (one every 50 ms) for this long: the thread has stopped answering, ms. */
+const HEARTBEAT_LIMIT_MS = 1000;
+/** The heartbeat check's period, ms; a check this much later than due says this thread stalled. */
+const CHECK_MS = 100;
 
 type Events = {
-  decision: [Decision];
-  poses: [PlanarPoses];
-  /** The supervisor's twist for the robot (base frame, m/s). */
-  twist: [{ vx: number; vy: number; acceleration: number }];
-  /** The supervisor's stop for the robot. */
-  stop: [{ acceleration: number }];
-  /** The thread ended or sent something that is not a safety message: the run must stop. */
+  /** The thread ended or stopped answering: the lab link is gone. */
   error: [Error];
+  /** A gripper scene's finger move the thread's supervisor sends (gap m, speed m/s); answer with fingersDone. */
+  fingers: [{ id: number; opening: number; speed: number }];
 };
 
 /** Tick lateness and motion-capture frame gaps in the thread, ms. */
@@ -43,136 +47,179 @@ export interface SafetyStats {
   frameGaps: TickStats;
 }
 
-const workerEntry = new URL('./worker.ts', import.meta.url).href;
-/** Registers tsx in the thread, then imports workerEntry. */
+/** The entry electron-vite builds next to the main bundle (electron.vite.config.ts), if this is a build. */
+const bundledEntry = new URL('./safety-worker.js', import.meta.url);
+const sourceEntry = new URL('./worker.ts', import.meta.url).href;
+/** Registers tsx in the thread, then imports sourceEntry. */
 const bootstrap = new URL('./bootstrap.mjs', import.meta.url);
 
+function startWorker(): Worker {
+  if (bundledEntry.protocol === 'file:' && existsSync(fileURLToPath(bundledEntry)))
+    return new Worker(bundledEntry);
+  return new Worker(bootstrap, { workerData: { entry: sourceEntry } });
+}
+
 export class SafetyThread extends EventEmitter<Events> {
-  state: SupervisorState = 'disarmed';
+  readonly robot: RobotMirror;
+  readonly natnet: MocapMirror;
+  private run: ThreadSupervisor | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<number, (s: SafetyStats) => void>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (m: FromSafety) => void; reject: (e: Error) => void }
+  >();
   private exited = false;
   private closing = false;
+  private failed: Error | undefined;
+  private lastHeartbeat = performance.now();
+  private watchdog: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    ready: Extract<FromSafety, { type: 'ready' }>,
+  ) {
     super();
+    this.robot = new RobotMirror(
+      ready.robot,
+      () => this.request({ type: 'send-program', id: this.nextId++ }, 60_000).then(() => undefined),
+      () => this.send({ type: 'robot-stop' }),
+    );
+    this.natnet = new MocapMirror(ready.mocapApp);
   }
 
-  /** Starts the thread and connects it to motion capture; resolves once it ticks. */
-  static async start(init: Omit<SafetyInit, 'type' | 'clockOrigin'>): Promise<SafetyThread> {
-    const worker = new Worker(bootstrap, { workerData: { entry: workerEntry } });
-    const thread = new SafetyThread(worker);
-    const ready = new Promise<void>((resolve, reject) => {
+  /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
+  static async start(connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>): Promise<SafetyThread> {
+    const worker = startWorker();
+    let thread: SafetyThread | undefined = undefined;
+    let exitedEarly = false;
+    const early: FromSafety[] = [];
+    const ready = new Promise<Extract<FromSafety, { type: 'ready' }>>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the safety thread did not start')), START_TIMEOUT_MS);
-      thread.onReady = (err) => {
+      const done = (err: Error | undefined, m?: Extract<FromSafety, { type: 'ready' }>): void => {
         clearTimeout(timer);
         if (err) reject(err);
-        else resolve();
+        else resolve(m!);
       };
+      worker.on('message', (raw: unknown) => {
+        if (thread) return thread.receive(raw);
+        const parsed = fromSafetySchema.safeParse(raw);
+        if (!parsed.success) return done(new Error(`not a safety message: ${parsed.error.message}`));
+        const m = parsed.data;
+        if (m.type === 'ready') done(undefined, m);
+        else if (m.type === 'failed') done(new Error(m.message));
+        else early.push(m);
+      });
+      worker.on('error', (err) => (thread ? thread.fail(err) : done(err)));
+      worker.on('exit', (code) => {
+        if (thread) {
+          thread.exited = true;
+          if (!thread.closing) thread.fail(new Error(`the safety thread exited (code ${code})`));
+        } else {
+          exitedEarly = true;
+          done(new Error(`the safety thread exited (code ${code}) before it connected`));
+        }
+      });
     });
-    worker.on('message', (m: unknown) => thread.receive(m));
-    worker.on('error', (err) => thread.fail(err));
-    worker.on('exit', (code) => {
-      thread.exited = true;
-      if (!thread.closing) thread.fail(new Error(`the safety thread exited (code ${code})`));
-    });
-    thread.send({ type: 'init', ...init, clockOrigin: performance.timeOrigin });
+    const message: ToSafety = { type: 'connect', ...connect, clockOrigin: performance.timeOrigin };
+    worker.postMessage(message);
+    let readyMessage: Extract<FromSafety, { type: 'ready' }>;
     try {
-      await ready;
+      readyMessage = await ready;
     } catch (err) {
-      await thread.close();
+      if (!exitedEarly) await stopWorker(worker);
       throw err;
     }
+    thread = new SafetyThread(worker, readyMessage);
+    for (const m of early) thread.handle(m);
+    thread.startWatchdog();
     return thread;
   }
 
-  private onReady: ((err?: Error) => void) | undefined;
-
-  get active(): boolean {
-    return this.state === 'armed' || this.state === 'running';
+  /** Whether the thread is up (not ended, not failed). */
+  get alive(): boolean {
+    return !this.exited && this.failed === undefined;
   }
 
-  robotState(state: RobotState): void {
-    this.send({ type: 'robot-state', state });
+  /** A new supervisor for a run on `scene` (within the lab's limits); the thread's previous one is let go. */
+  supervise(scene: Scene, config: SupervisorConfig = {}): ThreadSupervisor {
+    const run = new ThreadSupervisor((m) => this.send(m));
+    if (this.failed) run.threadFailed(this.failed.message);
+    this.run = run;
+    this.send({ type: 'supervise', scene, config });
+    return run;
   }
 
-  robotLinkLost(message: string): void {
-    this.send({ type: 'robot-link-lost', message });
+  /** A newly saved setup: the thread's motion-capture calibration and later runs use it. */
+  useSetup(setup: Setup): void {
+    this.send({ type: 'setup', setup });
   }
 
-  /** Asks the thread's supervisor to arm; resolves with its answer. */
-  arm(report: PreflightReport): Promise<boolean> {
-    const answer = new Promise<boolean>((resolve) => {
-      const on = (d: Decision) => {
-        if (d.kind !== 'armed' && d.kind !== 'arm-refused') return;
-        this.off('decision', on);
-        resolve(d.kind === 'armed');
-      };
-      this.on('decision', on);
-    });
-    this.send({ type: 'arm', report });
-    return answer;
+  /** A gripper scene's finger gap as the Robotiq reports it, m. */
+  opening(opening: number): void {
+    this.send({ type: 'opening', opening });
   }
 
-  startRun(): void {
-    this.send({ type: 'start-run' });
-  }
-
-  /** Proposes a table-frame pusher velocity; false when the mirror says the run is not running. */
-  command(vx: number, vy: number): boolean {
-    if (this.state !== 'running') return false;
-    this.send({ type: 'command', vx, vy });
-    return true;
-  }
-
-  hold(): void {
-    this.send({ type: 'hold' });
-  }
-
-  abort(): void {
-    this.send({ type: 'abort' });
-  }
-
-  finish(outcome: string): void {
-    this.send({ type: 'finish', outcome });
-  }
-
-  runFailed(detail: string): void {
-    this.send({ type: 'run-failed', detail });
-  }
-
-  reset(): void {
-    this.send({ type: 'reset' });
+  /** How a finger move the thread asked for went. */
+  fingersDone(id: number, error?: string): void {
+    this.send({ type: 'fingers-done', id, ...(error !== undefined ? { error } : {}) });
   }
 
   /** The watchdog tick's lateness so far (ms), as the thread measured it; `restart` starts anew. */
-  tickStats(restart = false): Promise<SafetyStats> {
-    const id = this.nextId++;
-    const answer = new Promise<SafetyStats>((resolve, reject) => {
-      if (this.exited) return reject(new Error('the safety thread has ended'));
-      // A thread that stopped answering must not hang its caller.
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error('the safety thread did not answer'));
-      }, START_TIMEOUT_MS);
-      this.waiting.set(id, (stats) => {
-        clearTimeout(timer);
-        resolve(stats);
-      });
-    });
-    this.send({ type: 'stats', id, restart });
-    return answer;
+  async tickStats(restart = false): Promise<SafetyStats> {
+    const m = await this.request({ type: 'stats', id: this.nextId++, restart });
+    if (m.type !== 'stats') throw new Error(`the safety thread answered ${m.type} to a stats request`);
+    return { ticks: m.stats, frameGaps: m.frameGaps };
   }
 
+  /** Stops the arm, lets go of the lab and ends the thread. */
   async close(): Promise<void> {
+    clearInterval(this.watchdog);
     if (this.exited) return;
     this.closing = true;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.postMessage('close');
-    // A thread that does not let go within a second is ended.
-    const timer = setTimeout(() => void this.worker.terminate(), 1000);
-    await exited;
-    clearTimeout(timer);
+    await stopWorker(this.worker);
+  }
+
+  private startWatchdog(): void {
+    let lastCheck = performance.now();
+    this.watchdog = setInterval(() => {
+      const now = performance.now();
+      // A check that ran late says this thread stalled: the heartbeats wait in its queue.
+      const stalledHere = now - lastCheck > CHECK_MS + HEARTBEAT_LIMIT_MS / 2;
+      lastCheck = now;
+      if (stalledHere) {
+        this.lastHeartbeat = now;
+        return;
+      }
+      const silent = now - this.lastHeartbeat;
+      if (silent > HEARTBEAT_LIMIT_MS) {
+        this.fail(
+          new Error(`the safety thread stopped answering (no heartbeat for ${silent.toFixed(0)} ms)`),
+        );
+        void this.worker.terminate();
+      }
+    }, CHECK_MS);
+  }
+
+  private request(m: ToSafety & { id: number }, timeoutMs = START_TIMEOUT_MS): Promise<FromSafety> {
+    return new Promise((resolve, reject) => {
+      if (!this.alive) return reject(new Error('the safety thread has ended'));
+      // A thread that stopped answering must not hang its caller.
+      const timer = setTimeout(() => {
+        this.waiting.delete(m.id);
+        reject(new Error('the safety thread did not answer'));
+      }, timeoutMs);
+      this.waiting.set(m.id, {
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.send(m);
+    });
   }
 
   private send(message: ToSafety): void {
@@ -181,38 +228,75 @@ export class SafetyThread extends EventEmitter<Events> {
 
   private receive(raw: unknown): void {
     const parsed = fromSafetySchema.safeParse(raw);
-    if (!parsed.success) return this.fail(new Error(`not a safety message: ${parsed.error.message}`));
+    if (!parsed.success) {
+      this.fail(new Error(`not a safety message: ${parsed.error.message}`));
+      void this.worker.terminate();
+      return;
+    }
     this.handle(parsed.data);
   }
 
   private handle(m: FromSafety): void {
     switch (m.type) {
-      case 'ready':
-        return this.onReady?.();
-      case 'failed':
-        return this.onReady?.(new Error(m.message));
-      case 'error':
-        return this.fail(new Error(m.message));
-      case 'poses':
-        return void this.emit('poses', m.poses);
+      case 'heartbeat':
+        this.lastHeartbeat = performance.now();
+        return;
+      case 'robot-state':
+        return this.robot.state(m.state);
+      case 'robot-info':
+        return this.robot.info(m.robot);
+      case 'robot-event':
+        if (m.event === 'linkLost' || m.event === 'reconnectFailed')
+          return void this.robot.emit(m.event, new Error(m.message ?? 'RTDE link closed'));
+        return void this.robot.emit(m.event);
+      case 'frame':
+        return this.natnet.frame(m.frame, m.snapshot);
+      case 'mocap-stats':
+        return this.natnet.statsUpdate(m.stats);
       case 'decision':
-        this.state = m.state;
-        return void this.emit('decision', m.decision);
-      case 'twist':
-        return void this.emit('twist', { vx: m.vx, vy: m.vy, acceleration: m.acceleration });
-      case 'stop':
-        return void this.emit('stop', { acceleration: m.acceleration });
-      case 'stats': {
-        const resolve = this.waiting.get(m.id);
+      case 'command':
+      case 'streamed':
+        return this.run?.receive(m);
+      case 'fingers':
+        return void this.emit('fingers', { id: m.id, opening: m.opening, speed: m.speed });
+      case 'reply': {
+        const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
-        return resolve?.({ ticks: m.stats, frameGaps: m.frameGaps });
+        if (m.error) w?.reject(requestError(m.error));
+        else w?.resolve(m);
+        return;
       }
+      case 'stats': {
+        const w = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        return w?.resolve(m);
+      }
+      case 'error':
+        // A refused request (an arm while armed, a start while not armed): the run is told why.
+        return this.run?.refused(m.message);
+      case 'ready':
+      case 'failed':
+        return;
     }
   }
 
   private fail(err: Error): void {
-    this.onReady?.(err);
-    this.onReady = undefined;
+    if (this.failed || this.closing) return;
+    this.failed = err;
+    clearInterval(this.watchdog);
+    this.run?.threadFailed(err.message);
+    this.robot.lost(err);
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
     if (this.listenerCount('error') > 0) this.emit('error', err);
   }
+}
+
+/** Asks the worker to close (it stops the arm and lets go of the lab); ends it after a second. */
+async function stopWorker(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage('close');
+  const timer = setTimeout(() => void worker.terminate(), 1000);
+  await exited;
+  clearTimeout(timer);
 }

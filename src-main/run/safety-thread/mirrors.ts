@@ -1,0 +1,153 @@
+/**
+ * The main thread's view of the devices the safety thread owns: the UR5's RTDE link and the
+ * NatNet stream, mirrored from the thread's messages. Main-thread code (the planner's plant, the
+ * live view, the recorder, pre-flight, the calibration wizard) reads the latest robot state and
+ * every motion-capture frame here, as it read them from the clients themselves.
+ *
+ * The robot mirror has no motion command: the arm moves only through the thread's supervisor
+ * (thread-supervisor.ts). What it can ask of the robot is a stop and a control program sent
+ * again (pre-flight's restart, recovery), both of which leave the arm standing still.
+ */
+import { EventEmitter } from 'node:events';
+import type { ControllerVersion } from '../../robot/rtde/client';
+import type { ControlProgramSettings } from '../../robot/control-program';
+import type { RobotState } from '../../robot/robot-state';
+import { LinkDownError, ProgramNotRunningError } from '../../robot/ur5-connection';
+import type { FrameOfData } from '../../mocap/messages/frame';
+import type { MocapSnapshot } from '../../mocap/scene-binding';
+import type { MocapStats } from '../../mocap/stats';
+import type { RobotInfo } from './messages';
+
+type RobotEvents = {
+  state: [RobotState];
+  linkLost: [Error];
+  linkRestored: [];
+  reconnectFailed: [Error];
+  programSent: [];
+};
+
+export class RobotMirror extends EventEmitter<RobotEvents> {
+  latest: RobotState | undefined;
+  linkUp: boolean;
+  uploadProblem: string | undefined;
+  frequency: number;
+  controllerVersion: ControllerVersion | undefined;
+  settings: ControlProgramSettings;
+
+  constructor(
+    info: RobotInfo,
+    private readonly request: (kind: 'send-program') => Promise<void>,
+    private readonly sendStop: () => void,
+  ) {
+    super();
+    this.linkUp = info.linkUp;
+    this.uploadProblem = info.uploadProblem;
+    this.frequency = info.frequency;
+    this.controllerVersion = info.controllerVersion;
+    this.settings = info.settings;
+  }
+
+  /** Takes what the thread reports of the link. */
+  info(info: RobotInfo): void {
+    this.linkUp = info.linkUp;
+    this.uploadProblem = info.uploadProblem;
+    this.frequency = info.frequency;
+    this.controllerVersion = info.controllerVersion;
+    this.settings = info.settings;
+  }
+
+  state(s: RobotState): void {
+    this.latest = s;
+    this.emit('state', s);
+  }
+
+  /** The thread ended: no link, and nothing more will come. */
+  lost(err: Error): void {
+    if (!this.linkUp) return;
+    this.linkUp = false;
+    this.emit('linkLost', err);
+  }
+
+  /** A stop (zero twist), through the thread's robot link; never throws. */
+  stop(): undefined {
+    this.sendStop();
+    return undefined;
+  }
+
+  /**
+   * Sends the control program again (the thread's connection does the upload and waits for it
+   * to run); rejects with ProgramNotRunningError when it does not start.
+   */
+  sendProgram(): Promise<void> {
+    return this.request('send-program');
+  }
+
+  /** Resolves with the first state (the latest included) that satisfies `predicate`. */
+  waitForState(predicate: (s: RobotState) => boolean, timeoutMs = 2000): Promise<RobotState> {
+    if (this.latest && predicate(this.latest)) return Promise.resolve(this.latest);
+    return new Promise((resolve, reject) => {
+      const onState = (s: RobotState): void => {
+        if (!predicate(s)) return;
+        clearTimeout(timer);
+        this.off('state', onState);
+        resolve(s);
+      };
+      const timer = setTimeout(() => {
+        this.off('state', onState);
+        reject(new Error(`robot state not reached within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.on('state', onState);
+    });
+  }
+}
+
+/** Rebuilds the error a thread request failed with, so callers can tell its kind. */
+export function requestError(e: { name: string; message: string }): Error {
+  if (e.name === 'ProgramNotRunningError') return new ProgramNotRunningError(e.message);
+  if (e.name === 'LinkDownError') return new LinkDownError(e.message);
+  return new Error(e.message);
+}
+
+type FrameListener = (frame: FrameOfData, snapshot: MocapSnapshot) => void;
+
+/** The motion-capture stream as the thread receives it: every frame, and the client's statistics. */
+export class MocapMirror {
+  private readonly listeners: FrameListener[] = [];
+  private stats: MocapStats | undefined;
+
+  constructor(readonly appName: string) {}
+
+  on(event: 'frame', fn: FrameListener): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  frame(frame: FrameOfData, snapshot: MocapSnapshot): void {
+    for (const fn of [...this.listeners]) fn(frame, snapshot);
+  }
+
+  statsUpdate(stats: MocapStats): void {
+    this.stats = stats;
+  }
+
+  /** The client's statistics as last reported (every 250 ms); zeros before the first report. */
+  getStats(): MocapStats {
+    return (
+      this.stats ?? {
+        frames: 0,
+        frameRate: 0,
+        droppedFrames: 0,
+        outOfOrderFrames: 0,
+        systemLatency: undefined,
+        totalLatency: undefined,
+        decodeErrors: 0,
+        lastDecodeError: undefined,
+        foreignPackets: 0,
+        roundTrip: undefined,
+      }
+    );
+  }
+}
