@@ -11,9 +11,7 @@
  * (c) Fig. 6: wall time of the serial fine model and of Parareal K = 1..4 for W = 1..available
  *     workers, with 95% confidence intervals, beside the theoretical speedup and the efficiency.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { requirePusher, type Scene } from '../src-main/contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, wrapAngle, type State, type StateLayout } from '../src-main/contract/state';
@@ -21,7 +19,7 @@ import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';
 import { estimateBatchCost } from '../src-main/parareal/model-choice';
-import { meanCi95, printTable, writeResult, type Row } from './report';
+import { earlierParts, meanCi95, printTable, writeResult, type Row } from './report';
 
 const paperTable1 = [
   { model: 'coarse', mm: 62.67, deg: 17.63 },
@@ -395,21 +393,6 @@ async function fig6(runs: number): Promise<unknown> {
   return { runs, cores: os.availableParallelism(), rows };
 }
 
-/**
- * The parts of an earlier results file that this run did not redo, each stamped with the machine
- * and date it was measured on: `parareal table1` alone must not drop the Fig. 5 and 6 results.
- */
-function earlierParts(fresh: Record<string, unknown>): Record<string, unknown> {
-  const file = path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results', 'parareal.json');
-  if (!existsSync(file)) return {};
-  const { machine, ...parts } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const kept: Record<string, unknown> = {};
-  for (const [name, part] of Object.entries(parts)) {
-    if (!(name in fresh)) kept[name] = { machine, ...(part as object) };
-  }
-  return kept;
-}
-
 export async function run(args: string[]): Promise<void> {
   const which = args.filter((a) => !a.startsWith('--') && !/^\d+$/.test(a));
   const want = (name: string): boolean => which.length === 0 || which.includes(name);
@@ -426,5 +409,5 @@ export async function run(args: string[]): Promise<void> {
     }
   }
   if (want('fig6')) result.fig6 = await fig6(runs);
-  writeResult('parareal', { ...earlierParts(result), ...result });
+  writeResult('parareal', { ...earlierParts('parareal', result), ...result });
 }

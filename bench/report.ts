@@ -1,5 +1,5 @@
 /** Shared output for benchmarks: a plain-text table on stdout and a JSON file under bench/results. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 
@@ -44,6 +44,24 @@ export function writeResult(name: string, data: unknown): string {
   writeFileSync(file, `${JSON.stringify({ machine: machineInfo(), ...(data as object) }, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
   return file;
+}
+
+/**
+ * The parts of an earlier `NAME.json` that this run did not redo, each stamped with the machine
+ * and date it was measured on (a part's own stamp wins): running one part of a bench must not
+ * drop the others.
+ */
+export function earlierParts(name: string, fresh: Record<string, unknown>): Record<string, unknown> {
+  const file = path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results', `${name}.json`);
+  if (!existsSync(file)) return {};
+  const { machine, ...parts } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const [part, value] of Object.entries(parts)) {
+    // Parts are objects; top-level fields (which backend, which model) belong to this run.
+    if (!(part in fresh) && typeof value === 'object' && value !== null && !Array.isArray(value))
+      kept[part] = { machine, ...value };
+  }
+  return kept;
 }
 
 /** Benchmarks report intervals the way experiments do. */
