@@ -19,6 +19,7 @@ const realtime = [
   'test/session/foxglove-logs.test.ts',
   'test/shell/shell-run.test.ts',
   'test/console/lab-run-controller.test.ts',
+  'test/console/robot-jog.test.ts',
   'test/console/robot-recovery.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/run/safety-thread.test.ts',
