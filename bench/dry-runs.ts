@@ -25,7 +25,7 @@ import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { createConsoleLab } from '../src-main/console/console-lab';
-import { wilsonInterval } from '../src-main/experiments/stats';
+import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
 import { outcomeOf } from '../src-main/contract/run-lifecycle';
 import { meanCi95, printTable, writeResult } from './report';
 
@@ -156,7 +156,7 @@ export async function run(args: string[]): Promise<void> {
     const s = rs.map((r) => r.armToPush).filter((v): v is number => v !== null);
     if (s.length === 0) return '-';
     const m = meanCi95(s);
-    return `${m.mean.toFixed(2)} +- ${m.ci95.toFixed(2)}`;
+    return meanCiText(m, 2, '+-');
   };
   const planning = meanCi95(steps);
   const summary = {
@@ -164,8 +164,8 @@ export async function run(args: string[]): Promise<void> {
     settings: preset ?? 'console default',
     runs: done.length,
     'goal reached': `${finished.length} (${(100 * interval.low).toFixed(0)}-${(100 * interval.high).toFixed(0)}%)`,
-    'time to goal s': finished.length > 0 ? `${time.mean.toFixed(1)} +- ${time.ci95.toFixed(1)}` : '-',
-    'planning per step s': `${planning.mean.toFixed(2)} +- ${planning.ci95.toFixed(2)}`,
+    'time to goal s': finished.length > 0 ? meanCiText(time, 1, '+-') : '-',
+    'planning per step s': meanCiText(planning, 2, '+-'),
     'arming to first push s, first run': pushes(done.slice(0, 1)),
     'arming to first push s, later runs': pushes(done.slice(1)),
     'steps planned twice': `${steps.length > 0 ? ((100 * done.reduce((a, r) => a + r.replanned, 0)) / steps.length).toFixed(0) : 0}%`,

@@ -1,28 +1,32 @@
 /** Turns any error that reaches the top of a command into one clear message and an exit code. */
 import { existsSync } from 'node:fs';
 import { CommanderError } from 'commander';
-import { SceneFileError } from '../contract/scene-file';
-import { NatNetLinkError } from '../mocap/client';
-import { DashboardRefusedError } from '../robot/dashboard';
-import { GripperError } from '../robot/gripper';
-import { LineClientError } from '../robot/line-client';
-import { RtdeConnectionError } from '../robot/rtde/client';
-import { RtdeSetupError } from '../robot/rtde/setup-errors';
-import { LinkDownError } from '../robot/ur5-connection';
 
 /**
  * Errors of a lab link (robot, gripper, motion capture): the lab's state, told in words for the
- * operator, not a fault of this program, so no stack trace.
+ * operator, not a fault of this program, so no stack trace. Loaded only once an error needs
+ * sorting: `parapush --help` (a CommanderError) must not import the device clients.
  */
-const LINK_ERRORS = [
-  RtdeConnectionError,
-  RtdeSetupError,
-  LinkDownError,
-  DashboardRefusedError,
-  LineClientError,
-  GripperError,
-  NatNetLinkError,
-];
+async function linkErrors(): Promise<readonly (abstract new (...args: never[]) => Error)[]> {
+  const [mocap, dashboard, gripper, lineClient, rtde, rtdeSetup, ur5] = await Promise.all([
+    import('../mocap/client'),
+    import('../robot/dashboard'),
+    import('../robot/gripper'),
+    import('../robot/line-client'),
+    import('../robot/rtde/client'),
+    import('../robot/rtde/setup-errors'),
+    import('../robot/ur5-connection'),
+  ]);
+  return [
+    rtde.RtdeConnectionError,
+    rtdeSetup.RtdeSetupError,
+    ur5.LinkDownError,
+    dashboard.DashboardRefusedError,
+    lineClient.LineClientError,
+    gripper.GripperError,
+    mocap.NatNetLinkError,
+  ];
+}
 
 /** Exit codes the README promises: 1 for a failure, 2 for bad input (usage, files, options). */
 export const EXIT_FAILURE = 1;
@@ -44,14 +48,15 @@ export function requireFile(file: string, option?: string): string {
   return file;
 }
 
-export function reportCliError(err: unknown): number {
+export async function reportCliError(err: unknown): Promise<number> {
   // Commander has already printed its message (or the help, or the version).
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
+  const { SceneFileError } = await import('../contract/scene-file');
   if (err instanceof SceneFileError || err instanceof UsageError) {
     process.stderr.write(`parapush: ${err.message}\n`);
     return EXIT_BAD_INPUT;
   }
-  if (LINK_ERRORS.some((kind) => err instanceof kind)) {
+  if ((await linkErrors()).some((kind) => err instanceof kind)) {
     const message = (err as Error).message;
     const hint = /ECONNREFUSED/.test(message)
       ? ' (nothing listens there: is the robot controller, Motive or `parapush lab` running, and is the address right?)'

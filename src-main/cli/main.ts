@@ -22,7 +22,7 @@ program
   .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'parapush: ')) })
   .exitOverride();
 
-registerCommands(program);
+await registerCommands(program, process.argv.slice(2));
 
 let code: number;
 try {
@@ -30,7 +30,7 @@ try {
   // A command that fails without throwing (a failed scene check, a run that did not succeed) says so here.
   code = Number(process.exitCode ?? 0);
 } catch (err) {
-  code = reportCliError(err);
+  code = await reportCliError(err);
 }
 await flushed(process.stdout);
 await flushed(process.stderr);

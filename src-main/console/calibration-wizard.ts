@@ -1,7 +1,8 @@
 /**
  * The calibration wizard behind the Setup view: two stages, motion capture -> table and table ->
- * robot base. In each the operator places the pusher at known table points and the wizard records
- * the live measurement there (it never moves the arm), fits the stage's calibration
+ * robot base. In each the operator places the pusher at known table points (by hand, on the
+ * pendant, or with the wizard's jog: short slow moves through the control program, robot-jog.ts)
+ * and the wizard records the live measurement there, fits the stage's calibration
  * (src-main/calibration), and saves it into the connected lab's setup once its residual passes the
  * same check as the pre-flight checklist's. Pairs belong to one lab: when the console switches
  * labs they are dropped.
@@ -22,6 +23,7 @@ import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../setup/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
 import type { LabSession } from './lab-session';
+import { jogTool } from './robot-jog';
 
 interface Pair {
   table: Vec3;
@@ -71,6 +73,8 @@ export class CalibrationWizard {
   private stages: Record<CalibrationStageId, Stage> = { mocap: emptyStage(), robot: emptyStage() };
   private pairsFrom: LabSession | null = null;
   private capturing = false;
+  /** The jog under way, to stop it (Abort); null: none. */
+  private jogging: AbortController | null = null;
 
   constructor(private readonly options: CalibrationWizardOptions) {
     this.captures = options.captures ?? labCaptures;
@@ -105,6 +109,7 @@ export class CalibrationWizard {
   async capture(stageId: CalibrationStageId, table: Vec3): Promise<CalibrationWizardState> {
     const { session, link } = this.connected();
     if (this.capturing) throw new Error('a capture is already in progress');
+    if (this.jogging) throw new Error('the arm is jogging: capture once it has stopped');
     this.capturing = true;
     let measured: Vec3;
     try {
@@ -121,6 +126,35 @@ export class CalibrationWizard {
       saved: null,
     };
     return this.state();
+  }
+
+  /**
+   * Jogs the tool (and the pusher it holds) by (dx, dy) m along the robot base axes, through the
+   * control program like every move of the arm (robot-jog.ts), so the pusher can be brought to
+   * each table point from the console, on a real lab or the virtual one. Resolves with the
+   * distance moved (m).
+   */
+  async jog(dx: number, dy: number): Promise<number> {
+    const { link } = this.connected();
+    if (this.jogging) throw new Error('a jog is already under way');
+    if (this.capturing) throw new Error('a capture is in progress: hold the pusher still');
+    const control = new AbortController();
+    this.jogging = control;
+    try {
+      return await jogTool(link.robot, dx, dy, { signal: control.signal });
+    } finally {
+      this.jogging = null;
+    }
+  }
+
+  /** True while a jog moves the arm (no run may start then). */
+  get jogInProgress(): boolean {
+    return this.jogging !== null;
+  }
+
+  /** Stops a jog under way (the operator's Abort); nothing when none is. */
+  stopJog(): void {
+    this.jogging?.abort();
   }
 
   remove(stageId: CalibrationStageId, index: number): CalibrationWizardState {

@@ -228,6 +228,9 @@ export class ConsoleCore {
       case 'settings.preset':
         return { settings: this.changeSettings(plannerPresets[command.preset].settings) };
       case 'run.start':
+        // The jog has the arm: a run would command it at the same time.
+        if (this.calibration.jogInProgress)
+          throw new Error('the arm is jogging (calibration): wait for it to stop');
         return { status: await this.startRun(command.mode) };
       // The lifecycle says whether the operator's command may happen now; the controller acts on
       // it and reports the transition (pause, resume) or the supervisor's start (after arm).
@@ -264,6 +267,7 @@ export class ConsoleCore {
       case 'calibration.capture':
       case 'calibration.remove':
       case 'calibration.clear':
+      case 'calibration.jog':
       case 'calibration.fit':
       case 'calibration.save':
         return { calibration: await this.calibrate(command) };
@@ -284,6 +288,15 @@ export class ConsoleCore {
         return w.remove(command.stage, command.index);
       case 'calibration.clear':
         return w.clear(command.stage);
+      case 'calibration.jog': {
+        const moved = await w.jog(command.dx, command.dy);
+        this.log(
+          'info',
+          'calibration',
+          `jogged the tool ${(moved * 1000).toFixed(1)} mm towards (${(command.dx * 1000).toFixed(0)}, ${(command.dy * 1000).toFixed(0)}) mm in the robot base frame`,
+        );
+        return w.state();
+      }
       case 'calibration.fit':
         return w.fit(command.stage, command.kind);
       case 'calibration.save': {
@@ -350,6 +363,7 @@ export class ConsoleCore {
     const held: ConsoleEvent[] = [];
     this.held = held;
     try {
+      this.calibration.stopJog();
       this.runController.abort(source);
     } finally {
       this.held = null;

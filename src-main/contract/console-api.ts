@@ -102,7 +102,8 @@ export const commandSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('playback.close') }).strict(),
-  // Calibration wizard (Setup view): captures never move the arm; the operator places the pusher.
+  // Calibration wizard (Setup view): captures never move the arm; the operator places the pusher
+  // (by hand, on the pendant, or with calibration.jog).
   z.object({ type: z.literal('calibration.get') }).strict(),
   /** Records the live measurement (mocap: pusher body averaged ~0.5 s; robot: tool point) at a table point. */
   z
@@ -116,6 +117,14 @@ export const commandSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('calibration.clear'), stage: calibrationStageIdSchema }).strict(),
+  /** Jogs the tool by (dx, dy) m along the robot base axes (at most 50 mm, slowly; Abort stops it). */
+  z
+    .object({
+      type: z.literal('calibration.jog'),
+      dx: finite.refine((v) => Math.abs(v) <= 0.05, 'must be within ±0.05 m'),
+      dy: finite.refine((v) => Math.abs(v) <= 0.05, 'must be within ±0.05 m'),
+    })
+    .strict(),
   /** Fits the stage's pairs: mocap 3D or planar ('2d'); the robot base is always planar. */
   z
     .object({
@@ -498,6 +507,7 @@ export const commandResultSchemas = {
   'calibration.capture': calibrationResult,
   'calibration.remove': calibrationResult,
   'calibration.clear': calibrationResult,
+  'calibration.jog': calibrationResult,
   'calibration.fit': calibrationResult,
   'calibration.save': calibrationResult,
 } as const satisfies Record<CommandType, z.ZodType>;

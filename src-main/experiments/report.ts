@@ -6,8 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunRecord } from './run-record';
-import { meanCi95, wilsonInterval } from './stats';
+import { meanCi95, meanCiText, wilsonInterval } from './stats';
 import { barChartSvg } from './svg-chart';
+
+type MeanCi = ReturnType<typeof meanCi95>;
 
 export interface ModelSummary {
   model: string;
@@ -17,12 +19,12 @@ export interface ModelSummary {
   successLow: number;
   successHigh: number;
   /** Task time over successful runs (s): the papers report the time of completed tasks. */
-  taskTime: { mean: number; ci95: number };
+  taskTime: MeanCi;
   /** Task time over all runs (s). */
-  taskTimeAll: { mean: number; ci95: number };
+  taskTimeAll: MeanCi;
   /** Planning wall time per MPC step over all steps of all runs (s). */
-  planningPerStep: { mean: number; ci95: number; max: number };
-  actions: { mean: number; ci95: number };
+  planningPerStep: MeanCi & { max: number };
+  actions: MeanCi;
   /** Runs per outcome (success, failure kinds, action-limit, time-limit). */
   outcomes: Record<string, number>;
 }
@@ -59,8 +61,7 @@ export function summarize(records: readonly RunRecord[], modelOrder: readonly st
 
 const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
 const num = (v: number, d = 1): string => (Number.isFinite(v) ? v.toFixed(d) : 'n/a');
-const pm = (m: { mean: number; ci95: number }, d = 1): string =>
-  Number.isFinite(m.mean) ? `${num(m.mean, d)} ± ${num(m.ci95, d)}` : 'n/a';
+const pm = (m: MeanCi, d = 1): string => meanCiText(m, d);
 
 export function markdownTable(task: string, summaries: readonly ModelSummary[]): string {
   const lines = [

@@ -7,8 +7,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readExperimentFile, type ExperimentFile } from './runner';
+import { meanCiText } from './stats';
 
-const meanCi = z.object({ mean: z.number().nullable(), ci95: z.number().nullable() });
+const meanCi = z.object({
+  mean: z.number().nullable(),
+  ci95: z.number().nullable(),
+  /** Samples; absent in summaries written before it was recorded. */
+  n: z.number().int().optional(),
+});
 
 /** An experiment's summary.json as report.ts writes it (JSON turns a NaN mean into null). */
 export const summaryFileSchema = z.object({
@@ -85,7 +91,9 @@ export function verdict(row: ModelRow, figure: PaperFigure): Verdict | null {
 
 const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
 const secs = (m: z.infer<typeof meanCi>, d = 1): string =>
-  m.mean === null ? '–' : `${m.mean.toFixed(d)} ± ${(m.ci95 ?? 0).toFixed(d)}`;
+  m.mean === null
+    ? '–'
+    : meanCiText({ mean: m.mean, ci95: m.ci95 ?? 0, ...(m.n === undefined ? {} : { n: m.n }) }, d);
 const success = (r: ModelRow): string =>
   `${r.successes}/${r.runs} = ${pct(r.successRate)} (${pct(r.successLow)}–${pct(r.successHigh)})`;
 const paperValue = (f: PaperFigure): string =>

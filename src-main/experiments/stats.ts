@@ -10,14 +10,27 @@ export function wilsonInterval(successes: number, n: number, z = 1.96): { low: n
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
-/** Mean and the half-width of its 95% confidence interval (Student t); ci95 = 0 below 2 samples. */
-export function meanCi95(xs: readonly number[]): { mean: number; ci95: number } {
+/**
+ * Mean and the half-width of its 95% confidence interval (Student t), of n samples; ci95 = 0
+ * below 2 samples, where there is no interval (meanCiText then prints the mean alone).
+ */
+export function meanCi95(xs: readonly number[]): { mean: number; ci95: number; n: number } {
   const n = xs.length;
-  if (n === 0) return { mean: Number.NaN, ci95: 0 };
+  if (n === 0) return { mean: Number.NaN, ci95: 0, n };
   const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, ci95: 0 };
+  if (n < 2) return { mean, ci95: 0, n };
   const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
-  return { mean, ci95: tQuantile975(n - 1) * Math.sqrt(variance / n) };
+  return { mean, ci95: tQuantile975(n - 1) * Math.sqrt(variance / n), n };
+}
+
+/**
+ * "24.8 ± 1.2" with d decimals; a single sample has no interval, and "24.8 ± 0.0" would claim a
+ * certain one, so it reads "24.8 (n = 1)"; no samples read "n/a".
+ */
+export function meanCiText(m: { mean: number; ci95: number; n?: number }, d = 1, plusMinus = '±'): string {
+  if (!Number.isFinite(m.mean)) return 'n/a';
+  if (m.n === 1) return `${m.mean.toFixed(d)} (n = 1)`;
+  return `${m.mean.toFixed(d)} ${plusMinus} ${m.ci95.toFixed(d)}`;
 }
 
 /** Two-sided 95% Student-t quantile: table up to 30 degrees of freedom, then a close approximation. */

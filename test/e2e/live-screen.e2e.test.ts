@@ -275,7 +275,8 @@ describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, vi
         const later = await activity.textContent();
         // Unless the step arrived in between, the same clock has moved on.
         if (/Planning step 0/.test(later ?? '')) expect(clock(later)).toBeGreaterThan(clock(first));
-        expect(seconds(await runTime())).toBeGreaterThan(0);
+        // The run timer counts whole seconds: within the run's first second it still reads 00:00.
+        await expect.poll(async () => seconds(await runTime()), { timeout: 5000 }).toBeGreaterThan(0);
         const stepped = async () => {
           if (/FAILED|ABORTED|FINISHED/.test((await phase()) ?? '')) return 'stopped';
           const label = await page.getByTestId('live-canvas').getAttribute('aria-label');

@@ -12,7 +12,7 @@ import {
   shardScenes,
 } from '../../src-main/experiments/runner';
 import { parseRunSpec, taskForSpec } from '../../src-main/experiments/run-spec';
-import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
+import { meanCi95, meanCiText, wilsonInterval } from '../../src-main/experiments/stats';
 import { barChartSvg, lineChartSvg, niceTicks, textWidth } from '../../src-main/experiments/svg-chart';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
@@ -56,6 +56,15 @@ describe('experiment statistics and report', () => {
     const m = meanCi95([1, 2, 3, 4]);
     expect(m.mean).toBe(2.5);
     expect(m.ci95).toBeCloseTo(3.182 * Math.sqrt(5 / 3 / 4), 6);
+  });
+
+  it('prints a single run as its value, not as an interval of zero width', () => {
+    expect(meanCiText(meanCi95([24.8]))).toBe('24.8 (n = 1)');
+    expect(meanCiText(meanCi95([]))).toBe('n/a');
+    expect(meanCiText(meanCi95([1, 2, 3, 4]), 2)).toBe(`2.50 ± ${(3.182 * Math.sqrt(5 / 3 / 4)).toFixed(2)}`);
+    const one = summarize([record('fine', 0, 'success', 24.8)]);
+    expect(markdownTable('t', one)).toContain('| 24.8 (n = 1) |');
+    expect(markdownTable('t', one)).not.toContain('± 0.0');
   });
 
   it('summarizes per model and writes JSON, Markdown and SVG plots', () => {

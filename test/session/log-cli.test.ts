@@ -65,6 +65,9 @@ describe('parapush log', () => {
     const r = await cli('info', complete);
     expect(r.stdout).toMatch(/outcome: +success/);
     expect(r.stdout).toMatch(/origin: +test/);
+    expect(r.stdout).toMatch(
+      /duration: +\d+\.\d{3} s \(first to last message, wall clock; not the task time\)/,
+    );
     expect(r.stdout).toMatch(/\/robot\/state +51 messages/);
     expect(r.stdout).toMatch(
       /mocap: +240 frames, 0 dropped, 30 out of order, 0 repeated, 0 restart\(s\), 0 bad packet\(s\)/,

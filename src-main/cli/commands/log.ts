@@ -49,7 +49,9 @@ export function registerLogCommand(program: Command): void {
           const lines = [
             `file:      ${file}`,
             `started:   ${when(summary.startedAt)}`,
-            `duration:  ${summary.duration.toFixed(3)} s`,
+            // The log's span, not a task time: an experiment table's task time is planning plus
+            // the arm's moves in simulated time, and a console run's span also holds the checks.
+            `duration:  ${summary.duration.toFixed(3)} s (first to last message, wall clock; not the task time)`,
             `origin:    ${summary.origin ?? 'unknown'}`,
             `mode:      ${summary.mode ?? 'unknown'}`,
             `lab:       ${summary.lab ?? (summary.origin === 'experiment' ? 'none (the simulated world)' : 'unknown')}`,

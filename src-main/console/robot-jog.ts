@@ -1,0 +1,133 @@
+/**
+ * A short jog of the arm, for the calibration wizard: the tool moved a few millimetres along an
+ * axis of the robot base, as the teach pendant's jog does. It goes to the arm the way every run
+ * does (the control program's speed command over RTDE, refreshed well within the program's
+ * watchdog, then its stop), so it moves a real arm and the virtual lab's alike; the console has
+ * no other way to the arm. Kept slow and short, only from a robot that runs normally with the
+ * program waiting, and stopped by Abort: a jog the operator watches, not a plan.
+ */
+import { monotonicSeconds } from '../contract/time';
+import { programPlaying, type RobotState } from '../robot/robot-state';
+import type { Ur5Connection } from '../robot/ur5-connection';
+
+/** Jog speed, m/s: slow enough to watch and to stop by hand (the pendant's fine jog is similar). */
+export const JOG_SPEED = 0.02;
+/** Longest jog, m: a jog brings the tip to a point, a longer way is the operator's on the pendant. */
+export const MAX_JOG = 0.05;
+/** Acceleration to and from the jog speed, m/s^2 (gentle: 0.02 m/s is reached within 0.2 mm). */
+const JOG_ACCELERATION = 1;
+/**
+ * The arm must gain this much along the jog (m) within STALL_S, or the jog stops as not followed.
+ * Judged on progress, not on the nominal time: a controller slowed by its speed slider (or a
+ * virtual one on a loaded machine) still finishes, one that does not move is stopped.
+ */
+const PROGRESS = 0.0005;
+const STALL_S = 1.5;
+
+export class JogRefused extends Error {
+  override name = 'JogRefused';
+}
+
+/** What a jog needs of the robot connection. */
+export type JogRobot = Pick<Ur5Connection, 'sendTwist' | 'stop' | 'linkUp' | 'latest' | 'settings'>;
+
+export interface JogOptions {
+  /** Refresh period of the speed command, ms (default: a quarter of the program's watchdog). */
+  refreshMs?: number;
+  /** Aborts the jog: the arm is stopped at once. */
+  signal?: AbortSignal;
+}
+
+/** Why the robot cannot be jogged now; null when it can. */
+export function jogRefusal(robot: JogRobot): string | null {
+  if (!robot.linkUp) return 'the RTDE link to the UR5 is down';
+  const s = robot.latest;
+  if (!s) return 'no robot state received yet';
+  if (s.safetyMode !== 'NORMAL') return `the robot's safety mode is ${s.safetyMode}: recover it first`;
+  if (s.robotMode !== 'RUNNING') return `the robot is ${s.robotMode}, not RUNNING`;
+  if (!programPlaying(s)) return 'the control program is not running on the controller';
+  return null;
+}
+
+/**
+ * Moves the tool by (dx, dy) m in the robot base frame, at JOG_SPEED, and stops; resolves with
+ * the distance the tool moved (m). Refuses a step longer than MAX_JOG or a robot that is not
+ * ready; fails, with the arm stopped, when the arm does not follow or the jog is aborted.
+ */
+export async function jogTool(
+  robot: JogRobot,
+  dx: number,
+  dy: number,
+  options: JogOptions = {},
+): Promise<number> {
+  const distance = Math.hypot(dx, dy);
+  if (!Number.isFinite(distance) || distance === 0) throw new JogRefused('a jog needs a direction');
+  if (distance > MAX_JOG + 1e-9)
+    throw new JogRefused(`a jog moves at most ${MAX_JOG * 1000} mm, not ${(distance * 1000).toFixed(1)} mm`);
+  const refusal = jogRefusal(robot);
+  if (refusal) throw new JogRefused(refusal);
+  const start = robot.latest!.tcpPose;
+  const ux = dx / distance;
+  const uy = dy / distance;
+  /** How far along the jog's direction the tool is now. */
+  const along = (s: RobotState): number =>
+    (s.tcpPose[0]! - start[0]!) * ux + (s.tcpPose[1]! - start[1]!) * uy;
+  // Stop commanding where the ramp down ends on the point.
+  const braking = (JOG_SPEED * JOG_SPEED) / (2 * JOG_ACCELERATION);
+  const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
+  let progress = { along: 0, at: monotonicSeconds() };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const tick = (): void => {
+        if (options.signal?.aborted) return finish(new JogRefused('the jog was aborted'));
+        const problem = jogRefusal(robot);
+        if (problem) return finish(new JogRefused(`jog stopped: ${problem}`));
+        const now = along(robot.latest!);
+        if (now >= distance - braking) return finish();
+        if (now > progress.along + PROGRESS) progress = { along: now, at: monotonicSeconds() };
+        else if (monotonicSeconds() - progress.at > STALL_S)
+          return finish(
+            new JogRefused(
+              `the arm did not follow the jog (no motion for ${STALL_S} s; control program ${robot.latest!.program.state}, speed scaling ${robot.latest!.speedScaling.toFixed(2)}): stopped`,
+            ),
+          );
+        // A program waiting for its re-arm (or tripped by its watchdog when this process stalled
+        // past it, which a loaded machine can do) ignores a motion command until a zero command
+        // re-arms it, as at the start of every run: send that, then the motion.
+        const program = robot.latest!.program.state;
+        if (program === 'WAIT_REARM' || program === 'TRIPPED') robot.stop();
+        else robot.sendTwist(ux * JOG_SPEED, uy * JOG_SPEED, JOG_ACCELERATION);
+      };
+      const timer = setInterval(tick, refreshMs);
+      const onAbort = (): void => finish(new JogRefused('the jog was aborted'));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const finish = (err?: Error): void => {
+        clearInterval(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        robot.stop();
+        if (err) reject(err);
+        else resolve();
+      };
+      tick();
+    });
+  } finally {
+    // Whatever ended the jog, the last word to the arm is a stop (the connection keeps it fresh).
+    robot.stop();
+  }
+  await settled(robot, refreshMs);
+  return Math.max(0, along(robot.latest!));
+}
+
+/** Resolves once the tool has come to rest (or after a second: the stop is the program's then). */
+function settled(robot: JogRobot, pollMs: number): Promise<void> {
+  const until = monotonicSeconds() + 1;
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const v = robot.latest?.tcpSpeed ?? [0, 0, 0];
+      if (Math.hypot(v[0]!, v[1]!, v[2]!) < 0.001 || monotonicSeconds() > until) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, pollMs);
+  });
+}
