@@ -21,7 +21,7 @@ const realtime = [
   'test/session/foxglove-logs.test.ts',
   'test/shell/shell-run.test.ts',
   'test/console/lab-run-controller.test.ts',
-  'test/console/robot-jog.test.ts',
+  'test/robot/jog.test.ts',
   'test/console/robot-recovery.test.ts',
   'test/console/recovery-target-lab.test.ts',
   'test/robot/ur5-connection.test.ts',

@@ -1,7 +1,7 @@
 /**
  * The calibration wizard behind the Setup view: two stages, motion capture -> table and table ->
  * robot base. In each the operator places the pusher at known table points (by hand, on the
- * pendant, or with the wizard's jog: short slow moves through the control program, robot-jog.ts)
+ * pendant, or with the wizard's jog: short slow moves through the control program, robot/jog.ts)
  * and the wizard records the live measurement there, fits the stage's calibration
  * (src-main/calibration), and saves it into the connected lab's setup once its residual passes the
  * same check as the pre-flight checklist's. Pairs belong to one lab: when the console switches
@@ -23,7 +23,6 @@ import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../setup/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
 import type { LabSession } from './lab-session';
-import { jogTool } from './robot-jog';
 
 interface Pair {
   table: Vec3;
@@ -130,7 +129,7 @@ export class CalibrationWizard {
 
   /**
    * Jogs the tool (and the pusher it holds) by (dx, dy) m along the robot base axes, through the
-   * control program like every move of the arm (robot-jog.ts), so the pusher can be brought to
+   * control program like every move of the arm (robot/jog.ts), so the pusher can be brought to
    * each table point from the console, on a real lab or the virtual one. Resolves with the
    * distance moved (m).
    */
@@ -141,7 +140,7 @@ export class CalibrationWizard {
     const control = new AbortController();
     this.jogging = control;
     try {
-      return await jogTool(link.robot, dx, dy, { signal: control.signal });
+      return await link.robot.jog(dx, dy, control.signal);
     } finally {
       this.jogging = null;
     }

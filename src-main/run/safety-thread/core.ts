@@ -25,6 +25,7 @@ import { StateEstimator } from '../../mocap/state-estimator';
 import { RobotAdapter } from '../../robot/adapter';
 import type { RobotState } from '../../robot/robot-state';
 import { Ur5Connection } from '../../robot/ur5-connection';
+import { JogRefused, jogTool } from '../../robot/jog';
 import { sceneGuardFor } from '../../safety/scene-guard';
 import {
   Supervisor,
@@ -62,6 +63,8 @@ interface Devices {
 
 export class SafetyCore {
   private devices: Devices | undefined;
+  /** The jog under way (robot/jog.ts), aborted by `jog-stop`. */
+  private jogging: AbortController | undefined;
   private setup: Setup | undefined;
   private supervisor: Supervisor | undefined;
   /** A gripper scene's finger gap as the Robotiq last reported it (m). */
@@ -101,6 +104,10 @@ export class SafetyCore {
         return;
       case 'send-program':
         return this.sendProgram(m.id);
+      case 'jog':
+        return this.jog(m.id, m.dx, m.dy);
+      case 'jog-stop':
+        return void this.jogging?.abort();
       case 'robot-stop':
         return void this.devices?.robot.stop();
       case 'supervise':
@@ -233,6 +240,30 @@ export class SafetyCore {
       ...(r.controllerVersion ? { controllerVersion: { ...r.controllerVersion } } : {}),
       settings: r.settings,
     };
+  }
+
+  /**
+   * A jog on the thread's robot link; refused while a run's supervisor is armed or running (the
+   * supervisor is then the only one to command the arm) and while another jog moves it.
+   */
+  private async jog(id: number, dx: number, dy: number): Promise<void> {
+    const robot = this.devices?.robot;
+    const fail = (e: Error): void =>
+      this.post({ type: 'reply', id, error: { name: e.name, message: e.message } });
+    if (!robot) return fail(new Error('the robot is not connected'));
+    if (this.supervisor?.active)
+      return fail(new JogRefused('a run is armed: the supervisor commands the arm'));
+    if (this.jogging) return fail(new JogRefused('a jog is already under way'));
+    const control = new AbortController();
+    this.jogging = control;
+    try {
+      const moved = await jogTool(robot, dx, dy, { signal: control.signal });
+      this.post({ type: 'reply', id, moved });
+    } catch (err) {
+      fail(err as Error);
+    } finally {
+      this.jogging = undefined;
+    }
   }
 
   private async sendProgram(id: number): Promise<void> {

@@ -90,6 +90,13 @@ export const toSafetySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setup'), setup: setupSchema }).strict(),
   /** Sends the control program again (pre-flight's restart, recovery); answered by `reply`. */
   z.object({ type: z.literal('send-program'), id: z.number().int() }).strict(),
+  /**
+   * A jog of the tool by (dx, dy) m along the robot base axes (the calibration wizard,
+   * robot/jog.ts), refused while a run is armed; answered by `reply` with the distance moved.
+   */
+  z.object({ type: z.literal('jog'), id: z.number().int(), dx: finite, dy: finite }).strict(),
+  /** Stops the jog under way (the operator's Abort). */
+  z.object({ type: z.literal('jog-stop') }).strict(),
   /** A stop outside a run (recovery zeroes the twist, closing the lab): stops never move the arm. */
   z.object({ type: z.literal('robot-stop') }).strict(),
   /** A new supervisor for a run: the scene within the lab's limits (supervised-run.ts withinLab). */
@@ -220,6 +227,8 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
     .object({
       type: z.literal('reply'),
       id: z.number().int(),
+      /** A jog's distance moved (m). */
+      moved: z.number().optional(),
       error: z.object({ name: z.string(), message: z.string() }).strict().optional(),
     })
     .strict(),

@@ -13,6 +13,7 @@ import type { ControllerVersion } from '../../robot/rtde/client';
 import type { ControlProgramSettings } from '../../robot/control-program';
 import type { RobotState } from '../../robot/robot-state';
 import { LinkDownError, ProgramNotRunningError } from '../../robot/ur5-connection';
+import { JogRefused } from '../../robot/jog';
 import type { FrameOfData } from '../../mocap/messages/frame';
 import type { MocapSnapshot } from '../../mocap/scene-binding';
 import type { MocapStats } from '../../mocap/stats';
@@ -36,7 +37,11 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
 
   constructor(
     info: RobotInfo,
-    private readonly request: (kind: 'send-program') => Promise<void>,
+    private readonly request: {
+      sendProgram(): Promise<void>;
+      jog(dx: number, dy: number): Promise<number>;
+      stopJog(): void;
+    },
     private readonly sendStop: () => void,
   ) {
     super();
@@ -79,7 +84,21 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
    * to run); rejects with ProgramNotRunningError when it does not start.
    */
   sendProgram(): Promise<void> {
-    return this.request('send-program');
+    return this.request.sendProgram();
+  }
+
+  /**
+   * Jogs the tool by (dx, dy) m along the robot base axes (robot/jog.ts), run by the thread that
+   * holds the robot link; resolves with the distance moved (m). `signal` stops it.
+   */
+  async jog(dx: number, dy: number, signal?: AbortSignal): Promise<number> {
+    const stop = (): void => this.request.stopJog();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await this.request.jog(dx, dy);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
   }
 
   /** Resolves with the first state (the latest included) that satisfies `predicate`. */
@@ -105,6 +124,7 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
 export function requestError(e: { name: string; message: string }): Error {
   if (e.name === 'ProgramNotRunningError') return new ProgramNotRunningError(e.message);
   if (e.name === 'LinkDownError') return new LinkDownError(e.message);
+  if (e.name === 'JogRefused') return new JogRefused(e.message);
   return new Error(e.message);
 }
 

@@ -81,7 +81,16 @@ export class SafetyThread extends EventEmitter<Events> {
     super();
     this.robot = new RobotMirror(
       ready.robot,
-      () => this.request({ type: 'send-program', id: this.nextId++ }, 60_000).then(() => undefined),
+      {
+        sendProgram: () =>
+          this.request({ type: 'send-program', id: this.nextId++ }, 60_000).then(() => undefined),
+        // A jog lasts seconds at the most (robot/jog.ts: 50 mm at 20 mm/s, or its stall limit).
+        jog: (dx, dy) =>
+          this.request({ type: 'jog', id: this.nextId++, dx, dy }, 30_000).then((m) =>
+            m.type === 'reply' ? (m.moved ?? 0) : 0,
+          ),
+        stopJog: () => this.send({ type: 'jog-stop' }),
+      },
       () => this.send({ type: 'robot-stop' }),
     );
     this.natnet = new MocapMirror(ready.mocapApp);

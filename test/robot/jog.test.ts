@@ -4,7 +4,7 @@
  * stops; a step too long, a robot in a protective stop or an aborted jog are refused or stopped.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { JogRefused, jogRefusal, jogTool, MAX_JOG } from '../../src-main/console/robot-jog';
+import { JogRefused, jogRefusal, jogTool, MAX_JOG } from '../../src-main/robot/jog';
 import { VirtualUr } from '../../src-main/lab/virtual-ur';
 import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 
