@@ -4,67 +4,230 @@
  * and worker count (default 1, 2, 4, 8, 15), beside the control duration that real-time MPC must
  * beat, and what `auto` picks. Steps are planned from states along a recorded run
  * (docs/experiments/isrr-obstacle, fine model, scene 0), pusher in contact, not only from the
- * start state.
+ * start state. Writes bench/results/planner.json and planner-crossover.svg.
+ *
+ * `npm run bench -- planner --task NAME [--steps N] [--workers 2,...] [--models auto,fine/mpc]`:
+ * the same for any shipped task of resources/tasks, with the task's own planner (MPC, TAMPC or
+ * UAMPC; a model spec may name another, as experiments do: fine/uampc) and prediction settings,
+ * from states along a committed experiment's fine-model run of the task (its first scene, drawn
+ * as the experiment drew it). Defaults: 3 steps, 2 workers, the task's default model (`auto`).
+ * Writes bench/results/planner-NAME.json with the same row fields and a `profile` of the work a
+ * step asks of the pool (fine jobs, MuJoCo steps, objects simulated).
  *
  * Equal accuracy: each plan's predicted end state is compared with the fine model run on the same
  * controls (the `vs fine` columns), so a faster model is only faster at the accuracy shown.
  * More workers than cores still shows the scheduling (how many rounds of fine jobs a step needs)
  * but not the speedup: the wall time cannot drop below the work divided by the cores. Machines
  * differ about 2x per core, so the table is printed beside this machine's figure of the physics
- * bench's RK4 1-slider row. Writes bench/results/planner.json and planner-crossover.svg.
+ * bench's RK4 1-slider row.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Scene } from '../src-main/contract/scene';
 import type { State } from '../src-main/contract/state';
+import { deriveSeed } from '../src-main/common/rng';
+import { sampleScene } from '../src-main/experiments/initial-states';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
-import { readRunRecords } from '../src-main/experiments/run-record';
+import { readRunRecords, type RunRecord } from '../src-main/experiments/run-record';
+import { sceneSeed } from '../src-main/experiments/runner';
+import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
 import { meanCi95 } from '../src-main/experiments/stats';
-import { FinePool } from '../src-main/parareal/fine-pool';
-import { parseModelRequest } from '../src-main/parareal/model-choice';
+import { FinePool, type FineJobInput } from '../src-main/parareal/fine-pool';
 import { modelLabel } from '../src-main/parareal/predictor';
 import type { Control } from '../src-main/parareal/parareal';
-import { loadTaskFile } from '../src-main/planning/task-file';
+import { loadTaskFile, type Task } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
-import { FineModel } from '../src-workers/physics/fine-model';
+import { FineModel, stepCount } from '../src-workers/physics/fine-model';
+import type { FineResult } from '../src-workers/worker-protocol';
 import { physicsCostRow } from './physics';
 import { printTable, writeResult, type Row } from './report';
 
 const MODELS = 'coarse,parareal:1,parareal:2,parareal:3,fine,auto';
 
-export async function run(args: string[]): Promise<void> {
-  const steps = Number(args[0] ?? 5);
-  const workerCounts = (args[1] ?? '1,2,4,8,15').split(',').map(Number);
-  const models = (args[2] ?? MODELS).split(',');
-  const { task, scene } = loadTaskFile(path.resolve('resources/tasks/isrr-obstacle.json'));
-  const recorded = readRunRecords(path.resolve('docs/experiments/isrr-obstacle')).find(
-    (r) => r.model === 'fine' && r.scene === 0,
+/** What a `planner` invocation benchmarks. */
+export interface PlannerBenchArgs {
+  /** null: isrr-obstacle as the original positional form, writing planner.json and the chart. */
+  task: string | null;
+  steps: number;
+  workers: number[];
+  models: string[];
+}
+
+/** Positional `[steps] [workers] [models]` as before, or `--task NAME` with its options. */
+export function parsePlannerArgs(args: readonly string[]): PlannerBenchArgs {
+  if (!args.includes('--task')) {
+    return {
+      task: null,
+      steps: Number(args[0] ?? 5),
+      workers: (args[1] ?? '1,2,4,8,15').split(',').map(Number),
+      models: (args[2] ?? MODELS).split(','),
+    };
+  }
+  const opts = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 2) {
+    const key = args[i]!;
+    const value = args[i + 1];
+    if (!['--task', '--steps', '--workers', '--models'].includes(key) || value === undefined)
+      throw new Error(
+        `planner --task NAME [--steps N] [--workers W,...] [--models M,...]: cannot read "${args.join(' ')}"`,
+      );
+    opts.set(key, value);
+  }
+  const out: PlannerBenchArgs = {
+    task: opts.get('--task')!,
+    steps: Number(opts.get('--steps') ?? 3),
+    workers: (opts.get('--workers') ?? '2').split(',').map(Number),
+    models: (opts.get('--models') ?? 'auto').split(','),
+  };
+  if (!Number.isInteger(out.steps) || out.steps < 1) throw new Error(`--steps must be a whole number >= 1`);
+  if (out.workers.some((w) => !Number.isInteger(w) || w < 1))
+    throw new Error(`--workers must be whole numbers >= 1`);
+  return out;
+}
+
+/** A recorded run's states to plan from, with the control executed before each, on the scene it ran. */
+export interface RecordedStates {
+  source: string;
+  scene: Scene;
+  along: State[];
+  uPrev: Control[];
+}
+
+/**
+ * States 1..steps of a committed experiment's fine-model run of the task (its task's own planner
+ * first, then any), on the scene as the experiment drew it for that run: the WAFR tasks draw the
+ * goal object, the clutter task every object, so the states only fit that scene.
+ */
+export function recordedStates(
+  taskName: string,
+  task: Task,
+  baseScene: Scene,
+  steps: number,
+  experimentsDir = path.resolve('docs/experiments'),
+): RecordedStates {
+  const candidates: { dir: string; record: RunRecord }[] = [];
+  for (const name of existsSync(experimentsDir) ? readdirSync(experimentsDir).sort() : []) {
+    const file = path.join(experimentsDir, name, 'experiment.json');
+    if (!existsSync(file)) continue;
+    const identity = JSON.parse(readFileSync(file, 'utf8')) as { task?: string; mode?: string };
+    // Asynchronous runs plan from predicted states; the bench plans from observed ones.
+    if (identity.task !== taskName || identity.mode === 'asynchronous') continue;
+    for (const record of readRunRecords(path.join(experimentsDir, name)))
+      if (parseRunSpec(record.model).model.kind === 'fine') candidates.push({ dir: name, record });
+  }
+  const rank = (c: { record: RunRecord }): number =>
+    c.record.scene * 2 + (c.record.planner === task.planner.kind ? 0 : 1);
+  const best = candidates.sort((a, b) => rank(a) - rank(b))[0];
+  if (!best)
+    throw new Error(
+      `no committed fine-model run of ${taskName} under ${path.relative(process.cwd(), experimentsDir)} to take states from; run a short experiment first (docs/experiments/README.md)`,
+    );
+  const { record } = best;
+  const { scene, x0 } = sampleScene(
+    baseScene,
+    task.sampling,
+    deriveSeed(sceneSeed(record.seed, record.scene), 'start'),
   );
-  if (!recorded)
-    throw new Error('docs/experiments/isrr-obstacle has no fine run of scene 0 to take states from');
-  // States after the first few pushes: the pusher is on the object and the obstacle is near.
-  const along = recorded.summary.states.slice(1, 1 + steps).map((s) => Float64Array.from(s));
-  const uPrev = recorded.summary.controls.map((u) => [u[0]!, u[1]!] as [number, number]);
+  const states = record.summary.states;
+  // The run started where the drawn scene starts, or the task's sampling changed since it ran.
+  const start = states[0]!;
+  if (start.length !== x0.length || start.some((v, i) => Math.abs(v - x0[i]!) > 1e-9))
+    throw new Error(
+      `docs/experiments/${best.dir} ${record.model} scene ${record.scene} did not start where ${taskName}'s sampling now draws it; rerun that experiment`,
+    );
+  const n = Math.min(steps, states.length - 1);
+  return {
+    source: `docs/experiments/${best.dir} ${record.model} scene ${record.scene}`,
+    scene,
+    along: states.slice(1, 1 + n).map((s) => Float64Array.from(s)),
+    uPrev: record.summary.controls.slice(0, n).map((u) => [...u]),
+  };
+}
+
+/** The work the planner hands the pool, counted per job: what a step costs before any speedup. */
+class CountingPool extends FinePool {
+  jobs = 0;
+  mujocoSteps = 0;
+  jobMs = 0;
+  private readonly timesteps = new Map<string, number>();
+
+  override registerScene(scene: Scene): string {
+    const key = super.registerScene(scene);
+    this.timesteps.set(key, scene.fine.timestep);
+    return key;
+  }
+
+  override async run(input: FineJobInput, signal?: AbortSignal): Promise<FineResult> {
+    const h = this.timesteps.get(input.sceneKey)!;
+    this.jobs++;
+    this.mujocoSteps += input.controls.length * stepCount(input.dt, h);
+    if (input.noise && input.noise.rest > 0) this.mujocoSteps += stepCount(input.noise.rest, h);
+    const r = await super.run(input, signal);
+    this.jobMs += r.ms;
+    return r;
+  }
+
+  reset(): void {
+    this.jobs = 0;
+    this.mujocoSteps = 0;
+    this.jobMs = 0;
+  }
+}
+
+export async function run(args: string[]): Promise<void> {
+  const a = parsePlannerArgs(args);
+  const taskName = a.task ?? 'isrr-obstacle';
+  const { task, scene: baseScene } = loadTaskFile(path.resolve(`resources/tasks/${taskName}.json`));
+  let source: RecordedStates;
+  if (a.task === null) {
+    const recorded = readRunRecords(path.resolve('docs/experiments/isrr-obstacle')).find(
+      (r) => r.model === 'fine' && r.scene === 0,
+    );
+    if (!recorded)
+      throw new Error('docs/experiments/isrr-obstacle has no fine run of scene 0 to take states from');
+    // States after the first few pushes: the pusher is on the object and the obstacle is near.
+    source = {
+      source: 'docs/experiments/isrr-obstacle fine scene 0',
+      scene: baseScene,
+      along: recorded.summary.states.slice(1, 1 + a.steps).map((s) => Float64Array.from(s)),
+      uPrev: recorded.summary.controls.map((u) => [...u]),
+    };
+  } else source = recordedStates(taskName, task, baseScene, a.steps);
+  const { scene, along, uPrev } = source;
   const reference = await physicsCostRow('RK4', 1, 7);
   const rk4StepUs = reference['fine us/step'] as number;
   // The fine model with the planner's own settings: the yardstick of "equal accuracy".
   const predictionScene = { ...scene, fine: task.planner.prediction };
   const fine = await FineModel.create(predictionScene);
+  const control = task.planner.controlDuration;
   const fineEnd = (x: State, controls: readonly Control[]): State => {
     let s = x;
-    for (const u of controls) s = fine.step(s, u, task.planner.controlDuration);
+    for (const u of controls) s = fine.step(s, u, control);
     return s;
   };
   const L = fine.layout;
-  const control = task.planner.controlDuration;
   const rows: Row[] = [];
+  const profile: Row[] = [];
   try {
-    for (const workers of workerCounts) {
-      const pool = new FinePool({ workers });
+    for (const workers of a.workers) {
+      const pool = new CountingPool({ workers });
       try {
-        for (const spec of models) {
-          const parts = await createTaskRun({ task, scene, pool, model: parseModelRequest(spec), seed: 1 });
+        await pool.warm();
+        for (const spec of a.models) {
+          const runSpec = parseRunSpec(spec);
+          const specTask = taskForSpec(task, runSpec);
+          const parts = await createTaskRun({
+            task: specTask,
+            scene,
+            pool,
+            model: runSpec.model,
+            coarse: runSpec.coarse,
+            seed: 1,
+          });
+          await pool.warm();
+          pool.reset();
           const times: number[] = [];
           const errMm: number[] = [];
           const errDeg: number[] = [];
@@ -84,16 +247,27 @@ export async function run(args: string[]): Promise<void> {
           }
           parts.dispose();
           const m = meanCi95(times);
+          const label = spec === 'auto' ? `auto (${modelLabel(parts.model)})` : spec;
           rows.push({
-            model: spec === 'auto' ? `auto (${modelLabel(parts.model)})` : spec,
+            model: label,
             workers,
             'plan s/step': m.mean,
             '±95%': m.ci95,
-            'vs fine mm': errMm.reduce((a, b) => a + b, 0) / errMm.length,
-            'vs fine deg': errDeg.reduce((a, b) => a + b, 0) / errDeg.length,
-            'prediction share': prediction / times.reduce((a, b) => a + b, 0),
+            'vs fine mm': errMm.reduce((x, y) => x + y, 0) / errMm.length,
+            'vs fine deg': errDeg.reduce((x, y) => x + y, 0) / errDeg.length,
+            'prediction share': prediction / times.reduce((x, y) => x + y, 0),
             'control s': control,
             'real-time': m.mean <= control ? 'yes' : 'no',
+          });
+          profile.push({
+            model: label,
+            workers,
+            planner: specTask.planner.kind,
+            objects: scene.sliders.length,
+            'fine jobs/step': pool.jobs / along.length,
+            'MuJoCo steps/step': pool.mujocoSteps / along.length,
+            'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobMs * 1000) / pool.mujocoSteps : 0,
+            'job s/step': pool.jobMs / 1000 / along.length,
           });
         }
       } finally {
@@ -106,20 +280,29 @@ export async function run(args: string[]): Promise<void> {
   const o = task.planner.optimizer;
   const p = task.planner.prediction;
   printTable(
-    `planner: one MPC step on isrr-obstacle (${o.rollouts} rollouts x ${o.maxIterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms), ${along.length} steps along a run each; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
+    `planner: one ${task.planner.kind.toUpperCase()} step on ${taskName} (${o.rollouts} rollouts x ${o.maxIterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms, ${scene.sliders.length} object(s)), ${along.length} steps along ${source.source}; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
     rows,
   );
-  const chart = crossoverChart(rows, workerCounts, control);
-  const dir = path.dirname(
-    writeResult('planner', {
-      steps: along.length,
-      optimizer: o,
-      prediction: p,
-      horizon: task.planner.horizon,
-      rk4OneSliderStepUs: rk4StepUs,
-      rows,
-    }),
-  );
+  printTable(`planner: work per step on ${taskName}`, profile);
+  const result = {
+    task: taskName,
+    planner: task.planner.kind,
+    states: source.source,
+    steps: along.length,
+    optimizer: o,
+    ...(task.planner.kind === 'mpc' ? {} : { tampc: task.planner.tampc }),
+    prediction: p,
+    horizon: task.planner.horizon,
+    rk4OneSliderStepUs: rk4StepUs,
+    rows,
+    profile,
+  };
+  if (a.task !== null) {
+    writeResult(`planner-${taskName}`, result);
+    return;
+  }
+  const chart = crossoverChart(rows, a.workers, control);
+  const dir = path.dirname(writeResult('planner', result));
   const svg = path.join(dir, 'planner-crossover.svg');
   writeFileSync(svg, chart);
   process.stdout.write(`wrote ${path.relative(process.cwd(), svg)}\n`);
