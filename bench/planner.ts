@@ -21,17 +21,14 @@
  * differ about 2x per core, so the table is printed beside this machine's figure of the physics
  * bench's RK4 1-slider row.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Scene } from '../src-main/contract/scene';
 import type { State } from '../src-main/contract/state';
-import { deriveSeed } from '../src-main/common/rng';
-import { sampleScene } from '../src-main/experiments/initial-states';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
-import { readRunRecords, type RunRecord } from '../src-main/experiments/run-record';
-import { sceneSeed } from '../src-main/experiments/runner';
+import { readRunRecords } from '../src-main/experiments/run-record';
 import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
 import { meanCi95 } from '../src-main/experiments/stats';
 import { FinePool, type FineJobInput } from '../src-main/parareal/fine-pool';
@@ -42,6 +39,7 @@ import { createTaskRun } from '../src-main/planning/task-run';
 import { FineModel, stepCount } from '../src-workers/physics/fine-model';
 import type { FineResult } from '../src-workers/worker-protocol';
 import { physicsCostRow } from './physics';
+import { fineRuns } from './recorded-runs';
 import { printTable, writeResult, type Row } from './report';
 
 const MODELS = 'coarse,parareal:1,parareal:2,parareal:3,fine,auto';
@@ -95,54 +93,26 @@ export interface RecordedStates {
   uPrev: Control[];
 }
 
-/**
- * States 1..steps of a committed experiment's fine-model run of the task (its task's own planner
- * first, then any), on the scene as the experiment drew it for that run: the WAFR tasks draw the
- * goal object, the clutter task every object, so the states only fit that scene.
- */
+/** States 1..steps of the first of the task's committed fine-model runs (recorded-runs.ts). */
 export function recordedStates(
   taskName: string,
   task: Task,
   baseScene: Scene,
   steps: number,
-  experimentsDir = path.resolve('docs/experiments'),
+  experimentsDir?: string,
 ): RecordedStates {
-  const candidates: { dir: string; record: RunRecord }[] = [];
-  for (const name of existsSync(experimentsDir) ? readdirSync(experimentsDir).sort() : []) {
-    const file = path.join(experimentsDir, name, 'experiment.json');
-    if (!existsSync(file)) continue;
-    const identity = JSON.parse(readFileSync(file, 'utf8')) as { task?: string; mode?: string };
-    // Asynchronous runs plan from predicted states; the bench plans from observed ones.
-    if (identity.task !== taskName || identity.mode === 'asynchronous') continue;
-    for (const record of readRunRecords(path.join(experimentsDir, name)))
-      if (parseRunSpec(record.model).model.kind === 'fine') candidates.push({ dir: name, record });
-  }
-  const rank = (c: { record: RunRecord }): number =>
-    c.record.scene * 2 + (c.record.planner === task.planner.kind ? 0 : 1);
-  const best = candidates.sort((a, b) => rank(a) - rank(b))[0];
-  if (!best)
+  const first = fineRuns(taskName, task, baseScene, experimentsDir)[0];
+  if (!first)
     throw new Error(
-      `no committed fine-model run of ${taskName} under ${path.relative(process.cwd(), experimentsDir)} to take states from; run a short experiment first (docs/experiments/README.md)`,
+      `no committed fine-model run of ${taskName} to take states from; run a short experiment first (docs/experiments/README.md)`,
     );
-  const { record } = best;
-  const { scene, x0 } = sampleScene(
-    baseScene,
-    task.sampling,
-    deriveSeed(sceneSeed(record.seed, record.scene), 'start'),
-  );
-  const states = record.summary.states;
-  // The run started where the drawn scene starts, or the task's sampling changed since it ran.
-  const start = states[0]!;
-  if (start.length !== x0.length || start.some((v, i) => Math.abs(v - x0[i]!) > 1e-9))
-    throw new Error(
-      `docs/experiments/${best.dir} ${record.model} scene ${record.scene} did not start where ${taskName}'s sampling now draws it; rerun that experiment`,
-    );
+  const states = first.record.summary.states;
   const n = Math.min(steps, states.length - 1);
   return {
-    source: `docs/experiments/${best.dir} ${record.model} scene ${record.scene}`,
-    scene,
+    source: first.source,
+    scene: first.scene,
     along: states.slice(1, 1 + n).map((s) => Float64Array.from(s)),
-    uPrev: record.summary.controls.slice(0, n).map((u) => [...u]),
+    uPrev: first.record.summary.controls.slice(0, n).map((u) => [...u]),
   };
 }
 
@@ -174,6 +144,31 @@ class CountingPool extends FinePool {
     this.mujocoSteps = 0;
     this.jobMs = 0;
   }
+
+  /** CPU seconds the live workers have used (Linux /proc; null elsewhere). */
+  workerCpuSeconds(): number | null {
+    let total = 0;
+    for (const pid of this.pids()) {
+      const stat = `/proc/${pid}/stat`;
+      if (!existsSync(stat)) return null;
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    }
+    return total;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/**
+ * A step's time on an otherwise idle machine: the workers' CPU time spread over the cores they
+ * can use, plus the planner's own. On a loaded machine the wall time measures the load too; the
+ * CPU times do not (cache and scheduling effects aside).
+ */
+function idleEstimate(workerCpu: number, mainCpu: number, workers: number): number {
+  return workerCpu / Math.min(workers, os.availableParallelism()) + mainCpu;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -228,14 +223,20 @@ export async function run(args: string[]): Promise<void> {
           });
           await pool.warm();
           pool.reset();
+          const workerCpu0 = pool.workerCpuSeconds();
+          // The planner's own CPU time, not the accuracy check's fine steps below.
+          let mainCpuUs = 0;
           const times: number[] = [];
           const errMm: number[] = [];
           const errDeg: number[] = [];
           let prediction = 0;
           for (let s = 0; s < along.length; s++) {
             const t0 = performance.now();
+            const c0 = process.cpuUsage();
             const plan = await parts.planner.plan({ x: along[s]!, step: s + 1, uPrev: uPrev[s]! });
             times.push((performance.now() - t0) / 1000);
+            const c = process.cpuUsage(c0);
+            mainCpuUs += c.user + c.system;
             prediction += plan.predictionMs / 1000;
             const predicted = plan.iterates[plan.iterates.length - 1]!;
             const d = L.maxSliderPoseChange(
@@ -246,6 +247,10 @@ export async function run(args: string[]): Promise<void> {
             errDeg.push((d.rotation * 180) / Math.PI);
           }
           parts.dispose();
+          const workerCpu1 = pool.workerCpuSeconds();
+          const mainS = mainCpuUs / 1e6 / along.length;
+          const workerS =
+            workerCpu0 === null || workerCpu1 === null ? null : (workerCpu1 - workerCpu0) / along.length;
           const m = meanCi95(times);
           const label = spec === 'auto' ? `auto (${modelLabel(parts.model)})` : spec;
           rows.push({
@@ -268,6 +273,9 @@ export async function run(args: string[]): Promise<void> {
             'MuJoCo steps/step': pool.mujocoSteps / along.length,
             'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobMs * 1000) / pool.mujocoSteps : 0,
             'job s/step': pool.jobMs / 1000 / along.length,
+            'worker CPU s/step': workerS ?? '',
+            'planner CPU s/step': mainS,
+            'idle-machine s/step': workerS === null ? '' : idleEstimate(workerS, mainS, workers),
           });
         }
       } finally {
