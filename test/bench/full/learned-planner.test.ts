@@ -58,7 +58,7 @@ describe('planner benchmark', () => {
     expect(readFileSync(path.join(out, 'planner-crossover.svg'), 'utf8')).toMatch(
       /<svg[\s\S]*fine[\s\S]*<\/svg>/,
     );
-  });
+  }, 900_000);
 });
 
 describe('planner benchmark of a task', () => {
