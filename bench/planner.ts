@@ -12,7 +12,8 @@
  * from states along a committed experiment's fine-model run of the task (its first scene, drawn
  * as the experiment drew it). Defaults: 3 steps, 2 workers, the task's default model (`auto`).
  * Writes bench/results/planner-NAME.json with the same row fields and a `profile` of the work a
- * step asks of the pool (fine jobs, MuJoCo steps, objects simulated).
+ * step asks of the pool (fine jobs, MuJoCo steps, objects simulated). TAMPC's `prediction share`
+ * can pass 1: its candidates predict concurrently and each counts its own prediction time.
  *
  * Equal accuracy: each plan's predicted end state is compared with the fine model run on the same
  * controls (the `vs fine` columns), so a faster model is only faster at the accuracy shown.
