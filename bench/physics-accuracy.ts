@@ -139,3 +139,82 @@ export async function accuracyRows(count: number, seed = 1): Promise<Row[]> {
   });
   return rows;
 }
+
+/** Recorded situations on one drawn scene: states the planner met and the controls executed from each. */
+export interface Replays {
+  scene: Scene;
+  replays: { x0: State; controls: number[][] }[];
+}
+
+/**
+ * Accuracy on a task's own situations, several objects in contact included: from observed states
+ * of recorded runs, the next executed controls (a planning horizon), predicted with each setting
+ * and compared with RK4 at 1 ms without noise (the execution world's physics). The difference is
+ * the largest over all objects, as the planner bench's `vs fine` columns take it.
+ */
+export async function replayAccuracyRows(
+  groups: readonly Replays[],
+  controlDuration: number,
+  settings: readonly { integrator: Integrator; timestep: number }[],
+): Promise<Row[]> {
+  const run = async (s: { integrator: Integrator; timestep: number }) => {
+    let cpuMs = 0;
+    let seconds = 0;
+    const states: State[] = [];
+    for (const g of groups) {
+      const fine = await FineModel.create({ ...g.scene, fine: s });
+      try {
+        fine.step(g.replays[0]!.x0, g.replays[0]!.controls[0]!, controlDuration); // warm-up
+        const c0 = process.cpuUsage();
+        for (const r of g.replays) {
+          let x = r.x0;
+          for (const u of r.controls) x = fine.step(x, u, controlDuration);
+          seconds += r.controls.length * controlDuration;
+          states.push(x);
+        }
+        // CPU time, not wall time: the comparison should not depend on what else the machine runs.
+        const c = process.cpuUsage(c0);
+        cpuMs += (c.user + c.system) / 1000;
+      } finally {
+        fine.dispose();
+      }
+    }
+    return { states, msPerSimSecond: cpuMs / seconds };
+  };
+  const layouts = groups.flatMap((g) => g.replays.map(() => layoutForScene(g.scene)));
+  const reference = await run({ integrator: 'RK4', timestep: 0.001 });
+  const diff = (states: State[]): { mm: number; deg: number; maxMm: number } => {
+    let mm = 0;
+    let deg = 0;
+    let maxMm = 0;
+    states.forEach((x, i) => {
+      const d = layouts[i]!.maxSliderPoseChange(x, reference.states[i]!);
+      mm += d.translation * 1000;
+      deg += (d.rotation * 180) / Math.PI;
+      maxMm = Math.max(maxMm, d.translation * 1000);
+    });
+    return { mm: mm / states.length, deg: deg / states.length, maxMm };
+  };
+  const rows: Row[] = [];
+  for (const s of settings) {
+    const r = s.integrator === 'RK4' && s.timestep === 0.001 ? reference : await run(s);
+    const d = diff(r.states);
+    rows.push({
+      prediction: `${s.integrator} ${s.timestep * 1000} ms`,
+      'CPU ms per simulated s': r.msPerSimSecond,
+      'cost vs reference': r.msPerSimSecond / reference.msPerSimSecond,
+      'mean diff mm': d.mm,
+      'mean diff deg': d.deg,
+      'max diff mm': d.maxMm,
+    });
+  }
+  rows.push({
+    prediction: 'real-world spread (ISRR 2019)',
+    'CPU ms per simulated s': '',
+    'cost vs reference': '',
+    'mean diff mm': realWorldSpread.translation * 1000,
+    'mean diff deg': (realWorldSpread.rotation * 180) / Math.PI,
+    'max diff mm': '',
+  });
+  return rows;
+}

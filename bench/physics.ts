@@ -1,6 +1,9 @@
 /**
  * `npm run bench -- physics [REPEATS] [PUSHES]`: cost of the two physics models, and the accuracy
  * of the fine model's integrator settings (physics-accuracy.ts).
+ * `npm run bench -- physics --task NAME [RUNS]`: that accuracy on the task's own situations (every
+ * state of its first RUNS committed fine-model runs, default 10, and the next horizon of executed
+ * controls), written to bench/results/physics-NAME.json: how a task's prediction settings are chosen.
  * Fine: microseconds per MuJoCo time step and per 1 s control (1000 steps), for 1..4 sliders and
  * each integrator. Coarse: microseconds per 1 s control. Ratio: fine / coarse per control (the
  * papers report 130-230x for their coarse models).
@@ -11,7 +14,10 @@ import { FineModel } from '../src-workers/physics/fine-model';
 import { initialState } from '../src-main/contract/state';
 import type { Integrator, Scene } from '../src-main/contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
-import { accuracyRows } from './physics-accuracy';
+import path from 'node:path';
+import { loadTaskFile } from '../src-main/planning/task-file';
+import { accuracyRows, ACCURACY_SETTINGS, replayAccuracyRows, type Replays } from './physics-accuracy';
+import { fineRuns } from './recorded-runs';
 import { printTable, writeResult, type Row } from './report';
 
 function sceneWith(sliders: number, integrator: Integrator): Scene {
@@ -60,6 +66,7 @@ export async function physicsCostRow(integrator: Integrator, sliders: number, re
 }
 
 export async function run(args: string[]): Promise<void> {
+  if (args[0] === '--task') return taskAccuracy(args[1] ?? '', Number(args[2] ?? 10));
   const repeats = Number(args[0] ?? 7);
   const rows: Row[] = [];
   for (const integrator of ['RK4', 'Euler'] as const) {
@@ -73,4 +80,41 @@ export async function run(args: string[]): Promise<void> {
     accuracy,
   );
   writeResult('physics', { repeats, rows, accuracy: { pushes, rows: accuracy } });
+}
+
+/** The prediction settings on a task's recorded situations (the task's horizon of executed controls from each state). */
+async function taskAccuracy(name: string, runs: number): Promise<void> {
+  const { task, scene } = loadTaskFile(path.resolve(`resources/tasks/${name}.json`));
+  const p = task.planner;
+  const recorded = fineRuns(name, task, scene).slice(0, runs);
+  if (recorded.length === 0) throw new Error(`no committed fine-model run of ${name}`);
+  const groups: Replays[] = recorded.map(({ record, scene: drawn }) => {
+    const { states, controls } = record.summary;
+    return {
+      scene: drawn,
+      replays: states
+        .slice(0, -1)
+        .map((x, i) => ({ x0: Float64Array.from(x), controls: controls.slice(i, i + p.horizon) })),
+    };
+  });
+  // RK4 1 ms is the reference itself; the settings a 1 s control divides into whole steps.
+  const settings = [
+    ...ACCURACY_SETTINGS.filter((s) => !(s.integrator === 'RK4' && s.timestep === 0.0005)),
+    { integrator: 'Euler' as const, timestep: 0.004 },
+  ].filter(
+    (s) => Math.abs(p.controlDuration / s.timestep - Math.round(p.controlDuration / s.timestep)) < 1e-9,
+  );
+  const rows = await replayAccuracyRows(groups, p.controlDuration, settings);
+  const n = groups.reduce((a, g) => a + g.replays.length, 0);
+  printTable(
+    `Prediction accuracy on ${name}: ${n} situations of ${recorded.length} recorded fine-model runs, up to ${p.horizon} executed controls each, against MuJoCo RK4 at 1 ms without noise (largest difference over the ${scene.sliders.length > 1 ? 'objects' : 'object'})`,
+    rows,
+  );
+  writeResult(`physics-${name}`, {
+    task: name,
+    situations: n,
+    runs: recorded.map((r) => r.source),
+    horizon: p.horizon,
+    rows,
+  });
 }

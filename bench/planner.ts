@@ -4,75 +4,240 @@
  * and worker count (default 1, 2, 4, 8, 15), beside the control duration that real-time MPC must
  * beat, and what `auto` picks. Steps are planned from states along a recorded run
  * (docs/experiments/isrr-obstacle, fine model, scene 0), pusher in contact, not only from the
- * start state.
+ * start state. Writes bench/results/planner.json and planner-crossover.svg.
+ *
+ * `npm run bench -- planner --task NAME [--steps N] [--workers 2,...] [--models auto,fine/mpc]`:
+ * the same for any shipped task of resources/tasks, with the task's own planner (MPC, TAMPC or
+ * UAMPC; a model spec may name another, as experiments do: fine/uampc) and prediction settings,
+ * from states along a committed experiment's fine-model run of the task (its first scene, drawn
+ * as the experiment drew it). Defaults: 3 steps, 2 workers, the task's default model (`auto`).
+ * Writes bench/results/planner-NAME.json with the same row fields and a `profile` of the work a
+ * step asks of the pool (fine jobs, MuJoCo steps, objects simulated). TAMPC's `prediction share`
+ * can pass 1: its candidates predict concurrently and each counts its own prediction time.
  *
  * Equal accuracy: each plan's predicted end state is compared with the fine model run on the same
  * controls (the `vs fine` columns), so a faster model is only faster at the accuracy shown.
  * More workers than cores still shows the scheduling (how many rounds of fine jobs a step needs)
  * but not the speedup: the wall time cannot drop below the work divided by the cores. Machines
  * differ about 2x per core, so the table is printed beside this machine's figure of the physics
- * bench's RK4 1-slider row. Writes bench/results/planner.json and planner-crossover.svg.
+ * bench's RK4 1-slider row.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Scene } from '../src-main/contract/scene';
 import type { State } from '../src-main/contract/state';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
 import { readRunRecords } from '../src-main/experiments/run-record';
+import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
 import { meanCi95 } from '../src-main/experiments/stats';
-import { FinePool } from '../src-main/parareal/fine-pool';
-import { parseModelRequest } from '../src-main/parareal/model-choice';
+import { FinePool, type FineJobInput } from '../src-main/parareal/fine-pool';
 import { modelLabel } from '../src-main/parareal/predictor';
 import type { Control } from '../src-main/parareal/parareal';
-import { loadTaskFile } from '../src-main/planning/task-file';
+import { loadTaskFile, type Task } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
-import { FineModel } from '../src-workers/physics/fine-model';
+import { FineModel, stepCount } from '../src-workers/physics/fine-model';
+import type { FineResult } from '../src-workers/worker-protocol';
 import { physicsCostRow } from './physics';
+import { fineRuns } from './recorded-runs';
 import { printTable, writeResult, type Row } from './report';
 
 const MODELS = 'coarse,parareal:1,parareal:2,parareal:3,fine,auto';
 
+/** What a `planner` invocation benchmarks. */
+export interface PlannerBenchArgs {
+  /** null: isrr-obstacle as the original positional form, writing planner.json and the chart. */
+  task: string | null;
+  steps: number;
+  workers: number[];
+  models: string[];
+}
+
+/** Positional `[steps] [workers] [models]` as before, or `--task NAME` with its options. */
+export function parsePlannerArgs(args: readonly string[]): PlannerBenchArgs {
+  if (!args.includes('--task')) {
+    return {
+      task: null,
+      steps: Number(args[0] ?? 5),
+      workers: (args[1] ?? '1,2,4,8,15').split(',').map(Number),
+      models: (args[2] ?? MODELS).split(','),
+    };
+  }
+  const opts = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 2) {
+    const key = args[i]!;
+    const value = args[i + 1];
+    if (!['--task', '--steps', '--workers', '--models'].includes(key) || value === undefined)
+      throw new Error(
+        `planner --task NAME [--steps N] [--workers W,...] [--models M,...]: cannot read "${args.join(' ')}"`,
+      );
+    opts.set(key, value);
+  }
+  const out: PlannerBenchArgs = {
+    task: opts.get('--task')!,
+    steps: Number(opts.get('--steps') ?? 3),
+    workers: (opts.get('--workers') ?? '2').split(',').map(Number),
+    models: (opts.get('--models') ?? 'auto').split(','),
+  };
+  if (!Number.isInteger(out.steps) || out.steps < 1) throw new Error(`--steps must be a whole number >= 1`);
+  if (out.workers.some((w) => !Number.isInteger(w) || w < 1))
+    throw new Error(`--workers must be whole numbers >= 1`);
+  return out;
+}
+
+/** A recorded run's states to plan from, with the control executed before each, on the scene it ran. */
+export interface RecordedStates {
+  source: string;
+  scene: Scene;
+  along: State[];
+  uPrev: Control[];
+}
+
+/** States 1..steps of the first of the task's committed fine-model runs (recorded-runs.ts). */
+export function recordedStates(
+  taskName: string,
+  task: Task,
+  baseScene: Scene,
+  steps: number,
+  experimentsDir?: string,
+): RecordedStates {
+  const first = fineRuns(taskName, task, baseScene, experimentsDir)[0];
+  if (!first)
+    throw new Error(
+      `no committed fine-model run of ${taskName} to take states from; run a short experiment first (docs/experiments/README.md)`,
+    );
+  const states = first.record.summary.states;
+  const n = Math.min(steps, states.length - 1);
+  return {
+    source: first.source,
+    scene: first.scene,
+    along: states.slice(1, 1 + n).map((s) => Float64Array.from(s)),
+    uPrev: first.record.summary.controls.slice(0, n).map((u) => [...u]),
+  };
+}
+
+/** The work the planner hands the pool, counted per job: what a step costs before any speedup. */
+class CountingPool extends FinePool {
+  jobs = 0;
+  mujocoSteps = 0;
+  jobMs = 0;
+  private readonly timesteps = new Map<string, number>();
+
+  override registerScene(scene: Scene): string {
+    const key = super.registerScene(scene);
+    this.timesteps.set(key, scene.fine.timestep);
+    return key;
+  }
+
+  override async run(input: FineJobInput, signal?: AbortSignal): Promise<FineResult> {
+    const h = this.timesteps.get(input.sceneKey)!;
+    this.jobs++;
+    this.mujocoSteps += input.controls.length * stepCount(input.dt, h);
+    if (input.noise && input.noise.rest > 0) this.mujocoSteps += stepCount(input.noise.rest, h);
+    const r = await super.run(input, signal);
+    this.jobMs += r.ms;
+    return r;
+  }
+
+  reset(): void {
+    this.jobs = 0;
+    this.mujocoSteps = 0;
+    this.jobMs = 0;
+  }
+
+  /** CPU seconds the live workers have used (Linux /proc; null elsewhere). */
+  workerCpuSeconds(): number | null {
+    let total = 0;
+    for (const pid of this.pids()) {
+      const stat = `/proc/${pid}/stat`;
+      if (!existsSync(stat)) return null;
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    }
+    return total;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/**
+ * A step's time on an otherwise idle machine: the workers' CPU time spread over the cores they
+ * can use, plus the planner's own. On a loaded machine the wall time measures the load too; the
+ * CPU times do not (cache and scheduling effects aside).
+ */
+function idleEstimate(workerCpu: number, mainCpu: number, workers: number): number {
+  return workerCpu / Math.min(workers, os.availableParallelism()) + mainCpu;
+}
+
 export async function run(args: string[]): Promise<void> {
-  const steps = Number(args[0] ?? 5);
-  const workerCounts = (args[1] ?? '1,2,4,8,15').split(',').map(Number);
-  const models = (args[2] ?? MODELS).split(',');
-  const { task, scene } = loadTaskFile(path.resolve('resources/tasks/isrr-obstacle.json'));
-  const recorded = readRunRecords(path.resolve('docs/experiments/isrr-obstacle')).find(
-    (r) => r.model === 'fine' && r.scene === 0,
-  );
-  if (!recorded)
-    throw new Error('docs/experiments/isrr-obstacle has no fine run of scene 0 to take states from');
-  // States after the first few pushes: the pusher is on the object and the obstacle is near.
-  const along = recorded.summary.states.slice(1, 1 + steps).map((s) => Float64Array.from(s));
-  const uPrev = recorded.summary.controls.map((u) => [u[0]!, u[1]!] as [number, number]);
+  const a = parsePlannerArgs(args);
+  const taskName = a.task ?? 'isrr-obstacle';
+  const { task, scene: baseScene } = loadTaskFile(path.resolve(`resources/tasks/${taskName}.json`));
+  let source: RecordedStates;
+  if (a.task === null) {
+    const recorded = readRunRecords(path.resolve('docs/experiments/isrr-obstacle')).find(
+      (r) => r.model === 'fine' && r.scene === 0,
+    );
+    if (!recorded)
+      throw new Error('docs/experiments/isrr-obstacle has no fine run of scene 0 to take states from');
+    // States after the first few pushes: the pusher is on the object and the obstacle is near.
+    source = {
+      source: 'docs/experiments/isrr-obstacle fine scene 0',
+      scene: baseScene,
+      along: recorded.summary.states.slice(1, 1 + a.steps).map((s) => Float64Array.from(s)),
+      uPrev: recorded.summary.controls.map((u) => [...u]),
+    };
+  } else source = recordedStates(taskName, task, baseScene, a.steps);
+  const { scene, along, uPrev } = source;
   const reference = await physicsCostRow('RK4', 1, 7);
   const rk4StepUs = reference['fine us/step'] as number;
   // The fine model with the planner's own settings: the yardstick of "equal accuracy".
   const predictionScene = { ...scene, fine: task.planner.prediction };
   const fine = await FineModel.create(predictionScene);
+  const control = task.planner.controlDuration;
   const fineEnd = (x: State, controls: readonly Control[]): State => {
     let s = x;
-    for (const u of controls) s = fine.step(s, u, task.planner.controlDuration);
+    for (const u of controls) s = fine.step(s, u, control);
     return s;
   };
   const L = fine.layout;
-  const control = task.planner.controlDuration;
   const rows: Row[] = [];
+  const profile: Row[] = [];
   try {
-    for (const workers of workerCounts) {
-      const pool = new FinePool({ workers });
+    for (const workers of a.workers) {
+      const pool = new CountingPool({ workers });
       try {
-        for (const spec of models) {
-          const parts = await createTaskRun({ task, scene, pool, model: parseModelRequest(spec), seed: 1 });
+        await pool.warm();
+        for (const spec of a.models) {
+          const runSpec = parseRunSpec(spec);
+          const specTask = taskForSpec(task, runSpec);
+          const parts = await createTaskRun({
+            task: specTask,
+            scene,
+            pool,
+            model: runSpec.model,
+            coarse: runSpec.coarse,
+            seed: 1,
+          });
+          await pool.warm();
+          pool.reset();
+          const workerCpu0 = pool.workerCpuSeconds();
+          // The planner's own CPU time, not the accuracy check's fine steps below.
+          let mainCpuUs = 0;
           const times: number[] = [];
           const errMm: number[] = [];
           const errDeg: number[] = [];
           let prediction = 0;
           for (let s = 0; s < along.length; s++) {
             const t0 = performance.now();
+            const c0 = process.cpuUsage();
             const plan = await parts.planner.plan({ x: along[s]!, step: s + 1, uPrev: uPrev[s]! });
             times.push((performance.now() - t0) / 1000);
+            const c = process.cpuUsage(c0);
+            mainCpuUs += c.user + c.system;
             prediction += plan.predictionMs / 1000;
             const predicted = plan.iterates[plan.iterates.length - 1]!;
             const d = L.maxSliderPoseChange(
@@ -83,17 +248,35 @@ export async function run(args: string[]): Promise<void> {
             errDeg.push((d.rotation * 180) / Math.PI);
           }
           parts.dispose();
+          const workerCpu1 = pool.workerCpuSeconds();
+          const mainS = mainCpuUs / 1e6 / along.length;
+          const workerS =
+            workerCpu0 === null || workerCpu1 === null ? null : (workerCpu1 - workerCpu0) / along.length;
           const m = meanCi95(times);
+          const label = spec === 'auto' ? `auto (${modelLabel(parts.model)})` : spec;
           rows.push({
-            model: spec === 'auto' ? `auto (${modelLabel(parts.model)})` : spec,
+            model: label,
             workers,
             'plan s/step': m.mean,
             '±95%': m.ci95,
-            'vs fine mm': errMm.reduce((a, b) => a + b, 0) / errMm.length,
-            'vs fine deg': errDeg.reduce((a, b) => a + b, 0) / errDeg.length,
-            'prediction share': prediction / times.reduce((a, b) => a + b, 0),
+            'vs fine mm': errMm.reduce((x, y) => x + y, 0) / errMm.length,
+            'vs fine deg': errDeg.reduce((x, y) => x + y, 0) / errDeg.length,
+            'prediction share': prediction / times.reduce((x, y) => x + y, 0),
             'control s': control,
             'real-time': m.mean <= control ? 'yes' : 'no',
+          });
+          profile.push({
+            model: label,
+            workers,
+            planner: specTask.planner.kind,
+            objects: scene.sliders.length,
+            'fine jobs/step': pool.jobs / along.length,
+            'MuJoCo steps/step': pool.mujocoSteps / along.length,
+            'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobMs * 1000) / pool.mujocoSteps : 0,
+            'job s/step': pool.jobMs / 1000 / along.length,
+            'worker CPU s/step': workerS ?? '',
+            'planner CPU s/step': mainS,
+            'idle-machine s/step': workerS === null ? '' : idleEstimate(workerS, mainS, workers),
           });
         }
       } finally {
@@ -106,20 +289,29 @@ export async function run(args: string[]): Promise<void> {
   const o = task.planner.optimizer;
   const p = task.planner.prediction;
   printTable(
-    `planner: one MPC step on isrr-obstacle (${o.rollouts} rollouts x ${o.maxIterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms), ${along.length} steps along a run each; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
+    `planner: one ${task.planner.kind.toUpperCase()} step on ${taskName} (${o.rollouts} rollouts x ${o.maxIterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms, ${scene.sliders.length} object(s)), ${along.length} steps along ${source.source}; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
     rows,
   );
-  const chart = crossoverChart(rows, workerCounts, control);
-  const dir = path.dirname(
-    writeResult('planner', {
-      steps: along.length,
-      optimizer: o,
-      prediction: p,
-      horizon: task.planner.horizon,
-      rk4OneSliderStepUs: rk4StepUs,
-      rows,
-    }),
-  );
+  printTable(`planner: work per step on ${taskName}`, profile);
+  const result = {
+    task: taskName,
+    planner: task.planner.kind,
+    states: source.source,
+    steps: along.length,
+    optimizer: o,
+    ...(task.planner.kind === 'mpc' ? {} : { tampc: task.planner.tampc }),
+    prediction: p,
+    horizon: task.planner.horizon,
+    rk4OneSliderStepUs: rk4StepUs,
+    rows,
+    profile,
+  };
+  if (a.task !== null) {
+    writeResult(`planner-${taskName}`, result);
+    return;
+  }
+  const chart = crossoverChart(rows, a.workers, control);
+  const dir = path.dirname(writeResult('planner', result));
   const svg = path.join(dir, 'planner-crossover.svg');
   writeFileSync(svg, chart);
   process.stdout.write(`wrote ${path.relative(process.cwd(), svg)}\n`);
