@@ -10,8 +10,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { ConsoleEvent } from '../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../src-main/contract/planner-settings';
+import type { ConsoleEvent } from '#contract/console-api';
+import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { LabRunController } from '../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../src-main/console/virtual-lab-session';

@@ -19,14 +19,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ConsoleEvent } from '../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import type { InputWrite } from '../src-main/lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
-import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
+import { plannerPresetNameSchema } from '#contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { createConsoleLab } from '../src-main/console/console-lab';
 import { wilsonInterval } from '../src-main/experiments/stats';
-import { outcomeOf } from '../src-main/contract/run-lifecycle';
+import { outcomeOf } from '#contract/run-lifecycle';
 import { meanCi95, printTable, writeResult } from './report';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -8,8 +8,8 @@
 import { performance } from 'node:perf_hooks';
 import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
 import { FineModel } from '../src-workers/physics/fine-model';
-import { initialState } from '../src-main/contract/state';
-import type { Integrator, Scene } from '../src-main/contract/scene';
+import { initialState } from '#contract/state';
+import type { Integrator, Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { accuracyRows } from './physics-accuracy';
 import { printTable, writeResult, type Row } from './report';

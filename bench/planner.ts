@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { State } from '../src-main/contract/state';
+import type { State } from '#contract/state';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
 import { readRunRecords } from '../src-main/experiments/run-record';
 import { meanCi95 } from '../src-main/experiments/stats';

@@ -24,13 +24,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { createConsoleLab } from '../src-main/console/console-lab';
-import { outcomeOf } from '../src-main/contract/run-lifecycle';
+import { outcomeOf } from '#contract/run-lifecycle';
 import { latenessStats } from '../src-main/run/safety-thread/core';
 import { SafetyThread } from '../src-main/run/safety-thread/safety-thread';
 import type { TickStats } from '../src-main/run/safety-thread/messages';
 import { loadSetup, type Setup } from '../src-main/setup/setup-file';
 import { loadSceneFile } from '../src-main/common/config-files';
-import type { Scene } from '../src-main/contract/scene';
+import type { Scene } from '#contract/scene';
 import { z } from 'zod';
 import { printTable, writeResult } from './report';
 

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { FineModel } from './physics/fine-model';
-import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from './worker-protocol';
+import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from '#contract/worker-protocol';
 
 interface Port {
   send(msg: FromWorker): void;

@@ -1,7 +1,7 @@
 /** Turns any error that reaches the top of a command into one clear message and an exit code. */
 import { existsSync } from 'node:fs';
 import { CommanderError } from 'commander';
-import { SceneFileError } from '../contract/scene-file';
+import { SceneFileError } from '#contract/scene-file';
 import { NatNetLinkError } from '../mocap/client';
 import { DashboardRefusedError } from '../robot/dashboard';
 import { GripperError } from '../robot/gripper';

@@ -7,8 +7,8 @@
  * labs they are dropped.
  */
 import path from 'node:path';
-import type { CalibrationStageId, CalibrationWizardState } from '../contract/console-api';
-import { wallSeconds } from '../contract/time';
+import type { CalibrationStageId, CalibrationWizardState } from '#contract/console-api';
+import { wallSeconds } from '#contract/time';
 import {
   fitCalibration2d,
   fitCalibration3d,

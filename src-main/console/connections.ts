@@ -4,9 +4,9 @@
  * LabLink (lab-connections.ts); without a lab every link reports "not configured" honestly
  * instead of pretending to be connected.
  */
-import type { Connection, PreflightReportPayload, RunStatus } from '../contract/console-api';
-import type { LabView } from '../contract/lab-view';
-import type { Scene } from '../contract/scene';
+import type { Connection, PreflightReportPayload, RunStatus } from '#contract/console-api';
+import type { LabView } from '#contract/lab-view';
+import type { Scene } from '#contract/scene';
 
 export interface LabStatus {
   connections: Connection[];

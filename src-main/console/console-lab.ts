@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { loadSceneFile } from '../common/config-files';
-import type { Scene } from '../contract/scene';
-import type { LabSettings } from '../contract/lab-settings';
+import type { Scene } from '#contract/scene';
+import type { LabSettings } from '#contract/lab-settings';
 import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';

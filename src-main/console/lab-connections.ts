@@ -5,10 +5,10 @@
  * now. Listeners hear only changes.
  */
 import { setupResidual } from '../calibration/residual';
-import type { Connection, RunStatus } from '../contract/console-api';
-import type { LabView } from '../contract/lab-view';
-import type { Scene } from '../contract/scene';
-import { monotonicSeconds } from '../contract/time';
+import type { Connection, RunStatus } from '#contract/console-api';
+import type { LabView } from '#contract/lab-view';
+import type { Scene } from '#contract/scene';
+import { monotonicSeconds } from '#contract/time';
 import { programPlaying } from '../robot/robot-state';
 import type { LabLink } from '../run/lab-link';
 import { labView } from '../run/lab-view';

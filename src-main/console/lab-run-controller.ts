@@ -14,10 +14,10 @@
  * Abort is synchronous end to end: abort() fires the run's AbortSignal, whose listener in
  * supervisedRun calls supervisor.abort(), which writes the stop to the robot on the same stack.
  */
-import type { ConsoleEvent } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { RunMode } from '../contract/run-lifecycle';
-import { monotonicSeconds, wallSeconds } from '../contract/time';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { RunMode } from '#contract/run-lifecycle';
+import { monotonicSeconds, wallSeconds } from '#contract/time';
 import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';

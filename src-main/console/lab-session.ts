@@ -4,7 +4,7 @@
  * opened (for the virtual lab that means restarting the lab on the new scene). Requests are
  * served one at a time so two runs can never race to open two labs.
  */
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import type { LabLink } from '../run/lab-link';
 import { saveSetup, type Setup } from '../setup/setup-file';
 

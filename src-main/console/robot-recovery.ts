@@ -6,8 +6,8 @@
  * only when the robot itself reports a protective stop, and one at a time. Nothing is armed
  * afterwards: the next run arms after its own pre-flight checks.
  */
-import type { CommandResult } from '../contract/console-api';
-import { monotonicSeconds } from '../contract/time';
+import type { CommandResult } from '#contract/console-api';
+import { monotonicSeconds } from '#contract/time';
 import {
   NOT_CONFIRMED,
   recoverRobotFromProtectiveStop,

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import { VirtualLab } from '../lab/virtual-lab';
 import { LabLink, loopbackLabAddress } from '../run/lab-link';
 import { loadSetup, setupSchema } from '../setup/setup-file';

@@ -14,7 +14,7 @@
  * The drawn scene keeps the gripper's start and holds the target as the goal slider ("target"),
  * with a grasp goal whose region marks the target's start.
  */
-import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '../contract/scene';
+import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '#contract/scene';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { gripperBodies, handRegion } from '../planning/grasp';

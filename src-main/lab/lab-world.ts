@@ -11,7 +11,7 @@
  * control executes) makes the world less predictable than the planner's.
  */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import {
   GRIPPER_OPENING,
   GRIPPER_YAW,
@@ -20,7 +20,7 @@ import {
   wrapAngle,
   type State,
   type StateLayout,
-} from '../contract/state';
+} from '#contract/state';
 import { FineModel } from '../../src-workers/physics/fine-model';
 import { PUSHER_CLEARANCE } from '../../src-workers/physics/mjcf';
 import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';

@@ -10,7 +10,7 @@
  * pose noise, lost tracking and a frozen stream (here), latency, dropped and corrupted packets
  * (in the transport).
  */
-import { requirePusher, robotKind, type Scene } from '../contract/scene';
+import { requirePusher, robotKind, type Scene } from '#contract/scene';
 import {
   identityCalibration,
   mocapOrientation,

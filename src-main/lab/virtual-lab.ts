@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { Vec3 } from '../contract/geometry';
-import { robotStart, type Scene } from '../contract/scene';
+import type { Vec3 } from '#contract/geometry';
+import { robotStart, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../common/config-files';
 import { axisAngle, vectorFromRotation } from '../common/rotation';
 import { RobotAdapter } from '../robot/adapter';
@@ -20,7 +20,7 @@ import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
 import { VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
-import { problemsOf } from '../contract/scene-file';
+import { problemsOf } from '#contract/scene-file';
 import { controllerProfile, softwareVersionSchema } from './virtual-ur/profile';
 import { readFileSync } from 'node:fs';
 

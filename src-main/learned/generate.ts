@@ -9,8 +9,8 @@
  * start state.
  */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../contract/scene';
-import { layoutForScene } from '../contract/state';
+import type { Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import type { FineRunner } from '../parareal/parareal';
 import { Rng } from '../common/rng';
 import { firstTouch } from '../../src-workers/physics/geometry2d';

@@ -11,8 +11,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { requirePusher, type Scene } from '../contract/scene';
-import { layoutForScene, type Control, type State, type StateLayout } from '../contract/state';
+import { requirePusher, type Scene } from '#contract/scene';
+import { layoutForScene, type Control, type State, type StateLayout } from '#contract/state';
 import { footprintOf, footprintReach } from '../../src-workers/physics/geometry2d';
 import {
   projectFeasible,

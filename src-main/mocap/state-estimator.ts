@@ -15,7 +15,7 @@
  * sees the gap between the fingers. Staleness is reported, not acted on: stopping on it
  * is the supervisor's job.
  */
-import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '../contract/state';
+import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '#contract/state';
 import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
 import { FrameOrder } from './frame-order';

@@ -5,8 +5,8 @@
  * worker pool stays busy.
  */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../contract/scene';
-import type { State } from '../contract/state';
+import type { Scene } from '#contract/scene';
+import type { State } from '#contract/state';
 import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
 import { projectionGeometry } from '../../src-workers/physics/projection';
 import type { FinePool } from './fine-pool';

@@ -3,9 +3,9 @@
  * it) is imported only when it is chosen, so planner paths with the analytical model never load
  * a TensorFlow backend.
  */
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import type { CoarsePropagator } from '../parareal/parareal';
-import type { CoarseModelKind } from '../contract/planner-settings';
+import type { CoarseModelKind } from '#contract/planner-settings';
 import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
 
 /**

@@ -13,9 +13,9 @@
  * target, out of reach of the grasp (docs/experiments/wafr-clutter-fine). In 6 of the 10 seed-1
  * scenes an object lies across the straight line within the hand's width.
  */
-import { wrapAngle, type Control, type State } from '../contract/state';
-import type { ControlLimits } from '../contract/scene';
-import { gripperParts, partCorners } from '../contract/gripper-geometry';
+import { wrapAngle, type Control, type State } from '#contract/state';
+import type { ControlLimits } from '#contract/scene';
+import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { inHand } from './grasp';
 import type { TaskGeometry } from './outcome';
 import { footprintReach } from '../../src-workers/physics/geometry2d';

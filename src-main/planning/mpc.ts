@@ -4,7 +4,7 @@
  * that approach the object and push it towards the goal or round the obstacle in its way. The
  * loop that executes plans is mpc-loop.ts; the task-adaptive planner is tampc.ts.
  */
-import type { State } from '../contract/state';
+import type { State } from '#contract/state';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';

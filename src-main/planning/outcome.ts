@@ -5,9 +5,9 @@
  * The MPC loop checks every observed state with this; cost terms reuse the same tests so the
  * planner is penalised for exactly what ends a run.
  */
-import type { Gripper, Scene } from '../contract/scene';
-import { layoutForScene, type State, type StateLayout } from '../contract/state';
-import { tableRegion, type TableRegion } from '../contract/table-region';
+import type { Gripper, Scene } from '#contract/scene';
+import { layoutForScene, type State, type StateLayout } from '#contract/state';
+import { tableRegion, type TableRegion } from '#contract/table-region';
 import {
   footprintOf,
   footprintReach,

@@ -20,8 +20,8 @@
  *
  * UAMPC is the same planner with n_min = n_max: only slow pushes are considered.
  */
-import type { ControlLimits } from '../contract/scene';
-import type { State } from '../contract/state';
+import type { ControlLimits } from '#contract/scene';
+import type { State } from '#contract/state';
 import type { Control } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { approachAndPush, type Plan, type PlanContext, type StepPlanner } from './mpc';

@@ -3,9 +3,9 @@
  * worker pool, the planner the task asks for (MPC, TAMPC or UAMPC) and its seeded streams.
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
-import { controlLimits, type Scene } from '../contract/scene';
-import type { CoarseModelKind } from '../contract/planner-settings';
-import { layoutForScene } from '../contract/state';
+import { controlLimits, type Scene } from '#contract/scene';
+import type { CoarseModelKind } from '#contract/planner-settings';
+import { layoutForScene } from '#contract/state';
 import type { FinePool } from '../parareal/fine-pool';
 import { assertModelFitsRobot, createPredictor, type PredictionModel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
@@ -18,8 +18,8 @@ import { closeOnTarget } from './gripper-plans';
 import { MpcPlanner, type StepPlanner } from './mpc';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
-import type { RunSummary } from '../contract/planner-events';
-import type { PlannerStep } from '../contract/console-api';
+import type { RunSummary } from '#contract/planner-events';
+import type { PlannerStep } from '#contract/console-api';
 import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
 import { deriveSeed, Rng } from '../common/rng';

@@ -22,8 +22,8 @@ import type { ControllerReadiness } from '../safety/preflight';
 import { NatNetClient } from '../mocap/client';
 import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
 import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../mocap/state-estimator';
-import type { Scene } from '../contract/scene';
-import { layoutForScene } from '../contract/state';
+import type { Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import type { Setup } from '../setup/setup-file';
 import type { SupervisedFingers } from '../safety/supervisor';
 

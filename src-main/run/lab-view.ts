@@ -3,7 +3,7 @@
  * lab it is by its devices' own words, the scene it was opened on, and where its setup puts the
  * table, the workspace, the robot base and the motion-capture frame on the table.
  */
-import { labKindOf, type LabSetupView, type LabView } from '../contract/lab-view';
+import { labKindOf, type LabSetupView, type LabView } from '#contract/lab-view';
 import { mocapFrameOnTable } from '../calibration/mocap-table';
 import { robotBaseOnTable } from '../calibration/robot-base';
 import type { Setup } from '../setup/setup-file';

@@ -15,11 +15,11 @@
  * ended); the outcome recorded is the one the run's last status said. The recorder sits beside
  * the run; it never changes what the run does.
  */
-import type { ConsoleEvent } from '../contract/console-api';
-import type { CoarseModelKind, PlannerSettings } from '../contract/planner-settings';
-import { outcomeOf, type RunMode, type RunOutcome } from '../contract/run-lifecycle';
-import type { Scene } from '../contract/scene';
-import { wallSeconds } from '../contract/time';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { CoarseModelKind, PlannerSettings } from '#contract/planner-settings';
+import { outcomeOf, type RunMode, type RunOutcome } from '#contract/run-lifecycle';
+import type { Scene } from '#contract/scene';
+import { wallSeconds } from '#contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { Task } from '../planning/task-file';

@@ -12,13 +12,13 @@
  * scene's limits and the lab's (the control program's speed and yaw-rate caps, the Robotiq's
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
-import type { PlannerStep, RunSummary } from '../contract/planner-events';
-import { controlLimits, type Scene } from '../contract/scene';
-import { layoutForScene } from '../contract/state';
-import { monotonicSeconds } from '../contract/time';
+import type { PlannerStep, RunSummary } from '#contract/planner-events';
+import { controlLimits, type Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
+import { monotonicSeconds } from '#contract/time';
 import { defaultWorkerCount, FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { CoarseModelKind } from '../contract/planner-settings';
+import type { CoarseModelKind } from '#contract/planner-settings';
 import { modelLabel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';

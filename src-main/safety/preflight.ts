@@ -3,8 +3,8 @@
  * what it looked at and, when red, why, in words an operator can act on.
  */
 import { checkResidual } from '../calibration/residual';
-import type { Scene } from '../contract/scene';
-import { tableRegion } from '../contract/table-region';
+import type { Scene } from '#contract/scene';
+import { tableRegion } from '#contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';

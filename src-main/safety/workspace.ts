@@ -3,8 +3,8 @@
  * a height band above the table. A command is checked on where it would take the pusher before it
  * is sent, not after the arm got there.
  */
-import type { Gripper, Point } from '../contract/scene';
-import { gripperParts, partCorners } from '../contract/gripper-geometry';
+import type { Gripper, Point } from '#contract/scene';
+import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { sceneTableProblem, type Setup } from '../setup/setup-file';
 
 export interface Workspace {

@@ -9,9 +9,9 @@
  * until that factory is injected, what-if answers with WHAT_IF_UNAVAILABLE instead of guessing.
  */
 import { performance } from 'node:perf_hooks';
-import type { PlannerStep } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
+import type { PlannerStep } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
 import type { StepPlanner } from '../planning/mpc';
 import { stepRecord } from '../planning/step-record';
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { calibrationSchema } from '../calibration/mocap-table';
 import { residualSchema } from '../calibration/residual';
 import { calibrationInputSchema } from '../calibration/robot-base';
-import { problemsOf } from '../contract/scene-file';
+import { problemsOf } from '#contract/scene-file';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 

@@ -7,13 +7,13 @@ import { app, BrowserWindow, ipcMain, MessageChannelMain, protocol, session } fr
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConsoleChannel, streamEventTypes } from '../contract/console-api';
+import { ConsoleChannel, streamEventTypes } from '#contract/console-api';
 import { ConsoleCore } from '../console/console-core';
 import { scenesDir, tasksDir } from '../common/paths';
 import { createConsoleLab } from '../console/console-lab';
 import { loadLabSettings } from '../common/config-files';
-import { virtualLabSettings } from '../contract/lab-settings';
-import { wallSeconds } from '../contract/time';
+import { virtualLabSettings } from '#contract/lab-settings';
+import { wallSeconds } from '#contract/time';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
 import { defaultSessionsDir } from '../session/sessions-dir';

@@ -18,9 +18,9 @@
  * projection, which is the best a kinematic model can do. Several sliders are each treated
  * independently against the pusher.
  */
-import { requirePusher, type Scene } from '../../src-main/contract/scene';
-import type { State, StateLayout } from '../../src-main/contract/state';
-import { layoutForScene, wrapAngle } from '../../src-main/contract/state';
+import { requirePusher, type Scene } from '#contract/scene';
+import type { State, StateLayout } from '#contract/state';
+import { layoutForScene, wrapAngle } from '#contract/state';
 import { closestPoint, firstTouch, footprintOf, type Footprint } from './geometry2d';
 import { projectFeasible, projectionGeometry, type ProjectionGeometry } from './projection';
 

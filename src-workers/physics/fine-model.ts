@@ -7,9 +7,9 @@
  * The model is compiled once per scene and its MjData reused.
  */
 import loadMujoco from '@mujoco/mujoco';
-import type { Scene } from '../../src-main/contract/scene';
-import type { Control, State, StateLayout } from '../../src-main/contract/state';
-import { GRIPPER_YAW, layoutForScene, wrapAngle } from '../../src-main/contract/state';
+import type { Scene } from '#contract/scene';
+import type { Control, State, StateLayout } from '#contract/state';
+import { GRIPPER_YAW, layoutForScene, wrapAngle } from '#contract/state';
 import { GRIPPER_JOINTS, gripperReach } from './gripper-mjcf';
 import { restHeight, sceneToMjcf } from './mjcf';
 

@@ -2,7 +2,7 @@
  * Planar contact geometry for the coarse model, the infeasible-state projection and the planner's
  * collision checks. Bodies are seen from above: a cylinder is a disc, a box a rectangle.
  */
-import type { Shape } from '../../src-main/contract/scene';
+import type { Shape } from '#contract/scene';
 
 export type Footprint = { kind: 'disc'; radius: number } | { kind: 'rect'; hx: number; hy: number };
 

@@ -13,7 +13,7 @@
  *
  * The joints are named below; fine-model.ts maps them to the state's four gripper entries.
  */
-import type { Gripper } from '../../src-main/contract/scene';
+import type { Gripper } from '#contract/scene';
 
 /** Mass of the palm body (kg): as heavy as the pusher, for the same gain. */
 export const GRIPPER_MASS = 50;

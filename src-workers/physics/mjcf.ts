@@ -10,7 +10,7 @@
  * (to 0 per Euler step), and a contact force F leaves a steady lag of F / kv, 0.1 mm/s for the
  * 4 N it takes to slide a 0.5 kg object on the 0.8-friction table.
  */
-import { requirePusher, type Pusher, type Scene, type Shape } from '../../src-main/contract/scene';
+import { requirePusher, type Pusher, type Scene, type Shape } from '#contract/scene';
 import { gripperMjcf } from './gripper-mjcf';
 
 export const PUSHER_MASS = 50;

@@ -9,8 +9,8 @@
  * than the tolerance. Obstacles take no part: they collide with nothing in the fine model either
  * (mjcf.ts), so a state inside one is a failure for the cost to see, not an infeasibility to hide.
  */
-import { requirePusher, type Scene } from '../../src-main/contract/scene';
-import type { State, StateLayout } from '../../src-main/contract/state';
+import { requirePusher, type Scene } from '#contract/scene';
+import type { State, StateLayout } from '#contract/state';
 import { footprintOf, overlap, type Footprint, type Placed } from './geometry2d';
 
 export interface ProjectionOptions {

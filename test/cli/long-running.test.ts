@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { identityCalibration, tablePoint } from '../../src-main/calibration/mocap-table';
 import { loadSetup } from '../../src-main/setup/setup-file';
-import type { Vec3 } from '../../src-main/contract/geometry';
+import type { Vec3 } from '#contract/geometry';
 import { cli } from '../helpers/cli';
 import { writeLabConfig } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';

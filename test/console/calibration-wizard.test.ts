@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandResult, type CalibrationWizardState } from '../../src-main/contract/console-api';
+import { parseCommandResult, type CalibrationWizardState } from '#contract/console-api';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import {
   captureMocapPoint,

@@ -5,13 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { parseCommandResult, type ConsoleEvent } from '../../src-main/contract/console-api';
+import { parseCommandResult, type ConsoleEvent } from '#contract/console-api';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
 import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type State } from '#contract/state';
 import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 const fast = fastDryRun(3);

@@ -1,7 +1,7 @@
 /** The clutter sampler (experiments/clutter.ts): reproducible by seed, collision-free at the start. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { boundingRadius, sceneSchema } from '../../src-main/contract/scene';
+import { boundingRadius, sceneSchema } from '#contract/scene';
 import { sampleClutterScene, TARGET_ID } from '../../src-main/experiments/clutter';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { gripperBodies, handRegion } from '../../src-main/planning/grasp';

@@ -5,8 +5,8 @@
  * says where the run was when it gives up.
  */
 import path from 'node:path';
-import type { ConsoleEvent, RunStatus } from '../../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import type { ConsoleEvent, RunStatus } from '#contract/console-api';
+import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabConnections } from '../../src-main/console/lab-connections';
 import { LabRunController } from '../../src-main/console/lab-run-controller';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { State } from '../../src-main/contract/state';
-import { initialState } from '../../src-main/contract/state';
+import type { State } from '#contract/state';
+import { initialState } from '#contract/state';
 import {
   parareal,
   type CoarsePropagator,

@@ -5,7 +5,7 @@ import { VirtualNatNetServer } from '../../src-main/lab/natnet-server';
 import { identityCalibration, tableOrientation, tablePoint } from '../../src-main/calibration/mocap-table';
 import { decodePacket, encodePacket, type NatNetMessage } from '../../src-main/mocap/packet';
 import { yawOf } from '../../src-main/common/rotation';
-import { parseScene } from '../../src-main/contract/scene-file';
+import { parseScene } from '#contract/scene-file';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

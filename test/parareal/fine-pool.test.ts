@@ -2,7 +2,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import type { WorkerTransport } from '../../src-main/parareal/worker-transport';
-import { initialState } from '../../src-main/contract/state';
+import { initialState } from '#contract/state';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('isrr-obstacle');

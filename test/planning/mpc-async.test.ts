@@ -5,8 +5,8 @@
  * table has left.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
-import { initialState, layoutForScene, type State } from '../../src-main/contract/state';
+import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
+import { initialState, layoutForScene, type State } from '#contract/state';
 import { seenTable } from '../helpers/seen-table';
 import type { Control, Tolerance } from '../../src-main/parareal/parareal';
 import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';

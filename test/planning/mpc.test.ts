@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
-import { initialState, type State } from '../../src-main/contract/state';
+import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
+import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import {

@@ -4,7 +4,7 @@
  * is asserted, not wall time.
  */
 import { describe, expect, it } from 'vitest';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';
 import { runMpc } from '../../src-main/planning/mpc-loop';

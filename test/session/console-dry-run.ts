@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { fastDryRun } from '../helpers/console-on-lab';
 import { repoRoot } from '../helpers/scenes';

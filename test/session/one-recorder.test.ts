@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { topics, type Topic } from '../../src-main/session/channels';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import type { Plan, StepPlanner } from '../../src-main/planning/mpc';
 import {
   loadRecordedRun,

@@ -2,11 +2,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { runPlannerKindSchema } from '../../contract/planner-settings';
-import { integratorSchema } from '../../contract/scene';
-import { monotonicSeconds, wallSeconds } from '../../contract/time';
+import { runPlannerKindSchema } from '#contract/planner-settings';
+import { integratorSchema } from '#contract/scene';
+import { monotonicSeconds, wallSeconds } from '#contract/time';
 import { loadSceneFile } from '../../common/config-files';
-import { problemsOf } from '../../contract/scene-file';
+import { problemsOf } from '#contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
 import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../planning/task-file';
 import { shippedTaskFile } from '../../console/task-from-settings';

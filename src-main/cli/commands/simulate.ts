@@ -1,8 +1,8 @@
 /** `parapush simulate`: roll a control sequence out with the fine (MuJoCo) or the coarse model. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
-import { robotKind } from '../../contract/scene';
-import { initialState, type State } from '../../contract/state';
+import { robotKind } from '#contract/scene';
+import { initialState, type State } from '#contract/state';
 import { AnalyticalCoarseModel } from '../../../src-workers/physics/coarse-model';
 import { FineModel } from '../../../src-workers/physics/fine-model';
 import { parseControls, parseDuration } from '../controls';

@@ -5,7 +5,7 @@
  * angular acceleration limit (speedl's aRot). Our control program commands no other rotation, so
  * the tool's orientation is its starting orientation turned about base z by the accumulated yaw.
  */
-import type { Vec3 } from '../../contract/geometry';
+import type { Vec3 } from '#contract/geometry';
 import { mulMat, rotationFromVector, rotZ, vectorFromRotation, type Mat3 } from '../../common/rotation';
 
 export type Pose6 = [number, number, number, number, number, number];

@@ -11,7 +11,7 @@
  * hand-clear (running: other objects between the fingers).
  */
 import { z } from 'zod';
-import type { State } from '../../contract/state';
+import type { State } from '#contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
 import { graspError } from '../grasp';

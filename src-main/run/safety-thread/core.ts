@@ -10,7 +10,7 @@
  * twists and stops go out as messages (see docs/safety.md, "The safety thread").
  */
 import { performance } from 'node:perf_hooks';
-import { layoutForScene } from '../../contract/state';
+import { layoutForScene } from '#contract/state';
 import { NatNetClient } from '../../mocap/client';
 import { bindingFromScene } from '../../mocap/scene-binding';
 import { StateEstimator } from '../../mocap/state-estimator';

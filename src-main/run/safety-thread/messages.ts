@@ -5,8 +5,8 @@
  * thread builds the same Supervisor the main thread would, from the same inputs.
  */
 import { z } from 'zod';
-import { preflightReportSchema } from '../../contract/console-api';
-import { sceneSchema } from '../../contract/scene';
+import { preflightReportSchema } from '#contract/console-api';
+import { sceneSchema } from '#contract/scene';
 import { setupSchema } from '../../setup/setup-file';
 import type { StopReason } from '../../safety/stop-reasons';
 import type { PlanarPoses } from '../../mocap/scene-binding';

@@ -4,7 +4,7 @@
  * reported with its path, never acted on.
  */
 import { z } from 'zod';
-import { sceneSchema } from '../src-main/contract/scene';
+import { sceneSchema } from './scene';
 
 const stateSchema = z.custom<Float64Array>((v) => v instanceof Float64Array, 'expected a Float64Array state');
 /**
