@@ -12,6 +12,8 @@ import globals from 'globals';
  */
 const SHARED = {
   contract: [],
+  // The physics library: the MuJoCo fine model in the workers, the coarse model and geometry in main.
+  physics: ['contract'],
 };
 const LAYERS = {
   common: ['contract'],
@@ -20,11 +22,11 @@ const LAYERS = {
   robot: ['contract', 'common', 'calibration'],
   setup: ['contract', 'common', 'calibration', 'mocap', 'robot'],
   safety: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup'],
-  parareal: ['contract', 'common', 'src-workers'],
-  learned: ['contract', 'common', 'parareal', 'src-workers'],
-  planning: ['contract', 'common', 'parareal', 'learned', 'src-workers'],
+  parareal: ['contract', 'common', 'physics'],
+  learned: ['contract', 'common', 'parareal', 'physics'],
+  planning: ['contract', 'common', 'parareal', 'learned', 'physics'],
   session: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'safety', 'parareal', 'planning'],
-  lab: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'src-workers'],
+  lab: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'physics'],
   run: [
     'contract',
     'common',
@@ -39,7 +41,7 @@ const LAYERS = {
     'session',
   ],
   // An experiment's runs are recorded by the run's recorder (run/recorded-run.ts).
-  experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'src-workers'],
+  experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'physics'],
 };
 const MAIN_FOLDERS = [...Object.keys(LAYERS), 'console', 'cli', 'shell'];
 
@@ -106,7 +108,15 @@ export default tseslint.config(
   // The renderer runs in a browser page: the shared contract only, no Node, no main-process code.
   restrictImports(
     ['src-renderer/src/**/*.ts', 'src-renderer/src/**/*.svelte'],
-    ['**/src-main', '**/src-main/**', '**/src-workers', '**/src-workers/**'],
+    [
+      '**/src-main',
+      '**/src-main/**',
+      '**/src-workers',
+      '**/src-workers/**',
+      ...Object.keys(SHARED)
+        .filter((f) => f !== 'contract')
+        .flatMap(patternsOf),
+    ],
     'the renderer may import only #contract (layers: docs/architecture.md)',
     [{ group: ['node:*'], message: 'the renderer runs in a browser page: no Node modules' }],
   ),
@@ -114,6 +124,6 @@ export default tseslint.config(
   restrictImports(
     ['src-workers/**/*.ts'],
     ['**/src-main', '**/src-main/**', '**/src-renderer', '**/src-renderer/**'],
-    'workers may import only #contract (layers: docs/architecture.md)',
+    'workers may import only #contract and #physics (layers: docs/architecture.md)',
   ),
 );

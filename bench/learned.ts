@@ -39,8 +39,8 @@ import { readRunRecords } from '../src-main/experiments/run-record';
 import { runExperiment } from '../src-main/experiments/runner';
 import { Rng } from '../src-main/common/rng';
 import { loadTaskFile } from '../src-main/planning/task-file';
-import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
-import { FineModel } from '../src-workers/physics/fine-model';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { FineModel } from '#physics/fine-model';
 import { parseFlag, sliderStateRms } from './parareal';
 import { meanCi95, printTable, writeResult, type Row } from './report';
 

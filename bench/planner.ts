@@ -27,7 +27,7 @@ import { modelLabel } from '../src-main/parareal/predictor';
 import type { Control } from '../src-main/parareal/parareal';
 import { loadTaskFile } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
-import { FineModel } from '../src-workers/physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 import { physicsCostRow } from './physics';
 import { printTable, writeResult, type Row } from './report';
 

@@ -20,6 +20,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MOVES = [
   ['src-main/contract', 'src-shared/contract'],
   ['src-workers/worker-protocol.ts', 'src-shared/contract/worker-protocol.ts'],
+  ['src-workers/physics', 'src-shared/physics'],
 ];
 
 /** Shared folders imported through an alias from outside them. */

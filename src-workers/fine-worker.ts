@@ -4,7 +4,7 @@
  * process derives from the scene's content) and runs fine slices in the order they arrive.
  */
 import { performance } from 'node:perf_hooks';
-import { FineModel } from './physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from '#contract/worker-protocol';
 
 interface Port {

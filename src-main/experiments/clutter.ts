@@ -18,7 +18,7 @@ import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } fr
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { gripperBodies, handRegion } from '../planning/grasp';
-import { footprintOf, overlap, type Placed } from '../../src-workers/physics/geometry2d';
+import { footprintOf, overlap, type Placed } from '#physics/geometry2d';
 import { sampleObject } from './object-sampling';
 
 export type ClutterSampling = Extract<Sampling, { kind: 'clutter' }>;

@@ -21,7 +21,7 @@ import { initialState, layoutForScene, type State } from '#contract/state';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { TaskGeometry } from '../planning/outcome';
-import { overlap } from '../../src-workers/physics/geometry2d';
+import { overlap } from '#physics/geometry2d';
 
 /** One experiment environment: the scene (its goal object possibly drawn afresh) and its start state. */
 export interface SampledScene {

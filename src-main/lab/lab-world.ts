@@ -21,8 +21,8 @@ import {
   type State,
   type StateLayout,
 } from '#contract/state';
-import { FineModel } from '../../src-workers/physics/fine-model';
-import { PUSHER_CLEARANCE } from '../../src-workers/physics/mjcf';
+import { FineModel } from '#physics/fine-model';
+import { PUSHER_CLEARANCE } from '#physics/mjcf';
 import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';
 import type { RobotAdapter } from '../robot/adapter';
 import { Rng } from '../common/rng';

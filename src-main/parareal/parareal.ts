@@ -21,7 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Control, State, StateLayout } from '#contract/state';
 import type { FineResult } from '#contract/worker-protocol';
-import { projectFeasible, type ProjectionGeometry } from '../../src-workers/physics/projection';
+import { projectFeasible, type ProjectionGeometry } from '#physics/projection';
 import type { FineJobInput } from './fine-pool';
 
 export type { Control } from '#contract/state';

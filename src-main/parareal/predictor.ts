@@ -7,8 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Scene } from '#contract/scene';
 import type { State } from '#contract/state';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
-import { projectionGeometry } from '../../src-workers/physics/projection';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { projectionGeometry } from '#physics/projection';
 import type { FinePool } from './fine-pool';
 import {
   parareal,

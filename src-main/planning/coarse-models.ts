@@ -6,7 +6,7 @@
 import type { Scene } from '#contract/scene';
 import type { CoarsePropagator } from '../parareal/parareal';
 import type { CoarseModelKind } from '#contract/planner-settings';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
 
 /**
  * A coarse model ready to predict. The learned one loads from `learnedModelDir` (default: the

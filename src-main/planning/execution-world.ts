@@ -15,9 +15,9 @@
  */
 import type { Scene } from '#contract/scene';
 import type { State } from '#contract/state';
-import { FineModel } from '../../src-workers/physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 import type { Control } from '../parareal/parareal';
-import { gripperReach } from '../../src-workers/physics/gripper-mjcf';
+import { gripperReach } from '#physics/gripper-mjcf';
 import { controlMagnitude } from './control-space';
 import type { Plant } from './plant';
 import type { NoiseModel } from './task-file';

@@ -18,7 +18,7 @@
 import type { Gripper } from '#contract/scene';
 import { gripperParts, type GripperPose } from '#contract/gripper-geometry';
 import { wrapAngle } from '#contract/state';
-import type { Footprint, Placed } from '../../src-workers/physics/geometry2d';
+import type { Footprint, Placed } from '#physics/geometry2d';
 
 /**
  * A finger touches an object when their gap is at most this (m): MuJoCo's soft contacts rest a

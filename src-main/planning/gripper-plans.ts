@@ -18,7 +18,7 @@ import type { ControlLimits } from '#contract/scene';
 import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { inHand } from './grasp';
 import type { TaskGeometry } from './outcome';
-import { footprintReach } from '../../src-workers/physics/geometry2d';
+import { footprintReach } from '#physics/geometry2d';
 
 const clamp = (v: number, max: number): number => Math.max(-max, Math.min(max, v));
 

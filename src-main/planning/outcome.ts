@@ -8,13 +8,7 @@
 import type { Gripper, Scene } from '#contract/scene';
 import { layoutForScene, type State, type StateLayout } from '#contract/state';
 import { tableRegion, type TableRegion } from '#contract/table-region';
-import {
-  footprintOf,
-  footprintReach,
-  overlap,
-  type Footprint,
-  type Placed,
-} from '../../src-workers/physics/geometry2d';
+import { footprintOf, footprintReach, overlap, type Footprint, type Placed } from '#physics/geometry2d';
 import type { Disc } from './way-round';
 import { gripperBodies, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
 

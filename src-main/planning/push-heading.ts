@@ -4,7 +4,7 @@
  * side. MPC's fresh candidates (mpc.ts) and TAMPC's (tampc.ts) start from it.
  */
 import type { State } from '#contract/state';
-import { footprintReach } from '../../src-workers/physics/geometry2d';
+import { footprintReach } from '#physics/geometry2d';
 import type { TaskGeometry } from './outcome';
 import { firstInTheWay, tangentPoints } from './way-round';
 

@@ -13,7 +13,7 @@ import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
 import { plannedClearance } from './costs/cost-terms';
 import { noiseStd, processNoise, robotReach } from './execution-world';
-import { noiseDofs, stepCount } from '../../src-workers/physics/fine-model';
+import { noiseDofs, stepCount } from '#physics/fine-model';
 import { closeOnTarget } from './gripper-plans';
 import { MpcPlanner, type StepPlanner } from './mpc';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';

@@ -7,7 +7,7 @@ import { sampleScene } from '../../src-main/experiments/initial-states';
 import { gripperBodies, handRegion } from '../../src-main/planning/grasp';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { overlap } from '../../src-workers/physics/geometry2d';
+import { overlap } from '#physics/geometry2d';
 
 const { task, scene } = loadTaskFile(
   path.resolve(import.meta.dirname, '../../resources/tasks/wafr-clutter.json'),

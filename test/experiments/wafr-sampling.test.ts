@@ -11,10 +11,10 @@ import { layoutForScene } from '#contract/state';
 import { deriveSeed } from '../../src-main/common/rng';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile, parseTask, WAFR_OBJECT_RANGES } from '../../src-main/planning/task-file';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
-import { FineModel } from '../../src-workers/physics/fine-model';
-import { overlap } from '../../src-workers/physics/geometry2d';
-import { sceneToMjcf } from '../../src-workers/physics/mjcf';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { FineModel } from '#physics/fine-model';
+import { overlap } from '#physics/geometry2d';
+import { sceneToMjcf } from '#physics/mjcf';
 import { repoRoot } from '../helpers/scenes';
 
 const tasks = ['wafr-low-accuracy', 'wafr-high-accuracy'].map((name) =>

@@ -7,8 +7,8 @@ import {
   type Control,
   type FineRunner,
 } from '../../src-main/parareal/parareal';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
-import { projectionGeometry } from '../../src-workers/physics/projection';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { projectionGeometry } from '#physics/projection';
 import { openTableScene } from '../helpers/scenes';
 
 const scene = openTableScene(2);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FineModel } from '../../src-workers/physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 import { initialState } from '#contract/state';
 import { openTableScene, referenceScene } from '../helpers/scenes';
 

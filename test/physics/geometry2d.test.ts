@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footprintOf, footprintReach, overlap } from '../../src-workers/physics/geometry2d';
+import { footprintOf, footprintReach, overlap } from '#physics/geometry2d';
 import { boundingRadius } from '#contract/scene';
 
 describe('footprintReach', () => {

@@ -8,7 +8,7 @@ import { loadSceneFile } from '../../src-main/common/config-files';
 import type { Scene } from '#contract/scene';
 import { initialState, layoutForScene } from '#contract/state';
 import { TaskGeometry } from '../../src-main/planning/outcome';
-import { FineModel } from '../../src-workers/physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 
 const scenes = path.resolve(import.meta.dirname, '../../resources/scenes');
 const clutter = loadSceneFile(path.join(scenes, 'wafr-clutter.json'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { projectFeasible, projectionGeometry } from '../../src-workers/physics/projection';
-import { overlap, type Placed } from '../../src-workers/physics/geometry2d';
+import { projectFeasible, projectionGeometry } from '#physics/projection';
+import { overlap, type Placed } from '#physics/geometry2d';
 import { layoutForScene } from '#contract/state';
 import type { Scene } from '#contract/scene';
 import { referenceScene } from '../helpers/scenes';

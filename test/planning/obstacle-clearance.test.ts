@@ -14,7 +14,7 @@ import { TaskGeometry } from '../../src-main/planning/outcome';
 import { deriveSeed } from '../../src-main/common/rng';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun } from '../../src-main/planning/task-run';
-import { overlap } from '../../src-workers/physics/geometry2d';
+import { overlap } from '#physics/geometry2d';
 import type { PlannerStep } from '#contract/planner-events';
 import { repoRoot } from '../helpers/scenes';
 
