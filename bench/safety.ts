@@ -28,7 +28,7 @@ import { outcomeOf } from '#contract/run-lifecycle';
 import { latenessStats } from '../src-main/run/safety-thread/core';
 import { SafetyThread } from '../src-main/run/safety-thread/safety-thread';
 import type { TickStats } from '../src-main/run/safety-thread/messages';
-import { loadSetup, type Setup } from '../src-main/setup/setup-file';
+import { loadSetup, type Setup } from '../src-main/calibration/setup-file';
 import { loadSceneFile } from '../src-main/common/config-files';
 import type { Scene } from '#contract/scene';
 import { z } from 'zod';

@@ -21,6 +21,7 @@ const MOVES = [
   ['src-main/contract', 'src-shared/contract'],
   ['src-workers/worker-protocol.ts', 'src-shared/contract/worker-protocol.ts'],
   ['src-workers/physics', 'src-shared/physics'],
+  ['src-main/setup/setup-file.ts', 'src-main/calibration/setup-file.ts'],
 ];
 
 /** Shared folders imported through an alias from outside them. */

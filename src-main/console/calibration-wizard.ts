@@ -19,7 +19,7 @@ import {
 import { checkResidual } from '../calibration/residual';
 import { fitRobotBase } from '../calibration/robot-base';
 import { norm, sub, type Vec3 } from '../common/rotation';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
 import type { LabSession } from './lab-session';
 

@@ -6,7 +6,7 @@
  */
 import type { Scene } from '#contract/scene';
 import type { LabLink } from '../run/lab-link';
-import { saveSetup, type Setup } from '../setup/setup-file';
+import { saveSetup, type Setup } from '../calibration/setup-file';
 
 /** One opened lab: its link, and how to close everything that was opened for it. */
 export interface OpenedLab {

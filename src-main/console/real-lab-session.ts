@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RealLabSettings } from '#contract/lab-settings';
 import { LabLink } from '../run/lab-link';
-import { defaultSetupDir, loadSetup } from '../setup/setup-file';
+import { defaultSetupDir, loadSetup } from '../calibration/setup-file';
 import { LabSession } from './lab-session';
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');

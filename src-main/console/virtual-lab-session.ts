@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Scene } from '#contract/scene';
 import { VirtualLab } from '../lab/virtual-lab';
 import { LabLink, loopbackLabAddress } from '../run/lab-link';
-import { loadSetup, setupSchema } from '../setup/setup-file';
+import { loadSetup, setupSchema } from '../calibration/setup-file';
 import { LabSession } from './lab-session';
 
 export interface VirtualLabSessionOptions {

@@ -13,7 +13,7 @@ import { robotStart, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../common/config-files';
 import { axisAngle, vectorFromRotation } from '../common/rotation';
 import { RobotAdapter } from '../robot/adapter';
-import { saveSetup, type SetupInput } from '../setup/setup-file';
+import { saveSetup, type SetupInput } from '../calibration/setup-file';
 import { LabWorld } from './lab-world';
 import { natNetFaultsSchema } from './natnet-faults';
 import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';

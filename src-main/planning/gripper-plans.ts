@@ -45,7 +45,7 @@ const PREGRASP_CLEARANCE = 0.03;
 /**
  * The open hand at a lane's pre-grasp point stays this far inside the table's edges (m): a lab's
  * supervisor refuses any command that would take the hand's footprint closer to the edge than its
- * workspace margin (30 mm by default: setup/setup-file.ts), and a virtual-lab run on wafr-clutter
+ * workspace margin (30 mm by default: calibration/setup-file.ts), and a virtual-lab run on wafr-clutter
  * was stopped so, by a lane whose pre-grasp point put the palm 60 mm past it.
  */
 const HAND_MARGIN = 0.03;

@@ -24,7 +24,7 @@ import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
 import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../mocap/state-estimator';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import type { SupervisedFingers } from '../safety/supervisor';
 
 /**

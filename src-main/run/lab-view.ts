@@ -6,7 +6,7 @@
 import { labKindOf, type LabSetupView, type LabView } from '#contract/lab-view';
 import { mocapFrameOnTable } from '../calibration/mocap-table';
 import { robotBaseOnTable } from '../calibration/robot-base';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import type { LabLink } from './lab-link';
 
 /** The view of a connected link; `description` says where the lab is, in words. */

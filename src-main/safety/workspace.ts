@@ -5,7 +5,7 @@
  */
 import type { Gripper, Point } from '#contract/scene';
 import { gripperParts, partCorners } from '#contract/gripper-geometry';
-import { sceneTableProblem, type Setup } from '../setup/setup-file';
+import { sceneTableProblem, type Setup } from '../calibration/setup-file';
 
 export interface Workspace {
   /** Half extents of the allowed rectangle (table half size minus margin), m. */

@@ -21,7 +21,7 @@ import { orientationToZUp, pointToZUp, type UpAxis } from '../calibration/axes';
 import { axisAngle, quatConjugate, rotate, type Mat3, type Quat, type Vec3 } from '../common/rotation';
 import type { MocapSnapshot } from '../mocap/scene-binding';
 import { calibrationTransform } from '../calibration/robot-base';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import {
   LogLevel,
   type Color,

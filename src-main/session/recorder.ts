@@ -29,7 +29,7 @@ import { wallSeconds } from '#contract/time';
 import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import { withoutNulls } from './absent-nulls';
 import {
   channelJsonSchema,

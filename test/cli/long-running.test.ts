@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { identityCalibration, tablePoint } from '../../src-main/calibration/mocap-table';
-import { loadSetup } from '../../src-main/setup/setup-file';
+import { loadSetup } from '../../src-main/calibration/setup-file';
 import type { Vec3 } from '#contract/geometry';
 import { cli } from '../helpers/cli';
 import { writeLabConfig } from '../helpers/lab-config';

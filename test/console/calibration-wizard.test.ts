@@ -23,7 +23,7 @@ import { nowSeconds } from '../../src-main/mocap/clock';
 import type { Vec3 } from '../../src-main/common/rotation';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
 import type { LabLink } from '../../src-main/run/lab-link';
-import { setupSchema } from '../../src-main/setup/setup-file';
+import { setupSchema } from '../../src-main/calibration/setup-file';
 import { repoRoot } from '../helpers/scenes';
 
 const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'));

@@ -10,7 +10,7 @@ import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/run/lab-link';
-import { loadSetup } from '../../src-main/setup/setup-file';
+import { loadSetup } from '../../src-main/calibration/setup-file';
 import { FREE_LAB_PORTS } from './lab-config';
 import { repoRoot } from './scenes';
 

@@ -14,7 +14,7 @@ import { sceneGuardFor, shapeGap, guardShape } from '../../src-main/safety/scene
 import { Supervisor } from '../../src-main/safety/supervisor';
 import { labWorkspace } from '../../src-main/safety/workspace';
 import { RobotAdapter } from '../../src-main/robot/adapter';
-import type { Setup } from '../../src-main/setup/setup-file';
+import type { Setup } from '../../src-main/calibration/setup-file';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
 

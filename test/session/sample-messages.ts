@@ -17,7 +17,7 @@ import type { LabView } from '#contract/lab-view';
 import { setupView } from '../../src-main/run/lab-view';
 import type { Decision } from '../../src-main/safety/supervisor';
 import type { SessionRecorder } from '../../src-main/session/recorder';
-import { setupSchema, type Setup } from '../../src-main/setup/setup-file';
+import { setupSchema, type Setup } from '../../src-main/calibration/setup-file';
 import { openTableScene } from '../helpers/scenes';
 
 export const sampleScene: Scene = openTableScene(1);

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadLabConfig, VirtualLab, type LabConfig } from '../../lab/virtual-lab';
-import { defaultSetupDir } from '../../setup/setup-file';
+import { defaultSetupDir } from '../../calibration/setup-file';
 import { requireFile, UsageError } from '../errors';
 import { untilStopped } from '../until-stopped';
 

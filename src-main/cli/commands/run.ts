@@ -13,7 +13,7 @@ import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../run/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { supervisedRun } from '../../run/supervised-run';
-import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../setup/setup-file';
+import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
 import { defaultSessionsDir } from '../../session/sessions-dir';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { preflightReportSchema } from '#contract/console-api';
 import { sceneSchema } from '#contract/scene';
-import { setupSchema } from '../../setup/setup-file';
+import { setupSchema } from '../../calibration/setup-file';
 import type { StopReason } from '../../safety/stop-reasons';
 import type { PlanarPoses } from '../../mocap/scene-binding';
 import type { RobotState } from '../../robot/robot-state';
