@@ -25,7 +25,7 @@ const LAYERS = {
   learned: ['contract', 'common', 'parareal', 'physics'],
   planning: ['contract', 'common', 'parareal', 'learned', 'physics'],
   session: ['contract', 'common', 'calibration', 'mocap', 'robot', 'safety', 'parareal', 'planning'],
-  lab: ['contract', 'common', 'calibration', 'mocap', 'robot', 'physics'],
+  'virtual-lab': ['contract', 'common', 'calibration', 'mocap', 'robot', 'physics'],
   run: [
     'contract',
     'common',

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '#contract/console-api';
-import type { InputWrite } from '../src-main/lab/virtual-ur/rtde-server';
+import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '#contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';

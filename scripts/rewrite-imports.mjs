@@ -22,6 +22,7 @@ const MOVES = [
   ['src-workers/worker-protocol.ts', 'src-shared/contract/worker-protocol.ts'],
   ['src-workers/physics', 'src-shared/physics'],
   ['src-main/setup/setup-file.ts', 'src-main/calibration/setup-file.ts'],
+  ['src-main/lab', 'src-main/virtual-lab'],
 ];
 
 /** Shared folders imported through an alias from outside them. */

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Scene } from '#contract/scene';
-import { VirtualLab } from '../lab/virtual-lab';
+import { VirtualLab } from '../virtual-lab/virtual-lab';
 import { LabLink, loopbackLabAddress } from '../run/lab-link';
 import { loadSetup, setupSchema } from '../calibration/setup-file';
 import { LabSession } from './lab-session';

@@ -84,7 +84,7 @@ describe('layers', () => {
       await lintAs('src-main/robot/x.ts', "import type { Scene } from '#contract/scene';\n"),
     ).toHaveLength(1);
     expect(
-      await lintAs('src-main/robot/x.ts', "import { VirtualLab } from '../lab/virtual-lab';\n"),
+      await lintAs('src-main/robot/x.ts', "import { VirtualLab } from '../virtual-lab/virtual-lab';\n"),
     ).toHaveLength(1);
   });
 

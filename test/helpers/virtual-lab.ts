@@ -5,8 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VirtualLab, type LabConfigInput } from '../../src-main/lab/virtual-lab';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/run/lab-link';

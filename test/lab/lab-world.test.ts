@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialState } from '#contract/state';
-import { LabWorld } from '../../src-main/lab/lab-world';
+import { LabWorld } from '../../src-main/virtual-lab/lab-world';
 import { RobotAdapter } from '../../src-main/robot/adapter';
 import { referenceScene } from '../helpers/scenes';
 

@@ -10,7 +10,7 @@ import { Supervisor, type Decision } from '../../src-main/safety/supervisor';
 import { workspaceFor } from '../../src-main/safety/workspace';
 import { RobotAdapter } from '../../src-main/robot/adapter';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();

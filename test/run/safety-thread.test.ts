@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setupSchema } from '../../src-main/calibration/setup-file';
-import { VirtualLab } from '../../src-main/lab/virtual-lab';
+import { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { programPlaying } from '../../src-main/robot/robot-state';
 import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 import { SafetyThread } from '../../src-main/run/safety-thread/safety-thread';

@@ -1,7 +1,7 @@
 /** `parapush lab`: the virtual lab on loopback, until interrupted. */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadLabConfig, VirtualLab, type LabConfig } from '../../lab/virtual-lab';
+import { loadLabConfig, VirtualLab, type LabConfig } from '../../virtual-lab/virtual-lab';
 import { defaultSetupDir } from '../../calibration/setup-file';
 import { requireFile, UsageError } from '../errors';
 import { untilStopped } from '../until-stopped';
