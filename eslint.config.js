@@ -26,6 +26,8 @@ const LAYERS = {
   planning: ['contract', 'common', 'parareal', 'learned', 'physics'],
   session: ['contract', 'common', 'calibration', 'mocap', 'robot', 'safety', 'parareal', 'planning'],
   'virtual-lab': ['contract', 'common', 'calibration', 'mocap', 'robot', 'physics'],
+  // The link to a lab, real or virtual (it starts a virtual one on loopback), and the console's one connection to it.
+  'lab-link': ['contract', 'common', 'calibration', 'mocap', 'robot', 'safety', 'virtual-lab'],
   run: [
     'contract',
     'common',
@@ -37,6 +39,7 @@ const LAYERS = {
     'learned',
     'planning',
     'session',
+    'lab-link',
   ],
   // An experiment's runs are recorded by the run's recorder (run/recorded-run.ts).
   experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'physics'],

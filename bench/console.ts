@@ -14,7 +14,7 @@ import type { ConsoleEvent } from '#contract/console-api';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { LabRunController } from '../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../src-main/console/virtual-lab-session';
+import { VirtualLabSession } from '../src-main/lab-link/virtual-lab-connection';
 import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { machineInfo, printTable, writeResult } from './report';

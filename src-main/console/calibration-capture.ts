@@ -6,7 +6,7 @@
  */
 import { monotonicSeconds } from '#contract/time';
 import { mulVec, rotationFromVector, type Vec3 } from '../common/rotation';
-import type { LabLink } from '../run/lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 
 export class CaptureRefused extends Error {
   override name = 'CaptureRefused';

@@ -21,7 +21,7 @@ import { fitRobotBase } from '../calibration/robot-base';
 import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../calibration/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
-import type { LabSession } from './lab-session';
+import type { LabSession } from '../lab-link/lab-connection';
 
 interface Pair {
   table: Vec3;

@@ -12,11 +12,11 @@ import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 import { CalibrationWizard } from './calibration-wizard';
-import { LabConnections } from './lab-connections';
+import { LabConnections } from './lab-status';
 import { LabRunController } from './lab-run-controller';
-import { realLabSession } from './real-lab-session';
+import { realLabSession } from '../lab-link/real-lab-connection';
 import { recoveryTarget, RobotRecovery } from './robot-recovery';
-import { VirtualLabSession } from './virtual-lab-session';
+import { VirtualLabSession } from '../lab-link/virtual-lab-connection';
 import { whatIfPlanners } from './what-if-planners';
 
 export interface ConsoleLabOptions {

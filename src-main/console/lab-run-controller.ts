@@ -22,12 +22,12 @@ import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
-import type { LabLink } from '../run/lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 import type { RunRecorder } from '../run/run-recorder';
 import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
-import type { LabSession } from './lab-session';
+import type { LabSession } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
   type AbortSource,

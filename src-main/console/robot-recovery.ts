@@ -14,7 +14,7 @@ import {
   robotRecoveryPorts,
   type RecoveryOptions,
 } from '../safety/recovery';
-import type { LabSession } from './lab-session';
+import type { LabSession } from '../lab-link/lab-connection';
 
 export interface RobotRecoveryOptions {
   /** The lab the console is connected to (the run controller's current session). */

@@ -27,7 +27,7 @@ import type { RobotState } from '../robot/robot-state';
 import type { SupervisedRobot, Supervisor } from '../safety/supervisor';
 import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '../session/recorder';
 import type { SessionSummary } from '../session/session-summary';
-import type { LabLink } from './lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 import type { RunEventSink } from './run-report';
 import { RunStatusTracker, type RunStatusChange } from './run-status';
 

@@ -36,9 +36,9 @@ import { describeStop } from '../safety/stop-reasons';
 import { DEFAULT_MAX_DRIFT, Supervisor, type Decision, type GripperSupervision } from '../safety/supervisor';
 import { footprintReach, gripperFootprint, labWorkspace } from '../safety/workspace';
 import type { TableEstimate } from '../mocap/state-estimator';
-import type { LabLink } from './lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
-import { labView } from './lab-view';
+import { labView } from '../lab-link/link-views';
 import type { RunRecorder } from './run-recorder';
 import { RunReporter, type RunEventSink } from './run-report';
 

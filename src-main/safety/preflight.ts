@@ -30,7 +30,7 @@ export interface PreflightReport {
   checks: Check[];
 }
 
-/** A problem with the controller that its state alone does not show (run/lab-link.ts). */
+/** A problem with the controller that its state alone does not show (lab-link/lab-link.ts). */
 export interface ControllerReadiness {
   /** In the operator's words, e.g. Local mode, or a program that did not start after upload. */
   problem: string | undefined;

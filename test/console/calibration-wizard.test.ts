@@ -16,13 +16,13 @@ import {
 } from '../../src-main/console/calibration-capture';
 import { CalibrationWizard } from '../../src-main/console/calibration-wizard';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-connections';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { LabConnections } from '../../src-main/console/lab-status';
+import { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
 import { loadCalibration, mocapPoint } from '../../src-main/calibration/mocap-table';
 import { nowSeconds } from '../../src-main/mocap/clock';
 import type { Vec3 } from '../../src-main/common/rotation';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
-import type { LabLink } from '../../src-main/run/lab-link';
+import type { LabLink } from '../../src-main/lab-link/lab-link';
 import { setupSchema } from '../../src-main/calibration/setup-file';
 import { repoRoot } from '../helpers/scenes';
 

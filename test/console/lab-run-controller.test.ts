@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { parseCommandResult, type ConsoleEvent } from '#contract/console-api';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { LabRunController } from '../../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { initialState, type State } from '#contract/state';

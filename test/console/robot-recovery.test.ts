@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotRecovery } from '../../src-main/console/robot-recovery';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
 import { ProgramState } from '../../src-main/robot/registers';
 import { SafetyMode } from '../../src-main/robot/rtde/robot-state-codes';
 import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';

@@ -8,10 +8,10 @@ import path from 'node:path';
 import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-connections';
+import { LabConnections } from '../../src-main/console/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { RobotRecovery } from '../../src-main/console/robot-recovery';
-import type { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import type { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
 import { repoRoot } from './scenes';
 
 /** Small plans for quick dry runs: the analytical coarse model, two controls, four rollouts. */

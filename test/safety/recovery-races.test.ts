@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import type { LabSession } from '../../src-main/console/lab-session';
+import type { LabSession } from '../../src-main/lab-link/lab-connection';
 import { recoveryTarget } from '../../src-main/console/robot-recovery';
 import type { RunController, RunSink } from '../../src-main/console/run-controller';
 import { repoRoot } from '../helpers/scenes';

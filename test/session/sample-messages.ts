@@ -14,7 +14,7 @@ import {
   SAFETY_STATUS_BITS,
 } from '../../src-main/robot/rtde/robot-state-codes';
 import type { LabView } from '#contract/lab-view';
-import { setupView } from '../../src-main/run/lab-view';
+import { setupView } from '../../src-main/lab-link/link-views';
 import type { Decision } from '../../src-main/safety/supervisor';
 import type { SessionRecorder } from '../../src-main/session/recorder';
 import { setupSchema, type Setup } from '../../src-main/calibration/setup-file';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { labKindOf } from '#contract/lab-view';
 import { mocapFrameOnTable } from '../../src-main/calibration/mocap-table';
 import { robotBaseOnTable } from '../../src-main/calibration/robot-base';
-import { setupView } from '../../src-main/run/lab-view';
+import { setupView } from '../../src-main/lab-link/link-views';
 import { SummaryBuilder } from '../../src-main/session/session-summary';
 import { sampleLab, sampleSetup } from './sample-messages';
 

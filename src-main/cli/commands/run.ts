@@ -10,7 +10,7 @@ import { problemsOf } from '#contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
 import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../planning/task-file';
 import { shippedTaskFile } from '../../console/task-from-settings';
-import { LabLink } from '../../run/lab-link';
+import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { supervisedRun } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';

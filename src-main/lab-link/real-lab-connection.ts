@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RealLabSettings } from '#contract/lab-settings';
-import { LabLink } from '../run/lab-link';
+import { LabLink } from './lab-link';
 import { defaultSetupDir, loadSetup } from '../calibration/setup-file';
-import { LabSession } from './lab-session';
+import { LabSession } from './lab-connection';
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
 

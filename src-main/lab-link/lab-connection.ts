@@ -5,7 +5,7 @@
  * served one at a time so two runs can never race to open two labs.
  */
 import type { Scene } from '#contract/scene';
-import type { LabLink } from '../run/lab-link';
+import type { LabLink } from './lab-link';
 import { saveSetup, type Setup } from '../calibration/setup-file';
 
 /** One opened lab: its link, and how to close everything that was opened for it. */

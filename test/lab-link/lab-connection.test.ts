@@ -1,7 +1,7 @@
 /** The console's lab session: one link at a time, reused for the same scene, replaced for another. */
 import { describe, expect, it } from 'vitest';
-import { LabSession, type OpenedLab } from '../../src-main/console/lab-session';
-import type { LabLink } from '../../src-main/run/lab-link';
+import { LabSession, type OpenedLab } from '../../src-main/lab-link/lab-connection';
+import type { LabLink } from '../../src-main/lab-link/lab-link';
 import { referenceScene } from '../helpers/scenes';
 
 function fakeLab() {

@@ -10,11 +10,11 @@ import type { LabView } from '#contract/lab-view';
 import type { Scene } from '#contract/scene';
 import { monotonicSeconds } from '#contract/time';
 import { programPlaying } from '../robot/robot-state';
-import type { LabLink } from '../run/lab-link';
-import { labView } from '../run/lab-view';
+import type { LabLink } from '../lab-link/lab-link';
+import { labView } from '../lab-link/link-views';
 import { preflight } from '../safety/preflight';
 import { connectionLabels, type ConnectionSource, type LabStatus } from './connections';
-import type { LabSession } from './lab-session';
+import type { LabSession } from '../lab-link/lab-connection';
 
 /** What the connection source needs of the run controller. */
 export interface LabInUse {

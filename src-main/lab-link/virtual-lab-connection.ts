@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Scene } from '#contract/scene';
 import { VirtualLab } from '../virtual-lab/virtual-lab';
-import { LabLink, loopbackLabAddress } from '../run/lab-link';
+import { LabLink, loopbackLabAddress } from './lab-link';
 import { loadSetup, setupSchema } from '../calibration/setup-file';
-import { LabSession } from './lab-session';
+import { LabSession } from './lab-connection';
 
 export interface VirtualLabSessionOptions {
   /** NatNet over multicast on 127.0.0.1 instead of unicast. */
