@@ -81,7 +81,7 @@ describe('layers', () => {
     ).toEqual([]);
     // The shared folders are named by their alias, never by a path into src-shared.
     expect(
-      await lintAs('src-main/robot/x.ts', "import type { Scene } from '#contract/scene';\n"),
+      await lintAs('src-main/robot/x.ts', "import type { Scene } from '../../src-shared/contract/scene';\n"),
     ).toHaveLength(1);
     expect(
       await lintAs('src-main/robot/x.ts', "import { VirtualLab } from '../virtual-lab/virtual-lab';\n"),
