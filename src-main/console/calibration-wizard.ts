@@ -21,7 +21,7 @@ import { fitRobotBase } from '../calibration/robot-base';
 import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../calibration/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
-import type { LabSession } from '../lab-link/lab-connection';
+import type { LabConnection } from '../lab-link/lab-connection';
 
 interface Pair {
   table: Vec3;
@@ -56,7 +56,7 @@ export const labCaptures: CaptureSource = {
 
 export interface CalibrationWizardOptions {
   /** The lab the console is connected to (the run controller's current session). */
-  session: () => LabSession | null;
+  session: () => LabConnection | null;
   captures?: CaptureSource;
   /** Wall clock, s since the epoch. */
   now?: () => number;
@@ -69,7 +69,7 @@ export class CalibrationWizard {
   private readonly captures: CaptureSource;
   private readonly now: () => number;
   private stages: Record<CalibrationStageId, Stage> = { mocap: emptyStage(), robot: emptyStage() };
-  private pairsFrom: LabSession | null = null;
+  private pairsFrom: LabConnection | null = null;
   private capturing = false;
 
   constructor(private readonly options: CalibrationWizardOptions) {
@@ -78,7 +78,7 @@ export class CalibrationWizard {
   }
 
   state(): CalibrationWizardState {
-    const session = this.currentSession();
+    const session = this.currentConnection();
     const setup = session?.current()?.setup ?? null;
     const stage = (s: Stage): CalibrationWizardState['mocap'] => ({
       pairs: s.pairs.map((p) => ({ table: [...p.table], measured: [...p.measured] })),
@@ -124,7 +124,7 @@ export class CalibrationWizard {
   }
 
   remove(stageId: CalibrationStageId, index: number): CalibrationWizardState {
-    this.currentSession();
+    this.currentConnection();
     const stage = this.stages[stageId];
     if (index >= stage.pairs.length) throw new Error(`there is no pair ${index + 1} to remove`);
     this.stages[stageId] = { pairs: stage.pairs.filter((_, i) => i !== index), fit: null, saved: null };
@@ -161,7 +161,7 @@ export class CalibrationWizard {
   }
 
   /** The current session; pairs recorded on another lab are dropped. */
-  private currentSession(): LabSession | null {
+  private currentConnection(): LabConnection | null {
     const session = this.options.session();
     if (this.pairsFrom && session !== this.pairsFrom) {
       this.stages = { mocap: emptyStage(), robot: emptyStage() };
@@ -171,7 +171,7 @@ export class CalibrationWizard {
   }
 
   private connected() {
-    const session = this.currentSession();
+    const session = this.currentConnection();
     const link = session?.current();
     if (!session || !link) throw new Error('connect a lab first: calibration reads its live measurements');
     return { session, link };

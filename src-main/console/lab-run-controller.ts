@@ -27,7 +27,7 @@ import type { RunRecorder } from '../run/run-recorder';
 import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
-import type { LabSession } from '../lab-link/lab-connection';
+import type { LabConnection } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
   type AbortSource,
@@ -39,9 +39,9 @@ import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 
 export interface LabRunControllerOptions {
   /** Where dry runs go: the in-process virtual lab. */
-  virtualLab: LabSession;
+  virtualLab: LabConnection;
   /** Where real runs go; null when no real lab is configured (real runs are refused). */
-  realLab: LabSession | null;
+  realLab: LabConnection | null;
   /** Folder of the shipped task files (resources/tasks). */
   tasksDir: string;
   /** Fine-model worker processes (kept across runs). */
@@ -71,7 +71,7 @@ export class LabRunController implements RunController {
   private active: ActiveRun | null = null;
   /** The previous run winding down (pool closing, link listeners detaching). */
   private ending: Promise<void> = Promise.resolve();
-  private session: LabSession;
+  private session: LabConnection;
   private readonly listeners = new Set<() => void>();
   private pool: FinePool | null = null;
 
@@ -80,7 +80,7 @@ export class LabRunController implements RunController {
   }
 
   /** The lab the console shows: that of the current or last run (the real one when configured). */
-  currentSession(): LabSession {
+  currentConnection(): LabConnection {
     return this.session;
   }
 

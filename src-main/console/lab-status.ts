@@ -14,11 +14,11 @@ import type { LabLink } from '../lab-link/lab-link';
 import { labView } from '../lab-link/link-views';
 import { preflight } from '../safety/preflight';
 import { connectionLabels, type ConnectionSource, type LabStatus } from './connections';
-import type { LabSession } from '../lab-link/lab-connection';
+import type { LabConnection } from '../lab-link/lab-connection';
 
 /** What the connection source needs of the run controller. */
 export interface LabInUse {
-  currentSession(): LabSession;
+  currentConnection(): LabConnection;
   runningWorkers(): number;
   /** Whether the fine workers are up (they stay warm between runs). */
   workersStarted(): boolean;
@@ -33,13 +33,13 @@ const FRAMES_STOPPED_S = 1;
 /** Robot state older than this (s) says nothing of the robot's safety now (the status bar's SAFETY). */
 const SAFETY_STALE = 1;
 
-export class LabConnections implements ConnectionSource {
+export class LabStatusSource implements ConnectionSource {
   private readonly listeners = new Set<(status: LabStatus) => void>();
   private last = '';
   private readonly timer: NodeJS.Timeout;
   private readonly offController: () => void;
   private offSession: () => void = () => undefined;
-  private watched: LabSession | null = null;
+  private watched: LabConnection | null = null;
   /** The console's scene, which the checklist judges; undefined: not told (the link's own scene). */
   private scene: Scene | null | undefined = undefined;
 
@@ -55,7 +55,7 @@ export class LabConnections implements ConnectionSource {
   }
 
   current(): LabStatus {
-    const session = this.lab.currentSession();
+    const session = this.lab.currentConnection();
     const link = session.current();
     return {
       connections: link
@@ -85,7 +85,7 @@ export class LabConnections implements ConnectionSource {
   }
 
   private refresh(): void {
-    const session = this.lab.currentSession();
+    const session = this.lab.currentConnection();
     if (session !== this.watched) {
       this.offSession();
       this.watched = session;
@@ -114,7 +114,7 @@ export class LabConnections implements ConnectionSource {
     };
   }
 
-  private unconnected(session: LabSession): Connection[] {
+  private unconnected(session: LabConnection): Connection[] {
     const detail = `not connected to the ${session.description}`;
     return [
       ...(['optitrack', 'ur5', 'gripper'] as const).map((id) => ({
@@ -220,7 +220,7 @@ function robotSafety(link: LabLink): RunStatus['safety'] {
   }
 }
 
-function unconnectedLab(session: LabSession): LabView {
+function unconnectedLab(session: LabConnection): LabView {
   return {
     kind: 'unknown',
     description: session.description,

@@ -18,7 +18,7 @@ export interface OpenedLab {
 
 export type LabOpener = (scene: Scene) => Promise<OpenedLab>;
 
-export class LabSession {
+export class LabConnection {
   private opened: { key: string; lab: OpenedLab } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
@@ -82,7 +82,7 @@ export class LabSession {
   }
 
   private async switchTo(scene: Scene): Promise<LabLink> {
-    if (this.closed) throw new Error('the lab session is closed');
+    if (this.closed) throw new Error('the lab connection is closed');
     const key = JSON.stringify(scene);
     if (this.opened?.key === key) return this.opened.lab.link;
     await this.release();

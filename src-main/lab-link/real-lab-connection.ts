@@ -8,13 +8,13 @@ import path from 'node:path';
 import type { RealLabSettings } from '#contract/lab-settings';
 import { LabLink } from './lab-link';
 import { defaultSetupDir, loadSetup } from '../calibration/setup-file';
-import { LabSession } from './lab-connection';
+import { LabConnection } from './lab-connection';
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
 
-export function realLabSession(settings: RealLabSettings): LabSession {
+export function realLabConnection(settings: RealLabSettings): LabConnection {
   const setupFile = settings.setupFile ?? path.join(defaultSetupDir(), `${settings.robotHost}.json`);
-  return new LabSession(
+  return new LabConnection(
     'real',
     `lab: robot ${settings.robotHost}, motion capture ${settings.mocapHost}`,
     async (scene) => {

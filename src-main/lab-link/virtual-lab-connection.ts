@@ -11,9 +11,9 @@ import type { Scene } from '#contract/scene';
 import { VirtualLab } from '../virtual-lab/virtual-lab';
 import { LabLink, loopbackLabAddress } from './lab-link';
 import { loadSetup, setupSchema } from '../calibration/setup-file';
-import { LabSession } from './lab-connection';
+import { LabConnection } from './lab-connection';
 
-export interface VirtualLabSessionOptions {
+export interface VirtualLabConnectionOptions {
   /** NatNet over multicast on 127.0.0.1 instead of unicast. */
   multicast?: boolean;
   /** s before the virtual controller lets a protective stop be unlocked (5, as a real UR). */
@@ -24,7 +24,7 @@ async function openVirtualLab(
   scene: Scene,
   sceneFile: string,
   setupFile: string,
-  options: VirtualLabSessionOptions,
+  options: VirtualLabConnectionOptions,
 ): Promise<{ lab: VirtualLab; link: LabLink }> {
   writeFileSync(sceneFile, JSON.stringify(scene));
   const lab = await VirtualLab.start({
@@ -47,12 +47,12 @@ async function openVirtualLab(
   }
 }
 
-/** A lab session on the virtual lab; lab() gives the running lab itself (tests, diagnostics). */
-export class VirtualLabSession extends LabSession {
+/** A lab connection on the virtual lab; lab() gives the running lab itself (tests, diagnostics). */
+export class VirtualLabConnection extends LabConnection {
   private readonly running: { lab: VirtualLab | null };
   private readonly dir: string;
 
-  constructor(options: VirtualLabSessionOptions = {}) {
+  constructor(options: VirtualLabConnectionOptions = {}) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-virtual-lab-'));
     const running: { lab: VirtualLab | null } = { lab: null };
     const setupFile = path.join(dir, 'setup.json');

@@ -8,10 +8,10 @@ import path from 'node:path';
 import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-status';
+import { LabStatusSource } from '../../src-main/console/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { RobotRecovery } from '../../src-main/console/robot-recovery';
-import type { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
+import type { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { repoRoot } from './scenes';
 
 /** Small plans for quick dry runs: the analytical coarse model, two controls, four rollouts. */
@@ -26,16 +26,16 @@ export function fastDryRun(maxExecutedActions: number): PlannerSettings {
 }
 
 export interface ConsoleOnLabOptions {
-  virtualLab: VirtualLabSession;
+  virtualLab: VirtualLabConnection;
   /** The lab real runs go to (the virtual one standing in for it); null: none configured. */
-  realLab: VirtualLabSession | null;
+  realLab: VirtualLabConnection | null;
   /** Give the core the Setup view's robot recovery, on the run controller's lab. */
   recovery?: boolean;
 }
 
 export class ConsoleOnLab {
   readonly controller: LabRunController;
-  readonly connections: LabConnections;
+  readonly connections: LabStatusSource;
   readonly core: ConsoleCore;
   /** Every event the core published, in order (empty it with `events.length = 0`). */
   readonly events: ConsoleEvent[] = [];
@@ -50,7 +50,7 @@ export class ConsoleOnLab {
     });
     this.controller = controller;
     // The lab read ten times a second, so the tests see it change soon.
-    this.connections = new LabConnections(controller, 0.1);
+    this.connections = new LabStatusSource(controller, 0.1);
     this.core = new ConsoleCore({
       scenesDir: path.join(repoRoot, 'resources/scenes'),
       runController: controller,
@@ -58,7 +58,7 @@ export class ConsoleOnLab {
       ...(o.recovery
         ? {
             recovery: new RobotRecovery({
-              session: () => controller.currentSession(),
+              session: () => controller.currentConnection(),
               runInProgress: () => controller.runInProgress(),
             }),
           }

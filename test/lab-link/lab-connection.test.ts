@@ -1,13 +1,13 @@
-/** The console's lab session: one link at a time, reused for the same scene, replaced for another. */
+/** The console's lab connection: one link at a time, reused for the same scene, replaced for another. */
 import { describe, expect, it } from 'vitest';
-import { LabSession, type OpenedLab } from '../../src-main/lab-link/lab-connection';
+import { LabConnection, type OpenedLab } from '../../src-main/lab-link/lab-connection';
 import type { LabLink } from '../../src-main/lab-link/lab-link';
 import { referenceScene } from '../helpers/scenes';
 
 function fakeLab() {
   const log: string[] = [];
   let n = 0;
-  const session = new LabSession('virtual', 'test lab', async (scene): Promise<OpenedLab> => {
+  const session = new LabConnection('virtual', 'test lab', async (scene): Promise<OpenedLab> => {
     const id = ++n;
     log.push(`open ${id} ${scene.name}`);
     await new Promise((r) => setTimeout(r, 5));
@@ -19,7 +19,7 @@ function fakeLab() {
   return { session, log };
 }
 
-describe('LabSession', () => {
+describe('LabConnection', () => {
   it('reuses the link for the same scene and replaces it (closing the old) for another', async () => {
     const { session, log } = fakeLab();
     let changes = 0;
@@ -54,7 +54,7 @@ describe('LabSession', () => {
 
   it('keeps serving after an open fails', async () => {
     let fail = true;
-    const session = new LabSession('real', 'flaky lab', async () => {
+    const session = new LabConnection('real', 'flaky lab', async () => {
       if (fail) throw new Error('robot unreachable');
       return { link: {} as LabLink, close: async () => undefined };
     });

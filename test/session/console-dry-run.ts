@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { fastDryRun } from '../helpers/console-on-lab';
@@ -21,7 +21,7 @@ export async function consoleDryRun(o: {
   /** The console's live Foxglove view (its setting), as the app and web mode give it. */
   foxglove?: FoxgloveSwitch;
 }): Promise<ConsoleEvent[]> {
-  const lab = new VirtualLabSession();
+  const lab = new VirtualLabConnection();
   const controller = new LabRunController({
     virtualLab: lab,
     realLab: null,

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../../src-main/lab-link/virtual-lab-connection';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import type { ConsoleEvent } from '#contract/console-api';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { supervisedRun } from '../../src-main/run/supervised-run';
@@ -65,7 +65,7 @@ let consoleCounts: Map<string, number> | undefined;
 describe('one recorder for every run', () => {
   it('records a console dry run on every channel; an abort reads request, stop, end', async () => {
     const dir = tempDir();
-    const lab = new VirtualLabSession();
+    const lab = new VirtualLabConnection();
     const controller = new LabRunController({
       virtualLab: lab,
       realLab: null,
