@@ -22,8 +22,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConsoleCore } from '../src-main/console/console-core';
-import { createConsoleLab } from '../src-main/console/console-lab';
+import { createConsole } from '../src-main/console/create-console';
 import { outcomeOf } from '#contract/run-lifecycle';
 import { latenessStats } from '../src-main/run/safety-thread/core';
 import { SafetyThread } from '../src-main/run/safety-thread/safety-thread';
@@ -50,21 +49,13 @@ export async function run(args: string[]): Promise<void> {
   const seconds = Number(values.seconds);
   const hogCount = Number(values.hogs);
   const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-safety-bench-'));
-  const lab = createConsoleLab({
+  const { core, close } = createConsole({
     lab: { kind: 'virtual', multicast: false },
-    tasksDir: path.join(root, 'resources/tasks'),
-    defaultSceneFile: path.join(root, 'resources/scenes', values.scene),
-    report: () => {},
-  });
-  const core = new ConsoleCore({
     scenesDir: path.join(root, 'resources/scenes'),
-    runController: lab.runController,
-    connections: lab.connections,
-    calibration: lab.calibration,
-    recovery: lab.recovery,
-    whatIf: lab.whatIf,
+    tasksDir: path.join(root, 'resources/tasks'),
+    sceneFile: values.scene,
     sessionsDir,
-    scene: lab.scene,
+    report: () => {},
   });
   const hogs: ChildProcess[] = [];
   let thread: SafetyThread | undefined;
@@ -139,8 +130,7 @@ export async function run(args: string[]): Promise<void> {
     const threadStats = thread ? await thread.tickStats() : undefined;
     await thread?.close();
     await stopMotive?.();
-    core.dispose();
-    await lab.close();
+    await close();
     rmSync(sessionsDir, { recursive: true, force: true });
     if (threadStats) report(latenessStats(mainLateness), threadStats.ticks, threadStats.frameGaps);
   }
