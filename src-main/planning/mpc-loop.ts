@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import type { State, StateLayout } from '#contract/state';
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
 import type { Control, Tolerance } from '../parareal/parareal';
-import type { Plan, StepPlanner } from './mpc';
+import type { Plan, Planner } from './mpc';
 import type { TaskGeometry } from './outcome';
 import type { Plant } from './plant';
 import { restControl } from './control-space';
@@ -47,7 +47,7 @@ export const DEFAULT_REPLAN_TOLERANCE: Tolerance = { translation: 0.003, rotatio
 
 export interface MpcLoopOptions {
   plant: Plant;
-  planner: StepPlanner;
+  planner: Planner;
   geometry: TaskGeometry;
   controlDuration: number;
   maxActions: number;

@@ -47,7 +47,11 @@ export interface Plan {
   rollouts?: State[][];
 }
 
-export interface StepPlanner {
+/**
+ * What every planner is to the MPC loop: given the observed (or predicted) state and the plan that
+ * ran, the next plan. The kinds and how each is built from a task are in planners.ts.
+ */
+export interface Planner {
   plan(ctx: PlanContext): Promise<Plan>;
 }
 
@@ -159,7 +163,7 @@ function aroundObject(
 }
 
 /** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */
-export class MpcPlanner implements StepPlanner {
+export class MpcPlanner implements Planner {
   constructor(private readonly o: MpcPlannerOptions) {}
 
   async plan(ctx: PlanContext): Promise<Plan> {
