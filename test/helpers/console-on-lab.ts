@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../../src-main/console/console-core';
+import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { LabStatusSource } from '../../src-main/console/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { RobotRecovery } from '../../src-main/console/robot-recovery';
@@ -27,8 +28,12 @@ export function fastDryRun(maxExecutedActions: number): PlannerSettings {
 
 export interface ConsoleOnLabOptions {
   virtualLab: VirtualLabConnection;
-  /** The lab real runs go to (the virtual one standing in for it); null: none configured. */
-  realLab: VirtualLabConnection | null;
+  /** The lab real runs go to (the virtual one standing in for it); null or absent: none configured. */
+  realLab?: VirtualLabConnection | null;
+  /** Folder of the session logs; absent: no logs. */
+  sessionsDir?: string;
+  /** The console's live Foxglove view (its setting), as the app and web mode give it. */
+  foxglove?: FoxgloveSwitch;
   /** Give the core the Setup view's robot recovery, on the run controller's lab. */
   recovery?: boolean;
 }
@@ -43,7 +48,7 @@ export class ConsoleOnLab {
   constructor(o: ConsoleOnLabOptions) {
     const controller = new LabRunController({
       virtualLab: o.virtualLab,
-      realLab: o.realLab,
+      realLab: o.realLab ?? null,
       tasksDir: path.join(repoRoot, 'resources/tasks'),
       workers: 1,
       liveRateHz: 30,
@@ -55,6 +60,8 @@ export class ConsoleOnLab {
       scenesDir: path.join(repoRoot, 'resources/scenes'),
       runController: controller,
       connections: this.connections,
+      ...(o.sessionsDir !== undefined ? { sessionsDir: o.sessionsDir } : {}),
+      ...(o.foxglove ? { foxglove: o.foxglove } : {}),
       ...(o.recovery
         ? {
             recovery: new RobotRecovery({

@@ -5,15 +5,12 @@
  * stop it for stale motion capture); it returns once the run's session log is closed. Its waits are
  * long: on a shared two-core machine the first step can take tens of seconds.
  */
-import path from 'node:path';
 import { expect } from 'vitest';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabRunController } from '../../src-main/console/lab-run-controller';
+import type { ConsoleCore } from '../../src-main/console/console-core';
 import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
-import { fastDryRun } from '../helpers/console-on-lab';
-import { repoRoot } from '../helpers/scenes';
+import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 import { waitUntil } from '../helpers/wait-until';
 
 export async function consoleDryRun(o: {
@@ -22,21 +19,12 @@ export async function consoleDryRun(o: {
   foxglove?: FoxgloveSwitch;
 }): Promise<ConsoleEvent[]> {
   const lab = new VirtualLabConnection();
-  const controller = new LabRunController({
+  const consoleOnLab = new ConsoleOnLab({
     virtualLab: lab,
-    realLab: null,
-    tasksDir: path.join(repoRoot, 'resources/tasks'),
-    workers: 1,
-    liveRateHz: 30,
-  });
-  const core = new ConsoleCore({
-    scenesDir: path.join(repoRoot, 'resources/scenes'),
-    runController: controller,
     sessionsDir: o.sessionsDir,
     ...(o.foxglove ? { foxglove: o.foxglove } : {}),
   });
-  const events: ConsoleEvent[] = [];
-  core.subscribe((e) => events.push(e));
+  const { core, events } = consoleOnLab;
   try {
     const ok = async (raw: Parameters<ConsoleCore['handle']>[0]) =>
       expect(await core.handle(raw)).toMatchObject({ ok: true });
@@ -58,7 +46,7 @@ export async function consoleDryRun(o: {
       { seen, timeoutMs: 60_000 },
     );
   } finally {
-    core.dispose();
+    await consoleOnLab.dispose();
     await lab.close();
   }
   return events;
