@@ -76,7 +76,10 @@ async function runJob(job: FineJob): Promise<void> {
     }
   }
   port.send(
-    fromWorkerSchema.parse({ type: 'result', result: { id: job.id, states, ms: performance.now() - t0 } }),
+    fromWorkerSchema.parse({
+      type: 'result',
+      result: { id: job.id, states, seconds: (performance.now() - t0) / 1000 },
+    }),
   );
 }
 

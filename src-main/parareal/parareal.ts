@@ -202,7 +202,7 @@ async function runSequence(
     result.then(
       (r) => {
         timing.fineJobs++;
-        timing.fineJobMs.push(r.ms);
+        timing.fineJobMs.push(r.seconds * 1000);
       },
       () => undefined, // cancelled speculative jobs are not an error; real failures surface through await
     );

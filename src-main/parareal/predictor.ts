@@ -124,7 +124,7 @@ async function fineOnly(
     ),
   );
   const wallMs = performance.now() - t0;
-  const fineJobMs = results.map((r) => r.ms);
+  const fineJobMs = results.map((r) => r.seconds * 1000);
   const timing: PredictionTiming = {
     wallMs,
     coarseMs: 0,

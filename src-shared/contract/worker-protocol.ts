@@ -51,8 +51,8 @@ export const fineResultSchema = z.object({
   id: z.number().int(),
   /** State at the end of each control of the job (and, for a noisy job with a rest, after the rest). */
   states: z.array(stateSchema),
-  /** Wall time the worker spent on this job. */
-  ms: z.number(),
+  /** Wall time the worker spent on this job, s. */
+  seconds: z.number(),
 });
 export type FineResult = z.infer<typeof fineResultSchema>;
 
