@@ -28,9 +28,9 @@ if (process.env['ELECTRON_MAJOR_VER'] === '') delete process.env['ELECTRON_MAJOR
  */
 const mainEntries: Record<string, string> = {
   index: from('src-main/shell/main.ts'),
-  // The safety thread's entry (a worker thread): run/safety-thread/safety-thread.ts starts
+  // The safety thread's entry (a worker thread): lab-link/safety-thread/safety-thread.ts starts
   // out/main/safety-worker.js when it sits next to the bundle.
-  'safety-worker': from('src-main/run/safety-thread/worker.ts'),
+  'safety-worker': from('src-main/lab-link/safety-thread/worker.ts'),
   ...(existsSync(from('src-workers/fine-worker.ts'))
     ? { 'fine-worker': from('src-workers/fine-worker.ts') }
     : {}),

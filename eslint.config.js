@@ -4,69 +4,87 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 
 /**
- * The layers of src-main (docs/architecture.md): each folder may import only the folders listed
- * for it (and itself). Lower layers never reach up: protocol clients know nothing of runs, the
- * planner nothing of the console, and no real client imports the virtual lab.
+ * The layers (docs/architecture.md): each folder may import only the folders listed for it (and
+ * itself). Lower layers never reach up: protocol clients know nothing of runs, the planner nothing
+ * of the console, and no real client imports the virtual lab. The folders of src-shared are
+ * imported through their package.json "imports" alias (`#contract/...`) from anywhere, by main,
+ * workers and renderer alike.
  */
-const LAYERS = {
+const SHARED = {
   contract: [],
+  // The physics library: the MuJoCo fine model in the workers, the coarse model and geometry in main.
+  physics: ['contract'],
+};
+const LAYERS = {
   common: ['contract'],
   calibration: ['contract', 'common'],
   mocap: ['contract', 'common', 'calibration'],
   robot: ['contract', 'common', 'calibration'],
-  setup: ['contract', 'common', 'calibration', 'mocap', 'robot'],
-  safety: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup'],
-  parareal: ['contract', 'common', 'src-workers'],
-  learned: ['contract', 'common', 'parareal', 'src-workers'],
-  planning: ['contract', 'common', 'parareal', 'learned', 'src-workers'],
-  session: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'safety', 'parareal', 'planning'],
-  lab: ['contract', 'common', 'calibration', 'mocap', 'robot', 'setup', 'src-workers'],
+  safety: ['contract', 'common', 'calibration', 'mocap', 'robot'],
+  parareal: ['contract', 'common', 'physics'],
+  learned: ['contract', 'common', 'parareal', 'physics'],
+  planning: ['contract', 'common', 'parareal', 'learned', 'physics'],
+  session: ['contract', 'common', 'calibration', 'mocap', 'robot', 'safety', 'parareal', 'planning'],
+  'virtual-lab': ['contract', 'common', 'calibration', 'mocap', 'robot', 'physics'],
+  // The link to a lab, real or virtual (it starts a virtual one on loopback), and the console's one connection to it.
+  'lab-link': ['contract', 'common', 'calibration', 'mocap', 'robot', 'safety', 'virtual-lab'],
   run: [
     'contract',
     'common',
     'calibration',
     'mocap',
     'robot',
-    'setup',
     'safety',
     'parareal',
     'learned',
     'planning',
     'session',
+    'lab-link',
   ],
   // An experiment's runs are recorded by the run's recorder (run/recorded-run.ts).
-  experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'src-workers'],
+  experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'physics'],
 };
 const MAIN_FOLDERS = [...Object.keys(LAYERS), 'console', 'cli', 'shell'];
 
-/** Every main-process folder but the contract (gitignore patterns cannot re-include below an excluded folder). */
-const nonContract = MAIN_FOLDERS.filter((f) => f !== 'contract').flatMap((f) => [
-  `**/src-main/${f}`,
-  `**/src-main/${f}/**`,
-]);
+/** Import patterns that name `folder`: a shared folder by its alias, any other by its name. */
+const patternsOf = (folder) =>
+  folder in SHARED ? [`#${folder}`, `#${folder}/**`] : [`**/${folder}`, `**/${folder}/**`];
+
+/** A shared folder is named by its alias, never by a relative path into src-shared. */
+const VIA_ALIAS = {
+  group: ['**/src-shared', '**/src-shared/**'],
+  message: 'import src-shared through its alias, e.g. #contract/scene (package.json "imports")',
+};
+
+/** A no-restricted-imports block: `files` may not import what `group` matches. */
+const restrictImports = (files, group, message, extra = []) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [...(group.length ? [{ group, message }] : []), VIA_ALIAS, ...extra] },
+    ],
+  },
+});
 
 /** One no-restricted-imports block per layered folder: every folder it may not import. */
-const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
-  const forbidden = [...MAIN_FOLDERS, 'src-workers', 'src-renderer'].filter(
-    (f) => f !== folder && !allowed.includes(f),
-  );
-  return {
-    files: [`src-main/${folder}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: forbidden.flatMap((f) => [`**/${f}`, `**/${f}/**`]),
-              message: `src-main/${folder} may import only ${allowed.join(', ') || 'nothing of ours'} (layers: docs/architecture.md)`,
-            },
-          ],
-        },
-      ],
-    },
-  };
-});
+const everyFolder = [...Object.keys(SHARED), ...MAIN_FOLDERS, 'src-workers', 'src-renderer'];
+const layerRules = [
+  ...Object.entries(SHARED).map(([folder, allowed]) =>
+    restrictImports(
+      [`src-shared/${folder}/**/*.ts`],
+      everyFolder.filter((f) => f !== folder && !allowed.includes(f)).flatMap(patternsOf),
+      `src-shared/${folder} may import only ${allowed.join(', ') || 'nothing of ours'} (layers: docs/architecture.md)`,
+    ),
+  ),
+  ...Object.entries(LAYERS).map(([folder, allowed]) =>
+    restrictImports(
+      [`src-main/${folder}/**/*.ts`],
+      everyFolder.filter((f) => f !== folder && !allowed.includes(f)).flatMap(patternsOf),
+      `src-main/${folder} may import only ${allowed.join(', ')} (layers: docs/architecture.md)`,
+    ),
+  ),
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-artifacts', 'bench/results'] },
@@ -83,40 +101,30 @@ export default tseslint.config(
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: tseslint.parser } },
   },
+  restrictImports(['**/*.ts', '**/*.svelte'], [], ''),
+  // Vite bundles its config files but leaves package imports to Node, which cannot load the .ts
+  // file an alias names: the renderer's build config imports the contract by its path.
+  { files: ['src-renderer/vite.config.ts'], rules: { 'no-restricted-imports': 'off' } },
   ...layerRules,
-  {
-    // The renderer runs in a browser page: the shared contract only, no Node, no main-process code.
-    files: ['src-renderer/src/**/*.ts', 'src-renderer/src/**/*.svelte'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [...nonContract, '**/src-workers/**'],
-              message: 'the renderer may import only src-main/contract (layers: docs/architecture.md)',
-            },
-            { group: ['node:*'], message: 'the renderer runs in a browser page: no Node modules' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Workers run MuJoCo and nothing else: the contract and their physics.
-    files: ['src-workers/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: nonContract,
-              message: 'workers may import only src-main/contract (layers: docs/architecture.md)',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The renderer runs in a browser page: the shared contract only, no Node, no main-process code.
+  restrictImports(
+    ['src-renderer/src/**/*.ts', 'src-renderer/src/**/*.svelte'],
+    [
+      '**/src-main',
+      '**/src-main/**',
+      '**/src-workers',
+      '**/src-workers/**',
+      ...Object.keys(SHARED)
+        .filter((f) => f !== 'contract')
+        .flatMap(patternsOf),
+    ],
+    'the renderer may import only #contract (layers: docs/architecture.md)',
+    [{ group: ['node:*'], message: 'the renderer runs in a browser page: no Node modules' }],
+  ),
+  // Workers run MuJoCo and nothing else: the contract and their physics.
+  restrictImports(
+    ['src-workers/**/*.ts'],
+    ['**/src-main', '**/src-main/**', '**/src-renderer', '**/src-renderer/**'],
+    'workers may import only #contract and #physics (layers: docs/architecture.md)',
+  ),
 );

@@ -25,7 +25,7 @@ const realtime = [
   'test/console/robot-recovery.test.ts',
   'test/console/recovery-target-lab.test.ts',
   'test/robot/ur5-connection.test.ts',
-  'test/run/safety-thread.test.ts',
+  'test/lab-link/safety-thread.test.ts',
   'test/bench/safety.test.ts',
   'test/e2e/**/*.test.ts',
 ];

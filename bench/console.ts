@@ -10,12 +10,12 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { ConsoleEvent } from '../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../src-main/contract/planner-settings';
+import type { ConsoleEvent } from '#contract/console-api';
+import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { LabRunController } from '../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../src-main/console/virtual-lab-session';
-import type { InputWrite } from '../src-main/lab/virtual-ur/rtde-server';
+import { VirtualLabConnection } from '../src-main/lab-link/virtual-lab-connection';
+import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { machineInfo, printTable, writeResult } from './report';
 
@@ -47,7 +47,7 @@ async function until<T>(get: () => T | undefined | false, timeoutMs = 30_000): P
 export async function run(args: string[]): Promise<void> {
   const i = args.indexOf('--aborts');
   const aborts = i >= 0 ? Number(args[i + 1]) : 20;
-  const session = new VirtualLabSession();
+  const session = new VirtualLabConnection();
   const controller = new LabRunController({
     virtualLab: session,
     realLab: null,

@@ -19,14 +19,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ConsoleEvent } from '../src-main/contract/console-api';
-import type { InputWrite } from '../src-main/lab/virtual-ur/rtde-server';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
-import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
-import { ConsoleCore } from '../src-main/console/console-core';
-import { createConsoleLab } from '../src-main/console/console-lab';
+import { plannerPresetNameSchema } from '#contract/planner-settings';
+import { createConsole } from '../src-main/console/create-console';
 import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
-import { outcomeOf } from '../src-main/contract/run-lifecycle';
+import { outcomeOf } from '#contract/run-lifecycle';
 import { meanCi95, printTable, writeResult } from './report';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,21 +56,13 @@ export async function run(args: string[]): Promise<void> {
   const preset = values.preset;
   const sceneFile = values.scene;
   const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-dry-runs-'));
-  const lab = createConsoleLab({
+  const { core, lab, close } = createConsole({
     lab: { kind: 'virtual', multicast: false },
-    tasksDir: path.join(root, 'resources/tasks'),
-    defaultSceneFile: path.join(root, 'resources/scenes', sceneFile),
-    report: () => {},
-  });
-  const core = new ConsoleCore({
     scenesDir: path.join(root, 'resources/scenes'),
-    runController: lab.runController,
-    connections: lab.connections,
-    calibration: lab.calibration,
-    recovery: lab.recovery,
-    whatIf: lab.whatIf,
+    tasksDir: path.join(root, 'resources/tasks'),
+    sceneFile,
     sessionsDir,
-    scene: lab.scene,
+    report: () => {},
   });
   if (preset) {
     const r = await core.handle({ type: 'settings.preset', preset: plannerPresetNameSchema.parse(preset) });
@@ -136,8 +127,7 @@ export async function run(args: string[]): Promise<void> {
       await new Promise((r) => setTimeout(r, 1000));
     }
   } finally {
-    core.dispose();
-    await lab.close();
+    await close();
     // The session logs are what explains a run that missed the goal: kept then, else removed.
     if (done.length === runs && done.every((r) => r.outcome === 'finished'))
       rmSync(sessionsDir, { recursive: true, force: true });

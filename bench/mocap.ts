@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { VirtualNatNetServer, type TablePose } from '../src-main/lab/natnet-server';
+import { VirtualNatNetServer, type TablePose } from '../src-main/virtual-lab/natnet-server';
 import { identityCalibration } from '../src-main/calibration/mocap-table';
 import { NatNetClient } from '../src-main/mocap/client';
 import { nowNs } from '../src-main/mocap/clock';

@@ -12,9 +12,9 @@
  *     workers, with 95% confidence intervals, beside the theoretical speedup and the efficiency.
  */
 import os from 'node:os';
-import { requirePusher, type Scene } from '../src-main/contract/scene';
+import { requirePusher, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
-import { layoutForScene, wrapAngle, type State, type StateLayout } from '../src-main/contract/state';
+import { layoutForScene, wrapAngle, type State, type StateLayout } from '#contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';

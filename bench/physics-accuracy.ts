@@ -6,9 +6,9 @@
  * of a comparable push (ISRR 2019: 8.1 mm / 4.2 deg), below which a difference cannot matter.
  */
 import { performance } from 'node:perf_hooks';
-import { FineModel } from '../src-workers/physics/fine-model';
-import { requirePusher, type Integrator, type Scene } from '../src-main/contract/scene';
-import { layoutForScene, wrapAngle, type State } from '../src-main/contract/state';
+import { FineModel } from '#physics/fine-model';
+import { requirePusher, type Integrator, type Scene } from '#contract/scene';
+import { layoutForScene, wrapAngle, type State } from '#contract/state';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { realWorldSpread } from '../src-main/parareal/parareal';
 import { Rng } from '../src-main/common/rng';

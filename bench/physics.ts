@@ -9,10 +9,10 @@
  * papers report 130-230x for their coarse models).
  */
 import { performance } from 'node:perf_hooks';
-import { AnalyticalCoarseModel } from '../src-workers/physics/coarse-model';
-import { FineModel } from '../src-workers/physics/fine-model';
-import { initialState } from '../src-main/contract/state';
-import type { Integrator, Scene } from '../src-main/contract/scene';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { FineModel } from '#physics/fine-model';
+import { initialState } from '#contract/state';
+import type { Integrator, Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import path from 'node:path';
 import { loadTaskFile } from '../src-main/planning/task-file';

@@ -26,8 +26,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../src-main/contract/scene';
-import type { State } from '../src-main/contract/state';
+import type { Scene } from '#contract/scene';
+import type { State } from '#contract/state';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
 import { readRunRecords } from '../src-main/experiments/run-record';
 import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
@@ -37,8 +37,8 @@ import { modelLabel } from '../src-main/parareal/predictor';
 import type { Control } from '../src-main/parareal/parareal';
 import { loadTaskFile, type Task } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
-import { FineModel, stepCount } from '../src-workers/physics/fine-model';
-import type { FineResult } from '../src-workers/worker-protocol';
+import { FineModel, stepCount } from '#physics/fine-model';
+import type { FineResult } from '#contract/worker-protocol';
 import { physicsCostRow } from './physics';
 import { fineRuns } from './recorded-runs';
 import { printTable, writeResult, type Row } from './report';
@@ -121,7 +121,8 @@ export function recordedStates(
 class CountingPool extends FinePool {
   jobs = 0;
   mujocoSteps = 0;
-  jobMs = 0;
+  /** Worker time of the fine jobs so far (s). */
+  jobSeconds = 0;
   private readonly timesteps = new Map<string, number>();
 
   override registerScene(scene: Scene): string {
@@ -136,14 +137,14 @@ class CountingPool extends FinePool {
     this.mujocoSteps += input.controls.length * stepCount(input.dt, h);
     if (input.noise && input.noise.rest > 0) this.mujocoSteps += stepCount(input.noise.rest, h);
     const r = await super.run(input, signal);
-    this.jobMs += r.ms;
+    this.jobSeconds += r.seconds;
     return r;
   }
 
   reset(): void {
     this.jobs = 0;
     this.mujocoSteps = 0;
-    this.jobMs = 0;
+    this.jobSeconds = 0;
   }
 
   /** CPU seconds the live workers have used (Linux /proc; null elsewhere). */
@@ -272,8 +273,8 @@ export async function run(args: string[]): Promise<void> {
             objects: scene.sliders.length,
             'fine jobs/step': pool.jobs / along.length,
             'MuJoCo steps/step': pool.mujocoSteps / along.length,
-            'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobMs * 1000) / pool.mujocoSteps : 0,
-            'job s/step': pool.jobMs / 1000 / along.length,
+            'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobSeconds * 1e6) / pool.mujocoSteps : 0,
+            'job s/step': pool.jobSeconds / along.length,
             'worker CPU s/step': workerS ?? '',
             'planner CPU s/step': mainS,
             'idle-machine s/step': workerS === null ? '' : idleEstimate(workerS, mainS, workers),

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Scene } from '../src-main/contract/scene';
+import type { Scene } from '#contract/scene';
 import { deriveSeed } from '../src-main/common/rng';
 import { sampleScene } from '../src-main/experiments/initial-states';
 import { readRunRecords, type RunRecord } from '../src-main/experiments/run-record';

@@ -8,7 +8,7 @@
  * - Abort latency: time from `stop()` to the stop command decoded by the controller (the wire plus
  *   both ends' socket handling), over N aborts issued while the arm moves.
  */
-import { VirtualUr } from '../src-main/lab/virtual-ur';
+import { VirtualUr } from '../src-main/virtual-lab/virtual-ur';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { Ur5Connection } from '../src-main/robot/ur5-connection';
 import { printTable, writeResult, type Row } from './report';

@@ -1,6 +1,6 @@
 /**
  * How late the supervisor's watchdog tick runs under load: in the safety thread
- * (src-main/run/safety-thread), where every run's supervisor ticks, and on the main thread for
+ * (src-main/lab-link/safety-thread), where every run's supervisor ticks, and on the main thread for
  * comparison, during console dry runs on the in-process virtual lab with the planner's workers on
  * every core and extra CPU-bound processes at normal priority. Both clocks tick every 5 ms;
  * lateness is how much longer than 5 ms each tick waited after the one before.
@@ -22,13 +22,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConsoleCore } from '../src-main/console/console-core';
-import { createConsoleLab } from '../src-main/console/console-lab';
-import { outcomeOf } from '../src-main/contract/run-lifecycle';
-import { latenessStats } from '../src-main/run/safety-thread/core';
-import type { TickStats } from '../src-main/run/safety-thread/messages';
-import type { SafetyStats } from '../src-main/run/safety-thread/safety-thread';
-import type { LabLink } from '../src-main/run/lab-link';
+import { createConsole } from '../src-main/console/create-console';
+import { outcomeOf } from '#contract/run-lifecycle';
+import { latenessStats } from '../src-main/lab-link/safety-thread/core';
+import type { TickStats } from '../src-main/lab-link/safety-thread/messages';
+import type { SafetyStats } from '../src-main/lab-link/safety-thread/safety-thread';
+import type { LabLink } from '../src-main/lab-link/lab-link';
 import { printTable, writeResult } from './report';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,21 +45,13 @@ export async function run(args: string[]): Promise<void> {
   const seconds = Number(values.seconds);
   const hogCount = Number(values.hogs);
   const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-safety-bench-'));
-  const lab = createConsoleLab({
+  const { core, lab, close } = createConsole({
     lab: { kind: 'virtual', multicast: false },
-    tasksDir: path.join(root, 'resources/tasks'),
-    defaultSceneFile: path.join(root, 'resources/scenes', values.scene),
-    report: () => {},
-  });
-  const core = new ConsoleCore({
     scenesDir: path.join(root, 'resources/scenes'),
-    runController: lab.runController,
-    connections: lab.connections,
-    calibration: lab.calibration,
-    recovery: lab.recovery,
-    whatIf: lab.whatIf,
+    tasksDir: path.join(root, 'resources/tasks'),
+    sceneFile: values.scene,
     sessionsDir,
-    scene: lab.scene,
+    report: () => {},
   });
   const hogs: ChildProcess[] = [];
   let probe: NodeJS.Timeout | undefined;
@@ -109,8 +100,7 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     clearInterval(probe);
     for (const h of hogs) h.kill('SIGKILL');
-    core.dispose();
-    await lab.close();
+    await close();
     rmSync(sessionsDir, { recursive: true, force: true });
     if (threadStats) report(latenessStats(mainLateness), threadStats.ticks, threadStats.frameGaps);
   }

@@ -7,7 +7,9 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { contentSecurityPolicy } from '../src-main/contract/content-security-policy';
+// A relative path, not the #contract alias: Vite bundles its config but leaves package imports to
+// Node, which cannot load the .ts file the alias names.
+import { contentSecurityPolicy } from '../src-shared/contract/content-security-policy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

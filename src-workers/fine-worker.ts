@@ -4,8 +4,8 @@
  * process derives from the scene's content) and runs fine slices in the order they arrive.
  */
 import { performance } from 'node:perf_hooks';
-import { FineModel } from './physics/fine-model';
-import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from './worker-protocol';
+import { FineModel } from '#physics/fine-model';
+import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from '#contract/worker-protocol';
 
 interface Port {
   send(msg: FromWorker): void;
@@ -76,7 +76,10 @@ async function runJob(job: FineJob): Promise<void> {
     }
   }
   port.send(
-    fromWorkerSchema.parse({ type: 'result', result: { id: job.id, states, ms: performance.now() - t0 } }),
+    fromWorkerSchema.parse({
+      type: 'result',
+      result: { id: job.id, states, seconds: (performance.now() - t0) / 1000 },
+    }),
   );
 }
 

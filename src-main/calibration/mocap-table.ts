@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PlanarFrame } from '../contract/lab-view';
+import type { PlanarFrame } from '#contract/lab-view';
 import {
   add,
   IDENTITY,

@@ -7,7 +7,7 @@
  * measured and refused past the limit, not silently absorbed).
  */
 import { z } from 'zod';
-import type { PlanarFrame } from '../contract/lab-view';
+import type { PlanarFrame } from '#contract/lab-view';
 import { rotZ, type Mat3, type Vec3 } from '../common/rotation';
 import { CalibrationError, fitPlanarRigid } from './fit';
 import type { Residual } from './residual';

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { controlLimits, integratorSchema, type Integrator, type Scene } from '../contract/scene';
+import { controlLimits, integratorSchema, type Integrator, type Scene } from '#contract/scene';
 import { noSuchFile, UsageError } from './errors';
 
 const controlsSchema = z.array(z.array(z.number())).min(1);

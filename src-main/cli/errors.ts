@@ -51,7 +51,7 @@ export function requireFile(file: string, option?: string): string {
 export async function reportCliError(err: unknown): Promise<number> {
   // Commander has already printed its message (or the help, or the version).
   if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
-  const { SceneFileError } = await import('../contract/scene-file');
+  const { SceneFileError } = await import('#contract/scene-file');
   if (err instanceof SceneFileError || err instanceof UsageError) {
     process.stderr.write(`parapush: ${err.message}\n`);
     return EXIT_BAD_INPUT;

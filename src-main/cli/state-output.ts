@@ -1,6 +1,6 @@
 /** Printing state sequences for people (a table in mm/deg) or programs (JSON in SI units). */
-import type { RobotKind } from '../contract/scene';
-import { StateLayout, type State } from '../contract/state';
+import type { RobotKind } from '#contract/scene';
+import { StateLayout, type State } from '#contract/state';
 
 /** One numeric column; `group` names the body it belongs to (printed once above its columns). */
 interface Column {

@@ -4,9 +4,9 @@
  * contract, which the renderer imports.
  */
 import { readFileSync } from 'node:fs';
-import { labSettingsSchema, virtualLabSettings, type LabSettings } from '../contract/lab-settings';
-import type { Scene } from '../contract/scene';
-import { NoSuchSceneFileError, parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
+import { labSettingsSchema, virtualLabSettings, type LabSettings } from '#contract/lab-settings';
+import type { Scene } from '#contract/scene';
+import { NoSuchSceneFileError, parseScene, problemsOf, SceneFileError } from '#contract/scene-file';
 
 export function loadSceneFile(file: string): Scene {
   let text: string;

@@ -2,7 +2,7 @@
  * Rotations and vectors: quaternions (x, y, z, w) for motion-capture poses and calibrations, and
  * 3x3 matrices for the robot's tool pose (UR rotation vectors) and its base frame.
  */
-import type { Quat, Vec3 } from '../contract/geometry';
+import type { Quat, Vec3 } from '#contract/geometry';
 
 export type { Quat, Vec3 };
 

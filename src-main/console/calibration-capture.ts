@@ -4,9 +4,9 @@
  * the pusher point the UR5 reports (actual_TCP_pose carried through the pusher offset). Each
  * refuses, with the reason, when its source is untracked, stale or silent.
  */
-import { monotonicSeconds } from '../contract/time';
+import { monotonicSeconds } from '#contract/time';
 import { mulVec, rotationFromVector, type Vec3 } from '../common/rotation';
-import type { LabLink } from '../run/lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 
 export class CaptureRefused extends Error {
   override name = 'CaptureRefused';

@@ -8,8 +8,8 @@
  * labs they are dropped.
  */
 import path from 'node:path';
-import type { CalibrationStageId, CalibrationWizardState } from '../contract/console-api';
-import { wallSeconds } from '../contract/time';
+import type { CalibrationStageId, CalibrationWizardState } from '#contract/console-api';
+import { wallSeconds } from '#contract/time';
 import {
   fitCalibration2d,
   fitCalibration3d,
@@ -20,9 +20,9 @@ import {
 import { checkResidual } from '../calibration/residual';
 import { fitRobotBase } from '../calibration/robot-base';
 import { norm, sub, type Vec3 } from '../common/rotation';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
-import type { LabSession } from './lab-session';
+import type { LabConnection } from '../lab-link/lab-connection';
 
 interface Pair {
   table: Vec3;
@@ -57,7 +57,7 @@ export const labCaptures: CaptureSource = {
 
 export interface CalibrationWizardOptions {
   /** The lab the console is connected to (the run controller's current session). */
-  session: () => LabSession | null;
+  session: () => LabConnection | null;
   captures?: CaptureSource;
   /** Wall clock, s since the epoch. */
   now?: () => number;
@@ -70,7 +70,7 @@ export class CalibrationWizard {
   private readonly captures: CaptureSource;
   private readonly now: () => number;
   private stages: Record<CalibrationStageId, Stage> = { mocap: emptyStage(), robot: emptyStage() };
-  private pairsFrom: LabSession | null = null;
+  private pairsFrom: LabConnection | null = null;
   private capturing = false;
   /** The jog under way, to stop it (Abort); null: none. */
   private jogging: AbortController | null = null;
@@ -81,7 +81,7 @@ export class CalibrationWizard {
   }
 
   state(): CalibrationWizardState {
-    const session = this.currentSession();
+    const session = this.currentConnection();
     const setup = session?.current()?.setup ?? null;
     const stage = (s: Stage): CalibrationWizardState['mocap'] => ({
       pairs: s.pairs.map((p) => ({ table: [...p.table], measured: [...p.measured] })),
@@ -157,7 +157,7 @@ export class CalibrationWizard {
   }
 
   remove(stageId: CalibrationStageId, index: number): CalibrationWizardState {
-    this.currentSession();
+    this.currentConnection();
     const stage = this.stages[stageId];
     if (index >= stage.pairs.length) throw new Error(`there is no pair ${index + 1} to remove`);
     this.stages[stageId] = { pairs: stage.pairs.filter((_, i) => i !== index), fit: null, saved: null };
@@ -194,7 +194,7 @@ export class CalibrationWizard {
   }
 
   /** The current session; pairs recorded on another lab are dropped. */
-  private currentSession(): LabSession | null {
+  private currentConnection(): LabConnection | null {
     const session = this.options.session();
     if (this.pairsFrom && session !== this.pairsFrom) {
       this.stages = { mocap: emptyStage(), robot: emptyStage() };
@@ -204,7 +204,7 @@ export class CalibrationWizard {
   }
 
   private connected() {
-    const session = this.currentSession();
+    const session = this.currentConnection();
     const link = session?.current();
     if (!session || !link) throw new Error('connect a lab first: calibration reads its live measurements');
     return { session, link };

@@ -1,12 +1,12 @@
 /**
  * Where the console learns the state of its lab: each connection (OptiTrack, UR5, gripper,
  * workers) and the pre-flight checklist as the lab stands now. The live implementation reads a
- * LabLink (lab-connections.ts); without a lab every link reports "not configured" honestly
+ * LabLink (lab-status.ts); without a lab every link reports "not configured" honestly
  * instead of pretending to be connected.
  */
-import type { Connection, PreflightReportPayload, RunStatus } from '../contract/console-api';
-import type { LabView } from '../contract/lab-view';
-import type { Scene } from '../contract/scene';
+import type { Connection, PreflightReportPayload, RunStatus } from '#contract/console-api';
+import type { LabView } from '#contract/lab-view';
+import type { Scene } from '#contract/scene';
 
 export interface LabStatus {
   connections: Connection[];

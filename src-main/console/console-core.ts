@@ -16,8 +16,8 @@ import {
   type FoxgloveStatus,
   type RunStatus,
   type ValidationProblem,
-} from '../contract/console-api';
-import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '../contract/planner-settings';
+} from '#contract/console-api';
+import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '#contract/planner-settings';
 import {
   advanceRun,
   describeRejection,
@@ -25,10 +25,10 @@ import {
   type RunEvent,
   type RunMode,
   type RunRejection,
-} from '../contract/run-lifecycle';
-import { parseScene, problemsOf, SceneFileError } from '../contract/scene-file';
-import { sceneSchema, type Scene } from '../contract/scene';
-import { wallSeconds } from '../contract/time';
+} from '#contract/run-lifecycle';
+import { parseScene, problemsOf, SceneFileError } from '#contract/scene-file';
+import { sceneSchema, type Scene } from '#contract/scene';
+import { wallSeconds } from '#contract/time';
 import { RunStatusTracker, type RunStatusChange } from '../run/run-status';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';

@@ -6,17 +6,17 @@
  */
 import path from 'node:path';
 import { loadSceneFile } from '../common/config-files';
-import type { Scene } from '../contract/scene';
-import type { LabSettings } from '../contract/lab-settings';
+import type { Scene } from '#contract/scene';
+import type { LabSettings } from '#contract/lab-settings';
 import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 import { CalibrationWizard } from './calibration-wizard';
-import { LabConnections } from './lab-connections';
+import { LabStatusSource } from './lab-status';
 import { LabRunController } from './lab-run-controller';
-import { realLabSession } from './real-lab-session';
+import { realLabConnection } from '../lab-link/real-lab-connection';
 import { recoveryTarget, RobotRecovery } from './robot-recovery';
-import { VirtualLabSession } from './virtual-lab-session';
+import { VirtualLabConnection } from '../lab-link/virtual-lab-connection';
 import { whatIfPlanners } from './what-if-planners';
 
 export interface ConsoleLabOptions {
@@ -33,8 +33,8 @@ export interface ConsoleLabOptions {
 export interface ConsoleLab {
   runController: LabRunController;
   /** The virtual lab of dry runs (its devices are test hooks: the virtual controller sees every stop). */
-  virtualLab: VirtualLabSession;
-  connections: LabConnections;
+  virtualLab: VirtualLabConnection;
+  connections: LabStatusSource;
   /** The Setup view's calibration wizard, on whichever lab the run controller uses now. */
   calibration: CalibrationWizard;
   /** The Setup view's recovery from a protective stop, on the robot of that same lab. */
@@ -52,8 +52,8 @@ export interface ConsoleLab {
 export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
   const workers = o.workers ?? defaultWorkerCount();
   const spawn = o.spawn ? { spawn: o.spawn } : {};
-  const virtualLab = new VirtualLabSession(o.lab.kind === 'virtual' ? { multicast: o.lab.multicast } : {});
-  const realLab = o.lab.kind === 'real' ? realLabSession(o.lab) : null;
+  const virtualLab = new VirtualLabConnection(o.lab.kind === 'virtual' ? { multicast: o.lab.multicast } : {});
+  const realLab = o.lab.kind === 'real' ? realLabConnection(o.lab) : null;
   const runController = new LabRunController({
     virtualLab,
     realLab,
@@ -61,7 +61,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     workers,
     ...spawn,
   });
-  const connections = new LabConnections(runController);
+  const connections = new LabStatusSource(runController);
   const scene = loadSceneFile(o.defaultSceneFile);
   if (!realLab) {
     virtualLab.linkFor(scene).then(
@@ -75,7 +75,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     runController,
     virtualLab,
     connections,
-    calibration: new CalibrationWizard({ session: () => runController.currentSession() }),
+    calibration: new CalibrationWizard({ session: () => runController.currentConnection() }),
     recovery: new RobotRecovery({
       // The robot in the protective stop, the real lab's first: not simply the last run's lab.
       session: () => recoveryTarget([realLab, virtualLab]),

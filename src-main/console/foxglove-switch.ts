@@ -4,7 +4,7 @@
  * the app. Its tap goes to the session recorder once, at start-up; it passes each message to
  * whichever server is on now, so turning the view on mid-run serves the rest of that run.
  */
-import type { FoxgloveStatus } from '../contract/console-api';
+import type { FoxgloveStatus } from '#contract/console-api';
 import { FoxgloveLive } from '../session/foxglove-live';
 import type { MessageTap } from '../session/recorder';
 

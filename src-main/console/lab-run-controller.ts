@@ -15,20 +15,20 @@
  * supervisedRun calls supervisor.abort(), which posts the abort to the run's supervisor in the
  * safety thread on the same stack; the thread writes the stop to the robot as it receives it.
  */
-import type { ConsoleEvent } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { RunMode } from '../contract/run-lifecycle';
-import { monotonicSeconds, wallSeconds } from '../contract/time';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { RunMode } from '#contract/run-lifecycle';
+import { monotonicSeconds, wallSeconds } from '#contract/time';
 import { FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
-import type { LabLink } from '../run/lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 import type { RunRecorder } from '../run/run-recorder';
 import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
 import type { Decision } from '../safety/supervisor';
-import type { LabSession } from './lab-session';
+import type { LabConnection } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
   type AbortSource,
@@ -40,9 +40,9 @@ import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
 
 export interface LabRunControllerOptions {
   /** Where dry runs go: the in-process virtual lab. */
-  virtualLab: LabSession;
+  virtualLab: LabConnection;
   /** Where real runs go; null when no real lab is configured (real runs are refused). */
-  realLab: LabSession | null;
+  realLab: LabConnection | null;
   /** Folder of the shipped task files (resources/tasks). */
   tasksDir: string;
   /** Fine-model worker processes (kept across runs). */
@@ -72,7 +72,7 @@ export class LabRunController implements RunController {
   private active: ActiveRun | null = null;
   /** The previous run winding down (pool closing, link listeners detaching). */
   private ending: Promise<void> = Promise.resolve();
-  private session: LabSession;
+  private session: LabConnection;
   private readonly listeners = new Set<() => void>();
   private pool: FinePool | null = null;
 
@@ -81,7 +81,7 @@ export class LabRunController implements RunController {
   }
 
   /** The lab the console shows: that of the current or last run (the real one when configured). */
-  currentSession(): LabSession {
+  currentConnection(): LabConnection {
     return this.session;
   }
 

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** What the renderer is built from: its own sources, the contract it imports (nothing else: lint), the locked packages. */
-const RENDERER_INPUTS = ['src-renderer', 'src-main/contract', 'package-lock.json'];
+/** What the renderer is built from: its own sources, the contract it imports (nothing else: lint) and the manifest that aliases it, the locked packages. */
+const RENDERER_INPUTS = ['src-renderer', 'src-shared/contract', 'package.json', 'package-lock.json'];
 
 /** Written into the build folder: the digest of the inputs it was built from. */
 const STAMP = 'source-digest.txt';

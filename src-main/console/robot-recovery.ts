@@ -6,19 +6,19 @@
  * only when the robot itself reports a protective stop, and one at a time. Nothing is armed
  * afterwards: the next run arms after its own pre-flight checks.
  */
-import type { CommandResult } from '../contract/console-api';
-import { monotonicSeconds } from '../contract/time';
+import type { CommandResult } from '#contract/console-api';
+import { monotonicSeconds } from '#contract/time';
 import {
   NOT_CONFIRMED,
   recoverRobotFromProtectiveStop,
   robotRecoveryPorts,
   type RecoveryOptions,
 } from '../safety/recovery';
-import type { LabSession } from './lab-session';
+import type { LabConnection } from '../lab-link/lab-connection';
 
 export interface RobotRecoveryOptions {
   /** The lab the console is connected to (the run controller's current session). */
-  session: () => LabSession | null;
+  session: () => LabConnection | null;
   /** Whether a run still owns the lab (an aborted run winding down included). */
   runInProgress?: () => boolean;
   /** Unlock delay, clock and sleep of the recovery (tests). */
@@ -33,8 +33,8 @@ export type RobotRecoveryResult = CommandResult<'robot.recover'>;
  * recovers is the real arm that stopped); with none stopped, the first lab there is (the recovery
  * then says there is no stop to recover from). `labs` in order of preference.
  */
-export function recoveryTarget(labs: readonly (LabSession | null)[]): LabSession | null {
-  const present = labs.filter((l): l is LabSession => l !== null);
+export function recoveryTarget(labs: readonly (LabConnection | null)[]): LabConnection | null {
+  const present = labs.filter((l): l is LabConnection => l !== null);
   const stopped = present.find((l) => l.current()?.robot.latest?.safetyMode === 'PROTECTIVE_STOP');
   return stopped ?? present[0] ?? null;
 }

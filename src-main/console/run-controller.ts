@@ -4,9 +4,9 @@
  * status and events through the sink. Abort is synchronous on purpose: it must reach the
  * supervisor at once, never behind a queue of other work.
  */
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { RunMode } from '../contract/run-lifecycle';
-import type { Scene } from '../contract/scene';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { RunMode } from '#contract/run-lifecycle';
+import type { Scene } from '#contract/scene';
 import type { RunRecorder } from '../run/run-recorder';
 import type { RunEventSink } from '../run/run-report';
 

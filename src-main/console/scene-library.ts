@@ -5,7 +5,7 @@
 import { readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadSceneFile } from '../common/config-files';
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 
 const fileNamePattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$/;
 

@@ -12,9 +12,9 @@ import type {
   ConsoleEvent,
   PlaybackStatusInfo,
   PlannerStep,
-} from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
+} from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
 import { loadRecordedRun, Playback, plannerSteps, type RecordedRun } from '../session/playback';
 import { RunRecorder } from '../run/run-recorder';
 import { listSessions, SessionLog } from '../session/reader';

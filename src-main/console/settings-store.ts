@@ -8,7 +8,7 @@ import {
   defaultPlannerSettings,
   plannerSettingsSchema,
   type PlannerSettings,
-} from '../contract/planner-settings';
+} from '#contract/planner-settings';
 
 export class SettingsStore {
   private settings: PlannerSettings;

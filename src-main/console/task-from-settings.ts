@@ -5,8 +5,8 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
 import type { Tolerance } from '../parareal/parareal';
 import type { ModelRequest } from '../parareal/model-choice';
 import { loadTaskFile, parseTask, type Task } from '../planning/task-file';

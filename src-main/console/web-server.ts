@@ -21,8 +21,8 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { clientFrameSchema, formatIssues, type ServerFrame } from '../contract/console-api';
-import { contentSecurityPolicy } from '../contract/content-security-policy';
+import { clientFrameSchema, formatIssues, type ServerFrame } from '#contract/console-api';
+import { contentSecurityPolicy } from '#contract/content-security-policy';
 import type { ConsoleCore } from './console-core';
 import { ENTRY_PAGE, rendererFile, type RendererFile } from './web-files';
 

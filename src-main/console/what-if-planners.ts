@@ -3,8 +3,8 @@
  * builds its planner (task file + the operator's settings, the chosen prediction model), on the
  * console's fine workers (shared with its runs, kept warm between them).
  */
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
 import type { FinePool } from '../parareal/fine-pool';
 import { createTaskRun } from '../planning/task-run';
 import type { WhatIfPlannerFactory } from '../session/what-if';

@@ -3,7 +3,7 @@
  * 'electron' import) so a Vitest test can read and check them. The shell passes these to
  * BrowserWindow unchanged.
  */
-import { contentSecurityPolicy } from '../contract/content-security-policy';
+import { contentSecurityPolicy } from '#contract/content-security-policy';
 
 /** The Electron security checklist, as webPreferences. */
 export const secureWebPreferences = {

@@ -14,11 +14,11 @@
  * The drawn scene keeps the gripper's start and holds the target as the goal slider ("target"),
  * with a grasp goal whose region marks the target's start.
  */
-import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '../contract/scene';
+import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '#contract/scene';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { gripperBodies, handRegion } from '../planning/grasp';
-import { footprintOf, overlap, type Placed } from '../../src-workers/physics/geometry2d';
+import { footprintOf, overlap, type Placed } from '#physics/geometry2d';
 import { sampleObject } from './object-sampling';
 
 export type ClutterSampling = Extract<Sampling, { kind: 'clutter' }>;

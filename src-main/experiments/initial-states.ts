@@ -13,15 +13,15 @@
  * - clutter (WAFR 2018 Sec. 7.2): a whole scene of boxes and cylinders around a target for the
  *   gripper (clutter.ts).
  */
-import { requirePusher, type Scene, type Shape } from '../contract/scene';
+import { requirePusher, type Scene, type Shape } from '#contract/scene';
 import { sampleClutterScene } from './clutter';
 import { sampleObject } from './object-sampling';
-import { sceneSchema } from '../contract/scene';
-import { initialState, layoutForScene, type State } from '../contract/state';
+import { sceneSchema } from '#contract/scene';
+import { initialState, layoutForScene, type State } from '#contract/state';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
 import { TaskGeometry } from '../planning/outcome';
-import { overlap } from '../../src-workers/physics/geometry2d';
+import { overlap } from '#physics/geometry2d';
 
 /** One experiment environment: the scene (its goal object possibly drawn afresh) and its start state. */
 export interface SampledScene {

@@ -2,7 +2,7 @@
  * One object drawn from a task's object ranges (WAFR 2018 fn. 1), for the WAFR pushing tasks'
  * goal object (initial-states.ts) and every object of a clutter scene (clutter.ts).
  */
-import type { Shape } from '../contract/scene';
+import type { Shape } from '#contract/scene';
 import { Rng } from '../common/rng';
 import type { ObjectSampling } from '../planning/task-file';
 

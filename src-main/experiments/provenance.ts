@@ -9,7 +9,14 @@ import { appRoot } from '../common/paths';
  * What decides an experiment's numbers: the code, the task, scene and model files and the locked
  * dependencies. An output folder inside the checkout (docs/experiments) does not make it dirty.
  */
-const resultPaths = ['src-main', 'src-workers', 'resources', 'package.json', 'package-lock.json'];
+const resultPaths = [
+  'src-main',
+  'src-shared',
+  'src-workers',
+  'resources',
+  'package.json',
+  'package-lock.json',
+];
 
 /** A full commit hash, with "-dirty" when the code that decides results differs from it. */
 export const commitPattern = /^[0-9a-f]{40}(-dirty)?$/;

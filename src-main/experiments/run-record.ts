@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { runSummarySchema } from '../contract/planner-events';
-import { shapeSchema } from '../contract/scene';
+import { runSummarySchema } from '#contract/planner-events';
+import { shapeSchema } from '#contract/scene';
 
 export const runRecordSchema = z
   .object({

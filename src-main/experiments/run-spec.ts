@@ -4,7 +4,7 @@
  * "fine/uampc". Planners differ only in kind; their settings stay those of the task file, so
  * WAFR's TAMPC, MPC and UAMPC compare on paired runs.
  */
-import { plannerKindSchema } from '../contract/planner-settings';
+import { plannerKindSchema } from '#contract/planner-settings';
 import { parseModelChoice, type ModelChoice } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 

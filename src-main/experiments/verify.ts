@@ -5,7 +5,7 @@
  * of the code, the task and the seeds, so any difference means the code moved the results.
  */
 import path from 'node:path';
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import type { Task } from '../planning/task-file';
 import { readRunRecords, type RunRecord } from './run-record';
 import { configOf, readExperimentFile, runScenes } from './runner';

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { fineModelSettingsSchema } from '../contract/scene';
+import { fineModelSettingsSchema } from '#contract/scene';
 import { pushGeometrySchema } from './geometry';
 import { paddedLayout } from './slots';
 

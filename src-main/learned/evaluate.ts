@@ -3,8 +3,8 @@
  * active slider, the distance between its predicted and its fine end position (mm) and the angle
  * between the end orientations (deg), averaged separately over contact and no-contact cases.
  */
-import type { Scene } from '../contract/scene';
-import { layoutForScene, wrapAngle, type State } from '../contract/state';
+import type { Scene } from '#contract/scene';
+import { layoutForScene, wrapAngle, type State } from '#contract/state';
 import type { CoarsePropagator } from '../parareal/parareal';
 import { recordAt, type DatasetManifest } from './dataset';
 import { fineSceneFor, isContactCase } from './generate';

@@ -17,7 +17,7 @@
  * (-pi, pi]) and the velocity at its end (vx, vy, omega), in the push frame. The pusher itself is
  * not predicted: it follows the commanded velocity exactly, as in the analytical model.
  */
-import { wrapAngle, type State } from '../contract/state';
+import { wrapAngle, type State } from '#contract/state';
 import { MAX_SLIDERS, paddedLayout } from './slots';
 
 export const INPUTS_PER_SLOT = 8;

@@ -9,11 +9,11 @@
  * start state.
  */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../contract/scene';
-import { layoutForScene } from '../contract/state';
+import type { Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import type { FineRunner } from '../parareal/parareal';
 import { Rng } from '../common/rng';
-import { firstTouch } from '../../src-workers/physics/geometry2d';
+import { firstTouch } from '#physics/geometry2d';
 import { pushGeometryOf, type PushGeometry } from './geometry';
 import { RECORD_FLOATS, type DatasetManifest } from './dataset';
 import { defaultSamplingSettings, sampleTransitionStart, type SamplingSettings } from './sampling';

@@ -4,7 +4,7 @@
  * geometry, mass or friction is refused rather than predicted badly.
  */
 import { z } from 'zod';
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import { MAX_SLIDERS } from './slots';
 
 export const pushGeometrySchema = z

@@ -11,14 +11,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { requirePusher, type Scene } from '../contract/scene';
-import { layoutForScene, type Control, type State, type StateLayout } from '../contract/state';
-import { footprintOf, footprintReach } from '../../src-workers/physics/geometry2d';
-import {
-  projectFeasible,
-  projectionGeometry,
-  type ProjectionGeometry,
-} from '../../src-workers/physics/projection';
+import { requirePusher, type Scene } from '#contract/scene';
+import { layoutForScene, type Control, type State, type StateLayout } from '#contract/state';
+import { footprintOf, footprintReach } from '#physics/geometry2d';
+import { projectFeasible, projectionGeometry, type ProjectionGeometry } from '#physics/projection';
 import { applyOutput, encodeInput, INPUT_SIZE, OUTPUT_SIZE } from './features';
 import { assertSameGeometry } from './geometry';
 import { loadLearnedModel, type LearnedModelFile } from './model-file';

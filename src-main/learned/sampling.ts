@@ -8,7 +8,7 @@
  * to each other so slider-slider contact is learned too. The rest are uniform: no-contact cases
  * teach the model that untouched sliders stay put.
  */
-import type { State } from '../contract/state';
+import type { State } from '#contract/state';
 import type { Rng } from '../common/rng';
 import type { PushGeometry } from './geometry';
 import { paddedLayout, parkingPlaces, MAX_SLIDERS } from './slots';

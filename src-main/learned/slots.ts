@@ -3,7 +3,7 @@
  * fills the unused slots with sliders parked at fixed places far outside the workspace, where the
  * pusher never reaches them. One network then serves scenes of 1 to 4 sliders.
  */
-import { StateLayout, type State } from '../contract/state';
+import { StateLayout, type State } from '#contract/state';
 
 export const MAX_SLIDERS = 4;
 

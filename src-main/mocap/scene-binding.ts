@@ -11,7 +11,7 @@
  * (by hundredths of a millimetre at rest), so a pose repeated to the last bit was not measured
  * again. This needs `previous`, which carries the last frame number and raw poses.
  */
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import { tableOrientation, tablePoint, type Calibration } from '../calibration/mocap-table';
 import type { Quat, Vec3 } from './messages/frame';
 import { yawOf } from '../common/rotation';

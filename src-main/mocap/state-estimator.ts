@@ -2,7 +2,7 @@
  * The one state estimator: motion-capture frames in, the table's state out, timestamped and
  * judged for staleness. Every run (a console dry or real run, `parapush run`) observes the table
  * through it, and the live view shows what it says, so the planner and the operator see the same
- * state. The lab link owns one per connection (run/lab-link.ts).
+ * state. The lab link owns one per connection (lab-link/lab-link.ts).
  *
  * Each frame goes through the scene binding (scene-binding.ts: calibration, planar poses, the
  * freeze test that needs the previous frame); between frames the latest poses are re-judged at
@@ -15,7 +15,7 @@
  * sees the gap between the fingers. Staleness is reported, not acted on: stopping on it
  * is the supervisor's job.
  */
-import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '../contract/state';
+import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '#contract/state';
 import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
 import { FrameOrder } from './frame-order';

@@ -12,13 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
-import type { Scene } from '../contract/scene';
-import {
-  fromWorkerSchema,
-  type FineJob,
-  type FineResult,
-  type ToWorker,
-} from '../../src-workers/worker-protocol';
+import type { Scene } from '#contract/scene';
+import { fromWorkerSchema, type FineJob, type FineResult, type ToWorker } from '#contract/worker-protocol';
 import { spawnNodeWorker, type SpawnWorker, type WorkerTransport } from './worker-transport';
 
 export interface FinePoolOptions {

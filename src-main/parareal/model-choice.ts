@@ -14,7 +14,7 @@
  * a lab PC, fine alone wins. `npm run bench -- planner` measures both and prints what auto picks.
  */
 import { parseModelSpec, type PredictionModel } from './predictor';
-import type { CoarseModelKind } from '../contract/planner-settings';
+import type { CoarseModelKind } from '#contract/planner-settings';
 
 /** What the caller asks for: a concrete model, or `auto`. */
 export type ModelRequest = PredictionModel | { kind: 'auto' };

@@ -19,12 +19,12 @@
  *   iterates falls below the tolerance, or when every slice is exact (k = number of slices).
  */
 import { performance } from 'node:perf_hooks';
-import type { Control, State, StateLayout } from '../contract/state';
-import type { FineResult } from '../../src-workers/worker-protocol';
-import { projectFeasible, type ProjectionGeometry } from '../../src-workers/physics/projection';
+import type { Control, State, StateLayout } from '#contract/state';
+import type { FineResult } from '#contract/worker-protocol';
+import { projectFeasible, type ProjectionGeometry } from '#physics/projection';
 import type { FineJobInput } from './fine-pool';
 
-export type { Control } from '../contract/state';
+export type { Control } from '#contract/state';
 
 export interface CoarsePropagator {
   readonly layout: StateLayout;
@@ -202,7 +202,7 @@ async function runSequence(
     result.then(
       (r) => {
         timing.fineJobs++;
-        timing.fineJobMs.push(r.ms);
+        timing.fineJobMs.push(r.seconds * 1000);
       },
       () => undefined, // cancelled speculative jobs are not an error; real failures surface through await
     );

@@ -5,10 +5,10 @@
  * worker pool stays busy.
  */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../contract/scene';
-import type { State } from '../contract/state';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
-import { projectionGeometry } from '../../src-workers/physics/projection';
+import type { Scene } from '#contract/scene';
+import type { State } from '#contract/state';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { projectionGeometry } from '#physics/projection';
 import type { FinePool } from './fine-pool';
 import {
   parareal,
@@ -124,7 +124,7 @@ async function fineOnly(
     ),
   );
   const wallMs = performance.now() - t0;
-  const fineJobMs = results.map((r) => r.ms);
+  const fineJobMs = results.map((r) => r.seconds * 1000);
   const timing: PredictionTiming = {
     wallMs,
     coarseMs: 0,

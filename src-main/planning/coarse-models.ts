@@ -3,10 +3,10 @@
  * it) is imported only when it is chosen, so planner paths with the analytical model never load
  * a TensorFlow backend.
  */
-import type { Scene } from '../contract/scene';
+import type { Scene } from '#contract/scene';
 import type { CoarsePropagator } from '../parareal/parareal';
-import type { CoarseModelKind } from '../contract/planner-settings';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
+import type { CoarseModelKind } from '#contract/planner-settings';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
 
 /**
  * A coarse model ready to predict. The learned one loads from `learnedModelDir` (default: the

@@ -3,8 +3,8 @@
  * velocity per robot DOF (contract/state.ts): (vx, vy) for the pusher, (vx, vy, yaw rate, opening
  * speed) for the gripper.
  */
-import type { ControlLimits } from '../contract/scene';
-import type { Control } from '../contract/state';
+import type { ControlLimits } from '#contract/scene';
+import type { Control } from '#contract/state';
 
 /**
  * The control clamped to the robot's limits: the translational speed to maxSpeed (direction kept),

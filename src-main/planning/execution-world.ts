@@ -13,11 +13,11 @@
  * The noise comes from the world's own seeded stream: the same seed and controls give the same
  * run, whatever the planner draws from its own stream.
  */
-import type { Scene } from '../contract/scene';
-import type { State } from '../contract/state';
-import { FineModel } from '../../src-workers/physics/fine-model';
+import type { Scene } from '#contract/scene';
+import type { State } from '#contract/state';
+import { FineModel } from '#physics/fine-model';
 import type { Control } from '../parareal/parareal';
-import { gripperReach } from '../../src-workers/physics/gripper-mjcf';
+import { gripperReach } from '#physics/gripper-mjcf';
 import { controlMagnitude } from './control-space';
 import type { Plant } from './plant';
 import type { NoiseModel } from './task-file';

@@ -15,10 +15,10 @@
  *   forward axis. A fixed point behind the fingers keeps phi_T defined at a grasp, where the
  *   target sits in front of it (the grasp centre itself would give an angle of a vanishing vector).
  */
-import type { Gripper } from '../contract/scene';
-import { gripperParts, type GripperPose } from '../contract/gripper-geometry';
-import { wrapAngle } from '../contract/state';
-import type { Footprint, Placed } from '../../src-workers/physics/geometry2d';
+import type { Gripper } from '#contract/scene';
+import { gripperParts, type GripperPose } from '#contract/gripper-geometry';
+import { wrapAngle } from '#contract/state';
+import type { Footprint, Placed } from '#physics/geometry2d';
 
 /**
  * A finger touches an object when their gap is at most this (m): MuJoCo's soft contacts rest a

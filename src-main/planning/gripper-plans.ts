@@ -13,12 +13,12 @@
  * target, out of reach of the grasp (docs/experiments/wafr-clutter-fine). In 6 of the 10 seed-1
  * scenes an object lies across the straight line within the hand's width.
  */
-import { wrapAngle, type Control, type State } from '../contract/state';
-import type { ControlLimits } from '../contract/scene';
-import { gripperParts, partCorners } from '../contract/gripper-geometry';
+import { wrapAngle, type Control, type State } from '#contract/state';
+import type { ControlLimits } from '#contract/scene';
+import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { inHand } from './grasp';
 import type { TaskGeometry } from './outcome';
-import { footprintReach } from '../../src-workers/physics/geometry2d';
+import { footprintReach } from '#physics/geometry2d';
 
 const clamp = (v: number, max: number): number => Math.max(-max, Math.min(max, v));
 
@@ -45,7 +45,7 @@ const PREGRASP_CLEARANCE = 0.03;
 /**
  * The open hand at a lane's pre-grasp point stays this far inside the table's edges (m): a lab's
  * supervisor refuses any command that would take the hand's footprint closer to the edge than its
- * workspace margin (30 mm by default: setup/setup-file.ts), and a virtual-lab run on wafr-clutter
+ * workspace margin (30 mm by default: calibration/setup-file.ts), and a virtual-lab run on wafr-clutter
  * was stopped so, by a lane whose pre-grasp point put the palm 60 mm past it.
  */
 const HAND_MARGIN = 0.03;

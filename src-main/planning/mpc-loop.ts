@@ -25,15 +25,15 @@
  * step reports of its plan is step-record.ts's.
  */
 import { performance } from 'node:perf_hooks';
-import type { State, StateLayout } from '../contract/state';
-import type { PlannerStep, RunSummary } from '../contract/planner-events';
+import type { State, StateLayout } from '#contract/state';
+import type { PlannerStep, RunSummary } from '#contract/planner-events';
 import type { Control, Tolerance } from '../parareal/parareal';
-import type { Plan, StepPlanner } from './mpc';
+import type { Plan, Planner } from './mpc';
 import type { TaskGeometry } from './outcome';
 import type { Plant } from './plant';
 import { restControl } from './control-space';
 import { stepRecord } from './step-record';
-import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW } from '../contract/state';
+import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW } from '#contract/state';
 
 /**
  * 3 mm / 1.5 deg: well inside the real-world spread (8.1 mm / 4.2 deg). The spread says how far any
@@ -47,7 +47,7 @@ export const DEFAULT_REPLAN_TOLERANCE: Tolerance = { translation: 0.003, rotatio
 
 export interface MpcLoopOptions {
   plant: Plant;
-  planner: StepPlanner;
+  planner: Planner;
   geometry: TaskGeometry;
   controlDuration: number;
   maxActions: number;

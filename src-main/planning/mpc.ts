@@ -4,7 +4,7 @@
  * that approach the object and push it towards the goal or round the obstacle in its way. The
  * loop that executes plans is mpc-loop.ts; the task-adaptive planner is tampc.ts.
  */
-import type { State } from '../contract/state';
+import type { State } from '#contract/state';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
@@ -47,7 +47,11 @@ export interface Plan {
   rollouts?: State[][];
 }
 
-export interface StepPlanner {
+/**
+ * What every planner is to the MPC loop: given the observed (or predicted) state and the plan that
+ * ran, the next plan. The kinds and how each is built from a task are in planners.ts.
+ */
+export interface Planner {
   plan(ctx: PlanContext): Promise<Plan>;
 }
 
@@ -159,7 +163,7 @@ function aroundObject(
 }
 
 /** Standard MPC: one optimized sequence, warm-started from the previous one shifted by a step. */
-export class MpcPlanner implements StepPlanner {
+export class MpcPlanner implements Planner {
   constructor(private readonly o: MpcPlannerOptions) {}
 
   async plan(ctx: PlanContext): Promise<Plan> {

@@ -13,8 +13,8 @@
  * Perturbed controls are clamped to the robot's limits (control-space.ts); the stored perturbation
  * is the clamped difference, so U + dU is always the sequence that was actually predicted.
  */
-import type { ControlLimits } from '../contract/scene';
-import type { State } from '../contract/state';
+import type { ControlLimits } from '#contract/scene';
+import type { State } from '#contract/state';
 import { clampControl } from './control-space';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';

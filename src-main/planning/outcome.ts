@@ -5,16 +5,10 @@
  * The MPC loop checks every observed state with this; cost terms reuse the same tests so the
  * planner is penalised for exactly what ends a run.
  */
-import type { Gripper, Scene } from '../contract/scene';
-import { layoutForScene, type State, type StateLayout } from '../contract/state';
-import { tableRegion, type TableRegion } from '../contract/table-region';
-import {
-  footprintOf,
-  footprintReach,
-  overlap,
-  type Footprint,
-  type Placed,
-} from '../../src-workers/physics/geometry2d';
+import type { Gripper, Scene } from '#contract/scene';
+import { layoutForScene, type State, type StateLayout } from '#contract/state';
+import { tableRegion, type TableRegion } from '#contract/table-region';
+import { footprintOf, footprintReach, overlap, type Footprint, type Placed } from '#physics/geometry2d';
 import type { Disc } from './way-round';
 import { gripperBodies, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
 

@@ -3,7 +3,7 @@
  * execution world implements it here; the real robot (behind the safety supervisor) implements
  * the same interface, so one loop serves both.
  */
-import type { State } from '../contract/state';
+import type { State } from '#contract/state';
 import type { Control } from '../parareal/parareal';
 
 export interface Plant {

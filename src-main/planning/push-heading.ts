@@ -3,8 +3,8 @@
  * the goal when its straight way is clear, else past the first obstacle in the way on either
  * side. MPC's fresh candidates (mpc.ts) and TAMPC's (tampc.ts) start from it.
  */
-import type { State } from '../contract/state';
-import { footprintReach } from '../../src-workers/physics/geometry2d';
+import type { State } from '#contract/state';
+import { footprintReach } from '#physics/geometry2d';
 import type { TaskGeometry } from './outcome';
 import { firstInTheWay, tangentPoints } from './way-round';
 

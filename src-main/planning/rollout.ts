@@ -3,7 +3,7 @@
  * The optimizer hands every sequence of an iteration to one call so the chosen prediction model
  * (coarse, Parareal or fine) can spread them over the worker pool.
  */
-import type { State } from '../contract/state';
+import type { State } from '#contract/state';
 import type { Control, Tolerance } from '../parareal/parareal';
 import type { Predictor } from '../parareal/predictor';
 

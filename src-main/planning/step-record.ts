@@ -4,7 +4,7 @@
  * loop (mpc-loop.ts) makes one per executed action; what-if (session/what-if.ts) makes one for a
  * step planned again from a logged start.
  */
-import type { PlannerStep } from '../contract/planner-events';
+import type { PlannerStep } from '#contract/planner-events';
 import type { Plan } from './mpc';
 
 export interface StepRecordInput {

@@ -20,11 +20,11 @@
  *
  * UAMPC is the same planner with n_min = n_max: only slow pushes are considered.
  */
-import type { ControlLimits } from '../contract/scene';
-import type { State } from '../contract/state';
+import type { ControlLimits } from '#contract/scene';
+import type { State } from '#contract/state';
 import type { Control } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
-import { approachAndPush, type Plan, type PlanContext, type StepPlanner } from './mpc';
+import { approachAndPush, type Plan, type PlanContext, type Planner } from './mpc';
 import { prePushPoint } from './push-heading';
 import { clampControl } from './control-space';
 import { approachTarget } from './gripper-plans';
@@ -131,7 +131,7 @@ export interface CandidateEvaluation {
   value: number;
 }
 
-export class TampcPlanner implements StepPlanner {
+export class TampcPlanner implements Planner {
   /** The rest of the sequence chosen last step, offered again as one candidate. */
   private carried: Control[] | null = null;
   /** Evaluations of the last plan() call, for tests and logs. */

@@ -3,34 +3,34 @@
  * worker pool, the planner the task asks for (MPC, TAMPC or UAMPC) and its seeded streams.
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
-import { controlLimits, type Scene } from '../contract/scene';
-import type { CoarseModelKind } from '../contract/planner-settings';
-import { layoutForScene } from '../contract/state';
+import { controlLimits, type Scene } from '#contract/scene';
+import type { CoarseModelKind } from '#contract/planner-settings';
+import { layoutForScene } from '#contract/state';
 import type { FinePool } from '../parareal/fine-pool';
 import { assertModelFitsRobot, createPredictor, type PredictionModel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
-import { plannedClearance } from './costs/cost-terms';
 import { noiseStd, processNoise, robotReach } from './execution-world';
-import { noiseDofs, stepCount } from '../../src-workers/physics/fine-model';
+import { noiseDofs, stepCount } from '#physics/fine-model';
 import { closeOnTarget } from './gripper-plans';
-import { MpcPlanner, type StepPlanner } from './mpc';
+import type { Planner } from './mpc';
+import { planners } from './planners';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
-import type { RunSummary } from '../contract/planner-events';
-import type { PlannerStep } from '../contract/console-api';
+import type { RunSummary } from '#contract/planner-events';
+import type { PlannerStep } from '#contract/console-api';
 import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
 import { deriveSeed, Rng } from '../common/rng';
 import { predictorRollout } from './rollout';
-import { TampcPlanner, type StochasticSampler } from './tampc';
+import type { StochasticSampler } from './tampc';
 import type { NoiseModel, Task } from './task-file';
 
 export interface TaskRunParts {
   geometry: TaskGeometry;
   cost: TrajectoryCost;
-  planner: StepPlanner;
+  planner: Planner;
   /** The prediction model the planner uses (`auto` resolved for the pool and the task). */
   model: PredictionModel;
   /** Release what the planner holds (nothing since TAMPC's samples run on the pool; kept for callers). */
@@ -95,37 +95,16 @@ export async function createTaskRun(o: {
   const rng = new Rng(deriveSeed(o.seed, 'planner'));
   const labels = iterationLabeller(model, p.horizon);
   const settings = optimizerSettings(task, scene);
-  if (p.kind === 'mpc') {
-    const planner = new MpcPlanner({
-      geometry,
-      rollout,
-      cost,
-      rng,
-      optimizer: settings,
-      horizon: p.horizon,
-      initialSpeed: p.initialSpeed,
-      ...(p.fastSpeed !== undefined ? { fastSpeed: p.fastSpeed } : {}),
-      obstacleClearance: plannedClearance(task.costs),
-      controlDuration: p.controlDuration,
-      iterationLabels: labels,
-    });
-    return { geometry, cost, planner, model, dispose: () => undefined };
-  }
-  const t = p.tampc;
-  const planner = new TampcPlanner({
+  const planner = planners[p.kind].create({
+    task,
+    scene,
     geometry,
     rollout,
     cost,
     rng,
-    optimizer: t.iterations === undefined ? settings : { ...settings, maxIterations: t.iterations },
-    controlDuration: p.controlDuration,
-    candidates: t.candidates,
-    minActions: p.kind === 'uampc' ? t.maxActions : t.minActions,
-    maxActions: t.maxActions,
-    samples: t.samples,
-    restTime: t.restTime,
+    optimizer: settings,
     iterationLabels: labels,
-    sampler: poolSampler(o.pool, predictionScene, task.execution.noise, scene.fine.timestep),
+    sampler: () => poolSampler(o.pool, predictionScene, task.execution.noise, scene.fine.timestep),
   });
   return { geometry, cost, planner, model, dispose: () => undefined };
 }

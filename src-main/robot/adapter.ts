@@ -8,7 +8,7 @@
  * also turns: its forward direction is the tool's x axis seen from above, and the program turns the
  * tool about base z only (robot/control-program.ts), so the table-frame yaw rate is the tool's.
  */
-import type { Vec3 } from '../contract/geometry';
+import type { Vec3 } from '#contract/geometry';
 import { tableToBase, type CalibrationInput } from '../calibration/robot-base';
 import { cross, mulTransposeVec, mulVec, rotationFromVector, type Mat3 } from '../common/rotation';
 

@@ -4,10 +4,11 @@
  * does (the control program's speed command over RTDE, refreshed well within the program's
  * watchdog, then its stop), so it moves a real arm and the virtual lab's alike; the console has
  * no other way to the arm. It runs where the robot link lives, in the safety thread
- * (run/safety-thread), which refuses it while a run is armed. Kept slow and short, only from a robot that runs normally with the
- * program waiting, and stopped by Abort: a jog the operator watches, not a plan.
+ * (lab-link/safety-thread), which refuses it while a run is armed. Kept slow and short, only from
+ * a robot that runs normally with the program waiting, and stopped by Abort: a jog the operator
+ * watches, not a plan.
  */
-import { monotonicSeconds } from '../contract/time';
+import { monotonicSeconds } from '#contract/time';
 import { programPlaying, type RobotState } from './robot-state';
 import type { Ur5Connection } from './ur5-connection';
 

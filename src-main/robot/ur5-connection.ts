@@ -15,7 +15,7 @@
  *   sets up RTDE again and writes a stop, never a motion. The program re-arms on that stop.
  */
 import { EventEmitter } from 'node:events';
-import { monotonicSeconds } from '../contract/time';
+import { monotonicSeconds } from '#contract/time';
 import {
   controlProgramSettingsSchema,
   MIN_COMMAND_ACCELERATION,

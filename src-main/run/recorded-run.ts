@@ -8,11 +8,11 @@
  * Log times are this machine's clock while the run was computed (planning and simulating); the
  * run's own clock, which counts simulated execution, is in each step's and state's `time`.
  */
-import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
-import type { RunSummary } from '../contract/planner-events';
-import type { CoarseModelKind } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
-import { monotonicSeconds } from '../contract/time';
+import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import type { RunSummary } from '#contract/planner-events';
+import type { CoarseModelKind } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
+import { monotonicSeconds } from '#contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 import { plannerSettingsOf, RunRecorder } from './run-recorder';

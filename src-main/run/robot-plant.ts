@@ -6,8 +6,8 @@
  * (vx, vy, yaw rate, opening speed) is proposed the same way: the motion streamed, the fingers'
  * motion once per control; the plant holds no handle on the gripper itself.
  */
-import type { State } from '../contract/state';
-import { monotonicSeconds } from '../contract/time';
+import type { State } from '#contract/state';
+import { monotonicSeconds } from '#contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { Control } from '../parareal/parareal';
 import type { Plant } from '../planning/plant';

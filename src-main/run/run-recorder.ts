@@ -15,11 +15,11 @@
  * ended); the outcome recorded is the one the run's last status said. The recorder sits beside
  * the run; it never changes what the run does.
  */
-import type { ConsoleEvent } from '../contract/console-api';
-import type { CoarseModelKind, PlannerSettings } from '../contract/planner-settings';
-import { outcomeOf, type RunMode, type RunOutcome } from '../contract/run-lifecycle';
-import type { Scene } from '../contract/scene';
-import { wallSeconds } from '../contract/time';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { CoarseModelKind, PlannerSettings } from '#contract/planner-settings';
+import { outcomeOf, type RunMode, type RunOutcome } from '#contract/run-lifecycle';
+import type { Scene } from '#contract/scene';
+import { wallSeconds } from '#contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { Task } from '../planning/task-file';
@@ -27,8 +27,8 @@ import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '../session/recorder';
 import type { SessionSummary } from '../session/session-summary';
-import type { LabLink } from './lab-link';
-import type { SentCommand } from './safety-thread/thread-supervisor';
+import type { LabLink } from '../lab-link/lab-link';
+import type { SentCommand } from '../lab-link/safety-thread/thread-supervisor';
 import type { RunEventSink } from './run-report';
 import { RunStatusTracker, type RunStatusChange } from './run-status';
 

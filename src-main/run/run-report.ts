@@ -5,10 +5,10 @@
  * the same events however it was started, so the console shows and the session log records the
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
-import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
-import { endsRun, type RunEvent, type RunOutcome } from '../contract/run-lifecycle';
-import type { StateLayout } from '../contract/state';
-import { monotonicSeconds, wallSeconds } from '../contract/time';
+import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import { endsRun, type RunEvent, type RunOutcome } from '#contract/run-lifecycle';
+import type { StateLayout } from '#contract/state';
+import { monotonicSeconds, wallSeconds } from '#contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';

@@ -4,14 +4,14 @@
  * along. The console core keeps one for the console's runs and a run recorder one for a run
  * without a console, so a run reports the same statuses whoever started it.
  */
-import { idleRunStatus, type RunStatus } from '../contract/console-api';
+import { idleRunStatus, type RunStatus } from '#contract/console-api';
 import {
   advanceRun,
   describeRejection,
   phaseOf,
   type RunEvent,
   type RunLifecycle,
-} from '../contract/run-lifecycle';
+} from '#contract/run-lifecycle';
 
 /** What a run reports about its status: a lifecycle event, new readings, or both. */
 export interface RunStatusChange extends Partial<Pick<RunStatus, 'reason' | 'elapsed' | 'safety' | 'armed'>> {

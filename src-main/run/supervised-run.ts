@@ -16,13 +16,13 @@
  * scene's limits and the lab's (the control program's speed and yaw-rate caps, the Robotiq's
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
-import type { PlannerStep, RunSummary } from '../contract/planner-events';
-import { controlLimits, type Scene } from '../contract/scene';
-import { layoutForScene } from '../contract/state';
-import { monotonicSeconds } from '../contract/time';
+import type { PlannerStep, RunSummary } from '#contract/planner-events';
+import { controlLimits, type Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
+import { monotonicSeconds } from '#contract/time';
 import { defaultWorkerCount, FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
-import type { CoarseModelKind } from '../contract/planner-settings';
+import type { CoarseModelKind } from '#contract/planner-settings';
 import { modelLabel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
@@ -39,12 +39,12 @@ import { describeStop } from '../safety/stop-reasons';
 import { DEFAULT_MAX_DRIFT, type Decision } from '../safety/supervisor';
 import type { PredictionModel } from '../parareal/predictor';
 import type { TableEstimate } from '../mocap/state-estimator';
-import type { LabLink } from './lab-link';
+import type { LabLink } from '../lab-link/lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
-import { labView } from './lab-view';
+import { labView } from '../lab-link/link-views';
 import type { RunRecorder } from './run-recorder';
 import { RunReporter, type RunEventSink } from './run-report';
-import type { SentCommand, ThreadSupervisor } from './safety-thread/thread-supervisor';
+import type { SentCommand, ThreadSupervisor } from '../lab-link/safety-thread/thread-supervisor';
 
 /** Longest wait for the workers to start before arming (s); a slow start then shows in planning. */
 const WARM_UP_LIMIT = 30;

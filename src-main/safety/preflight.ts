@@ -3,8 +3,8 @@
  * what it looked at and, when red, why, in words an operator can act on.
  */
 import { checkResidual } from '../calibration/residual';
-import type { Scene } from '../contract/scene';
-import { tableRegion } from '../contract/table-region';
+import type { Scene } from '#contract/scene';
+import { tableRegion } from '#contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
@@ -30,7 +30,7 @@ export interface PreflightReport {
   checks: Check[];
 }
 
-/** A problem with the controller that its state alone does not show (run/lab-link.ts). */
+/** A problem with the controller that its state alone does not show (lab-link/lab-link.ts). */
 export interface ControllerReadiness {
   /** In the operator's words, e.g. Local mode, or a program that did not start after upload. */
   problem: string | undefined;

@@ -12,7 +12,7 @@
  * runs, on the console's live robot link), where the robot's own safety mode says whether there is
  * a protective stop to recover from.
  */
-import { monotonicSeconds } from '../contract/time';
+import { monotonicSeconds } from '#contract/time';
 import type { DashboardClient } from '../robot/dashboard';
 import type { Ur5Connection } from '../robot/ur5-connection';
 import type { Supervisor } from './supervisor';

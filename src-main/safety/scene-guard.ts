@@ -9,9 +9,9 @@
  * Plain data only (no scene objects, no functions), so the same guard can be handed to a
  * supervisor in another thread. Geometry in the table frame, metres and radians.
  */
-import type { Scene, Shape } from '../contract/scene';
-import type { TableShape } from '../contract/table-region';
-import { signedDistance, segmentsTouch, type Vertex } from '../contract/polygon';
+import type { Scene, Shape } from '#contract/scene';
+import type { TableShape } from '#contract/table-region';
+import { signedDistance, segmentsTouch, type Vertex } from '#contract/polygon';
 
 /** A body's outline seen from above: a disc, or a rectangle of half extents hx, hy about its centre. */
 export type GuardShape = { kind: 'disc'; radius: number } | { kind: 'rect'; hx: number; hy: number };

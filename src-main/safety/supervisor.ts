@@ -16,7 +16,7 @@
  * the arm by its own watchdog.
  */
 import { EventEmitter } from 'node:events';
-import { monotonicSeconds } from '../contract/time';
+import { monotonicSeconds } from '#contract/time';
 import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
@@ -25,7 +25,7 @@ import { LinkDownError } from '../robot/ur5-connection';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
-import { tableRegion, type TableRegion } from '../contract/table-region';
+import { tableRegion, type TableRegion } from '#contract/table-region';
 import { DRIFT_FRAMES, pusherDrift } from './calibration-agreement';
 import { pointGap, segmentGap, shapeGap, type PlacedShape, type SceneGuard } from './scene-guard';
 

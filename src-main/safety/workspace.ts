@@ -3,9 +3,9 @@
  * a height band above the table. A command is checked on where it would take the pusher before it
  * is sent, not after the arm got there.
  */
-import type { Gripper, Point } from '../contract/scene';
-import { gripperParts, partCorners } from '../contract/gripper-geometry';
-import { sceneTableProblem, type Setup } from '../setup/setup-file';
+import type { Gripper, Point } from '#contract/scene';
+import { gripperParts, partCorners } from '#contract/gripper-geometry';
+import { sceneTableProblem, type Setup } from '../calibration/setup-file';
 
 export interface Workspace {
   /** Half extents of the allowed rectangle (table half size minus margin), m. */

@@ -12,10 +12,10 @@ import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { hasNullableField, withNulls } from './absent-nulls';
 import { foxgloveReadable } from './foxglove-json-schema';
-import { eventSchema, sessionOriginSchema } from '../contract/console-api';
-import { labViewSchema } from '../contract/lab-view';
-import { plannerSettingsSchema } from '../contract/planner-settings';
-import { sceneSchema } from '../contract/scene';
+import { eventSchema, sessionOriginSchema } from '#contract/console-api';
+import { labViewSchema } from '#contract/lab-view';
+import { plannerSettingsSchema } from '#contract/planner-settings';
+import { sceneSchema } from '#contract/scene';
 import { ROBOT_STATUS_BITS, SAFETY_STATUS_BITS } from '../robot/rtde/robot-state-codes';
 import { stopReasonSchema } from '../safety/stop-reasons';
 import {

@@ -13,15 +13,15 @@
  *
  * Everything is in the table frame, SI units (m, rad); times are MCAP log times.
  */
-import type { ConsoleEvent } from '../contract/console-api';
-import { triangulate } from '../contract/polygon';
-import type { Gripper, Scene } from '../contract/scene';
-import { gripperParts, type GripperPart, type GripperPose } from '../contract/gripper-geometry';
+import type { ConsoleEvent } from '#contract/console-api';
+import { triangulate } from '#contract/polygon';
+import type { Gripper, Scene } from '#contract/scene';
+import { gripperParts, type GripperPart, type GripperPose } from '#contract/gripper-geometry';
 import { orientationToZUp, pointToZUp, type UpAxis } from '../calibration/axes';
 import { axisAngle, quatConjugate, rotate, type Mat3, type Quat, type Vec3 } from '../common/rotation';
 import type { MocapSnapshot } from '../mocap/scene-binding';
 import { calibrationTransform } from '../calibration/robot-base';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import {
   LogLevel,
   type Color,

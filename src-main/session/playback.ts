@@ -9,9 +9,9 @@
  * 20 ms of log time (the executed path), ending with the last state before the point.
  */
 import { performance } from 'node:perf_hooks';
-import type { ConsoleEvent, PlannerStep } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
+import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
 import { consoleEventTopics, type MessageOf } from './channels';
 import { plannerStepOf, stateVector } from './named-state';
 import type { LoggedMessage, SessionLog } from './reader';

@@ -7,7 +7,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
-import { formatIssues } from '../contract/console-api';
+import { formatIssues } from '#contract/console-api';
 import { channels, isTopic, withAbsentNulls, type MessageOf, type Topic } from './channels';
 import { checkMcapMagic } from './finalize';
 import { inSeconds, upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';

@@ -22,15 +22,15 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import type { ConsoleEvent } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
-import { wallSeconds } from '../contract/time';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
+import { wallSeconds } from '#contract/time';
 import type { MocapSnapshot, PlanarPoses } from '../mocap/scene-binding';
 import type { MocapStats } from '../mocap/stats';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
-import type { Setup } from '../setup/setup-file';
+import type { Setup } from '../calibration/setup-file';
 import { withoutNulls } from './absent-nulls';
 import {
   channelJsonSchema,

@@ -4,9 +4,9 @@
  * It is computed while a log is finalized and stored in the file as a metadata record, so
  * listing a folder of sessions reads a few hundred bytes per file.
  */
-import { sessionSummarySchema, type SessionSummary } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import { outcomeOf, type RunPhase } from '../contract/run-lifecycle';
+import { sessionSummarySchema, type SessionSummary } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import { outcomeOf, type RunPhase } from '#contract/run-lifecycle';
 import {
   runOutcomeRecordSchema,
   runStatusEventSchema,

@@ -3,16 +3,16 @@
  * state with other settings (say, another Parareal iteration count) and return the new plan
  * beside the original. It never executes anything.
  *
- * The seam: `WhatIfPlanner` builds a one-step planner (src-main/planning's StepPlanner) for a
+ * The seam: `WhatIfPlanner` builds a one-step planner (src-main/planning's Planner) for a
  * scene and console planner settings. Building one needs the worker pool and the task's cost
  * terms, which the console gets from whoever wires the MPC loop into it (the run controller);
  * until that factory is injected, what-if answers with WHAT_IF_UNAVAILABLE instead of guessing.
  */
 import { performance } from 'node:perf_hooks';
-import type { PlannerStep } from '../contract/console-api';
-import type { PlannerSettings } from '../contract/planner-settings';
-import type { Scene } from '../contract/scene';
-import type { StepPlanner } from '../planning/mpc';
+import type { PlannerStep } from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
+import type { Planner } from '../planning/mpc';
 import { stepRecord } from '../planning/step-record';
 
 export const WHAT_IF_UNAVAILABLE =
@@ -20,7 +20,7 @@ export const WHAT_IF_UNAVAILABLE =
 
 export interface WhatIfPlannerFactory {
   /** A one-step planner for this scene and these settings; dispose() releases what it holds. */
-  create(scene: Scene, settings: PlannerSettings): Promise<{ planner: StepPlanner; dispose(): void }>;
+  create(scene: Scene, settings: PlannerSettings): Promise<{ planner: Planner; dispose(): void }>;
   /** Workers the predictions run on (reported in the step's timings). */
   readonly workers: number;
 }

@@ -7,16 +7,14 @@ import { app, BrowserWindow, ipcMain, MessageChannelMain, protocol, session } fr
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConsoleChannel, streamEventTypes } from '../contract/console-api';
-import { ConsoleCore } from '../console/console-core';
-import { scenesDir, tasksDir } from '../common/paths';
-import { createConsoleLab } from '../console/console-lab';
+import { ConsoleChannel, streamEventTypes } from '#contract/console-api';
+import type { ConsoleCore } from '../console/console-core';
+import { createConsole } from '../console/create-console';
 import { loadLabSettings } from '../common/config-files';
-import { virtualLabSettings } from '../contract/lab-settings';
-import { wallSeconds } from '../contract/time';
+import { virtualLabSettings } from '#contract/lab-settings';
+import { wallSeconds } from '#contract/time';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
-import { defaultSessionsDir } from '../session/sessions-dir';
 import { FOXGLOVE_PORT_ENV, foxglovePort } from '../session/foxglove-live';
 import { FoxgloveSwitch } from '../console/foxglove-switch';
 import { CONSOLE_SCHEME, consolePage, consoleSchemePrivileges, serveConsoleRequest } from './renderer-source';
@@ -92,38 +90,26 @@ async function main(): Promise<void> {
     report(`real runs are off: ${(err as Error).message}`);
   }
   if (page.ignored) report(page.ignored);
-  const lab = createConsoleLab({
+  const foxglove = await liveView(report);
+  const { core: created, close } = createConsole({
     lab: labSettings,
-    tasksDir,
-    defaultSceneFile: path.join(scenesDir, 'isrr-obstacle.json'),
     spawn: utilityWorkerSpawner(here),
+    settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
+    foxglove,
     report,
   });
-  const foxglove = await liveView(report);
-  core = new ConsoleCore({
-    runController: lab.runController,
-    connections: lab.connections,
-    calibration: lab.calibration,
-    recovery: lab.recovery,
-    whatIf: lab.whatIf,
-    scene: lab.scene,
-    scenesDir,
-    settingsFile: path.join(app.getPath('userData'), 'planner-settings.json'),
-    sessionsDir: defaultSessionsDir(),
-    foxglove,
-  });
+  core = created;
   ipcMain.handle(ConsoleChannel.command, async (event, raw: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
     if (!isConsolePage(frameUrl, page.url) || event.senderFrame?.parent) {
       return { ok: false, error: 'command refused: it did not come from the console page' };
     }
-    return core.handle(raw);
+    return created.handle(raw);
   });
   for (const line of pending.splice(0)) report(line);
-  openConsole(core);
+  openConsole(created);
   app.on('window-all-closed', () => {
-    core?.dispose();
-    void Promise.all([lab.close(), foxglove.close()]).finally(() => app.quit());
+    void close().finally(() => app.quit());
   });
 }
 

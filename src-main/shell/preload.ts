@@ -12,7 +12,7 @@ import {
   formatIssues,
   type ConsoleBridge,
   type ConsoleEvent,
-} from '../contract/console-api';
+} from '#contract/console-api';
 
 const listeners = new Set<(event: ConsoleEvent) => void>();
 

@@ -1,7 +1,7 @@
 /** Entry of the console UI: pick the transport (Electron bridge or web-mode socket) and mount. */
 import { mount } from 'svelte';
-import type { ConsoleBridge } from '../../src-main/contract/console-api';
-import { wallSeconds } from '../../src-main/contract/time';
+import type { ConsoleBridge } from '#contract/console-api';
+import { wallSeconds } from '#contract/time';
 import App from './App.svelte';
 import { selectClient } from './api/select-client';
 import { ConsoleState } from './state/console-state.svelte';

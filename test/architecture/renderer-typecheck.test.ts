@@ -73,9 +73,9 @@ describe('renderer typecheck', () => {
     expect(options.lib).toContain('lib.dom.d.ts');
     const files = fileNames.map((f) => path.relative(root, f));
     expect(files).toContain('src-renderer/src/main.ts');
-    expect(files).toContain('src-main/contract/console-api.ts');
-    expect(files).toContain('src-main/contract/scene-file.ts');
-    expect(files.filter((f) => !/^src-renderer\/src\/|^src-main\/contract\//.test(f))).toEqual([]);
+    expect(files).toContain('src-shared/contract/console-api.ts');
+    expect(files).toContain('src-shared/contract/scene-file.ts');
+    expect(files.filter((f) => !/^src-renderer\/src\/|^src-shared\/contract\//.test(f))).toEqual([]);
   });
 
   it('rejects a renderer file that imports Node, directly or through main-process code', () => {
@@ -102,7 +102,7 @@ describe('renderer typecheck', () => {
   });
 
   it('accepts a renderer file that imports the contract and uses the DOM', () => {
-    expect(typecheckAsRenderer('renderer-contract-import.ts.txt', ['src-main/contract/scene.ts'])).toEqual(
+    expect(typecheckAsRenderer('renderer-contract-import.ts.txt', ['src-shared/contract/scene.ts'])).toEqual(
       [],
     );
   });

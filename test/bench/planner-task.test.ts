@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePlannerArgs, recordedStates } from '../../bench/planner';
-import { layoutForScene } from '../../src-main/contract/state';
+import { layoutForScene } from '#contract/state';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 
 describe('planner benchmark arguments', () => {

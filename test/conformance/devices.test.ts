@@ -5,9 +5,9 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualGripper } from '../../src-main/lab/virtual-gripper';
-import { VirtualUr, type VirtualUrOptions } from '../../src-main/lab/virtual-ur';
-import { LOCAL_MODE_REFUSAL } from '../../src-main/lab/virtual-ur/dashboard-server';
+import { VirtualGripper } from '../../src-main/virtual-lab/virtual-gripper';
+import { VirtualUr, type VirtualUrOptions } from '../../src-main/virtual-lab/virtual-ur';
+import { LOCAL_MODE_REFUSAL } from '../../src-main/virtual-lab/virtual-ur/dashboard-server';
 import { renderControlProgram } from '../../src-main/robot/control-program';
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import type { RunController, RunSink } from '../../src-main/console/run-controller';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandResponse, ConsoleBridge, ConsoleEvent } from '../../src-main/contract/console-api';
+import type { CommandResponse, ConsoleBridge, ConsoleEvent } from '#contract/console-api';
 import { IpcConsoleClient } from '../../src-renderer/src/api/ipc-client';
 
 /** A bridge standing in for the preload, so the renderer side can be fed malformed messages. */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandResult, type CalibrationWizardState } from '../../src-main/contract/console-api';
+import { parseCommandResult, type CalibrationWizardState } from '#contract/console-api';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import {
   captureMocapPoint,
@@ -16,14 +16,14 @@ import {
 } from '../../src-main/console/calibration-capture';
 import { CalibrationWizard } from '../../src-main/console/calibration-wizard';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-connections';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { LabStatusSource } from '../../src-main/console/lab-status';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { loadCalibration, mocapPoint } from '../../src-main/calibration/mocap-table';
 import { nowSeconds } from '../../src-main/mocap/clock';
 import type { Vec3 } from '../../src-main/common/rotation';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
-import type { LabLink } from '../../src-main/run/lab-link';
-import { setupSchema } from '../../src-main/setup/setup-file';
+import type { LabLink } from '../../src-main/lab-link/lab-link';
+import { setupSchema } from '../../src-main/calibration/setup-file';
 import { repoRoot } from '../helpers/scenes';
 
 const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'));
@@ -114,12 +114,12 @@ describe('motion-capture capture refusals', () => {
 });
 
 describe('calibration wizard on the virtual lab', () => {
-  const session = new VirtualLabSession();
+  const session = new VirtualLabConnection();
   let link: LabLink;
   /** The measurement the injected capture source returns next. */
   let next: { mocap: Vec3; robot: Vec3 } = { mocap: [0, 0, 0], robot: [0, 0, 0] };
   let core: ConsoleCore;
-  let connections: LabConnections;
+  let connections: LabStatusSource;
 
   const send = async <
     T extends 'calibration.capture' | 'calibration.fit' | 'calibration.save' | 'calibration.get',
@@ -135,9 +135,9 @@ describe('calibration wizard on the virtual lab', () => {
       session: () => session,
       captures: { mocap: async () => next.mocap, robot: async () => next.robot },
     });
-    connections = new LabConnections(
+    connections = new LabStatusSource(
       {
-        currentSession: () => session,
+        currentConnection: () => session,
         runningWorkers: () => 0,
         workersStarted: () => false,
         workers: 1,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseCommandResult, type ConsoleEvent } from '../../src-main/contract/console-api';
+import { parseCommandResult, type ConsoleEvent } from '#contract/console-api';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import {
   RUN_UNAVAILABLE_MESSAGE,

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConnectionSource, LabStatus } from '../../src-main/console/connections';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
-import type { Scene } from '../../src-main/contract/scene';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { Scene } from '#contract/scene';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 import { sampleLab } from '../session/sample-messages';
 

@@ -5,18 +5,18 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { parseCommandResult, type ConsoleEvent } from '../../src-main/contract/console-api';
+import { parseCommandResult, type ConsoleEvent } from '#contract/console-api';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { LabRunController } from '../../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type State } from '#contract/state';
 import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 const fast = fastDryRun(3);
 
-const session = new VirtualLabSession();
+const session = new VirtualLabConnection();
 let consoleOnLab: ConsoleOnLab | undefined;
 let controller: LabRunController;
 let core: ConsoleCore;
@@ -26,7 +26,7 @@ let lastRun: ConsoleOnLab['lastRun'];
 let until: ConsoleOnLab['until'];
 
 /** A fresh console on the shared virtual lab, with real runs going to `realLab`. */
-async function build(realLab: VirtualLabSession | null): Promise<void> {
+async function build(realLab: VirtualLabConnection | null): Promise<void> {
   await consoleOnLab?.dispose();
   consoleOnLab = new ConsoleOnLab({ virtualLab: session, realLab });
   ({ controller, core, events, command, lastRun, until } = consoleOnLab);
@@ -42,7 +42,7 @@ function commandsOnWire(): { code: number; at: number }[] {
   return seen;
 }
 
-async function buildWithScene(realLab: VirtualLabSession | null): Promise<void> {
+async function buildWithScene(realLab: VirtualLabConnection | null): Promise<void> {
   await build(realLab);
   await command({ type: 'scene.load', file: 'isrr-obstacle.json' });
   await command({ type: 'settings.set', settings: fast });

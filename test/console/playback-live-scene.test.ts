@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import type { RunRequest, RunSink } from '../../src-main/console/run-controller';
-import type { CommandResult, CommandType, ConsoleEvent } from '../../src-main/contract/console-api';
-import type { Scene } from '../../src-main/contract/scene';
+import type { CommandResult, CommandType, ConsoleEvent } from '#contract/console-api';
+import type { Scene } from '#contract/scene';
 import { repoRoot } from '../helpers/scenes';
 import { plannerStep, stateEvent } from '../session/sample-messages';
 

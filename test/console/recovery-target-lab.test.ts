@@ -5,13 +5,13 @@
  * be what `robot.recover` unlocks, and the dry-run lab's robot is left alone.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { SafetyMode } from '../../src-main/robot/rtde/robot-state-codes';
 import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 // The controller refuses the unlock for 0.5 s after the stop (a real UR: 5 s).
-const virtualLab = new VirtualLabSession({ unlockDelay: 0.5 });
-const realLab = new VirtualLabSession({ unlockDelay: 0.5 });
+const virtualLab = new VirtualLabConnection({ unlockDelay: 0.5 });
+const realLab = new VirtualLabConnection({ unlockDelay: 0.5 });
 const consoleOnLab = new ConsoleOnLab({ virtualLab, realLab, recovery: true });
 const { controller, core, events, command, lastRun, until } = consoleOnLab;
 

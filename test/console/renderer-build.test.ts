@@ -28,13 +28,19 @@ describe('renderer build (what web mode runs when out/renderer is missing or sta
     ]);
   });
 
-  it('digests the renderer, the contract it imports and the lockfile, and nothing else', () => {
+  it('digests the renderer, the contract it imports, the package manifest (its import aliases) and the lockfile, and nothing else', () => {
     const all = rendererSourceDigest();
     expect(all).toMatch(/^[0-9a-f]{64}$/);
     expect(rendererSourceDigest()).toBe(all);
-    expect(rendererSourceDigest(['src-renderer', 'src-main/contract'])).not.toBe(all);
+    expect(rendererSourceDigest(['src-renderer', 'src-shared/contract', 'package-lock.json'])).not.toBe(all);
     expect(
-      rendererSourceDigest(['src-renderer', 'src-main/contract', 'package-lock.json', 'no-such-dir']),
+      rendererSourceDigest([
+        'src-renderer',
+        'src-shared/contract',
+        'package.json',
+        'package-lock.json',
+        'no-such-dir',
+      ]),
     ).toBe(all);
   });
 });

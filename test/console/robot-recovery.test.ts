@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RobotRecovery } from '../../src-main/console/robot-recovery';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { ProgramState } from '../../src-main/robot/registers';
 import { SafetyMode } from '../../src-main/robot/rtde/robot-state-codes';
 import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
@@ -17,7 +17,7 @@ import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 const fast = fastDryRun(40);
 
 // The controller refuses the unlock for 0.5 s after the stop (a real UR: 5 s).
-const session = new VirtualLabSession({ unlockDelay: 0.5 });
+const session = new VirtualLabConnection({ unlockDelay: 0.5 });
 // Real runs go to the same virtual lab: they wait for the arm command, so a run is in progress
 // while nothing moves.
 const consoleOnLab = new ConsoleOnLab({ virtualLab: session, realLab: session, recovery: true });
@@ -147,7 +147,7 @@ describe('robot.recover: recovery from a protective stop through the console', (
 
   it('is refused while an ended run is still winding down (the lab is still its)', async () => {
     const recovery = new RobotRecovery({
-      session: () => controller.currentSession(),
+      session: () => controller.currentConnection(),
       runInProgress: () => true,
     });
     await expect(recovery.recover(true)).rejects.toThrow(/while a run is in progress/);

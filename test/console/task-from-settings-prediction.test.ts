@@ -5,11 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  plannerPresets,
-  plannerSettingsSchema,
-  type PlannerSettings,
-} from '../../src-main/contract/planner-settings';
+import { plannerPresets, plannerSettingsSchema, type PlannerSettings } from '#contract/planner-settings';
 import { modelForRun, taskForRun } from '../../src-main/console/task-from-settings';
 import { plannerSettingsOf } from '../../src-main/run/run-recorder';
 import { referenceScene, repoRoot } from '../helpers/scenes';

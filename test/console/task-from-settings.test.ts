@@ -1,7 +1,7 @@
 /** How the operator's planner settings become a console run's task, model and scene. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { modelForRun, sceneForRun, taskForRun } from '../../src-main/console/task-from-settings';
 import { openTableScene, referenceScene, repoRoot } from '../helpers/scenes';
 

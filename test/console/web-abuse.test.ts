@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { serverFrameSchema } from '../../src-main/contract/console-api';
+import { serverFrameSchema } from '#contract/console-api';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { MAX_FRAME_BYTES, startWebServer, type WebServer } from '../../src-main/console/web-server';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { CommandResponse, ConsoleEvent } from '../../src-main/contract/console-api';
+import type { CommandResponse, ConsoleEvent } from '#contract/console-api';
 import { startWebServer, type WebConsoleCore, type WebServer } from '../../src-main/console/web-server';
 
 const CAP = 256 * 1024;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { serverFrameSchema, type ServerFrame } from '../../src-main/contract/console-api';
+import { serverFrameSchema, type ServerFrame } from '#contract/console-api';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
 import { WebSocketConsoleClient } from '../../src-renderer/src/api/ws-client';

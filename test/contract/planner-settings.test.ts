@@ -3,14 +3,14 @@
  * predicts with and the loop mode; settings saved before those existed still load, with defaults.
  */
 import { describe, expect, it } from 'vitest';
-import { formatIssues } from '../../src-main/contract/console-api';
+import { formatIssues } from '#contract/console-api';
 import {
   defaultPlannerSettings,
   plannerPresets,
   plannerSettingsSchema,
   type PlannerSettings,
-} from '../../src-main/contract/planner-settings';
-import { DEFAULT_PREDICTION } from '../../src-main/contract/scene';
+} from '#contract/planner-settings';
+import { DEFAULT_PREDICTION } from '#contract/scene';
 import { DEFAULT_PREDICTION as TASK_DEFAULT_PREDICTION } from '../../src-main/planning/task-file';
 
 /** Settings as the console saved them before prediction and loopMode existed. */

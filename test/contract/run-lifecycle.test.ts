@@ -19,7 +19,7 @@ import {
   type RunLifecycle,
   type RunRejectionCode,
   type RunState,
-} from '../../src-main/contract/run-lifecycle';
+} from '#contract/run-lifecycle';
 
 const ABORTED = 'Aborted by operator';
 const STALE = 'Motion capture stale: slider not seen for 120 ms';

@@ -4,9 +4,9 @@
  * rollout into a hang must be refused with the field named.
  */
 import { describe, expect, it } from 'vitest';
-import { SCENE_LIMITS, sceneSchema } from '../../src-main/contract/scene';
+import { SCENE_LIMITS, sceneSchema } from '#contract/scene';
 import { pushGeometryOf } from '../../src-main/learned/geometry';
-import { parseScene, SceneFileError } from '../../src-main/contract/scene-file';
+import { parseScene, SceneFileError } from '#contract/scene-file';
 import { MAX_SLIDERS } from '../../src-main/learned/slots';
 
 const good = {

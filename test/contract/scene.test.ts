@@ -3,12 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import {
-  NoSuchSceneFileError,
-  parseScene,
-  SceneFileError,
-  sceneJsonSchema,
-} from '../../src-main/contract/scene-file';
+import { NoSuchSceneFileError, parseScene, SceneFileError, sceneJsonSchema } from '#contract/scene-file';
 import { repoRoot } from '../helpers/scenes';
 
 const good = JSON.parse(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { StateLayout, wrapAngle } from '../../src-main/contract/state';
+import { StateLayout, wrapAngle } from '#contract/state';
 
 describe('state layout', () => {
   const L = new StateLayout(['a', 'b']);

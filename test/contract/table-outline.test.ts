@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import { parseScene, SceneFileError, sceneJsonSchema } from '../../src-main/contract/scene-file';
+import { parseScene, SceneFileError, sceneJsonSchema } from '#contract/scene-file';
 import { repoRoot } from '../helpers/scenes';
 
 const file = (name: string) => path.join(repoRoot, 'resources/scenes', `${name}.json`);

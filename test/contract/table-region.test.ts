@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { signedArea2, triangulate, type Vertex } from '../../src-main/contract/polygon';
-import { outlineProblems, tableRegion } from '../../src-main/contract/table-region';
+import { signedArea2, triangulate, type Vertex } from '#contract/polygon';
+import { outlineProblems, tableRegion } from '#contract/table-region';
 
 /** The L of wafr-l-shape: a 0.6 m square without its -x +y corner, legs 0.22 m wide. */
 const L: Vertex[] = [

@@ -19,7 +19,7 @@ import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConsoleLab } from '../../src-main/console/console-lab';
 import type { WebServer } from '../../src-main/console/web-server';
 import { defaultSessionsDir } from '../../src-main/session/sessions-dir';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import {
   docScreenshotsDir as readmeShots,

@@ -1,13 +1,13 @@
 /** The clutter sampler (experiments/clutter.ts): reproducible by seed, collision-free at the start. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { boundingRadius, sceneSchema } from '../../src-main/contract/scene';
+import { boundingRadius, sceneSchema } from '#contract/scene';
 import { sampleClutterScene, TARGET_ID } from '../../src-main/experiments/clutter';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { gripperBodies, handRegion } from '../../src-main/planning/grasp';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { overlap } from '../../src-workers/physics/geometry2d';
+import { overlap } from '#physics/geometry2d';
 
 const { task, scene } = loadTaskFile(
   path.resolve(import.meta.dirname, '../../resources/tasks/wafr-clutter.json'),

@@ -6,15 +6,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleInitialState, sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
-import { SCENE_LIMITS, sceneSchema, type Scene } from '../../src-main/contract/scene';
-import { layoutForScene } from '../../src-main/contract/state';
+import { SCENE_LIMITS, sceneSchema, type Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import { deriveSeed } from '../../src-main/common/rng';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile, parseTask, WAFR_OBJECT_RANGES } from '../../src-main/planning/task-file';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
-import { FineModel } from '../../src-workers/physics/fine-model';
-import { overlap } from '../../src-workers/physics/geometry2d';
-import { sceneToMjcf } from '../../src-workers/physics/mjcf';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { FineModel } from '#physics/fine-model';
+import { overlap } from '#physics/geometry2d';
+import { sceneToMjcf } from '#physics/mjcf';
 import { repoRoot } from '../helpers/scenes';
 
 const tasks = ['wafr-low-accuracy', 'wafr-high-accuracy'].map((name) =>

@@ -5,13 +5,14 @@
  * says where the run was when it gives up.
  */
 import path from 'node:path';
-import type { ConsoleEvent, RunStatus } from '../../src-main/contract/console-api';
-import { plannerPresets, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import type { ConsoleEvent, RunStatus } from '#contract/console-api';
+import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabConnections } from '../../src-main/console/lab-connections';
+import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
+import { LabStatusSource } from '../../src-main/console/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { recoveryTarget, RobotRecovery } from '../../src-main/console/robot-recovery';
-import type { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
+import type { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { repoRoot } from './scenes';
 
 /** Small plans for quick dry runs: the analytical coarse model, two controls, four rollouts. */
@@ -26,9 +27,13 @@ export function fastDryRun(maxExecutedActions: number): PlannerSettings {
 }
 
 export interface ConsoleOnLabOptions {
-  virtualLab: VirtualLabSession;
-  /** The lab real runs go to (the virtual one standing in for it); null: none configured. */
-  realLab: VirtualLabSession | null;
+  virtualLab: VirtualLabConnection;
+  /** The lab real runs go to (the virtual one standing in for it); null or absent: none configured. */
+  realLab?: VirtualLabConnection | null;
+  /** Folder of the session logs; absent: no logs. */
+  sessionsDir?: string;
+  /** The console's live Foxglove view (its setting), as the app and web mode give it. */
+  foxglove?: FoxgloveSwitch;
   /**
    * Give the core the Setup view's robot recovery, wired as the console wires it
    * (console-lab.ts): to the lab whose robot is in a protective stop, the real lab's first.
@@ -38,7 +43,7 @@ export interface ConsoleOnLabOptions {
 
 export class ConsoleOnLab {
   readonly controller: LabRunController;
-  readonly connections: LabConnections;
+  readonly connections: LabStatusSource;
   readonly core: ConsoleCore;
   /** Every event the core published, in order (empty it with `events.length = 0`). */
   readonly events: ConsoleEvent[] = [];
@@ -46,22 +51,24 @@ export class ConsoleOnLab {
   constructor(o: ConsoleOnLabOptions) {
     const controller = new LabRunController({
       virtualLab: o.virtualLab,
-      realLab: o.realLab,
+      realLab: o.realLab ?? null,
       tasksDir: path.join(repoRoot, 'resources/tasks'),
       workers: 1,
       liveRateHz: 30,
     });
     this.controller = controller;
     // The lab read ten times a second, so the tests see it change soon.
-    this.connections = new LabConnections(controller, 0.1);
+    this.connections = new LabStatusSource(controller, 0.1);
     this.core = new ConsoleCore({
       scenesDir: path.join(repoRoot, 'resources/scenes'),
       runController: controller,
       connections: this.connections,
+      ...(o.sessionsDir !== undefined ? { sessionsDir: o.sessionsDir } : {}),
+      ...(o.foxglove ? { foxglove: o.foxglove } : {}),
       ...(o.recovery
         ? {
             recovery: new RobotRecovery({
-              session: () => recoveryTarget([o.realLab, o.virtualLab]),
+              session: () => recoveryTarget([o.realLab ?? null, o.virtualLab]),
               runInProgress: () => controller.runInProgress(),
             }),
           }

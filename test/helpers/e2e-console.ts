@@ -8,8 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { createConsoleLab, type ConsoleLab } from '../../src-main/console/console-lab';
+import type { ConsoleCore } from '../../src-main/console/console-core';
+import type { ConsoleLab } from '../../src-main/console/console-lab';
+import { createConsole } from '../../src-main/console/create-console';
 import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
 import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
@@ -39,22 +40,13 @@ export async function openConsoleInChromium(viewport: {
   mkdirSync(docScreenshotsDir, { recursive: true });
   const rendererDir = path.join(root, 'renderer');
   await ensureRendererBuilt(rendererDir, () => {});
-  const lab = createConsoleLab({
+  const { core, lab, close } = createConsole({
     lab: { kind: 'virtual', multicast: false },
-    tasksDir: path.resolve('resources/tasks'),
-    defaultSceneFile: path.resolve('resources/scenes/isrr-obstacle.json'),
-    workers: 1,
-    report: () => {},
-  });
-  const core = new ConsoleCore({
     scenesDir: path.resolve('resources/scenes'),
-    runController: lab.runController,
-    connections: lab.connections,
-    calibration: lab.calibration,
-    recovery: lab.recovery,
-    whatIf: lab.whatIf,
+    tasksDir: path.resolve('resources/tasks'),
+    workers: 1,
     sessionsDir: defaultSessionsDir(),
-    scene: lab.scene,
+    report: () => {},
   });
   const server = await startWebServer({ core, rendererDir, port: 0 });
   const context = await chromium.launchPersistentContext(path.join(root, 'profile'), {
@@ -72,8 +64,7 @@ export async function openConsoleInChromium(viewport: {
     async close() {
       await context.close();
       await server.close();
-      core.dispose();
-      await lab.close();
+      await close();
       rmSync(root, { recursive: true, force: true });
       if (sessionsDirBefore === undefined) delete process.env[SESSIONS_DIR_ENV];
       else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;

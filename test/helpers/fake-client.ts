@@ -1,5 +1,5 @@
 /** A console client for renderer tests: it records every command a view sends and answers as the core would. */
-import type { ConsoleCommand } from '../../src-main/contract/console-api';
+import type { ConsoleCommand } from '#contract/console-api';
 import type { ConsoleClient } from '../../src-renderer/src/api/client';
 
 /** `answer` gives the command's result (or throws its refusal); `sent` lists the commands in order. */

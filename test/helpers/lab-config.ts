@@ -1,6 +1,6 @@
 /** `parapush lab` configs as the tests start the virtual lab: on free ports, NatNet unicast. */
 import { writeFileSync } from 'node:fs';
-import type { LabConfigInput } from '../../src-main/lab/virtual-lab';
+import type { LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
 
 /** Every port chosen by the system, so tests can run side by side. */
 export const FREE_LAB_PORTS = {

@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import type { Scene } from '../../src-main/contract/scene';
-import { loadSetup, type Setup } from '../../src-main/setup/setup-file';
+import type { Scene } from '#contract/scene';
+import { loadSetup, type Setup } from '../../src-main/calibration/setup-file';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import type { Scene } from '../../src-main/contract/scene';
+import type { Scene } from '#contract/scene';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

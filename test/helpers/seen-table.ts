@@ -1,7 +1,7 @@
 /** A table estimate as motion capture would give it now for a state the test holds (pusher scenes). */
 import { performance } from 'node:perf_hooks';
-import type { Scene } from '../../src-main/contract/scene';
-import { layoutForScene, type State } from '../../src-main/contract/state';
+import type { Scene } from '#contract/scene';
+import { layoutForScene, type State } from '#contract/state';
 import { tableEstimate, type TableEstimate } from '../../src-main/mocap/state-estimator';
 
 export function seenTable(scene: Scene, x: State): TableEstimate {

@@ -3,8 +3,8 @@ import {
   calibrationWizardSchema,
   type CalibrationWizardState,
   type PreflightReportPayload,
-} from '../../src-main/contract/console-api';
-import type { Scene } from '../../src-main/contract/scene';
+} from '#contract/console-api';
+import type { Scene } from '#contract/scene';
 import type { RobotState } from '../../src-main/robot/robot-state';
 import { preflight } from '../../src-main/safety/preflight';
 

@@ -5,12 +5,12 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VirtualLab, type LabConfigInput } from '../../src-main/lab/virtual-lab';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import { LabLink, loopbackLabAddress } from '../../src-main/run/lab-link';
-import { loadSetup } from '../../src-main/setup/setup-file';
+import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
+import { loadSetup } from '../../src-main/calibration/setup-file';
 import { FREE_LAB_PORTS } from './lab-config';
 import { repoRoot } from './scenes';
 

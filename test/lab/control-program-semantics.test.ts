@@ -3,7 +3,7 @@
  * no wall clock), plus the rendered URScript it mirrors.
  */
 import { describe, expect, it } from 'vitest';
-import { VirtualController } from '../../src-main/lab/virtual-ur/controller';
+import { VirtualController } from '../../src-main/virtual-lab/virtual-ur/controller';
 import {
   controlProgramSettingsSchema,
   parseControlProgram,

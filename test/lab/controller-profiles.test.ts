@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { LOCAL_MODE } from '../../src-main/robot/dashboard';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
 
 const task = quickLabTask();

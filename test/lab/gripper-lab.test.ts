@@ -8,8 +8,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GRIPPER_OPENING, GRIPPER_YAW } from '../../src-main/contract/state';
-import { VirtualLab } from '../../src-main/lab/virtual-lab';
+import { GRIPPER_OPENING, GRIPPER_YAW } from '#contract/state';
+import { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import {
   ObjectStatus,

@@ -14,7 +14,7 @@ import { stampedTopics } from '../../src-main/session/channels';
 import { SessionLog } from '../../src-main/session/reader';
 import { writeLabConfig } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
-import { wallSeconds } from '../../src-main/contract/time';
+import { wallSeconds } from '#contract/time';
 
 const cli = path.join(repoRoot, 'bin/parapush.mjs');
 const children: ChildProcess[] = [];

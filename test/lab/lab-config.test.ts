@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadLabConfig } from '../../src-main/lab/virtual-lab';
+import { loadLabConfig } from '../../src-main/virtual-lab/virtual-lab';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-lab-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@
  * thinks), and is shaken only while the robot moves.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialState } from '../../src-main/contract/state';
-import { LabWorld } from '../../src-main/lab/lab-world';
+import { initialState } from '#contract/state';
+import { LabWorld } from '../../src-main/virtual-lab/lab-world';
 import { RobotAdapter } from '../../src-main/robot/adapter';
 import { referenceScene } from '../helpers/scenes';
 

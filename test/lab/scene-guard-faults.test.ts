@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { sceneGuardFor, shapeGap, guardShape } from '../../src-main/safety/scene-guard';
-import type { Setup } from '../../src-main/setup/setup-file';
+import type { Setup } from '../../src-main/calibration/setup-file';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { supervisedRun } from '../../src-main/run/supervised-run';
-import type { LabLink } from '../../src-main/run/lab-link';
+import type { LabLink } from '../../src-main/lab-link/lab-link';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
 let close: (() => Promise<void>) | undefined;

@@ -8,7 +8,7 @@ import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/lab/virtual-ur/rtde-server';
+import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();

@@ -1,7 +1,7 @@
 /**
  * The shipped controller-side program (resources/urscript/parapush-control.script) against the
  * TypeScript side that renders it and the re-implementation the virtual UR runs
- * (src-main/lab/virtual-ur/control-program-runner.ts): the register numbers, the command and state
+ * (src-main/virtual-lab/virtual-ur/control-program-runner.ts): the register numbers, the command and state
  * codes, the watchdog timeout, the stop deceleration, the speed and acceleration caps. The
  * re-implementation is only a valid test double while these agree, so a change to one side that
  * is not made to the other fails here.
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VirtualController } from '../../src-main/lab/virtual-ur/controller';
+import { VirtualController } from '../../src-main/virtual-lab/virtual-ur/controller';
 import {
   CAP_TOLERANCE,
   CONTROL_PROGRAM_DEFAULTS,

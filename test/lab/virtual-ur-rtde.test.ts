@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualUr, type VirtualUrOptions } from '../../src-main/lab/virtual-ur';
+import { VirtualUr, type VirtualUrOptions } from '../../src-main/virtual-lab/virtual-ur';
 import { maxFrequencyOf, RtdeClient, type OutputPackage } from '../../src-main/robot/rtde/client';
 import { RtdeSetupError } from '../../src-main/robot/rtde/setup-errors';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutForScene, wrapAngle } from '../../src-main/contract/state';
+import { layoutForScene, wrapAngle } from '#contract/state';
 import {
   applyOutput,
   encodeInput,

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { State } from '../../src-main/contract/state';
-import { initialState } from '../../src-main/contract/state';
+import type { State } from '#contract/state';
+import { initialState } from '#contract/state';
 import {
   parareal,
   type CoarsePropagator,
   type Control,
   type FineRunner,
 } from '../../src-main/parareal/parareal';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
-import { projectionGeometry } from '../../src-workers/physics/projection';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { projectionGeometry } from '#physics/projection';
 import { openTableScene } from '../helpers/scenes';
 
 const scene = openTableScene(2);
@@ -24,7 +24,7 @@ const fine: FineRunner = {
       x = other.step(x, u[0]!, u[1]!, job.dt);
       states.push(x);
     }
-    return { id: 0, states, ms: 0 };
+    return { id: 0, states, seconds: 0 };
   },
 };
 

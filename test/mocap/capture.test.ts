@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCapture } from '../../src-main/mocap/capture';
 import { readCapture, CaptureFormatError } from '../../src-main/mocap/pcap';
 import { CaptureDecoder, replayJson, replayLine, type ReplayFrame } from '../../src-main/mocap/replay';
-import { frameSchedule } from '../../src-main/lab/replay-serve';
+import { frameSchedule } from '../../src-main/virtual-lab/replay-serve';
 import { encodePacket } from '../../src-main/mocap/packet';
 import { expected, fixture, fixtureDir } from './fixtures';
 import { pcap, pcapng, type Datagram } from './pcap-writer';

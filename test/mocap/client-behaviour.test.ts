@@ -1,7 +1,7 @@
 /** Client reactions that need a hand-driven server: model changes, server changes, garbage. */
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NatNetServerTransport } from '../../src-main/lab/natnet-transport';
+import { NatNetServerTransport } from '../../src-main/virtual-lab/natnet-transport';
 import { ClockSync } from '../../src-main/mocap/clock-sync';
 import { NatNetClient } from '../../src-main/mocap/client';
 import { emptyFrame } from '../../src-main/mocap/messages/frame';

@@ -8,10 +8,10 @@ import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NatNetClient } from '../../src-main/mocap/client';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { StateLayout } from '../../src-main/contract/state';
+import { StateLayout } from '#contract/state';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
-import { VirtualNatNetServer, type TablePose } from '../../src-main/lab/natnet-server';
+import { VirtualNatNetServer, type TablePose } from '../../src-main/virtual-lab/natnet-server';
 import { waitUntil } from '../helpers/wait-until';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { StateLayout } from '../../src-main/contract/state';
+import { StateLayout } from '#contract/state';
 import { bindingFromScene, type MocapSnapshot } from '../../src-main/mocap/scene-binding';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import { referenceScene } from '../helpers/scenes';

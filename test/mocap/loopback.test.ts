@@ -14,7 +14,7 @@ import {
 } from '../../src-main/mocap/scene-binding';
 import { nowSeconds } from '../../src-main/mocap/clock';
 import { pointFromZUp } from '../../src-main/calibration/axes';
-import { VirtualNatNetServer, type TablePose } from '../../src-main/lab/natnet-server';
+import { VirtualNatNetServer, type TablePose } from '../../src-main/virtual-lab/natnet-server';
 
 const NO_JITTER = { position: 0, yaw: 0 };
 import type { NatNetVersion } from '../../src-main/mocap/version';

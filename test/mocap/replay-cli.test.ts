@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCapture } from '../../src-main/mocap/capture';
 import { NatNetClient } from '../../src-main/mocap/client';
-import { serveCapture } from '../../src-main/lab/replay-serve';
+import { serveCapture } from '../../src-main/virtual-lab/replay-serve';
 import { loadCalibration } from '../../src-main/calibration/mocap-table';
 import { expected, fixture, fixtureDir } from './fixtures';
 import { pcapng } from './pcap-writer';

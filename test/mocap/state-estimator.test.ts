@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { identityCalibration, type Calibration } from '../../src-main/calibration/mocap-table';
 import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
 import { StateEstimator, tableEstimate } from '../../src-main/mocap/state-estimator';
-import { StateLayout } from '../../src-main/contract/state';
+import { StateLayout } from '#contract/state';
 
 const binding = { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] };
 const layout = new StateLayout(['box']);

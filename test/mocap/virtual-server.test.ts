@@ -1,11 +1,11 @@
 /** The virtual NatNet server seen through a raw UDP socket (no client code in between). */
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualNatNetServer } from '../../src-main/lab/natnet-server';
+import { VirtualNatNetServer } from '../../src-main/virtual-lab/natnet-server';
 import { identityCalibration, tableOrientation, tablePoint } from '../../src-main/calibration/mocap-table';
 import { decodePacket, encodePacket, type NatNetMessage } from '../../src-main/mocap/packet';
 import { yawOf } from '../../src-main/common/rotation';
-import { parseScene } from '../../src-main/contract/scene-file';
+import { parseScene } from '#contract/scene-file';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

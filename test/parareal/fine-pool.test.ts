@@ -2,7 +2,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import type { WorkerTransport } from '../../src-main/parareal/worker-transport';
-import { initialState } from '../../src-main/contract/state';
+import { initialState } from '#contract/state';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('isrr-obstacle');
@@ -132,7 +132,7 @@ describe('fine worker pool', () => {
     const b = pool.registerScene({ ...scene, name: 'edited' });
     expect(sent.filter((m) => m.type === 'forget')).toEqual([]);
     const id = (sent.find((m) => m.type === 'jobs') as unknown as { jobs: { id: number }[] }).jobs[0]!.id;
-    answer({ type: 'result', result: { id, states: [initialState(scene)], ms: 1 } });
+    answer({ type: 'result', result: { id, states: [initialState(scene)], seconds: 0.001 } });
     await job;
     // Used again, b makes room: a, now idle, is forgotten on the worker...
     pool.registerScene({ ...scene, name: 'edited' });

@@ -3,7 +3,7 @@ import { FinePool } from '../../src-main/parareal/fine-pool';
 import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
 import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
 import { parseModelChoice } from '../../src-main/parareal/model-choice';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { referenceScene } from '../helpers/scenes';
 

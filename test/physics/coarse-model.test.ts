@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnalyticalCoarseModel } from '../../src-workers/physics/coarse-model';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import { openTableScene } from '../helpers/scenes';
 
 const scene = openTableScene(1);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FineModel } from '../../src-workers/physics/fine-model';
-import { initialState } from '../../src-main/contract/state';
+import { FineModel } from '#physics/fine-model';
+import { initialState } from '#contract/state';
 import { openTableScene, referenceScene } from '../helpers/scenes';
 
 describe('fine model (MuJoCo)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { footprintOf, footprintReach, overlap } from '../../src-workers/physics/geometry2d';
-import { boundingRadius } from '../../src-main/contract/scene';
+import { footprintOf, footprintReach, overlap } from '#physics/geometry2d';
+import { boundingRadius } from '#contract/scene';
 
 describe('footprintReach', () => {
   it('is the radius of a disc and the half-diagonal of a rectangle', () => {

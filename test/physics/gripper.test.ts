@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import type { Scene } from '../../src-main/contract/scene';
-import { initialState, layoutForScene } from '../../src-main/contract/state';
+import type { Scene } from '#contract/scene';
+import { initialState, layoutForScene } from '#contract/state';
 import { TaskGeometry } from '../../src-main/planning/outcome';
-import { FineModel } from '../../src-workers/physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 
 const scenes = path.resolve(import.meta.dirname, '../../resources/scenes');
 const clutter = loadSceneFile(path.join(scenes, 'wafr-clutter.json'));

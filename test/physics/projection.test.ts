@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { projectFeasible, projectionGeometry } from '../../src-workers/physics/projection';
-import { overlap, type Placed } from '../../src-workers/physics/geometry2d';
-import { layoutForScene } from '../../src-main/contract/state';
-import type { Scene } from '../../src-main/contract/scene';
+import { projectFeasible, projectionGeometry } from '#physics/projection';
+import { overlap, type Placed } from '#physics/geometry2d';
+import { layoutForScene } from '#contract/state';
+import type { Scene } from '#contract/scene';
 import { referenceScene } from '../helpers/scenes';
 
 const exact = { tolerance: 0, maxSweeps: 200 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialState } from '../../src-main/contract/state';
+import { initialState } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { TaskGeometry } from '../../src-main/planning/outcome';

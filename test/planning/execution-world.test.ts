@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { initialState } from '../../src-main/contract/state';
+import { initialState } from '#contract/state';
 import { ExecutionWorld, noiseStd } from '../../src-main/planning/execution-world';
-import { FineModel } from '../../src-workers/physics/fine-model';
+import { FineModel } from '#physics/fine-model';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('isrr-obstacle');

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseControls } from '../../src-main/cli/controls';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import { controlLimits, type Scene } from '../../src-main/contract/scene';
-import { initialState, type Control, type State } from '../../src-main/contract/state';
+import { controlLimits, type Scene } from '#contract/scene';
+import { initialState, type Control, type State } from '#contract/state';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { assertModelFitsRobot } from '../../src-main/parareal/predictor';
 import { clampControl, controlMagnitude } from '../../src-main/planning/control-space';
-import { gripperParts, partCorners } from '../../src-main/contract/gripper-geometry';
+import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { approachLane, approachTarget, closeOnTarget } from '../../src-main/planning/gripper-plans';
 import { TaskGeometry } from '../../src-main/planning/outcome';
@@ -24,7 +24,7 @@ import {
   TaskFileError,
 } from '../../src-main/planning/task-file';
 import { createTaskRun } from '../../src-main/planning/task-run';
-import { fineJobSchema } from '../../src-workers/worker-protocol';
+import { fineJobSchema } from '#contract/worker-protocol';
 
 const resources = path.resolve(import.meta.dirname, '../../resources');
 const { task, scene: clutter } = loadTaskFile(path.join(resources, 'tasks/wafr-clutter.json'));

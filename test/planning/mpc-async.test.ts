@@ -5,11 +5,11 @@
  * table has left.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
-import { initialState, layoutForScene, type State } from '../../src-main/contract/state';
+import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
+import { initialState, layoutForScene, type State } from '#contract/state';
 import { seenTable } from '../helpers/seen-table';
 import type { Control, Tolerance } from '../../src-main/parareal/parareal';
-import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';
+import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
@@ -24,7 +24,7 @@ const spread: Tolerance = { translation: 0.008, rotation: 0.07 };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Plans u = (speed, step / 1000) (distinct per step), predicting kinematic motion; records what it was asked. */
-class RecordingPlanner implements StepPlanner {
+class RecordingPlanner implements Planner {
   readonly asked: { ctx: PlanContext; at: number }[] = [];
   constructor(
     private readonly dt: number,
@@ -70,11 +70,7 @@ class KinematicPlant implements Plant {
   }
 }
 
-function run(
-  plant: Plant,
-  planner: StepPlanner,
-  o: { maxActions: number; dt: number; signal?: AbortSignal },
-) {
+function run(plant: Plant, planner: Planner, o: { maxActions: number; dt: number; signal?: AbortSignal }) {
   const steps: PlannerStep[] = [];
   const summary = runMpc({
     plant,
@@ -172,7 +168,7 @@ describe('asynchronous MPC', () => {
     const planner = new RecordingPlanner(dt);
     // Plans for predicted states never finish unless cancelled: waiting for one would hang the run.
     const dropped: PlanContext[] = [];
-    const both: StepPlanner = {
+    const both: Planner = {
       plan: (ctx) => {
         if (!ctx.signal) return planner.plan(ctx);
         dropped.push(ctx);

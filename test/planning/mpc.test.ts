@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema, type PlannerStep } from '../../src-main/contract/planner-events';
-import { initialState, type State } from '../../src-main/contract/state';
+import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
+import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import {
@@ -8,7 +8,7 @@ import {
   MpcPlanner,
   shiftControls,
   type Plan,
-  type StepPlanner,
+  type Planner,
 } from '../../src-main/planning/mpc';
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { waypoints } from '../../src-main/planning/push-heading';
@@ -37,7 +37,7 @@ class KinematicPlant implements Plant {
 }
 
 /** A planner that always plans the same straight push. */
-function fixedPlanner(u: Control, restTime = 0): StepPlanner {
+function fixedPlanner(u: Control, restTime = 0): Planner {
   return {
     plan: (ctx): Promise<Plan> =>
       Promise.resolve({
@@ -55,7 +55,7 @@ function fixedPlanner(u: Control, restTime = 0): StepPlanner {
 function loop(
   g: TaskGeometry,
   plant: Plant,
-  planner: StepPlanner,
+  planner: Planner,
   o: { maxActions?: number; timeLimit?: number } = {},
 ) {
   const steps: PlannerStep[] = [];

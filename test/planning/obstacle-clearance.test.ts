@@ -14,8 +14,8 @@ import { TaskGeometry } from '../../src-main/planning/outcome';
 import { deriveSeed } from '../../src-main/common/rng';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun } from '../../src-main/planning/task-run';
-import { overlap } from '../../src-workers/physics/geometry2d';
-import type { PlannerStep } from '../../src-main/contract/planner-events';
+import { overlap } from '#physics/geometry2d';
+import type { PlannerStep } from '#contract/planner-events';
 import { repoRoot } from '../helpers/scenes';
 
 const STEPS = 6;

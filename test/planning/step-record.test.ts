@@ -3,11 +3,11 @@
  * what-if's re-planned step are the same record of the same plan.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema } from '../../src-main/contract/planner-events';
-import type { Plan, StepPlanner } from '../../src-main/planning/mpc';
+import { plannerStepSchema } from '#contract/planner-events';
+import type { Plan, Planner } from '../../src-main/planning/mpc';
 import { stepRecord } from '../../src-main/planning/step-record';
 import { replanStep } from '../../src-main/session/what-if';
-import { defaultPlannerSettings as settings } from '../../src-main/contract/planner-settings';
+import { defaultPlannerSettings as settings } from '#contract/planner-settings';
 
 const x0 = Float64Array.from([0, 0, 0.1, 0, 0, 0, 0, 0, 0, 0]);
 const x1 = Float64Array.from([0.01, 0, 0.1, 0, 0, 0, 0, 0, 0, 0]);
@@ -65,7 +65,7 @@ describe('stepRecord', () => {
   });
 
   it('is the record what-if returns for a step planned again', async () => {
-    const planner: StepPlanner = { plan: async () => plan };
+    const planner: Planner = { plan: async () => plan };
     const factory = { workers: 2, create: async () => ({ planner, dispose: () => undefined }) };
     const original = stepRecord(inputs());
     // The scene only reaches the factory, which has its planner already.

@@ -4,8 +4,8 @@
  * rectangle table both stay the formulas every earlier run used.
  */
 import { describe, expect, it } from 'vitest';
-import { initialState, type State } from '../../src-main/contract/state';
-import type { Scene } from '../../src-main/contract/scene';
+import { initialState, type State } from '#contract/state';
+import type { Scene } from '#contract/scene';
 import { buildCostTerm } from '../../src-main/planning/costs/cost-terms';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { referenceScene } from '../helpers/scenes';

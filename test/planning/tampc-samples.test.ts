@@ -14,8 +14,8 @@ import { ExecutionWorld } from '../../src-main/planning/execution-world';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun, poolSampler } from '../../src-main/planning/task-run';
 import type { TampcPlanner } from '../../src-main/planning/tampc';
-import { DEFAULT_PREDICTION } from '../../src-main/contract/scene';
-import { layoutForScene } from '../../src-main/contract/state';
+import { DEFAULT_PREDICTION } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import { repoRoot } from '../helpers/scenes';
 
 const pool = new FinePool({ workers: 2 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { TaskGeometry } from '../../src-main/planning/outcome';

@@ -2,7 +2,7 @@
  * Test doubles for the planner: a kinematic rollout (pusher and goal object move together with
  * the commanded velocity), so optimizer, MPC and TAMPC tests run without MuJoCo.
  */
-import type { State, StateLayout } from '../../src-main/contract/state';
+import type { State, StateLayout } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import type { BatchRollout } from '../../src-main/planning/rollout';
 

@@ -3,7 +3,7 @@ import { firstInTheWay, tangentPoints, wayRoundLength } from '../../src-main/pla
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { buildCostTerm } from '../../src-main/planning/costs/cost-terms';
 import { waypoints } from '../../src-main/planning/push-heading';
-import { initialState } from '../../src-main/contract/state';
+import { initialState } from '#contract/state';
 import { referenceScene } from '../helpers/scenes';
 
 const disc = { x: 0, y: 0, r: 1 };

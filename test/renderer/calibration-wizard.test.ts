@@ -1,12 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  CalibrationStageState,
-  CalibrationWizardState,
-  ConsoleCommand,
-} from '../../src-main/contract/console-api';
-import { calibrationWizardSchema } from '../../src-main/contract/console-api';
+import type { CalibrationStageState, CalibrationWizardState, ConsoleCommand } from '#contract/console-api';
+import { calibrationWizardSchema } from '#contract/console-api';
 import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import CalibrationWizard from '../../src-renderer/src/components/CalibrationWizard.svelte';
 import { referenceScene } from '../helpers/scenes';

@@ -4,7 +4,7 @@
  * entries, and the grasp goal's target marked instead of a goal region.
  */
 import { describe, expect, it } from 'vitest';
-import type { Scene } from '../../src-main/contract/scene';
+import type { Scene } from '#contract/scene';
 import {
   drawTable,
   FINGER_FILL,

@@ -6,8 +6,8 @@
  * table point (x, y) in metres is at (524 + 1000 x, 424 - 1000 y) px.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlannerStep } from '../../src-main/contract/console-api';
-import type { Scene } from '../../src-main/contract/scene';
+import type { PlannerStep } from '#contract/console-api';
+import type { Scene } from '#contract/scene';
 import {
   describeView,
   drawTable,

@@ -6,11 +6,7 @@
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ConsoleCommandError,
-  type ConsoleCommand,
-  type RunStatus,
-} from '../../src-main/contract/console-api';
+import { ConsoleCommandError, type ConsoleCommand, type RunStatus } from '#contract/console-api';
 import SetupView from '../../src-renderer/src/views/SetupView.svelte';
 import { fakeClient } from '../helpers/fake-client';
 import { referenceScene } from '../helpers/scenes';

@@ -8,8 +8,8 @@
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlannerStep } from '../../src-main/contract/console-api';
-import type { Scene } from '../../src-main/contract/scene';
+import type { PlannerStep } from '#contract/console-api';
+import type { Scene } from '#contract/scene';
 import LiveCanvas from '../../src-renderer/src/components/LiveCanvas.svelte';
 import { PLAN_STYLE, WHAT_IF_STYLE } from '../../src-renderer/src/lib/draw-table';
 import { RecordingContext } from '../helpers/recording-canvas';

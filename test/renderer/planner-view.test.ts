@@ -6,8 +6,8 @@
  */
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConsoleCommand } from '../../src-main/contract/console-api';
-import { defaultPlannerSettings, type PlannerSettings } from '../../src-main/contract/planner-settings';
+import type { ConsoleCommand } from '#contract/console-api';
+import { defaultPlannerSettings, type PlannerSettings } from '#contract/planner-settings';
 import PlannerView from '../../src-renderer/src/views/PlannerView.svelte';
 import { fakeClient } from '../helpers/fake-client';
 

@@ -1,6 +1,6 @@
 // Playback events feed the same console state as a live run: live view, plots and log.
 import { describe, expect, it } from 'vitest';
-import type { ConsoleEvent, PlaybackStatusInfo } from '../../src-main/contract/console-api';
+import type { ConsoleEvent, PlaybackStatusInfo } from '#contract/console-api';
 import { ConsoleState } from '../../src-renderer/src/state/console-state.svelte';
 import { referenceScene } from '../helpers/scenes';
 import { plannerStep, sampleScene, stateEvent } from '../session/sample-messages';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PlaybackStatusInfo } from '../../src-main/contract/console-api';
+import type { PlaybackStatusInfo } from '#contract/console-api';
 import PlaybackTimeline from '../../src-renderer/src/components/PlaybackTimeline.svelte';
 import { parseSpeed } from '../../src-renderer/src/lib/playback-speed';
 

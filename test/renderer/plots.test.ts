@@ -7,7 +7,7 @@
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlannerStep } from '../../src-main/contract/console-api';
+import type { PlannerStep } from '#contract/console-api';
 import type { StepTiming } from '../../src-renderer/src/state/console-state.svelte';
 import { RecordingContext, RecordingPath2D } from '../helpers/recording-canvas';
 

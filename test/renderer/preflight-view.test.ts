@@ -4,7 +4,7 @@
  * workers are idle, not disconnected; during a run the same check failing is a failure.
  */
 import { describe, expect, it } from 'vitest';
-import type { Connection, PreflightReportPayload } from '../../src-main/contract/console-api';
+import type { Connection, PreflightReportPayload } from '#contract/console-api';
 import { checklistRows, checklistSummary, connectionState } from '../../src-renderer/src/lib/preflight-view';
 
 const report = (pusherHeld: boolean, mocapOk = true): PreflightReportPayload => ({

@@ -11,7 +11,7 @@ import {
   type CommandResult,
   type ConsoleCommand,
   type RunStatus,
-} from '../../src-main/contract/console-api';
+} from '#contract/console-api';
 import { inProtectiveStop } from '../../src-renderer/src/lib/protective-stop';
 import SetupView from '../../src-renderer/src/views/SetupView.svelte';
 import { fakeClient } from '../helpers/fake-client';

@@ -2,9 +2,9 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConsoleCommand } from '../../src-main/contract/console-api';
+import type { ConsoleCommand } from '#contract/console-api';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import type { Scene } from '../../src-main/contract/scene';
+import type { Scene } from '#contract/scene';
 import SceneView from '../../src-renderer/src/views/SceneView.svelte';
 import { fakeClient } from '../helpers/fake-client';
 

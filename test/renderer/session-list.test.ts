@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionListingInfo, SessionSummary } from '../../src-main/contract/console-api';
+import type { SessionListingInfo, SessionSummary } from '#contract/console-api';
 import SessionList from '../../src-renderer/src/components/SessionList.svelte';
 import { formatDate } from '../../src-renderer/src/lib/session-format';
 

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PlaybackStatusInfo } from '../../src-main/contract/console-api';
-import { defaultPlannerSettings, plannerPresets } from '../../src-main/contract/planner-settings';
+import type { PlaybackStatusInfo } from '#contract/console-api';
+import { defaultPlannerSettings, plannerPresets } from '#contract/planner-settings';
 import RunView from '../../src-renderer/src/views/RunView.svelte';
 import SessionsView from '../../src-renderer/src/views/SessionsView.svelte';
 import { ConsoleState, idleRun } from '../../src-renderer/src/state/console-state.svelte';

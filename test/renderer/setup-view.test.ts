@@ -8,8 +8,8 @@
 import { cleanup, render, screen } from '@testing-library/svelte';
 import type { ComponentProps } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import { idleRunStatus, type RunStatus } from '../../src-main/contract/console-api';
-import type { LabView } from '../../src-main/contract/lab-view';
+import { idleRunStatus, type RunStatus } from '#contract/console-api';
+import type { LabView } from '#contract/lab-view';
 import SetupView from '../../src-renderer/src/views/SetupView.svelte';
 import { fakeClient } from '../helpers/fake-client';
 import { referenceScene } from '../helpers/scenes';

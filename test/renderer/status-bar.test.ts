@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { idleRunStatus, type Connection, type RunStatus } from '../../src-main/contract/console-api';
+import { idleRunStatus, type Connection, type RunStatus } from '#contract/console-api';
 import StatusBar from '../../src-renderer/src/components/StatusBar.svelte';
 import type { RunClock } from '../../src-renderer/src/lib/run-clock';
 

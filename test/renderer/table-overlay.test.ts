@@ -9,7 +9,7 @@ import { labBounds, ROBOT_BASE_RADIUS, scaleBar } from '../../src-renderer/src/l
 import { fitBounds, toCanvas, toTable } from '../../src-renderer/src/lib/table-view';
 import { referenceScene } from '../helpers/scenes';
 import { sampleLab } from '../session/sample-messages';
-import type { LabSetupView } from '../../src-main/contract/lab-view';
+import type { LabSetupView } from '#contract/lab-view';
 
 const scene = referenceScene('isrr-obstacle');
 /** The virtual lab's setup: the base 0.5 m along the table's y, the mocap origin at (0.4, -0.2). */

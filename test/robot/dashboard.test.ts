@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualUr } from '../../src-main/lab/virtual-ur';
+import { VirtualUr } from '../../src-main/virtual-lab/virtual-ur';
 import { DashboardClient, DashboardRefusedError, parseSafetyStatus } from '../../src-main/robot/dashboard';
 import { renderControlProgram } from '../../src-main/robot/control-program';
 import { ScriptConnection } from '../../src-main/robot/script-connection';

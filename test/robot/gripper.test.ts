@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualGripper } from '../../src-main/lab/virtual-gripper';
-import { LineServer } from '../../src-main/lab/virtual-ur/line-server';
+import { VirtualGripper } from '../../src-main/virtual-lab/virtual-gripper';
+import { LineServer } from '../../src-main/virtual-lab/virtual-ur/line-server';
 import {
   decodeFault,
   GripperError,

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { JogRefused, jogRefusal, jogTool, MAX_JOG } from '../../src-main/robot/jog';
-import { VirtualUr } from '../../src-main/lab/virtual-ur';
+import { VirtualUr } from '../../src-main/virtual-lab/virtual-ur';
 import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerRobotCommand } from '../../src-main/cli/commands/robot';
 import { UsageError } from '../../src-main/cli/errors';
-import { VirtualUr } from '../../src-main/lab/virtual-ur';
+import { VirtualUr } from '../../src-main/virtual-lab/virtual-ur';
 import { ProgramState } from '../../src-main/robot/registers';
 import { recoverRobotFromProtectiveStop } from '../../src-main/safety/recovery';
 import { SafetyMode } from '../../src-main/robot/rtde/robot-state-codes';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualUr } from '../../src-main/lab/virtual-ur';
+import { VirtualUr } from '../../src-main/virtual-lab/virtual-ur';
 import { DashboardClient, DashboardRefusedError } from '../../src-main/robot/dashboard';
 import { ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
 import { ProgramNotRunningError, Ur5Connection } from '../../src-main/robot/ur5-connection';

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { initialState } from '../../src-main/contract/state';
+import { initialState } from '#contract/state';
 import { toolAtRest, type RobotState } from '../../src-main/robot/robot-state';
 import { RobotPlant, SETTLE_TIME } from '../../src-main/run/robot-plant';
 import type { PlantSupervisor } from '../../src-main/run/robot-plant';

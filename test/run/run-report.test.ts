@@ -5,8 +5,8 @@
  * end changes nothing; the operator's stop is the abort; the task's own end waits for the run's.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
-import { monotonicSeconds } from '../../src-main/contract/time';
+import type { ConsoleEvent } from '#contract/console-api';
+import { monotonicSeconds } from '#contract/time';
 import { RunReporter } from '../../src-main/run/run-report';
 import { RunStatusTracker } from '../../src-main/run/run-status';
 import { describeStop, type StopReason } from '../../src-main/safety/stop-reasons';

@@ -4,9 +4,9 @@
  * is asserted, not wall time.
  */
 import { describe, expect, it } from 'vitest';
-import { initialState, type State } from '../../src-main/contract/state';
+import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
-import type { Plan, PlanContext, StepPlanner } from '../../src-main/planning/mpc';
+import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
@@ -16,7 +16,7 @@ const scene = { ...referenceScene('isrr-obstacle'), obstacles: [] };
 const geometry = new TaskGeometry(scene);
 
 /** A planner whose plans never finish by themselves (a slow prediction stuck on the workers). */
-class StuckPlanner implements StepPlanner {
+class StuckPlanner implements Planner {
   readonly asked: PlanContext[] = [];
   onAsked: (() => void) | undefined;
   plan(ctx: PlanContext): Promise<Plan> {

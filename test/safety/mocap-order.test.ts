@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { layoutForScene } from '../../src-main/contract/state';
+import { layoutForScene } from '#contract/state';
 import { FrameOrder, RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';

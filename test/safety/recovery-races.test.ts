@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import type { LabSession } from '../../src-main/console/lab-session';
+import type { LabConnection } from '../../src-main/lab-link/lab-connection';
 import { recoveryTarget } from '../../src-main/console/robot-recovery';
 import type { RunController, RunSink } from '../../src-main/console/run-controller';
 import { repoRoot } from '../helpers/scenes';
@@ -23,12 +23,12 @@ class StartingRun implements RunController {
   abort(): void {}
 }
 
-/** A lab session whose robot reports `safetyMode` (null: not connected). */
-function lab(name: string, safetyMode: string | null): LabSession {
+/** A lab connection whose robot reports `safetyMode` (null: not connected). */
+function lab(name: string, safetyMode: string | null): LabConnection {
   return {
     description: name,
     current: () => (safetyMode === null ? null : { robot: { latest: { safetyMode } } }),
-  } as unknown as LabSession;
+  } as unknown as LabConnection;
 }
 
 describe('recovery races', () => {

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STOP_DECELERATION } from '../../src-main/robot/control-program';
 import type { RobotState } from '../../src-main/robot/robot-state';
-import { loadSetup, sceneTableProblem, setupSchema, type SetupInput } from '../../src-main/setup/setup-file';
+import {
+  loadSetup,
+  sceneTableProblem,
+  setupSchema,
+  type SetupInput,
+} from '../../src-main/calibration/setup-file';
 import { Supervisor, type SupervisedRobot } from '../../src-main/safety/supervisor';
 import { labWorkspace } from '../../src-main/safety/workspace';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTask } from '../../src-main/planning/task-file';
-import { plannerSettingsSchema } from '../../src-main/contract/planner-settings';
+import { plannerSettingsSchema } from '#contract/planner-settings';
 import { repoRoot } from '../helpers/scenes';
 
 const base = JSON.parse(readFileSync(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'), 'utf8')) as {

@@ -5,15 +5,12 @@
  * stop it for stale motion capture); it returns once the run's session log is closed. Its waits are
  * long: on a shared two-core machine the first step can take tens of seconds.
  */
-import path from 'node:path';
 import { expect } from 'vitest';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabRunController } from '../../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleCore } from '../../src-main/console/console-core';
+import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
+import type { ConsoleEvent } from '#contract/console-api';
 import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
-import { fastDryRun } from '../helpers/console-on-lab';
-import { repoRoot } from '../helpers/scenes';
+import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 import { waitUntil } from '../helpers/wait-until';
 
 export async function consoleDryRun(o: {
@@ -21,22 +18,13 @@ export async function consoleDryRun(o: {
   /** The console's live Foxglove view (its setting), as the app and web mode give it. */
   foxglove?: FoxgloveSwitch;
 }): Promise<ConsoleEvent[]> {
-  const lab = new VirtualLabSession();
-  const controller = new LabRunController({
+  const lab = new VirtualLabConnection();
+  const consoleOnLab = new ConsoleOnLab({
     virtualLab: lab,
-    realLab: null,
-    tasksDir: path.join(repoRoot, 'resources/tasks'),
-    workers: 1,
-    liveRateHz: 30,
-  });
-  const core = new ConsoleCore({
-    scenesDir: path.join(repoRoot, 'resources/scenes'),
-    runController: controller,
     sessionsDir: o.sessionsDir,
     ...(o.foxglove ? { foxglove: o.foxglove } : {}),
   });
-  const events: ConsoleEvent[] = [];
-  core.subscribe((e) => events.push(e));
+  const { core, events } = consoleOnLab;
   try {
     const ok = async (raw: Parameters<ConsoleCore['handle']>[0]) =>
       expect(await core.handle(raw)).toMatchObject({ ok: true });
@@ -58,7 +46,7 @@ export async function consoleDryRun(o: {
       { seen, timeoutMs: 60_000 },
     );
   } finally {
-    core.dispose();
+    await consoleOnLab.dispose();
     await lab.close();
   }
   return events;

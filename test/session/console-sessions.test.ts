@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import type { RunRequest, RunSink } from '../../src-main/console/run-controller';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { WHAT_IF_UNAVAILABLE } from '../../src-main/session/what-if';
 import { repoRoot } from '../helpers/scenes';

@@ -4,7 +4,7 @@
  * console's table view draws them; no pusher.
  */
 import { describe, expect, it } from 'vitest';
-import { gripperParts } from '../../src-main/contract/gripper-geometry';
+import { gripperParts } from '#contract/gripper-geometry';
 import { objectsScene } from '../../src-main/session/foxglove';
 import { sceneUpdateSchema } from '../../src-main/session/foxglove-schemas';
 import { namedState } from '../../src-main/session/named-state';

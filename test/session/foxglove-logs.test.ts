@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../src-main/experiments/runner';
-import { VirtualLab } from '../../src-main/lab/virtual-lab';
+import { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { supervisedRun } from '../../src-main/run/supervised-run';

@@ -4,7 +4,7 @@
  * exactly its area, so the notch of an L is not drawn as table.
  */
 import { describe, expect, it } from 'vitest';
-import { signedArea2 } from '../../src-main/contract/polygon';
+import { signedArea2 } from '#contract/polygon';
 import { tableScene } from '../../src-main/session/foxglove';
 import { sceneUpdateSchema } from '../../src-main/session/foxglove-schemas';
 import { referenceScene } from '../helpers/scenes';

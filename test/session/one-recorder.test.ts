@@ -10,10 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabRunController } from '../../src-main/console/lab-run-controller';
-import { VirtualLabSession } from '../../src-main/console/virtual-lab-session';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { topics, type Topic } from '../../src-main/session/channels';
@@ -22,8 +19,7 @@ import { stateVector, type NamedState } from '../../src-main/session/named-state
 import { readRunRecords } from '../../src-main/experiments/run-record';
 import { runExperiment } from '../../src-main/experiments/runner';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { fastDryRun } from '../helpers/console-on-lab';
-import { waitUntil } from '../helpers/wait-until';
+import { consoleDryRun } from './console-dry-run';
 import { repoRoot } from '../helpers/scenes';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
 
@@ -57,7 +53,6 @@ const filled = (counts: Map<string, number>): string[] =>
 
 const all = [...topics].sort();
 
-const fast = fastDryRun(3);
 const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
 
 let consoleCounts: Map<string, number> | undefined;
@@ -65,39 +60,7 @@ let consoleCounts: Map<string, number> | undefined;
 describe('one recorder for every run', () => {
   it('records a console dry run on every channel; an abort reads request, stop, end', async () => {
     const dir = tempDir();
-    const lab = new VirtualLabSession();
-    const controller = new LabRunController({
-      virtualLab: lab,
-      realLab: null,
-      tasksDir: path.join(repoRoot, 'resources/tasks'),
-      workers: 1,
-      liveRateHz: 30,
-    });
-    const core = new ConsoleCore({
-      scenesDir: path.join(repoRoot, 'resources/scenes'),
-      runController: controller,
-      sessionsDir: dir,
-    });
-    const events: ConsoleEvent[] = [];
-    core.subscribe((e) => events.push(e));
-    try {
-      const ok = async (raw: Parameters<ConsoleCore['handle']>[0]) =>
-        expect(await core.handle(raw)).toMatchObject({ ok: true });
-      await ok({ type: 'scene.load', file: 'isrr-obstacle.json' });
-      await ok({ type: 'settings.set', settings: fast });
-      await ok({ type: 'run.start', mode: 'dry' });
-      await waitUntil('a planner step', () => events.some((e) => e.type === 'planner-step'));
-      // Let the first push go on a little: commands on the wire, the arm moving.
-      await new Promise((r) => setTimeout(r, 300));
-      await ok({ type: 'run.abort', source: 'escape-key' });
-      await waitUntil('the log to be closed', () =>
-        events.some((e) => e.type === 'log' && /^session log .*: aborted/.test(e.message)),
-      );
-    } finally {
-      core.dispose();
-      await controller.close();
-      await lab.close();
-    }
+    await consoleDryRun({ sessionsDir: dir });
 
     const { messages, counts } = await readLog(dir);
     consoleCounts = counts;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleEvent } from '../../src-main/contract/console-api';
-import type { Plan, StepPlanner } from '../../src-main/planning/mpc';
+import type { ConsoleEvent } from '#contract/console-api';
+import type { Plan, Planner } from '../../src-main/planning/mpc';
 import {
   loadRecordedRun,
   Playback,
@@ -160,7 +160,7 @@ describe('playback', () => {
     const factory = {
       workers: 3,
       async create(_scene: unknown, settings: typeof sampleSettings) {
-        const planner: StepPlanner = {
+        const planner: Planner = {
           async plan(ctx): Promise<Plan> {
             seen.push({ x: Array.from(ctx.x), iterations: settings.parareal });
             const x1 = Float64Array.from(ctx.x, (v) => v + 0.01);

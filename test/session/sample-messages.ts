@@ -3,9 +3,9 @@
  * at 500 Hz, OptiTrack frames at 120 Hz with three rigid bodies, planner steps with Parareal
  * predictions. Used by the session tests, the crash child and the logs benchmark.
  */
-import type { ConsoleEvent, PlannerStep, RunStatus } from '../../src-main/contract/console-api';
-import { defaultPlannerSettings } from '../../src-main/contract/planner-settings';
-import type { Scene } from '../../src-main/contract/scene';
+import type { ConsoleEvent, PlannerStep, RunStatus } from '#contract/console-api';
+import { defaultPlannerSettings } from '#contract/planner-settings';
+import type { Scene } from '#contract/scene';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
 import type { MocapStats } from '../../src-main/mocap/stats';
 import type { RobotState } from '../../src-main/robot/robot-state';
@@ -14,11 +14,11 @@ import {
   ROBOT_STATUS_BITS,
   SAFETY_STATUS_BITS,
 } from '../../src-main/robot/rtde/robot-state-codes';
-import type { LabView } from '../../src-main/contract/lab-view';
-import { setupView } from '../../src-main/run/lab-view';
+import type { LabView } from '#contract/lab-view';
+import { setupView } from '../../src-main/lab-link/link-views';
 import type { Decision } from '../../src-main/safety/supervisor';
 import type { SessionRecorder } from '../../src-main/session/recorder';
-import { setupSchema, type Setup } from '../../src-main/setup/setup-file';
+import { setupSchema, type Setup } from '../../src-main/calibration/setup-file';
 import { openTableScene } from '../helpers/scenes';
 
 export const sampleScene: Scene = openTableScene(1);

@@ -4,10 +4,10 @@
  * reads the lab back, and an older log without the record says nothing (null, "unknown").
  */
 import { describe, expect, it } from 'vitest';
-import { labKindOf } from '../../src-main/contract/lab-view';
+import { labKindOf } from '#contract/lab-view';
 import { mocapFrameOnTable } from '../../src-main/calibration/mocap-table';
 import { robotBaseOnTable } from '../../src-main/calibration/robot-base';
-import { setupView } from '../../src-main/run/lab-view';
+import { setupView } from '../../src-main/lab-link/link-views';
 import { SummaryBuilder } from '../../src-main/session/session-summary';
 import { sampleLab, sampleSetup } from './sample-messages';
 

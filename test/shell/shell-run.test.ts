@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ConsoleChannel, type ConsoleEvent, type RunStatus } from '../../src-main/contract/console-api';
+import { ConsoleChannel, type ConsoleEvent, type RunStatus } from '#contract/console-api';
 import { spawnNodeWorker, type WorkerTransport } from '../../src-main/parareal/worker-transport';
 import { SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
 import { fastDryRun } from '../helpers/console-on-lab';

@@ -58,8 +58,8 @@ describe('utility-process worker transport', () => {
     const received: unknown[] = [];
     worker.onMessage((m) => received.push(m));
     const states = [new Float64Array([1, 2, 3])];
-    child.emit('message', { type: 'result', result: { id: 1, states, ms: 2 } });
-    expect(received).toEqual([{ type: 'result', result: { id: 1, states, ms: 2 } }]);
+    child.emit('message', { type: 'result', result: { id: 1, states, seconds: 0.002 } });
+    expect(received).toEqual([{ type: 'result', result: { id: 1, states, seconds: 0.002 } }]);
 
     worker.send({ type: 'jobs', jobs: [] });
     expect(child.posted).toEqual([{ type: 'jobs', jobs: [] }]);

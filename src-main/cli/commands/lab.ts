@@ -1,8 +1,8 @@
 /** `parapush lab`: the virtual lab on loopback, until interrupted. */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadLabConfig, VirtualLab, type LabConfig } from '../../lab/virtual-lab';
-import { defaultSetupDir } from '../../setup/setup-file';
+import { loadLabConfig, VirtualLab, type LabConfig } from '../../virtual-lab/virtual-lab';
+import { defaultSetupDir } from '../../calibration/setup-file';
 import { requireFile, UsageError } from '../errors';
 import { untilStopped } from '../until-stopped';
 

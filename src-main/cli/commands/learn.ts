@@ -5,11 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '../../contract/scene';
+import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../../common/config-files';
-import { problemsOf } from '../../contract/scene-file';
+import { problemsOf } from '#contract/scene-file';
 import { FinePool } from '../../parareal/fine-pool';
-import { AnalyticalCoarseModel } from '../../../src-workers/physics/coarse-model';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import { DatasetError, readDataset, writeDataset, type Dataset } from '../../learned/dataset';
 import { singleStepError } from '../../learned/evaluate';
 import { INPUT_SIZE, OUTPUT_SIZE } from '../../learned/features';

@@ -22,9 +22,9 @@ import {
 import { NatNetClient } from '../../mocap/client';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../../mocap/message-ids';
 import { CaptureDecoder, replayJson, replayLine, type ReplayFrame } from '../../mocap/replay';
-import { serveCapture } from '../../lab/replay-serve';
+import { serveCapture } from '../../virtual-lab/replay-serve';
 import { parseVersion, type NatNetVersion } from '../../mocap/version';
-import { VirtualNatNetServer } from '../../lab/natnet-server';
+import { VirtualNatNetServer } from '../../virtual-lab/natnet-server';
 import { requireFile, UsageError } from '../errors';
 import { untilStopped } from '../until-stopped';
 

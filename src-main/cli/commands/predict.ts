@@ -1,12 +1,12 @@
 /** `parapush predict`: one control sequence through coarse, fine or Parareal on the worker pool. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
-import { robotKind } from '../../contract/scene';
-import { initialState, layoutForScene } from '../../contract/state';
+import { robotKind } from '#contract/scene';
+import { initialState, layoutForScene } from '#contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
 import { createPredictor, parseModelSpec } from '../../parareal/predictor';
-import type { CoarseModelKind } from '../../contract/planner-settings';
+import type { CoarseModelKind } from '#contract/planner-settings';
 import { loadCoarseModel } from '../../planning/coarse-models';
 import { parseControls, parseDuration } from '../controls';
 import { UsageError } from '../errors';

@@ -1,7 +1,7 @@
 /** `parapush scene check FILE...` and `parapush scene schema`: validate scene files, print the JSON Schema. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
-import { NoSuchSceneFileError, SceneFileError, sceneJsonSchema } from '../../contract/scene-file';
+import { NoSuchSceneFileError, SceneFileError, sceneJsonSchema } from '#contract/scene-file';
 import { EXIT_BAD_INPUT, EXIT_FAILURE } from '../errors';
 
 /** One line per file, so a glob of many files reads as a list and greps cleanly. */

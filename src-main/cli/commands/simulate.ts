@@ -1,10 +1,10 @@
 /** `parapush simulate`: roll a control sequence out with the fine (MuJoCo) or the coarse model. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
-import { robotKind } from '../../contract/scene';
-import { initialState, type State } from '../../contract/state';
-import { AnalyticalCoarseModel } from '../../../src-workers/physics/coarse-model';
-import { FineModel } from '../../../src-workers/physics/fine-model';
+import { robotKind } from '#contract/scene';
+import { initialState, type State } from '#contract/state';
+import { AnalyticalCoarseModel } from '#physics/coarse-model';
+import { FineModel } from '#physics/fine-model';
 import { parseControls, parseDuration } from '../controls';
 import { UsageError } from '../errors';
 import { formatStates } from '../state-output';

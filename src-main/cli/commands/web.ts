@@ -6,13 +6,10 @@
  * private file that redirects to it (web-opener.ts): the token never goes on a command line.
  */
 import open from 'open';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { defaultSessionsDir } from '../../session/sessions-dir';
 import { loadLabSettings } from '../../common/config-files';
-import { ConsoleCore } from '../../console/console-core';
-import { createConsoleLab } from '../../console/console-lab';
-import { rendererOutDir, scenesDir, tasksDir } from '../../common/paths';
+import { createConsole } from '../../console/create-console';
+import { rendererOutDir, scenesDir } from '../../common/paths';
 import { ensureRendererBuilt } from '../../console/renderer-build';
 import { writeBrowserOpener, type BrowserOpener } from '../../console/web-opener';
 import { startWebServer } from '../../console/web-server';
@@ -73,32 +70,19 @@ export function registerWebCommand(program: Command): void {
             throw new UsageError(`--foxglove: ${(err as Error).message}`);
           }
         }
-        const lab = createConsoleLab({
+        const { core, close } = createConsole({
           lab: labSettings,
-          tasksDir,
-          defaultSceneFile: path.join(scenesDir, 'isrr-obstacle.json'),
-          ...(workers !== undefined ? { workers } : {}),
-          report: (line) => process.stdout.write(`${line}\n`),
-        });
-        const core = new ConsoleCore({
-          runController: lab.runController,
-          connections: lab.connections,
-          calibration: lab.calibration,
-          recovery: lab.recovery,
-          whatIf: lab.whatIf,
-          scene: lab.scene,
           scenesDir: opts.scenes,
           settingsFile: opts.settings ?? null,
-          sessionsDir: defaultSessionsDir(),
+          ...(workers !== undefined ? { workers } : {}),
           foxglove,
+          report: (line) => process.stdout.write(`${line}\n`),
         });
         let server;
         try {
           server = await startWebServer({ core, rendererDir: rendererOutDir, port });
         } catch (err) {
-          core.dispose();
-          await lab.close();
-          await foxglove.close();
+          await close();
           if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
             throw new UsageError(`port ${port} on 127.0.0.1 is in use: pass --port with another port (or 0)`);
           }
@@ -122,9 +106,7 @@ export function registerWebCommand(program: Command): void {
           await opener?.remove();
           await server.close();
         } finally {
-          core.dispose();
-          await lab.close();
-          await foxglove.close();
+          await close();
         }
       },
     );

@@ -6,7 +6,7 @@
  */
 import { ByteReader, DecodeError } from '../reader';
 import { ByteWriter } from '../writer';
-import type { Quat, Vec3 } from '../../contract/geometry';
+import type { Quat, Vec3 } from '#contract/geometry';
 import { atLeast, hasSectionSizes, type NatNetVersion } from '../version';
 
 export type { Quat, Vec3 };

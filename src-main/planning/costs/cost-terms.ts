@@ -11,11 +11,11 @@
  * hand-clear (running: other objects between the fingers).
  */
 import { z } from 'zod';
-import type { State } from '../../contract/state';
+import type { State } from '#contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
 import { graspError } from '../grasp';
-import { overlap } from '../../../src-workers/physics/geometry2d';
+import { overlap } from '#physics/geometry2d';
 import { wayRoundLength } from '../way-round';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');

@@ -2,7 +2,7 @@
  * The cost of one predicted trajectory as WAFR 2018 Alg. 5 defines it: C[t] = sum of the running
  * terms for (x_t, x_{t+1}, u_t), with the terminal terms added to the last entry.
  */
-import type { State } from '../../contract/state';
+import type { State } from '#contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
 import { buildCostTerm, plannedClearance, type CostTerm, type CostTermSpec } from './cost-terms';

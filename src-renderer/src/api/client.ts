@@ -12,7 +12,7 @@ import {
   type CommandType,
   type ConsoleCommand,
   type ConsoleEvent,
-} from '../../../src-main/contract/console-api';
+} from '#contract/console-api';
 
 export type LinkState = { up: boolean; detail: string };
 

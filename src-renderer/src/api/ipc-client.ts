@@ -5,7 +5,7 @@ import type {
   CommandType,
   ConsoleBridge,
   ConsoleEvent,
-} from '../../../src-main/contract/console-api';
+} from '#contract/console-api';
 import {
   checkedCommand,
   checkedEvent,

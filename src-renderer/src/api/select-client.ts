@@ -1,5 +1,5 @@
 /** One API, two transports: the preload bridge inside Electron, the WebSocket in a browser. */
-import type { ConsoleBridge } from '../../../src-main/contract/console-api';
+import type { ConsoleBridge } from '#contract/console-api';
 import type { ConsoleClient } from './client';
 import { IpcConsoleClient } from './ipc-client';
 import { WebSocketConsoleClient } from './ws-client';

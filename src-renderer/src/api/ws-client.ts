@@ -7,7 +7,7 @@ import {
   type CommandResult,
   type CommandType,
   type ConsoleEvent,
-} from '../../../src-main/contract/console-api';
+} from '#contract/console-api';
 import {
   checkedCommand,
   checkedEvent,

@@ -3,8 +3,8 @@
  * of the current scene's table (table frame, origin at the centre, m), or for a table with an
  * outline its points and the centre where it is on the table. The operator can edit them.
  */
-import type { Scene } from '../../../src-main/contract/scene';
-import { tableRegion } from '../../../src-main/contract/table-region';
+import type { Scene } from '#contract/scene';
+import { tableRegion } from '#contract/table-region';
 
 export interface TablePreset {
   label: string;

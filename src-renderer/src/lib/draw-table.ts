@@ -8,16 +8,10 @@
  * are drawn last, on a halo, and placed clear of each other and of the pusher and the sliders
  * (lib/label-layout.ts).
  */
-import type { PlannerStep } from '../../../src-main/contract/console-api';
-import type { LabSetupView } from '../../../src-main/contract/lab-view';
-import {
-  boundingRadius,
-  robotStart,
-  type Gripper,
-  type Scene,
-  type Shape,
-} from '../../../src-main/contract/scene';
-import { gripperParts, partCorners, type GripperPose } from '../../../src-main/contract/gripper-geometry';
+import type { PlannerStep } from '#contract/console-api';
+import type { LabSetupView } from '#contract/lab-view';
+import { boundingRadius, robotStart, type Gripper, type Scene, type Shape } from '#contract/scene';
+import { gripperParts, partCorners, type GripperPose } from '#contract/gripper-geometry';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import {
   describeLab,

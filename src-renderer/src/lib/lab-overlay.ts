@@ -5,8 +5,8 @@
  * where it differs from the scene's, the UR5 base and the motion-capture frame's axes, where the
  * setup's calibrations put them. Each mark has a label or a dash pattern, not colour alone.
  */
-import type { LabSetupView, PlanarFrame } from '../../../src-main/contract/lab-view';
-import type { Scene } from '../../../src-main/contract/scene';
+import type { LabSetupView, PlanarFrame } from '#contract/lab-view';
+import type { Scene } from '#contract/scene';
 import type { Box, LabelRequest } from './label-layout';
 import { tableBounds, toCanvas, unionBounds, type TableBounds, type ViewTransform } from './table-view';
 

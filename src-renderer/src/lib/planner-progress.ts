@@ -5,7 +5,7 @@
  * re-plan. Only what the planner-step events carry; the live clocks run from the moment the run
  * began or the last step arrived.
  */
-import type { PlannerStep } from '../../../src-main/contract/console-api';
+import type { PlannerStep } from '#contract/console-api';
 
 export interface ProgressInput {
   /** The latest planner step (live or played back); null before the first. */

@@ -2,7 +2,7 @@
  * Playback speed as the operator sets it: 0.1x to 10x, the range the console API accepts (the
  * `playback.speed` command schema is the judge, so the UI and the core cannot disagree).
  */
-import { commandSchema } from '../../../src-main/contract/console-api';
+import { commandSchema } from '#contract/console-api';
 
 export const MIN_PLAYBACK_SPEED = 0.1;
 export const MAX_PLAYBACK_SPEED = 10;

@@ -5,7 +5,7 @@
  * between runs). Until then those are not failures but steps still to come, so they read "at run start" with what will happen then;
  * while a run is in progress they are judged like every other check.
  */
-import type { Connection, PreflightReportPayload } from '../../../src-main/contract/console-api';
+import type { Connection, PreflightReportPayload } from '#contract/console-api';
 
 type Check = PreflightReportPayload['checks'][number];
 

@@ -3,7 +3,7 @@
  * safety-mode check red with the robot's own safety mode PROTECTIVE_STOP in its reason. Only for
  * what the Setup view offers; the core checks the robot itself before recovering anything.
  */
-import type { PreflightReportPayload } from '../../../src-main/contract/console-api';
+import type { PreflightReportPayload } from '#contract/console-api';
 
 export function inProtectiveStop(preflight: PreflightReportPayload | null): boolean {
   const check = preflight?.checks.find((c) => c.id === 'safety-mode');

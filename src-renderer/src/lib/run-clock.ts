@@ -1,6 +1,6 @@
 /**
  * A run's time. The console state keeps it (ConsoleState.runClock, ticking while
- * ConsoleState.runActive, which asks the run lifecycle: src-main/contract/run-lifecycle.ts); the
+ * ConsoleState.runActive, which asks the run lifecycle: src-shared/contract/run-lifecycle.ts); the
  * status bar, the Run view and the planner readout only read it. Seconds throughout.
  */
 

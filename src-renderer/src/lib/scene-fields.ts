@@ -2,7 +2,7 @@
  * The scene editor's numeric fields: what each shows (mm, deg, kg, plain) and how a typed
  * value goes back into the SI scene.
  */
-import type { Scene, Shape } from '../../../src-main/contract/scene';
+import type { Scene, Shape } from '#contract/scene';
 import { degFromRad, mFromMm, mmFromM, radFromDeg } from './units';
 
 export type Unit = 'mm' | 'deg' | 'kg' | '';

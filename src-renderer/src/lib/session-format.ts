@@ -3,8 +3,8 @@
  * outcome and duration, and, for logs that cannot be played, why not. Outcomes read the same
  * whoever recorded the log (the console or `parapush run`, today or before the words were one).
  */
-import type { SessionListingInfo, SessionSummary } from '../../../src-main/contract/console-api';
-import type { RunOutcome } from '../../../src-main/contract/run-lifecycle';
+import type { SessionListingInfo, SessionSummary } from '#contract/console-api';
+import type { RunOutcome } from '#contract/run-lifecycle';
 
 export interface SessionRow {
   file: string;

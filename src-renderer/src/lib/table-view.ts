@@ -2,8 +2,8 @@
  * The top-down view's geometry: table frame (metres, x right, y up, origin at the table centre)
  * to canvas pixels (y down), fitted with a margin, and hit-testing for dragging.
  */
-import type { Scene, Shape } from '../../../src-main/contract/scene';
-import { boundingRadius } from '../../../src-main/contract/scene';
+import type { Scene, Shape } from '#contract/scene';
+import { boundingRadius } from '#contract/scene';
 
 export interface ViewTransform {
   scale: number; // px per metre

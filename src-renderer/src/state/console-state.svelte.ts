@@ -19,11 +19,11 @@ import {
   type RunStatus,
   type SessionSummary,
   type ValidationProblem,
-} from '../../../src-main/contract/console-api';
-import type { PlannerSettings } from '../../../src-main/contract/planner-settings';
-import { isRunActive } from '../../../src-main/contract/run-lifecycle';
-import type { Scene } from '../../../src-main/contract/scene';
-import { wallSeconds } from '../../../src-main/contract/time';
+} from '#contract/console-api';
+import type { PlannerSettings } from '#contract/planner-settings';
+import { isRunActive } from '#contract/run-lifecycle';
+import type { Scene } from '#contract/scene';
+import { wallSeconds } from '#contract/time';
 import type { LinkState } from '../api/client';
 import type { RunClock } from '../lib/run-clock';
 

@@ -1,0 +1,173 @@
+/**
+ * A lab setup: what ties the motion-capture frame, the table frame and the robot base together,
+ * and the safety envelope around them. Produced by calibration (or, for the virtual lab, written
+ * from its known truth) and loaded by every real run; a run without one cannot be armed.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { calibrationSchema } from '../calibration/mocap-table';
+import { residualSchema } from '../calibration/residual';
+import { calibrationInputSchema } from '../calibration/robot-base';
+import { problemsOf } from '#contract/scene-file';
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+
+/** A finite number in [min, max], with the bound and its unit in the message. */
+function within(min: number, max: number, unit: string) {
+  return finite.refine(
+    (v) => v >= min && v <= max,
+    `must be between ${min} and ${max} ${unit} (physical limit of the lab)`,
+  );
+}
+
+/**
+ * Physical bounds of every safety-relevant setup field. A setup file is written by calibration or
+ * by hand, so it is not trusted to be sensible: a negative margin, an inverted height band or a
+ * near-zero acceleration would quietly disable a check or stretch a stop over seconds.
+ */
+export const SETUP_LIMITS = {
+  /** Each side of the physical table, m: the UR5 reaches 0.85 m, so more is not one work cell. */
+  tableSize: { min: 0.1, max: 2 },
+  /** Tool distance kept from the table edges, m: at least a pusher radius, at most a sensible border. */
+  workspaceMargin: { min: 0.01, max: 0.2 },
+  /** Pusher tip height above the table, m: a few mm into the surface (calibration noise) to 5 cm. */
+  height: { min: -0.005, max: 0.05 },
+  /** Smallest height band, m: narrower than the arm's height hold cannot keep. */
+  minHeightBand: 0.005,
+  /** Largest acceptable calibration residual, RMS, m. */
+  maxCalibrationResidual: { min: 0.0001, max: 0.01 },
+  /** Command acceleration, m/s^2: the control program caps at 1.5; below 0.1 a hold drags on. */
+  acceleration: { min: 0.1, max: 1.5 },
+  /** Each component of the pusher offset from the tool centre point, m (gripper plus pusher). */
+  pusherOffset: 0.3,
+} as const;
+
+const L = SETUP_LIMITS;
+
+const heightBandSchema = z
+  .tuple([within(L.height.min, L.height.max, 'm'), within(L.height.min, L.height.max, 'm')])
+  .refine(
+    ([lo, hi]) => hi - lo >= L.minHeightBand,
+    `must be [low, high] with high at least ${L.minHeightBand} m above low`,
+  );
+
+const pusherOffsetComponent = within(-L.pusherOffset, L.pusherOffset, 'm');
+
+export const setupSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Motion capture -> table frame. */
+    mocap: calibrationSchema,
+    /**
+     * The physical table the robot works on, centred on the table-frame origin: the supervisor's
+     * workspace comes from it (a scene's table only narrows it and must lie inside it).
+     */
+    table: z
+      .object({
+        size: z
+          .object({
+            x: within(L.tableSize.min, L.tableSize.max, 'm'),
+            y: within(L.tableSize.min, L.tableSize.max, 'm'),
+          })
+          .strict(),
+      })
+      .strict(),
+    robot: z
+      .object({
+        /** Table -> robot base frame. */
+        calibration: calibrationInputSchema,
+        /** Pusher tip centre from the tool centre point, tool frame (m). */
+        pusherOffset: z.tuple([pusherOffsetComponent, pusherOffsetComponent, pusherOffsetComponent]),
+        /** How well the table -> base fit matched its points (m); absent when not fitted by the wizard. */
+        residual: residualSchema.optional(),
+      })
+      .strict(),
+    safety: z
+      .object({
+        /** The tool stays this far inside the table edges (m). */
+        workspaceMargin: within(L.workspaceMargin.min, L.workspaceMargin.max, 'm').default(0.03),
+        /** Allowed heights of the pusher tip above the table (m). */
+        heightBand: heightBandSchema.default([0, 0.02]),
+        /** Largest acceptable calibration residual, RMS (m). */
+        maxCalibrationResidual: within(
+          L.maxCalibrationResidual.min,
+          L.maxCalibrationResidual.max,
+          'm',
+        ).default(0.003),
+        /** Linear acceleration of commands and holds (m/s^2); safety stops use STOP_DECELERATION. */
+        acceleration: within(L.acceleration.min, L.acceleration.max, 'm/s^2').default(0.5),
+      })
+      .strict()
+      .default({
+        workspaceMargin: 0.03,
+        heightBand: [0, 0.02],
+        maxCalibrationResidual: 0.003,
+        acceleration: 0.5,
+      }),
+  })
+  .strict()
+  .superRefine((setup, ctx) => {
+    const { size } = setup.table;
+    const margin = setup.safety.workspaceMargin;
+    (['x', 'y'] as const).forEach((axis) => {
+      if (size[axis] / 2 - margin <= 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['safety', 'workspaceMargin'],
+          message: `${margin} m leaves no room on the table (table.size.${axis} = ${size[axis]} m)`,
+        });
+    });
+  });
+
+export type Setup = z.infer<typeof setupSchema>;
+export type SetupInput = z.input<typeof setupSchema>;
+
+export function defaultSetupDir(): string {
+  return process.env.PARAPUSH_SETUP_DIR ?? path.join(os.homedir(), '.parapush', 'setups');
+}
+
+export function saveSetup(file: string, setup: SetupInput): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(setupSchema.parse(setup), null, 2)}\n`);
+  return file;
+}
+
+export function loadSetup(file: string): Setup {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: cannot read the lab setup: ${(err as Error).message}`, { cause: err });
+  }
+  const r = setupSchema.safeParse(json);
+  if (!r.success) {
+    throw new Error(
+      `${file}: invalid lab setup\n${problemsOf(r.error)
+        .map((p) => `  ${p.path}: ${p.message}`)
+        .join('\n')}`,
+    );
+  }
+  return r.data;
+}
+
+/**
+ * Null when a scene's table lies on the setup's physical table (both are centred on the table-frame
+ * origin), otherwise why not, naming the fields: an edited scene must not widen the workspace.
+ */
+export function sceneTableProblem(
+  setup: Pick<Setup, 'table'>,
+  sceneTable: { size: { x: number; y: number } },
+): string | null {
+  const lab = setup.table.size;
+  const scene = sceneTable.size;
+  const over = (['x', 'y'] as const).filter((axis) => scene[axis] > lab[axis]);
+  if (over.length === 0) return null;
+  return over
+    .map(
+      (axis) =>
+        `scene table.size.${axis} = ${scene[axis]} m is larger than the lab table (setup table.size.${axis} = ${lab[axis]} m)`,
+    )
+    .join('; ');
+}

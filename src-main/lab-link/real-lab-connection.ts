@@ -1,0 +1,37 @@
+/**
+ * A real lab as the console's lab: the configured UR controller and Motive server, with the lab
+ * setup (calibrations, safety envelope) from its file. Connecting checks nothing beyond reaching
+ * the devices; the pre-flight checklist judges whether a run may be armed.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { RealLabSettings } from '#contract/lab-settings';
+import { LabLink } from './lab-link';
+import { defaultSetupDir, loadSetup } from '../calibration/setup-file';
+import { LabConnection } from './lab-connection';
+
+const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
+
+export function realLabConnection(settings: RealLabSettings): LabConnection {
+  const setupFile = settings.setupFile ?? path.join(defaultSetupDir(), `${settings.robotHost}.json`);
+  return new LabConnection(
+    'real',
+    `lab: robot ${settings.robotHost}, motion capture ${settings.mocapHost}`,
+    async (scene) => {
+      if (!existsSync(setupFile))
+        throw new Error(`no lab setup at ${setupFile}: calibrate this setup first (or set setupFile)`);
+      const link = await LabLink.connect(
+        {
+          robotHost: settings.robotHost,
+          mocapHost: settings.mocapHost,
+          mocapLocal: settings.mocapLocal ?? (isLoopback(settings.mocapHost) ? '127.0.0.1' : '0.0.0.0'),
+          ...(settings.ports ? { ports: settings.ports } : {}),
+        },
+        scene,
+        loadSetup(setupFile),
+      );
+      return { link, close: () => link.close() };
+    },
+    setupFile,
+  );
+}

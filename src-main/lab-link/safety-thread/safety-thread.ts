@@ -1,0 +1,311 @@
+/**
+ * The main thread's side of the safety thread: starts the worker (the bundled entry in the
+ * Electron build, else worker.ts from source through tsx, as the fine workers start in a
+ * terminal), connects it to the lab's robot and motion capture, and routes what it reports: robot
+ * states and frames to the mirrors (mirrors.ts), a run's decisions and commands to that run's
+ * ThreadSupervisor. Every message from the thread is parsed (messages.ts) before it is acted on.
+ *
+ * Fail safe: a thread that exits, throws, sends something that is not a safety message or sends
+ * no heartbeat for HEARTBEAT_LIMIT_MS (while this thread itself kept time) is ended, and the run
+ * it supervised stops with the reason; the robot link counts as lost.
+ */
+import { existsSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Scene } from '#contract/scene';
+import type { Setup } from '../../calibration/setup-file';
+import {
+  fromSafetySchema,
+  type FromSafety,
+  type SafetyConnect,
+  type SupervisorConfig,
+  type TickStats,
+  type ToSafety,
+} from './messages';
+import { MocapMirror, requestError, RobotMirror } from './mirrors';
+import { ThreadSupervisor } from './thread-supervisor';
+
+/** Longest wait for the thread to connect to the lab and report ready, or to answer, ms. */
+const START_TIMEOUT_MS = 15_000;
+/** No heartbeat (one every 50 ms) for this long: the thread has stopped answering, ms. */
+const HEARTBEAT_LIMIT_MS = 1000;
+/** The heartbeat check's period, ms; a check this much later than due says this thread stalled. */
+const CHECK_MS = 100;
+
+type Events = {
+  /** The thread ended or stopped answering: the lab link is gone. */
+  error: [Error];
+  /** A gripper scene's finger move the thread's supervisor sends (gap m, speed m/s); answer with fingersDone. */
+  fingers: [{ id: number; opening: number; speed: number }];
+};
+
+/** Tick lateness and motion-capture frame gaps in the thread, ms. */
+export interface SafetyStats {
+  ticks: TickStats;
+  frameGaps: TickStats;
+}
+
+/** The entry electron-vite builds next to the main bundle (electron.vite.config.ts), if this is a build. */
+const bundledEntry = new URL('./safety-worker.js', import.meta.url);
+const sourceEntry = new URL('./worker.ts', import.meta.url).href;
+/** Registers tsx in the thread, then imports sourceEntry. */
+const bootstrap = new URL('./bootstrap.mjs', import.meta.url);
+
+function startWorker(): Worker {
+  if (bundledEntry.protocol === 'file:' && existsSync(fileURLToPath(bundledEntry)))
+    return new Worker(bundledEntry);
+  return new Worker(bootstrap, { workerData: { entry: sourceEntry } });
+}
+
+export class SafetyThread extends EventEmitter<Events> {
+  readonly robot: RobotMirror;
+  readonly natnet: MocapMirror;
+  private run: ThreadSupervisor | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (m: FromSafety) => void; reject: (e: Error) => void }
+  >();
+  private exited = false;
+  private closing = false;
+  private failed: Error | undefined;
+  private lastHeartbeat = performance.now();
+  private watchdog: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    ready: Extract<FromSafety, { type: 'ready' }>,
+  ) {
+    super();
+    this.robot = new RobotMirror(
+      ready.robot,
+      {
+        sendProgram: () =>
+          this.request({ type: 'send-program', id: this.nextId++ }, 60_000).then(() => undefined),
+        // A jog lasts seconds at the most (robot/jog.ts: 50 mm at 20 mm/s, or its stall limit).
+        jog: (dx, dy) =>
+          this.request({ type: 'jog', id: this.nextId++, dx, dy }, 30_000).then((m) =>
+            m.type === 'reply' ? (m.moved ?? 0) : 0,
+          ),
+        stopJog: () => this.send({ type: 'jog-stop' }),
+      },
+      () => this.send({ type: 'robot-stop' }),
+    );
+    this.natnet = new MocapMirror(ready.mocapApp);
+  }
+
+  /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
+  static async start(connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>): Promise<SafetyThread> {
+    const worker = startWorker();
+    let thread: SafetyThread | undefined = undefined;
+    let exitedEarly = false;
+    const early: FromSafety[] = [];
+    const ready = new Promise<Extract<FromSafety, { type: 'ready' }>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the safety thread did not start')), START_TIMEOUT_MS);
+      const done = (err: Error | undefined, m?: Extract<FromSafety, { type: 'ready' }>): void => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(m!);
+      };
+      worker.on('message', (raw: unknown) => {
+        if (thread) return thread.receive(raw);
+        const parsed = fromSafetySchema.safeParse(raw);
+        if (!parsed.success) return done(new Error(`not a safety message: ${parsed.error.message}`));
+        const m = parsed.data;
+        if (m.type === 'ready') done(undefined, m);
+        else if (m.type === 'failed') done(new Error(m.message));
+        else early.push(m);
+      });
+      worker.on('error', (err) => (thread ? thread.fail(err) : done(err)));
+      worker.on('exit', (code) => {
+        if (thread) {
+          thread.exited = true;
+          if (!thread.closing) thread.fail(new Error(`the safety thread exited (code ${code})`));
+        } else {
+          exitedEarly = true;
+          done(new Error(`the safety thread exited (code ${code}) before it connected`));
+        }
+      });
+    });
+    const message: ToSafety = { type: 'connect', ...connect, clockOrigin: performance.timeOrigin };
+    worker.postMessage(message);
+    let readyMessage: Extract<FromSafety, { type: 'ready' }>;
+    try {
+      readyMessage = await ready;
+    } catch (err) {
+      if (!exitedEarly) await stopWorker(worker);
+      throw err;
+    }
+    thread = new SafetyThread(worker, readyMessage);
+    for (const m of early) thread.handle(m);
+    thread.startWatchdog();
+    return thread;
+  }
+
+  /** Whether the thread is up (not ended, not failed). */
+  get alive(): boolean {
+    return !this.exited && this.failed === undefined;
+  }
+
+  /** A new supervisor for a run on `scene` (within the lab's limits); the thread's previous one is let go. */
+  supervise(scene: Scene, config: SupervisorConfig = {}): ThreadSupervisor {
+    const run = new ThreadSupervisor((m) => this.send(m));
+    if (this.failed) run.threadFailed(this.failed.message);
+    this.run = run;
+    this.send({ type: 'supervise', scene, config });
+    return run;
+  }
+
+  /** A newly saved setup: the thread's motion-capture calibration and later runs use it. */
+  useSetup(setup: Setup): void {
+    this.send({ type: 'setup', setup });
+  }
+
+  /** A gripper scene's finger gap as the Robotiq reports it, m. */
+  opening(opening: number): void {
+    this.send({ type: 'opening', opening });
+  }
+
+  /** How a finger move the thread asked for went. */
+  fingersDone(id: number, error?: string): void {
+    this.send({ type: 'fingers-done', id, ...(error !== undefined ? { error } : {}) });
+  }
+
+  /** The watchdog tick's lateness so far (ms), as the thread measured it; `restart` starts anew. */
+  async tickStats(restart = false): Promise<SafetyStats> {
+    const m = await this.request({ type: 'stats', id: this.nextId++, restart });
+    if (m.type !== 'stats') throw new Error(`the safety thread answered ${m.type} to a stats request`);
+    return { ticks: m.stats, frameGaps: m.frameGaps };
+  }
+
+  /** Stops the arm, lets go of the lab and ends the thread. */
+  async close(): Promise<void> {
+    clearInterval(this.watchdog);
+    if (this.exited) return;
+    this.closing = true;
+    await stopWorker(this.worker);
+  }
+
+  private startWatchdog(): void {
+    let lastCheck = performance.now();
+    this.watchdog = setInterval(() => {
+      const now = performance.now();
+      // A check that ran late says this thread stalled: the heartbeats wait in its queue.
+      const stalledHere = now - lastCheck > CHECK_MS + HEARTBEAT_LIMIT_MS / 2;
+      lastCheck = now;
+      if (stalledHere) {
+        this.lastHeartbeat = now;
+        return;
+      }
+      const silent = now - this.lastHeartbeat;
+      if (silent > HEARTBEAT_LIMIT_MS) {
+        this.fail(
+          new Error(`the safety thread stopped answering (no heartbeat for ${silent.toFixed(0)} ms)`),
+        );
+        void this.worker.terminate();
+      }
+    }, CHECK_MS);
+  }
+
+  private request(m: ToSafety & { id: number }, timeoutMs = START_TIMEOUT_MS): Promise<FromSafety> {
+    return new Promise((resolve, reject) => {
+      if (!this.alive) return reject(new Error('the safety thread has ended'));
+      // A thread that stopped answering must not hang its caller.
+      const timer = setTimeout(() => {
+        this.waiting.delete(m.id);
+        reject(new Error('the safety thread did not answer'));
+      }, timeoutMs);
+      this.waiting.set(m.id, {
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.send(m);
+    });
+  }
+
+  private send(message: ToSafety): void {
+    if (!this.exited) this.worker.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = fromSafetySchema.safeParse(raw);
+    if (!parsed.success) {
+      this.fail(new Error(`not a safety message: ${parsed.error.message}`));
+      void this.worker.terminate();
+      return;
+    }
+    this.handle(parsed.data);
+  }
+
+  private handle(m: FromSafety): void {
+    switch (m.type) {
+      case 'heartbeat':
+        this.lastHeartbeat = performance.now();
+        return;
+      case 'robot-state':
+        return this.robot.state(m.state);
+      case 'robot-info':
+        return this.robot.info(m.robot);
+      case 'robot-event':
+        if (m.event === 'linkLost' || m.event === 'reconnectFailed')
+          return void this.robot.emit(m.event, new Error(m.message ?? 'RTDE link closed'));
+        return void this.robot.emit(m.event);
+      case 'frame':
+        return this.natnet.frame(m.frame, m.snapshot);
+      case 'mocap-stats':
+        return this.natnet.statsUpdate(m.stats);
+      case 'decision':
+      case 'command':
+      case 'streamed':
+        return this.run?.receive(m);
+      case 'fingers':
+        return void this.emit('fingers', { id: m.id, opening: m.opening, speed: m.speed });
+      case 'reply': {
+        const w = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        if (m.error) w?.reject(requestError(m.error));
+        else w?.resolve(m);
+        return;
+      }
+      case 'stats': {
+        const w = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        return w?.resolve(m);
+      }
+      case 'error':
+        // A refused request (an arm while armed, a start while not armed): the run is told why.
+        return this.run?.refused(m.message);
+      case 'ready':
+      case 'failed':
+        return;
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.failed || this.closing) return;
+    this.failed = err;
+    clearInterval(this.watchdog);
+    this.run?.threadFailed(err.message);
+    this.robot.lost(err);
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+    if (this.listenerCount('error') > 0) this.emit('error', err);
+  }
+}
+
+/** Asks the worker to close (it stops the arm and lets go of the lab); ends it after a second. */
+async function stopWorker(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage('close');
+  const timer = setTimeout(() => void worker.terminate(), 1000);
+  await exited;
+  clearTimeout(timer);
+}

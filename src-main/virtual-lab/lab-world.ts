@@ -1,0 +1,239 @@
+/**
+ * The virtual lab's physical world: MuJoCo stepped in real time, in which the robot follows the
+ * virtual arm's tool and the sliders are pushed by it. The arm (virtual UR) and the cameras
+ * (virtual NatNet server) see this world the way the real ones see the table.
+ *
+ * The robot is the scene's: a pusher, or a gripper (the models' MJCF, physics/gripper-mjcf.ts)
+ * whose body follows the tool's position and yaw and whose fingers the virtual Robotiq drives
+ * (`fingers`). Each is driven by the tool's velocity plus a small correction of the position
+ * error, so it tracks the tool without drifting; process noise (Gaussian, on every body's velocity
+ * at every step while the robot moves, as in the papers' execution worlds, which step only while a
+ * control executes) makes the world less predictable than the planner's.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Scene } from '#contract/scene';
+import {
+  GRIPPER_OPENING,
+  GRIPPER_YAW,
+  initialState,
+  layoutForScene,
+  wrapAngle,
+  type State,
+  type StateLayout,
+} from '#contract/state';
+import { FineModel } from '#physics/fine-model';
+import { PUSHER_CLEARANCE } from '#physics/mjcf';
+import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';
+import type { RobotAdapter } from '../robot/adapter';
+import { Rng } from '../common/rng';
+import type { TablePose } from './natnet-server';
+import { sceneRigidBodies } from './natnet-server';
+
+export interface ToolMotion {
+  pose: readonly number[];
+  velocity: readonly number[];
+  /** Angular velocity about base z, rad/s (0: the tool does not turn). */
+  yawRate?: number;
+}
+
+export interface LabWorldOptions {
+  /** Variance of the velocity noise added at every MuJoCo step ((m/s)^2); 0 for none. */
+  noiseVariance: number;
+  seed: number;
+  /** Gain of the pusher's position correction towards the tool (1/s). */
+  trackingGain?: number;
+  /** Wall-clock interval of the stepping timer (ms). */
+  tickMs?: number;
+}
+
+/** Tool speed below which the arm counts as at rest (m/s): a tenth of a millimetre per second. */
+const MOVING_SPEED = 1e-4;
+
+/** Fingers this long below a fifth of their commanded speed, away from their target, have stalled (s). */
+const STALL_TIME = 0.05;
+
+export class LabWorld {
+  readonly layout: StateLayout;
+  private readonly names: string[];
+  private readonly rng: Rng;
+  private readonly noiseStd: number;
+  private readonly trackingGain: number;
+  /** Height of the robot's rigid body above the table (m): the pusher's or the gripper's centre. */
+  private readonly robotZ: number;
+  private tool: ToolMotion | undefined;
+  /** The fingers' target gap and speed (m, m/s), and since when (world time, s) they crawl. */
+  private fingerCommand = { opening: 0, speed: 0, slowSince: null as number | null };
+  private state: State;
+  private timer: NodeJS.Timeout | undefined;
+  private startedAt = 0;
+  private stepsDone = 0;
+  /** Real-time steps dropped because the timer fell behind (diagnostics). */
+  skippedSteps = 0;
+
+  private constructor(
+    private readonly scene: Scene,
+    private readonly fine: FineModel,
+    private readonly adapter: RobotAdapter,
+    private readonly options: LabWorldOptions,
+  ) {
+    this.robotZ = scene.gripper
+      ? scene.gripper.finger.height / 2 + PUSHER_CLEARANCE
+      : (scene.pusher?.height ?? 0) / 2 + PUSHER_CLEARANCE;
+    this.layout = layoutForScene(scene);
+    this.names = sceneRigidBodies(scene).map((b) => b.name);
+    this.rng = new Rng(options.seed);
+    this.noiseStd = Math.sqrt(options.noiseVariance);
+    this.trackingGain = options.trackingGain ?? 20;
+    this.state = initialState(scene);
+    fine.writeState(this.state);
+    this.holdFingers();
+  }
+
+  static async create(scene: Scene, adapter: RobotAdapter, options: LabWorldOptions): Promise<LabWorld> {
+    return new LabWorld(scene, await FineModel.create(scene), adapter, options);
+  }
+
+  /** The arm reports its tool motion every control cycle. */
+  setTool(motion: ToolMotion): void {
+    this.tool = motion;
+  }
+
+  /** The gripper's fingers, for the virtual Robotiq; undefined for a pusher scene. */
+  get fingers(): FingerDrive | undefined {
+    if (!this.scene.gripper) return undefined;
+    const opening = (): number => this.state[GRIPPER_OPENING]!;
+    const stalled = (): boolean => {
+      const since = this.fingerCommand.slowSince;
+      return since !== null && this.stepsDone * this.fine.timestep - since >= STALL_TIME;
+    };
+    return {
+      moveTo: (target, speed) => {
+        this.fingerCommand = { opening: target, speed, slowSince: null };
+      },
+      get opening() {
+        return opening();
+      },
+      get stalled() {
+        return stalled();
+      },
+    };
+  }
+
+  /** Current poses by rigid-body name, for the virtual motion-capture server. */
+  poses(): Map<string, TablePose> {
+    const L = this.layout;
+    const m = new Map<string, TablePose>();
+    const [px, py] = L.pusherPosition(this.state);
+    const theta = L.robot === 'gripper' ? this.state[GRIPPER_YAW]! : 0;
+    m.set(this.names[0]!, { x: px, y: py, theta, z: this.robotZ });
+    this.scene.sliders.forEach((s, i) =>
+      m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),
+    );
+    return m;
+  }
+
+  /**
+   * Puts the pusher and every slider back at rest on their start poses from the scene, as an
+   * operator resets the table between runs. The tool must be there too (see VirtualLab.placeObjects),
+   * or the pusher's tracking pulls it straight back.
+   */
+  placeScene(): void {
+    this.state = initialState(this.scene);
+    this.fine.writeState(this.state);
+    this.holdFingers();
+  }
+
+  snapshot(): State {
+    return this.state.slice();
+  }
+
+  start(): void {
+    this.startedAt = performance.now();
+    this.stepsDone = 0;
+    const tick = (): void => this.catchUp();
+    this.timer = setInterval(tick, this.options.tickMs ?? 4);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  dispose(): void {
+    this.stop();
+    this.fine.dispose();
+  }
+
+  /** Steps the world up to the current wall-clock time. */
+  private catchUp(): void {
+    const dt = this.fine.timestep;
+    const due = Math.floor((performance.now() - this.startedAt) / 1000 / dt) - this.stepsDone;
+    // After a long stall (a debugger, a loaded machine) jump ahead rather than burst.
+    const maxBurst = Math.ceil(0.05 / dt);
+    const steps = Math.min(due, maxBurst);
+    if (due > maxBurst) this.skippedSteps += due - maxBurst;
+    this.stepsDone += due;
+    // The noise stands for the uncertainty of pushing, not for a table that shakes: an object at
+    // rest stays at rest. Applied at rest too, it walked the untouched object about 10 mm in 5 s,
+    // so every plan made while the arm held still was 3-8 mm off by the time it was checked, and
+    // 68% of the steps of 20 console dry runs had to be planned twice.
+    const noisy = this.noiseStd > 0 && this.robotMoving();
+    for (let k = 0; k < steps; k++) {
+      this.driveRobot(this.stepsDone - steps + k);
+      if (noisy) this.fine.perturbVelocities(() => this.noiseStd * this.rng.normal());
+      this.fine.advance(1);
+    }
+    if (steps > 0) this.state = this.fine.readState();
+  }
+
+  /** Whether the arm moves the robot (its tool translating or turning) or the fingers move. */
+  private robotMoving(): boolean {
+    const t = this.tool;
+    const tool =
+      t !== undefined && (Math.hypot(...t.velocity.slice(0, 3)) > MOVING_SPEED || (t.yawRate ?? 0) !== 0);
+    const c = this.fingerCommand;
+    const fingers =
+      this.layout.robot === 'gripper' &&
+      c.speed > 0 &&
+      Math.abs(c.opening - this.state[GRIPPER_OPENING]!) > FINGER_TOLERANCE;
+    return tool || fingers;
+  }
+
+  /** The fingers stay where the scene puts them until the Robotiq moves them. */
+  private holdFingers(): void {
+    if (this.layout.robot === 'gripper')
+      this.fingerCommand = { opening: this.state[GRIPPER_OPENING]!, speed: 0, slowSince: null };
+  }
+
+  /** Sets the robot's velocity commands for the MuJoCo step `step` (its index since start). */
+  private driveRobot(step: number): void {
+    const x = this.fine.readState(this.state);
+    const gain = this.trackingGain;
+    const robot: number[] = [];
+    if (this.tool) {
+      const { pose, velocity, yawRate = 0 } = this.tool;
+      const target = this.adapter.pusherPosition(pose);
+      const v = this.adapter.pusherVelocity([...velocity, 0, 0, yawRate], pose);
+      robot.push(v.vx + gain * (target.x - x[0]!), v.vy + gain * (target.y - x[1]!));
+      if (this.layout.robot === 'gripper')
+        robot.push(yawRate + gain * wrapAngle(this.adapter.toolYaw(pose) - x[GRIPPER_YAW]!));
+    } else robot.push(0, 0, ...(this.layout.robot === 'gripper' ? [0] : []));
+    if (this.layout.robot === 'gripper') robot.push(this.fingerSpeed(x, step * this.fine.timestep));
+    this.fine.setControl(robot);
+  }
+
+  /**
+   * The fingers' opening speed towards their target: proportional near it, capped at the
+   * commanded speed; a stall is noted when they crawl while still away from it.
+   */
+  private fingerSpeed(x: State, time: number): number {
+    const c = this.fingerCommand;
+    const opening = x[GRIPPER_OPENING]!;
+    const away = c.opening - opening;
+    const u = Math.max(-c.speed, Math.min(c.speed, this.trackingGain * away));
+    const rate = Math.abs(x[this.layout.velocityOffset + GRIPPER_OPENING]!);
+    const crawling = c.speed > 0 && Math.abs(away) > FINGER_TOLERANCE && rate < c.speed / 5;
+    c.slowSince = crawling ? (c.slowSince ?? time) : null;
+    return u;
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * The virtual NatNet server: streams rigid bodies like Motive, at 120 Hz by default, by multicast
+ * or unicast, in NatNet 3.x or 4.1 layout. Poses come from a pose source, planar table-frame poses
+ * keyed by rigid-body name: a static scene, or a callback into a running MuJoCo world
+ * (setPoseSource). They are carried into the motion-capture frame through the inverse of a
+ * calibration (Y-up by default, as Motive streams), so the console's client, binding and
+ * calibration see exactly what they would see in the lab. Like a live camera system, every tracked
+ * pose carries a small residual jitter (measurementNoise), so a scene at rest still streams poses
+ * that differ from frame to frame; bit-identical poses are what a frozen Motive sends. Faults:
+ * pose noise, lost tracking, a frozen stream, a replay of old frames and a restart (here),
+ * latency, dropped, reordered and corrupted packets (in the transport).
+ */
+import { requirePusher, robotKind, type Scene } from '#contract/scene';
+import {
+  identityCalibration,
+  mocapOrientation,
+  mocapPoint,
+  type Calibration,
+} from '../calibration/mocap-table';
+import { nowNs } from '../mocap/clock';
+import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../mocap/message-ids';
+import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messages/frame';
+import type { ModelDefinitions } from '../mocap/messages/model-def';
+import { encodePacket } from '../mocap/packet';
+import { yawQuat } from '../common/rotation';
+import { natNetFaultsSchema, SeededRandom, type NatNetFaults, type NatNetFaultsInput } from './natnet-faults';
+import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
+
+export interface VirtualRigidBody {
+  id: number;
+  name: string;
+}
+
+/** A planar pose in the table frame (m, m, rad) and the body's height above the table (m). */
+export interface TablePose {
+  x: number;
+  y: number;
+  theta: number;
+  z?: number;
+}
+
+/** Current poses by rigid-body name; a name left out is streamed as not tracked. */
+export type PoseSource = () => ReadonlyMap<string, TablePose>;
+
+export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptions> {
+  rigidBodies: VirtualRigidBody[];
+  rateHz?: number;
+  /** Mocap -> table calibration the client will use; its up axis is the stream's up axis. */
+  calibration?: Calibration;
+  faults?: NatNetFaultsInput;
+  /** Simulated camera mid-exposure -> transmit time (s), stamped into each frame. */
+  exposureLatencyS?: number;
+  /**
+   * Standard deviations of the residual jitter of a tracked rigid body at rest: position (m) and
+   * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
+   */
+  measurementNoise?: { position: number; yaw: number };
+  /**
+   * Number of the first frame (default 1). Motive's frame counter is a signed 32-bit number that
+   * wraps from 2^31 - 1 to -2^31 (after 207 days at 120 Hz): start near that to stream the wrap.
+   */
+  firstFrameNumber?: number;
+}
+
+export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
+
+/** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
+const HISTORY = 1200;
+
+interface BuiltFrame {
+  frameNumber: number;
+  packet: Uint8Array;
+}
+
+export interface SentFrame {
+  frameNumber: number;
+  /** Local monotonic time (ns) the frame was built and handed to the socket. */
+  sentAtNs: bigint;
+}
+
+export class VirtualNatNetServer {
+  readonly transport: NatNetServerTransport;
+  private readonly rigidBodies: VirtualRigidBody[];
+  private readonly rateHz: number;
+  private readonly calibration: Calibration;
+  private readonly exposureTicks: bigint;
+  private readonly measurementNoise: { position: number; yaw: number };
+  private poseSource: PoseSource = () => new Map();
+  private faults: NatNetFaults;
+  private random: SeededRandom;
+  private frameNumber = 0;
+  /** The last frame built and its encoding: what a frozen stream repeats. */
+  private latestFrame: FrameOfData | undefined;
+  private latest: Uint8Array | undefined;
+  /** The frames sent live, newest last, at most HISTORY: what a replay streams again. */
+  private history: BuiltFrame[] = [];
+  /** The frames a replay is streaming in a loop, and the next one's index. */
+  private replaying: { frames: BuiltFrame[]; next: number } | undefined;
+  /** Motive is restarting (restart()): no frames. */
+  private restarting = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private readonly sendListeners: ((f: SentFrame) => void)[] = [];
+
+  constructor(options: VirtualNatNetServerOptions) {
+    this.rigidBodies = options.rigidBodies;
+    this.rateHz = options.rateHz ?? 120;
+    if (!(this.rateHz > 0 && this.rateHz <= 1000))
+      throw new RangeError(`rate ${this.rateHz} Hz is out of range (0, 1000]`);
+    this.calibration = options.calibration ?? identityCalibration('y');
+    this.measurementNoise = options.measurementNoise ?? DEFAULT_MEASUREMENT_NOISE;
+    this.frameNumber = ((options.firstFrameNumber ?? 1) - 1) | 0;
+    this.faults = natNetFaultsSchema.parse(options.faults ?? {});
+    this.random = new SeededRandom(this.faults.seed);
+    this.transport = new NatNetServerTransport(
+      {
+        address: options.address ?? '127.0.0.1',
+        commandPort: options.commandPort ?? DEFAULT_COMMAND_PORT,
+        dataPort: options.dataPort ?? DEFAULT_DATA_PORT,
+        multicast: options.multicast ?? true,
+        multicastGroup: options.multicastGroup,
+        multicastInterface: options.multicastInterface,
+        multicastTtl: options.multicastTtl,
+        natNetVersion: options.natNetVersion ?? [3, 1, 0, 0],
+        appName: options.appName,
+        appVersion: options.appVersion,
+        clockFrequency: options.clockFrequency,
+        clientTimeoutMs: options.clientTimeoutMs,
+      },
+      {
+        modelDefinitions: () => this.modelDefinitions(),
+        frameRate: () => this.rateHz,
+        latestFrame: () => this.latest,
+      },
+    );
+    this.transport.setFaults(this.faults);
+    this.exposureTicks = BigInt(
+      Math.round((options.exposureLatencyS ?? 0.004) * this.transport.clockFrequency),
+    );
+  }
+
+  /** Streams the scene's initial poses; rigid bodies named by rigidBody (or the slider id / "pusher"). */
+  static fromScene(
+    scene: Scene,
+    options: Omit<VirtualNatNetServerOptions, 'rigidBodies'> = {},
+  ): VirtualNatNetServer {
+    const bodies = sceneRigidBodies(scene);
+    const server = new VirtualNatNetServer({ ...options, rigidBodies: bodies });
+    const poses = new Map<string, TablePose>();
+    const pusher = requirePusher(scene, 'the virtual motion-capture server');
+    poses.set(bodies[0]!.name, {
+      x: pusher.position.x,
+      y: pusher.position.y,
+      theta: 0,
+      z: pusher.height / 2,
+    });
+    scene.sliders.forEach((s, i) => poses.set(bodies[i + 1]!.name, { ...s.pose, z: s.shape.height / 2 }));
+    server.setPoseSource(() => poses);
+    return server;
+  }
+
+  setPoseSource(source: PoseSource): void {
+    this.poseSource = source;
+  }
+
+  setFaults(faults: NatNetFaultsInput): void {
+    this.faults = natNetFaultsSchema.parse(faults);
+    this.random = new SeededRandom(this.faults.seed);
+    this.transport.setFaults(this.faults);
+    // A new replay loops over the frames sent live up to now.
+    this.replaying = undefined;
+  }
+
+  /**
+   * Motive quits and starts again `downtime` s later (resolves then): meanwhile no frames and no
+   * answers; afterwards its unicast clients must connect again (transport.setDown), and its frames
+   * are numbered from 1 again, as a restarted Motive numbers them.
+   */
+  async restart(downtime: number): Promise<void> {
+    this.restarting = true;
+    this.transport.setDown(true);
+    await new Promise((resolve) => setTimeout(resolve, downtime * 1000));
+    this.frameNumber = 0;
+    this.latest = undefined;
+    this.latestFrame = undefined;
+    this.history = [];
+    this.replaying = undefined;
+    this.transport.setDown(false);
+    this.restarting = false;
+  }
+
+  onFrameSent(fn: (f: SentFrame) => void): void {
+    this.sendListeners.push(fn);
+  }
+
+  /** Resolves with the next frame handed to the socket (dropped or not). */
+  nextFrameSent(): Promise<SentFrame> {
+    return new Promise((resolve) => {
+      const once = (f: SentFrame): void => {
+        this.sendListeners.splice(this.sendListeners.indexOf(once), 1);
+        resolve(f);
+      };
+      this.sendListeners.push(once);
+    });
+  }
+
+  get commandPort(): number {
+    return this.transport.commandPort;
+  }
+
+  modelDefinitions(): ModelDefinitions {
+    return {
+      models: this.rigidBodies.map((rb) => ({
+        kind: 'rigidBody' as const,
+        name: rb.name,
+        id: rb.id,
+        parentId: -1,
+        offset: [0, 0, 0],
+        markers: [],
+      })),
+    };
+  }
+
+  /** Starts the sockets and, unless `stream` is false, the frame clock. */
+  async start(stream = true): Promise<void> {
+    await this.transport.start();
+    if (stream) this.startStreaming();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.transport.stop();
+  }
+
+  private startStreaming(): void {
+    this.running = true;
+    const periodNs = BigInt(Math.round(1e9 / this.rateHz));
+    let next = nowNs();
+    const tick = (): void => {
+      if (!this.running) return;
+      if (!this.restarting) this.step();
+      next += periodNs;
+      const now = nowNs();
+      // Behind by more than a period (a stalled event loop): skip ahead instead of bursting.
+      if (now - next > periodNs) next = now;
+      this.timer = setTimeout(tick, Math.max(0, Number(next - now) / 1e6));
+    };
+    tick();
+  }
+
+  /**
+   * Builds and sends one frame from the current poses. Frozen on 'frame': the last frame again;
+   * on 'poses': the last frame's poses under a new frame number and timestamps. Replaying: the
+   * next of the replayed frames, as it was sent.
+   */
+  step(): SentFrame {
+    if (this.faults.replay > 0 && this.history.length > 0) {
+      this.replaying ??= { frames: this.history.slice(-this.faults.replay), next: 0 };
+      const r = this.replaying;
+      const old = r.frames[r.next]!;
+      r.next = (r.next + 1) % r.frames.length;
+      this.frameNumber = nextFrameNumber(this.frameNumber);
+      return this.send(old.packet, old.frameNumber);
+    }
+    if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest);
+    this.frameNumber = nextFrameNumber(this.frameNumber);
+    const frame = emptyFrame(this.frameNumber);
+    if (this.faults.freeze === 'poses' && this.latestFrame) {
+      frame.rigidBodies = this.latestFrame.rigidBodies;
+    } else {
+      const poses = this.poseSource();
+      frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
+    }
+    const transmit = this.transport.ticks();
+    frame.transmit = transmit;
+    frame.dataReceived = transmit > this.exposureTicks / 2n ? transmit - this.exposureTicks / 2n : 0n;
+    frame.cameraMidExposure = transmit > this.exposureTicks ? transmit - this.exposureTicks : 0n;
+    frame.timestamp = Number(frame.cameraMidExposure) / this.transport.clockFrequency;
+    const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
+    this.latestFrame = frame;
+    this.latest = packet;
+    this.history.push({ frameNumber: this.frameNumber, packet });
+    if (this.history.length > HISTORY) this.history.shift();
+    return this.send(packet);
+  }
+
+  private send(packet: Uint8Array, frameNumber = this.frameNumber): SentFrame {
+    const sent = { frameNumber, sentAtNs: nowNs() };
+    this.transport.sendFrame(packet);
+    // A copy: one-shot listeners remove themselves while the list is walked.
+    for (const fn of [...this.sendListeners]) fn(sent);
+    return sent;
+  }
+
+  private rigidBodyData(rb: VirtualRigidBody, pose: TablePose | undefined): RigidBodyData {
+    const lost = pose === undefined || this.faults.lostTracking.includes(rb.name);
+    if (pose === undefined)
+      return { id: rb.id, position: [0, 0, 0], orientation: [0, 0, 0, 1], meanError: 0, params: 0 };
+    // Residual jitter and injected noise are independent: their variances add.
+    const n = (a: number, b: number): number => {
+      const sd = Math.hypot(a, b);
+      return sd > 0 ? sd * this.random.normal() : 0;
+    };
+    const positionSd = [this.measurementNoise.position, this.faults.positionNoise] as const;
+    const table: [number, number, number] = [
+      pose.x + n(...positionSd),
+      pose.y + n(...positionSd),
+      (pose.z ?? 0) + n(...positionSd),
+    ];
+    const yaw = pose.theta + n(this.measurementNoise.yaw, this.faults.yawNoise);
+    return {
+      id: rb.id,
+      position: mocapPoint(this.calibration, table),
+      orientation: mocapOrientation(this.calibration, yawQuat(yaw)),
+      meanError: 0.0002 + n(...positionSd) ** 2,
+      params: lost ? 0 : 1,
+    };
+  }
+}
+
+/** The frame counter's next value: a signed 32-bit number, as Motive's, so it wraps. */
+function nextFrameNumber(n: number): number {
+  return (n + 1) | 0;
+}
+
+/** Rigid bodies of a scene: the robot (pusher or gripper) first (id 1), then each slider (ids 2...). */
+export function sceneRigidBodies(scene: Pick<Scene, 'pusher' | 'gripper' | 'sliders'>): VirtualRigidBody[] {
+  return [
+    { id: 1, name: (scene.pusher ?? scene.gripper)?.rigidBody ?? robotKind(scene) },
+    ...scene.sliders.map((s, i) => ({ id: i + 2, name: s.rigidBody ?? s.id })),
+  ];
+}

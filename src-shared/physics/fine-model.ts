@@ -1,0 +1,256 @@
+/**
+ * The fine model F(x, u, dt): MuJoCo (WebAssembly) stepping the scene's MJCF.
+ *
+ * Every call starts from a reset MjData with the full planar state written in, so the result
+ * depends only on (x, u, dt): no warm-start, contact or actuator state carries over between calls,
+ * and the same input gives bit-identical output whatever ran before on the same instance.
+ * The model is compiled once per scene and its MjData reused.
+ */
+import loadMujoco from '@mujoco/mujoco';
+import type { Scene } from '#contract/scene';
+import type { Control, State, StateLayout } from '#contract/state';
+import { GRIPPER_YAW, layoutForScene, wrapAngle } from '#contract/state';
+import { GRIPPER_JOINTS, gripperReach } from './gripper-mjcf';
+import { restHeight, sceneToMjcf } from './mjcf';
+
+type MujocoModule = Awaited<ReturnType<typeof loadMujoco>>;
+type MjModel = InstanceType<MujocoModule['MjModel']>;
+type MjData = InstanceType<MujocoModule['MjData']>;
+
+let modulePromise: Promise<MujocoModule> | undefined;
+
+/** The WebAssembly module is loaded once per process and shared by all fine models. */
+export function mujocoModule(): Promise<MujocoModule> {
+  modulePromise ??= loadMujoco();
+  return modulePromise;
+}
+
+/** Number of MuJoCo steps of `timestep` that make up dt seconds (an error unless a whole number). */
+export function stepCount(dt: number, timestep: number): number {
+  const n = Math.round(dt / timestep);
+  if (n < 1 || Math.abs(n * timestep - dt) > 1e-9) {
+    throw new Error(`control duration ${dt} s is not a whole number of ${timestep} s time steps`);
+  }
+  return n;
+}
+
+interface SliderAddress {
+  qpos: number;
+  qvel: number;
+  restZ: number;
+}
+
+interface JointAddress {
+  qpos: number;
+  qvel: number;
+}
+
+/**
+ * One robot DOF of the state: the joints that carry it, each holding value / joints.length (the
+ * gripper's opening is split over its two fingers), and their actuators' control indices, in the
+ * MJCF's actuator order. `noiseScale` turns a process-noise value (m/s) into this DOF's units.
+ */
+interface RobotDof {
+  joints: JointAddress[];
+  noiseScale: number;
+}
+
+/** Values per MuJoCo step of the execution world's process noise: the robot's DOFs, then each slider's vx, vy, omega. */
+export function noiseDofs(layout: StateLayout): number {
+  return layout.robotDofs + 3 * layout.sliderCount;
+}
+
+export class FineModel {
+  readonly layout: StateLayout;
+  private readonly sliders: SliderAddress[];
+  private readonly robot: RobotDof[];
+  private disposed = false;
+
+  private constructor(
+    private readonly mj: MujocoModule,
+    private readonly model: MjModel,
+    private readonly data: MjData,
+    scene: Scene,
+    readonly timestep: number,
+  ) {
+    this.layout = layoutForScene(scene);
+    const jointAddress = (name: string): { qpos: number; qvel: number } => {
+      const id = mj.mj_name2id(model, mj.mjtObj.mjOBJ_JOINT.value, name);
+      if (id < 0) throw new Error(`MJCF has no joint "${name}"`);
+      return { qpos: model.jnt_qposadr[id]!, qvel: model.jnt_dofadr[id]! };
+    };
+    const dof = (names: readonly string[], noiseScale = 1): RobotDof => ({
+      joints: names.map(jointAddress),
+      noiseScale,
+    });
+    // The gripper's yaw noise is drawn in m/s like the rest and turned into the yaw rate that moves
+    // its farthest point that fast (the noise model's |u| combines the inputs the same way:
+    // planning/execution-world.ts); each finger takes half of the opening's.
+    this.robot = scene.gripper
+      ? [
+          dof([GRIPPER_JOINTS.x]),
+          dof([GRIPPER_JOINTS.y]),
+          dof([GRIPPER_JOINTS.yaw], 1 / gripperReach(scene.gripper)),
+          dof(GRIPPER_JOINTS.fingers),
+        ]
+      : [dof(['pusher_x']), dof(['pusher_y'])];
+    this.sliders = scene.sliders.map((s) => ({
+      ...jointAddress(`slider_${s.id}`),
+      restZ: restHeight(s.shape),
+    }));
+  }
+
+  static async create(scene: Scene): Promise<FineModel> {
+    const mj = await mujocoModule();
+    const model = mj.MjModel.from_xml_string(sceneToMjcf(scene));
+    const data = new mj.MjData(model);
+    return new FineModel(mj, model, data, scene, scene.fine.timestep);
+  }
+
+  /** Number of MuJoCo steps that make up dt seconds. */
+  stepsFor(dt: number): number {
+    return stepCount(dt, this.timestep);
+  }
+
+  /** F(x, u, dt): hold the robot's velocities u for dt seconds from state x. */
+  step(x: State, u: Control, dt: number, out: State = this.layout.create()): State {
+    this.writeState(x, u);
+    const n = this.stepsFor(dt);
+    for (let k = 0; k < n; k++) this.mj.mj_step(this.model, this.data);
+    return this.readState(out);
+  }
+
+  /** Steps the current MjData without resetting it (for the execution world, which keeps its own history). */
+  advance(steps: number): void {
+    for (let k = 0; k < steps; k++) this.mj.mj_step(this.model, this.data);
+  }
+
+  /**
+   * Holds the robot's velocities u for dt from the current MjData (no reset), adding
+   * `std * normal()` to the robot's and every slider's velocities before each MuJoCo step when
+   * std > 0: the process noise of the execution world and of TAMPC's stochastic samples (WAFR
+   * 2018 Eq. 9), one code path for both. `afterStep` sees the world after each step (1-based).
+   * Returns the number of steps taken.
+   */
+  advanceNoisy(
+    u: Control,
+    dt: number,
+    std: number,
+    normal: () => number,
+    afterStep?: (k: number) => void,
+  ): number {
+    const n = this.stepsFor(dt);
+    this.setControl(u);
+    for (let k = 1; k <= n; k++) {
+      if (std > 0) this.perturbVelocities(() => std * normal());
+      this.mj.mj_step(this.model, this.data);
+      afterStep?.(k);
+    }
+    return n;
+  }
+
+  /** Resets MjData and writes the planar state and the robot's command (default: at rest) into it. */
+  writeState(x: State, u?: Control): void {
+    this.assertLive();
+    const { mj, model, data, layout } = this;
+    mj.mj_resetData(model, data);
+    // Views into WebAssembly memory are fetched after the reset: a memory growth detaches old views.
+    const qpos = data.qpos;
+    const qvel = data.qvel;
+    this.robot.forEach((d, j) => {
+      const share = d.joints.length;
+      for (const a of d.joints) {
+        qpos[a.qpos] = share === 1 ? x[j]! : x[j]! / share;
+        qvel[a.qvel] = share === 1 ? x[layout.velocityOffset + j]! : x[layout.velocityOffset + j]! / share;
+      }
+    });
+    this.sliders.forEach((a, i) => {
+      const p = layout.sliderPose(x, i);
+      const v = layout.sliderVelocity(x, i);
+      qpos[a.qpos] = p.x;
+      qpos[a.qpos + 1] = p.y;
+      qpos[a.qpos + 2] = a.restZ;
+      qpos[a.qpos + 3] = Math.cos(p.theta / 2);
+      qpos[a.qpos + 4] = 0;
+      qpos[a.qpos + 5] = 0;
+      qpos[a.qpos + 6] = Math.sin(p.theta / 2);
+      // Free joint velocity: linear in the world frame, angular in the body frame (upright body:
+      // body z = world z).
+      qvel[a.qvel] = v.vx;
+      qvel[a.qvel + 1] = v.vy;
+      qvel[a.qvel + 5] = v.omega;
+    });
+    this.setControl(u ?? new Array<number>(layout.robotDofs).fill(0));
+  }
+
+  /** Reads the planar state out of the current MjData. */
+  readState(out: State = this.layout.create()): State {
+    this.assertLive();
+    const { data, layout } = this;
+    const qpos = data.qpos;
+    const qvel = data.qvel;
+    this.robot.forEach((d, j) => {
+      let q = qpos[d.joints[0]!.qpos]!;
+      let v = qvel[d.joints[0]!.qvel]!;
+      for (const a of d.joints.slice(1)) {
+        q += qpos[a.qpos]!;
+        v += qvel[a.qvel]!;
+      }
+      out[j] = j === GRIPPER_YAW && layout.robot === 'gripper' ? wrapAngle(q) : q;
+      out[layout.velocityOffset + j] = v;
+    });
+    this.sliders.forEach((a, i) => {
+      const w = qpos[a.qpos + 3]!;
+      const qx = qpos[a.qpos + 4]!;
+      const qy = qpos[a.qpos + 5]!;
+      const qz = qpos[a.qpos + 6]!;
+      const theta = wrapAngle(Math.atan2(2 * (w * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz)));
+      layout.setSlider(
+        out,
+        i,
+        { x: qpos[a.qpos]!, y: qpos[a.qpos + 1]!, theta },
+        { vx: qvel[a.qvel]!, vy: qvel[a.qvel + 1]!, omega: qvel[a.qvel + 5]! },
+      );
+    });
+    return out;
+  }
+
+  /** Adds to the current velocities in place (the execution world's process noise). */
+  perturbVelocities(noise: (dofIndex: number) => number): void {
+    const qvel = this.data.qvel;
+    let k = 0;
+    for (const d of this.robot) {
+      const value = noise(k++) * d.noiseScale;
+      for (const a of d.joints)
+        qvel[a.qvel] = qvel[a.qvel]! + (d.joints.length === 1 ? value : value / d.joints.length);
+    }
+    for (const a of this.sliders) {
+      for (const d of [a.qvel, a.qvel + 1, a.qvel + 5]) qvel[d] = qvel[d]! + noise(k++);
+    }
+  }
+
+  /** Commands the robot's velocities u (one per robot DOF; a DOF split over joints splits its command). */
+  setControl(u: Control): void {
+    if (u.length !== this.layout.robotDofs)
+      throw new Error(
+        `a control of the ${this.layout.robot} has ${this.layout.robotDofs} entries, got ${u.length}`,
+      );
+    const ctrl = this.data.ctrl;
+    let c = 0;
+    this.robot.forEach((d, j) => {
+      const share = d.joints.length;
+      for (let i = 0; i < share; i++) ctrl[c++] = share === 1 ? u[j]! : u[j]! / share;
+    });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.data.delete();
+    this.model.delete();
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error('fine model used after dispose()');
+  }
+}

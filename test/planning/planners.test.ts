@@ -1,0 +1,81 @@
+/**
+ * The planner registry builds each kind a task file names from the same parts: MPC, TAMPC, and
+ * UAMPC, TAMPC's baseline that only ever takes its slowest push (n_min = n_max).
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { initialState, type State } from '#contract/state';
+import type { Control } from '../../src-main/parareal/parareal';
+import { Rng } from '../../src-main/common/rng';
+import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
+import { MpcPlanner } from '../../src-main/planning/mpc';
+import { TaskGeometry } from '../../src-main/planning/outcome';
+import { planners, type PlannerKind, type PlannerParts } from '../../src-main/planning/planners';
+import { TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
+import { loadTaskFile } from '../../src-main/planning/task-file';
+import { referenceScene, repoRoot } from '../helpers/scenes';
+import { kinematicRollout, kinematicStep } from './toy';
+
+const scene = referenceScene('wafr-narrow-strip');
+const g = new TaskGeometry(scene);
+const { task: fromFile } = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-l-shape.json'));
+const task = {
+  ...fromFile,
+  planner: {
+    ...fromFile.planner,
+    controlDuration: 1,
+    tampc: {
+      ...fromFile.planner.tampc,
+      candidates: 2,
+      minActions: 1,
+      maxActions: 4,
+      samples: 4,
+      restTime: 0.5,
+    },
+  },
+};
+
+/** Execution exactly as planned: TAMPC then has no reason to push slowly. */
+const certain: StochasticSampler = (requests) =>
+  Promise.resolve(requests.map((r) => kinematicStep(g.layout, r.x0, r.u as Control, r.dt)));
+
+function parts(): PlannerParts {
+  return {
+    task,
+    scene,
+    geometry: g,
+    rollout: kinematicRollout(g.layout),
+    cost: new TrajectoryCost([{ term: 'goal-region', weight: 100 }], g),
+    rng: new Rng(5),
+    optimizer: {
+      rollouts: 4,
+      explorationVariance: 1e-6,
+      update: { kind: 'greedy' },
+      maxIterations: 0,
+      costThreshold: 0,
+      maxSpeed: 1,
+    },
+    iterationLabels: () => [0],
+    sampler: () => certain,
+  };
+}
+
+describe('planner registry', () => {
+  it('has a planner for every kind a task file may name', () => {
+    expect(Object.keys(planners).sort()).toEqual(['mpc', 'tampc', 'uampc']);
+    expect(planners.mpc.create(parts())).toBeInstanceOf(MpcPlanner);
+    expect(planners.tampc.create(parts())).toBeInstanceOf(TampcPlanner);
+    expect(planners.uampc.create(parts())).toBeInstanceOf(TampcPlanner);
+  });
+
+  it('TAMPC takes the fast push when execution is certain; UAMPC, its baseline, only ever the slow one', async () => {
+    const x: State = initialState(scene);
+    const first = async (kind: PlannerKind) =>
+      (await planners[kind].create(parts()).plan({ x, step: 0, uPrev: [0, 0] })).controls;
+    expect(await first('tampc')).toHaveLength(1);
+    const slow = await first('uampc');
+    expect(slow).toHaveLength(4);
+    // The same distance at a quarter of the speed.
+    expect(slow[0]![0]).toBeCloseTo((await first('tampc'))[0]![0]! / 4, 9);
+  });
+});
