@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '../src-main/contract/console-api';
-import type { InputWrite } from '../src-main/lab/virtual-ur/rtde-server';
+import type { LabInputWrite } from '../src-main/lab/lab-thread/lab-thread';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '../src-main/contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
@@ -104,8 +104,7 @@ export async function run(args: string[]): Promise<void> {
       const t0 = performance.now();
       const started = await core.handle({ type: 'run.start', mode: 'dry' });
       if (!started.ok) throw new Error(started.error);
-      const rtde = lab.virtualLab.lab()?.ur.rtde;
-      const onInput = (w: InputWrite): void => {
+      const onInput = (w: LabInputWrite): void => {
         const at = (name: string): unknown => w.values[w.names.indexOf(name)];
         const moving =
           at(INPUT_NAMES.command) === CommandCode.SPEED &&
@@ -113,7 +112,8 @@ export async function run(args: string[]): Promise<void> {
         if (moving && run.armedAt !== null && run.armToPush === null)
           run.armToPush = (w.receivedAt - run.armedAt) / 1000;
       };
-      rtde?.on('input', onInput);
+      // What the virtual controller decodes, relayed from the lab's thread.
+      const offInput = lab.virtualLab.thread()?.onInput(onInput);
       for (;;) {
         const s = core.snapshot().run;
         const outcome = outcomeOf(s.phase);
@@ -124,7 +124,7 @@ export async function run(args: string[]): Promise<void> {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      rtde?.off('input', onInput);
+      offInput?.();
       current.seconds = (performance.now() - t0) / 1000;
       current.actions = current.planning.length;
       done.push(current);

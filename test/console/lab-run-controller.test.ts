@@ -16,7 +16,7 @@ import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 const fast = fastDryRun(3);
 
-const session = new VirtualLabSession();
+const session = new VirtualLabSession({ inProcess: true });
 let consoleOnLab: ConsoleOnLab | undefined;
 let controller: LabRunController;
 let core: ConsoleCore;
