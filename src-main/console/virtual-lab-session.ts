@@ -53,7 +53,15 @@ export class VirtualLabSession extends LabSession {
         writeFileSync(sceneFile, JSON.stringify(scene));
         const config: LabConfigInput = {
           scene: sceneFile,
-          ports: { rtde: 0, dashboard: 0, secondary: 0, realtime: 0, gripper: 0, natnetCommand: 0, natnetData: 0 },
+          ports: {
+            rtde: 0,
+            dashboard: 0,
+            secondary: 0,
+            realtime: 0,
+            gripper: 0,
+            natnetCommand: 0,
+            natnetData: 0,
+          },
           mocap: { multicast: options.multicast ?? false },
           ...(options.unlockDelay !== undefined ? { robot: { unlockDelay: options.unlockDelay } } : {}),
         };

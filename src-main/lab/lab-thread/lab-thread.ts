@@ -71,7 +71,10 @@ export class VirtualLabThread extends EventEmitter<Events> {
   static async start(config: LabConfigInput): Promise<VirtualLabThread> {
     const worker = startWorker();
     const started = new Promise<Extract<FromLab, { type: 'started' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the virtual lab thread did not start')), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error('the virtual lab thread did not start')),
+        START_TIMEOUT_MS,
+      );
       const done = (err: Error | undefined, m?: Extract<FromLab, { type: 'started' }>): void => {
         clearTimeout(timer);
         worker.off('message', onMessage);
@@ -88,7 +91,8 @@ export class VirtualLabThread extends EventEmitter<Events> {
         else done(new Error(`the virtual lab thread sent ${parsed.data.type} before it started`));
       };
       const onError = (err: Error): void => done(err);
-      const onExit = (code: number): void => done(new Error(`the virtual lab thread ended (code ${code}) before it started`));
+      const onExit = (code: number): void =>
+        done(new Error(`the virtual lab thread ended (code ${code}) before it started`));
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
