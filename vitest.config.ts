@@ -23,6 +23,7 @@ const realtime = [
   'test/console/lab-run-controller.test.ts',
   'test/console/robot-recovery.test.ts',
   'test/console/recovery-target-lab.test.ts',
+  'test/console/virtual-lab-thread.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/run/safety-thread.test.ts',
   'test/bench/safety.test.ts',
