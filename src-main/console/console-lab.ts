@@ -32,7 +32,7 @@ export interface ConsoleLabOptions {
 
 export interface ConsoleLab {
   runController: LabRunController;
-  /** The virtual lab of dry runs (its devices are test hooks: the virtual controller sees every stop). */
+  /** The virtual lab of dry runs, in a thread of its own (its relayed input and fault injection are test hooks). */
   virtualLab: VirtualLabSession;
   connections: LabConnections;
   /** The Setup view's calibration wizard, on whichever lab the run controller uses now. */

@@ -1,8 +1,8 @@
 /**
  * The console's virtual lab runs in a thread of its own: a dry run on it survives a 1 s stall of
  * the main thread (the lab's frames and robot states keep coming, so the safety thread sees no
- * stale data), and the lab's thread ending is an error the session reports, after which the next
- * run starts a fresh lab.
+ * stale data), faults are injected by message, and the lab's thread ending is an error the
+ * session reports, after which the next run starts a fresh lab.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from 'node:worker_threads';
@@ -66,6 +66,14 @@ describe("the console's virtual lab in its own thread", () => {
     await lab.command({ type: 'run.abort', source: 'remote' });
     await lab.until('the run to end', () => lab.controller.runningWorkers() === 0);
   }, 120_000);
+
+  it("injects a protective stop by message, and the robot's own state says so", async () => {
+    const link = session.current()!;
+    expect(link.robot.latest?.safetyMode).toBe('NORMAL');
+    await session.injectProtectiveStop();
+    const state = await link.robot.waitForState((s) => s.safetyMode === 'PROTECTIVE_STOP');
+    expect(state.safetyMode).toBe('PROTECTIVE_STOP');
+  });
 
   it("reports the lab thread's end and starts a fresh lab for the next link", async () => {
     const thread = await lab.until('the lab thread', () => session.thread() ?? undefined);
