@@ -31,6 +31,9 @@ const mainEntries: Record<string, string> = {
   // The safety thread's entry (a worker thread): lab-link/safety-thread/safety-thread.ts starts
   // out/main/safety-worker.js when it sits next to the bundle.
   'safety-worker': from('src-main/lab-link/safety-thread/worker.ts'),
+  // The console's virtual lab runs in a worker thread of its own: virtual-lab/lab-thread/lab-thread.ts
+  // starts out/main/lab-worker.js when it sits next to the bundle.
+  'lab-worker': from('src-main/virtual-lab/lab-thread/worker.ts'),
   ...(existsSync(from('src-workers/fine-worker.ts'))
     ? { 'fine-worker': from('src-workers/fine-worker.ts') }
     : {}),

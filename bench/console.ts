@@ -47,7 +47,7 @@ async function until<T>(get: () => T | undefined | false, timeoutMs = 30_000): P
 export async function run(args: string[]): Promise<void> {
   const i = args.indexOf('--aborts');
   const aborts = i >= 0 ? Number(args[i + 1]) : 20;
-  const session = new VirtualLabConnection();
+  const session = new VirtualLabConnection({ inProcess: true });
   const controller = new LabRunController({
     virtualLab: session,
     realLab: null,

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '#contract/console-api';
-import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
+import type { LabInputWrite } from '../src-main/virtual-lab/lab-thread/lab-thread';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '#contract/planner-settings';
 import { createConsole } from '../src-main/console/create-console';
@@ -95,8 +95,7 @@ export async function run(args: string[]): Promise<void> {
       const t0 = performance.now();
       const started = await core.handle({ type: 'run.start', mode: 'dry' });
       if (!started.ok) throw new Error(started.error);
-      const rtde = lab.virtualLab.lab()?.ur.rtde;
-      const onInput = (w: InputWrite): void => {
+      const onInput = (w: LabInputWrite): void => {
         const at = (name: string): unknown => w.values[w.names.indexOf(name)];
         const moving =
           at(INPUT_NAMES.command) === CommandCode.SPEED &&
@@ -104,7 +103,8 @@ export async function run(args: string[]): Promise<void> {
         if (moving && run.armedAt !== null && run.armToPush === null)
           run.armToPush = (w.receivedAt - run.armedAt) / 1000;
       };
-      rtde?.on('input', onInput);
+      // What the virtual controller decodes, relayed from the lab's thread.
+      const offInput = lab.virtualLab.thread()?.onInput(onInput);
       for (;;) {
         const s = core.snapshot().run;
         const outcome = outcomeOf(s.phase);
@@ -115,7 +115,7 @@ export async function run(args: string[]): Promise<void> {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      rtde?.off('input', onInput);
+      offInput?.();
       current.seconds = (performance.now() - t0) / 1000;
       current.actions = current.planning.length;
       done.push(current);

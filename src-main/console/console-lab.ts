@@ -1,6 +1,6 @@
 /**
  * Everything the console needs of a lab, wired once for both front ends (the Electron shell and
- * web mode): the in-process virtual lab for dry runs (started at launch on the default scene, so
+ * web mode): the virtual lab (in a thread of its own) for dry runs (started at launch on the default scene, so
  * the console opens connected), the configured real lab when there is one, the run controller,
  * the live connection source and what-if planners on the same worker settings.
  */
@@ -32,7 +32,7 @@ export interface ConsoleLabOptions {
 
 export interface ConsoleLab {
   runController: LabRunController;
-  /** The virtual lab of dry runs (its devices are test hooks: the virtual controller sees every stop). */
+  /** The virtual lab of dry runs, in a thread of its own (its relayed input and fault injection are test hooks). */
   virtualLab: VirtualLabConnection;
   connections: LabStatusSource;
   /** The Setup view's calibration wizard, on whichever lab the run controller uses now. */
@@ -53,6 +53,8 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
   const workers = o.workers ?? defaultWorkerCount();
   const spawn = o.spawn ? { spawn: o.spawn } : {};
   const virtualLab = new VirtualLabConnection(o.lab.kind === 'virtual' ? { multicast: o.lab.multicast } : {});
+  // The lab's thread ending takes its servers with it: the operator hears why the dry run stopped.
+  const offLabError = virtualLab.onError((err) => o.report(`the virtual lab stopped: ${err.message}`));
   const realLab = o.lab.kind === 'real' ? realLabConnection(o.lab) : null;
   const runController = new LabRunController({
     virtualLab,
@@ -85,6 +87,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     scene: { scene, file: path.basename(o.defaultSceneFile) },
     close: async () => {
       connections.dispose();
+      offLabError();
       await runController.close();
       await Promise.all([virtualLab.close(), realLab?.close()]);
     },

@@ -75,6 +75,16 @@ export class LabConnection {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Closes the live lab when it is still the one with this link (it failed: a virtual lab's
+   * thread ended), so the next request opens a fresh one.
+   */
+  drop(link: LabLink): Promise<void> {
+    const next = this.queue.then(() => (this.opened?.lab.link === link ? this.release() : undefined));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;

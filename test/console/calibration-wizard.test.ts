@@ -114,7 +114,7 @@ describe('motion-capture capture refusals', () => {
 });
 
 describe('calibration wizard on the virtual lab', () => {
-  const session = new VirtualLabConnection();
+  const session = new VirtualLabConnection({ inProcess: true });
   let link: LabLink;
   /** The measurement the injected capture source returns next. */
   let next: { mocap: Vec3; robot: Vec3 } = { mocap: [0, 0, 0], robot: [0, 0, 0] };

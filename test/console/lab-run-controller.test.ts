@@ -16,7 +16,7 @@ import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 const fast = fastDryRun(3);
 
-const session = new VirtualLabConnection();
+const session = new VirtualLabConnection({ inProcess: true });
 let consoleOnLab: ConsoleOnLab | undefined;
 let controller: LabRunController;
 let core: ConsoleCore;

@@ -10,8 +10,8 @@ import { SafetyMode } from '../../src-main/robot/rtde/robot-state-codes';
 import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 
 // The controller refuses the unlock for 0.5 s after the stop (a real UR: 5 s).
-const virtualLab = new VirtualLabConnection({ unlockDelay: 0.5 });
-const realLab = new VirtualLabConnection({ unlockDelay: 0.5 });
+const virtualLab = new VirtualLabConnection({ unlockDelay: 0.5, inProcess: true });
+const realLab = new VirtualLabConnection({ unlockDelay: 0.5, inProcess: true });
 const consoleOnLab = new ConsoleOnLab({ virtualLab, realLab, recovery: true });
 const { controller, core, events, command, lastRun, until } = consoleOnLab;
 

@@ -17,7 +17,7 @@ import { ConsoleOnLab, fastDryRun } from '../helpers/console-on-lab';
 const fast = fastDryRun(40);
 
 // The controller refuses the unlock for 0.5 s after the stop (a real UR: 5 s).
-const session = new VirtualLabConnection({ unlockDelay: 0.5 });
+const session = new VirtualLabConnection({ unlockDelay: 0.5, inProcess: true });
 // Real runs go to the same virtual lab: they wait for the arm command, so a run is in progress
 // while nothing moves.
 const consoleOnLab = new ConsoleOnLab({ virtualLab: session, realLab: session, recovery: true });

@@ -1,6 +1,6 @@
 /**
  * End to end in Debian's Chromium against web mode on the real core: the run controller, the
- * supervisor and the in-process virtual lab (virtual UR, gripper and NatNet server on loopback),
+ * supervisor and the virtual lab in its own thread (virtual UR, gripper and NatNet server on loopback),
  * wired as `parapush web` wires them. Load a scene, see it drawn and the lab connected, start a dry
  * run, see the plan and each Parareal iteration's prediction, press Esc: the virtual controller
  * receives the stop and the UI shows "Aborted by operator". Then the Sessions view: find that
@@ -19,7 +19,7 @@ import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConsoleLab } from '../../src-main/console/console-lab';
 import type { WebServer } from '../../src-main/console/web-server';
 import { defaultSessionsDir } from '../../src-main/session/sessions-dir';
-import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
+import type { LabInputWrite } from '../../src-main/virtual-lab/lab-thread/lab-thread';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import {
   docScreenshotsDir as readmeShots,
@@ -149,7 +149,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
       .poll(() => page.getByTestId('live-canvas').getAttribute('aria-label'), { timeout: 30_000 })
       .toContain('plan step 0 with 4 action(s); predictions for Parareal iteration(s) 0, 1');
     // From here on, every stop the virtual controller decodes is recorded.
-    lab.virtualLab.lab()!.ur.rtde.on('input', (w: InputWrite) => {
+    lab.virtualLab.thread()!.onInput((w: LabInputWrite) => {
       const i = w.names.indexOf(INPUT_NAMES.command);
       if (i >= 0 && w.values[i] === CommandCode.STOP) stops.push(w.receivedAt);
     });

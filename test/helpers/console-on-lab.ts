@@ -1,8 +1,8 @@
 /**
- * The console core on an in-process virtual lab, wired as the console wires it (run controller,
- * live connections, and the robot recovery when asked), with what the tests drive it by: every
- * event it published, commands that throw when refused, the last run status, and polling that
- * says where the run was when it gives up.
+ * The console core on a virtual lab session (in its own thread or in process), wired as the
+ * console wires it (run controller, live connections, and the robot recovery when asked), with
+ * what the tests drive it by: every event it published, commands that throw when refused, the
+ * last run status, and polling that says where the run was when it gives up.
  */
 import path from 'node:path';
 import type { ConsoleEvent, RunStatus } from '#contract/console-api';
