@@ -26,7 +26,7 @@ import { createConsole } from '../src-main/console/create-console';
 import { outcomeOf } from '#contract/run-lifecycle';
 import { latenessStats } from '../src-main/lab-link/safety-thread/core';
 import type { TickStats } from '../src-main/lab-link/safety-thread/messages';
-import type { SafetyStats } from '../src-main/lab-link/safety-thread/safety-thread';
+import type { SafetyStats, SafetyThread } from '../src-main/lab-link/safety-thread/safety-thread';
 import type { LabLink } from '../src-main/lab-link/lab-link';
 import { printTable, writeResult } from './report';
 
@@ -58,9 +58,11 @@ export async function run(args: string[]): Promise<void> {
   const mainLateness: number[] = [];
   const runs: { outcome: string; reason: string | null }[] = [];
   let threadStats: SafetyStats | undefined;
+  let threadPriority: SafetyThread['priority'] | undefined;
   try {
     // The virtual lab connects at launch on the bench's scene: its link's thread runs every dry run's supervisor.
     const link = await connected(() => lab.virtualLab.current(), 60);
+    threadPriority = link.safety.priority;
 
     for (let i = 0; i < hogCount; i++) {
       // CPU-bound at normal priority, as other programs on the operator's machine may be.
@@ -118,7 +120,7 @@ export async function run(args: string[]): Promise<void> {
       { where: 'main thread (probe)', ...figures(main) },
     ];
     printTable(
-      `Supervisor tick lateness, ms (${TICK_MS} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes)`,
+      `Supervisor tick lateness, ms (${TICK_MS} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes; safety thread ${threadPriority?.raised ? `at nice ${threadPriority.nice}` : `at normal priority: ${threadPriority?.reason ?? 'unknown'}`})`,
       rows,
     );
     // A staleness stop with frames arriving every few ms would be the thread's fault; with gaps
@@ -137,6 +139,7 @@ export async function run(args: string[]): Promise<void> {
       hogs: hogCount,
       scene: values.scene,
       lateness: { main, thread: inThread },
+      threadPriority,
       frameGaps,
       runs,
       rows,

@@ -26,6 +26,7 @@ import { RobotAdapter } from '../../robot/adapter';
 import type { RobotState } from '../../robot/robot-state';
 import { Ur5Connection } from '../../robot/ur5-connection';
 import { JogRefused, jogTool } from '../../robot/jog';
+import type { PriorityResult } from '../../common/thread-priority';
 import { sceneGuardFor } from '../../safety/scene-guard';
 import {
   Supervisor,
@@ -63,6 +64,7 @@ interface Devices {
 
 export class SafetyCore {
   private devices: Devices | undefined;
+  private threadPriority: PriorityResult = { raised: false, reason: 'not asked' };
   /** The jog under way (robot/jog.ts), aborted by `jog-stop`. */
   private jogging: AbortController | undefined;
   private setup: Setup | undefined;
@@ -202,7 +204,12 @@ export class SafetyCore {
       this.timers.push(
         setInterval(() => this.post({ type: 'mocap-stats', stats: natnet.getStats() }), MOCAP_STATS_MS),
       );
-      this.post({ type: 'ready', robot: this.robotInfo(), mocapApp: info.appName });
+      this.post({
+        type: 'ready',
+        robot: this.robotInfo(),
+        mocapApp: info.appName,
+        priority: this.threadPriority,
+      });
     } catch (err) {
       this.devices = undefined;
       this.post({ type: 'failed', message: (err as Error).message });
@@ -264,6 +271,11 @@ export class SafetyCore {
     } finally {
       this.jogging = undefined;
     }
+  }
+
+  /** What the thread's entry got when it raised the thread's priority (reported with `ready`). */
+  priority(result: PriorityResult): void {
+    this.threadPriority = result;
   }
 
   private async sendProgram(id: number): Promise<void> {

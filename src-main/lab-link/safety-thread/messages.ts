@@ -83,6 +83,12 @@ const robotStateSchema = z.custom<RobotState>(
   'a decoded robot state',
 );
 
+/** Whether the thread runs at raised priority (common/thread-priority.ts), or why not. */
+const prioritySchema = z.discriminatedUnion('raised', [
+  z.object({ raised: z.literal(true), nice: z.number().int() }).strict(),
+  z.object({ raised: z.literal(false), reason: z.string() }).strict(),
+]);
+
 /** Main thread -> safety thread. */
 export const toSafetySchema = z.discriminatedUnion('type', [
   connectSchema,
@@ -205,7 +211,14 @@ export type RobotInfo = z.infer<typeof robotInfoSchema>;
 /** Safety thread -> main thread. */
 export const fromSafetySchema = z.discriminatedUnion('type', [
   /** Connected: the robot link is up (its program sent) and motion capture answered. */
-  z.object({ type: z.literal('ready'), robot: robotInfoSchema, mocapApp: z.string() }).strict(),
+  z
+    .object({
+      type: z.literal('ready'),
+      robot: robotInfoSchema,
+      mocapApp: z.string(),
+      priority: prioritySchema,
+    })
+    .strict(),
   z.object({ type: z.literal('failed'), message: z.string() }).strict(),
   /** A request the thread refused (its supervisor threw); the thread goes on. */
   z.object({ type: z.literal('error'), message: z.string() }).strict(),

@@ -94,7 +94,11 @@ export class SafetyThread extends EventEmitter<Events> {
       () => this.send({ type: 'robot-stop' }),
     );
     this.natnet = new MocapMirror(ready.mocapApp);
+    this.priority = ready.priority;
   }
+
+  /** Whether the thread runs at raised priority, or why not (common/thread-priority.ts). */
+  readonly priority: Extract<FromSafety, { type: 'ready' }>['priority'];
 
   /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
   static async start(connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>): Promise<SafetyThread> {

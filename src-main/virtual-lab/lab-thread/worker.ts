@@ -8,10 +8,13 @@ import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import type { InputWrite } from '../virtual-ur/rtde-server';
 import { VirtualLab } from '../virtual-lab';
+import { raiseThreadPriority } from '../../common/thread-priority';
 import { toLabSchema, type FromLabSent } from './messages';
 
 const port = parentPort;
 if (!port) throw new Error('the virtual lab thread runs as a worker thread');
+// The devices it stands for run on machines of their own: keep them ahead of this machine's load.
+raiseThreadPriority();
 const send = (m: FromLabSent): void => port.postMessage(m);
 
 let lab: VirtualLab | null = null;
