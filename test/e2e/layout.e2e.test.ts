@@ -47,14 +47,17 @@ describe.skipIf(!haveChromium)('console layout (Chromium, real core, virtual lab
 
   /** The row of status cells was never taller than the Abort button, whatever it showed. */
   const expectOneRow = async (when: string) => {
-    const heights = await page.evaluate(
-      () => (window as unknown as { cellRowHeights: number[] }).cellRowHeights,
-    );
+    const { heights, texts } = await page.evaluate(() => {
+      const w = window as unknown as { cellRowHeights: number[]; cellRowTexts: string[] };
+      return { heights: w.cellRowHeights, texts: w.cellRowTexts };
+    });
     expect(heights.length, 'heights recorded').toBeGreaterThan(0);
     const abort = (await page.getByRole('button', { name: /ABORT/ }).boundingBox())!;
-    expect(Math.max(...heights), `${when}: heights ${heights.join(', ')}`).toBeLessThanOrEqual(
-      abort.height + 1,
-    );
+    const tallest = heights.indexOf(Math.max(...heights));
+    expect(
+      heights[tallest],
+      `${when}: heights ${heights.join(', ')}; the tallest showed "${texts[tallest]}"`,
+    ).toBeLessThanOrEqual(abort.height + 1);
   };
 
   const show = async (view: 'Setup' | 'Scene' | 'Planner' | 'Run' | 'Sessions') => {
@@ -80,11 +83,15 @@ describe.skipIf(!haveChromium)('console layout (Chromium, real core, virtual lab
     // Every height the bar's row of cells takes from its first paint on, recorded in the page.
     await page.addInitScript(() => {
       const heights: number[] = [];
-      (window as unknown as { cellRowHeights: number[] }).cellRowHeights = heights;
+      const texts: string[] = [];
+      Object.assign(window, { cellRowHeights: heights, cellRowTexts: texts });
       const watch = () => {
         const row = document.querySelector('footer[aria-label="Status"] .cells');
         if (!row) return void requestAnimationFrame(watch);
-        new ResizeObserver(() => heights.push(row.getBoundingClientRect().height)).observe(row);
+        new ResizeObserver(() => {
+          heights.push(row.getBoundingClientRect().height);
+          texts.push((row as HTMLElement).innerText.replace(/\s+/g, ' '));
+        }).observe(row);
       };
       watch();
     });

@@ -95,10 +95,14 @@ describe.each(replays)(
       const sent = replayed.length;
       lab.natnet.setFaults({});
       await waitUntil('a new frame after the replay', () => link.poses()?.ok);
+      // The client's counters reach this thread with the safety thread's statistics (every 250 ms).
+      const counted = (): number => {
+        const now = link.natnet.getStats();
+        return now.olderFrames - before.olderFrames + (now.repeatedFrames - before.repeatedFrames);
+      };
+      await waitUntil(`every replayed frame counted (${sent})`, () => counted() >= sent);
       const after = link.natnet.getStats();
-      expect(after.olderFrames - before.olderFrames + (after.repeatedFrames - before.repeatedFrames)).toBe(
-        sent,
-      );
+      expect(counted()).toBe(sent);
       // The newest frame closes each loop: it repeats, every other replayed frame is older.
       const repeats = Math.floor(sent / replay);
       expect(after.repeatedFrames - before.repeatedFrames).toBe(repeats);
@@ -167,6 +171,12 @@ describe('a Motive restart in the virtual lab', () => {
     // The client connects again (a restarted Motive forgot it); frames come numbered from 1.
     await restart;
     await waitUntil('the new numbering taken', () => accepted, { timeoutMs: 15_000 });
+    // The client's counters reach this thread with the safety thread's statistics (every 250 ms).
+    await waitUntil('the restart counted', () => link.natnet.getStats().restarts > before.restarts);
+    await waitUntil(
+      `the dropped frames counted (${lowDropped})`,
+      () => link.natnet.getStats().olderFrames - before.olderFrames >= lowDropped,
+    );
     const after = link.natnet.getStats();
     expect(after.restarts - before.restarts).toBe(1);
     // Every frame of the new numbering before it was taken was dropped, and counted.

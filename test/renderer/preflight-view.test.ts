@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection, PreflightReportPayload } from '#contract/console-api';
-import { checklistRows, checklistSummary, connectionState } from '../../src-renderer/src/lib/preflight-view';
+import {
+  checklistRows,
+  checklistSummary,
+  connectionState,
+  connectionStateShort,
+} from '../../src-renderer/src/lib/preflight-view';
 
 const report = (pusherHeld: boolean, mocapOk = true): PreflightReportPayload => ({
   ok: false,
@@ -45,5 +50,9 @@ describe('pre-flight checklist words', () => {
     expect(connectionState(workers, false)).toBe('idle (start with the first run)');
     expect(connectionState(workers, true)).toBe('disconnected');
     expect(connectionState({ ...workers, id: 'ur5' }, false)).toBe('disconnected');
+    // The status bar's few words.
+    expect(connectionStateShort(workers, false)).toBe('idle');
+    expect(connectionStateShort({ ...workers, id: 'ur5' }, false)).toBe('no link');
+    expect(connectionStateShort({ ...workers, state: 'connected' }, true)).toBe('connected');
   });
 });

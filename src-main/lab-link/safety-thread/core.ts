@@ -26,6 +26,7 @@ import { RobotAdapter } from '../../robot/adapter';
 import type { RobotState } from '../../robot/robot-state';
 import { Ur5Connection } from '../../robot/ur5-connection';
 import { JogRefused, jogTool } from '../../robot/jog';
+import { RtdeSetupError } from '../../robot/rtde/setup-errors';
 import type { PriorityResult } from '../../common/thread-priority';
 import { sceneGuardFor } from '../../safety/scene-guard';
 import {
@@ -42,6 +43,7 @@ import {
   type RobotInfo,
   type SafetyConnect,
   type SupervisorConfig,
+  type ThreadError,
   type TickStats,
   type ToSafety,
 } from './messages';
@@ -212,7 +214,7 @@ export class SafetyCore {
       });
     } catch (err) {
       this.devices = undefined;
-      this.post({ type: 'failed', message: (err as Error).message });
+      this.post({ type: 'failed', error: crossing(err as Error) });
     }
   }
 
@@ -255,8 +257,7 @@ export class SafetyCore {
    */
   private async jog(id: number, dx: number, dy: number): Promise<void> {
     const robot = this.devices?.robot;
-    const fail = (e: Error): void =>
-      this.post({ type: 'reply', id, error: { name: e.name, message: e.message } });
+    const fail = (e: Error): void => this.post({ type: 'reply', id, error: crossing(e) });
     if (!robot) return fail(new Error('the robot is not connected'));
     if (this.supervisor?.active)
       return fail(new JogRefused('a run is armed: the supervisor commands the arm'));
@@ -288,7 +289,7 @@ export class SafetyCore {
     } catch (err) {
       if (robot) this.post({ type: 'robot-info', robot: this.robotInfo() });
       const e = err as Error;
-      this.post({ type: 'reply', id, error: { name: e.name, message: e.message } });
+      this.post({ type: 'reply', id, error: crossing(e) });
     }
   }
 
@@ -453,4 +454,13 @@ export function latenessStats(samples: readonly number[], ticks = samples.length
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return { ticks, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1]! };
+}
+
+/** An error as it crosses to the main thread (messages.ts ThreadError): its kind and words. */
+function crossing(e: Error): ThreadError {
+  return {
+    name: e.name,
+    message: e.message,
+    ...(e instanceof RtdeSetupError ? { rtdeSetup: { direction: e.direction, failed: e.failed } } : {}),
+  };
 }

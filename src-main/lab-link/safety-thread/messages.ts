@@ -89,6 +89,30 @@ const prioritySchema = z.discriminatedUnion('raised', [
   z.object({ raised: z.literal(false), reason: z.string() }).strict(),
 ]);
 
+/**
+ * An error of the thread's devices as it crosses: its class's name and words (and an RTDE setup
+ * refusal's variables), so the main thread rebuilds the same kind (mirrors.ts threadError) and
+ * the CLI and console tell a lab's state from a fault of this program.
+ */
+const threadErrorSchema = z
+  .object({
+    name: z.string(),
+    message: z.string(),
+    rtdeSetup: z
+      .object({
+        direction: z.enum(['output', 'input']),
+        failed: z.array(
+          z
+            .object({ name: z.string(), reason: z.enum(['NOT_FOUND', 'IN_USE']), likelyCause: z.string() })
+            .strict(),
+        ),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type ThreadError = z.infer<typeof threadErrorSchema>;
+
 /** Main thread -> safety thread. */
 export const toSafetySchema = z.discriminatedUnion('type', [
   connectSchema,
@@ -219,7 +243,7 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
       priority: prioritySchema,
     })
     .strict(),
-  z.object({ type: z.literal('failed'), message: z.string() }).strict(),
+  z.object({ type: z.literal('failed'), error: threadErrorSchema }).strict(),
   /** A request the thread refused (its supervisor threw); the thread goes on. */
   z.object({ type: z.literal('error'), message: z.string() }).strict(),
   /** Sent every few ticks: the thread's event loop runs. */
@@ -242,7 +266,7 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
       id: z.number().int(),
       /** A jog's distance moved (m). */
       moved: z.number().optional(),
-      error: z.object({ name: z.string(), message: z.string() }).strict().optional(),
+      error: threadErrorSchema.optional(),
     })
     .strict(),
   z

@@ -17,7 +17,10 @@ import { JogRefused } from '../../robot/jog';
 import type { FrameOfData } from '../../mocap/messages/frame';
 import type { MocapSnapshot } from '../../mocap/scene-binding';
 import type { MocapStats } from '../../mocap/stats';
-import type { RobotInfo } from './messages';
+import type { RobotInfo, ThreadError } from './messages';
+import { RtdeConnectionError } from '../../robot/rtde/client';
+import { RtdeSetupError } from '../../robot/rtde/setup-errors';
+import { NatNetLinkError } from '../../mocap/client';
 
 type RobotEvents = {
   state: [RobotState];
@@ -120,12 +123,27 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
   }
 }
 
-/** Rebuilds the error a thread request failed with, so callers can tell its kind. */
-export function requestError(e: { name: string; message: string }): Error {
-  if (e.name === 'ProgramNotRunningError') return new ProgramNotRunningError(e.message);
-  if (e.name === 'LinkDownError') return new LinkDownError(e.message);
-  if (e.name === 'JogRefused') return new JogRefused(e.message);
-  return new Error(e.message);
+/** The device errors the thread's work can end in, by name (the RTDE setup refusal apart). */
+const DEVICE_ERRORS: Record<string, new (message: string) => Error> = {
+  ProgramNotRunningError,
+  LinkDownError,
+  JogRefused,
+  RtdeConnectionError,
+  NatNetLinkError,
+};
+
+/**
+ * Rebuilds an error of the thread's devices (messages.ts ThreadError) as the same kind, so callers
+ * tell a lab's state (nothing listens, a refused setup) from a fault of this program.
+ */
+export function threadError(e: ThreadError): Error {
+  if (e.rtdeSetup)
+    // Its words as they were written in the thread, whichever of its forms they took.
+    return Object.assign(new RtdeSetupError(e.rtdeSetup.direction, e.rtdeSetup.failed), {
+      message: e.message,
+    });
+  const Kind = DEVICE_ERRORS[e.name];
+  return Kind ? new Kind(e.message) : new Error(e.message);
 }
 
 type FrameListener = (frame: FrameOfData, snapshot: MocapSnapshot) => void;

@@ -24,7 +24,7 @@ import {
   type TickStats,
   type ToSafety,
 } from './messages';
-import { MocapMirror, requestError, RobotMirror } from './mirrors';
+import { MocapMirror, threadError, RobotMirror } from './mirrors';
 import { ThreadSupervisor } from './thread-supervisor';
 
 /** Longest wait for the thread to connect to the lab and report ready, or to answer, ms. */
@@ -119,7 +119,7 @@ export class SafetyThread extends EventEmitter<Events> {
         if (!parsed.success) return done(new Error(`not a safety message: ${parsed.error.message}`));
         const m = parsed.data;
         if (m.type === 'ready') done(undefined, m);
-        else if (m.type === 'failed') done(new Error(m.message));
+        else if (m.type === 'failed') done(threadError(m.error));
         else early.push(m);
       });
       worker.on('error', (err) => (thread ? thread.fail(err) : done(err)));
@@ -275,7 +275,7 @@ export class SafetyThread extends EventEmitter<Events> {
       case 'reply': {
         const w = this.waiting.get(m.id);
         this.waiting.delete(m.id);
-        if (m.error) w?.reject(requestError(m.error));
+        if (m.error) w?.reject(threadError(m.error));
         else w?.resolve(m);
         return;
       }

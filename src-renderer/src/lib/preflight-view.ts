@@ -51,3 +51,12 @@ export function connectionState(c: Connection, runActive: boolean): string {
     return 'idle (start with the first run)';
   return c.state.replace('-', ' ');
 }
+
+/**
+ * The same in the status bar's few words, so its four links fit their box in every phase; the
+ * link's detail (its tooltip) and the Setup view say the rest.
+ */
+export function connectionStateShort(c: Connection, runActive: boolean): string {
+  if (c.state === 'disconnected') return c.id === 'workers' && !runActive ? 'idle' : 'no link';
+  return connectionState(c, runActive);
+}
