@@ -6,7 +6,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
+import { fisherExact, permutationTest } from './significance';
 import { meanCiText } from './stats';
 
 const meanCi = z.object({
@@ -67,6 +69,8 @@ export interface ExperimentResults {
   name: string;
   file: ExperimentFile;
   summary: SummaryFile;
+  /** Every run of the experiment (runs/), for the tests of differences between its models. */
+  runs: readonly RunRecord[];
 }
 
 type ModelRow = SummaryFile['models'][number];
@@ -128,8 +132,48 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
     '',
     `![${e.name}: success rate](experiments/${e.name}/success.svg)`,
     '',
+    ...comparisons(e),
   ];
   return lines.join('\n');
+}
+
+const pText = (p: number): string => (Number.isNaN(p) ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
+const differs = (p: number): string => (p < 0.05 ? ' **(differ)**' : '');
+
+/**
+ * Every pair of the experiment's models: success by Fisher's exact test, task time of successful
+ * runs by a permutation test. A difference the text claims must be one marked here.
+ */
+function comparisons(e: ExperimentResults): string[] {
+  const models = e.summary.models.map((m) => m.model);
+  if (models.length < 2) return [];
+  const runsOf = (model: string): readonly RunRecord[] => e.runs.filter((r) => r.model === model);
+  const rows: string[] = [];
+  for (let i = 0; i < models.length; i++)
+    for (let j = i + 1; j < models.length; j++) {
+      const a = runsOf(models[i]!);
+      const b = runsOf(models[j]!);
+      if (a.length === 0 || b.length === 0) continue;
+      const okA = a.filter((r) => r.summary.outcome === 'success');
+      const okB = b.filter((r) => r.summary.outcome === 'success');
+      const pSuccess = fisherExact(okA.length, a.length, okB.length, b.length);
+      const timesA = okA.map((r) => r.summary.taskTime);
+      const timesB = okB.map((r) => r.summary.taskTime);
+      const pTime = permutationTest(timesA, timesB);
+      const meanText = (xs: number[]): string =>
+        xs.length ? (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(1) : '–';
+      rows.push(
+        `| ${models[i]} vs ${models[j]} | ${okA.length}/${a.length} vs ${okB.length}/${b.length} | ${pText(pSuccess)}${differs(pSuccess)} | ${meanText(timesA)} vs ${meanText(timesB)} | ${pText(pTime)}${differs(pTime)} |`,
+      );
+    }
+  return [
+    `Differences between models (two-sided p; Fisher's exact test on success, a permutation test on the mean task time of successful runs; p < 0.05 is marked, uncorrected for the ${rows.length} pairs):`,
+    '',
+    '| models | success | p | task time, successful runs (s) | p |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ];
 }
 
 const HEADER = `# Results
@@ -213,6 +257,7 @@ export function generatedResults(root: string): { 'docs/results.md': string; 'RE
       name: d,
       file: readExperimentFile(path.join(dir, d)),
       summary: readJson(path.join(dir, d, 'summary.json'), summaryFileSchema),
+      runs: readRunRecords(path.join(dir, d)),
     }));
   const figures = readJson(path.join(dir, 'papers.json'), paperFiguresSchema);
   const stale = readStaleList(root);
