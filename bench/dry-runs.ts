@@ -13,22 +13,16 @@
  *
  * Without --preset the runs use the console's default settings.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { LabInputWrite } from '../src-main/virtual-lab/lab-thread/lab-thread';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '#contract/planner-settings';
-import { createConsole } from '../src-main/console/create-console';
 import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
-import { outcomeOf } from '#contract/run-lifecycle';
+import { betweenRuns, consoleOnVirtualLab, dryRunToEnd } from './console-dry-runs';
 import { meanCi95, printTable, writeResult } from './report';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface DryRun {
   outcome: string;
@@ -55,15 +49,7 @@ export async function run(args: string[]): Promise<void> {
   const runs = Number(values.runs);
   const preset = values.preset;
   const sceneFile = values.scene;
-  const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-dry-runs-'));
-  const { core, lab, close } = createConsole({
-    lab: { kind: 'virtual', multicast: false },
-    scenesDir: path.join(root, 'resources/scenes'),
-    tasksDir: path.join(root, 'resources/tasks'),
-    sceneFile,
-    sessionsDir,
-    report: () => {},
-  });
+  const { core, lab, close, sessionsDir } = consoleOnVirtualLab(sceneFile, 'parapush-dry-runs-');
   if (preset) {
     const r = await core.handle({ type: 'settings.preset', preset: plannerPresetNameSchema.parse(preset) });
     if (!r.ok) throw new Error(r.error);
@@ -93,8 +79,6 @@ export async function run(args: string[]): Promise<void> {
       };
       current = run;
       const t0 = performance.now();
-      const started = await core.handle({ type: 'run.start', mode: 'dry' });
-      if (!started.ok) throw new Error(started.error);
       const onInput = (w: LabInputWrite): void => {
         const at = (name: string): unknown => w.values[w.names.indexOf(name)];
         const moving =
@@ -103,18 +87,16 @@ export async function run(args: string[]): Promise<void> {
         if (moving && run.armedAt !== null && run.armToPush === null)
           run.armToPush = (w.receivedAt - run.armedAt) / 1000;
       };
-      // What the virtual controller decodes, relayed from the lab's thread.
-      const offInput = lab.virtualLab.thread()?.onInput(onInput);
-      for (;;) {
-        const s = core.snapshot().run;
-        const outcome = outcomeOf(s.phase);
-        if (outcome) {
-          current.outcome = outcome;
-          current.reason = s.reason;
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // What the virtual controller decodes, relayed from the lab's thread, from the run's start on.
+      let offInput: (() => void) | undefined;
+      let watching = false;
+      const ended = await dryRunToEnd(core, () => {
+        if (watching) return;
+        watching = true;
+        offInput = lab.virtualLab.thread()?.onInput(onInput);
+      });
+      current.outcome = ended.outcome;
+      current.reason = ended.reason;
       offInput?.();
       current.seconds = (performance.now() - t0) / 1000;
       current.actions = current.planning.length;
@@ -123,8 +105,7 @@ export async function run(args: string[]): Promise<void> {
         `dry run ${n + 1}/${runs}: ${current.outcome} (${current.reason}) in ${current.seconds.toFixed(0)} s\n`,
       );
       current = null;
-      // The next start waits for this run to let go of the lab.
-      await new Promise((r) => setTimeout(r, 1000));
+      await betweenRuns();
     }
   } finally {
     await close();

@@ -16,21 +16,15 @@
  *   npm run bench -- safety [--seconds S] [--hogs N]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createConsole } from '../src-main/console/create-console';
-import { outcomeOf } from '#contract/run-lifecycle';
 import { latenessStats } from '../src-main/lab-link/safety-thread/core';
 import type { TickStats } from '../src-main/lab-link/safety-thread/messages';
 import type { SafetyStats, SafetyThread } from '../src-main/lab-link/safety-thread/safety-thread';
 import type { LabLink } from '../src-main/lab-link/lab-link';
+import { betweenRuns, consoleOnVirtualLab, dryRunToEnd } from './console-dry-runs';
 import { printTable, writeResult } from './report';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TICK_MS = 5;
 
 export async function run(args: string[]): Promise<void> {
@@ -44,15 +38,7 @@ export async function run(args: string[]): Promise<void> {
   });
   const seconds = Number(values.seconds);
   const hogCount = Number(values.hogs);
-  const sessionsDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-safety-bench-'));
-  const { core, lab, close } = createConsole({
-    lab: { kind: 'virtual', multicast: false },
-    scenesDir: path.join(root, 'resources/scenes'),
-    tasksDir: path.join(root, 'resources/tasks'),
-    sceneFile: values.scene,
-    sessionsDir,
-    report: () => {},
-  });
+  const { core, lab, close, sessionsDir } = consoleOnVirtualLab(values.scene, 'parapush-safety-bench-');
   const hogs: ChildProcess[] = [];
   let probe: NodeJS.Timeout | undefined;
   const mainLateness: number[] = [];
@@ -79,22 +65,13 @@ export async function run(args: string[]): Promise<void> {
 
     const end = performance.now() + seconds * 1000;
     while (performance.now() < end) {
-      const started = await core.handle({ type: 'run.start', mode: 'dry' });
-      if (!started.ok) throw new Error(started.error);
-      for (;;) {
-        const s = core.snapshot().run;
-        const outcome = outcomeOf(s.phase);
-        if (outcome) {
-          runs.push({ outcome, reason: s.reason });
-          break;
-        }
-        if (performance.now() > end) {
-          await core.handle({ type: 'run.abort', source: 'remote' });
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      runs.push(
+        await dryRunToEnd(core, async () => {
+          if (performance.now() > end) await core.handle({ type: 'run.abort', source: 'remote' });
+        }),
+      );
       process.stderr.write(`dry run ${runs.length}: ${runs.at(-1)!.outcome} (${runs.at(-1)!.reason})\n`);
-      await new Promise((r) => setTimeout(r, 1000));
+      await betweenRuns();
     }
     // The runs must all have been on this link (one scene): their supervisors ticked in its thread.
     if (lab.virtualLab.current() !== link) throw new Error('the dry runs moved to another lab link');

@@ -30,6 +30,7 @@ import { maxFrequencyOf, RtdeClient, type ControllerVersion } from './rtde/clien
 import type { ProtocolVersion, TextMessage } from './rtde/messages';
 import type { Recipe } from './rtde/recipe';
 import { ScriptConnection } from './script-connection';
+import { waitForState } from '../common/wait-for-state';
 
 export interface Ur5ConnectionOptions {
   host: string;
@@ -232,20 +233,7 @@ export class Ur5Connection extends EventEmitter<Events> {
 
   /** Resolves with the first state (the latest included) that satisfies `predicate`. */
   waitForState(predicate: (s: RobotState) => boolean, timeoutMs = this.opts.timeoutMs): Promise<RobotState> {
-    if (this.latest && predicate(this.latest)) return Promise.resolve(this.latest);
-    return new Promise((resolve, reject) => {
-      const onState = (s: RobotState): void => {
-        if (!predicate(s)) return;
-        clearTimeout(timer);
-        this.off('state', onState);
-        resolve(s);
-      };
-      const timer = setTimeout(() => {
-        this.off('state', onState);
-        reject(new Error(`robot state not reached within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.on('state', onState);
-    });
+    return waitForState(this, predicate, timeoutMs, 'robot state');
   }
 
   async disconnect(): Promise<void> {

@@ -1,15 +1,18 @@
 /**
  * The virtual lab as tests of supervised runs use it: started on free ports (unicast NatNet) with a
- * LabLink connected as a run would, a quick task for it, and the STOP commands on the wire.
+ * LabLink connected as a run would, closed after the test that started it, a quick task and a
+ * supervised run on it, and the STOP commands on the wire.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
+import { supervisedRun, type SupervisedRunOptions } from '../../src-main/run/supervised-run';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { FREE_LAB_PORTS } from './lab-config';
 import { repoRoot } from './scenes';
@@ -41,11 +44,12 @@ export function stopCommandTimes(ur: {
   return at;
 }
 
-/** Starts the virtual lab and connects a LabLink to it, as a run would. */
-export async function startLabAndLink(
-  config: LabConfigInput = {},
-): Promise<{ lab: VirtualLab; link: LabLink; close(): Promise<void> }> {
-  const lab = await VirtualLab.start({
+/**
+ * Starts the virtual lab as the tests run it: `test/fixtures/lab-short-scene.json` on free ports,
+ * NatNet unicast, a quick unlock, a noiseless world seeded 1; `config`'s keys replace these.
+ */
+export function startVirtualLab(config: LabConfigInput = {}): Promise<VirtualLab> {
+  return VirtualLab.start({
     scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
     ports: FREE_LAB_PORTS,
     mocap: { multicast: false },
@@ -53,6 +57,18 @@ export async function startLabAndLink(
     world: { noiseVariance: 0, seed: 1 },
     ...config,
   });
+}
+
+export interface LabAndLink {
+  lab: VirtualLab;
+  link: LabLink;
+  /** Closes the link, then stops the lab. */
+  close(): Promise<void>;
+}
+
+/** Starts the virtual lab (startVirtualLab) and connects a LabLink to it, as a run would. */
+export async function startLabAndLink(config: LabConfigInput = {}): Promise<LabAndLink> {
+  const lab = await startVirtualLab(config);
   const setupFile = lab.writeSetup(path.join(mkdtempSync(path.join(os.tmpdir(), 'setup-')), 'lab.json'));
   const link = await LabLink.connect(loopbackLabAddress(lab.ports), lab.scene, loadSetup(setupFile));
   return {
@@ -63,4 +79,46 @@ export async function startLabAndLink(
       await lab.stop();
     },
   };
+}
+
+/**
+ * Labs for the tests of one file, each closed after the test that started it (this registers the
+ * afterEach: call it at the top of the file). What a test opens on a lab (`closeAfter`) is closed
+ * before the lab, the last opened first.
+ */
+export function labsPerTest() {
+  const closers: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  return {
+    /** A lab and a LabLink connected to it (startLabAndLink). */
+    async labAndLink(config: LabConfigInput = {}): Promise<LabAndLink> {
+      const env = await startLabAndLink(config);
+      closers.push(env.close);
+      return env;
+    },
+    /** A lab alone (startVirtualLab), for tests that connect its devices themselves. */
+    async lab(config: LabConfigInput = {}): Promise<VirtualLab> {
+      const lab = await startVirtualLab(config);
+      closers.push(() => lab.stop());
+      return lab;
+    },
+    /** Something the test opened, closed after it (before the labs it was opened on). */
+    closeAfter(close: () => Promise<void> | void): void {
+      closers.push(close);
+    },
+  };
+}
+
+/**
+ * A supervised run on the lab's link as the lab tests run it: the analytical coarse model and one
+ * fine worker; `more` adds to or replaces these.
+ */
+export function runOnLab(
+  env: { link: LabLink },
+  task: Task,
+  more: Partial<Omit<SupervisedRunOptions, 'link' | 'task'>> = {},
+): ReturnType<typeof supervisedRun> {
+  return supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1, ...more });
 }

@@ -7,23 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
 import type { ThreadSupervisor } from '../../src-main/lab-link/safety-thread/thread-supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { programPlaying } from '../../src-main/robot/robot-state';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { startLabProcess } from '../helpers/lab-process';
-import { startLabAndLink } from '../helpers/virtual-lab';
+import { labsPerTest } from '../helpers/virtual-lab';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const green = { ok: true, checks: [] };
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.reverse()) await c();
-  cleanup = [];
-});
+const labs = labsPerTest();
 
 async function until(predicate: () => boolean, seconds = 5): Promise<boolean> {
   const end = performance.now() + seconds * 1000;
@@ -33,8 +29,7 @@ async function until(predicate: () => boolean, seconds = 5): Promise<boolean> {
 
 /** The lab (in this process) and a link, its robot program playing and every body tracked. */
 async function labAndLink() {
-  const env = await startLabAndLink();
-  cleanup.push(env.close);
+  const env = await labs.labAndLink();
   await env.link.robot.waitForState(programPlaying, 5000);
   expect(await until(() => env.link.poses()?.ok === true)).toBe(true);
   return env;
@@ -139,11 +134,11 @@ describe('safety thread', () => {
 
   it('keeps an armed run going while the main thread stalls for a second (the lab in its own process)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'safety-thread-'));
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    labs.closeAfter(() => rmSync(dir, { recursive: true, force: true }));
     const lab = await startLabProcess(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'), dir);
-    cleanup.push(lab.stop);
+    labs.closeAfter(lab.stop);
     const link = await LabLink.connect(loopbackLabAddress(lab.ports), lab.scene, lab.setup);
-    cleanup.push(() => link.close());
+    labs.closeAfter(() => link.close());
     await link.robot.waitForState(programPlaying, 5000);
     expect(await until(() => link.poses()?.ok === true)).toBe(true);
     // Three times the default staleness limits: slack for a loaded test machine, and still a

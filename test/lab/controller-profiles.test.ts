@@ -3,46 +3,39 @@
  * (3.15, 125 Hz, no Local mode) and an e-Series (5.11, 500 Hz) both complete a task through the
  * real clients; an e-Series in Local mode ignores the program, and pre-flight says so plainly.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { describe, expect, it } from 'vitest';
 import { LOCAL_MODE } from '../../src-main/robot/dashboard';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
-import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 describe('supervised runs by controller profile', () => {
   it.each([
     ['CB3', '3.15', 125],
     ['e-Series', '5.11', 500],
   ] as const)('%s %s: completes a task at %i Hz', async (_series, software, frequency) => {
-    const env = await startLabAndLink({ robot: { software, unlockDelay: 0.3 } });
-    close = env.close;
+    const env = await labs.labAndLink({ robot: { software, unlockDelay: 0.3 } });
     expect(env.link.robot.frequency).toBe(frequency);
     expect(env.link.identity.robot).toMatch(new RegExp(`^URSoftware ${software.replace('.', '\\.')}\\.`));
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await runOnLab(env, task);
     expect(result.preflight.ok, result.reason).toBe(true);
     expect(result.outcome, result.reason).toBe('success');
   });
 
   it('e-Series in Local mode: the program is not sent, and the run refuses to arm saying why', async () => {
-    const env = await startLabAndLink({
+    const env = await labs.labAndLink({
       robot: { software: '5.11', remoteControl: false, unlockDelay: 0.3 },
     });
-    close = env.close;
     const twists: InputWrite[] = [];
     env.lab.ur.rtde.on(
       'input',
       (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
     );
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await runOnLab(env, task);
     expect(result.outcome).toBe('refused');
     expect(result.reason).toContain(LOCAL_MODE);
     expect(env.lab.ur.controller.runtime).toBe('STOPPED');

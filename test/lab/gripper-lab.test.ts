@@ -7,9 +7,8 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GRIPPER_OPENING, GRIPPER_YAW } from '#contract/state';
-import { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import {
   ObjectStatus,
@@ -19,20 +18,14 @@ import {
   speedRegisterFor,
 } from '../../src-main/robot/gripper';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
-import { supervisedRun } from '../../src-main/run/supervised-run';
 import { SessionLog } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
-import { FREE_LAB_PORTS } from '../helpers/lab-config';
-import { startLabAndLink } from '../helpers/virtual-lab';
+import { labsPerTest, runOnLab } from '../helpers/virtual-lab';
 
 const gripperScene = path.join(repoRoot, 'test/fixtures/lab-gripper-scene.json');
 const sleep = (s: number): Promise<void> => new Promise((r) => setTimeout(r, s * 1000));
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 /** Polls until `done` holds or `timeout` s pass; returns whether it held. */
 async function until(done: () => Promise<boolean> | boolean, timeout = 5): Promise<boolean> {
@@ -46,17 +39,10 @@ async function until(done: () => Promise<boolean> | boolean, timeout = 5): Promi
 
 describe('the virtual lab with a gripper scene', () => {
   it("moves the world's fingers as the Robotiq is commanded and reports where they are", async () => {
-    const lab = await VirtualLab.start({
-      scene: gripperScene,
-      ports: FREE_LAB_PORTS,
-      mocap: { multicast: false },
-      world: { noiseVariance: 0, seed: 1 },
-    });
+    // The controller's default unlock time: this test drives the Robotiq alone.
+    const lab = await labs.lab({ scene: gripperScene, robot: {} });
     const gripper = await RobotiqGripper.connect('127.0.0.1', lab.gripper.port, { pollMs: 10 });
-    close = async () => {
-      gripper.close();
-      await lab.stop();
-    };
+    labs.closeAfter(() => gripper.close());
     const stroke = lab.scene.gripper!.maxOpening;
     const worldOpening = (): number => lab.world.snapshot()[GRIPPER_OPENING]!;
     await gripper.activate();
@@ -76,8 +62,7 @@ describe('the virtual lab with a gripper scene', () => {
   });
 
   it('turns the gripper with the tool, and motion capture streams its yaw', async () => {
-    const env = await startLabAndLink({ scene: gripperScene, ports: FREE_LAB_PORTS });
-    close = env.close;
+    const env = await labs.labAndLink({ scene: gripperScene });
     const { lab, link } = env;
     expect(await until(() => link.poses()?.ok === true)).toBe(true);
     const yaw0 = link.poses()!.pusher.pose!.theta;
@@ -115,8 +100,7 @@ describe('the virtual lab with a gripper scene', () => {
   });
 
   it('runs a supervised grasp to its end through the real protocols, every log channel filled', async () => {
-    const env = await startLabAndLink({ scene: gripperScene });
-    close = env.close;
+    const env = await labs.labAndLink({ scene: gripperScene });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gripper-run-'));
     const task = quickGraspTask();
     const recorder = await RunRecorder.start({
@@ -126,11 +110,8 @@ describe('the virtual lab with a gripper scene', () => {
       scene: env.link.scene,
       settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
     });
-    const result = await supervisedRun({
-      link: env.link,
-      task,
+    const result = await runOnLab(env, task, {
       model: { kind: 'fine' },
-      workers: 1,
       recorder,
       sink: recorder.sink(),
     });

@@ -3,10 +3,9 @@
  * same poses), or new frame numbers with the same poses bit for bit, at the normal rate. Arrival
  * times alone look healthy; the run must still stop within the staleness limit, and say why.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
-import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
@@ -14,11 +13,7 @@ const task = quickLabTask();
 const STALENESS_MS = 100;
 const FRAME_MS = 1000 / 120;
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 /** The two ways Motive freezes, and the stop reason each must produce. */
 const freezes = [
@@ -31,8 +26,7 @@ const freezes = [
 
 describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freeze)', ({ freeze, reason }) => {
   it('stops within the staleness limit plus one cycle of the first repeated frame, naming the freeze', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const stops = stopCommandTimes(env.lab.ur);
     // Send times: of the last frame before the freeze (its copies carry its age) and of the first
     // one after it; frame numbers sent after it.
@@ -52,11 +46,7 @@ describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freez
       firstRepeatAt ??= now;
     });
     let started = false;
-    const result = await supervisedRun({
-      link: env.link,
-      task,
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, task, {
       onStep: () => {
         if (started) return;
         started = true;

@@ -7,11 +7,10 @@
  * Times are what the virtual devices recorded (performance.now): frames as the server sent them,
  * STOP commands as the controller decoded them.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
-import { supervisedRun } from '../../src-main/run/supervised-run';
-import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 import { waitUntil } from '../helpers/wait-until';
 
 /** The supervisor's staleness limit (ms) and the virtual server's frame period at 120 Hz (ms). */
@@ -23,11 +22,7 @@ const FRAME_MS = 1000 / 120;
  */
 const STOP_WITHIN_MS = STALENESS_MS + FRAME_MS + 5 + 50;
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 /** A loop of 30 frames (250 ms) brings only older frames before the stop; a loop of 2 its newest again. */
 const replays = [
@@ -39,8 +34,7 @@ describe.each(replays)(
   'replayed motion capture in the virtual lab (replay: $replay)',
   ({ replay, code, reason }) => {
     it('drops and counts the old frames and stops the run within the staleness limit of the last new one', async () => {
-      const env = await startLabAndLink();
-      close = env.close;
+      const env = await labs.labAndLink();
       const { lab, link } = env;
       const stops = stopCommandTimes(lab.ur);
       let phase: 'live' | 'due' | 'replay' | 'live again' = 'live';
@@ -52,11 +46,7 @@ describe.each(replays)(
         else if (phase === 'replay') replayed.push(f.frameNumber);
       });
       let before = link.natnet.getStats();
-      const result = await supervisedRun({
-        link,
-        task: quickLabTask(),
-        model: { kind: 'coarse' },
-        workers: 1,
+      const result = await runOnLab({ link }, quickLabTask(), {
         onStep: () => {
           if (phase !== 'live') return;
           phase = 'due';
@@ -114,8 +104,7 @@ describe.each(replays)(
 
 describe('a Motive restart in the virtual lab', () => {
   it('stops the run on the silence, then takes the new numbering once it has kept increasing', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const { lab, link } = env;
     const stops = stopCommandTimes(lab.ur);
     let restartedAt: number | undefined;
@@ -138,11 +127,7 @@ describe('a Motive restart in the virtual lab', () => {
     });
     let before = link.natnet.getStats();
     let restart: Promise<void> | undefined;
-    const result = await supervisedRun({
-      link,
-      task: quickLabTask(),
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab({ link }, quickLabTask(), {
       onStep: () => {
         if (restartedAt !== undefined) return;
         restartedAt = -1;

@@ -4,11 +4,10 @@
  * wrong; comparisons with NaN are all false, so a check written as "x > limit: stop" would pass it.
  * The supervisor must stop on the first such state, naming the value, and no command may follow.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 
 /**
  * One RTDE period of the slowest controller (a CB3 at 125 Hz: 8 ms) for the corrupted state to
@@ -17,16 +16,11 @@ import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virt
  */
 const STOP_WITHIN_MS = 8 + 40;
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 describe('a corrupted robot state in the virtual lab', () => {
   it('stops the run on the first NaN tool pose, naming it, within an RTDE period', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const { lab } = env;
     const stops = stopCommandTimes(lab.ur);
     // Every motion command the controller decodes, with its time (ms, performance.now).
@@ -36,11 +30,7 @@ describe('a corrupted robot state in the virtual lab', () => {
       if (i >= 0 && w.values[i] === CommandCode.SPEED) twists.push(w.receivedAt);
     });
     let injectedAt: number | undefined;
-    const result = await supervisedRun({
-      link: env.link,
-      task: quickLabTask(),
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, quickLabTask(), {
       onStep: () => {
         if (injectedAt !== undefined) return;
         injectedAt = -1;

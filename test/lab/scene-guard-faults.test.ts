@@ -6,13 +6,12 @@
  * 5 mm into the wall or past the edge. Depths are measured on the lab world's true state, not on
  * what the run saw.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
 import { sceneGuardFor, shapeGap, guardShape } from '../../src-main/safety/scene-guard';
 import type { Setup } from '../../src-main/calibration/setup-file';
-import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
 
 const MAX_DEPTH = 0.005;
@@ -24,18 +23,13 @@ const STOPPING_MARGIN = 0.1 * (1 / 120 + 0.008) + 0.1 ** 2 / (2 * 1.5);
 /** One 120 Hz frame, one 8 ms command period, and scheduling slack for a loaded two-core machine (ms). */
 const STOP_WITHIN_MS = 8.4 + 8 + 40;
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('the supervisor guards the scene in the virtual lab', () => {
   it('stops a task without obstacle costs when it pushes the object into a wall, at most 5 mm in', async () => {
-    const env = await startLabAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-wall-scene.json') });
-    close = env.close;
+    const env = await labs.labAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-wall-scene.json') });
     const { lab } = env;
     const task = quickLabTask(8);
     expect(task.costs.map((c) => c.term)).toEqual(['goal-distance']);
@@ -51,7 +45,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
       if (depth >= 0) firstContactAt ??= performance.now();
     });
     const stops = stopCommandTimes(lab.ur);
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await runOnLab(env, task);
     // Let the arm come to rest and the object settle before the deepest point is read.
     await sleep(400);
     expect(result.outcome, result.reason).toBe('stopped');
@@ -79,8 +73,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
   });
 
   it('stops a push that carries the object off the table edge, at most 5 mm past it', async () => {
-    const env = await startLabAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-edge-scene.json') });
-    close = env.close;
+    const env = await labs.labAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-edge-scene.json') });
     const { lab, link } = env;
     // The run's supervisor in the safety thread, at 0.1 m/s: the scene's guard and workspace.
     const sup = link.safety.supervise(
@@ -126,8 +119,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
   });
 
   it('refuses to arm when the calibrations disagree, and stops a run when one moves under it', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const { link } = env;
     const good = link.setup;
     // Motive's frame off by 12 mm along x: what a bumped camera rig does to the calibration.
@@ -143,12 +135,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
       },
     };
     link.useSetup(shifted);
-    const refused = await supervisedRun({
-      link,
-      task: quickLabTask(),
-      model: { kind: 'coarse' },
-      workers: 1,
-    });
+    const refused = await runOnLab({ link }, quickLabTask());
     expect(refused.outcome).toBe('refused');
     const agreement = refused.preflight.checks.find((c) => c.id === 'calibration-agreement');
     expect(agreement?.ok).toBe(false);
@@ -157,11 +144,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
     link.useSetup(good);
     let injectedAt: number | undefined;
     const stops = stopCommandTimes(env.lab.ur);
-    const result = await supervisedRun({
-      link,
-      task: quickLabTask(),
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab({ link }, quickLabTask(), {
       onStep: () => {
         if (injectedAt !== undefined) return;
         injectedAt = -1;

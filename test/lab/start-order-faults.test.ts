@@ -4,17 +4,12 @@
  * alone is a full stroke of the fingers); an abort in the middle of a plan ends the run without
  * waiting for the plan.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
 import type { LabLink } from '../../src-main/lab-link/lab-link';
-import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 /** Records every gripper command that moves the fingers, in `order`, as it is sent. */
 function watchGripper(link: LabLink, order: string[]): void {
@@ -34,17 +29,12 @@ function watchGripper(link: LabLink, order: string[]): void {
 
 describe('start order in the virtual lab', () => {
   it('leaves the gripper alone when a pre-flight check is red', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const order: string[] = [];
     watchGripper(env.link, order);
     // The object's markers are lost: the motion-capture check is red.
     env.lab.natnet.setFaults({ lostTracking: ['object'] });
-    const result = await supervisedRun({
-      link: env.link,
-      task: quickLabTask(),
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, quickLabTask(), {
       onPreflight: (r) => order.push(`preflight ${r.ok ? 'green' : 'red'}`),
     });
     expect(result.outcome).toBe('refused');
@@ -53,15 +43,10 @@ describe('start order in the virtual lab', () => {
   });
 
   it('grips the pusher only after the checks are green and the operator armed a real run', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const order: string[] = [];
     watchGripper(env.link, order);
-    const result = await supervisedRun({
-      link: env.link,
-      task: quickLabTask(1),
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, quickLabTask(1), {
       onPreflight: (r) => order.push(`preflight ${r.ok ? 'green' : 'red'}`),
       confirmArm: async () => {
         order.push('operator armed');
@@ -86,8 +71,7 @@ describe('start order in the virtual lab', () => {
   });
 
   it('ends the run soon after an abort in the middle of a plan, without waiting for it', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     // The fine model on one worker, many rollouts: a plan takes seconds.
     const base = quickLabTask();
     const task = {
@@ -102,11 +86,8 @@ describe('start order in the virtual lab', () => {
     const stops = stopCommandTimes(env.lab.ur);
     let abortedAt = 0;
     let planning = false;
-    const result = await supervisedRun({
-      link: env.link,
-      task,
+    const result = await runOnLab(env, task, {
       model: { kind: 'fine' },
-      workers: 1,
       signal: abort.signal,
       onDecision: (d) => {
         if (d.kind !== 'run-started') return;

@@ -2,28 +2,22 @@
  * Fault injection in the virtual lab: the real clients, the supervisor and the MPC loop against
  * the virtual UR, gripper and NatNet server over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
-import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const labs = labsPerTest();
 
 describe('supervised runs in the virtual lab', () => {
   it('completes a task through the real protocols after green pre-flight checks', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const env = await labs.labAndLink();
+    const result = await runOnLab(env, task);
     expect(result.preflight.ok).toBe(true);
     expect(result.outcome, result.reason).toBe('success');
     expect(result.actions).toBeGreaterThan(0);
@@ -33,23 +27,21 @@ describe('supervised runs in the virtual lab', () => {
   });
 
   it('refuses to arm (nothing moves) when the pusher is not held', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     env.lab.gripper.dropPusher();
     const twists: InputWrite[] = [];
     env.lab.ur.rtde.on(
       'input',
       (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
     );
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await runOnLab(env, task);
     expect(result.outcome).toBe('refused');
     expect(result.reason).toMatch(/Pusher held/);
     expect(twists).toHaveLength(0);
   });
 
   it('stops within 100 ms plus one cycle when motion capture drops out', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const stops = stopCommandTimes(env.lab.ur);
     let cutAt = 0;
     let cut = false;
@@ -58,11 +50,7 @@ describe('supervised runs in the virtual lab', () => {
     env.lab.natnet.onFrameSent(() => {
       if (cutAt === 0) lastDeliveredAt = performance.now();
     });
-    const result = await supervisedRun({
-      link: env.link,
-      task,
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, task, {
       onStep: () => {
         if (cut) return;
         cut = true;
@@ -92,14 +80,9 @@ describe('supervised runs in the virtual lab', () => {
   });
 
   it('ends the run on a protective stop with its reason; recovery needs confirmation', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     let injectedAt: number | undefined;
-    const result = await supervisedRun({
-      link: env.link,
-      task,
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, task, {
       onStep: () => {
         if (injectedAt !== undefined) return;
         injectedAt = -1;
@@ -125,14 +108,9 @@ describe('supervised runs in the virtual lab', () => {
   });
 
   it('ends the run with its reason when the robot link drops mid-run, whenever the planner next commands', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     let cut = false;
-    const result = await supervisedRun({
-      link: env.link,
-      task,
-      model: { kind: 'coarse' },
-      workers: 1,
+    const result = await runOnLab(env, task, {
       onStep: () => {
         if (cut) return;
         cut = true;
@@ -145,14 +123,9 @@ describe('supervised runs in the virtual lab', () => {
   });
 
   it('stops the arm naming the error, not an abort, when the run itself fails while armed', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const decisions: Decision[] = [];
-    const run = supervisedRun({
-      link: env.link,
-      task,
-      model: { kind: 'coarse' },
-      workers: 1,
+    const run = runOnLab(env, task, {
       onDecision: (d) => decisions.push(d),
       onStep: () => {
         throw new Error('step report crashed');
@@ -167,8 +140,7 @@ describe('supervised runs in the virtual lab', () => {
   });
 
   it('puts a stop on the wire within 10 ms of an abort (p99 over 100 aborts)', async () => {
-    const env = await startLabAndLink();
-    close = env.close;
+    const env = await labs.labAndLink();
     const { link, lab } = env;
     await link.robot.waitForState(() => true, 2000);
     const stops = stopCommandTimes(lab.ur);

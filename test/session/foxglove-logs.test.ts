@@ -14,13 +14,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../src-main/experiments/runner';
-import { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
-import { supervisedRun } from '../../src-main/run/supervised-run';
-import { FREE_LAB_PORTS } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
-import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
+import { quickLabTask, runOnLab, startLabAndLink, startVirtualLab } from '../helpers/virtual-lab';
 import { consoleDryRun } from './console-dry-run';
 import { checkLogConformance } from './foxglove-conformance';
 
@@ -77,11 +74,7 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
         scene: env.link.scene,
         settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
       });
-      await supervisedRun({
-        link: env.link,
-        task,
-        model: { kind: 'coarse' },
-        workers: 1,
+      await runOnLab(env, task, {
         recorder,
         sink: recorder.sink(),
       });
@@ -95,13 +88,7 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
   it('parapush run from the command line, against the virtual lab', async () => {
     const dir = tempDir();
     const scene = path.join(repoRoot, 'test/fixtures/lab-short-scene.json');
-    const lab = await VirtualLab.start({
-      scene,
-      ports: FREE_LAB_PORTS,
-      mocap: { multicast: false },
-      robot: { unlockDelay: 0.3 },
-      world: { noiseVariance: 0, seed: 1 },
-    });
+    const lab = await startVirtualLab({ scene });
     try {
       const setup = lab.writeSetup(path.join(dir, 'setup.json'));
       const taskFile = path.join(dir, 'task.json');
@@ -170,11 +157,8 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
         scene: env.link.scene,
         settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
       });
-      await supervisedRun({
-        link: env.link,
-        task,
+      await runOnLab(env, task, {
         model: { kind: 'fine' },
-        workers: 1,
         recorder,
         sink: recorder.sink(),
       });

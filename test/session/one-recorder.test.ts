@@ -12,7 +12,6 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
-import { supervisedRun } from '../../src-main/run/supervised-run';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { stateVector, type NamedState } from '../../src-main/session/named-state';
@@ -21,7 +20,7 @@ import { runExperiment } from '../../src-main/experiments/runner';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { consoleDryRun } from './console-dry-run';
 import { repoRoot } from '../helpers/scenes';
-import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
+import { quickLabTask, runOnLab, startLabAndLink } from '../helpers/virtual-lab';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -138,11 +137,7 @@ describe('one recorder for every run', () => {
         scene: env.link.scene,
         settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
       });
-      const result = await supervisedRun({
-        link: env.link,
-        task,
-        model: { kind: 'coarse' },
-        workers: 1,
+      const result = await runOnLab(env, task, {
         recorder,
         sink: recorder.sink(),
         startedAt: performance.now() / 1000,

@@ -21,6 +21,7 @@ import type { RobotInfo, ThreadError } from './messages';
 import { RtdeConnectionError } from '../../robot/rtde/client';
 import { RtdeSetupError } from '../../robot/rtde/setup-errors';
 import { NatNetLinkError } from '../../mocap/client';
+import { waitForState } from '../../common/wait-for-state';
 
 type RobotEvents = {
   state: [RobotState];
@@ -106,20 +107,7 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
 
   /** Resolves with the first state (the latest included) that satisfies `predicate`. */
   waitForState(predicate: (s: RobotState) => boolean, timeoutMs = 2000): Promise<RobotState> {
-    if (this.latest && predicate(this.latest)) return Promise.resolve(this.latest);
-    return new Promise((resolve, reject) => {
-      const onState = (s: RobotState): void => {
-        if (!predicate(s)) return;
-        clearTimeout(timer);
-        this.off('state', onState);
-        resolve(s);
-      };
-      const timer = setTimeout(() => {
-        this.off('state', onState);
-        reject(new Error(`robot state not reached within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.on('state', onState);
-    });
+    return waitForState(this, predicate, timeoutMs, 'robot state');
   }
 }
 

@@ -1,19 +1,15 @@
 /**
- * The main thread's side of the safety thread: starts the worker (the bundled entry in the
- * Electron build, else worker.ts from source through tsx, as the fine workers start in a
- * terminal), connects it to the lab's robot and motion capture, and routes what it reports: robot
- * states and frames to the mirrors (mirrors.ts), a run's decisions and commands to that run's
- * ThreadSupervisor. Every message from the thread is parsed (messages.ts) before it is acted on.
+ * The main thread's side of the safety thread: starts the worker (common/worker-thread.ts: the
+ * bundled entry in the Electron build, else worker.ts from source through tsx), connects it to
+ * the lab's robot and motion capture, and routes what it reports: robot states and frames to the
+ * mirrors (mirrors.ts), a run's decisions and commands to that run's ThreadSupervisor. Every message from the thread is parsed (messages.ts) before it is acted on.
  *
  * Fail safe: a thread that exits, throws, sends something that is not a safety message or sends
  * no heartbeat for HEARTBEAT_LIMIT_MS (while this thread itself kept time) is ended, and the run
  * it supervised stops with the reason; the robot link counts as lost.
  */
-import { existsSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Scene } from '#contract/scene';
 import type { Setup } from '../../calibration/setup-file';
 import {
@@ -26,6 +22,7 @@ import {
 } from './messages';
 import { MocapMirror, threadError, RobotMirror } from './mirrors';
 import { ThreadSupervisor } from './thread-supervisor';
+import { WorkerThread } from '../../common/worker-thread';
 
 /** Longest wait for the thread to connect to the lab and report ready, or to answer, ms. */
 const START_TIMEOUT_MS = 15_000;
@@ -47,17 +44,11 @@ export interface SafetyStats {
   frameGaps: TickStats;
 }
 
-/** The entry electron-vite builds next to the main bundle (electron.vite.config.ts), if this is a build. */
-const bundledEntry = new URL('./safety-worker.js', import.meta.url);
-const sourceEntry = new URL('./worker.ts', import.meta.url).href;
-/** Registers tsx in the thread, then imports sourceEntry. */
-const bootstrap = new URL('./bootstrap.mjs', import.meta.url);
-
-function startWorker(): Worker {
-  if (bundledEntry.protocol === 'file:' && existsSync(fileURLToPath(bundledEntry)))
-    return new Worker(bundledEntry);
-  return new Worker(bootstrap, { workerData: { entry: sourceEntry } });
-}
+/** The bundled entry electron-vite builds next to the main bundle (electron.vite.config.ts), else the source. */
+const entry = {
+  bundled: new URL('./safety-worker.js', import.meta.url),
+  source: new URL('./worker.ts', import.meta.url),
+};
 
 export class SafetyThread extends EventEmitter<Events> {
   readonly robot: RobotMirror;
@@ -68,14 +59,13 @@ export class SafetyThread extends EventEmitter<Events> {
     number,
     { resolve: (m: FromSafety) => void; reject: (e: Error) => void }
   >();
-  private exited = false;
   private closing = false;
   private failed: Error | undefined;
   private lastHeartbeat = performance.now();
   private watchdog: NodeJS.Timeout | undefined;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly worker: WorkerThread<FromSafety>,
     ready: Extract<FromSafety, { type: 'ready' }>,
   ) {
     super();
@@ -95,6 +85,15 @@ export class SafetyThread extends EventEmitter<Events> {
     );
     this.natnet = new MocapMirror(ready.mocapApp);
     this.priority = ready.priority;
+    // What came before (states and frames before ready) is handled first.
+    worker.listen({
+      message: (m) => this.handle(m),
+      invalid: (problem) => this.fail(new Error(`not a safety message: ${problem}`)),
+      error: (err) => this.fail(err),
+      exit: (code) => {
+        if (!this.closing) this.fail(new Error(`the safety thread exited (code ${code})`));
+      },
+    });
   }
 
   /** Whether the thread runs at raised priority, or why not (common/thread-priority.ts). */
@@ -102,55 +101,29 @@ export class SafetyThread extends EventEmitter<Events> {
 
   /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
   static async start(connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>): Promise<SafetyThread> {
-    const worker = startWorker();
-    let thread: SafetyThread | undefined = undefined;
-    let exitedEarly = false;
-    const early: FromSafety[] = [];
-    const ready = new Promise<Extract<FromSafety, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the safety thread did not start')), START_TIMEOUT_MS);
-      const done = (err: Error | undefined, m?: Extract<FromSafety, { type: 'ready' }>): void => {
-        clearTimeout(timer);
-        if (err) reject(err);
-        else resolve(m!);
-      };
-      worker.on('message', (raw: unknown) => {
-        if (thread) return thread.receive(raw);
-        const parsed = fromSafetySchema.safeParse(raw);
-        if (!parsed.success) return done(new Error(`not a safety message: ${parsed.error.message}`));
-        const m = parsed.data;
-        if (m.type === 'ready') done(undefined, m);
-        else if (m.type === 'failed') done(threadError(m.error));
-        else early.push(m);
-      });
-      worker.on('error', (err) => (thread ? thread.fail(err) : done(err)));
-      worker.on('exit', (code) => {
-        if (thread) {
-          thread.exited = true;
-          if (!thread.closing) thread.fail(new Error(`the safety thread exited (code ${code})`));
-        } else {
-          exitedEarly = true;
-          done(new Error(`the safety thread exited (code ${code}) before it connected`));
-        }
-      });
+    const start: ToSafety = { type: 'connect', ...connect, clockOrigin: performance.timeOrigin };
+    const { thread, answer } = await WorkerThread.start({
+      entry,
+      schema: fromSafetySchema,
+      start,
+      timeoutMs: START_TIMEOUT_MS,
+      // What the thread reports before it is ready (states, frames) is handled once it is.
+      settle: (m) => (m.type === 'ready' ? m : m.type === 'failed' ? threadError(m.error) : undefined),
+      errors: {
+        timeout: 'the safety thread did not start',
+        invalid: (problem) => `not a safety message: ${problem}`,
+        exit: (code) => `the safety thread exited (code ${code}) before it connected`,
+      },
+      abandon: stopWorker,
     });
-    const message: ToSafety = { type: 'connect', ...connect, clockOrigin: performance.timeOrigin };
-    worker.postMessage(message);
-    let readyMessage: Extract<FromSafety, { type: 'ready' }>;
-    try {
-      readyMessage = await ready;
-    } catch (err) {
-      if (!exitedEarly) await stopWorker(worker);
-      throw err;
-    }
-    thread = new SafetyThread(worker, readyMessage);
-    for (const m of early) thread.handle(m);
-    thread.startWatchdog();
-    return thread;
+    const safety = new SafetyThread(thread, answer);
+    safety.startWatchdog();
+    return safety;
   }
 
   /** Whether the thread is up (not ended, not failed). */
   get alive(): boolean {
-    return !this.exited && this.failed === undefined;
+    return !this.worker.ended && this.failed === undefined;
   }
 
   /** A new supervisor for a run on `scene` (within the lab's limits); the thread's previous one is let go. */
@@ -187,7 +160,7 @@ export class SafetyThread extends EventEmitter<Events> {
   /** Stops the arm, lets go of the lab and ends the thread. */
   async close(): Promise<void> {
     clearInterval(this.watchdog);
-    if (this.exited) return;
+    if (this.worker.ended) return;
     this.closing = true;
     await stopWorker(this.worker);
   }
@@ -236,17 +209,7 @@ export class SafetyThread extends EventEmitter<Events> {
   }
 
   private send(message: ToSafety): void {
-    if (!this.exited) this.worker.postMessage(message);
-  }
-
-  private receive(raw: unknown): void {
-    const parsed = fromSafetySchema.safeParse(raw);
-    if (!parsed.success) {
-      this.fail(new Error(`not a safety message: ${parsed.error.message}`));
-      void this.worker.terminate();
-      return;
-    }
-    this.handle(parsed.data);
+    this.worker.post(message);
   }
 
   private handle(m: FromSafety): void {
@@ -306,10 +269,6 @@ export class SafetyThread extends EventEmitter<Events> {
 }
 
 /** Asks the worker to close (it stops the arm and lets go of the lab); ends it after a second. */
-async function stopWorker(worker: Worker): Promise<void> {
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.postMessage('close');
-  const timer = setTimeout(() => void worker.terminate(), 1000);
-  await exited;
-  clearTimeout(timer);
+function stopWorker(worker: WorkerThread<FromSafety>): Promise<void> {
+  return worker.end('close', 1000);
 }

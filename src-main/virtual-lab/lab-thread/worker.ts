@@ -5,16 +5,13 @@
  * by lab-thread.ts; every message it receives is parsed (messages.ts) before it is acted on.
  */
 import { performance } from 'node:perf_hooks';
-import { parentPort } from 'node:worker_threads';
 import type { InputWrite } from '../virtual-ur/rtde-server';
 import { VirtualLab } from '../virtual-lab';
-import { raiseThreadPriority } from '../../common/thread-priority';
+import { enterWorkerThread } from '../../common/worker-thread';
 import { toLabSchema, type FromLabSent } from './messages';
 
-const port = parentPort;
-if (!port) throw new Error('the virtual lab thread runs as a worker thread');
 // The devices it stands for run on machines of their own: keep them ahead of this machine's load.
-raiseThreadPriority();
+const { port } = enterWorkerThread('the virtual lab thread');
 const send = (m: FromLabSent): void => port.postMessage(m);
 
 let lab: VirtualLab | null = null;
@@ -42,7 +39,7 @@ async function stop(): Promise<void> {
   lab = null;
   await running?.stop();
   send({ type: 'stopped' });
-  port!.close();
+  port.close();
 }
 
 port.on('message', (raw: unknown) => {
