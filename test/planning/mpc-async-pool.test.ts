@@ -24,14 +24,14 @@ describe('asynchronous TAMPC on the worker pool', () => {
   it("plans step 1 during control 0 from the fine model's prediction of its end and rest", async () => {
     const loaded = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-high-accuracy.json'));
     const p = loaded.task.planner;
-    // Small, so the test is quick: 2 candidates of 4 rollouts, 2 samples each.
+    // Small, so the test is quick: 2 candidates (1 and 2 controls) of 4 rollouts, 2 samples each.
     const task: Task = {
       ...loaded.task,
       planner: {
         ...p,
         mode: 'asynchronous',
         optimizer: { ...p.optimizer, rollouts: 4 },
-        tampc: { ...p.tampc, candidates: 2, samples: 2, iterations: 1 },
+        tampc: { ...p.tampc, candidates: 2, minActions: 1, maxActions: 2, samples: 2, iterations: 1 },
       },
     };
     const { scene, x0 } = sampleScene(loaded.scene, task.sampling, deriveSeed(sceneSeed(1, 0), 'start'));
