@@ -9,11 +9,12 @@
  *   execution time.
  * - asynchronous: step n+1 is planned while step n executes, from the state the plan predicts at
  *   the end of control n (after its rest, for the planners whose plans end in one: TAMPC and
- *   UAMPC; the planner predicts the rest). When the observation arrives it is compared with that prediction; a
- *   difference beyond the tolerance drops the plan and plans again from the observation (the
- *   step event says so). A plan later than its control leaves the arm holding still, which is the
- *   plant's contract after every control, never a replay of the old control. Task time counts
- *   only the time the arm waits: a plan that arrives within the control costs nothing.
+ *   UAMPC; the planner predicts the rest). When the observation arrives it is compared with that
+ *   prediction; a difference beyond the tolerance drops the plan and plans again from the
+ *   observation (the step event says so). A plan later than its control leaves the arm holding
+ *   still, which is the plant's contract after every control, never a replay of the old control.
+ *   Task time counts only the time the arm waits: a plan that arrives within the control (and
+ *   the rest after it) costs nothing.
  *
  * In both modes a plan is executed only if it was made from a state that a fresh observation,
  * taken just before sending, confirms within the tolerance: a plan is never sent from a state the
