@@ -8,6 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import { FineModel } from '#physics/fine-model';
 import { requirePusher, type Integrator, type Scene } from '#contract/scene';
+
+/** A fine-model setting to compare (scene.fine). */
+type FineModelSettings = Scene['fine'];
 import { layoutForScene, wrapAngle, type State } from '#contract/state';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { realWorldSpread } from '../src-main/parareal/parareal';
@@ -155,9 +158,9 @@ export interface Replays {
 export async function replayAccuracyRows(
   groups: readonly Replays[],
   controlDuration: number,
-  settings: readonly { integrator: Integrator; timestep: number }[],
+  settings: readonly FineModelSettings[],
 ): Promise<Row[]> {
-  const run = async (s: { integrator: Integrator; timestep: number }) => {
+  const run = async (s: FineModelSettings) => {
     let cpuMs = 0;
     let seconds = 0;
     const states: State[] = [];
@@ -197,10 +200,10 @@ export async function replayAccuracyRows(
   };
   const rows: Row[] = [];
   for (const s of settings) {
-    const r = s.integrator === 'RK4' && s.timestep === 0.001 ? reference : await run(s);
+    const r = s.integrator === 'RK4' && s.timestep === 0.001 && !s.sleep ? reference : await run(s);
     const d = diff(r.states);
     rows.push({
-      prediction: `${s.integrator} ${s.timestep * 1000} ms`,
+      prediction: `${s.integrator} ${s.timestep * 1000} ms${s.sleep ? ', sleeping bodies' : ''}`,
       'CPU ms per simulated s': r.msPerSimSecond,
       'cost vs reference': r.msPerSimSecond / reference.msPerSimSecond,
       'mean diff mm': d.mm,

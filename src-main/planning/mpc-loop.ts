@@ -8,11 +8,13 @@
  * - synchronous: the arm holds still while each step is planned; task time = planning time +
  *   execution time.
  * - asynchronous: step n+1 is planned while step n executes, from the state the plan predicts at
- *   the end of control n. When the observation arrives it is compared with that prediction; a
- *   difference beyond the tolerance drops the plan and plans again from the observation (the
- *   step event says so). A plan later than its control leaves the arm holding still, which is the
- *   plant's contract after every control, never a replay of the old control. Task time counts
- *   only the time the arm waits: a plan that arrives within the control costs nothing.
+ *   the end of control n (after its rest, for the planners whose plans end in one: TAMPC and
+ *   UAMPC; the planner predicts the rest). When the observation arrives it is compared with that
+ *   prediction; a difference beyond the tolerance drops the plan and plans again from the
+ *   observation (the step event says so). A plan later than its control leaves the arm holding
+ *   still, which is the plant's contract after every control, never a replay of the old control.
+ *   Task time counts only the time the arm waits: a plan that arrives within the control (and
+ *   the rest after it) costs nothing.
  *
  * In both modes a plan is executed only if it was made from a state that a fresh observation,
  * taken just before sending, confirms within the tolerance: a plan is never sent from a state the
@@ -122,11 +124,17 @@ const within = (d: Tolerance, t: Tolerance): boolean =>
   d.translation <= t.translation && d.rotation <= t.rotation;
 
 interface PendingPlan {
-  /** The predicted state the plan starts from. */
-  basis: State;
-  plan: Promise<{ plan: Plan; planning: number }>;
+  /** The predicted state the plan starts from (after the rest, once the planner has predicted it). */
+  basis: Promise<State>;
+  /**
+   * The plan and how long after the control's start it was ready (s); null when the predicted
+   * state calls for the reflex, which then comes next instead of a plan.
+   */
+  plan: Promise<{ plan: Plan; planning: number; ready: number } | null>;
   /** Abandons the plan: its queued predictions leave the workers to the plan that replaces it. */
   cancel: AbortController;
+  /** The control and rest it overlaps (s): the arm waits only for what the plan takes beyond it. */
+  overlap: number;
 }
 
 interface ChosenPlan {
@@ -199,12 +207,21 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     if (pending) {
       const p = pending;
       pending = null;
-      const divergence = stateDivergence(L, x, p.basis);
-      if (within(divergence, asyncTolerance ?? confirm)) {
-        const arrived = await untilAborted(p.plan, o.signal);
-        // It started with the control; the arm waits only for what it took beyond the control.
-        const waited = Math.max(0, arrived.planning - o.controlDuration);
-        return { ...arrived, basis: p.basis, waited, replan: { divergence, replanned: false } };
+      const basis = await untilAborted(p.basis, o.signal);
+      const divergence = stateDivergence(L, x, basis);
+      const arrived = within(divergence, asyncTolerance ?? confirm)
+        ? await untilAborted(p.plan, o.signal)
+        : null;
+      if (arrived) {
+        // It started with the control; the arm waits only for what it took beyond control and rest.
+        const waited = Math.max(0, arrived.ready - p.overlap);
+        return {
+          plan: arrived.plan,
+          planning: arrived.planning,
+          basis,
+          waited,
+          replan: { divergence, replanned: false },
+        };
       }
       // Dropped unfinished: the fresh plan gets the workers at once instead of queueing behind it.
       p.cancel.abort();
@@ -278,16 +295,33 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       time += chosen.waited;
 
       const u = plan.controls[0]!;
-      if (asyncTolerance && plan.restTime === 0 && controls.length + 1 < o.maxActions) {
-        // The state this plan predicts at the end of its first control: the next plan starts there.
+      const settle = o.planner.settle?.bind(o.planner);
+      if (
+        asyncTolerance &&
+        controls.length + 1 < o.maxActions &&
+        (plan.restTime === 0 || settle !== undefined)
+      ) {
+        // The state this plan predicts at the end of its first control (and its rest): the next
+        // plan starts there.
         const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
         if (predicted) {
-          const basis = Float64Array.from(predicted);
+          const end = Float64Array.from(predicted);
           const cancel = new AbortController();
-          const next = planNow(basis, controls.length + 1, u, plan.controls, cancel.signal);
+          const started = performance.now();
+          const basis =
+            plan.restTime > 0 && settle ? settle(end, plan.restTime, cancel.signal) : Promise.resolve(end);
+          const step = controls.length + 1;
+          const previous = plan.controls;
+          const next = basis.then(async (b) => {
+            // The reflex acts on that state without a plan: planning for it would only hold the workers.
+            if (o.reflex?.(b)) return null;
+            const made = await planNow(b, step, u, previous, cancel.signal);
+            return { ...made, ready: (performance.now() - started) / 1000 };
+          });
           // A dropped plan's failure must not become an unhandled rejection.
+          basis.catch(() => undefined);
           next.catch(() => undefined);
-          pending = { basis, plan: next, cancel };
+          pending = { basis, plan: next, cancel, overlap: o.controlDuration + plan.restTime };
         }
       }
       const path = await o.plant.execute(u, o.controlDuration);

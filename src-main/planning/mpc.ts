@@ -53,6 +53,12 @@ export interface Plan {
  */
 export interface Planner {
   plan(ctx: PlanContext): Promise<Plan>;
+  /**
+   * The state after `restTime` s with the arm at rest from x, as the planner's model predicts it:
+   * for the planners whose plans end in a rest (TAMPC, UAMPC), so that asynchronous MPC can plan
+   * the next step from where the objects come to rest. Without it such plans run synchronously.
+   */
+  settle?(x: State, restTime: number, signal?: AbortSignal): Promise<State>;
 }
 
 /** Warm start (WAFR 2018 Sec. 6): drop the executed control and repeat the last one at the end. */

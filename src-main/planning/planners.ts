@@ -11,7 +11,7 @@ import { MpcPlanner, type Planner } from './mpc';
 import type { OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
 import type { BatchRollout } from './rollout';
-import { TampcPlanner, type StochasticSampler } from './tampc';
+import { TampcPlanner, type RestPredictor, type StochasticSampler } from './tampc';
 import type { Task } from './task-file';
 
 /** What a planner is built from: the task and its scene, and the parts every planner shares. */
@@ -28,6 +28,8 @@ export interface PlannerParts {
   iterationLabels: (count: number) => number[];
   /** Stochastic executions on the worker pool, for the planners that sample them (TAMPC). */
   sampler: () => StochasticSampler;
+  /** The prediction model's rest on the worker pool, for the planners whose plans end in a rest. */
+  settle: () => RestPredictor;
 }
 
 /** The planner kinds a task file names (contract/planner-settings.ts plannerKindSchema). */
@@ -73,6 +75,7 @@ function tampc(p: PlannerParts, minActions: 'task' | 'max'): Planner {
     restTime: t.restTime,
     iterationLabels: p.iterationLabels,
     sampler: p.sampler(),
+    settle: p.settle(),
   });
 }
 

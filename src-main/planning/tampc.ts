@@ -45,11 +45,16 @@ export interface SampleRequest {
 /** Runs a batch of stochastic executions (on the worker pool in task-run.ts); next states in order. */
 export type StochasticSampler = (requests: readonly SampleRequest[]) => Promise<State[]>;
 
+/** The state after restTime s at rest from x, noise-free (the prediction model on the worker pool in task-run.ts). */
+export type RestPredictor = (x: State, restTime: number, signal?: AbortSignal) => Promise<State>;
+
 export interface TampcOptions {
   geometry: TaskGeometry;
   rollout: BatchRollout;
   cost: TrajectoryCost;
   sampler: StochasticSampler;
+  /** Predicts a plan's rest for asynchronous MPC (Planner.settle); absent: plans run synchronously. */
+  settle?: RestPredictor;
   rng: Rng;
   optimizer: OptimizerSettings;
   controlDuration: number;
@@ -132,17 +137,36 @@ export interface CandidateEvaluation {
 }
 
 export class TampcPlanner implements Planner {
-  /** The rest of the sequence chosen last step, offered again as one candidate. */
-  private carried: Control[] | null = null;
+  /**
+   * The last two plans this planner made and the signals they were made under: the fallback for
+   * the carried candidate when the caller names no previous plan (see carriedFrom).
+   */
+  private recent: { controls: Control[]; signal: AbortSignal | undefined }[] = [];
   /** Evaluations of the last plan() call, for tests and logs. */
   lastEvaluations: CandidateEvaluation[] = [];
+  readonly settle?: RestPredictor;
 
-  constructor(private readonly o: TampcOptions) {}
+  constructor(private readonly o: TampcOptions) {
+    if (o.settle) this.settle = o.settle;
+  }
+
+  /**
+   * The rest of the sequence chosen last step (Alg. 1 line 14): of the plan that ran before this
+   * step when the caller names it (the MPC loop does; with asynchronous MPC the planner has by
+   * then made a plan for a predicted state that may have been dropped), else of the last plan
+   * made that was not withdrawn (its signal aborted): after the gripper's reflex, which runs
+   * without a plan, and for callers that plan step after step themselves.
+   */
+  private carriedFrom(ctx: PlanContext): Control[] | null {
+    const last = ctx.previous ?? [...this.recent].reverse().find((r) => !r.signal?.aborted)?.controls ?? null;
+    return last && last.length > 1 ? last.slice(1) : null;
+  }
 
   async plan(ctx: PlanContext): Promise<Plan> {
     const o = this.o;
+    const carried = ctx.step === 0 ? null : this.carriedFrom(ctx);
     const fresh = candidateSequences(o.geometry, ctx.x, {
-      candidates: this.carried ? o.candidates - 1 : o.candidates,
+      candidates: carried ? o.candidates - 1 : o.candidates,
       minActions: o.minActions,
       maxActions: o.maxActions,
       controlDuration: o.controlDuration,
@@ -150,7 +174,7 @@ export class TampcPlanner implements Planner {
       maxYawRate: o.optimizer.maxYawRate,
       maxOpeningSpeed: o.optimizer.maxOpeningSpeed,
     });
-    const initial = this.carried ? [...fresh, this.carried] : fresh;
+    const initial = carried ? [...fresh, carried] : fresh;
     // Every seed is drawn before any await: the candidates' optimizations and samples finish in
     // whatever order the pool returns them, and must not share a stream. (One per candidate, then
     // Q per candidate in candidate order: the order in which they were drawn when the samples ran
@@ -175,7 +199,7 @@ export class TampcPlanner implements Planner {
     const optimized = this.lastEvaluations.map((e) => e.optimized);
     const best = this.lastEvaluations.reduce((a, b) => (b.value < a.value ? b : a));
     const chosen = best.optimized;
-    this.carried = chosen.controls.length > 1 ? chosen.controls.slice(1) : null;
+    this.recent = [...this.recent.slice(-1), { controls: chosen.controls, signal: ctx.signal }];
     return {
       controls: chosen.controls,
       restTime: o.restTime,

@@ -24,7 +24,8 @@ import type { OptimizerSettings } from './optimizer';
 import { TaskGeometry } from './outcome';
 import { deriveSeed, Rng } from '../common/rng';
 import { predictorRollout } from './rollout';
-import type { StochasticSampler } from './tampc';
+import type { RestPredictor, StochasticSampler } from './tampc';
+import { restControl } from './control-space';
 import type { NoiseModel, Task } from './task-file';
 
 export interface TaskRunParts {
@@ -105,6 +106,7 @@ export async function createTaskRun(o: {
     optimizer: settings,
     iterationLabels: labels,
     sampler: () => poolSampler(o.pool, predictionScene, task.execution.noise, scene.fine.timestep),
+    settle: () => poolSettle(o.pool, predictionScene),
   });
   return { geometry, cost, planner, model, dispose: () => undefined };
 }
@@ -158,6 +160,19 @@ export function poolSampler(
       }),
     );
     return results.map((res) => res.states[res.states.length - 1]!);
+  };
+}
+
+/**
+ * A plan's rest as the prediction model sees it: one noise-free fine job on the pool, the arm at
+ * rest for restTime. Asynchronous MPC plans the next step from its end (Planner.settle).
+ */
+export function poolSettle(pool: FinePool, scene: Scene): RestPredictor {
+  const sceneKey = pool.registerScene(scene);
+  const rest = restControl(layoutForScene(scene).robotDofs);
+  return async (x, restTime, signal) => {
+    const r = await pool.run({ sceneKey, x, controls: [[...rest]], dt: restTime }, signal);
+    return r.states[r.states.length - 1]!;
   };
 }
 

@@ -249,6 +249,12 @@ export const fineModelSettingsSchema = z
       .default(0.001)
       .describe('s'),
     integrator: integratorSchema.default('RK4'),
+    /**
+     * MuJoCo's body sleeping: an object that has come to rest stops being simulated until an
+     * awake body touches it, so objects the robot does not reach cost (almost) nothing per step.
+     * Absent: off, and the model is exactly the one without the option.
+     */
+    sleep: z.boolean().optional(),
   })
   .strict();
 

@@ -72,9 +72,11 @@ export function sceneToMjcf(scene: Scene): string {
   // direction of motion, and a centred push on a cylinder then veers off sideways (64 mm over a
   // 150 mm push with the authors' pusher friction, 2 mm with elliptic cones). impratio 10 makes
   // the frictional constraints stiff, as real dry friction is.
-  lines.push(
-    `  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"/>`,
-  );
+  const option = `  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"`;
+  // Sleeping bodies at rest (a prediction setting, docs/planner.md): resting objects out of the
+  // robot's way leave the constraint solver until something touches them.
+  if (fine.sleep) lines.push(`${option}>`, '    <flag sleep="enable"/>', '  </option>');
+  else lines.push(`${option}/>`);
   lines.push('  <worldbody>');
   // The plane is infinite for collisions; its size is only visual. Leaving the table is the
   // planner's failure check, not the physics'.

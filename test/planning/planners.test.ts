@@ -57,6 +57,8 @@ function parts(): PlannerParts {
     },
     iterationLabels: () => [0],
     sampler: () => certain,
+    // Kinematic bodies stop with the pusher: a rest leaves the state as it is.
+    settle: () => (x) => Promise.resolve(x),
   };
 }
 

@@ -12,7 +12,8 @@ import { deriveSeed } from '../../src-main/common/rng';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { ExecutionWorld } from '../../src-main/planning/execution-world';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { createTaskRun, poolSampler } from '../../src-main/planning/task-run';
+import { createTaskRun, poolSampler, poolSettle } from '../../src-main/planning/task-run';
+import { FineModel } from '#physics/fine-model';
 import type { TampcPlanner } from '../../src-main/planning/tampc';
 import { DEFAULT_PREDICTION } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
@@ -49,6 +50,23 @@ describe('TAMPC samples on the worker pool', () => {
       }
       expect(pooled[0]).not.toEqual(pooled[1]);
     }
+  });
+
+  it("predict a plan's rest for asynchronous MPC: the prediction model with the arm still, noise-free", async () => {
+    const predictionScene = { ...scene, fine: DEFAULT_PREDICTION };
+    const fine = await FineModel.create(predictionScene);
+    try {
+      // The state a 1 s push at 0.3 m/s ends in: the object still sliding when the control ends.
+      const end = fine.step(x0, [0.3, 0.01], 1);
+      const settled = await poolSettle(pool, predictionScene)(end, 0.5);
+      expect(settled).toEqual(fine.step(end, [0, 0], 0.5));
+      expect(settled).not.toEqual(end);
+    } finally {
+      fine.dispose();
+    }
+    // The run's TAMPC planner predicts its rests so.
+    const parts = await createTaskRun({ task, scene, pool, model: { kind: 'fine' }, seed: 1 });
+    expect(parts.planner.settle).toBeTypeOf('function');
   });
 
   it('spread like the 1 ms world when they step at 2 ms', async () => {

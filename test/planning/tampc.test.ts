@@ -119,6 +119,38 @@ describe('task-adaptive MPC (WAFR 2018 Alg. 1-3)', () => {
     const carried = p.lastEvaluations[p.lastEvaluations.length - 1]!.optimized.controls;
     expect(carried).toEqual(first.controls.slice(1));
   });
+
+  it('carries the plan the caller says ran, not one made since for a predicted state (asynchronous MPC)', async () => {
+    const p = planner(0.2);
+    const ran = await p.plan({ x, step: 0, uPrev: [0, 0] });
+    const next = kinematicStep(g.layout, x, ran.controls[0]!, 1);
+    // A plan for step 1 from a predicted state, dropped (withdrawn) once the observation differed.
+    const withdrawn = new AbortController();
+    await p.plan({
+      x: next,
+      step: 1,
+      uPrev: ran.controls[0]!,
+      previous: ran.controls,
+      signal: withdrawn.signal,
+    });
+    withdrawn.abort();
+    await p.plan({ x: next, step: 1, uPrev: ran.controls[0]!, previous: ran.controls });
+    expect(p.lastEvaluations.at(-1)!.optimized.controls).toEqual(ran.controls.slice(1));
+  });
+
+  it('after an action without a plan, carries the last plan that was not withdrawn', async () => {
+    const p = planner(0.2);
+    const ran = await p.plan({ x, step: 0, uPrev: [0, 0] });
+    const withdrawn = new AbortController();
+    const dropped = await p.plan({ x, step: 1, uPrev: ran.controls[0]!, signal: withdrawn.signal });
+    withdrawn.abort();
+    // Step 2 follows the gripper's reflex: no previous plan named.
+    await p.plan({ x, step: 2, uPrev: [0, 0] });
+    const carried = p.lastEvaluations.at(-1)!.optimized.controls;
+    expect(ran.controls.length).toBeGreaterThan(1);
+    expect(carried).toEqual(ran.controls.slice(1));
+    expect(carried).not.toEqual(dropped.controls.slice(1));
+  });
 });
 
 describe('TAMPC on the WAFR tasks (Sec. 7: fast pushes of one or two actions)', () => {
