@@ -4,7 +4,7 @@
  * real clients; an e-Series in Local mode ignores the program, and pre-flight says so plainly.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { LOCAL_MODE } from '../../src-main/robot/dashboard';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
@@ -27,7 +27,7 @@ describe('supervised runs by controller profile', () => {
     close = env.close;
     expect(env.link.robot.frequency).toBe(frequency);
     expect(env.link.identity.robot).toMatch(new RegExp(`^URSoftware ${software.replace('.', '\\.')}\\.`));
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
     expect(result.preflight.ok, result.reason).toBe(true);
     expect(result.outcome, result.reason).toBe('success');
   });
@@ -42,7 +42,7 @@ describe('supervised runs by controller profile', () => {
       'input',
       (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
     );
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
     expect(result.outcome).toBe('refused');
     expect(result.reason).toContain(LOCAL_MODE);
     expect(env.lab.ur.controller.runtime).toBe('STOPPED');

@@ -19,7 +19,7 @@ import {
   speedRegisterFor,
 } from '../../src-main/robot/gripper';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { SessionLog } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
 import { FREE_LAB_PORTS } from '../helpers/lab-config';
@@ -126,13 +126,12 @@ describe('the virtual lab with a gripper scene', () => {
       scene: env.link.scene,
       settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
     });
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task,
       model: { kind: 'fine' },
       workers: 1,
       recorder,
-      sink: recorder.sink(),
     });
     await recorder.close();
     // Armed on the gripper's own pre-flight check, then the run ended: a grasp, or a failure it

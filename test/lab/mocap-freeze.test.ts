@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
@@ -52,7 +52,7 @@ describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freez
       firstRepeatAt ??= now;
     });
     let started = false;
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },

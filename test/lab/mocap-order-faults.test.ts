@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
 import { RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -52,7 +52,7 @@ describe.each(replays)(
         else if (phase === 'replay') replayed.push(f.frameNumber);
       });
       let before = link.natnet.getStats();
-      const result = await supervisedRun({
+      const result = await ownedRun({
         link,
         task: quickLabTask(),
         model: { kind: 'coarse' },
@@ -138,7 +138,7 @@ describe('a Motive restart in the virtual lab', () => {
     });
     let before = link.natnet.getStats();
     let restart: Promise<void> | undefined;
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link,
       task: quickLabTask(),
       model: { kind: 'coarse' },

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
@@ -36,7 +36,7 @@ describe('a corrupted robot state in the virtual lab', () => {
       if (i >= 0 && w.values[i] === CommandCode.SPEED) twists.push(w.receivedAt);
     });
     let injectedAt: number | undefined;
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task: quickLabTask(),
       model: { kind: 'coarse' },

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { sceneGuardFor, shapeGap, guardShape } from '../../src-main/safety/scene-guard';
 import type { Setup } from '../../src-main/calibration/setup-file';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
@@ -51,7 +51,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
       if (depth >= 0) firstContactAt ??= performance.now();
     });
     const stops = stopCommandTimes(lab.ur);
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
     // Let the arm come to rest and the object settle before the deepest point is read.
     await sleep(400);
     expect(result.outcome, result.reason).toBe('stopped');
@@ -143,7 +143,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
       },
     };
     link.useSetup(shifted);
-    const refused = await supervisedRun({
+    const refused = await ownedRun({
       link,
       task: quickLabTask(),
       model: { kind: 'coarse' },
@@ -157,7 +157,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
     link.useSetup(good);
     let injectedAt: number | undefined;
     const stops = stopCommandTimes(env.lab.ur);
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link,
       task: quickLabTask(),
       model: { kind: 'coarse' },

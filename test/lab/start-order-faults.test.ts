@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import type { LabLink } from '../../src-main/lab-link/lab-link';
 import { quickLabTask, startLabAndLink, stopCommandTimes } from '../helpers/virtual-lab';
 
@@ -40,7 +40,7 @@ describe('start order in the virtual lab', () => {
     watchGripper(env.link, order);
     // The object's markers are lost: the motion-capture check is red.
     env.lab.natnet.setFaults({ lostTracking: ['object'] });
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task: quickLabTask(),
       model: { kind: 'coarse' },
@@ -57,7 +57,7 @@ describe('start order in the virtual lab', () => {
     close = env.close;
     const order: string[] = [];
     watchGripper(env.link, order);
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task: quickLabTask(1),
       model: { kind: 'coarse' },
@@ -102,7 +102,7 @@ describe('start order in the virtual lab', () => {
     const stops = stopCommandTimes(env.lab.ur);
     let abortedAt = 0;
     let planning = false;
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task,
       model: { kind: 'fine' },

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
@@ -23,7 +23,7 @@ describe('supervised runs in the virtual lab', () => {
   it('completes a task through the real protocols after green pre-flight checks', async () => {
     const env = await startLabAndLink();
     close = env.close;
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
     expect(result.preflight.ok).toBe(true);
     expect(result.outcome, result.reason).toBe('success');
     expect(result.actions).toBeGreaterThan(0);
@@ -41,7 +41,7 @@ describe('supervised runs in the virtual lab', () => {
       'input',
       (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
     );
-    const result = await supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
+    const result = await ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1 });
     expect(result.outcome).toBe('refused');
     expect(result.reason).toMatch(/Pusher held/);
     expect(twists).toHaveLength(0);
@@ -58,7 +58,7 @@ describe('supervised runs in the virtual lab', () => {
     env.lab.natnet.onFrameSent(() => {
       if (cutAt === 0) lastDeliveredAt = performance.now();
     });
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },
@@ -95,7 +95,7 @@ describe('supervised runs in the virtual lab', () => {
     const env = await startLabAndLink();
     close = env.close;
     let injectedAt: number | undefined;
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },
@@ -128,7 +128,7 @@ describe('supervised runs in the virtual lab', () => {
     const env = await startLabAndLink();
     close = env.close;
     let cut = false;
-    const result = await supervisedRun({
+    const result = await ownedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },
@@ -148,7 +148,7 @@ describe('supervised runs in the virtual lab', () => {
     const env = await startLabAndLink();
     close = env.close;
     const decisions: Decision[] = [];
-    const run = supervisedRun({
+    const run = ownedRun({
       link: env.link,
       task,
       model: { kind: 'coarse' },

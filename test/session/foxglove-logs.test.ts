@@ -17,7 +17,7 @@ import { runExperiment } from '../../src-main/experiments/runner';
 import { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { FREE_LAB_PORTS } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
 import { quickLabTask, startLabAndLink } from '../helpers/virtual-lab';
@@ -77,13 +77,12 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
         scene: env.link.scene,
         settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
       });
-      await supervisedRun({
+      await ownedRun({
         link: env.link,
         task,
         model: { kind: 'coarse' },
         workers: 1,
         recorder,
-        sink: recorder.sink(),
       });
       await recorder.close();
     } finally {
@@ -170,13 +169,12 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
         scene: env.link.scene,
         settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
       });
-      await supervisedRun({
+      await ownedRun({
         link: env.link,
         task,
         model: { kind: 'fine' },
         workers: 1,
         recorder,
-        sink: recorder.sink(),
       });
       await recorder.close();
     } finally {

@@ -8,11 +8,10 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
-import { supervisedRun } from '../../src-main/run/supervised-run';
+import { ownedRun } from '../helpers/owned-run';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { stateVector, type NamedState } from '../../src-main/session/named-state';
@@ -138,14 +137,12 @@ describe('one recorder for every run', () => {
         scene: env.link.scene,
         settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
       });
-      const result = await supervisedRun({
+      const result = await ownedRun({
         link: env.link,
         task,
         model: { kind: 'coarse' },
         workers: 1,
         recorder,
-        sink: recorder.sink(),
-        startedAt: performance.now() / 1000,
       });
       expect(result.preflight.ok, result.reason).toBe(true);
       await recorder.close();
