@@ -229,7 +229,7 @@ export class LabRunController implements RunController {
 
   private waitForArm(run: ActiveRun): Promise<void> {
     if (this.owner.aborted) return Promise.resolve();
-    run.sink.status({ reason: 'Pre-flight checks green: arm to start the real run' });
+    this.owner.report({ reason: 'Pre-flight checks green: arm to start the real run' });
     log(run.sink, 'warn', 'run', 'Pre-flight checks green: waiting for the operator to arm the real run');
     return new Promise((resolve) => (run.armed = resolve));
   }
