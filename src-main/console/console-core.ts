@@ -117,6 +117,7 @@ export class ConsoleCore {
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? wallSeconds;
     this.foxglove = options.foxglove ?? null;
+    // A controller without an owner runs no workers: the core's own owner then only keeps the status.
     this.run = this.runController.owner ?? new RunOwner({ workers: 1, now: this.now });
     this.run.publishTo((event) => this.publish(event));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });

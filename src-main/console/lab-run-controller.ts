@@ -121,8 +121,7 @@ export class LabRunController implements RunController {
   }
 
   async start(request: RunRequest, sink: RunSink): Promise<void> {
-    // An aborted run may still be winding down (planning finishing, the pool closing): wait for it.
-    if (this.active && this.owner.aborted) await this.ending;
+    // The console starts a run once the last has let go of the lab (the core waits for its end).
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session) throw new Error(NO_REAL_LAB);
