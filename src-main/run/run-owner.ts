@@ -118,10 +118,11 @@ export class RunOwner {
 
   /**
    * The operator starts a run (its log already open, or null): a fresh abort, no pause, the clock
-   * from now, and the lifecycle's start. Throws when a run is in progress.
+   * from now, and the lifecycle's start. Throws unless the last run has let go of the lab.
    */
   begin(mode: RunMode, recorder: RunRecorder | null = null): RunStatus {
     if (isRunActive(this.lifecycle)) throw new Error('a run is already in progress');
+    if (this.lifecycle.state === 'stopping') throw new Error('the last run is still winding down');
     this.abortController = new AbortController();
     this.paused = null;
     this.t0 = this.clock();

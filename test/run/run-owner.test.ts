@@ -169,9 +169,13 @@ describe('the run owner', () => {
     ]);
   });
 
-  it('refuses to begin a run while one is in progress', () => {
+  it('refuses to begin a run while one is in progress or the last still winds down', () => {
     const { run } = owner();
     run.begin('dry');
     expect(() => run.begin('dry')).toThrow(/already in progress/);
+    run.abort(ABORTED);
+    expect(() => run.begin('dry')).toThrow(/still winding down/);
+    run.release();
+    expect(run.begin('dry').phase).toBe('starting');
   });
 });
