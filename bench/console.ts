@@ -14,6 +14,7 @@ import type { ConsoleEvent } from '#contract/console-api';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../src-main/console/console-core';
 import { LabRunController } from '../src-main/console/lab-run-controller';
+import { RunOwner } from '../src-main/run/run-owner';
 import { VirtualLabConnection } from '../src-main/lab-link/virtual-lab-connection';
 import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
@@ -52,7 +53,7 @@ export async function run(args: string[]): Promise<void> {
     virtualLab: session,
     realLab: null,
     tasksDir: path.join(root, 'resources/tasks'),
-    workers: 1,
+    owner: new RunOwner({ workers: 1 }),
   });
   const core = new ConsoleCore({ scenesDir: path.join(root, 'resources/scenes'), runController: controller });
   let events: ConsoleEvent[] = [];

@@ -4,10 +4,12 @@
  * virtual UR, Robotiq and Motive on loopback, workers one per core), each from the scene file's
  * start with the table reset. Reports how runs end (with 95% Wilson intervals), their time,
  * planning per step against the 1 s control, how often a plan was made twice because the table
- * had moved before it was sent, the time from arming to the first push (the first motion command
- * the virtual controller receives; the first run of a console starts the fine workers, the later
- * ones find them warm), and every safety stop. When a run misses the goal the runs'
- * session logs are kept (their folder is printed) to replay it in the Sessions view.
+ * had moved before it was sent, and every safety stop. How soon a run pushes, for the console's
+ * first run (which starts the fine workers of the console's run owner) against its later ones
+ * (which find them warm): the time from the operator's start, and from arming, to the first push
+ * (the first motion command the virtual controller receives), and the first step's planning time
+ * against the run's later steps'. When a run misses the goal the runs' session logs are kept
+ * (their folder is printed) to replay it in the Sessions view.
  *
  *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
  *
@@ -33,8 +35,12 @@ interface DryRun {
   replanned: number;
   /** From the supervisor arming (phase running) to the first motion command on the wire, s. */
   armToPush: number | null;
+  /** From the operator's start (the run.start command) to the first motion command on the wire, s. */
+  startToPush: number | null;
   /** performance.now() when the run went to running, ms. */
   armedAt: number | null;
+  /** performance.now() when the operator started the run, ms. */
+  startedAt: number;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -75,17 +81,20 @@ export async function run(args: string[]): Promise<void> {
         planning: [],
         replanned: 0,
         armToPush: null,
+        startToPush: null,
         armedAt: null,
+        startedAt: performance.now(),
       };
       current = run;
-      const t0 = performance.now();
+      const t0 = run.startedAt;
       const onInput = (w: LabInputWrite): void => {
         const at = (name: string): unknown => w.values[w.names.indexOf(name)];
         const moving =
           at(INPUT_NAMES.command) === CommandCode.SPEED &&
           (at(INPUT_NAMES.vx) !== 0 || at(INPUT_NAMES.vy) !== 0);
-        if (moving && run.armedAt !== null && run.armToPush === null)
-          run.armToPush = (w.receivedAt - run.armedAt) / 1000;
+        if (!moving || run.startToPush !== null) return;
+        run.startToPush = (w.receivedAt - run.startedAt) / 1000;
+        if (run.armedAt !== null) run.armToPush = (w.receivedAt - run.armedAt) / 1000;
       };
       // What the virtual controller decodes, relayed from the lab's thread, from the run's start on.
       let offInput: (() => void) | undefined;
@@ -123,12 +132,20 @@ export async function run(args: string[]): Promise<void> {
     reasons.set(key, (reasons.get(key) ?? 0) + 1);
   }
   const time = meanCi95(finished.map((r) => r.seconds));
-  const pushes = (rs: DryRun[]): string => {
-    const s = rs.map((r) => r.armToPush).filter((v): v is number => v !== null);
-    if (s.length === 0) return '-';
-    const m = meanCi95(s);
-    return meanCiText(m, 2, '+-');
+  const meanOf = (values: (number | null | undefined)[]): string => {
+    const s = values.filter((v): v is number => v !== null && v !== undefined);
+    return s.length === 0 ? '-' : meanCiText(meanCi95(s), 2, '+-');
   };
+  // How soon a run pushes: the console's first run (its workers start) against the later ones (warm).
+  const soon = (label: string, rs: DryRun[]) => ({
+    runs: label,
+    n: rs.length,
+    'start to first push s': meanOf(rs.map((r) => r.startToPush)),
+    'arming to first push s': meanOf(rs.map((r) => r.armToPush)),
+    'first step plans s': meanOf(rs.map((r) => r.planning[0])),
+    'later steps plan s': meanOf(rs.flatMap((r) => r.planning.slice(1))),
+  });
+  const firstPush = [soon('run 1', done.slice(0, 1)), soon('runs 2+', done.slice(1))];
   const planning = meanCi95(steps);
   const summary = {
     scene: sceneFile,
@@ -137,18 +154,18 @@ export async function run(args: string[]): Promise<void> {
     'goal reached': `${finished.length} (${(100 * interval.low).toFixed(0)}-${(100 * interval.high).toFixed(0)}%)`,
     'time to goal s': finished.length > 0 ? meanCiText(time, 1, '+-') : '-',
     'planning per step s': meanCiText(planning, 2, '+-'),
-    'arming to first push s, first run': pushes(done.slice(0, 1)),
-    'arming to first push s, later runs': pushes(done.slice(1)),
     'steps planned twice': `${steps.length > 0 ? ((100 * done.reduce((a, r) => a + r.replanned, 0)) / steps.length).toFixed(0) : 0}%`,
   };
   printTable('Console dry runs on the virtual lab', [summary]);
+  printTable('How soon a run pushes: the first run of the console, and the later runs', firstPush);
   printTable(
     'How they ended',
     [...reasons].map(([outcome, count]) => ({ outcome, runs: count })),
   );
   writeResult('dry-runs', {
     summary,
+    firstPush,
     outcomes: Object.fromEntries(reasons),
-    runs: done.map(({ armedAt: _, ...r }) => r),
+    runs: done.map(({ armedAt: _, startedAt: __, ...r }) => r),
   });
 }

@@ -29,7 +29,7 @@ import {
 import { parseScene, problemsOf, SceneFileError } from '#contract/scene-file';
 import { sceneSchema, type Scene } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
-import { RunStatusTracker, type RunStatusChange } from '../run/run-status';
+import { RunOwner } from '../run/run-owner';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';
 import type { ConnectionSource, LabStatus } from './connections';
@@ -91,8 +91,11 @@ export class ConsoleCore {
   private scene: Scene | null = null;
   private sceneFile: string | null = null;
   private sceneDirty = false;
-  /** The console's run: its lifecycle and its status, as the run controller reports them. */
-  private readonly run: RunStatusTracker;
+  /**
+   * The console's run owner (the run controller's): the one writer of the run status, its clock,
+   * abort and pause, and the run's log, which gets every event the core publishes during a run.
+   */
+  private readonly run: RunOwner;
   /** While an abort reaches the controller: the events its stop reports, published after the request. */
   private held: ConsoleEvent[] | null = null;
   /** A run start is between its awaits, before the lifecycle says `starting`. */
@@ -114,7 +117,9 @@ export class ConsoleCore {
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? wallSeconds;
     this.foxglove = options.foxglove ?? null;
-    this.run = new RunStatusTracker(this.now, (words) => this.log('error', 'run', words));
+    // A controller without an owner runs no workers: the core's own owner then only keeps the status.
+    this.run = this.runController.owner ?? new RunOwner({ workers: 1, now: this.now });
+    this.run.publishTo((event) => this.publish(event));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });
     this.sessions = new SessionService({
@@ -152,7 +157,7 @@ export class ConsoleCore {
       this.publish({ type: 'lab', lab });
     }
     const safety = status.safety ?? 'unknown';
-    if (this.run.lifecycle.state === 'idle' && safety !== this.run.status.safety) this.updateRun({ safety });
+    if (this.run.lifecycle.state === 'idle' && safety !== this.run.status.safety) this.run.report({ safety });
   }
 
   /** Registers a listener for every event; returns the unsubscribe function. */
@@ -359,7 +364,7 @@ export class ConsoleCore {
     const active = this.runActive();
     const at = this.now();
     // The operator's action goes into the run's log (a memory append) before the stop it causes.
-    this.sessions.operator('run.abort', abortSourceWords[source]);
+    this.run.operator('run.abort', abortSourceWords[source]);
     const held: ConsoleEvent[] = [];
     this.held = held;
     try {
@@ -409,11 +414,11 @@ export class ConsoleCore {
     // The run has reported its last event and let go of the lab: its log ends, then the next run
     // may start. Nothing of the status changes (the run is stopping, and its phase says how it ends).
     const end = (): void => {
-      this.run.apply({ event: { type: 'released' } });
+      this.run.release();
       void this.sessions.runEnded().then(over);
     };
     const sink: RunSink = {
-      status: (patch) => this.updateRun(patch),
+      status: (patch) => this.run.report(patch),
       emit: (event) => this.publish(event),
       ended: end,
     };
@@ -424,11 +429,11 @@ export class ConsoleCore {
     } finally {
       this.startPending = false;
     }
-    this.updateRun({ event: start });
+    this.run.begin(mode, recorder);
     try {
-      await this.runController.start({ mode, scene, settings: this.settings.get(), recorder }, sink);
+      await this.runController.start({ mode, scene, settings: this.settings.get() }, sink);
     } catch (err) {
-      this.updateRun({
+      this.run.report({
         event: { type: 'end', outcome: 'failed', reason: (err as Error).message },
         armed: false,
       });
@@ -447,10 +452,6 @@ export class ConsoleCore {
 
   private runActive(): boolean {
     return isRunActive(this.run.lifecycle);
-  }
-
-  private updateRun(change: RunStatusChange): void {
-    this.publish({ type: 'run', status: this.run.apply(change) });
   }
 
   private changeSettings(settings: PlannerSettings): PlannerSettings {
@@ -507,7 +508,7 @@ export class ConsoleCore {
       return;
     }
     const checked = eventSchema.parse(event);
-    this.sessions.observe(checked);
+    this.run.record(checked);
     for (const listener of this.listeners) listener(checked);
   }
 }

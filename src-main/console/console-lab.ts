@@ -8,12 +8,12 @@ import path from 'node:path';
 import { loadSceneFile } from '../common/config-files';
 import type { Scene } from '#contract/scene';
 import type { LabSettings } from '#contract/lab-settings';
-import { defaultWorkerCount } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 import { CalibrationWizard } from './calibration-wizard';
 import { LabStatusSource } from './lab-status';
 import { LabRunController } from './lab-run-controller';
+import { RunOwner } from '../run/run-owner';
 import { realLabConnection } from '../lab-link/real-lab-connection';
 import { recoveryTarget, RobotRecovery } from './robot-recovery';
 import { VirtualLabConnection } from '../lab-link/virtual-lab-connection';
@@ -50,8 +50,12 @@ export interface ConsoleLab {
 }
 
 export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
-  const workers = o.workers ?? defaultWorkerCount();
-  const spawn = o.spawn ? { spawn: o.spawn } : {};
+  // The console's run owner: its runs' status, clock, abort, pause and log, and the fine workers
+  // that stay warm across runs (and serve what-if).
+  const owner = new RunOwner({
+    ...(o.workers !== undefined ? { workers: o.workers } : {}),
+    ...(o.spawn ? { spawn: o.spawn } : {}),
+  });
   const virtualLab = new VirtualLabConnection(o.lab.kind === 'virtual' ? { multicast: o.lab.multicast } : {});
   // The lab's thread ending takes its servers with it: the operator hears why the dry run stopped.
   const offLabError = virtualLab.onError((err) => o.report(`the virtual lab stopped: ${err.message}`));
@@ -60,8 +64,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     virtualLab,
     realLab,
     tasksDir: o.tasksDir,
-    workers,
-    ...spawn,
+    owner,
   });
   const connections = new LabStatusSource(runController);
   const scene = loadSceneFile(o.defaultSceneFile);
@@ -83,7 +86,11 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       session: () => recoveryTarget([realLab, virtualLab]),
       runInProgress: () => runController.runInProgress(),
     }),
-    whatIf: whatIfPlanners({ tasksDir: o.tasksDir, workers, pool: () => runController.finePool() }),
+    whatIf: whatIfPlanners({
+      tasksDir: o.tasksDir,
+      workers: owner.workers,
+      pool: () => runController.finePool(),
+    }),
     scene: { scene, file: path.basename(o.defaultSceneFile) },
     close: async () => {
       connections.dispose();

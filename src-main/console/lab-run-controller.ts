@@ -6,28 +6,27 @@
  * operator's planner settings onto it and adds the operator's own steps (arm, pause, resume).
  * Once the run has reported how it ended, the sink hears `ended()`: the run's log closes then.
  *
- * The fine workers outlive runs: started by the first run (or what-if), they keep the scenes
- * compiled, so later runs plan their first step at once instead of waiting seconds for workers to
- * start and compile; close() stops them.
+ * The runs belong to the console's run owner (run/run-owner.ts): the status, clock, abort, pause,
+ * log and the fine workers, which outlive runs: started by the first run (or what-if), they keep
+ * the scenes compiled, so later runs plan their first step at once instead of waiting seconds for
+ * workers to start and compile; close() stops them.
  *
  * A real run waits, after green pre-flight checks, for the operator's explicit arm command.
- * Abort is synchronous end to end: abort() fires the run's AbortSignal, whose listener in
+ * Abort is synchronous end to end: abort() fires the owner's AbortSignal, whose listener in
  * supervisedRun calls supervisor.abort(), which posts the abort to the run's supervisor in the
  * safety thread on the same stack; the thread writes the stop to the robot as it receives it.
  */
 import type { ConsoleEvent } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { RunMode } from '#contract/run-lifecycle';
-import { monotonicSeconds, wallSeconds } from '#contract/time';
-import { FinePool } from '../parareal/fine-pool';
-import type { SpawnWorker } from '../parareal/worker-transport';
+import { wallSeconds } from '#contract/time';
+import type { FinePool } from '../parareal/fine-pool';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../lab-link/lab-link';
-import type { RunRecorder } from '../run/run-recorder';
+import type { RunOwner } from '../run/run-owner';
 import { ABORTED } from '../run/run-report';
 import { supervisedRun } from '../run/supervised-run';
-import type { Decision } from '../safety/supervisor';
 import type { LabConnection } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
@@ -45,10 +44,8 @@ export interface LabRunControllerOptions {
   realLab: LabConnection | null;
   /** Folder of the shipped task files (resources/tasks). */
   tasksDir: string;
-  /** Fine-model worker processes (kept across runs). */
-  workers: number;
-  /** How workers start (Electron utility processes in the app). */
-  spawn?: SpawnWorker;
+  /** The console's run owner: its runs' status, clock, abort, pause, log and warm fine workers. */
+  owner: RunOwner;
   seed?: number;
   /** Rate of live-state events for the live view (Hz). */
   liveRateHz?: number;
@@ -57,15 +54,8 @@ export interface LabRunControllerOptions {
 interface ActiveRun {
   mode: RunMode;
   sink: RunSink;
-  /** The run's log (null when the console records none). */
-  recorder: RunRecorder | null;
-  abort: AbortController;
-  /** Monotonic time at start, s: run times are measured from here. */
-  t0: number;
   /** Resolves the pending wait for the operator's arm command, when the run is waiting. */
   armed: (() => void) | null;
-  /** While paused: the wait that holds the run after its current action, and its release. */
-  paused: { gate: Promise<void>; release: () => void } | null;
 }
 
 export class LabRunController implements RunController {
@@ -74,10 +64,11 @@ export class LabRunController implements RunController {
   private ending: Promise<void> = Promise.resolve();
   private session: LabConnection;
   private readonly listeners = new Set<() => void>();
-  private pool: FinePool | null = null;
+  readonly owner: RunOwner;
 
   constructor(private readonly o: LabRunControllerOptions) {
     this.session = o.realLab ?? o.virtualLab;
+    this.owner = o.owner;
   }
 
   /** The lab the console shows: that of the current or last run (the real one when configured). */
@@ -92,34 +83,31 @@ export class LabRunController implements RunController {
 
   /** Fine workers of the run under way, or 0 between runs. */
   runningWorkers(): number {
-    return this.active ? this.o.workers : 0;
+    return this.active ? this.owner.workers : 0;
   }
 
   get workers(): number {
-    return this.o.workers;
+    return this.owner.workers;
   }
 
   /** Whether the fine workers have started (they stay up between runs). */
   workersStarted(): boolean {
-    return this.pool !== null;
+    return this.owner.workersStarted();
   }
 
-  /** The console's fine workers: started on first use, kept warm for every later run and what-if. */
+  /** The console's fine workers (the owner's): started on first use, warm for every later run and what-if. */
   finePool(): FinePool {
-    if (!this.pool) {
-      this.pool = new FinePool({ workers: this.o.workers, ...(this.o.spawn ? { spawn: this.o.spawn } : {}) });
-      this.changed();
-    }
-    return this.pool;
+    const starting = !this.owner.workersStarted();
+    const pool = this.owner.finePool();
+    if (starting) this.changed();
+    return pool;
   }
 
   /** Aborts any run, waits for it to let go of the lab and stops the fine workers. */
   async close(): Promise<void> {
     this.abort('remote');
     await this.ending;
-    const pool = this.pool;
-    this.pool = null;
-    await pool?.close();
+    await this.owner.close();
   }
 
   /** Calls back when a run starts or ends, or the lab in use changes; returns unsubscribe. */
@@ -133,23 +121,14 @@ export class LabRunController implements RunController {
   }
 
   async start(request: RunRequest, sink: RunSink): Promise<void> {
-    // An aborted run may still be winding down (planning finishing, the pool closing): wait for it.
-    if (this.active?.abort.signal.aborted) await this.ending;
+    // The console starts a run once the last has let go of the lab (the core waits for its end).
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session) throw new Error(NO_REAL_LAB);
     const scene = sceneForRun(request.scene, request.settings);
     const task = taskForRun(scene, request.settings, this.o.tasksDir);
     const model = modelForRun(request.settings);
-    const run: ActiveRun = {
-      mode: request.mode,
-      sink,
-      recorder: request.recorder ?? null,
-      abort: new AbortController(),
-      t0: monotonicSeconds(),
-      armed: null,
-      paused: null,
-    };
+    const run: ActiveRun = { mode: request.mode, sink, armed: null };
     this.active = run;
     this.session = session;
     this.changed();
@@ -171,7 +150,7 @@ export class LabRunController implements RunController {
         throw new Error(`cannot place the objects: ${(err as Error).message}`, { cause: err });
       }
     }
-    if (run.abort.signal.aborted) {
+    if (this.owner.aborted) {
       // Aborted while connecting: nothing ran, and nothing more will be reported.
       this.release(run);
       sink.ended();
@@ -181,7 +160,7 @@ export class LabRunController implements RunController {
       sink,
       'info',
       'lab',
-      `connected; planning with ${modelName(model, task, this.o.workers)}, ${task.planner.kind} planner`,
+      `connected; planning with ${modelName(model, task, this.owner.workers)}, ${task.planner.kind} planner`,
     );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
@@ -199,43 +178,26 @@ export class LabRunController implements RunController {
 
   async pause(): Promise<void> {
     const run = this.active;
-    if (!run || run.paused) throw new Error('there is no running run to pause');
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    run.paused = { gate, release };
-    run.sink.status({
-      event: { type: 'pause' },
-      reason: 'Paused by operator: the arm holds still after this action',
-    });
+    if (!run || this.owner.lifecycle.state !== 'running') throw new Error('there is no running run to pause');
+    this.owner.pause('Paused by operator: the arm holds still after this action');
     log(run.sink, 'info', 'operator', 'Run paused');
   }
 
   async resume(): Promise<void> {
     const run = this.active;
-    if (!run?.paused) throw new Error('there is no paused run to resume');
-    const { release } = run.paused;
-    run.paused = null;
-    run.sink.status({ event: { type: 'resume' }, reason: null });
+    if (!run || this.owner.lifecycle.state !== 'paused') throw new Error('there is no paused run to resume');
+    this.owner.resume();
     log(run.sink, 'info', 'operator', 'Run resumed');
-    release();
   }
 
   abort(_source: AbortSource): void {
     const run = this.active;
     if (!run) return;
-    // First the stop (synchronously, through the supervisor), then the words.
-    run.abort.abort();
+    // First the stop (synchronously, through the supervisor) and its status, once: the owner's.
+    this.owner.abort(ABORTED);
     const waiting = run.armed;
     run.armed = null;
     waiting?.();
-    run.paused?.release();
-    run.paused = null;
-    run.sink.status({
-      event: { type: 'abort', reason: ABORTED },
-      safety: 'stopped',
-      armed: false,
-      elapsed: this.runTime(run),
-    });
   }
 
   private async execute(
@@ -251,18 +213,10 @@ export class LabRunController implements RunController {
         task,
         model,
         coarse: settings.coarseModel,
-        pool: this.finePool(),
+        owner: this.owner,
         seed: this.o.seed ?? 1,
-        signal: run.abort.signal,
-        sink: run.sink,
-        startedAt: run.t0,
         liveRateHz: this.o.liveRateHz ?? 30,
-        ...(run.recorder ? { recorder: run.recorder } : {}),
         ...(run.mode === 'real' ? { confirmArm: () => this.waitForArm(run) } : {}),
-        betweenActions: async () => {
-          await run.paused?.gate;
-        },
-        onDecision: (d) => this.decision(run, d),
       });
     } catch {
       // Reported by the run itself (its last event says why it failed).
@@ -273,27 +227,16 @@ export class LabRunController implements RunController {
   }
 
   private waitForArm(run: ActiveRun): Promise<void> {
-    if (run.abort.signal.aborted) return Promise.resolve();
-    run.sink.status({ reason: 'Pre-flight checks green: arm to start the real run' });
+    if (this.owner.aborted) return Promise.resolve();
+    this.owner.report({ reason: 'Pre-flight checks green: arm to start the real run' });
     log(run.sink, 'warn', 'run', 'Pre-flight checks green: waiting for the operator to arm the real run');
     return new Promise((resolve) => (run.armed = resolve));
-  }
-
-  /** A stopped run cannot stay paused: it is let go to reach its end. */
-  private decision(run: ActiveRun, d: Decision): void {
-    if (d.kind !== 'stop' && d.kind !== 'command-refused') return;
-    run.paused?.release();
-    run.paused = null;
   }
 
   private release(run: ActiveRun): void {
     if (this.active !== run) return;
     this.active = null;
     this.changed();
-  }
-
-  private runTime(run: ActiveRun): number {
-    return Math.max(0, monotonicSeconds() - run.t0);
   }
 
   private changed(): void {

@@ -4,16 +4,24 @@
  * status and events through the sink. Abort is synchronous on purpose: it must reach the
  * supervisor at once, never behind a queue of other work.
  */
+import type { ConsoleEvent } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { RunMode } from '#contract/run-lifecycle';
 import type { Scene } from '#contract/scene';
-import type { RunRecorder } from '../run/run-recorder';
-import type { RunEventSink } from '../run/run-report';
+import type { RunOwner } from '../run/run-owner';
+import type { RunStatusChange } from '../run/run-status';
 
 export type AbortSource = 'button' | 'escape-key' | 'space-key' | 'remote';
 
-/** Where a run reports (its status and events, run/run-report.ts) and says it is over. */
-export interface RunSink extends RunEventSink {
+/**
+ * Where a run reports (its status and events, run/run-report.ts) and says it is over: the console
+ * core's run owner, through the core.
+ */
+export interface RunSink {
+  /** A change of the run's status: a lifecycle event (contract/run-lifecycle.ts), readings, or both. */
+  status(change: RunStatusChange): void;
+  /** An event of the run (planner steps, live state, supervisor decisions, log lines, pre-flight). */
+  emit(event: ConsoleEvent): void;
   /**
    * The run has reported its last event (how it ended) and let go of the lab; the run's log
    * closes now. Called once for every start() that resolved.
@@ -25,8 +33,6 @@ export interface RunRequest {
   mode: RunMode;
   scene: Scene;
   settings: PlannerSettings;
-  /** The run's recorder, for the lab's streams (null: the console records no log). */
-  recorder?: RunRecorder | null;
 }
 
 /** Why a real run cannot start without a real lab, and how to configure one (docs/console.md). */
@@ -34,6 +40,11 @@ export const NO_REAL_LAB =
   'No real lab is configured: start the console with a lab file (parapush web --lab lab.json; on the desktop, <userData>/lab.json), as docs/console.md describes.';
 
 export interface RunController {
+  /**
+   * The run owner the controller's runs belong to (run/run-owner.ts); the console core drives the
+   * same one. Absent: the core keeps an owner of its own, for the status the controller reports.
+   */
+  readonly owner?: RunOwner;
   /**
    * Why a run of this mode cannot start at all (no lab for it), in words for the operator; null
    * when it may be tried. The console asks before it records anything of the run.

@@ -1,7 +1,7 @@
 /**
- * The console's sessions: it records every run the console starts (one MCAP log per run through
- * the run's recorder, src-main/run/run-recorder.ts: every event the console publishes during the
- * run, and the lab's streams through the run itself), recovers logs cut short when the console
+ * The console's sessions: it opens and closes the log of every run the console starts (one MCAP
+ * log per run, src-main/run/run-recorder.ts, fed by the run's owner: every event the console
+ * publishes during the run, and the lab's streams through the run itself), recovers logs cut short when the console
  * starts, lists the sessions folder, opens a log for playback (the recorded console events go out
  * again as events, never to the robot) and re-plans logged steps for what-if comparisons.
  */
@@ -53,8 +53,8 @@ export class SessionService {
   }
 
   /**
-   * Starts the log of a run and returns its recorder (for the run's lab streams); a log that
-   * cannot be opened is reported, and the run goes on without one (null).
+   * Starts the log of a run and returns its recorder (for the run's owner, which feeds it); a log
+   * that cannot be opened is reported, and the run goes on without one (null).
    */
   async startRecording(
     mode: 'dry' | 'real',
@@ -80,15 +80,6 @@ export class SessionService {
       this.o.log('error', `no session log for this run: ${(err as Error).message}`);
     }
     return this.recorder;
-  }
-
-  operator(action: string, detail: string): void {
-    this.recorder?.operator(action, detail);
-  }
-
-  /** Every event the core publishes passes here; a run's events go into its log. */
-  observe(event: ConsoleEvent): void {
-    this.recorder?.event(event);
   }
 
   /** The run has reported its last event: its log ends now (its outcome, then the indexed file). */

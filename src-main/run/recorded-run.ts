@@ -12,9 +12,9 @@ import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
 import type { RunSummary } from '#contract/planner-events';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
-import { monotonicSeconds } from '#contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
+import { RunOwner } from './run-owner';
 import { plannerSettingsOf, RunRecorder } from './run-recorder';
 import { RunReporter } from './run-report';
 
@@ -41,8 +41,10 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
     scene: o.scene,
     settings: plannerSettingsOf(o.task, o.scene, o.model, o.coarse),
   });
-  const sink = recorder.sink();
-  const report = new RunReporter(sink, monotonicSeconds(), () => false);
+  // The run's owner, as every run has: its status, clock and log (no lab, so no fine workers of its own).
+  const owner = new RunOwner();
+  owner.begin('dry', recorder);
+  const report = new RunReporter(owner);
   const measured = (time: number, sliderIds: string[], state: number[]): ConsoleEvent => ({
     type: 'state',
     time,
@@ -54,11 +56,11 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
     let last: PlannerStep | undefined;
     const summary = await o.run((step) => {
       last = step;
-      sink.emit(measured(step.time, step.sliderIds, step.start));
+      report.emit(measured(step.time, step.sliderIds, step.start));
       report.step(step);
     });
     const end = summary.states.at(-1);
-    if (last && end) sink.emit(measured(summary.taskTime, last.sliderIds, end));
+    if (last && end) report.emit(measured(summary.taskTime, last.sliderIds, end));
     report.ended({
       outcome: summary.outcome,
       reason: summary.detail ?? summary.outcome,
@@ -69,6 +71,7 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
     report.failed(err as Error);
     throw err;
   } finally {
+    owner.release();
     await recorder.close();
   }
 }

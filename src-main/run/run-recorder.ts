@@ -5,8 +5,8 @@
  * by the same two sources, so the same channels fill however the run began:
  *
  * - the run's events (run-report.ts): status, planner steps, measured state, supervisor decisions
- *   in words, the event log. The console records every event it publishes during the run
- *   (console/session-service.ts); a run without a console records its events through `sink()`.
+ *   in words, the event log, recorded by the run's owner (run-owner.ts): the console's every
+ *   event it publishes during the run, a run without a console the events of the run itself.
  * - the lab's streams, attached by the supervised run (`watch`, `command`, `poses`): motion capture
  *   frames and poses, robot state, every command as it is sent, every supervisor decision, and
  *   the lab setup's frames.
@@ -19,7 +19,6 @@ import type { ConsoleEvent } from '#contract/console-api';
 import type { CoarseModelKind, PlannerSettings } from '#contract/planner-settings';
 import { outcomeOf, type RunMode, type RunOutcome } from '#contract/run-lifecycle';
 import type { Scene } from '#contract/scene';
-import { wallSeconds } from '#contract/time';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { Task } from '../planning/task-file';
@@ -29,8 +28,6 @@ import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '.
 import type { SessionSummary } from '../session/session-summary';
 import type { LabLink } from '../lab-link/lab-link';
 import type { SentCommand } from '../lab-link/safety-thread/thread-supervisor';
-import type { RunEventSink } from './run-report';
-import { RunStatusTracker, type RunStatusChange } from './run-status';
 
 /** How often a run's log records the motion-capture stream's counters (s). */
 const STATS_PERIOD = 1;
@@ -92,30 +89,6 @@ export class RunRecorder {
   /** What the operator did ("run.start", "run.abort", ...). */
   operator(action: string, detail: string): void {
     this.rec.operator(action, detail);
-  }
-
-  /**
-   * The run's events straight into the log, for a run without a console to publish them: status
-   * changes go through the run's lifecycle (run-status.ts, from its start, as in the console core)
-   * and are recorded whole; `forward` sees every event after it is recorded.
-   */
-  sink(forward?: (event: ConsoleEvent) => void): RunEventSink {
-    const emit = (event: ConsoleEvent): void => {
-      this.event(event);
-      forward?.(event);
-    };
-    const run = new RunStatusTracker(wallSeconds, (words) =>
-      emit({
-        type: 'log',
-        at: wallSeconds(),
-        level: 'error',
-        source: 'run',
-        message: words,
-      }),
-    );
-    const status = (change: RunStatusChange): void => emit({ type: 'run', status: run.apply(change) });
-    status({ event: { type: 'start', mode: this.mode } });
-    return { status, emit };
   }
 
   /**

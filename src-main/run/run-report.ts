@@ -8,20 +8,13 @@
 import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
 import { endsRun, type RunEvent, type RunOutcome } from '#contract/run-lifecycle';
 import type { StateLayout } from '#contract/state';
-import { monotonicSeconds, wallSeconds } from '#contract/time';
+import { wallSeconds } from '#contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { PreflightReport } from '../safety/preflight';
 import { describeStop } from '../safety/stop-reasons';
 import type { Decision } from '../safety/supervisor';
+import type { RunOwner } from './run-owner';
 import type { RunStatusChange } from './run-status';
-
-/** Where a run's events go: the console core, or the session log of a run without a console. */
-export interface RunEventSink {
-  /** A change of the run's status: a lifecycle event (contract/run-lifecycle.ts), readings, or both. */
-  status(change: RunStatusChange): void;
-  /** An event of the run (planner steps, live state, supervisor decisions, log lines, pre-flight). */
-  emit(event: ConsoleEvent): void;
-}
 
 /** The reason of a run the operator aborted. */
 export const ABORTED = describeStop({ code: 'operator-abort' });
@@ -33,55 +26,44 @@ export interface RunEnd {
   actions: number;
 }
 
+/**
+ * What the reporter needs of the run's owner (run-owner.ts): the one status writer, the run's
+ * clock, the event output, and whether the run's end is decided.
+ */
+export type RunReportTarget = Pick<
+  RunOwner,
+  'report' | 'emit' | 'runTime' | 'stopClock' | 'aborted' | 'ending'
+>;
+
 export class RunReporter {
-  /** Run time at which the run ended (its first ending status), s; null while it goes on. */
-  private endedAt: number | null = null;
+  constructor(private readonly owner: RunReportTarget) {}
 
   /**
-   * @param t0 monotonic time when the run started, s (contract/time.ts): run times count from here.
-   * @param aborted whether the operator has aborted the run.
-   */
-  constructor(
-    private readonly sink: RunEventSink,
-    private readonly t0: number,
-    private readonly aborted: () => boolean,
-  ) {}
-
-  /** Seconds since the run started. */
-  runTime(at = monotonicSeconds()): number {
-    return Math.max(0, at - this.t0);
-  }
-
-  /** The run ends now (the operator's abort): its run time stops here (if it has not already). */
-  stopClock(): void {
-    this.endedAt ??= this.runTime();
-  }
-
-  /**
-   * A status change, with the run time it happened at; from the moment the run ends (an abort, a
-   * safety stop, its end), the run time stays there, however long winding down takes.
+   * A status change. Once the run's end is decided (the operator's abort, a safety stop, its end),
+   * a later ending is not reported again: the first holds, and its readings still count.
    */
   status(change: RunStatusChange): void {
-    if (change.event && endsRun(change.event)) this.stopClock();
-    this.sink.status({ ...change, elapsed: this.endedAt ?? this.runTime() });
+    const { event, ...readings } = change;
+    if (event && endsRun(event) && this.owner.ending) this.owner.report(readings);
+    else this.owner.report(change);
   }
 
   emit(event: ConsoleEvent): void {
-    this.sink.emit(event);
+    this.owner.emit(event);
   }
 
   log(level: 'info' | 'warn' | 'error', source: string, message: string): void {
-    this.sink.emit({ type: 'log', at: wallSeconds(), level, source, message });
+    this.owner.emit({ type: 'log', at: wallSeconds(), level, source, message });
   }
 
   preflight(report: PreflightReport): void {
-    this.sink.emit({ type: 'preflight', report });
+    this.owner.emit({ type: 'preflight', report });
     for (const c of report.checks.filter((c) => !c.ok))
       this.log('warn', 'preflight', `${c.label}: ${c.reason}`);
   }
 
   step(step: PlannerStep): void {
-    this.sink.emit({ type: 'planner-step', step });
+    this.owner.emit({ type: 'planner-step', step });
   }
 
   /**
@@ -90,9 +72,9 @@ export class RunReporter {
    */
   state(layout: StateLayout, estimate: TableEstimate): void {
     if (estimate.state)
-      this.sink.emit({
+      this.owner.emit({
         type: 'state',
-        time: this.runTime(),
+        time: this.owner.runTime(),
         sliderIds: [...layout.sliderIds],
         state: Array.from(estimate.state),
       });
@@ -100,9 +82,9 @@ export class RunReporter {
 
   /** A supervisor decision as the status bar and the event log show it. */
   decision(d: Decision): void {
-    const time = this.runTime(d.at);
+    const time = this.owner.runTime(d.at);
     const tell = (decision: 'allow' | 'stop', reason: string): void =>
-      this.sink.emit({ type: 'supervisor', time, decision, reason });
+      this.owner.emit({ type: 'supervisor', time, decision, reason });
     switch (d.kind) {
       case 'armed':
         this.status({ armed: true, safety: 'safe' });
@@ -117,7 +99,7 @@ export class RunReporter {
       case 'stop': {
         // The arm has stopped: the run ends here, whatever winding down takes. A refused command
         // is the stop that follows it, so only the stop moves the lifecycle.
-        this.endedAt ??= time;
+        this.owner.stopClock(d.at);
         if (d.kind === 'stop' && d.reason.code === 'task-ended') {
           // The task's own end: the arm stops as planned, not for safety. The run's report of how
           // it ended follows (ended()); until then nothing here reads like an alarm.
@@ -144,7 +126,7 @@ export class RunReporter {
    * abort or a safety stop, the lifecycle keeps that ending whatever the run says here).
    */
   ended(r: RunEnd): void {
-    if (this.aborted() || r.outcome === 'aborted') {
+    if (this.owner.aborted || r.outcome === 'aborted') {
       this.log('warn', 'run', `run aborted after ${r.actions} action(s): ${ABORTED}`);
       return this.end('aborted', ABORTED);
     }

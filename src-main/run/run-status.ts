@@ -1,8 +1,8 @@
 /**
  * The status of one run as its reports change it. The lifecycle (contract/run-lifecycle.ts)
  * decides the phase; what the run reads now (safety, armed, the reason in words, run time) rides
- * along. The console core keeps one for the console's runs and a run recorder one for a run
- * without a console, so a run reports the same statuses whoever started it.
+ * along. The run owner (run-owner.ts) keeps the one of its runs, whoever started them, and is its
+ * only writer; it also gives every change its run time (the run's clock is the owner's).
  */
 import { idleRunStatus, type RunStatus } from '#contract/console-api';
 import {
@@ -68,13 +68,8 @@ export class RunStatusTracker {
     if (after.state === 'starting' && before.state !== 'starting')
       return { ...idleRunStatus, phase: 'starting', mode: after.mode, startedAt: this.now(), ...readings };
     const status: RunStatus = { ...this.current.status, ...readings, phase: phaseOf(after) };
-    if (after.state === 'stopping' && before.state !== 'stopping') {
-      // The run's end is decided now: its reason is the ending's, and its run time stops here
-      // (the run's own clock when it says, else the wall clock's since the start).
-      status.reason = after.reason;
-      if (readings.elapsed === undefined && status.startedAt !== null)
-        status.elapsed = Math.max(status.elapsed, this.now() - status.startedAt);
-    }
+    // The run's end is decided now: its reason is the ending's.
+    if (after.state === 'stopping' && before.state !== 'stopping') status.reason = after.reason;
     return status;
   }
 }

@@ -5,9 +5,10 @@
  * safety thread (safety-thread/): the planner here proposes by message, and nothing it, the
  * recorder or the UI does can delay a stop there. The run goes through named phases: prepare,
  * warm, pre-flight, arm, execute; attach/detach connect it to the lab and its record. The run
- * reports what happens as console events (run-report.ts) to its sink, the same events whoever
- * started it (the console shows them, the session log records them), and hands its lab streams to
- * the run's recorder (run-recorder.ts); the callbacks tell the caller too (the CLI prints them).
+ * belongs to its owner (run-owner.ts), which holds what outlives it: the status it reports to (as
+ * console events, run-report.ts, the same whoever started it), the clock, the operator's abort and
+ * pause, the log its lab streams go into (run-recorder.ts), and the warm fine workers. The
+ * callbacks tell the caller too (the CLI prints them).
  *
  * A gripper scene runs the same way: the Robotiq opens fully instead of gripping the pusher, the
  * supervisor also checks the tool's yaw rate, its footprint and every finger motion and is the
@@ -20,8 +21,6 @@ import type { PlannerStep, RunSummary } from '#contract/planner-events';
 import { controlLimits, type Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
-import { defaultWorkerCount, FinePool } from '../parareal/fine-pool';
-import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { modelLabel } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
@@ -42,8 +41,8 @@ import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from '../lab-link/lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
 import { labView } from '../lab-link/link-views';
-import type { RunRecorder } from './run-recorder';
-import { RunReporter, type RunEventSink } from './run-report';
+import type { RunOwner } from './run-owner';
+import { RunReporter } from './run-report';
 import type { SentCommand, ThreadSupervisor } from '../lab-link/safety-thread/thread-supervisor';
 
 /** Longest wait for the workers to start before arming (s); a slow start then shows in planning. */
@@ -55,35 +54,23 @@ export interface SupervisedRunOptions {
   /** The prediction model, or `auto` (resolved for the worker count before the run starts). */
   model: ModelRequest;
   coarse?: CoarseModelKind;
-  workers?: number;
-  /** How fine workers start (Electron utility processes in the app; Node children by default). */
-  spawn?: SpawnWorker;
   /**
-   * Fine workers that outlive the run (the console's, kept warm across runs): the run registers
-   * its scene with them and leaves them running. Without it the run starts workers of its own.
+   * The run's owner (run-owner.ts), the run already begun on it: its status, clock, abort and
+   * pause, its log, and its warm fine workers (the run registers its scene with them and leaves
+   * them running).
    */
-  pool?: FinePool;
+  owner: RunOwner;
   seed?: number;
   /**
    * The operator's explicit arm step (real runs): called once the pre-flight checks are green and
    * resolves when the operator arms. The checks run again afterwards and must still be green.
    */
   confirmArm?(report: PreflightReport): Promise<void>;
-  /** Awaited after each action while the arm holds still: the operator's pause. */
-  betweenActions?(): Promise<void>;
   onPreflight?(report: PreflightReport): void;
   onDecision?(d: Decision): void;
   onStep?(step: PlannerStep): void;
-  /** Aborts the run (operator): the supervisor stops the arm at once. */
-  signal?: AbortSignal;
-  /** Where the run reports its events (status, steps, live state, decisions, log lines). */
-  sink?: RunEventSink;
-  /** Monotonic time when the run started, s (contract/time.ts; run times count from here); default: now. */
-  startedAt?: number;
   /** Rate of the measured-state events for the live view and the log (Hz); default 30. */
   liveRateHz?: number;
-  /** The run's recorder: it gets the lab streams (the caller opens it and closes it after the run's last event). */
-  recorder?: RunRecorder;
 }
 
 export interface SupervisedRunResult {
@@ -119,11 +106,7 @@ interface RunContext {
 }
 
 export async function supervisedRun(o: SupervisedRunOptions): Promise<SupervisedRunResult> {
-  const report = new RunReporter(
-    o.sink ?? { status: () => undefined, emit: () => undefined },
-    o.startedAt ?? monotonicSeconds(),
-    () => o.signal?.aborted === true,
-  );
+  const report = new RunReporter(o.owner);
   let ctx: RunContext;
   try {
     ctx = prepare(o, report);
@@ -157,7 +140,7 @@ function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
     calibration: link.setup.robot.calibration,
     pusherOffset: link.setup.robot.pusherOffset,
   });
-  const workers = o.pool?.size ?? o.workers ?? defaultWorkerCount();
+  const workers = o.owner.workers;
   const p = o.task.planner;
   const { model, reason } = resolveModel(o.model, {
     workers,
@@ -194,7 +177,8 @@ function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
  */
 function attach(ctx: RunContext): (error?: Error) => Promise<void> {
   const { o, link, supervisor, report } = ctx;
-  const rec = o.recorder;
+  const rec = o.owner.runRecorder;
+  const signal = o.owner.signal;
   const unwatch = rec?.watch(link, supervisor);
   const onCommand = (c: SentCommand): void => rec?.command(c);
   supervisor.on('command', onCommand);
@@ -209,18 +193,16 @@ function attach(ctx: RunContext): (error?: Error) => Promise<void> {
   link.onMocap = (p) => rec?.poses(p);
   const layout = layoutForScene(link.scene);
   const live = setInterval(() => report.state(layout, ctx.observe()), 1000 / (o.liveRateHz ?? 30));
-  const onAbort = (): void => {
-    supervisor.abort();
-    report.stopClock();
-  };
-  o.signal?.addEventListener('abort', onAbort, { once: true });
+  // The owner stops the run's clock and reports the abort; this stops the arm, on its call stack.
+  const onAbort = (): void => supervisor.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
   return async (error) => {
     // A no-op in the thread unless still active: the arm is left stopped whatever happened, for
     // the reason that ended the run (an error is not the operator's abort).
     if (error) supervisor.runFailed(error.message);
     else supervisor.abort();
     clearInterval(live);
-    o.signal?.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
     link.gripper.off('stop', onGripper);
     link.onMocap = undefined;
     // The stop decision reaches the log and the caller before the run reports its end.
@@ -231,13 +213,13 @@ function attach(ctx: RunContext): (error?: Error) => Promise<void> {
 }
 
 /**
- * Phase 2, warm: the planner's workers start, and compile the scene, before anything is armed.
- * That is the heaviest thing a run does, for seconds on both cores of a small machine; the
- * phases after it run with the workers warm.
+ * Phase 2, warm: the owner's fine workers compile the run's scene before anything is armed (the
+ * first run of an owner also waits for them to start: seconds on both cores of a small machine;
+ * later runs find them started). The phases after it run with the workers warm.
  */
 async function warmAndRun(ctx: RunContext): Promise<SupervisedRunResult> {
   const { o } = ctx;
-  const pool = o.pool ?? new FinePool({ workers: ctx.workers, ...(o.spawn ? { spawn: o.spawn } : {}) });
+  const pool = o.owner.finePool();
   let taskRun: TaskRunParts | undefined;
   try {
     taskRun = await createTaskRun({
@@ -250,14 +232,13 @@ async function warmAndRun(ctx: RunContext): Promise<SupervisedRunResult> {
     });
     let warm = false;
     void pool.warm().then(() => (warm = true));
-    await waitFor(() => warm || !!o.signal?.aborted, WARM_UP_LIMIT);
+    await waitFor(() => warm || o.owner.aborted, WARM_UP_LIMIT);
     const checks = await preflightPhase(ctx);
     const refused = await armPhase(ctx, checks);
     if (refused) return refused;
     return await execute(ctx, taskRun, checks);
   } finally {
     taskRun?.dispose();
-    if (!o.pool) await pool.close();
   }
 }
 
@@ -302,8 +283,8 @@ async function preflightPhase(ctx: RunContext): Promise<PreflightReport> {
   let checks = beforeGripping();
   report.preflight(checks);
   o.onPreflight?.(checks);
-  if (checks.ok && o.confirmArm && !o.signal?.aborted) await o.confirmArm(checks);
-  if (checks.ok && !o.signal?.aborted) {
+  if (checks.ok && o.confirmArm && !o.owner.aborted) await o.confirmArm(checks);
+  if (checks.ok && !o.owner.aborted) {
     await link.prepareGripper();
     checks = check();
     report.preflight(checks);
@@ -328,7 +309,7 @@ async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<Super
     supervisor,
     actions: 0,
   });
-  if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
+  if (o.owner.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
   if (!(await supervisor.arm(checks))) {
     const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
     if (failed.length > 0) return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
@@ -336,7 +317,7 @@ async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<Super
     const why = supervisor.stopReason ? describeStop(supervisor.stopReason) : supervisor.refusal;
     return ended('refused', `not armed: ${why ?? 'the safety thread did not arm'}`);
   }
-  if (o.signal?.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
+  if (o.owner.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
   supervisor.startRun();
   return undefined;
 }
@@ -354,7 +335,7 @@ async function execute(
   const p = o.task.planner;
   const plant = new RobotPlant({
     supervisor,
-    ...(o.betweenActions ? { betweenActions: () => o.betweenActions!() } : {}),
+    betweenActions: () => o.owner.betweenActions(),
     estimate: ctx.observe,
     armAtRest: () => toolAtRest(link.robot.latest),
   });
@@ -386,7 +367,7 @@ async function execute(
         ctx.report.step(step);
         o.onStep?.(step);
       },
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal: o.owner.signal,
     });
     const reason = summary.outcome === 'success' ? 'goal reached' : (summary.detail ?? summary.outcome);
     supervisor.finish(`${summary.outcome}: ${reason}`);

@@ -10,6 +10,8 @@ import {
   type RunController,
 } from '../../src-main/console/run-controller';
 import { SceneLibrary } from '../../src-main/console/scene-library';
+import { RunOwner } from '../../src-main/run/run-owner';
+import { ABORTED } from '../../src-main/run/run-report';
 
 const scenes = path.resolve('resources/scenes');
 let dir: string;
@@ -162,5 +164,45 @@ describe('ConsoleCore', () => {
     expect(aborts).toEqual(['escape-key']);
     expect(order[0]).toBe('controller');
     expect(events.at(-1)).toMatchObject({ type: 'log', message: 'Abort requested by operator (Esc key)' });
+  });
+  it("publishes the run's status as the controller's run owner writes it, and no other", async () => {
+    // A controller on a run owner, as the lab run controller is: the operator's steps go to the
+    // owner, which writes the status; the core starts the run on it and releases it.
+    const owner = new RunOwner({ workers: 1 });
+    let ended = (): void => undefined;
+    const controller: RunController = {
+      owner,
+      start: async (_req, sink) => {
+        ended = () => sink.ended();
+        owner.report({ event: { type: 'run-started' }, armed: true, safety: 'safe' });
+      },
+      arm: async () => {},
+      pause: async () => void owner.pause('Paused by operator'),
+      resume: async () => void owner.resume(),
+      abort: () => void owner.abort(ABORTED),
+    };
+    const core = makeCore(controller);
+    await loaded(core);
+    await core.handle({ type: 'run.start', mode: 'dry' });
+    await core.handle({ type: 'run.pause' });
+    await core.handle({ type: 'run.resume' });
+    await core.handle({ type: 'run.abort', source: 'button' });
+    // The run's late words after the abort: readings only, the abort holds.
+    owner.report({ armed: false });
+    ended();
+    const statuses = events.flatMap((e) => (e.type === 'run' ? [e.status] : []));
+    expect(statuses.map((st) => st.phase)).toEqual([
+      'starting',
+      'running',
+      'paused',
+      'running',
+      'aborted',
+      'aborted',
+    ]);
+    // Every status the console shows is the owner's, and the snapshot too.
+    expect(core.snapshot().run).toBe(owner.status);
+    expect(statuses.at(-1)).toEqual(owner.status);
+    expect(owner.lifecycle).toEqual({ state: 'ended', outcome: 'aborted', reason: ABORTED });
+    expect(events.some((e) => e.type === 'log' && e.level === 'error')).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { ConsoleCore } from '../../src-main/console/console-core';
 import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { LabStatusSource } from '../../src-main/console/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
+import { RunOwner } from '../../src-main/run/run-owner';
 import { recoveryTarget, RobotRecovery } from '../../src-main/console/robot-recovery';
 import type { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { repoRoot } from './scenes';
@@ -53,7 +54,7 @@ export class ConsoleOnLab {
       virtualLab: o.virtualLab,
       realLab: o.realLab ?? null,
       tasksDir: path.join(repoRoot, 'resources/tasks'),
-      workers: 1,
+      owner: new RunOwner({ workers: 1 }),
       liveRateHz: 30,
     });
     this.controller = controller;

@@ -12,7 +12,8 @@ import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-serv
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
-import { supervisedRun, type SupervisedRunOptions } from '../../src-main/run/supervised-run';
+import type { SupervisedRunResult } from '../../src-main/run/supervised-run';
+import { ownedRun, type OwnedRunOptions } from './owned-run';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { FREE_LAB_PORTS } from './lab-config';
 import { repoRoot } from './scenes';
@@ -112,13 +113,14 @@ export function labsPerTest() {
 }
 
 /**
- * A supervised run on the lab's link as the lab tests run it: the analytical coarse model and one
- * fine worker; `more` adds to or replaces these.
+ * A supervised run on the lab's link as the lab tests run it, on a run owner of its own
+ * (helpers/owned-run.ts): the analytical coarse model and one fine worker; `more` adds to or
+ * replaces these.
  */
 export function runOnLab(
   env: { link: LabLink },
   task: Task,
-  more: Partial<Omit<SupervisedRunOptions, 'link' | 'task'>> = {},
-): ReturnType<typeof supervisedRun> {
-  return supervisedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1, ...more });
+  more: Partial<Omit<OwnedRunOptions, 'link' | 'task'>> = {},
+): Promise<SupervisedRunResult> {
+  return ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1, ...more });
 }

@@ -113,7 +113,6 @@ describe('the virtual lab with a gripper scene', () => {
     const result = await runOnLab(env, task, {
       model: { kind: 'fine' },
       recorder,
-      sink: recorder.sink(),
     });
     await recorder.close();
     // Armed on the gripper's own pre-flight check, then the run ended: a grasp, or a failure it

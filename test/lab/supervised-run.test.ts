@@ -4,6 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
+import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
+import { RunOwner } from '../../src-main/run/run-owner';
+import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
@@ -24,6 +27,33 @@ describe('supervised runs in the virtual lab', () => {
     // The slider really moved in the world (the lab's physics, not the planner's).
     const world = env.lab.world.snapshot();
     expect(env.lab.world.layout.sliderPose(world, 0).x).toBeGreaterThan(-0.06);
+  });
+
+  it("runs a second run on the owner's warm fine workers: no worker starts for it", async () => {
+    const env = await labs.labAndLink();
+    let spawned = 0;
+    const owner = new RunOwner({
+      workers: 1,
+      spawn: () => {
+        spawned++;
+        return spawnNodeWorker();
+      },
+    });
+    try {
+      for (const n of [1, 2]) {
+        // Each run from the scene's start, as a console's dry run begins.
+        await env.lab.placeObjects();
+        owner.begin('real');
+        // How the run ends is the lab's (on a loaded machine motion capture may go stale): what
+        // counts here is that the run registered its scene with the owner's workers.
+        await supervisedRun({ link: env.link, task, model: { kind: 'fine' }, owner });
+        owner.release();
+        expect(spawned, `workers started by run ${n}`).toBe(1);
+      }
+      expect(owner.finePool().replacements).toBe(0);
+    } finally {
+      await owner.close();
+    }
   });
 
   it('refuses to arm (nothing moves) when the pusher is not held', async () => {

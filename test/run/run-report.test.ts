@@ -6,41 +6,36 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
-import { monotonicSeconds } from '#contract/time';
-import { RunReporter } from '../../src-main/run/run-report';
-import { RunStatusTracker } from '../../src-main/run/run-status';
+import { RunOwner } from '../../src-main/run/run-owner';
+import { ABORTED, RunReporter } from '../../src-main/run/run-report';
 import { describeStop, type StopReason } from '../../src-main/safety/stop-reasons';
 import type { Decision } from '../../src-main/safety/supervisor';
 
 /** Wall clock, s since the epoch. */
 const T0 = 1_700_000_000;
+/** Monotonic clock at the run's start, s. */
+const t0 = 100;
 
-/** A started run whose reporter feeds a status tracker; `t0` is its monotonic start. */
-function startedRun(aborted = false) {
-  const refused: string[] = [];
+/** A started run on its owner, whose reporter the supervisor's decisions go to. */
+function startedRun() {
   const events: ConsoleEvent[] = [];
-  const run = new RunStatusTracker(
-    () => T0,
-    (words) => refused.push(words),
-  );
-  const t0 = monotonicSeconds();
-  const report = new RunReporter(
-    { status: (change) => run.apply(change), emit: (e) => events.push(e) },
-    t0,
-    () => aborted,
-  );
-  run.apply({ event: { type: 'start', mode: 'real' } });
+  let clock = t0;
+  const run = new RunOwner({ workers: 1, now: () => T0, clock: () => clock });
+  run.publishTo((e) => events.push(e));
+  const report = new RunReporter(run);
+  run.begin('real');
   report.decision({ kind: 'armed', at: t0 + 0.5 });
   report.decision({ kind: 'run-started', at: t0 + 0.5 });
-  const stop = (kind: 'stop' | 'command-refused', reason: StopReason, after: number): Decision => ({
-    kind,
-    at: t0 + after,
-    reason,
-    message: describeStop(reason),
-  });
+  const stop = (kind: 'stop' | 'command-refused', reason: StopReason, after: number): Decision => {
+    clock = t0 + after;
+    return { kind, at: t0 + after, reason, message: describeStop(reason) };
+  };
   const logs = (level: 'warn' | 'error'): string[] =>
     events.flatMap((e) => (e.type === 'log' && e.level === level ? [e.message] : []));
-  return { run, report, refused, stop, logs };
+  // A report the lifecycle refused is told as an error of the run.
+  const refused = (): string[] =>
+    events.flatMap((e) => (e.type === 'log' && e.source === 'run' && e.level === 'error' ? [e.message] : []));
+  return { run, report, refused, stop, logs, events, later: (s: number) => (clock += s) };
 }
 
 describe('a supervisor stop in the run status', () => {
@@ -64,7 +59,7 @@ describe('a supervisor stop in the run status', () => {
     // The MPC loop, stopped by the supervisor, reports how the run ended a while later.
     report.ended({ outcome: 'stopped', reason: 'the plant was stopped', actions: 7 });
     expect(run.status).toMatchObject({ phase: 'failed', reason: words, elapsed: expect.closeTo(2, 9) });
-    expect(refused).toEqual([]);
+    expect(refused()).toEqual([]);
     expect(logs('error')).toEqual([]);
     expect(logs('warn')).toEqual(['run stopped after 7 action(s): the plant was stopped']);
   });
@@ -79,16 +74,39 @@ describe('a supervisor stop in the run status', () => {
     expect(run.status).toMatchObject({ phase: 'failed', reason: describeStop(reason) });
     report.ended({ outcome: 'stopped', reason: describeStop(reason), actions: 1 });
     expect(run.status.phase).toBe('failed');
-    expect(refused).toEqual([]);
+    expect(refused()).toEqual([]);
   });
 
   it("is the abort when the operator's, and the abort holds against the run's end", () => {
-    const { run, report, refused, stop } = startedRun(true);
+    const { run, report, refused, stop } = startedRun();
     report.decision(stop('stop', { code: 'operator-abort' }, 1));
     expect(run.status).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator' });
     report.ended({ outcome: 'stopped', reason: 'Aborted by operator', actions: 1 });
     expect(run.status.phase).toBe('aborted');
-    expect(refused).toEqual([]);
+    expect(refused()).toEqual([]);
+  });
+
+  it("reports the operator's abort once: the owner's, not again from the stop or the run's end", () => {
+    const { run, report, refused, stop, later, logs, events } = startedRun();
+    const from = events.length;
+    const statuses = (): string[] =>
+      events.slice(from).flatMap((e) => (e.type === 'run' ? [`${e.status.phase} ${e.status.elapsed}`] : []));
+    later(1.5);
+    expect(run.abort(ABORTED)).toBe(true);
+    expect(run.aborted).toBe(true);
+    // The supervisor's stop reaches the reporter a little later, and the run's end later still.
+    report.decision(stop('stop', { code: 'operator-abort' }, 1.6));
+    later(2);
+    report.ended({ outcome: 'aborted', reason: ABORTED, actions: 1 });
+    // One transition to aborted, the clock stopped at the abort; the rest only readings.
+    expect(statuses()).toEqual(['aborted 1.5', 'aborted 1.5', 'aborted 1.5']);
+    expect(run.status).toMatchObject({ phase: 'aborted', reason: ABORTED, armed: false, elapsed: 1.5 });
+    expect(logs('warn')).toEqual([`run aborted after 1 action(s): ${ABORTED}`]);
+    expect(refused()).toEqual([]);
+    // A second abort of the same run says nothing more.
+    const before = statuses().length;
+    run.abort(ABORTED);
+    expect(statuses()).toHaveLength(before);
   });
 
   it("leaves the task's own end to the run's report of it", () => {
@@ -104,6 +122,6 @@ describe('a supervisor stop in the run status', () => {
       reason: 'Goal reached',
       elapsed: expect.closeTo(3, 9),
     });
-    expect(refused).toEqual([]);
+    expect(refused()).toEqual([]);
   });
 });

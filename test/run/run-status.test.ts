@@ -1,7 +1,7 @@
 /**
  * A run's status as its reports change it (run/run-status.ts): the lifecycle decides the phase,
  * a start begins a fresh status, an ending (an abort, a safety stop, the run's end) keeps its reason
- * and real run time, the first ending holds against late reports (whose readings still count), and
+ * and the run time its owner gives, the first ending holds against late reports (whose readings still count), and
  * any other rejected report is told.
  */
 import { describe, expect, it } from 'vitest';
@@ -46,14 +46,19 @@ describe('run status tracker', () => {
     expect(refused).toEqual([]);
   });
 
-  it('ends with the ending reason and the wall-clock run time when the run gives none', () => {
+  it("ends with the ending reason and the run time the run's owner gives", () => {
     const { run, advance } = tracker();
     run.apply({ event: { type: 'start', mode: 'dry' } });
     run.apply({ event: { type: 'run-started' } });
     advance(2.5);
     expect(
-      run.apply({ event: { type: 'abort', reason: 'Aborted by operator' }, safety: 'stopped', armed: false }),
-    ).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator', elapsed: 2.5, safety: 'stopped' });
+      run.apply({
+        event: { type: 'abort', reason: 'Aborted by operator' },
+        safety: 'stopped',
+        armed: false,
+        elapsed: 2.4,
+      }),
+    ).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator', elapsed: 2.4, safety: 'stopped' });
   });
 
   it("keeps the first ending against the run's late words, whose readings still count", () => {
@@ -86,7 +91,12 @@ describe('run status tracker', () => {
     run.apply({ event: { type: 'run-started' }, safety: 'safe', armed: true, reason: null });
     advance(4);
     expect(
-      run.apply({ event: { type: 'safety-stop', reason: stale }, safety: 'stopped', armed: false }),
+      run.apply({
+        event: { type: 'safety-stop', reason: stale },
+        safety: 'stopped',
+        armed: false,
+        elapsed: 4,
+      }),
     ).toMatchObject({ phase: 'failed', reason: stale, elapsed: 4, safety: 'stopped', armed: false });
     expect(run.lifecycle).toEqual({ state: 'stopping', outcome: 'failed', reason: stale });
     advance(2);

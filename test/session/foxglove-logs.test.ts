@@ -76,7 +76,6 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
       });
       await runOnLab(env, task, {
         recorder,
-        sink: recorder.sink(),
       });
       await recorder.close();
     } finally {
@@ -160,7 +159,6 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
       await runOnLab(env, task, {
         model: { kind: 'fine' },
         recorder,
-        sink: recorder.sink(),
       });
       await recorder.close();
     } finally {

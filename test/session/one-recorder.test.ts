@@ -8,7 +8,6 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
@@ -139,8 +138,6 @@ describe('one recorder for every run', () => {
       });
       const result = await runOnLab(env, task, {
         recorder,
-        sink: recorder.sink(),
-        startedAt: performance.now() / 1000,
       });
       expect(result.preflight.ok, result.reason).toBe(true);
       await recorder.close();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { runPlannerKindSchema } from '#contract/planner-settings';
 import { integratorSchema } from '#contract/scene';
-import { monotonicSeconds, wallSeconds } from '#contract/time';
+import { wallSeconds } from '#contract/time';
 import { loadSceneFile } from '../../common/config-files';
 import { problemsOf } from '#contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
@@ -12,6 +12,8 @@ import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../plannin
 import { shippedTaskFile } from '../../console/task-from-settings';
 import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
+import { RunOwner } from '../../run/run-owner';
+import { ABORTED } from '../../run/run-report';
 import { supervisedRun } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
@@ -221,13 +223,13 @@ export function registerRunCommand(program: Command): void {
         ...(live ? { tap: live.tap } : {}),
       });
       log(`session log: ${recorder.file}`);
-      const startedAt = monotonicSeconds();
-      const sink = recorder.sink();
-      const abort = new AbortController();
+      // The run's owner, as the console has one: its status, clock, abort, log and fine workers.
+      const owner = new RunOwner(opts.workers ? { workers: Number(opts.workers) } : {});
+      owner.begin('real', recorder);
       const onSignal = (signal: NodeJS.Signals): void => {
         // The request, then the stop it causes (the order of the run's event log).
-        recorder.operator('run.abort', signal);
-        sink.emit({
+        owner.operator('run.abort', signal);
+        owner.emit({
           type: 'log',
           at: wallSeconds(),
           level: 'warn',
@@ -235,7 +237,7 @@ export function registerRunCommand(program: Command): void {
           message: `Abort requested by operator (${signal})`,
         });
         log('abort requested (signal): stopping the arm');
-        abort.abort();
+        owner.abort(ABORTED);
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
@@ -246,11 +248,7 @@ export function registerRunCommand(program: Command): void {
           model,
           coarse: opts.coarse,
           seed: Number(opts.seed),
-          ...(opts.workers ? { workers: Number(opts.workers) } : {}),
-          signal: abort.signal,
-          recorder,
-          sink,
-          startedAt,
+          owner,
           onPreflight: (r) =>
             r.checks.forEach((c) => log(`  [${c.ok ? ' ok ' : 'FAIL'}] ${c.label}: ${c.reason}`)),
           onDecision: (d) =>
@@ -273,6 +271,8 @@ export function registerRunCommand(program: Command): void {
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
+        owner.release();
+        await owner.close();
         await link.close();
         await recorder.close();
         await live?.close();

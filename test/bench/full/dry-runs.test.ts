@@ -1,7 +1,7 @@
 /**
  * The dry-runs benchmark runs and reports sane numbers: one console dry run on the in-process
- * virtual lab with the console's default settings (a real-time test: it runs in the realtime
- * project, alone).
+ * virtual lab with the console's default settings, how it ended, its planning and how soon it
+ * pushed (a real-time test: it runs in the realtime project, alone).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -37,5 +37,16 @@ describe('dry-runs benchmark', () => {
     for (const s of run.planning) expect(s).toBeGreaterThan(0);
     expect(run.replanned).toBeLessThanOrEqual(run.actions);
     expect(Object.values(result.outcomes).reduce((a: number, b) => a + (b as number), 0)).toBe(1);
+    // How soon it pushed: from the start, and from arming, to the first motion command; a run that
+    // pushed was armed first, and its first step is the one planned before that push.
+    expect(result.firstPush.map((r: { runs: string; n: number }) => [r.runs, r.n])).toEqual([
+      ['run 1', 1],
+      ['runs 2+', 0],
+    ]);
+    if (run.startToPush !== null) {
+      expect(run.armToPush).toBeGreaterThan(0);
+      expect(run.startToPush).toBeGreaterThan(run.armToPush);
+      expect(run.planning.length).toBeGreaterThan(0);
+    }
   }, 180_000);
 });
