@@ -57,16 +57,18 @@ export function baseTask(scene: Scene, tasksDir: string): Task {
 /** The task with the operator's planner settings in place of the file's. */
 export function taskForRun(scene: Scene, settings: PlannerSettings, tasksDir: string): Task {
   const task = baseTask(scene, tasksDir);
+  // Fields the settings and the task file share carry the same name in both.
+  const { horizon, controlDuration, maxExecutedActions, loopMode } = settings;
   return {
     ...task,
     planner: {
       ...task.planner,
       kind: settings.planner,
-      horizon: settings.horizon,
-      controlDuration: settings.controlDuration,
-      maxActions: settings.maxExecutedActions,
+      horizon,
+      controlDuration,
+      maxExecutedActions,
+      loopMode,
       prediction: { ...settings.prediction },
-      mode: settings.loopMode,
       // The straight-line initial guess must respect the operator's speed limit too.
       initialSpeed: Math.min(task.planner.initialSpeed, settings.actionLimit),
       optimizer: {

@@ -165,7 +165,7 @@ export function poolSampler(
 export function loopMode(task: Task): Pick<MpcLoopOptions, 'asynchronous' | 'confirmTolerance'> {
   const p = task.planner;
   return {
-    asynchronous: p.mode === 'asynchronous' ? { tolerance: p.replanTolerance } : null,
+    asynchronous: p.loopMode === 'asynchronous' ? { tolerance: p.replanTolerance } : null,
     confirmTolerance: p.replanTolerance,
   };
 }
@@ -191,7 +191,7 @@ export async function runTaskOn(o: {
       planner: parts.planner,
       geometry: parts.geometry,
       controlDuration: p.controlDuration,
-      maxActions: p.maxActions,
+      maxActions: p.maxExecutedActions,
       timeLimit: p.timeLimit,
       workers: o.pool.size,
       theoreticalSpeedup: theoreticalSpeedup(parts.model, p.horizon),

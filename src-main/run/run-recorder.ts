@@ -198,8 +198,8 @@ export function plannerSettingsOf(
         : p.optimizer.explorationVariance[0]!,
     actionLimit: scene.limits.maxPusherSpeed,
     planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
-    maxExecutedActions: p.maxActions,
+    maxExecutedActions: p.maxExecutedActions,
     prediction: { ...p.prediction },
-    loopMode: p.mode,
+    loopMode: p.loopMode,
   };
 }

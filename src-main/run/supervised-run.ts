@@ -373,7 +373,7 @@ async function execute(
       planner: taskRun.planner,
       geometry: taskRun.geometry,
       controlDuration: p.controlDuration,
-      maxActions: p.maxActions,
+      maxActions: p.maxExecutedActions,
       timeLimit: p.timeLimit,
       workers: ctx.workers,
       theoreticalSpeedup: theoreticalSpeedup(ctx.model, p.horizon),

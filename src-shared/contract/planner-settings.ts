@@ -35,7 +35,7 @@ export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
 export const runPlannerKindSchema = plannerKindSchema.extract(['mpc', 'tampc']);
 /**
  * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
- * planned while the arm executes this one (the task file's planner.mode).
+ * planned while the arm executes this one (the task file's planner.loopMode).
  */
 export const loopModeSchema = z.enum(['synchronous', 'asynchronous']);
 

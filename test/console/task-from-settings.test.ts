@@ -26,7 +26,7 @@ describe('console run from planner settings', () => {
       kind: 'mpc',
       horizon: 6,
       controlDuration: 0.5,
-      maxActions: 9,
+      maxExecutedActions: 9,
       optimizer: { rollouts: 7, explorationVariance: settings.explorationVariance },
     });
   });
