@@ -70,7 +70,7 @@ export function taskForRun(scene: Scene, settings: PlannerSettings, tasksDir: st
       loopMode,
       prediction: { ...settings.prediction },
       // The straight-line initial guess must respect the operator's speed limit too.
-      initialSpeed: Math.min(task.planner.initialSpeed, settings.actionLimit),
+      initialSpeed: Math.min(task.planner.initialSpeed, settings.maxPusherSpeed),
       optimizer: {
         ...task.planner.optimizer,
         rollouts: settings.rollouts,
@@ -104,11 +104,11 @@ export function modelForRun(settings: PlannerSettings): ModelRequest {
 }
 
 /**
- * The scene as the run sees it: the pusher speed limit lowered to the operator's action limit when
- * that is stricter (the planner samples within it and the supervisor enforces it).
+ * The scene as the run sees it: its pusher speed limit lowered to the operator's when that is
+ * stricter (the planner samples within it and the supervisor enforces it).
  */
 export function sceneForRun(scene: Scene, settings: PlannerSettings): Scene {
-  const limit = Math.min(scene.limits.maxPusherSpeed, settings.actionLimit);
+  const limit = Math.min(scene.limits.maxPusherSpeed, settings.maxPusherSpeed);
   return limit === scene.limits.maxPusherSpeed
     ? scene
     : { ...scene, limits: { ...scene.limits, maxPusherSpeed: limit } };

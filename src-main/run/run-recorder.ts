@@ -196,7 +196,7 @@ export function plannerSettingsOf(
       typeof p.optimizer.explorationVariance === 'number'
         ? p.optimizer.explorationVariance
         : p.optimizer.explorationVariance[0]!,
-    actionLimit: scene.limits.maxPusherSpeed,
+    maxPusherSpeed: scene.limits.maxPusherSpeed,
     planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
     maxExecutedActions: p.maxExecutedActions,
     prediction: { ...p.prediction },

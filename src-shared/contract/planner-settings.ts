@@ -77,7 +77,11 @@ export const plannerSettingsSchema = z
       .max(MAX_CONTROL_DURATION, `must be at most ${MAX_CONTROL_DURATION} s`)
       .describe('s, duration of one control'),
     explorationVariance: positive.describe('(m/s)^2, variance of the sampling noise on pusher velocity'),
-    actionLimit: positive.describe('m/s, largest pusher speed the planner may command'),
+    /**
+     * Largest pusher speed the planner may command and the supervisor allows: the scene's
+     * limits.maxPusherSpeed, lowered to this when it is stricter (console/task-from-settings.ts).
+     */
+    maxPusherSpeed: positive.describe('m/s'),
     planner: runPlannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */
     maxExecutedActions: count(1, MAX_ACTIONS),
@@ -112,6 +116,18 @@ export const plannerSettingsSchema = z
   });
 
 export type PlannerSettings = z.infer<typeof plannerSettingsSchema>;
+
+/**
+ * Settings as an older console wrote them (its settings file, a session log's settings) in
+ * today's names: the pusher speed limit was `actionLimit`, a name the run's 'action-limit'
+ * outcome (the executed-action limit) also used. Anything else is returned as it is.
+ */
+export function withCurrentSettingsNames(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || !('actionLimit' in json) || 'maxPusherSpeed' in json)
+    return json;
+  const { actionLimit, ...rest } = json as Record<string, unknown>;
+  return { ...rest, maxPusherSpeed: actionLimit };
+}
 export type PredictionModelChoice = z.infer<typeof predictionModelChoiceSchema>;
 export type LoopMode = z.infer<typeof loopModeSchema>;
 
@@ -126,7 +142,7 @@ const isrr2019Base = {
   horizon: 4,
   controlDuration: 1,
   explorationVariance: 1e-4,
-  actionLimit: 0.1,
+  maxPusherSpeed: 0.1,
   planner: 'mpc',
   maxExecutedActions: 20,
   prediction: DEFAULT_PREDICTION,
