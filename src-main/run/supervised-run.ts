@@ -23,7 +23,7 @@ import { monotonicSeconds } from '#contract/time';
 import { defaultWorkerCount, FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { CoarseModelKind } from '#contract/planner-settings';
-import { modelLabel } from '../parareal/predictor';
+import { predictionModelSpec } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
 import { runMpc } from '../planning/mpc-loop';
@@ -175,7 +175,7 @@ function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
     planScene,
     workers,
     model,
-    label: reason ? `${modelLabel(model)} (auto)` : modelLabel(model),
+    label: reason ? `${predictionModelSpec(model)} (auto)` : predictionModelSpec(model),
     // One estimate of the table for the planner and the live view; a pusher (or gripper)
     // without markers is where the robot holds it.
     observe: () =>

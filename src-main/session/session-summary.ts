@@ -23,7 +23,7 @@ export const SUMMARY_METADATA_NAME = 'parapush.session';
 export { sessionSummarySchema, type SessionSummary };
 
 /** A short name for the prediction model: "parareal K=2 (analytical coarse)", "fine (MuJoCo)". */
-export function modelLabel(s: PlannerSettings): string {
+export function settingsModelLabel(s: PlannerSettings): string {
   switch (s.predictionModel) {
     case 'auto':
       return 'auto (fine or Parareal)';
@@ -78,7 +78,7 @@ export class SummaryBuilder {
         if (m) {
           this.mode = m.mode;
           this.scene = m.scene.name;
-          this.model = modelLabel(m.settings);
+          this.model = settingsModelLabel(m.settings);
         }
         break;
       }

@@ -15,11 +15,12 @@ const count = (min: number, max: number) =>
     .max(max, `must be ${max} or less`);
 
 /**
- * Which prediction model the operator chose, by name; the model itself, with its Parareal
- * iterations, is parareal/predictor.ts's PredictionModel. `auto`: fine or Parareal, whichever
- * plans faster on this machine's workers (parareal/model-choice.ts).
+ * The kind of prediction model the operator asks for: the kind of parareal/model-choice.ts's
+ * ModelRequest, whose Parareal iterations and slices come from the rest of the settings. A
+ * request resolves to a PredictionModel (parareal/predictor.ts) when the run starts; `auto`:
+ * fine or Parareal, whichever plans faster on this machine's workers.
  */
-export const predictionModelChoiceSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
+export const modelRequestKindSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
 /** The coarse model of Parareal (and of coarse-only planning): analytical, or the learned MLP. */
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
 export type CoarseModelKind = z.infer<typeof coarseModelKindSchema>;
@@ -64,7 +65,7 @@ export const MAX_ACTIONS = 1000;
 
 export const plannerSettingsSchema = z
   .object({
-    predictionModel: predictionModelChoiceSchema,
+    predictionModel: modelRequestKindSchema,
     parareal: pararealStopSchema,
     /** Parareal time slices per prediction (each runs on a worker). */
     slices: count(1, 64),
@@ -128,7 +129,7 @@ export function withCurrentSettingsNames(json: unknown): unknown {
   const { actionLimit, ...rest } = json as Record<string, unknown>;
   return { ...rest, maxPusherSpeed: actionLimit };
 }
-export type PredictionModelChoice = z.infer<typeof predictionModelChoiceSchema>;
+export type ModelRequestKind = z.infer<typeof modelRequestKindSchema>;
 export type LoopMode = z.infer<typeof loopModeSchema>;
 
 /**
