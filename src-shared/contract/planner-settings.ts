@@ -67,7 +67,11 @@ export const plannerSettingsSchema = z
   .object({
     predictionModel: modelRequestKindSchema,
     parareal: pararealStopSchema,
-    /** Parareal time slices per prediction (each runs on a worker). */
+    /**
+     * Parareal time slices per prediction (each runs on a worker). The run's ModelRequest holds
+     * the slice width instead, controlsPerSlice = horizon / slices: a count fits a fixed horizon,
+     * a width also fits sequences of other lengths (TAMPC's candidates).
+     */
     slices: count(1, 64),
     coarseModel: coarseModelKindSchema,
     /** Noisy control sequences sampled per optimizer iteration. */
