@@ -31,7 +31,7 @@ import { tfBackendReady } from '../src-main/learned/tf-backend';
 import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';
 import type { CoarseModelKind } from '#contract/planner-settings';
-import { parseModelChoice } from '../src-main/parareal/model-choice';
+import { parseModelSpec } from '../src-main/parareal/model-choice';
 import { loadCoarseModel } from '../src-main/planning/coarse-models';
 import { defaultWorkerCount, FinePool } from '../src-main/parareal/fine-pool';
 import { summarize } from '../src-main/experiments/report';
@@ -294,9 +294,7 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
  */
 async function taskExperiment(scenes: number, models: string[]): Promise<Row[]> {
   const { task, scene } = loadTaskFile('resources/tasks/cvs-multi-object.json');
-  const specs = models.flatMap((m) =>
-    parseModelChoice(m).model.kind === 'fine' ? [m] : [m, `${m}@learned`],
-  );
+  const specs = models.flatMap((m) => (parseModelSpec(m).model.kind === 'fine' ? [m] : [m, `${m}@learned`]));
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'parapush-bench-task-'));
   try {
     await runExperiment({

@@ -33,7 +33,7 @@ import { readRunRecords } from '../src-main/experiments/run-record';
 import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
 import { meanCi95 } from '../src-main/experiments/stats';
 import { FinePool, type FineJobInput } from '../src-main/parareal/fine-pool';
-import { modelLabel } from '../src-main/parareal/predictor';
+import { predictionModelSpec } from '../src-main/parareal/predictor';
 import type { Control } from '../src-main/parareal/parareal';
 import { loadTaskFile, type Task } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
@@ -254,7 +254,7 @@ export async function run(args: string[]): Promise<void> {
           const workerS =
             workerCpu0 === null || workerCpu1 === null ? null : (workerCpu1 - workerCpu0) / along.length;
           const m = meanCi95(times);
-          const label = spec === 'auto' ? `auto (${modelLabel(parts.model)})` : spec;
+          const label = spec === 'auto' ? `auto (${predictionModelSpec(parts.model)})` : spec;
           rows.push({
             model: label,
             workers,

@@ -3,13 +3,13 @@
  * for that run (the WAFR tasks draw the goal object, the clutter task every object, so a run's
  * states fit only its own scene): where the planner and physics benchmarks take real situations.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Scene } from '#contract/scene';
 import { deriveSeed } from '../src-main/common/rng';
 import { sampleScene } from '../src-main/experiments/initial-states';
 import { readRunRecords, type RunRecord } from '../src-main/experiments/run-record';
-import { sceneSeed } from '../src-main/experiments/runner';
+import { readExperimentFile, sceneSeed } from '../src-main/experiments/runner';
 import { parseRunSpec } from '../src-main/experiments/run-spec';
 import type { Task } from '../src-main/planning/task-file';
 
@@ -35,8 +35,8 @@ export function fineRuns(
   for (const name of existsSync(experimentsDir) ? readdirSync(experimentsDir).sort() : []) {
     const file = path.join(experimentsDir, name, 'experiment.json');
     if (!existsSync(file)) continue;
-    const identity = JSON.parse(readFileSync(file, 'utf8')) as { task?: string; mode?: string };
-    if (identity.task !== taskName || identity.mode === 'asynchronous') continue;
+    const identity = readExperimentFile(path.join(experimentsDir, name));
+    if (identity.task !== taskName || identity.loopMode === 'asynchronous') continue;
     for (const record of readRunRecords(path.join(experimentsDir, name)))
       if (parseRunSpec(record.model).model.kind === 'fine') found.push({ dir: name, record });
   }

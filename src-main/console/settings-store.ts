@@ -1,12 +1,14 @@
 /**
  * The operator's planner settings: kept in memory and, when a file is given, persisted as JSON
- * so the console opens with the last choice. A missing or invalid file falls back to defaults.
+ * so the console opens with the last choice. A missing or invalid file falls back to defaults; a
+ * file an older console wrote with since-renamed fields is read and rewritten in today's names.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   defaultPlannerSettings,
   plannerSettingsSchema,
+  withCurrentSettingsNames,
   type PlannerSettings,
 } from '#contract/planner-settings';
 
@@ -19,7 +21,10 @@ export class SettingsStore {
     this.settings = defaultPlannerSettings;
     if (file && existsSync(file)) {
       try {
-        this.settings = plannerSettingsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+        const stored: unknown = JSON.parse(readFileSync(file, 'utf8'));
+        const current = withCurrentSettingsNames(stored);
+        this.settings = plannerSettingsSchema.parse(current);
+        if (current !== stored) this.write();
       } catch (err) {
         this.loadProblem = `ignored ${file}: ${(err as Error).message}`;
       }
@@ -32,10 +37,13 @@ export class SettingsStore {
 
   set(settings: PlannerSettings): PlannerSettings {
     this.settings = plannerSettingsSchema.parse(settings);
-    if (this.file) {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      writeFileSync(this.file, `${JSON.stringify(this.settings, null, 2)}\n`);
-    }
+    this.write();
     return this.settings;
+  }
+
+  private write(): void {
+    if (!this.file) return;
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    writeFileSync(this.file, `${JSON.stringify(this.settings, null, 2)}\n`);
   }
 }

@@ -57,18 +57,20 @@ export function baseTask(scene: Scene, tasksDir: string): Task {
 /** The task with the operator's planner settings in place of the file's. */
 export function taskForRun(scene: Scene, settings: PlannerSettings, tasksDir: string): Task {
   const task = baseTask(scene, tasksDir);
+  // Fields the settings and the task file share carry the same name in both.
+  const { horizon, controlDuration, maxExecutedActions, loopMode } = settings;
   return {
     ...task,
     planner: {
       ...task.planner,
       kind: settings.planner,
-      horizon: settings.horizon,
-      controlDuration: settings.controlDuration,
-      maxActions: settings.maxExecutedActions,
+      horizon,
+      controlDuration,
+      maxExecutedActions,
+      loopMode,
       prediction: { ...settings.prediction },
-      mode: settings.loopMode,
       // The straight-line initial guess must respect the operator's speed limit too.
-      initialSpeed: Math.min(task.planner.initialSpeed, settings.actionLimit),
+      initialSpeed: Math.min(task.planner.initialSpeed, settings.maxPusherSpeed),
       optimizer: {
         ...task.planner.optimizer,
         rollouts: settings.rollouts,
@@ -102,11 +104,11 @@ export function modelForRun(settings: PlannerSettings): ModelRequest {
 }
 
 /**
- * The scene as the run sees it: the pusher speed limit lowered to the operator's action limit when
- * that is stricter (the planner samples within it and the supervisor enforces it).
+ * The scene as the run sees it: its pusher speed limit lowered to the operator's when that is
+ * stricter (the planner samples within it and the supervisor enforces it).
  */
 export function sceneForRun(scene: Scene, settings: PlannerSettings): Scene {
-  const limit = Math.min(scene.limits.maxPusherSpeed, settings.actionLimit);
+  const limit = Math.min(scene.limits.maxPusherSpeed, settings.maxPusherSpeed);
   return limit === scene.limits.maxPusherSpeed
     ? scene
     : { ...scene, limits: { ...scene.limits, maxPusherSpeed: limit } };

@@ -117,7 +117,7 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
     `## ${e.name}`,
     '',
     ...(stale ? [`**Stale:** ${stale}`, ''] : []),
-    `Task ${f.task}${f.mode ? ` (${f.mode} MPC)` : ''}, ${e.summary.scenes} scenes, seed ${f.seed}, ${e.summary.workers} worker${e.summary.workers === 1 ? '' : 's'}; commit \`${f.commit.slice(0, 12)}\`; rerun: \`${f.command}\`; files: ${folderLink(e.name, '')}.`,
+    `Task ${f.task}${f.loopMode ? ` (${f.loopMode} MPC)` : ''}, ${e.summary.scenes} scenes, seed ${f.seed}, ${e.summary.workers} worker${e.summary.workers === 1 ? '' : 's'}; commit \`${f.commit.slice(0, 12)}\`; rerun: \`${f.command}\`; files: ${folderLink(e.name, '')}.`,
     '',
     '| model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs (s) | planning per step (s) | actions | outcomes | paper |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

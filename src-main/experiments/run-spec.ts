@@ -5,10 +5,10 @@
  * WAFR's TAMPC, MPC and UAMPC compare on paired runs.
  */
 import { plannerKindSchema } from '#contract/planner-settings';
-import { parseModelChoice, type ModelChoice } from '../parareal/model-choice';
+import { parseModelSpec, type ModelSpec } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
 
-export interface RunSpec extends ModelChoice {
+export interface RunSpec extends ModelSpec {
   /** Planner kind replacing the task file's, or null to keep it. */
   planner: Task['planner']['kind'] | null;
 }
@@ -16,13 +16,13 @@ export interface RunSpec extends ModelChoice {
 export function parseRunSpec(spec: string): RunSpec {
   const [model = '', planner, ...rest] = spec.split('/');
   if (rest.length > 0) throw new Error(`"${spec}": at most one /PLANNER`);
-  if (planner === undefined) return { ...parseModelChoice(model), planner: null };
+  if (planner === undefined) return { ...parseModelSpec(model), planner: null };
   const kind = plannerKindSchema.safeParse(planner);
   if (!kind.success)
     throw new Error(
       `"${spec}": unknown planner "${planner}" (expected ${plannerKindSchema.options.join(', ')})`,
     );
-  return { ...parseModelChoice(model), planner: kind.data };
+  return { ...parseModelSpec(model), planner: kind.data };
 }
 
 /** The task a run spec runs: the task file's, with the planner kind replaced when the spec names one. */

@@ -37,7 +37,7 @@ export const experimentConfigSchema = z
     scenes: z.number().int().min(1),
     seed: z.number().int().min(0),
     /** Present only for asynchronous MPC, so synchronous experiments keep their stored identity. */
-    mode: z.literal('asynchronous').optional(),
+    loopMode: z.literal('asynchronous').optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
@@ -76,9 +76,19 @@ export const experimentFileSchema = experimentConfigSchema
   .strict();
 export type ExperimentFile = z.infer<typeof experimentFileSchema>;
 
+/**
+ * experiment.json as written before the loop mode had the task file's and the settings' name
+ * (loopMode): committed experiments keep their files as they ran, so the old key is read too.
+ */
+function withLoopModeName(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || !('mode' in json)) return json;
+  const { mode, ...rest } = json as Record<string, unknown>;
+  return { ...rest, loopMode: mode };
+}
+
 export function readExperimentFile(dir: string): ExperimentFile {
   const file = path.join(dir, 'experiment.json');
-  const parsed = experimentFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  const parsed = experimentFileSchema.safeParse(withLoopModeName(JSON.parse(readFileSync(file, 'utf8'))));
   if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
@@ -91,7 +101,7 @@ export function experimentCommand(config: ExperimentConfig, outDir: string): str
     `--models ${config.models.join(',')}`,
     `--scenes ${config.scenes}`,
     `--seed ${config.seed}`,
-    ...(config.mode === 'asynchronous' ? ['--async'] : []),
+    ...(config.loopMode === 'asynchronous' ? ['--async'] : []),
     `--out ${outDir}`,
   ].join(' ');
 }
@@ -160,7 +170,7 @@ export const configOf = (o: ExperimentConfig): ExperimentConfig => ({
   models: o.models,
   scenes: o.scenes,
   seed: o.seed,
-  ...(o.mode ? { mode: o.mode } : {}),
+  ...(o.loopMode ? { loopMode: o.loopMode } : {}),
 });
 
 export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
@@ -192,7 +202,9 @@ export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
  * execution world per environment, exactly as the experiment ran them (a rerun repeats them).
  */
 export async function runScenes(o: SceneRunsOptions): Promise<void> {
-  const taskDef = o.mode ? { ...o.taskDef, planner: { ...o.taskDef.planner, mode: o.mode } } : o.taskDef;
+  const taskDef = o.loopMode
+    ? { ...o.taskDef, planner: { ...o.taskDef.planner, loopMode: o.loopMode } }
+    : o.taskDef;
   const adjust = o.adjustTask ?? ((t: Task) => t);
   const runs = o.models
     .filter((spec) => !o.only || o.only.includes(spec))

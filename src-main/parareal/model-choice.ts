@@ -13,19 +13,32 @@
  * Parareal pays when the workers outnumber what fine-alone can use (W > S); with the few cores of
  * a lab PC, fine alone wins. `npm run bench -- planner` measures both and prints what auto picks.
  */
-import { parseModelSpec, type PredictionModel } from './predictor';
-import type { CoarseModelKind } from '#contract/planner-settings';
+import { parsePredictionModel, type PredictionModel } from './predictor';
+import type { CoarseModelKind, ModelRequestKind } from '#contract/planner-settings';
 
-/** What the caller asks for: a concrete model, or `auto`. */
+/**
+ * What a user asks for (the console's settings, `--model`, an experiment's model spec): a
+ * concrete model, or `auto`, which resolveModel turns into one for the run's load. Its kind is
+ * the settings' predictionModel.
+ */
 export type ModelRequest = PredictionModel | { kind: 'auto' };
+// The settings name exactly the kinds a request has.
+true satisfies ModelRequest['kind'] extends ModelRequestKind
+  ? ModelRequestKind extends ModelRequest['kind']
+    ? true
+    : false
+  : false;
 
-/** parseModelSpec's spellings, and "auto". */
+/** parsePredictionModel's spellings, and "auto". */
 export function parseModelRequest(spec: string): ModelRequest {
-  return spec === 'auto' ? { kind: 'auto' } : parseModelSpec(spec);
+  return spec === 'auto' ? { kind: 'auto' } : parsePredictionModel(spec);
 }
 
-/** A prediction model together with the coarse model it uses (ignored by `fine`). */
-export interface ModelChoice {
+/**
+ * A model spec as an experiment column writes it, MODEL[@COARSE]: the request and the coarse
+ * model it uses (ignored by `fine`).
+ */
+export interface ModelSpec {
   model: ModelRequest;
   coarse: CoarseModelKind;
 }
@@ -35,7 +48,7 @@ export interface ModelChoice {
  * "coarse@learned", "fine", "auto" (the experiment runner's spelling, so one experiment can
  * compare the analytical and the learned coarse model on paired runs).
  */
-export function parseModelChoice(spec: string): ModelChoice {
+export function parseModelSpec(spec: string): ModelSpec {
   const [base = '', coarse = 'analytical', ...rest] = spec.split('@');
   if (rest.length > 0 || (coarse !== 'analytical' && coarse !== 'learned'))
     throw new Error(`"${spec}": the coarse model after @ must be analytical or learned`);

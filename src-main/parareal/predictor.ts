@@ -20,6 +20,10 @@ import {
   type Tolerance,
 } from './parareal';
 
+/**
+ * A concrete prediction model, as a run predicts with it: what a ModelRequest
+ * (parareal/model-choice.ts) resolves to.
+ */
 export type PredictionModel =
   | { kind: 'coarse' }
   | { kind: 'fine' }
@@ -38,7 +42,7 @@ const ADAPTIVE_MAX_ITERATIONS = 4;
  * iterates change by less than the real-world pushing spread; the CLI's and experiment runner's
  * spelling).
  */
-export function parseModelSpec(spec: string, tolerance: Tolerance | null = null): PredictionModel {
+export function parsePredictionModel(spec: string, tolerance: Tolerance | null = null): PredictionModel {
   const [kind, arg] = spec.split(':');
   if (kind === 'coarse' && arg === undefined) return { kind: 'coarse' };
   if (kind === 'fine' && arg === undefined) return { kind: 'fine' };
@@ -60,7 +64,8 @@ export function parseModelSpec(spec: string, tolerance: Tolerance | null = null)
   );
 }
 
-export function modelLabel(model: PredictionModel): string {
+/** The model in parsePredictionModel's spelling (how runs, logs and reports name it). */
+export function predictionModelSpec(model: PredictionModel): string {
   if (model.kind !== 'parareal') return model.kind;
   return model.tolerance ? 'parareal:adaptive' : `parareal:${model.iterations}`;
 }

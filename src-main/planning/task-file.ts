@@ -12,6 +12,7 @@ import {
   MAX_ACTIONS,
   MAX_CONTROL_DURATION,
   MAX_HORIZON,
+  loopModeSchema,
   plannerKindSchema,
 } from '#contract/planner-settings';
 import {
@@ -94,8 +95,8 @@ export const taskPlannerSchema = z
      */
     fastSpeed: positive.optional().describe('m/s'),
     optimizer: optimizerSettingsSchema.prefault({}),
-    /** Executed actions before the run ends unsuccessfully. */
-    maxActions: count(1).max(MAX_ACTIONS, `must be at most ${MAX_ACTIONS}`).default(20),
+    /** Executed actions before the run ends unsuccessfully (not TAMPC's n_max, tampc.maxActions). */
+    maxExecutedActions: count(1).max(MAX_ACTIONS, `must be at most ${MAX_ACTIONS}`).default(20),
     /** Task time (planning + execution) before the run ends unsuccessfully (s). */
     timeLimit: positive.default(3600),
     tampc: tampcSettingsSchema.prefault({}),
@@ -104,7 +105,7 @@ export const taskPlannerSchema = z
      * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
      * planned while this one executes, from its predicted end state (mpc-loop.ts).
      */
-    mode: z.enum(['synchronous', 'asynchronous']).default('synchronous'),
+    loopMode: loopModeSchema.default('synchronous'),
     /**
      * How far an observation may be from the state a plan started from before the loop plans again
      * from the observation (default: DEFAULT_REPLAN_TOLERANCE).

@@ -180,7 +180,7 @@ export function poolSettle(pool: FinePool, scene: Scene): RestPredictor {
 export function loopMode(task: Task): Pick<MpcLoopOptions, 'asynchronous' | 'confirmTolerance'> {
   const p = task.planner;
   return {
-    asynchronous: p.mode === 'asynchronous' ? { tolerance: p.replanTolerance } : null,
+    asynchronous: p.loopMode === 'asynchronous' ? { tolerance: p.replanTolerance } : null,
     confirmTolerance: p.replanTolerance,
   };
 }
@@ -206,7 +206,7 @@ export async function runTaskOn(o: {
       planner: parts.planner,
       geometry: parts.geometry,
       controlDuration: p.controlDuration,
-      maxActions: p.maxActions,
+      maxActions: p.maxExecutedActions,
       timeLimit: p.timeLimit,
       workers: o.pool.size,
       theoreticalSpeedup: theoreticalSpeedup(parts.model, p.horizon),

@@ -169,10 +169,10 @@ export function plannerSettingsOf(
       typeof p.optimizer.explorationVariance === 'number'
         ? p.optimizer.explorationVariance
         : p.optimizer.explorationVariance[0]!,
-    actionLimit: scene.limits.maxPusherSpeed,
+    maxPusherSpeed: scene.limits.maxPusherSpeed,
     planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
-    maxExecutedActions: p.maxActions,
+    maxExecutedActions: p.maxExecutedActions,
     prediction: { ...p.prediction },
-    loopMode: p.mode,
+    loopMode: p.loopMode,
   };
 }

@@ -22,7 +22,7 @@ import { controlLimits, type Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
 import type { CoarseModelKind } from '#contract/planner-settings';
-import { modelLabel } from '../parareal/predictor';
+import { predictionModelSpec } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
 import { runMpc } from '../planning/mpc-loop';
@@ -158,7 +158,7 @@ function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
     planScene,
     workers,
     model,
-    label: reason ? `${modelLabel(model)} (auto)` : modelLabel(model),
+    label: reason ? `${predictionModelSpec(model)} (auto)` : predictionModelSpec(model),
     // One estimate of the table for the planner and the live view; a pusher (or gripper)
     // without markers is where the robot holds it.
     observe: () =>
@@ -354,7 +354,7 @@ async function execute(
       planner: taskRun.planner,
       geometry: taskRun.geometry,
       controlDuration: p.controlDuration,
-      maxActions: p.maxActions,
+      maxActions: p.maxExecutedActions,
       timeLimit: p.timeLimit,
       workers: ctx.workers,
       theoreticalSpeedup: theoreticalSpeedup(ctx.model, p.horizon),

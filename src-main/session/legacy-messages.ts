@@ -4,10 +4,12 @@
  * state and planner-step events as they were) are read with the schemas they were written with
  * and turned into today's messages. Fields since removed (a planner step's
  * timings.measuredSpeedup, which was always null) are dropped, a planner step's rollouts (arrays
- * of states) become { states } objects, and times recorded in ms are
+ * of states) become { states } objects, planner settings' renamed fields take today's names
+ * (contract/planner-settings.ts withCurrentSettingsNames), and times recorded in ms are
  * converted to seconds (inSeconds). Nothing writes these forms any more.
  */
 import { z } from 'zod';
+import { withCurrentSettingsNames } from '#contract/planner-settings';
 import { channels, eventOf, stampSchema, type MessageOf, type Topic } from './channels';
 import { loggedPlannerStep, namedState, rigidBodyFields, tcpPoseFields, tcpSpeedFields } from './named-state';
 
@@ -50,9 +52,15 @@ function withRolloutObjects(step: unknown): unknown {
 
 /**
  * The message without the fields its channel has since lost, in today's form and in the
- * console-event form, and with today's form's rollouts as objects.
+ * console-event form, with today's form's rollouts as objects, and with the planner settings'
+ * renamed fields in today's names.
  */
 function withoutRemovedFields(topic: Topic, json: unknown): unknown {
+  if (topic === '/session/settings') {
+    if (!isObject(json)) return json;
+    const settings = withCurrentSettingsNames(json.settings);
+    return settings === json.settings ? json : { ...json, settings };
+  }
   if (topic !== '/planner/step') return json;
   const m = withRolloutObjects(withoutMeasuredSpeedup(json));
   return isObject(m) && isObject(m.event)

@@ -16,14 +16,14 @@ import {
   withAbsentNulls,
   type Topic,
 } from './channels';
-import { wallSecondsOf } from './legacy-messages';
+import { upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';
 
 export const SUMMARY_METADATA_NAME = 'parapush.session';
 
 export { sessionSummarySchema, type SessionSummary };
 
 /** A short name for the prediction model: "parareal K=2 (analytical coarse)", "fine (MuJoCo)". */
-export function modelLabel(s: PlannerSettings): string {
+export function settingsModelLabel(s: PlannerSettings): string {
   switch (s.predictionModel) {
     case 'auto':
       return 'auto (fine or Parareal)';
@@ -71,11 +71,14 @@ export class SummaryBuilder {
         break;
       }
       case '/session/settings': {
-        const m = sessionSettingsSchema.safeParse(parse('/session/settings', data));
-        if (m.success) {
-          this.mode = m.data.mode;
-          this.scene = m.data.scene.name;
-          this.model = modelLabel(m.data.settings);
+        const json = parse('/session/settings', data);
+        const parsed = sessionSettingsSchema.safeParse(json);
+        // An older log's settings with since-renamed fields.
+        const m = parsed.success ? parsed.data : upgradeLegacyMessage('/session/settings', json);
+        if (m) {
+          this.mode = m.mode;
+          this.scene = m.scene.name;
+          this.model = settingsModelLabel(m.settings);
         }
         break;
       }

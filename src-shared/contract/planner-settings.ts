@@ -15,11 +15,12 @@ const count = (min: number, max: number) =>
     .max(max, `must be ${max} or less`);
 
 /**
- * Which prediction model the operator chose, by name; the model itself, with its Parareal
- * iterations, is parareal/predictor.ts's PredictionModel. `auto`: fine or Parareal, whichever
- * plans faster on this machine's workers (parareal/model-choice.ts).
+ * The kind of prediction model the operator asks for: the kind of parareal/model-choice.ts's
+ * ModelRequest, whose Parareal iterations and slices come from the rest of the settings. A
+ * request resolves to a PredictionModel (parareal/predictor.ts) when the run starts; `auto`:
+ * fine or Parareal, whichever plans faster on this machine's workers.
  */
-export const predictionModelChoiceSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
+export const modelRequestKindSchema = z.enum(['coarse', 'parareal', 'fine', 'auto']);
 /** The coarse model of Parareal (and of coarse-only planning): analytical, or the learned MLP. */
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
 export type CoarseModelKind = z.infer<typeof coarseModelKindSchema>;
@@ -35,7 +36,7 @@ export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
 export const runPlannerKindSchema = plannerKindSchema.extract(['mpc', 'tampc']);
 /**
  * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
- * planned while the arm executes this one (the task file's planner.mode).
+ * planned while the arm executes this one (the task file's planner.loopMode).
  */
 export const loopModeSchema = z.enum(['synchronous', 'asynchronous']);
 
@@ -64,9 +65,13 @@ export const MAX_ACTIONS = 1000;
 
 export const plannerSettingsSchema = z
   .object({
-    predictionModel: predictionModelChoiceSchema,
+    predictionModel: modelRequestKindSchema,
     parareal: pararealStopSchema,
-    /** Parareal time slices per prediction (each runs on a worker). */
+    /**
+     * Parareal time slices per prediction (each runs on a worker). The run's ModelRequest holds
+     * the slice width instead, controlsPerSlice = horizon / slices: a count fits a fixed horizon,
+     * a width also fits sequences of other lengths (TAMPC's candidates).
+     */
     slices: count(1, 64),
     coarseModel: coarseModelKindSchema,
     /** Noisy control sequences sampled per optimizer iteration. */
@@ -77,7 +82,11 @@ export const plannerSettingsSchema = z
       .max(MAX_CONTROL_DURATION, `must be at most ${MAX_CONTROL_DURATION} s`)
       .describe('s, duration of one control'),
     explorationVariance: positive.describe('(m/s)^2, variance of the sampling noise on pusher velocity'),
-    actionLimit: positive.describe('m/s, largest pusher speed the planner may command'),
+    /**
+     * Largest pusher speed the planner may command and the supervisor allows: the scene's
+     * limits.maxPusherSpeed, lowered to this when it is stricter (console/task-from-settings.ts).
+     */
+    maxPusherSpeed: positive.describe('m/s'),
     planner: runPlannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */
     maxExecutedActions: count(1, MAX_ACTIONS),
@@ -112,7 +121,19 @@ export const plannerSettingsSchema = z
   });
 
 export type PlannerSettings = z.infer<typeof plannerSettingsSchema>;
-export type PredictionModelChoice = z.infer<typeof predictionModelChoiceSchema>;
+
+/**
+ * Settings as an older console wrote them (its settings file, a session log's settings) in
+ * today's names: the pusher speed limit was `actionLimit`, a name the run's 'action-limit'
+ * outcome (the executed-action limit) also used. Anything else is returned as it is.
+ */
+export function withCurrentSettingsNames(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || !('actionLimit' in json) || 'maxPusherSpeed' in json)
+    return json;
+  const { actionLimit, ...rest } = json as Record<string, unknown>;
+  return { ...rest, maxPusherSpeed: actionLimit };
+}
+export type ModelRequestKind = z.infer<typeof modelRequestKindSchema>;
 export type LoopMode = z.infer<typeof loopModeSchema>;
 
 /**
@@ -126,7 +147,7 @@ const isrr2019Base = {
   horizon: 4,
   controlDuration: 1,
   explorationVariance: 1e-4,
-  actionLimit: 0.1,
+  maxPusherSpeed: 0.1,
   planner: 'mpc',
   maxExecutedActions: 20,
   prediction: DEFAULT_PREDICTION,

@@ -201,7 +201,7 @@ describe('parapush experiment and experiment merge', () => {
         controlDuration: 0.5,
         initialSpeed: 0.05,
         optimizer: { rollouts: 2, maxIterations: 1 },
-        maxActions: 2,
+        maxExecutedActions: 2,
       },
       execution: { noise: { kind: 'constant', variance: 0 } },
       sampling: { kind: 'jitter', halfRange: 0.005 },

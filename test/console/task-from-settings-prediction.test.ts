@@ -23,12 +23,12 @@ describe('console run from the prediction-model settings', () => {
     };
     const task = taskForRun(scene, settings, tasksDir);
     expect(task.planner.prediction).toEqual({ integrator: 'RK4', timestep: 0.001 });
-    expect(task.planner.mode).toBe('asynchronous');
+    expect(task.planner.loopMode).toBe('asynchronous');
     // The world keeps the scene's own fine model.
     expect(scene.fine).toEqual({ integrator: 'RK4', timestep: 0.001 });
     const defaults = taskForRun(scene, base, tasksDir);
     expect(defaults.planner.prediction).toEqual({ integrator: 'Euler', timestep: 0.002 });
-    expect(defaults.planner.mode).toBe('synchronous');
+    expect(defaults.planner.loopMode).toBe('synchronous');
   });
 
   it('asks for auto as auto, whatever the slices', () => {
@@ -54,7 +54,7 @@ describe('console run from the prediction-model settings', () => {
     expect(recorded.loopMode).toBe('asynchronous');
     expect(taskForRun(scene, recorded, tasksDir).planner).toMatchObject({
       prediction: settings.prediction,
-      mode: 'asynchronous',
+      loopMode: 'asynchronous',
     });
   });
 });

@@ -26,7 +26,7 @@ describe('console run from planner settings', () => {
       kind: 'mpc',
       horizon: 6,
       controlDuration: 0.5,
-      maxActions: 9,
+      maxExecutedActions: 9,
       optimizer: { rollouts: 7, explorationVariance: settings.explorationVariance },
     });
   });
@@ -64,9 +64,9 @@ describe('console run from planner settings', () => {
   it('lowers the pusher speed limit to a stricter action limit, never raises it', () => {
     const scene = referenceScene('isrr-obstacle');
     const limit = scene.limits.maxPusherSpeed;
-    expect(sceneForRun(scene, { ...base, actionLimit: limit / 2 }).limits.maxPusherSpeed).toBe(limit / 2);
-    expect(sceneForRun(scene, { ...base, actionLimit: limit * 2 })).toBe(scene);
-    const task = taskForRun(scene, { ...base, actionLimit: 0.01 }, tasksDir);
+    expect(sceneForRun(scene, { ...base, maxPusherSpeed: limit / 2 }).limits.maxPusherSpeed).toBe(limit / 2);
+    expect(sceneForRun(scene, { ...base, maxPusherSpeed: limit * 2 })).toBe(scene);
+    const task = taskForRun(scene, { ...base, maxPusherSpeed: 0.01 }, tasksDir);
     expect(task.planner.initialSpeed).toBeLessThanOrEqual(0.01);
   });
 });

@@ -23,7 +23,7 @@ const saved = {
   horizon: 4,
   controlDuration: 1,
   explorationVariance: 1e-4,
-  actionLimit: 0.1,
+  maxPusherSpeed: 0.1,
   planner: 'mpc',
   maxExecutedActions: 20,
 };

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -132,7 +132,7 @@ describe('experiment statistics and report', () => {
     );
     // Asynchronous MPC is another experiment: its runs must not mix with synchronous ones.
     expect(() =>
-      claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1, mode: 'asynchronous' }),
+      claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1, loopMode: 'asynchronous' }),
     ).toThrow(/another experiment/);
     // The folder records the commit of its runs and takes no runs of other code.
     const file = readExperimentFile(dir);
@@ -143,6 +143,29 @@ describe('experiment statistics and report', () => {
     expect(() =>
       claimOutDir(dir, { task: 'a', models: ['fine'], scenes: 2, seed: 1 }, 'f'.repeat(40)),
     ).toThrow(/runs are from commit/);
+  });
+
+  it('reads an experiment.json written when the loop mode was called mode, and resumes it', () => {
+    const dir = path.join(tmp, 'old-async');
+    const commit = 'a'.repeat(40);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'experiment.json'),
+      JSON.stringify({
+        task: 'a',
+        models: ['fine'],
+        scenes: 2,
+        seed: 1,
+        mode: 'asynchronous',
+        commit,
+        command: 'npx parapush experiment --task a --models fine --scenes 2 --seed 1 --async --out x',
+      }),
+    );
+    expect(readExperimentFile(dir).loopMode).toBe('asynchronous');
+    // The same asynchronous experiment of the same code claims the folder; a synchronous one does not.
+    const config = { task: 'a', models: ['fine'], scenes: 2, seed: 1 };
+    claimOutDir(dir, { ...config, loopMode: 'asynchronous' }, commit);
+    expect(() => claimOutDir(dir, config, commit)).toThrow(/another experiment/);
   });
 
   it('draws one line per series, broken where a value is missing, and the reference dashed', () => {
@@ -200,7 +223,7 @@ describe('run specs', () => {
 describe('experiment runner', () => {
   it('runs every scene and model once, resumes without rerunning, and shards merge to the same set', async () => {
     const task = structuredClone(isrr.task);
-    task.planner.maxActions = 2;
+    task.planner.maxExecutedActions = 2;
     task.planner.optimizer.rollouts = 3;
     const base = {
       task: 'isrr-obstacle',
@@ -231,7 +254,7 @@ describe('experiment runner', () => {
 
   it('compares coarse models (model@learned) and planners (model/planner) in one experiment', async () => {
     const task = structuredClone(isrr.task);
-    task.planner.maxActions = 2;
+    task.planner.maxExecutedActions = 2;
     task.planner.optimizer.rollouts = 3;
     task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, minActions: 2, maxActions: 2 };
     const out = path.join(tmp, 'learned');

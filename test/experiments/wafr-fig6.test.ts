@@ -40,7 +40,10 @@ describe.each(tasks)('$name', ({ name, start, task, scene }) => {
   it("has the paper's costs and the Fig. 5 tasks' planner, noise and object ranges", () => {
     expect(task.costs).toEqual(reference.costs);
     expect(task.execution).toEqual(reference.execution);
-    expect({ ...task.planner, maxActions: 0 }).toEqual({ ...reference.planner, maxActions: 0 });
+    expect({ ...task.planner, maxExecutedActions: 0 }).toEqual({
+      ...reference.planner,
+      maxExecutedActions: 0,
+    });
     expect(task.planner).toMatchObject({ kind: 'tampc', timeLimit: 180 });
     if (task.sampling.kind !== 'wafr-lower-end' && task.sampling.kind !== 'wafr-point')
       throw new Error(`unexpected sampling ${task.sampling.kind}`);

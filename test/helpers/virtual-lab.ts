@@ -18,8 +18,8 @@ import { loadSetup } from '../../src-main/calibration/setup-file';
 import { FREE_LAB_PORTS } from './lab-config';
 import { repoRoot } from './scenes';
 
-/** isrr-obstacle made quick: a straight push to a near goal, few rollouts, at most `maxActions`. */
-export function quickLabTask(maxActions = 6): Task {
+/** isrr-obstacle made quick: a straight push to a near goal, few rollouts, at most `maxExecutedActions`. */
+export function quickLabTask(maxExecutedActions = 6): Task {
   const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json')).task;
   return {
     ...base,
@@ -28,7 +28,7 @@ export function quickLabTask(maxActions = 6): Task {
       ...base.planner,
       horizon: 2,
       optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-      maxActions,
+      maxExecutedActions,
     },
   };
 }

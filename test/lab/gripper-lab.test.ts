@@ -164,7 +164,7 @@ function quickGraspTask(): Task {
       kind: 'mpc',
       horizon: 2,
       optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-      maxActions: 6,
+      maxExecutedActions: 6,
     },
   };
 }

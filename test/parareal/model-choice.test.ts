@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chooseAuto,
   estimateBatchCost,
-  parseModelChoice,
+  parseModelSpec,
   resolveModel,
 } from '../../src-main/parareal/model-choice';
 import type { PredictionModel } from '../../src-main/parareal/predictor';
@@ -16,8 +16,8 @@ const parareal = (iterations: number): PredictionModel => ({
 
 describe('auto prediction model', () => {
   it('parses as a model choice, with either coarse model', () => {
-    expect(parseModelChoice('auto')).toEqual({ model: { kind: 'auto' }, coarse: 'analytical' });
-    expect(parseModelChoice('auto@learned').coarse).toBe('learned');
+    expect(parseModelSpec('auto')).toEqual({ model: { kind: 'auto' }, coarse: 'analytical' });
+    expect(parseModelSpec('auto@learned').coarse).toBe('learned');
   });
 
   it('counts fine work: whole sequences for the fine model, pipelined slices for Parareal', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
 import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
-import { parseModelChoice } from '../../src-main/parareal/model-choice';
+import { parseModelSpec } from '../../src-main/parareal/model-choice';
 import { initialState, type State } from '#contract/state';
 import type { Control } from '../../src-main/parareal/parareal';
 import { referenceScene } from '../helpers/scenes';
@@ -194,11 +194,11 @@ describe('results do not depend on the workers', () => {
 
 describe('model specs', () => {
   it('name the coarse model after @, analytical by default', () => {
-    expect(parseModelChoice('parareal:3@learned')).toEqual({ model: parareal(3), coarse: 'learned' });
-    expect(parseModelChoice('coarse')).toEqual({ model: { kind: 'coarse' }, coarse: 'analytical' });
-    expect(parseModelChoice('fine@analytical').model).toEqual({ kind: 'fine' });
-    expect(() => parseModelChoice('fine@learned')).toThrow(/no coarse model/);
-    expect(() => parseModelChoice('coarse@mlp')).toThrow(/analytical or learned/);
-    expect(() => parseModelChoice('parareal:x')).toThrow(/whole number/);
+    expect(parseModelSpec('parareal:3@learned')).toEqual({ model: parareal(3), coarse: 'learned' });
+    expect(parseModelSpec('coarse')).toEqual({ model: { kind: 'coarse' }, coarse: 'analytical' });
+    expect(parseModelSpec('fine@analytical').model).toEqual({ kind: 'fine' });
+    expect(() => parseModelSpec('fine@learned')).toThrow(/no coarse model/);
+    expect(() => parseModelSpec('coarse@mlp')).toThrow(/analytical or learned/);
+    expect(() => parseModelSpec('parareal:x')).toThrow(/whole number/);
   });
 });

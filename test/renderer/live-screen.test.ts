@@ -79,7 +79,7 @@ describe('planner readout', () => {
     active: true,
     waitingSince: 10,
     now: 10,
-    maxActions: 20,
+    maxExecutedActions: 20,
     controlDuration: 1,
     asynchronous: false,
     ...patch,

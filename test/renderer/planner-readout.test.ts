@@ -15,7 +15,7 @@ describe('PlannerReadout', () => {
         step: null,
         active: true,
         waitingSince: since,
-        maxActions: 20,
+        maxExecutedActions: 20,
         controlDuration: 1,
       });
       const activity = screen.getByTestId('readout-activity');
@@ -35,7 +35,13 @@ describe('PlannerReadout', () => {
       ...plannerStep(3, 0),
       replan: { divergence: { translation: 0.0042, rotation: 0.01 }, replanned: true },
     };
-    render(PlannerReadout, { step, active: false, waitingSince: null, maxActions: 20, controlDuration: 1 });
+    render(PlannerReadout, {
+      step,
+      active: false,
+      waitingSince: null,
+      maxExecutedActions: 20,
+      controlDuration: 1,
+    });
     expect(screen.getByTestId('readout-actions').textContent).toBe('4 of 20');
     expect(screen.getByTestId('readout-activity').textContent).toMatch(
       /Planning \(last step\)\s+0\.80 s \/ control 1\.00 s/,
@@ -57,7 +63,7 @@ describe('planner readout: which model planned', () => {
       step: fineStep,
       active: false,
       waitingSince: null,
-      maxActions: 20,
+      maxExecutedActions: 20,
       controlDuration: 1,
       model: 'auto',
     });
@@ -72,7 +78,7 @@ describe('planner readout: which model planned', () => {
       step: null,
       active: false,
       waitingSince: null,
-      maxActions: 20,
+      maxExecutedActions: 20,
       controlDuration: 1,
       model: 'auto',
     });

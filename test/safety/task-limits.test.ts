@@ -26,7 +26,7 @@ describe('task file bounds', () => {
 
   it.each([
     [{ controlDuration: 3 }, 'planner.controlDuration: must be at most 2 s'],
-    [{ maxActions: 1001 }, 'planner.maxActions: must be at most 1000'],
+    [{ maxExecutedActions: 1001 }, 'planner.maxExecutedActions: must be at most 1000'],
     [{ horizon: 51 }, 'planner.horizon: must be at most 50'],
   ])('refuses %o naming the field', (planner, message) => {
     expect(() => parseTask(withPlanner(planner), 'big.json')).toThrow(message);

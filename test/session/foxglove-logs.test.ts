@@ -120,7 +120,7 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
     const out = tempDir();
     const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
     const task = structuredClone(isrr.task);
-    task.planner.maxActions = 2;
+    task.planner.maxExecutedActions = 2;
     task.planner.optimizer.rollouts = 3;
     await runExperiment({
       task: 'isrr-obstacle',
@@ -178,7 +178,7 @@ function quickGraspTask(): Task {
       kind: 'mpc',
       horizon: 2,
       optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-      maxActions: 2,
+      maxExecutedActions: 2,
     },
   };
 }

@@ -156,7 +156,7 @@ describe('one recorder for every run', () => {
   it('records an experiment run (no lab) on every channel its events fill, through the same recorder', async () => {
     const out = tempDir();
     const task = structuredClone(isrr.task);
-    task.planner.maxActions = 2;
+    task.planner.maxExecutedActions = 2;
     task.planner.optimizer.rollouts = 3;
     await runExperiment({
       task: 'isrr-obstacle',

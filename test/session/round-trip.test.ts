@@ -10,6 +10,7 @@ import { SessionLog, listSessions } from '../../src-main/session/reader';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { SummaryBuilder } from '../../src-main/session/session-summary';
 import { lockFileOf } from '../../src-main/session/sessions-dir';
+import { repoRoot } from '../helpers/scenes';
 import {
   decision,
   mocapFrame,
@@ -203,6 +204,30 @@ describe('session log round trip', () => {
     await log.close();
     expect(got).toEqual([expect.objectContaining({ rollouts: today.rollouts })]);
     expect(plannerStepOf(got[0] as typeof today).rollouts).toEqual(step.rollouts);
+  });
+
+  it("opens the planner settings of a log an older console wrote (actionLimit), in today's names", async () => {
+    // A committed log recorded before the pusher speed limit was named maxPusherSpeed.
+    const file = path.join(
+      repoRoot,
+      'test/fixtures/sessions/2026-11-23T23-57-40-571Z_parareal-2_scene-0.mcap',
+    );
+    const log = await SessionLog.open(file);
+    const run = await loadRecordedRun(log);
+    await log.close();
+    expect(run.settings).toMatchObject({ maxPusherSpeed: 0.1, predictionModel: 'parareal' });
+    expect(Object.keys(run.settings!)).not.toContain('actionLimit');
+    // The sessions list reads the same message on its own path.
+    const old = { mono: 0, wall: 1_700_000_000, mode: 'dry', scene: sampleScene, settings: {} };
+    const { maxPusherSpeed, ...rest } = sampleSettings;
+    old.settings = { ...rest, actionLimit: maxPusherSpeed };
+    const builder = new SummaryBuilder();
+    builder.add('/session/settings', 0n, new TextEncoder().encode(JSON.stringify(old)));
+    expect(builder.build(false)).toMatchObject({
+      mode: 'dry',
+      scene: sampleScene.name,
+      model: 'auto (fine or Parareal)',
+    });
   });
 
   it('reads messages of a log recorded with its times in ms, in seconds', () => {

@@ -80,8 +80,8 @@ const shippedTaskNames = (): string[] =>
     .sort();
 
 /** The report's title: the task, and the loop mode when it is not the default. */
-const reportTitle = (task: string, mode: 'asynchronous' | undefined): string =>
-  mode ? `${task} (asynchronous MPC)` : task;
+const reportTitle = (task: string, loopMode: 'asynchronous' | undefined): string =>
+  loopMode ? `${task} (asynchronous MPC)` : task;
 
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
   const records = readRunRecords(outDir);
@@ -151,7 +151,7 @@ export function registerExperimentCommand(program: Command): void {
           models,
           scenes,
           seed,
-          ...(opts.async ? { mode: 'asynchronous' as const } : {}),
+          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
           taskDef: task,
           scene,
           outDir: opts.out,
@@ -214,7 +214,7 @@ export function registerExperimentCommand(program: Command): void {
           if (existsSync(from)) cpSync(from, path.join(opts.into, sub), { recursive: true });
         }
       }
-      report(opts.into, reportTitle(config.task, config.mode), config.models, json);
+      report(opts.into, reportTitle(config.task, config.loopMode), config.models, json);
     });
 
   cmd

@@ -5,7 +5,7 @@ import { robotKind } from '#contract/scene';
 import { initialState, layoutForScene } from '#contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
-import { createPredictor, parseModelSpec } from '../../parareal/predictor';
+import { createPredictor, parsePredictionModel } from '../../parareal/predictor';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { loadCoarseModel } from '../../planning/coarse-models';
 import { parseControls, parseDuration } from '../controls';
@@ -95,7 +95,7 @@ export function registerPredictCommand(program: Command): void {
       }
       let model;
       try {
-        model = parseModelSpec(opts.model);
+        model = parsePredictionModel(opts.model);
       } catch (e) {
         throw new UsageError(`--model: ${(e as Error).message}`);
       }

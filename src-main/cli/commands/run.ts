@@ -161,7 +161,7 @@ export function registerRunCommand(program: Command): void {
           );
         task = { ...task, planner: { ...task.planner, kind: kind.data } };
       }
-      if (opts.async) task = { ...task, planner: { ...task.planner, mode: 'asynchronous' } };
+      if (opts.async) task = { ...task, planner: { ...task.planner, loopMode: 'asynchronous' } };
       if (opts.prediction !== undefined)
         task = { ...task, planner: withPrediction(task.planner, opts.prediction) };
       let model;

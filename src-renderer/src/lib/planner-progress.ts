@@ -17,7 +17,7 @@ export interface ProgressInput {
   /** Wall clock, s since the epoch. */
   now: number;
   /** The most actions the run may execute; null when unknown (playback). */
-  maxActions: number | null;
+  maxExecutedActions: number | null;
   /** Control duration, s (the last step's, else the settings'). */
   controlDuration: number | null;
   /** The next step is planned while this one executes (asynchronous loop). */
@@ -55,7 +55,7 @@ export function plannerProgress(o: ProgressInput): PlannerProgress {
   const sent = step ? step.step + 1 : 0;
   const controlDuration = step?.controlDuration ?? o.controlDuration;
   return {
-    actions: o.maxActions !== null ? `${sent} of ${o.maxActions}` : String(sent),
+    actions: o.maxExecutedActions !== null ? `${sent} of ${o.maxExecutedActions}` : String(sent),
     activity: activity(o, controlDuration),
     lastPlanning: step?.timings.planning ?? null,
     bestCost: step && step.costs.length > 0 ? step.costs[step.costs.length - 1]! : null,
@@ -73,7 +73,7 @@ function activity(o: ProgressInput, controlDuration: number | null): Activity | 
   const since = Math.max(0, o.now - o.waitingSince);
   const of = controlDuration;
   if (!o.step) return { kind: 'planning', step: 0, seconds: since, of };
-  const last = o.maxActions !== null && o.step.step + 1 >= o.maxActions;
+  const last = o.maxExecutedActions !== null && o.step.step + 1 >= o.maxExecutedActions;
   // Synchronous loop: the arm executes the step just planned, then the next one is planned.
   // Asynchronous: the next one is planned while the arm executes this one.
   if (last || (!o.asynchronous && of !== null && since < of))
