@@ -97,7 +97,7 @@ function setup(taskName: string, kind: PlannerKind) {
   const { task: loaded, scene: taskScene } = loadTaskFile(
     path.join(repoRoot, 'resources/tasks', `${taskName}.json`),
   );
-  const task: Task = { ...loaded, planner: { ...loaded.planner, kind, mode: 'asynchronous' } };
+  const task: Task = { ...loaded, planner: { ...loaded.planner, kind, loopMode: 'asynchronous' } };
   const { scene, x0 } = sampleScene(taskScene, task.sampling, deriveSeed(sceneSeed(1, 0), 'start'));
   const geometry = new TaskGeometry(scene);
   const L = geometry.layout;

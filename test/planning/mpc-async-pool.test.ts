@@ -29,7 +29,7 @@ describe('asynchronous TAMPC on the worker pool', () => {
       ...loaded.task,
       planner: {
         ...p,
-        mode: 'asynchronous',
+        loopMode: 'asynchronous',
         optimizer: { ...p.optimizer, rollouts: 4 },
         tampc: { ...p.tampc, candidates: 2, minActions: 1, maxActions: 2, samples: 2, iterations: 1 },
       },
@@ -43,7 +43,7 @@ describe('asynchronous TAMPC on the worker pool', () => {
     let observed: number[];
     try {
       const summary = await runTaskOn({
-        task: { ...task, planner: { ...task.planner, maxActions: 2 } },
+        task: { ...task, planner: { ...task.planner, maxExecutedActions: 2 } },
         scene,
         pool,
         model: { kind: 'fine' },
