@@ -101,7 +101,7 @@ async function convergence(
   coarse: CoarseModelKind,
   modelDir: string,
   samples: { x0s: State[]; controls: Control[][] },
-): Promise<{ perSlider: MeanCi[][]; pooled: MeanCi[]; coarseMs: number }> {
+): Promise<{ perSlider: MeanCi[][]; pooled: MeanCi[] }> {
   const L = layoutForScene(scene);
   const predictor = createPredictor(
     scene,
@@ -124,7 +124,6 @@ async function convergence(
   return {
     perSlider: perSlider.map((byK) => byK.map((v) => meanCi95(v))),
     pooled: pooled.map((v) => meanCi95(v)),
-    coarseMs: r.timing.coarseMs,
   };
 }
 

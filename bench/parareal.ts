@@ -343,7 +343,8 @@ async function fig6(runs: number): Promise<unknown> {
       await fine.predict({ x0, controls }); // warm-up: workers compile the model
       await fine.predict({ x0, controls });
       const fineTimes: number[] = [];
-      for (let i = 0; i < runs; i++) fineTimes.push((await fine.predict({ x0, controls })).timing.wallMs);
+      for (let i = 0; i < runs; i++)
+        fineTimes.push((await fine.predict({ x0, controls })).timing.wallTime * 1000);
       const fineStat = meanCi95(fineTimes);
       rows.push({
         W,
@@ -366,8 +367,8 @@ async function fig6(runs: number): Promise<unknown> {
         let ccOverCf = 0;
         for (let i = 0; i < runs; i++) {
           const t = (await p.predict({ x0, controls })).timing;
-          times.push(t.wallMs);
-          ccOverCf = t.coarseMs / (K + 1) / N / (fineStat.mean / N);
+          times.push(t.wallTime * 1000);
+          ccOverCf = (t.coarseTime * 1000) / (K + 1) / N / (fineStat.mean / N);
         }
         const stat = meanCi95(times);
         const speedup = fineStat.mean / stat.mean;

@@ -239,7 +239,7 @@ export async function run(args: string[]): Promise<void> {
             times.push((performance.now() - t0) / 1000);
             const c = process.cpuUsage(c0);
             mainCpuUs += c.user + c.system;
-            prediction += plan.predictionMs / 1000;
+            prediction += plan.predictionTime;
             const predicted = plan.iterates[plan.iterates.length - 1]!;
             const d = L.maxSliderPoseChange(
               predicted[predicted.length - 1]!,

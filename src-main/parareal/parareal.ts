@@ -69,16 +69,17 @@ export interface SequencePrediction {
   stoppedBy: 'iterations' | 'tolerance' | 'exact';
 }
 
+/** Where a prediction's time went; every time in seconds. */
 export interface PredictionTiming {
-  wallMs: number;
-  coarseMs: number;
+  wallTime: number;
+  coarseTime: number;
   /** Worker time of each fine job that ran. */
-  fineJobMs: number[];
+  fineJobTimes: number[];
   fineJobs: number;
   /** Fine results taken from an earlier iteration instead of being recomputed. */
   fineJobsReused: number;
   /** Wall time beyond coarse work plus fine work spread perfectly over the workers. */
-  overheadMs: number;
+  overheadTime: number;
 }
 
 export interface PredictionRequest {
@@ -116,12 +117,12 @@ export async function parareal(
 ): Promise<PararealResult> {
   const t0 = performance.now();
   const timing: PredictionTiming = {
-    wallMs: 0,
-    coarseMs: 0,
-    fineJobMs: [],
+    wallTime: 0,
+    coarseTime: 0,
+    fineJobTimes: [],
     fineJobs: 0,
     fineJobsReused: 0,
-    overheadMs: 0,
+    overheadTime: 0,
   };
   const starts = Array.isArray(request.x0) ? request.x0 : request.controls.map(() => request.x0 as State);
   if (starts.length !== request.controls.length)
@@ -147,9 +148,9 @@ export async function parareal(
       }
     }),
   );
-  timing.wallMs = performance.now() - t0;
-  const fineTotal = timing.fineJobMs.reduce((a, b) => a + b, 0);
-  timing.overheadMs = Math.max(0, timing.wallMs - timing.coarseMs - fineTotal / ctx.fine.size);
+  timing.wallTime = (performance.now() - t0) / 1000;
+  const fineTotal = timing.fineJobTimes.reduce((a, b) => a + b, 0);
+  timing.overheadTime = Math.max(0, timing.wallTime - timing.coarseTime - fineTotal / ctx.fine.size);
   return { sequences, timing };
 }
 
@@ -181,7 +182,7 @@ async function runSequence(
       x = coarse.step(x, u[0]!, u[1]!, settings.dt);
       out.push(x);
     }
-    timing.coarseMs += performance.now() - c0;
+    timing.coarseTime += (performance.now() - c0) / 1000;
     return out;
   };
 
@@ -202,7 +203,7 @@ async function runSequence(
     result.then(
       (r) => {
         timing.fineJobs++;
-        timing.fineJobMs.push(r.seconds * 1000);
+        timing.fineJobTimes.push(r.seconds);
       },
       () => undefined, // cancelled speculative jobs are not an error; real failures surface through await
     );
@@ -294,7 +295,7 @@ function batchedCoarseSweep(
       (sweeps[r]![Math.floor(j / m)] ??= []).push(next[k]!);
     });
   }
-  timing.coarseMs += performance.now() - c0;
+  timing.coarseTime += (performance.now() - c0) / 1000;
   return sweeps;
 }
 

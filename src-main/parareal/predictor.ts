@@ -128,15 +128,15 @@ async function fineOnly(
       pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [...u]), dt }, request.signal),
     ),
   );
-  const wallMs = performance.now() - t0;
-  const fineJobMs = results.map((r) => r.seconds * 1000);
+  const wallTime = (performance.now() - t0) / 1000;
+  const fineJobTimes = results.map((r) => r.seconds);
   const timing: PredictionTiming = {
-    wallMs,
-    coarseMs: 0,
-    fineJobMs,
+    wallTime,
+    coarseTime: 0,
+    fineJobTimes,
     fineJobs: results.length,
     fineJobsReused: 0,
-    overheadMs: Math.max(0, wallMs - fineJobMs.reduce((a, b) => a + b, 0) / pool.size),
+    overheadTime: Math.max(0, wallTime - fineJobTimes.reduce((a, b) => a + b, 0) / pool.size),
   };
   return {
     sequences: results.map((r, i) => ({

@@ -42,7 +42,8 @@ export interface Plan {
   changes: Tolerance[];
   /** Best total cost after each optimizer iteration. */
   costs: number[];
-  predictionMs: number;
+  /** Wall time spent predicting (s). */
+  predictionTime: number;
   /** Predicted states of the optimizer's last noisy rollouts, when the planner keeps them. */
   rollouts?: State[][];
 }
@@ -211,7 +212,7 @@ export class MpcPlanner implements Planner {
       iterationLabels: this.o.iterationLabels(r.iterates.length),
       changes: r.changes,
       costs: r.costHistory,
-      predictionMs: r.predictionMs,
+      predictionTime: r.predictionTime,
       rollouts: r.rollouts,
     };
   }

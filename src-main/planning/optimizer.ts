@@ -72,8 +72,8 @@ export interface OptimizeResult {
   iterations: number;
   /** Predicted states of the last iteration's noisy rollouts (at most MAX_TRACES), for the live view. */
   rollouts: State[][];
-  /** Wall time spent in batched rollouts (ms). */
-  predictionMs: number;
+  /** Wall time spent in batched rollouts (s). */
+  predictionTime: number;
   sequencesPredicted: number;
 }
 
@@ -99,12 +99,12 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
   const stds = input.initial[0]!.map((_, j) =>
     Math.sqrt(typeof variance === 'number' ? variance : variance[j]!),
   );
-  let predictionMs = 0;
+  let predictionTime = 0;
   let sequencesPredicted = 0;
 
   const predict = async (sequences: Control[][]): Promise<Candidate[]> => {
     const batch = await rollout(x0, sequences, input.signal);
-    predictionMs += batch.wallMs;
+    predictionTime += batch.wallTime;
     sequencesPredicted += sequences.length;
     return sequences.map((controls, r) => {
       const trajectory = batch.trajectories[r]!;
@@ -184,7 +184,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
     changes: current.changes,
     iterations,
     rollouts: lastRollouts,
-    predictionMs,
+    predictionTime,
     sequencesPredicted,
   };
 }

@@ -14,8 +14,8 @@ export interface RolloutBatch {
   iterates: State[][][];
   /** changes[r][k-1]: largest slider pose change between iterates k and k-1. */
   changes: Tolerance[][];
-  /** Wall time of the batch (ms). */
-  wallMs: number;
+  /** Wall time of the batch (s). */
+  wallTime: number;
 }
 
 /** Predicts every sequence from x0; aborting `signal` abandons the batch (it rejects). */
@@ -28,7 +28,7 @@ export function predictorRollout(predictor: Predictor): BatchRollout {
       trajectories: result.sequences.map((s) => s.iterates[s.iterates.length - 1]!),
       iterates: result.sequences.map((s) => s.iterates),
       changes: result.sequences.map((s) => s.changes),
-      wallMs: result.timing.wallMs,
+      wallTime: result.timing.wallTime,
     };
   };
 }

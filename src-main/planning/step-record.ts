@@ -54,7 +54,7 @@ export function stepRecord(s: StepRecordInput): PlannerStep {
     ...(s.replan ? { replan: s.replan } : {}),
     timings: {
       planning: s.planning,
-      prediction: plan.predictionMs / 1000,
+      prediction: plan.predictionTime,
       workers: s.workers,
       theoreticalSpeedup: s.theoreticalSpeedup,
     },

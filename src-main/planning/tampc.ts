@@ -207,7 +207,7 @@ export class TampcPlanner implements Planner {
       iterationLabels: o.iterationLabels(chosen.iterates.length),
       changes: chosen.changes,
       costs: chosen.costHistory,
-      predictionMs: optimized.reduce((a, r) => a + r.predictionMs, 0),
+      predictionTime: optimized.reduce((a, r) => a + r.predictionTime, 0),
     };
   }
 

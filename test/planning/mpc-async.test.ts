@@ -44,7 +44,7 @@ class RecordingPlanner implements Planner {
       iterationLabels: [3],
       changes: [],
       costs: [1],
-      predictionMs: 0,
+      predictionTime: 0,
     };
   }
 }

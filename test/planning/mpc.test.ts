@@ -47,7 +47,7 @@ function fixedPlanner(u: Control, restTime = 0): Planner {
         iterationLabels: [0],
         changes: [],
         costs: [1, 0.5],
-        predictionMs: 2,
+        predictionTime: 0.002,
       }),
   };
 }

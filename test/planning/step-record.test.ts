@@ -24,7 +24,7 @@ const plan: Plan = {
   iterationLabels: [0, 1],
   changes: [{ translation: 0.002, rotation: 0.01 }],
   costs: [3, 2.5],
-  predictionMs: 40,
+  predictionTime: 0.04,
   rollouts: [[x0, x1]],
 };
 

@@ -29,7 +29,7 @@ export function kinematicRollout(L: StateLayout, dt = 1, seen: Control[][][] = [
       trajectories,
       iterates: trajectories.map((t) => [t]),
       changes: trajectories.map(() => []),
-      wallMs: 0,
+      wallTime: 0,
     });
   };
 }

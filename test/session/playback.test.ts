@@ -171,7 +171,7 @@ describe('playback', () => {
               iterationLabels: [0],
               changes: [],
               costs: [1.5],
-              predictionMs: 12,
+              predictionTime: 0.012,
             };
           },
         };

@@ -144,7 +144,7 @@ export function registerPredictCommand(program: Command): void {
           });
           const t = result.timing;
           process.stdout.write(
-            `stopped by: ${seq.stoppedBy}; wall ${t.wallMs.toFixed(1)} ms, coarse ${t.coarseMs.toFixed(2)} ms, ${t.fineJobs} fine jobs (${t.fineJobsReused} reused) on ${pool.size} worker(s), overhead ${t.overheadMs.toFixed(1)} ms\n`,
+            `stopped by: ${seq.stoppedBy}; wall ${(t.wallTime * 1000).toFixed(1)} ms, coarse ${(t.coarseTime * 1000).toFixed(2)} ms, ${t.fineJobs} fine jobs (${t.fineJobsReused} reused) on ${pool.size} worker(s), overhead ${(t.overheadTime * 1000).toFixed(1)} ms\n`,
           );
         }
       } finally {
