@@ -10,11 +10,14 @@
  *   x axis (the L-shaped table of WAFR Fig. 6);
  * - jitter (CVS 2020): every slider's position moved uniformly by up to halfRange, re-drawn until
  *   no two bodies overlap, nothing has failed and the goal is not already reached;
+ * - layout (CVS 2020): the whole layout drawn afresh, the pusher behind the goal object
+ *   (layout-sampling.ts);
  * - clutter (WAFR 2018 Sec. 7.2): a whole scene of boxes and cylinders around a target for the
  *   gripper (clutter.ts).
  */
 import { requirePusher, type Scene, type Shape } from '#contract/scene';
 import { sampleClutterScene } from './clutter';
+import { sampleLayout } from './layout-sampling';
 import { sampleObject } from './object-sampling';
 import { sceneSchema } from '#contract/scene';
 import { initialState, layoutForScene, type State } from '#contract/state';
@@ -116,6 +119,8 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
       }
       throw new Error(`could not sample a start without overlaps for scene "${scene.name}"`);
     }
+    case 'layout':
+      return sampleLayout(scene, sampling, seed);
     case 'clutter':
       // sampleScene draws the whole scene, start included (clutter.ts).
       return initialState(scene);

@@ -68,6 +68,21 @@ export class TaskGeometry {
   }
 
   /**
+   * As obstacleDiscs, for the other sliders where they stand in state x: what the goal object's
+   * centre must stay out of to pass each of them with `clearance` instead of pushing it along.
+   */
+  otherSliderDiscs(x: State, clearance: number): Disc[] {
+    const reach = footprintReach(this.sliders[this.goalIndex]!);
+    const discs: Disc[] = [];
+    for (let i = 0; i < this.sliders.length; i++) {
+      if (i === this.goalIndex) continue;
+      const p = this.layout.sliderPose(x, i);
+      discs.push({ x: p.x, y: p.y, r: footprintReach(this.sliders[i]!) + reach + clearance });
+    }
+    return discs;
+  }
+
+  /**
    * An object is off the table once its centre leaves the table top: from there it tips over the
    * edge (MuJoCo then drops it, and the planar state no longer describes it).
    */

@@ -34,7 +34,7 @@ export function prePushPoint(
 
 /**
  * Where the goal object should head first: the goal itself when its straight way there keeps
- * `clearance` from every obstacle, else the two points where lines from the object touch the
+ * `clearance` from every obstacle and every other slider, else the two points where lines from the object touch the
  * first obstacle in the way grown by a clearance-and-a-half (so the push can drift and still
  * pass), one on either side. A point beside the obstacle square to the goal line, as this chose
  * before, is a good heading only from afar: from an object already near the obstacle the line to
@@ -42,7 +42,15 @@ export function prePushPoint(
  */
 export function waypoints(geometry: TaskGeometry, x: State, clearance: number): { x: number; y: number }[] {
   const s = geometry.layout.sliderPose(x, geometry.goalIndex);
-  const inTheWay = firstInTheWay(s, geometry.goal, geometry.obstacleDiscs(clearance));
+  const goal = geometry.goal;
+  // Other sliders count as in the way too (CVS 2020 Sec. 5): a straight push drives the goal
+  // object into them and them ahead of it, into the goal region (a failure) or off the table. One
+  // standing so close to the goal that its disc covers the goal centre is left to the sampled
+  // pushes: no way round it ends at the centre.
+  const others = geometry
+    .otherSliderDiscs(x, clearance)
+    .filter((d) => Math.hypot(goal.x - d.x, goal.y - d.y) > d.r);
+  const inTheWay = firstInTheWay(s, goal, [...geometry.obstacleDiscs(clearance), ...others]);
   if (!inTheWay) return [geometry.goal];
   return tangentPoints(s, { ...inTheWay, r: inTheWay.r + 0.5 * clearance });
 }

@@ -137,6 +137,9 @@ export const noiseSchema = z.discriminatedUnion('kind', [
 const rangeOf = (value: typeof finite) =>
   z.tuple([value, value]).refine(([lo, hi]) => lo <= hi, 'the lower bound must not exceed the upper one');
 
+/** An axis-aligned rectangle of the table frame (m) that a position is drawn from uniformly. */
+const rectangleSchema = z.object({ x: rangeOf(finite), y: rangeOf(finite) }).strict();
+
 /**
  * WAFR 2018 Sec. 7.1 footnote 1: the uniform ranges of the pushed object of every environment.
  * Box x and y extents are drawn independently from one range (full extents, not half-sizes).
@@ -201,6 +204,20 @@ export const samplingSchema = z.discriminatedUnion('kind', [
   /** CVS 2020: every slider's position jittered uniformly by up to this much (m), no overlaps. */
   z.object({ kind: z.literal('jitter'), halfRange: positive.default(0.02) }).strict(),
   /**
+   * CVS 2020 Sec. 5 with layouts drawn afresh: the goal object's centre uniform in `target`, the
+   * pusher just behind it on the line to the goal, every other slider's centre uniform in
+   * `others` (table frame, m), each body `clearance` (m) from those placed before it and every
+   * other slider wholly outside the goal region by as much (inside it the run has already failed).
+   */
+  z
+    .object({
+      kind: z.literal('layout'),
+      target: rectangleSchema,
+      others: rectangleSchema,
+      clearance: nonNegative.default(0.01).describe('m'),
+    })
+    .strict(),
+  /**
    * WAFR 2018 Sec. 7.2, grasping in clutter (experiments/clutter.ts): `objects` boxes and
    * cylinders drawn from the `object` ranges (default WAFR fn. 1), one of them the target (the
    * scene's goal slider, drawn again until it fits between the open fingers with `fit` to spare
@@ -240,6 +257,7 @@ export type TaskPlanner = z.infer<typeof taskPlannerSchema>;
 export type NoiseModel = z.infer<typeof noiseSchema>;
 export type Sampling = z.infer<typeof samplingSchema>;
 export type ObjectSampling = z.infer<typeof objectSamplingSchema>;
+export type LayoutSampling = Extract<Sampling, { kind: 'layout' }>;
 
 export class TaskFileError extends Error {
   override name = 'TaskFileError';
@@ -275,6 +293,15 @@ export function loadTaskFile(file: string): LoadedTask {
     throw new TaskFileError(
       `${file}: invalid task\n  sampling.start: is off the table of scene "${scene.name}"`,
     );
+  if (s.kind === 'layout')
+    for (const field of ['target', 'others'] as const) {
+      const { x, y } = s[field];
+      const table = tableRegion(scene.table);
+      if (!x.every((cx) => y.every((cy) => table.contains(cx, cy))))
+        throw new TaskFileError(
+          `${file}: invalid task\n  sampling.${field}: reaches off the table of scene "${scene.name}"`,
+        );
+    }
   return { task, scene, file };
 }
 

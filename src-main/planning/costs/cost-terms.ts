@@ -6,7 +6,7 @@
  * ISRR 2019 Sec. III: obstacle-proximity + control-smoothness (running), goal-distance (terminal).
  * WAFR 2018 Eq. 4: edge + disturbance + action (running), goal-region (terminal).
  * CVS 2020 Sec. 5: goal-region for the goal object, failure (others off the table or in the goal
- * region) and disturbance.
+ * region) and disturbance, and our goal-keep-out (running: others nearing the goal region).
  * WAFR 2018 Sec. 5, grasping in clutter: grasp (terminal, L_f = d_T^2 + w_phi phi_T^2), and our
  * hand-clear (running: other objects between the fingers).
  */
@@ -78,6 +78,15 @@ export const costTermSchema = z.discriminatedUnion('term', [
   z.object({ term: z.literal('disturbance'), weight: nonNegative }).strict(),
   z.object({ term: z.literal('action'), cost: nonNegative }).strict(),
   z.object({ term: z.literal('failure'), weight: nonNegative }).strict(),
+  z
+    .object({
+      term: z.literal('goal-keep-out'),
+      /** Cost per control of another slider at the goal region's edge; falls quadratically to 0 at the margin. */
+      weight: nonNegative,
+      /** How far outside the goal region another slider's centre starts to cost (m). */
+      margin: finite.refine((v) => v > 0, 'must be more than 0'),
+    })
+    .strict(),
   z
     .object({
       term: z.literal('grasp'),
@@ -261,6 +270,24 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry, clearance: nu
             : 0,
       };
     }
+    case 'goal-keep-out':
+      // Our addition to CVS 2020's failure cost, which charges another slider only once it is in
+      // the goal region: within a 4 s horizon the goal object pushed straight at the goal drives
+      // a slider in its way towards the region without entering it yet, so that push looked best
+      // and the slider was in the region a few controls later (failed runs of the first sampled
+      // layouts). Charging the approach lets the planner see it coming and push round.
+      return {
+        name: spec.term,
+        running: ({ next }) => {
+          let c = 0;
+          for (let i = 0; i < L.sliderCount; i++) {
+            if (i === g.goalIndex) continue;
+            const gap = g.goalDistance(next, i) - g.goal.radius;
+            if (gap < spec.margin) c += ((spec.margin - Math.max(gap, 0)) / spec.margin) ** 2;
+          }
+          return spec.weight * c;
+        },
+      };
     case 'grasp': {
       const gripper = g.gripper;
       if (!gripper) throw new Error('the grasp cost term needs a gripper scene');
