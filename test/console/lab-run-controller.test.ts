@@ -79,11 +79,11 @@ describe('dry runs on the virtual lab', () => {
 
     // Spy on the way to the safety thread: the abort must leave for the run's supervisor there on
     // the abort command's own call stack (the thread writes the stop on receiving it).
-    const worker = (session.current()!.safety as unknown as { worker: { postMessage(m: unknown): void } })
-      .worker;
+    // (common/worker-thread.ts's post() is where every message to the thread leaves.)
+    const worker = (session.current()!.safety as unknown as { worker: { post(m: unknown): void } }).worker;
     const aborts: number[] = [];
-    const postOriginal = worker.postMessage;
-    worker.postMessage = (m: unknown) => {
+    const postOriginal = worker.post;
+    worker.post = (m: unknown) => {
       if ((m as { type?: string }).type === 'abort') aborts.push(performance.now());
       postOriginal.call(worker, m);
     };
@@ -91,7 +91,7 @@ describe('dry runs on the virtual lab', () => {
     const pending = core.handle({ type: 'run.abort', source: 'escape-key' });
     const t1 = performance.now();
     const response = await pending;
-    worker.postMessage = postOriginal;
+    worker.post = postOriginal;
     expect(aborts.filter((t) => t >= t0 && t <= t1)).toHaveLength(1);
     const stop = await until('the stop on the wire', () =>
       wire.find((c) => c.code === CommandCode.STOP && c.at >= t0),
