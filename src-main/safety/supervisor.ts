@@ -633,16 +633,21 @@ export class Supervisor extends EventEmitter<Events> {
     return approach * STOP_REACTION + (approach * approach) / (2 * STOP_DECELERATION);
   }
 
-  /** Stop the arm for a reason; the stop goes to the robot before anything else happens. */
+  /**
+   * Stop the arm for a reason; the stop goes to the robot before anything else happens. The
+   * decision's time is read first (a clock read), so it is never later than the stop on the wire
+   * even when this thread is descheduled right after writing it.
+   */
   private halt(reason: StopReason): void {
     if (!this.active) return;
+    const decidedAt = this.o.now();
     this.o.robot.stop(STOP_DECELERATION);
     this.streamEnd?.(false);
     this.moving = false;
     this.velocity = { vx: 0, vy: 0 };
     this.state = 'stopped';
     this.stopReason = reason;
-    this.stoppedAt = this.o.now();
+    this.stoppedAt = decidedAt;
     this.emit('decision', { kind: 'stop', at: this.stoppedAt, reason, message: describeStop(reason) });
   }
 
