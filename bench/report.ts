@@ -25,6 +25,12 @@ export function printTable(title: string, rows: Row[]): void {
   process.stdout.write(`${formatTable(title, rows)}\n`);
 }
 
+/**
+ * The 1-minute load average when the benchmark started: wall times taken while other programs
+ * held the cores are not this machine's figure, and the load says so as data beside them.
+ */
+const loadAtStart = os.loadavg()[0]!;
+
 /** The machine a benchmark ran on, recorded beside every result. */
 export function machineInfo(): Record<string, string | number> {
   return {
@@ -33,6 +39,7 @@ export function machineInfo(): Record<string, string | number> {
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,
     date: new Date().toISOString(),
+    loadAtStart: Number(loadAtStart.toFixed(2)),
   };
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   generatedResults,
   verdict,
-  withReadmeTable,
+  withGeneratedBlock,
   README_BEGIN,
   README_END,
   type PaperFigure,
@@ -50,9 +50,9 @@ describe('the generated results', () => {
 
   it('replaces only the README block between its markers', () => {
     const readme = `# T\n\nintro\n\n${README_BEGIN}\n\nold\n\n${README_END}\n\nrest\n`;
-    expect(withReadmeTable(readme, '| new |')).toBe(
+    expect(withGeneratedBlock(readme, README_BEGIN, README_END, '| new |')).toBe(
       `# T\n\nintro\n\n${README_BEGIN}\n\n| new |\n\n${README_END}\n\nrest\n`,
     );
-    expect(() => withReadmeTable('# no block', 'x')).toThrow(/no "/);
+    expect(() => withGeneratedBlock('# no block', README_BEGIN, README_END, 'x')).toThrow(/no "/);
   });
 });
