@@ -112,13 +112,25 @@ function paperCell(experiment: string, row: ModelRow, figures: readonly PaperFig
 const folderLink = (name: string, prefix: string): string =>
   `[${name}](${prefix}experiments/${name}/results.md)`;
 
+/**
+ * The load the runs started at, where recorded: times taken with the cores busy (a load at or
+ * above the worker count) are longer than this machine's own figure.
+ */
+function loadText(runs: readonly RunRecord[]): string {
+  const loads = runs.flatMap((r) => (r.loadAtStart === undefined ? [] : [r.loadAtStart]));
+  if (loads.length === 0) return '';
+  const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
+  const of = loads.length === runs.length ? '' : ` (${loads.length} of ${runs.length} runs)`;
+  return ` Machine load when runs started${of}: mean ${mean.toFixed(1)}, at most ${Math.max(...loads).toFixed(1)}.`;
+}
+
 function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[], stale?: string): string {
   const f = e.file;
   const lines = [
     `## ${e.name}`,
     '',
     ...(stale ? [`**Stale:** ${stale}`, ''] : []),
-    `Task ${f.task}${f.loopMode ? ` (${f.loopMode} MPC)` : ''}, ${e.summary.scenes} scenes, seed ${f.seed}, ${e.summary.workers} worker${e.summary.workers === 1 ? '' : 's'}; commit \`${f.commit.slice(0, 12)}\`; rerun: \`${f.command}\`; files: ${folderLink(e.name, '')}.`,
+    `Task ${f.task}${f.loopMode ? ` (${f.loopMode} MPC)` : ''}, ${e.summary.scenes} scenes, seed ${f.seed}, ${e.summary.workers} worker${e.summary.workers === 1 ? '' : 's'}; commit \`${f.commit.slice(0, 12)}\`; rerun: \`${f.command}\`; files: ${folderLink(e.name, '')}.${loadText(e.runs)}`,
     '',
     '| model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs (s) | planning per step (s) | actions | outcomes | paper |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

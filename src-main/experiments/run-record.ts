@@ -20,6 +20,12 @@ export const runRecordSchema = z
     controlDuration: z.number().positive(),
     /** Wall time of the whole run on this machine (planning + simulated execution), s. */
     wallTime: z.number().min(0),
+    /**
+     * The machine's 1-minute load average when the run started: a wall time (and a task time,
+     * which counts planning) taken while other programs held the cores is not this machine's
+     * figure. Absent in runs recorded before it was.
+     */
+    loadAtStart: z.number().min(0).optional(),
     /** The goal object of this scene when the task draws it per scene (WAFR 2018 Sec. 7.1). */
     object: z.object({ shape: shapeSchema, mass: z.number(), friction: z.number() }).strict().optional(),
     /** The run's session log, relative to the experiment's folder (recorded with --sessions). */

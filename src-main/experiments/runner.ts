@@ -8,6 +8,7 @@
  * paired runs.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
@@ -233,6 +234,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
           worldScene = scene;
         }
         const t0 = performance.now();
+        const loadAtStart = os.loadavg()[0]!;
         const plant = world;
         const stop = new AbortController();
         const onAbort = (): void => stop.abort();
@@ -283,6 +285,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
           workers: pool.size,
           controlDuration: task.planner.controlDuration,
           wallTime: (performance.now() - t0) / 1000,
+          loadAtStart: Number(loadAtStart.toFixed(2)),
           ...(sampledObject ? { object: sampledObject } : {}),
           ...(session ? { session } : {}),
           summary,

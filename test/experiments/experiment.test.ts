@@ -242,6 +242,8 @@ describe('experiment runner', () => {
     const recs = readRunRecords(whole).sort((a, b) => a.scene - b.scene);
     expect(recs.map((r) => r.scene)).toEqual([0, 1, 2]);
     for (const r of recs) expect(r.summary.actions).toBeLessThanOrEqual(2);
+    // Each run says how busy the machine was when it started, beside its wall time.
+    for (const r of recs) expect(r.loadAtStart).toBeGreaterThanOrEqual(0);
 
     const s0 = path.join(tmp, 's0');
     const s1 = path.join(tmp, 's1');
