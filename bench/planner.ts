@@ -289,8 +289,11 @@ export async function run(args: string[]): Promise<void> {
   }
   const o = task.planner.optimizer;
   const p = task.planner.prediction;
+  // TAMPC and UAMPC optimize each candidate with tampc.iterations when the task sets it (planners.ts).
+  const iterations =
+    task.planner.kind === 'mpc' ? o.maxIterations : (task.planner.tampc.iterations ?? o.maxIterations);
   printTable(
-    `planner: one ${task.planner.kind.toUpperCase()} step on ${taskName} (${o.rollouts} rollouts x ${o.maxIterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms, ${scene.sliders.length} object(s)), ${along.length} steps along ${source.source}; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
+    `planner: one ${task.planner.kind.toUpperCase()} step on ${taskName} (${o.rollouts} rollouts x ${iterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms, ${scene.sliders.length} object(s)), ${along.length} steps along ${source.source}; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
     rows,
   );
   printTable(`planner: work per step on ${taskName}`, profile);
