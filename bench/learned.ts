@@ -22,7 +22,12 @@ import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, type State, type StateLayout } from '#contract/state';
 import { singleStepError } from '../src-main/learned/evaluate';
-import { fineSceneFor, generateTransitions } from '../src-main/learned/generate';
+import {
+  DEFAULT_BLOCK_SIZE,
+  fineSceneFor,
+  generateTransitions,
+  generationSettings,
+} from '../src-main/learned/generate';
 import { pushGeometryOf } from '../src-main/learned/geometry';
 import { defaultLearnedModelDir, LearnedCoarseModel } from '../src-main/learned/learned-coarse-model';
 import { defaultSamplingSettings, sampleTransitionStart } from '../src-main/learned/sampling';
@@ -186,14 +191,14 @@ async function convergenceTable(
 
 async function stepErrors(pool: FinePool, base: Scene, steps: number, modelDir: string): Promise<Row[]> {
   process.stderr.write(`  generating ${steps} fresh transitions on the worker pool (seed 424242)\n`);
-  const data = await generateTransitions(base, pool, {
-    count: steps,
+  const settings = generationSettings(base, {
     seed: 424242,
     dt: DT,
     sliderMix: [1, 1, 1, 1],
-    command: 'bench learned',
+    blockSize: DEFAULT_BLOCK_SIZE,
   });
-  const dataset = { manifest: { ...data.manifest, count: steps }, records: data.records };
+  const { records, contacts } = await generateTransitions(base, pool, settings, steps);
+  const dataset = { manifest: { count: steps, dt: DT, geometry: settings.geometry }, records };
   const learned = LearnedCoarseModel.load(base, modelDir).file;
   const rows: Row[] = [];
   const fmt = (model: string, e: ReturnType<typeof singleStepError>): Row => ({
@@ -229,7 +234,7 @@ async function stepErrors(pool: FinePool, base: Scene, steps: number, modelDir: 
     ),
   );
   printTable(
-    `Single-step slider pose error against the fine model: ${steps} fresh 1 s transitions, 1-4 sliders, ${(100 * data.manifest.contact.ratio).toFixed(0)}% contact cases`,
+    `Single-step slider pose error against the fine model: ${steps} fresh 1 s transitions, 1-4 sliders, ${((100 * contacts) / steps).toFixed(0)}% contact cases`,
     rows,
   );
   return rows;

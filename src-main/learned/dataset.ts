@@ -8,10 +8,11 @@
  *     padded state after dt seconds of the fine model (28 values) ]
  * float32 keeps positions to well under a micrometre on a metre-sized table at half the size of
  * float64. The manifest (zod-validated) says how it was made and holds the file's SHA-256, so a
- * truncated or swapped file is caught on load.
+ * truncated or swapped file is caught on load. Both files are written atomically (tmp + rename),
+ * the data file first, so a killed write leaves the previous data set whole or none at all.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { fineModelSettingsSchema } from '#contract/scene';
@@ -29,6 +30,16 @@ export const RECORD_FIELDS: readonly string[] = [
 ];
 
 export const DATA_FILE = 'transitions.bin';
+/** The block generator (generate.ts, blocks.ts): layout version 1. */
+export const generatorSchema = z
+  .object({
+    layout: z.literal('blocks'),
+    version: z.literal(1),
+    blockSize: z.number().int().positive().describe('transitions per block'),
+    sliderMix: z.array(z.number().nonnegative()).length(4).describe('weights of 1, 2, 3, 4 sliders'),
+  })
+  .strict();
+export type GeneratorInfo = z.infer<typeof generatorSchema>;
 export const MANIFEST_FILE = 'manifest.json';
 
 export const datasetManifestSchema = z
@@ -52,6 +63,8 @@ export const datasetManifestSchema = z
     createdAt: z.string(),
     generationSeconds: z.number().nonnegative(),
     command: z.string().describe('the command line that generated the data'),
+    /** Absent in data sets made by the single-stream generator, before blocks. */
+    generator: generatorSchema.optional().describe('how the start states were drawn'),
   })
   .strict();
 export type DatasetManifest = z.infer<typeof datasetManifestSchema>;
@@ -65,11 +78,11 @@ export class DatasetError extends Error {
   override name = 'DatasetError';
 }
 
-function sha256(bytes: Uint8Array): string {
+export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function littleEndianBytes(records: Float32Array): Uint8Array {
+export function littleEndianBytes(records: Float32Array): Uint8Array {
   const view = new DataView(new ArrayBuffer(records.length * 4));
   for (let i = 0; i < records.length; i++) view.setFloat32(i * 4, records[i]!, true);
   return new Uint8Array(view.buffer);
@@ -96,9 +109,24 @@ export function writeDataset(
     sha256: sha256(bytes),
     ...manifest,
   });
-  writeFileSync(path.join(dir, DATA_FILE), bytes);
-  writeFileSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify(full, null, 2)}\n`);
+  writeFileAtomic(path.join(dir, DATA_FILE), bytes);
+  writeFileAtomic(path.join(dir, MANIFEST_FILE), `${JSON.stringify(full, null, 2)}\n`);
   return full;
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+}
+
+/** float32 little-endian bytes back to records. */
+export function recordsFromBytes(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < records.length; i++) records[i] = view.getFloat32(i * 4, true);
+  return records;
 }
 
 export function readDataset(dir: string): Dataset {
@@ -118,10 +146,7 @@ export function readDataset(dir: string): Dataset {
     );
   if (sha256(bytes) !== manifest.sha256)
     throw new DatasetError(`${dir}/${DATA_FILE}: checksum does not match the manifest`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const records = new Float32Array(bytes.length / 4);
-  for (let i = 0; i < records.length; i++) records[i] = view.getFloat32(i * 4, true);
-  return { manifest, records };
+  return { manifest, records: recordsFromBytes(bytes) };
 }
 
 /** Views of record i: slider count, padded start state, control, padded end state (float64 copies). */

@@ -1,8 +1,11 @@
 /**
  * Transition data from the fine model (CVS 2020 Sec. 4), run as one-control fine jobs on the
- * worker pool. Start states are drawn in order from one seeded stream before any job runs, and
- * results are stored by index, so the data set depends only on the seed and the settings, not on
- * which worker finished first.
+ * worker pool, in fixed-size blocks. Block b draws its start states from its own stream, seeded
+ * from (seed, b), and results are stored by index, so a block's bytes depend only on the seed,
+ * the block index and the settings: not on which worker finished first, nor on which other
+ * blocks were made, where or in what order. That is what lets a long generation resume and be
+ * spread over machines (blocks.ts keeps the blocks on disk). The first k transitions of a block
+ * are the same whatever its length, so a short last block is a prefix of the full one.
  *
  * Each slider count gets its own fine scene with only the active sliders: parked sliders are far
  * away and never touched, so simulating them would only cost time. Their end state is their
@@ -12,26 +15,12 @@ import { performance } from 'node:perf_hooks';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import type { FineRunner } from '../parareal/parareal';
-import { Rng } from '../common/rng';
+import { deriveSeed, Rng } from '../common/rng';
 import { firstTouch } from '#physics/geometry2d';
 import { pushGeometryOf, type PushGeometry } from './geometry';
-import { RECORD_FLOATS, type DatasetManifest } from './dataset';
+import { RECORD_FLOATS } from './dataset';
 import { defaultSamplingSettings, sampleTransitionStart, type SamplingSettings } from './sampling';
 import { MAX_SLIDERS, padState, paddedLayout, unpadState } from './slots';
-
-export interface GenerateOptions {
-  count: number;
-  seed: number;
-  dt: number;
-  /** Share of transitions with 1, 2, 3 and 4 sliders (normalised). */
-  sliderMix: readonly number[];
-  sampling?: SamplingSettings;
-  /** Jobs kept in flight at once (bounds memory; large enough to keep every worker busy). */
-  chunk?: number;
-  onProgress?: (done: number, total: number) => void;
-  /** The command line recorded in the manifest, for reproduction. */
-  command: string;
-}
 
 export interface FinePoolLike extends FineRunner {
   registerScene(scene: Scene): string;
@@ -68,52 +57,115 @@ export function isContactCase(
   return false;
 }
 
-export async function generateTransitions(
+/**
+ * Transitions per block by default: about 25 s of fine-model work with two workers, so a killed
+ * run loses little, and 500 blocks for half a million transitions.
+ */
+export const DEFAULT_BLOCK_SIZE = 1000;
+
+/** What decides a block's content, besides its index (recorded with every data set). */
+export interface GenerationSettings {
+  seed: number;
+  /** s, how long each control is held. */
+  dt: number;
+  /** Share of transitions with 1, 2, 3 and 4 sliders (normalised when drawn). */
+  sliderMix: number[];
+  /** Transitions per block. */
+  blockSize: number;
+  /** Name of the scene the geometry came from. */
+  scene: string;
+  fine: Scene['fine'];
+  geometry: PushGeometry;
+  sampling: SamplingSettings;
+}
+
+/** The settings a run on `base` makes blocks with; throws on a bad slider mix or geometry. */
+export function generationSettings(
   base: Scene,
-  pool: FinePoolLike,
-  o: GenerateOptions,
-): Promise<{
-  records: Float32Array;
-  manifest: Omit<
-    DatasetManifest,
-    'sha256' | 'count' | 'format' | 'version' | 'encoding' | 'recordFloats' | 'fields'
-  >;
-}> {
-  const t0 = performance.now();
-  const geometry = pushGeometryOf(base);
-  const sampling = o.sampling ?? defaultSamplingSettings;
+  o: {
+    seed: number;
+    dt: number;
+    sliderMix: readonly number[];
+    blockSize: number;
+    sampling?: SamplingSettings;
+  },
+): GenerationSettings {
   if (o.sliderMix.length !== MAX_SLIDERS || o.sliderMix.some((w) => !(w >= 0)))
     throw new Error(`slider mix: ${MAX_SLIDERS} non-negative weights expected`);
-  const mixTotal = o.sliderMix.reduce((a, b) => a + b, 0);
-  if (!(mixTotal > 0)) throw new Error('slider mix: at least one weight must be positive');
-  const scenes = Array.from({ length: MAX_SLIDERS }, (_, i) => fineSceneFor(base, i + 1));
-  const keys = scenes.map((s) => pool.registerScene(s));
-  const layouts = scenes.map((s) => layoutForScene(s));
-  const rng = new Rng(o.seed);
-  const records = new Float32Array(o.count * RECORD_FLOATS);
-  const sliderCounts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0 };
-  let contacts = 0;
-  const chunk = o.chunk ?? 256;
-  for (let c0 = 0; c0 < o.count; c0 += chunk) {
+  if (!(o.sliderMix.reduce((a, b) => a + b, 0) > 0))
+    throw new Error('slider mix: at least one weight must be positive');
+  if (!Number.isInteger(o.blockSize) || o.blockSize < 1) throw new Error('block size: a whole number >= 1');
+  return {
+    seed: o.seed,
+    dt: o.dt,
+    sliderMix: [...o.sliderMix],
+    blockSize: o.blockSize,
+    scene: base.name,
+    fine: base.fine,
+    geometry: pushGeometryOf(base),
+    sampling: { ...(o.sampling ?? defaultSamplingSettings) },
+  };
+}
+
+export interface Block {
+  index: number;
+  /** RECORD_FLOATS per transition (dataset.ts). */
+  records: Float32Array;
+  sliderCounts: Record<string, number>;
+  /** Indices (within the block) of the transitions whose push meets a slider. */
+  contacts: number[];
+  /** Wall time spent making the block, s. */
+  seconds: number;
+}
+
+/** Runs blocks of one setting on a pool: the fine scenes are registered once. */
+export class BlockGenerator {
+  private readonly keys: string[];
+  private readonly layouts: ReturnType<typeof layoutForScene>[];
+
+  constructor(
+    base: Scene,
+    private readonly pool: FinePoolLike,
+    private readonly settings: GenerationSettings,
+  ) {
+    const scenes = Array.from({ length: MAX_SLIDERS }, (_, i) => fineSceneFor(base, i + 1));
+    this.keys = scenes.map((s) => pool.registerScene(s));
+    this.layouts = scenes.map((s) => layoutForScene(s));
+  }
+
+  /** The first `count` transitions (at most the block size) of block `index`. */
+  async make(index: number, count: number, signal?: AbortSignal): Promise<Block> {
+    const s = this.settings;
+    if (!Number.isInteger(count) || count < 1 || count > s.blockSize)
+      throw new Error(`block ${index}: 1 to ${s.blockSize} transitions, asked for ${count}`);
+    const t0 = performance.now();
+    const mixTotal = s.sliderMix.reduce((a, b) => a + b, 0);
+    const rng = new Rng(deriveSeed(s.seed, `block-${index}`));
+    const records = new Float32Array(count * RECORD_FLOATS);
+    const sliderCounts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0 };
+    const contacts: number[] = [];
     const jobs: Promise<void>[] = [];
-    for (let i = c0; i < Math.min(o.count, c0 + chunk); i++) {
+    for (let i = 0; i < count; i++) {
       let pick = rng.uniform() * mixTotal;
       let n = 1;
-      while (n < MAX_SLIDERS && pick >= o.sliderMix[n - 1]!) {
-        pick -= o.sliderMix[n - 1]!;
+      while (n < MAX_SLIDERS && pick >= s.sliderMix[n - 1]!) {
+        pick -= s.sliderMix[n - 1]!;
         n++;
       }
-      const start = sampleTransitionStart(rng, geometry, n, sampling);
+      const start = sampleTransitionStart(rng, s.geometry, n, s.sampling);
       sliderCounts[String(n)]!++;
-      if (isContactCase(start.x, start.ux, start.uy, o.dt, n, geometry)) contacts++;
-      const L = layouts[n - 1]!;
-      const job = pool
-        .run({
-          sceneKey: keys[n - 1]!,
-          x: unpadState(start.x, L),
-          controls: [[start.ux, start.uy]],
-          dt: o.dt,
-        })
+      if (isContactCase(start.x, start.ux, start.uy, s.dt, n, s.geometry)) contacts.push(i);
+      const L = this.layouts[n - 1]!;
+      const job = this.pool
+        .run(
+          {
+            sceneKey: this.keys[n - 1]!,
+            x: unpadState(start.x, L),
+            controls: [[start.ux, start.uy]],
+            dt: s.dt,
+          },
+          signal,
+        )
         .then((r) => {
           const end = padState(r.states[0]!, L);
           const rec = records.subarray(i * RECORD_FLOATS, (i + 1) * RECORD_FLOATS);
@@ -126,22 +178,27 @@ export async function generateTransitions(
       jobs.push(job);
     }
     await Promise.all(jobs);
-    o.onProgress?.(Math.min(o.count, c0 + chunk), o.count);
+    return { index, records, sliderCounts, contacts, seconds: (performance.now() - t0) / 1000 };
   }
-  return {
-    records,
-    manifest: {
-      dt: o.dt,
-      seed: o.seed,
-      scene: base.name,
-      fine: base.fine,
-      geometry,
-      sampling: { ...sampling },
-      sliderCounts,
-      contact: { count: contacts, ratio: contacts / o.count },
-      createdAt: new Date().toISOString(),
-      generationSeconds: (performance.now() - t0) / 1000,
-      command: o.command,
-    },
-  };
+}
+
+/**
+ * The first `count` transitions of a setting, made in memory (blocks 0, 1, ... concatenated), and
+ * how many of them are contact cases.
+ */
+export async function generateTransitions(
+  base: Scene,
+  pool: FinePoolLike,
+  settings: GenerationSettings,
+  count: number,
+): Promise<{ records: Float32Array; contacts: number }> {
+  const generator = new BlockGenerator(base, pool, settings);
+  const records = new Float32Array(count * RECORD_FLOATS);
+  let contacts = 0;
+  for (let b = 0; b * settings.blockSize < count; b++) {
+    const block = await generator.make(b, Math.min(settings.blockSize, count - b * settings.blockSize));
+    records.set(block.records, b * settings.blockSize * RECORD_FLOATS);
+    contacts += block.contacts.length;
+  }
+  return { records, contacts };
 }

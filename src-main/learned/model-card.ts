@@ -3,6 +3,7 @@
  * on held-out data, and the exact commands that reproduce it.
  */
 import { z } from 'zod';
+import { generatorSchema } from './dataset';
 
 export const modelCardSchema = z
   .object({
@@ -19,6 +20,8 @@ export const modelCardSchema = z
         contactRatio: z.number(),
         sha256: z.string(),
         generationSeconds: z.number(),
+        /** The data set manifest's: absent for data of the single-stream generator. */
+        generator: generatorSchema.optional(),
       })
       .strict(),
     training: z
@@ -62,6 +65,7 @@ export function modelCardMarkdown(c: ModelCard): string {
     `| seed | ${c.seed} |`,
     `| backend | ${c.backend} |`,
     `| data | ${d.transitions} fine-model transitions (seed ${d.seed}; sliders ${JSON.stringify(d.sliderCounts)}; contact ${(100 * d.contactRatio).toFixed(1)}%; generated in ${d.generationSeconds.toFixed(0)} s) |`,
+    `| generator | ${d.generator ? `blocks of ${d.generator.blockSize} (layout version ${d.generator.version}), slider mix ${d.generator.sliderMix.join(',')}` : 'single stream (before blocks)'} |`,
     `| split | ${t.trainTransitions} training (with ${t.slotShuffles} slot-shuffled cop${t.slotShuffles === 1 ? 'y' : 'ies'} of each multi-slider transition) / ${t.validationTransitions} validation |`,
     `| epochs | ${t.epochsRun} of at most ${t.maxEpochs} (best ${t.bestEpoch}; stopped by ${t.stoppedBy}) in ${t.seconds.toFixed(0)} s |`,
     `| optimiser | Adam, learning rate ${t.learningRate}, batch ${t.batchSize}, patience ${t.patience} |`,

@@ -1,6 +1,7 @@
 /**
- * `parapush learn generate|train|evaluate`: the learned coarse model of CVS 2020, from fine-model
- * transitions to a model directory the predictor, the planner and the console can load.
+ * `parapush learn generate|merge|train|evaluate`: the learned coarse model of CVS 2020, from
+ * fine-model transitions to a model directory the predictor, the planner and the console can load.
+ * Generation is resumable and shardable (blocks.ts): a run makes the blocks its directory lacks.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,10 +11,20 @@ import { loadSceneFile } from '../../common/config-files';
 import { problemsOf } from '#contract/scene-file';
 import { FinePool } from '../../parareal/fine-pool';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
-import { DatasetError, readDataset, writeDataset, type Dataset } from '../../learned/dataset';
+import {
+  assembleDataset,
+  BlockStoreError,
+  claimDirectory,
+  makeBlocks,
+  mergeShards,
+  missingBlocks,
+  SettingsMismatchError,
+  type Shard,
+} from '../../learned/blocks';
+import { DatasetError, readDataset, type Dataset, type DatasetManifest } from '../../learned/dataset';
 import { singleStepError } from '../../learned/evaluate';
 import { INPUT_SIZE, OUTPUT_SIZE } from '../../learned/features';
-import { generateTransitions } from '../../learned/generate';
+import { BlockGenerator, DEFAULT_BLOCK_SIZE, generationSettings } from '../../learned/generate';
 import { GeometryMismatchError } from '../../learned/geometry';
 import { defaultLearnedModelDir, LearnedCoarseModel } from '../../learned/learned-coarse-model';
 import { lossCurveSvg } from '../../learned/loss-plot';
@@ -49,6 +60,16 @@ function parseMix(arg: string): number[] {
   return w;
 }
 
+/** --shard i/n, the convention of `parapush experiment --shard`. */
+function parseShard(arg: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(arg);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index >= count)
+    throw new UsageError(`--shard: expected i/n with 0 <= i < n, got "${arg}"`);
+  return { index, count };
+}
+
 interface GenerateOptions {
   scene: string;
   out: string;
@@ -58,6 +79,49 @@ interface GenerateOptions {
   sliderMix: string;
   workers?: string;
   fine: string;
+  block: string;
+  shard: string;
+}
+
+/** The option that sets each field of the generation settings, for a refusal that says what to change. */
+const SETTING_OPTION: Record<SettingsMismatchError['field'], string> = {
+  seed: '--seed',
+  dt: '--dt',
+  sliderMix: '--slider-mix',
+  blockSize: '--block',
+  scene: '--scene',
+  geometry: '--scene',
+  fine: '--fine',
+  sampling: 'the sampling settings of this version',
+};
+
+/** Block-store errors are the user's directories: one line, exit 2. */
+function blockStoreUsage<T>(option: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof SettingsMismatchError)
+      throw new UsageError(
+        `${option}: ${e.message} (${SETTING_OPTION[e.field]}); use the same settings or another directory`,
+      );
+    if (e instanceof BlockStoreError || e instanceof DatasetError)
+      throw new UsageError(`${option}: ${e.message}`);
+    throw e;
+  }
+}
+
+function reportDataset(dir: string, full: DatasetManifest): void {
+  process.stdout.write(
+    `${full.count} transitions in ${dir} (${full.generationSeconds.toFixed(0)} s of generation); sliders ${JSON.stringify(full.sliderCounts)}; contact cases ${full.contact.count} (${(100 * full.contact.ratio).toFixed(1)}%), no-contact ${full.count - full.contact.count}\n`,
+  );
+}
+
+/** Says what is missing when a run leaves blocks of other shards to make. */
+function reportMissing(dir: string): void {
+  const missing = missingBlocks(dir).map((b) => b.index);
+  process.stdout.write(
+    `${dir}: ${missing.length} block(s) still missing (${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}): run the other shards into it, or into their own directories and \`learn merge\` them\n`,
+  );
 }
 
 /** --fine INTEGRATOR:MS, within the scene file's limits for the fine model. */
@@ -131,34 +195,88 @@ export function registerLearnCommand(program: Command): void {
       "the fine model to learn from: the planner's prediction model, which Parareal corrects towards",
       `${DEFAULT_PREDICTION.integrator}:${DEFAULT_PREDICTION.timestep * 1000}`,
     )
+    .option(
+      '--block <N>',
+      'transitions per block, the unit of resuming and sharding (a setting, like --seed)',
+      String(DEFAULT_BLOCK_SIZE),
+    )
+    .option(
+      '--shard <i/n>',
+      'make only blocks i, i+n, i+2n, ... (other processes or machines make the rest; see `learn merge`)',
+      '0/1',
+    )
     .action(async (o: GenerateOptions) => {
       const scene = { ...loadSceneFile(o.scene), fine: fineSettings(o.fine) };
       const count = wholeNumber('--count', o.count, 1);
       const seed = wholeNumber('--seed', o.seed, 0);
       const dt = positiveNumber('--dt', o.dt);
       const sliderMix = parseMix(o.sliderMix);
-      const pool = new FinePool(o.workers ? { workers: wholeNumber('--workers', o.workers, 1) } : {});
-      const bar = progressBar('generate');
+      const blockSize = wholeNumber('--block', o.block, 1);
+      const shard = parseShard(o.shard);
+      const workers = o.workers ? wholeNumber('--workers', o.workers, 1) : undefined;
+      let settings;
       try {
-        const { records, manifest } = await generateTransitions(scene, pool, {
-          count,
-          seed,
-          dt,
-          sliderMix,
-          command: commandLine(),
-          onProgress: (done, total) => bar.update(done, total),
-        }).catch((e: unknown) => {
-          if (e instanceof GeometryMismatchError) throw new UsageError(`--scene: ${e.message}`);
-          throw e;
-        });
-        const full = writeDataset(o.out, records, manifest);
-        bar.finish('done');
-        process.stdout.write(
-          `${full.count} transitions in ${o.out} (${full.generationSeconds.toFixed(0)} s); sliders ${JSON.stringify(full.sliderCounts)}; contact cases ${full.contact.count} (${(100 * full.contact.ratio).toFixed(1)}%), no-contact ${full.count - full.contact.count}\n`,
+        settings = generationSettings(scene, { seed, dt, sliderMix, blockSize });
+      } catch (e) {
+        if (e instanceof GeometryMismatchError) throw new UsageError(`--scene: ${e.message}`);
+        throw e;
+      }
+      // The command that makes the same data set in one run, whatever shards and workers made it.
+      const command = [
+        'npx parapush learn generate',
+        `--scene ${o.scene} --out ${o.out} --count ${count} --seed ${seed} --dt ${dt}`,
+        `--slider-mix ${sliderMix.join(',')} --fine ${o.fine} --block ${blockSize}`,
+      ].join(' ');
+      blockStoreUsage('--out', () => claimDirectory(o.out, settings, count, command));
+      const pools: FinePool[] = [];
+      const bar = progressBar('generate');
+      const abort = new AbortController();
+      const onSigint = (): void => abort.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        await makeBlocks(
+          o.out,
+          () => {
+            const pool = new FinePool(workers ? { workers } : {});
+            pools.push(pool);
+            return new BlockGenerator(scene, pool, settings);
+          },
+          {
+            shard,
+            signal: abort.signal,
+            onStart: (kept, toMake) =>
+              process.stderr.write(
+                `${o.out}: ${kept} of ${kept + toMake} blocks${shard.count > 1 ? ` of shard ${o.shard}` : ''} already made, ${toMake} to make\n`,
+              ),
+            onBlock: (made, toMake) => bar.update(made, toMake, 'blocks'),
+          },
         );
       } finally {
-        await pool.close();
+        process.off('SIGINT', onSigint);
+        for (const pool of pools) await pool.close();
       }
+      if (abort.signal.aborted) {
+        bar.finish('interrupted');
+        process.stderr.write('interrupted: finished blocks are kept; run the same command again to resume\n');
+        return;
+      }
+      bar.finish('done');
+      const full = blockStoreUsage('--out', () => assembleDataset(o.out));
+      if (full) reportDataset(o.out, full);
+      else reportMissing(o.out);
+    });
+
+  learn
+    .command('merge')
+    .description('copy the blocks of shard directories into one and assemble the data set when all are there')
+    .argument('<shards...>', 'directories of `learn generate --shard` runs (same settings and --count)')
+    .requiredOption('--into <dir>', 'data set directory (may be one of the shards)')
+    .action((shards: string[], o: { into: string }) => {
+      for (const dir of shards) requireFile(dir, 'merge');
+      blockStoreUsage('merge', () => mergeShards(o.into, shards));
+      const full = blockStoreUsage('merge', () => assembleDataset(o.into));
+      if (full) reportDataset(o.into, full);
+      else reportMissing(o.into);
     });
 
   learn
@@ -251,6 +369,7 @@ export function registerLearnCommand(program: Command): void {
           contactRatio: m.contact.ratio,
           sha256: m.sha256,
           generationSeconds: m.generationSeconds,
+          ...(m.generator ? { generator: m.generator } : {}),
         },
         training: {
           layerSizes,
