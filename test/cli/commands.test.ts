@@ -384,6 +384,56 @@ describe('parapush learn generate, train, evaluate', () => {
     SLOW.timeout,
   );
 
+  it('generate run again makes no block and assembles the same data set', async () => {
+    const before = readFileSync(path.join(data, 'transitions.bin'));
+    const r = await cli(
+      'learn',
+      'generate',
+      '--scene',
+      scene,
+      '--out',
+      data,
+      '--count',
+      String(count),
+      '--seed',
+      '3',
+      '--dt',
+      '0.1',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${data}: 1 of 1 blocks already made, 0 to make`);
+    expect(r.stdout).toMatch(new RegExp(`^${count} transitions in ${data} `));
+    expect(readFileSync(path.join(data, 'transitions.bin')).equals(before)).toBe(true);
+  });
+
+  it('generate refuses a data set directory made with other settings, naming the option', async () => {
+    const r = await cli(
+      'learn',
+      'generate',
+      '--scene',
+      scene,
+      '--out',
+      data,
+      '--count',
+      String(count),
+      '--seed',
+      '4',
+      '--dt',
+      '0.1',
+    );
+    expectBadInput(
+      r,
+      `--out: ${data} holds blocks made with seed 3; this run asks for seed 4 (--seed); use the same settings or another directory`,
+    );
+  });
+
+  it('merge refuses a directory that `learn generate` did not make', async () => {
+    const empty = path.join(tmp, 'not-blocks');
+    mkdirSync(empty);
+    const r = await cli('learn', 'merge', empty, '--into', path.join(tmp, 'merged-data'));
+    expectBadInput(r, `merge: ${empty}: no generation.json: not a directory of \`learn generate\``);
+  });
+
   it(
     'train writes weights, statistics, a model card and a loss curve',
     async () => {
@@ -409,12 +459,12 @@ describe('parapush learn generate, train, evaluate', () => {
         expect(existsSync(path.join(model, f)), f).toBe(true);
       const card = JSON.parse(readFileSync(path.join(model, 'model-card.json'), 'utf8')) as {
         seed: number;
-        dataset: { transitions: number; dt: number };
+        dataset: { transitions: number; dt: number; generator: { layout: string; blockSize: number } };
         training: { epochsRun: number; maxEpochs: number; stoppedBy: string };
       };
       expect(card).toMatchObject({
         seed: 1,
-        dataset: { transitions: count, dt: 0.1 },
+        dataset: { transitions: count, dt: 0.1, generator: { layout: 'blocks', blockSize: 1000 } },
         training: { epochsRun: 2, maxEpochs: 2, stoppedBy: 'epochs' },
       });
     },
@@ -458,6 +508,10 @@ describe('parapush learn generate, train, evaluate', () => {
       '--count: expected a whole number >= 1, got "0"',
     ],
     [['learn', 'train', '--data', 'no-such-data', '--out', 'unused'], '--data: no such file: no-such-data'],
+    [
+      ['learn', 'generate', '--out', 'unused', '--shard', '2/2'],
+      '--shard: expected i/n with 0 <= i < n, got "2/2"',
+    ],
   ])('parapush %j exits 2 with one line', async (args, message) => {
     expectBadInput(await cli(...args), message);
   });
