@@ -92,7 +92,7 @@ export interface Shard {
 }
 
 /** Blocks of `count` transitions: index and how many transitions of it are needed. */
-export function blockPlan(count: number, blockSize: number): { index: number; count: number }[] {
+function blockPlan(count: number, blockSize: number): { index: number; count: number }[] {
   const out = [];
   for (let index = 0; index * blockSize < count; index++)
     out.push({ index, count: Math.min(blockSize, count - index * blockSize) });
@@ -177,7 +177,13 @@ export function claimDirectory(
 function readBlockFile(dir: string, index: number): BlockFile | null {
   const file = `${blockBase(dir, index)}.json`;
   if (!existsSync(file)) return null;
-  const parsed = blockFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new BlockStoreError(`${file}: ${(e as Error).message}`);
+  }
+  const parsed = blockFileSchema.safeParse(raw);
   if (!parsed.success) throw new BlockStoreError(`${file}: ${z.prettifyError(parsed.error)}`);
   if (parsed.data.index !== index) throw new BlockStoreError(`${file}: holds block ${parsed.data.index}`);
   return parsed.data;
@@ -189,7 +195,7 @@ function hasBlock(dir: string, index: number, count: number): boolean {
   return b !== null && b.count >= count;
 }
 
-export function writeBlock(dir: string, block: Block): void {
+function writeBlock(dir: string, block: Block): void {
   const base = blockBase(dir, block.index);
   const bytes = littleEndianBytes(block.records);
   writeFileAtomic(`${base}.bin`, bytes);
@@ -217,16 +223,19 @@ function readBlock(dir: string, index: number): { file: BlockFile; records: Floa
   return { file, records: recordsFromBytes(bytes) };
 }
 
-/** Blocks of the data set `dir` is set up for that are not on disk yet (this shard's only). */
+/** Blocks of the data set `dir` is set up for that belong to the shard. */
+function shardBlocks(dir: string, shard: Shard): { index: number; count: number }[] {
+  const g = readGenerationFile(dir);
+  if (!g) throw new BlockStoreError(`${dir}: no ${GENERATION_FILE}`);
+  return blockPlan(g.count, g.settings.blockSize).filter((b) => b.index % shard.count === shard.index);
+}
+
+/** Blocks of the data set `dir` is set up for that are not on disk yet (the shard's only). */
 export function missingBlocks(
   dir: string,
   shard: Shard = { index: 0, count: 1 },
 ): { index: number; count: number }[] {
-  const g = readGenerationFile(dir);
-  if (!g) throw new BlockStoreError(`${dir}: no ${GENERATION_FILE}`);
-  return blockPlan(g.count, g.settings.blockSize).filter(
-    (b) => b.index % shard.count === shard.index && !hasBlock(dir, b.index, b.count),
-  );
+  return shardBlocks(dir, shard).filter((b) => !hasBlock(dir, b.index, b.count));
 }
 
 /**
@@ -292,12 +301,9 @@ export async function makeBlocks(
   open: () => BlockGenerator,
   o: GenerateDatasetOptions = {},
 ): Promise<void> {
-  const todo = missingBlocks(dir, o.shard);
-  const g = readGenerationFile(dir)!;
-  const all = blockPlan(g.count, g.settings.blockSize).filter(
-    (b) => b.index % (o.shard?.count ?? 1) === (o.shard?.index ?? 0),
-  );
-  o.onStart?.(all.length - todo.length, todo.length);
+  const shard = o.shard ?? { index: 0, count: 1 };
+  const todo = missingBlocks(dir, shard);
+  o.onStart?.(shardBlocks(dir, shard).length - todo.length, todo.length);
   if (todo.length === 0) return;
   const generator = open();
   let made = 0;

@@ -92,7 +92,7 @@ const SETTING_OPTION: Record<SettingsMismatchError['field'], string> = {
   scene: '--scene',
   geometry: '--scene',
   fine: '--fine',
-  sampling: 'the sampling settings of this version',
+  sampling: 'the sampling settings of this version of parapush',
 };
 
 /** Block-store errors are the user's directories: one line, exit 2. */
