@@ -178,13 +178,16 @@ export function registerLearnCommand(program: Command): void {
 
   learn
     .command('generate')
-    .description('generate transitions with the fine model on the worker pool')
+    .description('generate transitions with the fine model on the worker pool (resumable, shardable)')
     .option(
       '--scene <file>',
       'scene whose pusher and slider geometry to learn',
       'resources/scenes/cvs-multi-object.json',
     )
-    .requiredOption('--out <dir>', 'data set directory (manifest.json + transitions.bin)')
+    .requiredOption(
+      '--out <dir>',
+      'data set directory: blocks/ and generation.json, then manifest.json + transitions.bin once every block is made',
+    )
     .option('--count <N>', 'number of transitions (CVS 2020 used over 2 million)', '20000')
     .option('--seed <S>', 'random seed', '1')
     .option('--dt <seconds>', 'how long each random pusher velocity is held', '1')
