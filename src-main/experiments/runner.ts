@@ -25,11 +25,7 @@ import type { PlannerStep } from '#contract/console-api';
 import type { RunSummary } from '#contract/planner-events';
 import { parseRunSpec, taskForSpec } from './run-spec';
 import { commitPattern, currentCommit } from './provenance';
-
-export interface Shard {
-  index: number;
-  count: number;
-}
+import { inShard, type Shard } from '../common/shard';
 
 export const experimentConfigSchema = z
   .object({
@@ -61,9 +57,7 @@ export interface ExperimentOptions extends ExperimentConfig {
 
 /** Scene indices this shard owns: i, i + n, i + 2n, ... */
 export function shardScenes(scenes: number, shard: Shard): number[] {
-  const out: number[] = [];
-  for (let s = shard.index; s < scenes; s += shard.count) out.push(s);
-  return out;
+  return Array.from({ length: scenes }, (_, s) => s).filter((s) => inShard(s, shard));
 }
 
 /** An experiment folder's experiment.json: its identity, and the commit and command that made it. */

@@ -30,6 +30,7 @@ import {
 } from './dataset';
 import type { Block, BlockGenerator, GenerationSettings } from './generate';
 import { pushGeometrySchema } from './geometry';
+import { inShard, type Shard } from '../common/shard';
 
 export const GENERATION_FILE = 'generation.json';
 const BLOCKS_DIR = 'blocks';
@@ -84,11 +85,6 @@ export class SettingsMismatchError extends BlockStoreError {
   ) {
     super(message);
   }
-}
-
-export interface Shard {
-  index: number;
-  count: number;
 }
 
 /** Blocks of `count` transitions: index and how many transitions of it are needed. */
@@ -227,7 +223,7 @@ function readBlock(dir: string, index: number): { file: BlockFile; records: Floa
 function shardBlocks(dir: string, shard: Shard): { index: number; count: number }[] {
   const g = readGenerationFile(dir);
   if (!g) throw new BlockStoreError(`${dir}: no ${GENERATION_FILE}`);
-  return blockPlan(g.count, g.settings.blockSize).filter((b) => b.index % shard.count === shard.index);
+  return blockPlan(g.count, g.settings.blockSize).filter((b) => inShard(b.index, shard));
 }
 
 /** Blocks of the data set `dir` is set up for that are not on disk yet (the shard's only). */

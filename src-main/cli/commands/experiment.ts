@@ -20,10 +20,10 @@ import {
   readExperimentFile,
   runExperiment,
   shardScenes,
-  type Shard,
 } from '../../experiments/runner';
 import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
+import { parseShard } from '../shard-option';
 
 interface ExperimentCliOptions {
   task: string;
@@ -43,15 +43,6 @@ function wholeNumber(name: string, arg: string, min: number): number {
   if (!Number.isInteger(v) || v < min)
     throw new UsageError(`${name}: expected a whole number >= ${min}, got "${arg}"`);
   return v;
-}
-
-export function parseShard(arg: string): Shard {
-  const m = /^(\d+)\/(\d+)$/.exec(arg);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index >= count)
-    throw new UsageError(`--shard: expected i/n with 0 <= i < n, got "${arg}"`);
-  return { index, count };
 }
 
 /** A shipped task name (isrr-obstacle, ...) or a path to a task file. */

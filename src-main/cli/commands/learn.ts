@@ -19,7 +19,6 @@ import {
   mergeShards,
   missingBlocks,
   SettingsMismatchError,
-  type Shard,
 } from '../../learned/blocks';
 import { DatasetError, readDataset, type Dataset, type DatasetManifest } from '../../learned/dataset';
 import { singleStepError } from '../../learned/evaluate';
@@ -35,6 +34,7 @@ import { tfBackendReady } from '../../learned/tf-backend';
 import { defaultTrainOptions, trainModel } from '../../learned/train';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
+import { parseShard } from '../shard-option';
 import { progressBar } from '../progress-bar';
 
 function wholeNumber(name: string, arg: string, min: number): number {
@@ -58,16 +58,6 @@ function parseMix(arg: string): number[] {
       `--slider-mix: expected four non-negative weights for 1,2,3,4 sliders, got "${arg}"`,
     );
   return w;
-}
-
-/** --shard i/n, the convention of `parapush experiment --shard`. */
-function parseShard(arg: string): Shard {
-  const m = /^(\d+)\/(\d+)$/.exec(arg);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index >= count)
-    throw new UsageError(`--shard: expected i/n with 0 <= i < n, got "${arg}"`);
-  return { index, count };
 }
 
 interface GenerateOptions {
