@@ -26,6 +26,7 @@ import {
   type RunMode,
   type RunRejection,
 } from '#contract/run-lifecycle';
+import { runOutcomeOf } from '#contract/run-end';
 import { parseScene, problemsOf, SceneFileError } from '#contract/scene-file';
 import { sceneSchema, type Scene } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
@@ -434,7 +435,7 @@ export class ConsoleCore {
       await this.runController.start({ mode, scene, settings: this.settings.get() }, sink);
     } catch (err) {
       this.run.report({
-        event: { type: 'end', outcome: 'failed', reason: (err as Error).message },
+        event: { type: 'end', outcome: runOutcomeOf({ cause: 'error' }), reason: (err as Error).message },
         armed: false,
       });
       // Nothing ran: this failure is the run's last event.

@@ -23,7 +23,7 @@ describe('supervised runs by controller profile', () => {
     expect(env.link.identity.robot).toMatch(new RegExp(`^URSoftware ${software.replace('.', '\\.')}\\.`));
     const result = await runOnLab(env, task);
     expect(result.preflight.ok, result.reason).toBe(true);
-    expect(result.outcome, result.reason).toBe('success');
+    expect(result.end, result.reason).toEqual({ cause: 'task', result: 'success' });
   });
 
   it('e-Series in Local mode: the program is not sent, and the run refuses to arm saying why', async () => {
@@ -36,7 +36,7 @@ describe('supervised runs by controller profile', () => {
       (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
     );
     const result = await runOnLab(env, task);
-    expect(result.outcome).toBe('refused');
+    expect(result.end).toEqual({ cause: 'not-armed' });
     expect(result.reason).toContain(LOCAL_MODE);
     expect(env.lab.ur.controller.runtime).toBe('STOPPED');
     expect(twists).toHaveLength(0);

@@ -119,9 +119,10 @@ describe('the virtual lab with a gripper scene', () => {
     // names (on a loaded machine the supervisor may stop it for stale motion capture).
     expect(result.preflight.checks.find((c) => c.id === 'gripper-open')).toMatchObject({ ok: true });
     expect(result.preflight.ok, result.reason).toBe(true);
-    expect(['success', 'failure', 'action-limit', 'time-limit', 'stopped']).toContain(result.outcome);
+    const ended = result.end.cause === 'task' ? result.end.result : result.end.cause;
+    expect(['success', 'failure', 'action-limit', 'time-limit', 'safety-stop']).toContain(ended);
     expect(result.reason.length).toBeGreaterThan(0);
-    if (result.outcome === 'success') {
+    if (result.outcome === 'finished') {
       // Held in the world, not only in the estimate: the fingers closed on the target.
       const world = env.lab.world.snapshot();
       expect(world[GRIPPER_OPENING]!).toBeLessThan(0.07);
