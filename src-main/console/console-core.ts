@@ -33,8 +33,8 @@ import { wallSeconds } from '#contract/time';
 import { RunOwner } from '../run/run-owner';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';
-import type { ConnectionSource, LabStatus } from './connections';
-import { UnconfiguredConnections } from './connections';
+import type { ConnectionSource, LabStatus } from '../lab-link/status-source';
+import { UnconfiguredConnections } from '../lab-link/status-source';
 import {
   UnavailableRunController,
   type AbortSource,
