@@ -14,14 +14,13 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
 import { registerRunCommand } from '../../src-main/cli/commands/run';
 import { saveSetup } from '../../src-main/calibration/setup-file';
-import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { VirtualLabThread } from '../../src-main/virtual-lab/lab-thread/lab-thread';
 import type { LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
 import { repoRoot } from '../helpers/scenes';
 import { FREE_LAB_PORTS } from '../helpers/lab-config';
-import { labsPerTest } from '../helpers/virtual-lab';
+import { labsPerTest, speedCommands } from '../helpers/virtual-lab';
 
 const labs = labsPerTest();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-run-command-'));
@@ -44,17 +43,6 @@ async function labThread(config: Omit<LabConfigInput, 'scene' | 'ports'> = {}): 
   });
   labs.closeAfter(() => lab.stop());
   return lab;
-}
-
-/** The SPEED commands the virtual controller decodes from now on. */
-function speedCommands(lab: VirtualLabThread): unknown[] {
-  const speeds: unknown[] = [];
-  labs.closeAfter(
-    lab.onInput((w) => {
-      if (w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED) speeds.push(w);
-    }),
-  );
-  return speeds;
 }
 
 /** The console's default task (isrr-obstacle) as a task file of its own, at most `actions` actions. */
@@ -138,7 +126,7 @@ function phases(log: LoggedMessage[]): string[] {
 describe('parapush run', () => {
   it('runs the default task to its action limit: reports it failed, exits 1, and its log says so', async () => {
     const lab = await labThread();
-    const speeds = speedCommands(lab);
+    const speeds = speedCommands((f) => labs.closeAfter(lab.onInput(f)));
     const r = await runCommand(lab, defaultTaskFile(2));
     expect(speeds.length).toBeGreaterThan(0);
 
@@ -179,7 +167,7 @@ describe('parapush run', () => {
   it('exits 3 when the run is never armed, and nothing moved', async () => {
     // An e-Series in Local mode takes no program: the pre-flight check of it stays red.
     const lab = await labThread({ robot: { software: '5.11', remoteControl: false } });
-    const speeds = speedCommands(lab);
+    const speeds = speedCommands((f) => labs.closeAfter(lab.onInput(f)));
     const r = await runCommand(lab, defaultTaskFile(2));
     expect(r.stderr.filter((l) => l.startsWith('  [FAIL]')).length).toBeGreaterThan(0);
     expect(r.json).toMatchObject({ outcome: 'failed', cause: 'not-armed', taskResult: null, actions: 0 });

@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LOCAL_MODE } from '../../src-main/robot/dashboard';
-import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
-import { labsPerTest, quickLabTask, runOnLab } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, speedCommands } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
@@ -30,11 +28,7 @@ describe('supervised runs by controller profile', () => {
     const env = await labs.labAndLink({
       robot: { software: '5.11', remoteControl: false, unlockDelay: 0.3 },
     });
-    const twists: InputWrite[] = [];
-    env.lab.ur.rtde.on(
-      'input',
-      (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
-    );
+    const twists = speedCommands((f) => env.lab.ur.rtde.on('input', f));
     const result = await runOnLab(env, task);
     expect(result.end).toEqual({ cause: 'not-armed' });
     expect(result.reason).toContain(LOCAL_MODE);

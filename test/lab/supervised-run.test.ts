@@ -9,9 +9,7 @@ import { RunOwner } from '../../src-main/run/run-owner';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import type { Decision } from '../../src-main/safety/supervisor';
-import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
-import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, speedCommands, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
@@ -59,11 +57,7 @@ describe('supervised runs in the virtual lab', () => {
   it('refuses to arm (nothing moves) when the pusher is not held', async () => {
     const env = await labs.labAndLink();
     env.lab.gripper.dropPusher();
-    const twists: InputWrite[] = [];
-    env.lab.ur.rtde.on(
-      'input',
-      (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
-    );
+    const twists = speedCommands((f) => env.lab.ur.rtde.on('input', f));
     const result = await runOnLab(env, task);
     expect(result.end).toEqual({ cause: 'not-armed' });
     expect(result.reason).toMatch(/Pusher held/);
