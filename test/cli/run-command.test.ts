@@ -20,7 +20,7 @@ import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
 import { repoRoot } from '../helpers/scenes';
 import { FREE_LAB_PORTS } from '../helpers/lab-config';
-import { labsPerTest, speedCommands } from '../helpers/virtual-lab';
+import { labsPerTest } from '../helpers/virtual-lab';
 
 const labs = labsPerTest();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-run-command-'));
@@ -123,29 +123,32 @@ function phases(log: LoggedMessage[]): string[] {
   return seen;
 }
 
+/** The twists the run's supervisor sent the arm, as the log recorded them. */
+function twists(log: LoggedMessage[]): LoggedMessage[] {
+  return log.filter((m) => m.topic === '/robot/command' && (m.message as { kind: string }).kind === 'twist');
+}
+
 describe('parapush run', () => {
   it('runs the default task to its action limit: reports it failed, exits 1, and its log says so', async () => {
     const lab = await labThread();
-    const speeds = speedCommands((f) => labs.closeAfter(lab.onInput(f)));
-    const r = await runCommand(lab, defaultTaskFile(2));
-    expect(speeds.length).toBeGreaterThan(0);
+    const r = await runCommand(lab, defaultTaskFile(1));
 
-    // Its report: the pre-flight checklist, both steps, and how the run ended at each level.
+    // Its report: the pre-flight checklist, its one step, and how the run ended at each level.
     expect(r.stderr).toContain(`session log: ${r.logFile}`);
     expect(r.stderr.filter((l) => /^ {2}\[ ok \] /.test(l)).length).toBeGreaterThan(0);
     expect(r.stderr.filter((l) => l.startsWith('  [FAIL]'))).toEqual([]);
     expect(
       r.stderr.filter((l) => /^step \d+: u = /.test(l)),
       r.stderr.join('\n'),
-    ).toHaveLength(2);
-    expect(r.stderr).toContain('run failed: 2 actions executed');
+    ).toHaveLength(1);
+    expect(r.stderr, r.stderr.join('\n')).toContain('run failed: 1 actions executed');
     expect(r.json).toMatchObject({
       outcome: 'failed',
       cause: 'task',
       taskResult: 'action-limit',
-      reason: '2 actions executed',
+      reason: '1 actions executed',
       model: 'coarse',
-      actions: 2,
+      actions: 1,
       log: r.logFile,
     });
     expect(r.json.taskTime).toBeGreaterThan(0);
@@ -156,10 +159,11 @@ describe('parapush run', () => {
     expect(r.log.find((m) => m.topic === '/session/info')?.message).toMatchObject({ origin: 'headless' });
     expect(r.log.find((m) => m.topic === '/session/settings')?.message).toMatchObject({ mode: 'real' });
     expect(phases(r.log)).toEqual(['starting', 'running', 'failed']);
-    expect(r.log.filter((m) => m.topic === '/planner/step')).toHaveLength(2);
+    expect(r.log.filter((m) => m.topic === '/planner/step')).toHaveLength(1);
+    expect(twists(r.log).length).toBeGreaterThan(0);
     const outcome = r.log.filter((m) => m.topic === '/run/outcome');
     expect(outcome.map((m) => m.message)).toEqual([
-      expect.objectContaining({ outcome: 'failed', detail: '2 actions executed' }),
+      expect.objectContaining({ outcome: 'failed', detail: '1 actions executed' }),
     ]);
     expect(r.log.at(-1)?.topic).toBe('/run/outcome');
   });
@@ -167,7 +171,6 @@ describe('parapush run', () => {
   it('exits 3 when the run is never armed, and nothing moved', async () => {
     // An e-Series in Local mode takes no program: the pre-flight check of it stays red.
     const lab = await labThread({ robot: { software: '5.11', remoteControl: false } });
-    const speeds = speedCommands((f) => labs.closeAfter(lab.onInput(f)));
     const r = await runCommand(lab, defaultTaskFile(2));
     expect(r.stderr.filter((l) => l.startsWith('  [FAIL]')).length).toBeGreaterThan(0);
     expect(r.json).toMatchObject({ outcome: 'failed', cause: 'not-armed', taskResult: null, actions: 0 });
@@ -175,6 +178,6 @@ describe('parapush run', () => {
     expect(r.exitCode).toBe(3);
     expect(phases(r.log)).toEqual(['starting', 'failed']);
     expect(r.log.filter((m) => m.topic === '/planner/step')).toHaveLength(0);
-    expect(speeds).toEqual([]);
+    expect(twists(r.log)).toEqual([]);
   });
 });
