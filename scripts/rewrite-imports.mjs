@@ -28,7 +28,10 @@ const MOVES = [
   ['src-main/console/lab-session.ts', 'src-main/lab-link/lab-connection.ts'],
   ['src-main/console/real-lab-session.ts', 'src-main/lab-link/real-lab-connection.ts'],
   ['src-main/console/virtual-lab-session.ts', 'src-main/lab-link/virtual-lab-connection.ts'],
-  ['src-main/console/lab-connections.ts', 'src-main/console/lab-status.ts'],
+  ['src-main/console/lab-connections.ts', 'src-main/lab-link/lab-status.ts'],
+  ['src-main/console/lab-status.ts', 'src-main/lab-link/lab-status.ts'],
+  ['src-main/console/connections.ts', 'src-main/lab-link/status-source.ts'],
+  ['test/console/optitrack-detail.test.ts', 'test/lab-link/optitrack-detail.test.ts'],
   ['test/console/lab-session.test.ts', 'test/lab-link/lab-connection.test.ts'],
   ['src-main/run/safety-thread', 'src-main/lab-link/safety-thread'],
 ];

@@ -26,14 +26,15 @@ import {
   type RunMode,
   type RunRejection,
 } from '#contract/run-lifecycle';
+import { runOutcomeOf } from '#contract/run-end';
 import { parseScene, problemsOf, SceneFileError } from '#contract/scene-file';
 import { sceneSchema, type Scene } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
 import { RunOwner } from '../run/run-owner';
 import { CalibrationWizard } from './calibration-wizard';
 import { RobotRecovery } from './robot-recovery';
-import type { ConnectionSource, LabStatus } from './connections';
-import { UnconfiguredConnections } from './connections';
+import type { ConnectionSource, LabStatus } from '../lab-link/status-source';
+import { UnconfiguredConnections } from '../lab-link/status-source';
 import {
   UnavailableRunController,
   type AbortSource,
@@ -434,7 +435,7 @@ export class ConsoleCore {
       await this.runController.start({ mode, scene, settings: this.settings.get() }, sink);
     } catch (err) {
       this.run.report({
-        event: { type: 'end', outcome: 'failed', reason: (err as Error).message },
+        event: { type: 'end', outcome: runOutcomeOf({ cause: 'error' }), reason: (err as Error).message },
         armed: false,
       });
       // Nothing ran: this failure is the run's last event.

@@ -11,7 +11,7 @@ import type { LabSettings } from '#contract/lab-settings';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 import { CalibrationWizard } from './calibration-wizard';
-import { LabStatusSource } from './lab-status';
+import { LabStatusSource } from '../lab-link/lab-status';
 import { LabRunController } from './lab-run-controller';
 import { RunOwner } from '../run/run-owner';
 import { realLabConnection } from '../lab-link/real-lab-connection';

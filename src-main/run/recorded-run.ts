@@ -62,7 +62,7 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
     const end = summary.states.at(-1);
     if (last && end) report.emit(measured(summary.taskTime, last.sliderIds, end));
     report.ended({
-      outcome: summary.outcome,
+      end: { cause: 'task', result: summary.outcome },
       reason: summary.detail ?? summary.outcome,
       actions: summary.actions,
     });

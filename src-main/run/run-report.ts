@@ -6,6 +6,7 @@
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
 import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import { runOutcomeOf, type RunEnd } from '#contract/run-end';
 import { endsRun, type RunEvent, type RunOutcome } from '#contract/run-lifecycle';
 import type { StateLayout } from '#contract/state';
 import { wallSeconds } from '#contract/time';
@@ -20,8 +21,9 @@ import type { RunStatusChange } from './run-status';
 export const ABORTED = describeStop({ code: 'operator-abort' });
 
 /** How a run ended, as much as the report needs of it. */
-export interface RunEnd {
-  outcome: string;
+export interface RunEndReport {
+  end: RunEnd;
+  /** Why, in the operator's words. */
   reason: string;
   actions: number;
 }
@@ -125,24 +127,21 @@ export class RunReporter {
    * The run's last words: how it ended, after how many actions, and its final status (after an
    * abort or a safety stop, the lifecycle keeps that ending whatever the run says here).
    */
-  ended(r: RunEnd): void {
-    if (this.owner.aborted || r.outcome === 'aborted') {
+  ended(r: RunEndReport): void {
+    const outcome = this.owner.aborted ? 'aborted' : runOutcomeOf(r.end);
+    if (outcome === 'aborted') {
       this.log('warn', 'run', `run aborted after ${r.actions} action(s): ${ABORTED}`);
       return this.end('aborted', ABORTED);
     }
-    this.log(
-      r.outcome === 'success' ? 'info' : 'warn',
-      'run',
-      `run ${r.outcome} after ${r.actions} action(s): ${r.reason}`,
-    );
-    if (r.outcome === 'success') this.end('finished', 'Goal reached');
-    else this.end('failed', r.reason);
+    const finished = outcome === 'finished';
+    this.log(finished ? 'info' : 'warn', 'run', `run ${outcome} after ${r.actions} action(s): ${r.reason}`);
+    this.end(outcome, finished ? 'Goal reached' : r.reason);
   }
 
   /** A run that broke off with an error (not a supervisor stop). */
   failed(err: Error): void {
     this.log('error', 'run', `run failed: ${err.message}`);
-    this.end('failed', err.message);
+    this.end(runOutcomeOf({ cause: 'error' }), err.message);
   }
 
   private end(outcome: RunOutcome, reason: string): void {

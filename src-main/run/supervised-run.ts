@@ -18,6 +18,8 @@
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
+import { runOutcomeOf, type RunEnd } from '#contract/run-end';
+import type { RunOutcome } from '#contract/run-lifecycle';
 import { controlLimits, type Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
@@ -74,7 +76,10 @@ export interface SupervisedRunOptions {
 }
 
 export interface SupervisedRunResult {
-  outcome: RunSummary['outcome'] | 'refused' | 'stopped';
+  /** Why the run ended (contract/run-end.ts): its task's result, or what ended it before that. */
+  end: RunEnd;
+  /** How the run ended, as its lifecycle ends: runOutcomeOf(end). */
+  outcome: RunOutcome;
   /** Why it ended, in the operator's words. */
   reason: string;
   summary: RunSummary | undefined;
@@ -300,8 +305,9 @@ async function preflightPhase(ctx: RunContext): Promise<PreflightReport> {
  */
 async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<SupervisedRunResult | undefined> {
   const { o, supervisor } = ctx;
-  const ended = (outcome: SupervisedRunResult['outcome'], reason: string): SupervisedRunResult => ({
-    outcome,
+  const ended = (end: RunEnd, reason: string): SupervisedRunResult => ({
+    end,
+    outcome: runOutcomeOf(end),
     reason,
     summary: undefined,
     preflight: checks,
@@ -309,15 +315,16 @@ async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<Super
     supervisor,
     actions: 0,
   });
-  if (o.owner.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
+  if (o.owner.aborted) return ended({ cause: 'operator-abort' }, describeStop({ code: 'operator-abort' }));
   if (!(await supervisor.arm(checks))) {
     const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
-    if (failed.length > 0) return ended('refused', `pre-flight checks failed: ${failed.join('; ')}`);
+    if (failed.length > 0)
+      return ended({ cause: 'not-armed' }, `pre-flight checks failed: ${failed.join('; ')}`);
     // Green checks, and still not armed: the safety thread ended or refused.
     const why = supervisor.stopReason ? describeStop(supervisor.stopReason) : supervisor.refusal;
-    return ended('refused', `not armed: ${why ?? 'the safety thread did not arm'}`);
+    return ended({ cause: 'not-armed' }, `not armed: ${why ?? 'the safety thread did not arm'}`);
   }
-  if (o.owner.aborted) return ended('aborted', describeStop({ code: 'operator-abort' }));
+  if (o.owner.aborted) return ended({ cause: 'operator-abort' }, describeStop({ code: 'operator-abort' }));
   supervisor.startRun();
   return undefined;
 }
@@ -341,9 +348,10 @@ async function execute(
   });
   let steps = 0;
   const result = (
-    r: Omit<SupervisedRunResult, 'preflight' | 'model' | 'supervisor'>,
+    r: Omit<SupervisedRunResult, 'outcome' | 'preflight' | 'model' | 'supervisor'>,
   ): SupervisedRunResult => ({
     ...r,
+    outcome: runOutcomeOf(r.end),
     preflight: checks,
     model: ctx.label,
     supervisor,
@@ -372,14 +380,19 @@ async function execute(
     const reason = summary.outcome === 'success' ? 'goal reached' : (summary.detail ?? summary.outcome);
     supervisor.finish(`${summary.outcome}: ${reason}`);
     await supervisor.settled();
-    return result({ outcome: summary.outcome, reason, summary, actions: summary.actions });
+    return result({
+      end: { cause: 'task', result: summary.outcome },
+      reason,
+      summary,
+      actions: summary.actions,
+    });
   } catch (err) {
     if (!(err instanceof RunStoppedError)) throw err;
     // The thread's stop decision may still be on its way: the reason is its.
     await supervisor.settled();
     const r = supervisor.stopReason;
     return result({
-      outcome: r?.code === 'operator-abort' ? 'aborted' : 'stopped',
+      end: { cause: r?.code === 'operator-abort' ? 'operator-abort' : 'safety-stop' },
       reason: r ? describeStop(r) : err.message,
       summary: undefined,
       actions: steps,

@@ -12,17 +12,20 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
 
 /**
- * How the planning task came out, as the MPC loop concludes it (the console shows a run's end as
- * its lifecycle outcome instead: contract/run-lifecycle.ts).
+ * The task's result: how the planning task came out, as the MPC loop concludes it. It is not how
+ * the run ended (the run's outcome, what the operator sees: contract/run-end.ts maps one onto the
+ * other).
  */
-export const taskOutcomeSchema = z.enum(['success', 'failure', 'action-limit', 'time-limit', 'aborted']);
+export const taskResultSchema = z.enum(['success', 'failure', 'action-limit', 'time-limit', 'aborted']);
+export type TaskResult = z.infer<typeof taskResultSchema>;
 
 export const failureKindSchema = z.enum(['obstacle-collision', 'off-table', 'non-goal-in-goal']);
 
 export const runSummarySchema = z
   .object({
-    outcome: taskOutcomeSchema,
-    /** Which failure ended the run (outcome 'failure' only). */
+    /** The task's result (the field keeps its name: run records and session logs on disk carry it). */
+    outcome: taskResultSchema,
+    /** Which failure ended the run (result 'failure' only). */
     failure: failureKindSchema.nullable(),
     /** Words for the operator, e.g. "object hit obstacle". */
     detail: z.string().nullable(),

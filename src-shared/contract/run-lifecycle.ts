@@ -10,11 +10,15 @@
  * outcome it will end with, so an abort reads ABORTED, and a safety stop FAILED, at once.
  */
 import { z } from 'zod';
+import { runOutcomeOf } from './run-end';
 
 export const runModeSchema = z.enum(['dry', 'real']);
 export type RunMode = z.infer<typeof runModeSchema>;
 
-/** How a run ended: the goal reached, the operator's abort, or anything else that ended it. */
+/**
+ * How a run ended, what the operator sees: the goal reached, the operator's abort, or anything else
+ * that ended it (which is which: runOutcomeOf, contract/run-end.ts).
+ */
 export const runOutcomeSchema = z.enum(['finished', 'aborted', 'failed']);
 export type RunOutcome = z.infer<typeof runOutcomeSchema>;
 
@@ -141,9 +145,13 @@ function advanceInProgress(run: InProgress, event: RunEvent): RunTransition {
     case 'resume':
       return run.state === 'paused' ? to({ state: 'running' }) : no('not-paused');
     case 'abort':
-      return to({ state: 'stopping', outcome: 'aborted', reason: event.reason });
+      return to({
+        state: 'stopping',
+        outcome: runOutcomeOf({ cause: 'operator-abort' }),
+        reason: event.reason,
+      });
     case 'safety-stop':
-      return to({ state: 'stopping', outcome: 'failed', reason: event.reason });
+      return to({ state: 'stopping', outcome: runOutcomeOf({ cause: 'safety-stop' }), reason: event.reason });
     case 'end':
       return to({ state: 'stopping', outcome: event.outcome, reason: event.reason });
     case 'released':

@@ -16,7 +16,7 @@ import {
 } from '../../src-main/console/calibration-capture';
 import { CalibrationWizard } from '../../src-main/console/calibration-wizard';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import { LabStatusSource } from '../../src-main/console/lab-status';
+import { LabStatusSource } from '../../src-main/lab-link/lab-status';
 import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { loadCalibration, mocapPoint } from '../../src-main/calibration/mocap-table';
 import { nowSeconds } from '../../src-main/mocap/clock';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../src-main/console/console-core';
-import type { ConnectionSource, LabStatus } from '../../src-main/console/connections';
+import type { ConnectionSource, LabStatus } from '../../src-main/lab-link/status-source';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { Scene } from '#contract/scene';
 import { referenceScene, repoRoot } from '../helpers/scenes';

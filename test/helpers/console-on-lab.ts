@@ -9,7 +9,7 @@ import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
-import { LabStatusSource } from '../../src-main/console/lab-status';
+import { LabStatusSource } from '../../src-main/lab-link/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { RunOwner } from '../../src-main/run/run-owner';
 import { recoveryTarget, RobotRecovery } from '../../src-main/console/robot-recovery';

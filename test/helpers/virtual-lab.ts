@@ -33,6 +33,35 @@ export function quickLabTask(maxExecutedActions = 6): Task {
   };
 }
 
+/** wafr-clutter's task (a gripper) made quick: MPC, two controls, four rollouts, at most `maxExecutedActions`. */
+export function quickGraspTask(maxExecutedActions: number): Task {
+  const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-clutter.json')).task;
+  return {
+    ...base,
+    planner: {
+      ...base.planner,
+      kind: 'mpc',
+      horizon: 2,
+      optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
+      maxExecutedActions,
+    },
+  };
+}
+
+/**
+ * The SPEED commands (the arm told to move) among the RTDE input packages the virtual controller
+ * decodes from now on, in this process or in the lab's thread: `subscribe` hands it each package.
+ */
+export function speedCommands<W extends { names: readonly string[]; values: readonly unknown[] }>(
+  subscribe: (listener: (w: W) => void) => unknown,
+): W[] {
+  const speeds: W[] = [];
+  subscribe((w) => {
+    if (w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED) speeds.push(w);
+  });
+  return speeds;
+}
+
 /** performance.now() of each STOP command the virtual controller decodes, from now on. */
 export function stopCommandTimes(ur: {
   rtde: { on(e: 'input', f: (w: InputWrite) => void): unknown };

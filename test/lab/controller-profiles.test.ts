@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LOCAL_MODE } from '../../src-main/robot/dashboard';
-import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
-import { labsPerTest, quickLabTask, runOnLab } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, speedCommands } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
@@ -23,20 +21,16 @@ describe('supervised runs by controller profile', () => {
     expect(env.link.identity.robot).toMatch(new RegExp(`^URSoftware ${software.replace('.', '\\.')}\\.`));
     const result = await runOnLab(env, task);
     expect(result.preflight.ok, result.reason).toBe(true);
-    expect(result.outcome, result.reason).toBe('success');
+    expect(result.end, result.reason).toEqual({ cause: 'task', result: 'success' });
   });
 
   it('e-Series in Local mode: the program is not sent, and the run refuses to arm saying why', async () => {
     const env = await labs.labAndLink({
       robot: { software: '5.11', remoteControl: false, unlockDelay: 0.3 },
     });
-    const twists: InputWrite[] = [];
-    env.lab.ur.rtde.on(
-      'input',
-      (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
-    );
+    const twists = speedCommands((f) => env.lab.ur.rtde.on('input', f));
     const result = await runOnLab(env, task);
-    expect(result.outcome).toBe('refused');
+    expect(result.end).toEqual({ cause: 'not-armed' });
     expect(result.reason).toContain(LOCAL_MODE);
     expect(env.lab.ur.controller.runtime).toBe('STOPPED');
     expect(twists).toHaveLength(0);

@@ -57,7 +57,7 @@ describe.each(freezes)('frozen motion capture in the virtual lab (freeze: $freez
         }, 200);
       },
     });
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason).toMatchObject({
       code: 'mocap-frozen',
       repeated: freeze === 'frame' ? 'frame' : 'pose',

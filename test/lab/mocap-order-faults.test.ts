@@ -60,7 +60,7 @@ describe.each(replays)(
         },
       });
       expect(phase, 'the fault was injected during the run').toBe('replay');
-      expect(result.outcome, result.reason).toBe('stopped');
+      expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
       expect(result.supervisor.stopReason?.code).toBe(code);
       expect(result.reason).toMatch(reason);
       // Frames really kept coming, each an old one: the loop of the last `replay` frames sent live.
@@ -142,7 +142,7 @@ describe('a Motive restart in the virtual lab', () => {
       },
     });
     expect(restartedAt, 'Motive restarted during the run').toBeGreaterThan(0);
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason?.code).toBe('mocap-stale');
     expect(result.reason).toMatch(/^Motion capture stale: .+ not seen for \d+ ms$/);
     const decidedAt = result.supervisor.stoppedAt! * 1000;

@@ -42,7 +42,7 @@ describe('a corrupted robot state in the virtual lab', () => {
       },
     });
     expect(injectedAt, 'the fault was injected during the run').toBeGreaterThan(0);
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason).toMatchObject({ code: 'non-finite', source: 'robot state' });
     expect(result.reason).toMatch(/^Non-finite robot state: tool pose \[NaN, NaN, NaN, NaN, NaN, NaN\]/);
     // The decision (supervisor's clock, s) and the stop it put on the wire (controller, ms).

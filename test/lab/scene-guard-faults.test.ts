@@ -48,7 +48,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
     const result = await runOnLab(env, task);
     // Let the arm come to rest and the object settle before the deepest point is read.
     await sleep(400);
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason).toMatchObject({
       code: 'obstacle-contact',
       body: 'object',
@@ -136,7 +136,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
     };
     link.useSetup(shifted);
     const refused = await runOnLab({ link }, quickLabTask());
-    expect(refused.outcome).toBe('refused');
+    expect(refused.end).toEqual({ cause: 'not-armed' });
     const agreement = refused.preflight.checks.find((c) => c.id === 'calibration-agreement');
     expect(agreement?.ok).toBe(false);
     expect(agreement?.reason).toMatch(/^1[12]\.\d mm apart \(limit 5\.\d mm\)$/);
@@ -155,7 +155,7 @@ describe('the supervisor guards the scene in the virtual lab', () => {
       },
     });
     expect(result.preflight.ok).toBe(true);
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason).toMatchObject({
       code: 'calibration-drift',
       limit: expect.any(Number),

@@ -37,7 +37,7 @@ describe('start order in the virtual lab', () => {
     const result = await runOnLab(env, quickLabTask(), {
       onPreflight: (r) => order.push(`preflight ${r.ok ? 'green' : 'red'}`),
     });
-    expect(result.outcome).toBe('refused');
+    expect(result.end).toEqual({ cause: 'not-armed' });
     expect(result.reason).toMatch(/Motion capture fresh/);
     expect(order).toEqual(['preflight red']);
   });

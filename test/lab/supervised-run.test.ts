@@ -9,9 +9,7 @@ import { RunOwner } from '../../src-main/run/run-owner';
 import { supervisedRun } from '../../src-main/run/supervised-run';
 import { recoverFromProtectiveStop, robotRecoveryPorts } from '../../src-main/safety/recovery';
 import type { Decision } from '../../src-main/safety/supervisor';
-import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
-import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
-import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
+import { labsPerTest, quickLabTask, runOnLab, speedCommands, stopCommandTimes } from '../helpers/virtual-lab';
 
 const task = quickLabTask();
 
@@ -22,7 +20,7 @@ describe('supervised runs in the virtual lab', () => {
     const env = await labs.labAndLink();
     const result = await runOnLab(env, task);
     expect(result.preflight.ok).toBe(true);
-    expect(result.outcome, result.reason).toBe('success');
+    expect(result.end, result.reason).toEqual({ cause: 'task', result: 'success' });
     expect(result.actions).toBeGreaterThan(0);
     // The slider really moved in the world (the lab's physics, not the planner's).
     const world = env.lab.world.snapshot();
@@ -59,13 +57,9 @@ describe('supervised runs in the virtual lab', () => {
   it('refuses to arm (nothing moves) when the pusher is not held', async () => {
     const env = await labs.labAndLink();
     env.lab.gripper.dropPusher();
-    const twists: InputWrite[] = [];
-    env.lab.ur.rtde.on(
-      'input',
-      (w) => w.values[w.names.indexOf(INPUT_NAMES.command)] === CommandCode.SPEED && twists.push(w),
-    );
+    const twists = speedCommands((f) => env.lab.ur.rtde.on('input', f));
     const result = await runOnLab(env, task);
-    expect(result.outcome).toBe('refused');
+    expect(result.end).toEqual({ cause: 'not-armed' });
     expect(result.reason).toMatch(/Pusher held/);
     expect(twists).toHaveLength(0);
   });
@@ -91,7 +85,7 @@ describe('supervised runs in the virtual lab', () => {
         }, 200);
       },
     });
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason?.code).toBe('mocap-stale');
     // The supervisor's stop goes out on the call stack that decided it (keep-alive stops of the
     // idle connection are on the wire too, so look from the decision on).
@@ -122,7 +116,7 @@ describe('supervised runs in the virtual lab', () => {
         }, 150);
       },
     });
-    expect(result.outcome).toBe('stopped');
+    expect(result.end).toEqual({ cause: 'safety-stop' });
     expect(result.reason).toBe('Robot protective stop');
     // The controller stops the arm itself; the supervisor decides on the first state that says so:
     // an RTDE period (8 ms on a CB3) and scheduling slack for a loaded two-core machine (ms).
@@ -148,7 +142,7 @@ describe('supervised runs in the virtual lab', () => {
         setTimeout(() => env.lab.ur.rtde.dropClients(), 150);
       },
     });
-    expect(result.outcome, result.reason).toBe('stopped');
+    expect(result.end, result.reason).toEqual({ cause: 'safety-stop' });
     expect(result.supervisor.stopReason?.code).toBe('robot-link-lost');
   });
 

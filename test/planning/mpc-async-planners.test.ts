@@ -17,7 +17,7 @@ import { deriveSeed, Rng } from '../../src-main/common/rng';
 import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import type { PlanContext, Planner } from '../../src-main/planning/mpc';
-import { runMpc } from '../../src-main/planning/mpc-loop';
+import { runMpc, type MpcLoopOptions } from '../../src-main/planning/mpc-loop';
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import type { Plant } from '../../src-main/planning/plant';
 import { planners, type PlannerKind } from '../../src-main/planning/planners';
@@ -121,6 +121,21 @@ function setup(taskName: string, kind: PlannerKind) {
   return { task, scene, geometry, planner, plant, x0 };
 }
 
+/** The loop's options for a set-up: its plant, planner and task, at most `maxActions` actions, no time limit. */
+function loopOptions(s: ReturnType<typeof setup>, maxActions: number): MpcLoopOptions {
+  return {
+    plant: s.plant,
+    planner: s.planner,
+    geometry: s.geometry,
+    controlDuration: s.task.planner.controlDuration,
+    maxActions,
+    timeLimit: 1e6,
+    workers: 1,
+    theoreticalSpeedup: null,
+    ...loopMode(s.task),
+  };
+}
+
 // Every shipped task with the planner it ships with, and each other planner kind on a pushing
 // and on the gripper task.
 const cases: [string, PlannerKind][] = [
@@ -141,19 +156,12 @@ describe('asynchronous MPC with every planner kind', () => {
   it.each(cases)(
     '%s with %s: plans step n+1 during control n from its predicted end, and the arm does not wait',
     async (taskName, kind) => {
-      const { task, geometry, planner, plant } = setup(taskName, kind);
+      const set = setup(taskName, kind);
+      const { task, planner, plant } = set;
       const steps: PlannerStep[] = [];
       const actions = 4;
       const summary = await runMpc({
-        plant,
-        planner,
-        geometry,
-        controlDuration: task.planner.controlDuration,
-        maxActions: actions,
-        timeLimit: 1e6,
-        workers: 1,
-        theoreticalSpeedup: null,
-        ...loopMode(task),
+        ...loopOptions(set, actions),
         onStep: (s) => steps.push(plannerStepSchema.parse(s)),
       });
       // The toy does not reach any goal in 4 actions; an early end would leave nothing to check.
@@ -191,7 +199,8 @@ describe('asynchronous MPC with every planner kind', () => {
   );
 
   it('TAMPC carries the rest of the plan that ran, not of a dropped plan for a predicted state', async () => {
-    const { task, geometry, planner, plant } = setup('wafr-high-accuracy', 'tampc');
+    const set = setup('wafr-high-accuracy', 'tampc');
+    const { geometry, planner, plant } = set;
     // The world slides every object 20 mm more than predicted in each rest: every pending plan is dropped.
     const execute = plant.execute.bind(plant);
     plant.execute = async (u, dt) => {
@@ -204,18 +213,7 @@ describe('asynchronous MPC with every planner kind', () => {
       return path;
     };
     const steps: PlannerStep[] = [];
-    await runMpc({
-      plant,
-      planner,
-      geometry,
-      controlDuration: task.planner.controlDuration,
-      maxActions: 3,
-      timeLimit: 1e6,
-      workers: 1,
-      theoreticalSpeedup: null,
-      ...loopMode(task),
-      onStep: (s) => steps.push(plannerStepSchema.parse(s)),
-    });
+    await runMpc({ ...loopOptions(set, 3), onStep: (s) => steps.push(plannerStepSchema.parse(s)) });
     expect(steps.slice(1).every((s) => s.replan?.replanned === true)).toBe(true);
     // Each replacement plan is told which plan ran before it: the one executed, not the dropped one.
     const replacements = planner.asked.filter((c) => !c.signal);
@@ -226,20 +224,13 @@ describe('asynchronous MPC with every planner kind', () => {
 
 describe('asynchronous MPC and the gripper reflex', () => {
   it('makes no plan for a predicted state that calls for the reflex', async () => {
-    const { task, geometry, planner, plant } = setup('wafr-clutter', 'tampc');
+    const set = setup('wafr-clutter', 'tampc');
+    const { task, planner, plant } = set;
     // Here the reflex acts on any state whose gripper has moved from the start (and moves nothing
     // itself): step 0 is planned, and the state it predicts, where the reflex will act, is not.
     const x0 = plant.observe();
     const summary = await runMpc({
-      plant,
-      planner,
-      geometry,
-      controlDuration: task.planner.controlDuration,
-      maxActions: 3,
-      timeLimit: 1e6,
-      workers: 1,
-      theoreticalSpeedup: null,
-      ...loopMode(task),
+      ...loopOptions(set, 3),
       reflex: (x) => (x[0] === x0[0] && x[1] === x0[1] ? null : { u: [0, 0, 0, -0.01], duration: 0.5 }),
     });
     expect(summary.actions).toBe(3);

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/sve
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionListingInfo, SessionSummary } from '#contract/console-api';
 import SessionList from '../../src-renderer/src/components/SessionList.svelte';
-import { formatDate } from '../../src-renderer/src/lib/session-format';
+import { formatDate, outcomeWords } from '../../src-renderer/src/lib/session-format';
 
 afterEach(cleanup);
 
@@ -144,6 +144,21 @@ describe('SessionList', () => {
       return dt.nextElementSibling!.textContent;
     });
     expect(outcomes).toEqual(['failed', 'finished', 'finished', 'failed (action limit)']);
+  });
+
+  it('reads every older word for how a run ended as the run outcome it gives', () => {
+    const words = ['finished', 'aborted', 'failed', 'success', 'failure', 'time-limit', 'stopped', 'refused'];
+    expect(words.map(outcomeWords)).toEqual([
+      'finished',
+      'aborted',
+      'failed',
+      'finished',
+      'failed',
+      'failed (time limit)',
+      'failed (safety stop)',
+      'failed (not armed)',
+    ]);
+    expect(outcomeWords('interrupted')).toBe('interrupted');
   });
 
   it('says so when there are no sessions', () => {

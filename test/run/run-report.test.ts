@@ -57,11 +57,11 @@ describe('a supervisor stop in the run status', () => {
       elapsed: expect.closeTo(2, 9),
     });
     // The MPC loop, stopped by the supervisor, reports how the run ended a while later.
-    report.ended({ outcome: 'stopped', reason: 'the plant was stopped', actions: 7 });
+    report.ended({ end: { cause: 'safety-stop' }, reason: 'the plant was stopped', actions: 7 });
     expect(run.status).toMatchObject({ phase: 'failed', reason: words, elapsed: expect.closeTo(2, 9) });
     expect(refused()).toEqual([]);
     expect(logs('error')).toEqual([]);
-    expect(logs('warn')).toEqual(['run stopped after 7 action(s): the plant was stopped']);
+    expect(logs('warn')).toEqual(['run failed after 7 action(s): the plant was stopped']);
   });
 
   it.each<StopReason>([
@@ -72,7 +72,7 @@ describe('a supervisor stop in the run status', () => {
     const { run, report, refused, stop } = startedRun();
     report.decision(stop('stop', reason, 1));
     expect(run.status).toMatchObject({ phase: 'failed', reason: describeStop(reason) });
-    report.ended({ outcome: 'stopped', reason: describeStop(reason), actions: 1 });
+    report.ended({ end: { cause: 'safety-stop' }, reason: describeStop(reason), actions: 1 });
     expect(run.status.phase).toBe('failed');
     expect(refused()).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe('a supervisor stop in the run status', () => {
     const { run, report, refused, stop } = startedRun();
     report.decision(stop('stop', { code: 'operator-abort' }, 1));
     expect(run.status).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator' });
-    report.ended({ outcome: 'stopped', reason: 'Aborted by operator', actions: 1 });
+    report.ended({ end: { cause: 'operator-abort' }, reason: 'Aborted by operator', actions: 1 });
     expect(run.status.phase).toBe('aborted');
     expect(refused()).toEqual([]);
   });
@@ -97,7 +97,7 @@ describe('a supervisor stop in the run status', () => {
     // The supervisor's stop reaches the reporter a little later, and the run's end later still.
     report.decision(stop('stop', { code: 'operator-abort' }, 1.6));
     later(2);
-    report.ended({ outcome: 'aborted', reason: ABORTED, actions: 1 });
+    report.ended({ end: { cause: 'task', result: 'aborted' }, reason: ABORTED, actions: 1 });
     // One transition to aborted, the clock stopped at the abort; the rest only readings.
     expect(statuses()).toEqual(['aborted 1.5', 'aborted 1.5', 'aborted 1.5']);
     expect(run.status).toMatchObject({ phase: 'aborted', reason: ABORTED, armed: false, elapsed: 1.5 });
@@ -115,13 +115,25 @@ describe('a supervisor stop in the run status', () => {
     // The task's own end is no safety stop: safe, disarmed, and no supervisor STOP in the log.
     expect(run.status).toMatchObject({ phase: 'running', safety: 'safe', armed: false });
     expect(logs('warn')).toEqual([]);
-    report.ended({ outcome: 'success', reason: 'goal reached', actions: 9 });
+    report.ended({ end: { cause: 'task', result: 'success' }, reason: 'goal reached', actions: 9 });
     expect(run.status).toMatchObject({
       phase: 'finished',
       safety: 'safe',
       reason: 'Goal reached',
       elapsed: expect.closeTo(3, 9),
     });
+    expect(refused()).toEqual([]);
+  });
+
+  it.each([
+    [{ cause: 'task', result: 'action-limit' }, '20 actions executed'],
+    [{ cause: 'task', result: 'failure' }, 'object hit obstacle'],
+    [{ cause: 'not-armed' }, 'pre-flight checks failed: motion capture: stale'],
+  ] as const)('fails the run when it ends as %o, with its reason', (end, reason) => {
+    const { run, report, refused, logs } = startedRun();
+    report.ended({ end, reason, actions: 3 });
+    expect(run.status).toMatchObject({ phase: 'failed', reason, armed: false });
+    expect(logs('warn')).toEqual([`run failed after 3 action(s): ${reason}`]);
     expect(refused()).toEqual([]);
   });
 });

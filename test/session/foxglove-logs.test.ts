@@ -14,10 +14,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment } from '../../src-main/experiments/runner';
-import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
+import { loadTaskFile } from '../../src-main/planning/task-file';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { repoRoot } from '../helpers/scenes';
-import { quickLabTask, runOnLab, startLabAndLink, startVirtualLab } from '../helpers/virtual-lab';
+import {
+  quickGraspTask,
+  quickLabTask,
+  runOnLab,
+  startLabAndLink,
+  startVirtualLab,
+} from '../helpers/virtual-lab';
 import { consoleDryRun } from './console-dry-run';
 import { checkLogConformance } from './foxglove-conformance';
 
@@ -147,7 +153,7 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
   it('a gripper run on the virtual lab', async () => {
     const dir = tempDir();
     const env = await startLabAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-gripper-scene.json') });
-    const task = quickGraspTask();
+    const task = quickGraspTask(2);
     try {
       const recorder = await RunRecorder.start({
         dir,
@@ -167,18 +173,3 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
     await expectConformingLog(dir, LAB_RUN);
   }, 180_000);
 });
-
-/** wafr-clutter's task on the gripper test scene, made quick: two controls, four rollouts, two actions. */
-function quickGraspTask(): Task {
-  const base = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-clutter.json')).task;
-  return {
-    ...base,
-    planner: {
-      ...base.planner,
-      kind: 'mpc',
-      horizon: 2,
-      optimizer: { ...base.planner.optimizer, rollouts: 4, maxIterations: 1 },
-      maxExecutedActions: 2,
-    },
-  };
-}

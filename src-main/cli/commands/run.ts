@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { runPlannerKindSchema } from '#contract/planner-settings';
 import { integratorSchema } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
+import type { RunEnd } from '#contract/run-end';
 import { loadSceneFile } from '../../common/config-files';
 import { problemsOf } from '#contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
@@ -14,7 +15,7 @@ import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { RunOwner } from '../../run/run-owner';
 import { ABORTED } from '../../run/run-report';
-import { supervisedRun } from '../../run/supervised-run';
+import { supervisedRun, type SupervisedRunResult } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
@@ -264,10 +265,10 @@ export function registerRunCommand(program: Command): void {
         if (result.supervisor.stopReason?.code === 'protective-stop') log(recoveryHint(opts));
         if (opts.json) {
           process.stdout.write(
-            `${JSON.stringify({ outcome: result.outcome, reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
+            `${JSON.stringify({ outcome: result.outcome, ...endFields(result.end), reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
           );
         }
-        process.exitCode = result.outcome === 'success' ? 0 : result.outcome === 'refused' ? 3 : 1;
+        process.exitCode = exitStatus(result);
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -278,6 +279,17 @@ export function registerRunCommand(program: Command): void {
         await live?.close();
       }
     });
+}
+
+/** The command's exit status: 0 when the run finished (goal reached), 3 when it was never armed, else 1. */
+export function exitStatus(result: Pick<SupervisedRunResult, 'outcome' | 'end'>): number {
+  if (result.outcome === 'finished') return 0;
+  return result.end.cause === 'not-armed' ? 3 : 1;
+}
+
+/** Why the run ended, for `--json`: the cause, and the task's result when the task ended by itself. */
+function endFields(end: RunEnd): { cause: RunEnd['cause']; taskResult: string | null } {
+  return { cause: end.cause, taskResult: end.cause === 'task' ? end.result : null };
 }
 
 /** The live Foxglove view of `--foxglove`; a port in use is the user's to change. */

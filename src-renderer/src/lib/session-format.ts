@@ -4,7 +4,9 @@
  * whoever recorded the log (the console or `parapush run`, today or before the words were one).
  */
 import type { SessionListingInfo, SessionSummary } from '#contract/console-api';
-import type { RunOutcome } from '#contract/run-lifecycle';
+import { taskResultSchema } from '#contract/planner-events';
+import { runOutcomeOf, type RunEnd } from '#contract/run-end';
+import { runOutcomeSchema } from '#contract/run-lifecycle';
 
 export interface SessionRow {
   file: string;
@@ -54,22 +56,26 @@ function dateFromFileName(file: string): number | null {
   return Number.isFinite(ms) ? ms / 1000 : null;
 }
 
+/** Words older `parapush run` logs recorded for a run that ended before its task: what ended it. */
+const olderEnds: Record<string, { end: RunEnd; words: string }> = {
+  stopped: { end: { cause: 'safety-stop' }, words: 'safety stop' },
+  refused: { end: { cause: 'not-armed' }, words: 'not armed' },
+};
+
 /**
- * One wording of how a run ended, the run lifecycle's (finished, aborted, failed): older logs and
- * `parapush run` said success, failure, action-limit, time-limit. Other words (interrupted,
- * unknown) are kept.
+ * One wording of how a run ended, the run's outcome (finished, aborted, failed). Older logs and
+ * `parapush run` recorded the task's result instead (success, failure, action-limit, time-limit)
+ * or what ended the run first (stopped, refused): each reads as the run's outcome it gives
+ * (contract/run-end.ts), a limit or a cause named. Other words (interrupted, unknown) are kept.
  */
 export function outcomeWords(outcome: string): string {
-  const words: Record<string, RunOutcome | `${RunOutcome} (${string})`> = {
-    finished: 'finished',
-    success: 'finished',
-    aborted: 'aborted',
-    failed: 'failed',
-    failure: 'failed',
-    'action-limit': 'failed (action limit)',
-    'time-limit': 'failed (time limit)',
-  };
-  return words[outcome] ?? outcome;
+  if (runOutcomeSchema.safeParse(outcome).success) return outcome;
+  const older = olderEnds[outcome];
+  if (older) return `${runOutcomeOf(older.end)} (${older.words})`;
+  const task = taskResultSchema.safeParse(outcome);
+  if (!task.success) return outcome;
+  const run = runOutcomeOf({ cause: 'task', result: task.data });
+  return task.data.endsWith('-limit') ? `${run} (${task.data.replace('-', ' ')})` : run;
 }
 
 /**

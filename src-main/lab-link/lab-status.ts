@@ -11,11 +11,11 @@ import type { Scene } from '#contract/scene';
 import type { MocapStats } from '../mocap/stats';
 import { monotonicSeconds } from '#contract/time';
 import { programPlaying } from '../robot/robot-state';
-import type { LabLink } from '../lab-link/lab-link';
-import { labView } from '../lab-link/link-views';
+import type { LabLink } from './lab-link';
+import { labView } from './link-views';
 import { preflight } from '../safety/preflight';
-import { connectionLabels, type ConnectionSource, type LabStatus } from './connections';
-import type { LabConnection } from '../lab-link/lab-connection';
+import { connectionLabels, type ConnectionSource, type LabStatus } from './status-source';
+import type { LabConnection } from './lab-connection';
 
 /** What the connection source needs of the run controller. */
 export interface LabInUse {

@@ -3,7 +3,7 @@
  * reordered) and Motive restarts are shown beside the rate and the frames missing.
  */
 import { describe, expect, it } from 'vitest';
-import { optitrackDetail } from '../../src-main/console/lab-status';
+import { optitrackDetail } from '../../src-main/lab-link/lab-status';
 import type { MocapStats } from '../../src-main/mocap/stats';
 
 const healthy: MocapStats = {

@@ -1,0 +1,183 @@
+/**
+ * `parapush run`'s own code (src-main/cli/commands/run.ts), in this process against a virtual lab
+ * in a thread of its own (as a lab runs on machines of its own: the command's planning on this
+ * thread cannot stall its frames): the command loads the task, connects, makes its run owner and
+ * recorder, runs, prints its report and sets its exit status. What it does is read from what it
+ * leaves: its lines on stderr, its `--json` object on stdout, process.exitCode, and the session log
+ * its owner and recorder wrote.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConsoleEvent } from '#contract/console-api';
+import { registerRunCommand } from '../../src-main/cli/commands/run';
+import { saveSetup } from '../../src-main/calibration/setup-file';
+import { VirtualLabThread } from '../../src-main/virtual-lab/lab-thread/lab-thread';
+import type { LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
+import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
+import { SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
+import { repoRoot } from '../helpers/scenes';
+import { FREE_LAB_PORTS } from '../helpers/lab-config';
+import { labsPerTest } from '../helpers/virtual-lab';
+
+const labs = labsPerTest();
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-run-command-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  process.exitCode = undefined;
+});
+
+/** The virtual lab on the default scene (isrr-obstacle) in a thread, closed after the test. */
+async function labThread(config: Omit<LabConfigInput, 'scene' | 'ports'> = {}): Promise<VirtualLabThread> {
+  const lab = await VirtualLabThread.start({
+    scene: path.join(repoRoot, 'resources/scenes/isrr-obstacle.json'),
+    ports: FREE_LAB_PORTS,
+    mocap: { multicast: false },
+    world: { noiseVariance: 0, seed: 1 },
+    ...config,
+    robot: { unlockDelay: 0.3, ...config.robot },
+  });
+  labs.closeAfter(() => lab.stop());
+  return lab;
+}
+
+/** The console's default task (isrr-obstacle) as a task file of its own, at most `actions` actions. */
+function defaultTaskFile(actions: number): string {
+  const shipped = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
+  const json = JSON.parse(readFileSync(shipped, 'utf8')) as {
+    scene: string;
+    planner: { maxExecutedActions: number };
+  };
+  json.scene = path.resolve(path.dirname(shipped), json.scene);
+  json.planner.maxExecutedActions = actions;
+  const file = path.join(tmp, `isrr-obstacle-${actions}.json`);
+  writeFileSync(file, JSON.stringify(json));
+  return file;
+}
+
+interface CommandRun {
+  stderr: string[];
+  json: Record<string, unknown>;
+  exitCode: number | undefined;
+  /** The session log the command wrote, as its messages. */
+  log: LoggedMessage[];
+  logFile: string;
+}
+
+/** `parapush run --json` on `lab`, in this process, with its output captured and its log read. */
+async function runCommand(lab: VirtualLabThread, taskFile: string): Promise<CommandRun> {
+  const sessions = mkdtempSync(path.join(tmp, 'sessions-'));
+  vi.stubEnv(SESSIONS_DIR_ENV, sessions);
+  const setup = saveSetup(path.join(sessions, 'setup.json'), lab.setup);
+  const stderr: string[] = [];
+  const stdout: string[] = [];
+  const capture = (into: string[]) => (chunk: string | Uint8Array) => {
+    into.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture(stderr));
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture(stdout));
+  const program = new Command().exitOverride();
+  registerRunCommand(program);
+  const p = lab.ports;
+  await program.parseAsync(
+    [
+      'run',
+      ...['--robot', '127.0.0.1', '--mocap', '127.0.0.1', '--task', taskFile, '--setup', setup],
+      ...['--model', 'coarse', '--workers', '1', '--json'],
+      ...['--rtde-port', String(p.rtde), '--dashboard-port', String(p.dashboard)],
+      ...['--script-port', String(p.secondary), '--gripper-port', String(p.gripper)],
+      ...['--natnet-port', String(p.natnetCommand)],
+    ],
+    { from: 'user' },
+  );
+  const exitCode = process.exitCode === undefined ? undefined : Number(process.exitCode);
+  vi.restoreAllMocks();
+  expect(stdout).toHaveLength(1);
+  const json = JSON.parse(stdout[0]!) as Record<string, unknown>;
+  const files = readdirSync(sessions).filter((f) => f.endsWith('.mcap'));
+  expect(files).toHaveLength(1);
+  const logFile = path.join(sessions, files[0]!);
+  const session = await SessionLog.open(logFile);
+  const log: LoggedMessage[] = [];
+  try {
+    for await (const m of session.messages()) log.push(m);
+  } finally {
+    await session.close();
+  }
+  return { stderr: stderr.join('').split('\n'), json, exitCode, log, logFile };
+}
+
+/** The run phases the log's /run/status events went through, each once in a row. */
+function phases(log: LoggedMessage[]): string[] {
+  const seen: string[] = [];
+  for (const m of log) {
+    if (m.topic !== '/run/status') continue;
+    const e = (m.message as { event: ConsoleEvent }).event;
+    if (e.type === 'run' && seen.at(-1) !== e.status.phase) seen.push(e.status.phase);
+  }
+  return seen;
+}
+
+/** The twists the run's supervisor sent the arm, as the log recorded them. */
+function twists(log: LoggedMessage[]): LoggedMessage[] {
+  return log.filter((m) => m.topic === '/robot/command' && (m.message as { kind: string }).kind === 'twist');
+}
+
+describe('parapush run', () => {
+  it('runs the default task to its action limit: reports it failed, exits 1, and its log says so', async () => {
+    const lab = await labThread();
+    const r = await runCommand(lab, defaultTaskFile(1));
+
+    // Its report: the pre-flight checklist, its one step, and how the run ended at each level.
+    expect(r.stderr).toContain(`session log: ${r.logFile}`);
+    expect(r.stderr.filter((l) => /^ {2}\[ ok \] /.test(l)).length).toBeGreaterThan(0);
+    expect(r.stderr.filter((l) => l.startsWith('  [FAIL]'))).toEqual([]);
+    expect(
+      r.stderr.filter((l) => /^step \d+: u = /.test(l)),
+      r.stderr.join('\n'),
+    ).toHaveLength(1);
+    expect(r.stderr, r.stderr.join('\n')).toContain('run failed: 1 actions executed');
+    expect(r.json).toMatchObject({
+      outcome: 'failed',
+      cause: 'task',
+      taskResult: 'action-limit',
+      reason: '1 actions executed',
+      model: 'coarse',
+      actions: 1,
+      log: r.logFile,
+    });
+    expect(r.json.taskTime).toBeGreaterThan(0);
+    expect(r.exitCode).toBe(1);
+
+    // Its run owner: one run, started as a real run without a console, its statuses from starting
+    // to failed, the outcome recorded once the owner released the run, the log closed complete.
+    expect(r.log.find((m) => m.topic === '/session/info')?.message).toMatchObject({ origin: 'headless' });
+    expect(r.log.find((m) => m.topic === '/session/settings')?.message).toMatchObject({ mode: 'real' });
+    expect(phases(r.log)).toEqual(['starting', 'running', 'failed']);
+    expect(r.log.filter((m) => m.topic === '/planner/step')).toHaveLength(1);
+    expect(twists(r.log).length).toBeGreaterThan(0);
+    const outcome = r.log.filter((m) => m.topic === '/run/outcome');
+    expect(outcome.map((m) => m.message)).toEqual([
+      expect.objectContaining({ outcome: 'failed', detail: '1 actions executed' }),
+    ]);
+    expect(r.log.at(-1)?.topic).toBe('/run/outcome');
+  });
+
+  it('exits 3 when the run is never armed, and nothing moved', async () => {
+    // An e-Series in Local mode takes no program: the pre-flight check of it stays red.
+    const lab = await labThread({ robot: { software: '5.11', remoteControl: false } });
+    const r = await runCommand(lab, defaultTaskFile(2));
+    expect(r.stderr.filter((l) => l.startsWith('  [FAIL]')).length).toBeGreaterThan(0);
+    expect(r.json).toMatchObject({ outcome: 'failed', cause: 'not-armed', taskResult: null, actions: 0 });
+    expect(r.stderr).toContain(`run failed: ${String(r.json.reason)}`);
+    expect(r.exitCode).toBe(3);
+    expect(phases(r.log)).toEqual(['starting', 'failed']);
+    expect(r.log.filter((m) => m.topic === '/planner/step')).toHaveLength(0);
+    expect(twists(r.log)).toEqual([]);
+  });
+});
