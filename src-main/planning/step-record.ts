@@ -58,6 +58,7 @@ export function stepRecord(s: StepRecordInput): PlannerStep {
     timings: {
       planning: s.planning,
       prediction: plan.predictionTime,
+      sequences: plan.sequences,
       workers: s.workers,
       theoreticalSpeedup: s.theoreticalSpeedup,
     },

@@ -275,6 +275,8 @@ export const plannerStepSchema = z
       .object({
         planning: nonNegative.describe('s, wall time to produce this plan'),
         prediction: nonNegative.describe('s, wall time spent in predictions'),
+        /** Control sequences predicted to make this plan: its work, beside its time. Absent in older logs. */
+        sequences: z.number().int().min(0).optional(),
         workers: z.number().int().min(0),
         /** Parareal's speedup over the fine model in theory, N / K (ISRR 2019 Eq. 4); null without Parareal. */
         theoreticalSpeedup: nonNegative.nullable(),

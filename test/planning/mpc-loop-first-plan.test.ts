@@ -36,6 +36,7 @@ class RecordingPlanner implements Planner {
       changes: [],
       costs: [1],
       predictionTime: 0,
+      sequences: 12,
     };
   }
 }

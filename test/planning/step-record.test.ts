@@ -30,6 +30,7 @@ const plan: Plan = {
   changes: [{ translation: 0.002, rotation: 0.01 }],
   costs: [3, 2.5],
   predictionTime: 0.04,
+  sequences: 12,
   rollouts: [[x0, x1]],
 };
 
@@ -64,7 +65,7 @@ describe('stepRecord', () => {
       convergence: [{ iteration: 1, translation: 0.002, rotation: 0.01 }],
       costs: [3, 2.5],
       rollouts: [[Array.from(x0), Array.from(x1)]],
-      timings: { planning: 0.2, prediction: 0.04, workers: 3, theoreticalSpeedup: 2 },
+      timings: { planning: 0.2, prediction: 0.04, sequences: 12, workers: 3, theoreticalSpeedup: 2 },
     });
     expect(stepRecord({ ...inputs(), rollouts: false })).not.toHaveProperty('rollouts');
   });
