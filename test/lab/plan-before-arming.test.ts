@@ -115,6 +115,17 @@ describe('the first step planned before arming', () => {
     expect(watch.log).not.toContain('armed');
   });
 
+  it('refuses to arm on red checks whatever the plan made meanwhile: nothing moves', async () => {
+    const env = await labs.labAndLink();
+    env.lab.gripper.dropPusher();
+    const lab = watchLab(env);
+    const result = await runOnLab(env, task, { onDecision: lab.onDecision });
+    expect(result.outcome).toBe('refused');
+    expect(result.reason).toMatch(/Pusher held/);
+    expect(watch.log).toEqual(['plan 0', 'planned 0']);
+    expect(lab.twists).toHaveLength(0);
+  });
+
   it('plans the first step afresh when the object was moved after the plan was begun', async () => {
     const env = await labs.labAndLink();
     const lab = watchLab(env);
