@@ -9,7 +9,7 @@
  * workers are warm, and the arm is armed with that plan made: it does not stand armed waiting for
  * a plan. The loop confirms that plan against the table before sending it and plans afresh when
  * the table has moved since (gripping, or a hand on the object while the operator confirmed). The
- * belongs to its owner (run-owner.ts), which holds what outlives it: the status it reports to (as
+ * run belongs to its owner (run-owner.ts), which holds what outlives it: the status it reports to (as
  * console events, run-report.ts, the same whoever started it), the clock, the operator's abort and
  * pause, the log its lab streams go into (run-recorder.ts), and the warm fine workers. The
  * callbacks tell the caller too (the CLI prints them).
