@@ -41,11 +41,14 @@ interface DryRun {
   replanned: number;
   /** Whether the first step sent was the plan made before arming. */
   firstBeforeArming: boolean | null;
-  /** From the supervisor arming (phase running) to the first motion command on the wire, s. */
+  /** From the supervisor arming (its decision) to the first motion command on the wire, s. */
   armToPush: number | null;
   /** From the operator's start (the run.start command) to the first motion command on the wire, s. */
   startToPush: number | null;
-  /** performance.now() when the run went to running, ms. */
+  /**
+   * performance.now() when the supervisor armed, ms: the start plus the decision's run time (the
+   * run's clock starts just after the start is sent, so this is at most a few ms early).
+   */
   armedAt: number | null;
   /** performance.now() when the operator started the run, ms. */
   startedAt: number;
@@ -72,8 +75,10 @@ export async function run(args: string[]): Promise<void> {
   let current: DryRun | null = null;
   core.subscribe((e: ConsoleEvent) => {
     if (!current) return;
-    if (e.type === 'run' && e.status.phase === 'running' && current.armedAt === null)
-      current.armedAt = performance.now();
+    // When the supervisor armed, on its decision's clock (run time): the event itself can reach
+    // the console after the first command has reached the controller.
+    if (e.type === 'supervisor' && e.reason.startsWith('Armed') && current.armedAt === null)
+      current.armedAt = current.startedAt + e.time * 1000;
     if (e.type === 'planner-step') {
       current.planning.push(e.step.timings.planning);
       current.sequences.push(e.step.timings.sequences ?? Number.NaN);
