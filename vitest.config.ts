@@ -8,6 +8,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  */
 const realtime = [
   'test/lab/supervised-run.test.ts',
+  'test/lab/plan-before-arming.test.ts',
   'test/lab/mocap-freeze.test.ts',
   'test/lab/scene-guard-faults.test.ts',
   'test/lab/robot-state-faults.test.ts',

@@ -8,7 +8,11 @@
  * first run (which starts the fine workers of the console's run owner) against its later ones
  * (which find them warm): the time from the operator's start, and from arming, to the first push
  * (the first motion command the virtual controller receives), and the first step's planning time
- * against the run's later steps'. When a run misses the goal the runs' session logs are kept
+ * against the run's later steps', each beside its work (the control sequences the plan predicted)
+ * and the time per sequence, so a first step that plans more sequences is told from one that
+ * plans slower. A run plans its first step during pre-flight and arms with it made: arming to
+ * first push is then the loop's confirmation of that plan; how many first steps were sent as
+ * planned before arming is counted. When a run misses the goal the runs' session logs are kept
  * (their folder is printed) to replay it in the Sessions view.
  *
  *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
@@ -32,12 +36,19 @@ interface DryRun {
   seconds: number;
   actions: number;
   planning: number[];
+  /** Control sequences each step's plan predicted (its work). */
+  sequences: number[];
   replanned: number;
-  /** From the supervisor arming (phase running) to the first motion command on the wire, s. */
+  /** Whether the first step sent was the plan made before arming. */
+  firstBeforeArming: boolean | null;
+  /** From the supervisor arming (its decision) to the first motion command on the wire, s. */
   armToPush: number | null;
   /** From the operator's start (the run.start command) to the first motion command on the wire, s. */
   startToPush: number | null;
-  /** performance.now() when the run went to running, ms. */
+  /**
+   * performance.now() when the supervisor armed, ms: the start plus the decision's run time (the
+   * run's clock starts just after the start is sent, so this is at most a few ms early).
+   */
   armedAt: number | null;
   /** performance.now() when the operator started the run, ms. */
   startedAt: number;
@@ -64,10 +75,14 @@ export async function run(args: string[]): Promise<void> {
   let current: DryRun | null = null;
   core.subscribe((e: ConsoleEvent) => {
     if (!current) return;
-    if (e.type === 'run' && e.status.phase === 'running' && current.armedAt === null)
-      current.armedAt = performance.now();
+    // When the supervisor armed, on its decision's clock (run time): the event itself can reach
+    // the console after the first command has reached the controller.
+    if (e.type === 'supervisor' && e.reason.startsWith('Armed') && current.armedAt === null)
+      current.armedAt = current.startedAt + e.time * 1000;
     if (e.type === 'planner-step') {
       current.planning.push(e.step.timings.planning);
+      current.sequences.push(e.step.timings.sequences ?? Number.NaN);
+      if (e.step.step === 0) current.firstBeforeArming = e.step.beforeArming ?? false;
       if (e.step.replan?.replanned) current.replanned++;
     }
   });
@@ -79,7 +94,9 @@ export async function run(args: string[]): Promise<void> {
         seconds: 0,
         actions: 0,
         planning: [],
+        sequences: [],
         replanned: 0,
+        firstBeforeArming: null,
         armToPush: null,
         startToPush: null,
         armedAt: null,
@@ -136,14 +153,24 @@ export async function run(args: string[]): Promise<void> {
     const s = values.filter((v): v is number => v !== null && v !== undefined);
     return s.length === 0 ? '-' : meanCiText(meanCi95(s), 2, '+-');
   };
-  // How soon a run pushes: the console's first run (its workers start) against the later ones (warm).
+  // Planning time per predicted sequence of step i of run r.
+  const msPerSequence = (r: DryRun, i: number): number => (1000 * r.planning[i]!) / r.sequences[i]!;
+  // How soon a run pushes: the console's first run (its workers start) against the later ones
+  // (warm); the first step's work and time per sequence beside the later steps'.
   const soon = (label: string, rs: DryRun[]) => ({
     runs: label,
     n: rs.length,
     'start to first push s': meanOf(rs.map((r) => r.startToPush)),
     'arming to first push s': meanOf(rs.map((r) => r.armToPush)),
+    'first step planned before arming': `${rs.filter((r) => r.firstBeforeArming).length} of ${rs.length}`,
     'first step plans s': meanOf(rs.map((r) => r.planning[0])),
     'later steps plan s': meanOf(rs.flatMap((r) => r.planning.slice(1))),
+    'first step sequences': meanOf(rs.map((r) => r.sequences[0])),
+    'later steps sequences': meanOf(rs.flatMap((r) => r.sequences.slice(1))),
+    'first step ms/sequence': meanOf(rs.filter((r) => r.planning.length > 0).map((r) => msPerSequence(r, 0))),
+    'later steps ms/sequence': meanOf(
+      rs.flatMap((r) => r.planning.slice(1).map((_, i) => msPerSequence(r, i + 1))),
+    ),
   });
   const firstPush = [soon('run 1', done.slice(0, 1)), soon('runs 2+', done.slice(1))];
   const planning = meanCi95(steps);

@@ -22,6 +22,11 @@
  * the run's abort signal, and the loop stops waiting for a plan the moment it aborts: an abort
  * ends the loop mid-plan, whatever is still on the workers (their queued jobs are cancelled).
  *
+ * The first step's plan may be begun before the loop (planFirstStep): on a lab the run plans it
+ * while its pre-flight runs and arms with it made. It is that step's pending plan: confirmed
+ * against the loop's first observation like an asynchronous plan, and replaced by a fresh plan
+ * when the table has left the state it was made from.
+ *
  * The loop knows nothing about how a plan is made (MPC, TAMPC, UAMPC fit it) and drives any
  * Plant: the simulated execution world, whose clock is the task time, or the real robot. What a
  * step reports of its plan is step-record.ts's.
@@ -70,9 +75,55 @@ export interface MpcLoopOptions {
    * (default: the asynchronous tolerance, else DEFAULT_REPLAN_TOLERANCE).
    */
   confirmTolerance?: Tolerance;
+  /**
+   * The first step's plan, begun before the loop (planFirstStep) from a state observed then: used
+   * if the loop's first observation confirms that state within the confirm tolerance, else
+   * dropped for a fresh plan. The loop owns it from here: it cancels it when it does not use it.
+   */
+  firstPlan?: FirstPlan;
   onStep?(step: PlannerStep): void;
   /** The run's abort: every plan gets it, and the loop ends as 'aborted' without waiting for one. */
   signal?: AbortSignal;
+}
+
+/** A plan for a run's first step begun before its loop (planFirstStep). */
+export interface FirstPlan {
+  /** The observed state it is planned from. */
+  basis: State;
+  /** The plan and its wall time (s); rejects when it failed or was given up (cancel, the run's abort). */
+  plan: Promise<{ plan: Plan; planning: number }>;
+  /** Resolves when the plan is made (undefined) or did not come (the error); never rejects. */
+  settled: Promise<Error | undefined>;
+  /** Gives the plan up: its queued predictions leave the workers. */
+  cancel: AbortController;
+  /** performance.now() when it was begun (ms). */
+  startedAt: number;
+}
+
+/**
+ * Begins the first step's plan from observed state x, as the loop's own first plan is made (no
+ * previous control, no warm start), before the loop runs: planning moves nothing, so a lab run
+ * plans while its pre-flight runs. `signal` is the run's abort: the plan is given up the moment
+ * it aborts.
+ */
+export function planFirstStep(o: {
+  planner: Planner;
+  geometry: TaskGeometry;
+  x: State;
+  signal?: AbortSignal;
+}): FirstPlan {
+  const cancel = new AbortController();
+  const startedAt = performance.now();
+  const signal = o.signal ? AbortSignal.any([o.signal, cancel.signal]) : cancel.signal;
+  const plan = untilAborted(
+    o.planner.plan({ x: o.x, step: 0, uPrev: restControl(o.geometry.layout.robotDofs), signal }),
+    signal,
+  ).then((made) => ({ plan: made, planning: (performance.now() - startedAt) / 1000 }));
+  const settled = plan.then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+  );
+  return { basis: o.x, plan, settled, cancel, startedAt };
 }
 
 /** A plan given up because the run was aborted. */
@@ -135,6 +186,25 @@ interface PendingPlan {
   cancel: AbortController;
   /** The control and rest it overlaps (s): the arm waits only for what the plan takes beyond it. */
   overlap: number;
+  /** Begun before the loop (MpcLoopOptions.firstPlan). */
+  beforeLoop?: boolean;
+}
+
+/**
+ * The first plan as the first step's pending plan: it overlaps the time before the loop began, so
+ * the arm waits only for what it takes beyond that.
+ */
+function fromFirstPlan(f: FirstPlan, loopStart: number): PendingPlan {
+  const plan = f.plan.then((p) => ({ ...p, ready: p.planning }));
+  // A dropped first plan's failure must not become an unhandled rejection.
+  plan.catch(() => undefined);
+  return {
+    basis: Promise.resolve(f.basis),
+    plan,
+    cancel: f.cancel,
+    overlap: (loopStart - f.startedAt) / 1000,
+    beforeLoop: true,
+  };
 }
 
 interface ChosenPlan {
@@ -144,6 +214,8 @@ interface ChosenPlan {
   /** Time the arm held still waiting for this plan (s). */
   waited: number;
   replan: PlannerStep['replan'];
+  /** Whether the plan sent is the one begun before the loop; undefined when there was none. */
+  beforeArming?: boolean;
 }
 
 export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
@@ -158,7 +230,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
   const planningTimes: number[] = [];
   const controls: Control[] = [];
   const states: State[] = [o.plant.observe()];
-  let pending: PendingPlan | null = null;
+  let pending: PendingPlan | null = o.firstPlan ? fromFirstPlan(o.firstPlan, performance.now()) : null;
   const dropPending = (): void => {
     pending?.cancel.abort();
     pending = null;
@@ -209,7 +281,9 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       pending = null;
       const basis = await untilAborted(p.basis, o.signal);
       const divergence = stateDivergence(L, x, basis);
-      const arrived = within(divergence, asyncTolerance ?? confirm)
+      // A first plan is confirmed as any plan is before sending; a predicted state within the
+      // asynchronous tolerance.
+      const arrived = within(divergence, p.beforeLoop ? confirm : (asyncTolerance ?? confirm))
         ? await untilAborted(p.plan, o.signal)
         : null;
       if (arrived) {
@@ -221,12 +295,19 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
           basis,
           waited,
           replan: { divergence, replanned: false },
+          ...(p.beforeLoop ? { beforeArming: true } : {}),
         };
       }
       // Dropped unfinished: the fresh plan gets the workers at once instead of queueing behind it.
       p.cancel.abort();
       const fresh = await planNow(x, step);
-      return { ...fresh, basis: x, waited: fresh.planning, replan: { divergence, replanned: true } };
+      return {
+        ...fresh,
+        basis: x,
+        waited: fresh.planning,
+        replan: { divergence, replanned: true },
+        ...(p.beforeLoop ? { beforeArming: false } : {}),
+      };
     }
     const fresh = await planNow(x, step);
     return { ...fresh, basis: x, waited: fresh.planning, replan: undefined };
@@ -273,6 +354,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
           basis: x,
           waited: chosen.waited + fresh.planning,
           replan: { divergence: moved, replanned: true },
+          ...(chosen.beforeArming !== undefined ? { beforeArming: false } : {}),
         };
         if (o.signal?.aborted) return finish('aborted', null, 'aborted');
       }
@@ -290,6 +372,7 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
           workers: o.workers,
           theoreticalSpeedup: o.theoreticalSpeedup,
           replan: chosen.replan,
+          ...(chosen.beforeArming !== undefined ? { beforeArming: chosen.beforeArming } : {}),
         }),
       );
       time += chosen.waited;

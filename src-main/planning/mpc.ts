@@ -44,6 +44,8 @@ export interface Plan {
   costs: number[];
   /** Wall time spent predicting (s). */
   predictionTime: number;
+  /** Control sequences predicted to make the plan (the optimizer's batches): the plan's work. */
+  sequences: number;
   /** Predicted states of the optimizer's last noisy rollouts, when the planner keeps them. */
   rollouts?: State[][];
 }
@@ -213,6 +215,7 @@ export class MpcPlanner implements Planner {
       changes: r.changes,
       costs: r.costHistory,
       predictionTime: r.predictionTime,
+      sequences: r.sequencesPredicted,
       rollouts: r.rollouts,
     };
   }

@@ -24,6 +24,8 @@ export interface StepRecordInput {
   theoreticalSpeedup: number | null;
   /** How a fresh observation compared with the plan's start, when one was checked. */
   replan?: PlannerStep['replan'];
+  /** Whether the plan sent is the one begun before arming; absent when none was (PlannerStep.beforeArming). */
+  beforeArming?: boolean;
   /** Include the optimizer's last rollouts, when the plan kept them (default true). */
   rollouts?: boolean;
 }
@@ -52,9 +54,11 @@ export function stepRecord(s: StepRecordInput): PlannerStep {
       ? { rollouts: plan.rollouts.map((t) => t.map((v) => Array.from(v))) }
       : {}),
     ...(s.replan ? { replan: s.replan } : {}),
+    ...(s.beforeArming !== undefined ? { beforeArming: s.beforeArming } : {}),
     timings: {
       planning: s.planning,
       prediction: plan.predictionTime,
+      sequences: plan.sequences,
       workers: s.workers,
       theoreticalSpeedup: s.theoreticalSpeedup,
     },

@@ -208,6 +208,8 @@ export class TampcPlanner implements Planner {
       changes: chosen.changes,
       costs: chosen.costHistory,
       predictionTime: optimized.reduce((a, r) => a + r.predictionTime, 0),
+      // The candidates' optimizations; the sampled values predict single controls, not sequences.
+      sequences: optimized.reduce((a, r) => a + r.sequencesPredicted, 0),
     };
   }
 

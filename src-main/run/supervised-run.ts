@@ -4,8 +4,12 @@
  * supervisor, the motion-capture stream it judges and the robot command stream run in the lab's
  * safety thread (safety-thread/): the planner here proposes by message, and nothing it, the
  * recorder or the UI does can delay a stop there. The run goes through named phases: prepare,
- * warm, pre-flight, arm, execute; attach/detach connect it to the lab and its record. The run
- * belongs to its owner (run-owner.ts), which holds what outlives it: the status it reports to (as
+ * warm, pre-flight, arm, execute; attach/detach connect it to the lab and its record. Planning
+ * moves nothing, so the first step is planned during pre-flight, from the table observed once the
+ * workers are warm, and the arm is armed with that plan made: it does not stand armed waiting for
+ * a plan. The loop confirms that plan against the table before sending it and plans afresh when
+ * the table has moved since (gripping, or a hand on the object while the operator confirmed). The
+ * run belongs to its owner (run-owner.ts), which holds what outlives it: the status it reports to (as
  * console events, run-report.ts, the same whoever started it), the clock, the operator's abort and
  * pause, the log its lab streams go into (run-recorder.ts), and the warm fine workers. The
  * callbacks tell the caller too (the CLI prints them).
@@ -27,7 +31,7 @@ import type { CoarseModelKind } from '#contract/planner-settings';
 import { predictionModelSpec } from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
-import { runMpc } from '../planning/mpc-loop';
+import { planFirstStep, runMpc, type FirstPlan } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
 import { createTaskRun, loopMode, theoreticalSpeedup, type TaskRunParts } from '../planning/task-run';
 import { setupResidual } from '../calibration/residual';
@@ -220,12 +224,15 @@ function attach(ctx: RunContext): (error?: Error) => Promise<void> {
 /**
  * Phase 2, warm: the owner's fine workers compile the run's scene before anything is armed (the
  * first run of an owner also waits for them to start: seconds on both cores of a small machine;
- * later runs find them started). The phases after it run with the workers warm.
+ * later runs find them started). The phases after it run with the workers warm: the pre-flight
+ * begins the first step's plan on them.
  */
 async function warmAndRun(ctx: RunContext): Promise<SupervisedRunResult> {
   const { o } = ctx;
   const pool = o.owner.finePool();
   let taskRun: TaskRunParts | undefined;
+  // The first step's plan, once the pre-flight has begun it.
+  const ahead: { first?: FirstPlan } = {};
   try {
     taskRun = await createTaskRun({
       task: o.task,
@@ -238,26 +245,53 @@ async function warmAndRun(ctx: RunContext): Promise<SupervisedRunResult> {
     let warm = false;
     void pool.warm().then(() => (warm = true));
     await waitFor(() => warm || o.owner.aborted, WARM_UP_LIMIT);
-    const checks = await preflightPhase(ctx);
+    const parts = taskRun;
+    const checks = await preflightPhase(ctx, () => (ahead.first = planAhead(ctx, parts)));
     const refused = await armPhase(ctx, checks);
     if (refused) return refused;
-    return await execute(ctx, taskRun, checks);
+    return await execute(ctx, taskRun, checks, ahead.first);
   } finally {
+    // A first plan the run did not get to use leaves the workers (a no-op once the loop used it).
+    ahead.first?.cancel.abort();
     taskRun?.dispose();
   }
 }
 
 /**
- * Phase 3, pre-flight: every check but the gripper's must be green and, for a real run, the
- * operator must arm; only then the gripper moves (it grips, or opens), and every check runs again,
- * the gripper's included. Nothing moves before that, the gripper included.
+ * The first step's plan, begun from the table as observed now, while the pre-flight runs; none
+ * when the run was aborted or the table is not seen (the checks then refuse the run).
  */
-async function preflightPhase(ctx: RunContext): Promise<PreflightReport> {
+function planAhead(ctx: RunContext, taskRun: TaskRunParts): FirstPlan | undefined {
+  if (ctx.o.owner.aborted || ctx.link.poses()?.ok !== true) return undefined;
+  const x = ctx.observe().state;
+  if (x === null) return undefined;
+  return planFirstStep({
+    planner: taskRun.planner,
+    geometry: taskRun.geometry,
+    x,
+    signal: ctx.o.owner.signal,
+  });
+}
+
+/**
+ * Phase 3, pre-flight: every check but the gripper's must be green and, for a real run, the
+ * operator must arm; only then the gripper moves (it grips, or opens). The first step's plan is
+ * begun (`planAhead`) as soon as the table is seen as the plan will find it: at once with a
+ * pusher, after the fingers open with a gripper (their opening is part of the state). The run
+ * waits for that plan after gripping, and every check runs again, the gripper's included, just
+ * before arming. Nothing moves before that, the gripper included. The operator's abort ends the
+ * wait at once (the plan is given up with it); a plan that failed fails the run unarmed.
+ */
+async function preflightPhase(
+  ctx: RunContext,
+  planAhead: () => FirstPlan | undefined,
+): Promise<PreflightReport> {
   const { o, link, report, adapter } = ctx;
   const { scene, setup } = link;
   await link.restartStoppedProgram();
   // Give the streams a moment to deliver fresh state before judging them.
   await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
+  let first = scene.gripper ? undefined : planAhead();
   const frame = {
     pusherInTable: (p: readonly number[]) => adapter.pusherPosition(p),
     tableToBase: (vx: number, vy: number) => adapter.toolVelocity(vx, vy),
@@ -291,6 +325,10 @@ async function preflightPhase(ctx: RunContext): Promise<PreflightReport> {
   if (checks.ok && o.confirmArm && !o.owner.aborted) await o.confirmArm(checks);
   if (checks.ok && !o.owner.aborted) {
     await link.prepareGripper();
+    first ??= planAhead();
+    const failed = first ? await first.settled : undefined;
+    if (o.owner.aborted) return checks;
+    if (failed) throw failed;
     checks = check();
     report.preflight(checks);
     o.onPreflight?.(checks);
@@ -337,6 +375,7 @@ async function execute(
   ctx: RunContext,
   taskRun: TaskRunParts,
   checks: PreflightReport,
+  first: FirstPlan | undefined,
 ): Promise<SupervisedRunResult> {
   const { o, link, supervisor, planScene } = ctx;
   const p = o.task.planner;
@@ -376,6 +415,7 @@ async function execute(
         o.onStep?.(step);
       },
       signal: o.owner.signal,
+      ...(first ? { firstPlan: first } : {}),
     });
     const reason = summary.outcome === 'success' ? 'goal reached' : (summary.detail ?? summary.outcome);
     supervisor.finish(`${summary.outcome}: ${reason}`);

@@ -131,6 +131,7 @@ function plannerStepRows(m: MessageOf<'/planner/step'>): TableRow[] {
         cost: costs.at(-1) ?? null,
         convergence: { translation: last?.translation ?? null, rotation: last?.rotation ?? null },
         ...(m.replan ? { replan: m.replan } : {}),
+        ...(m.beforeArming !== undefined ? { beforeArming: m.beforeArming } : {}),
         timings: m.timings,
       }),
     },

@@ -169,7 +169,7 @@ export function loggedPlannerStep(step: PlannerStep): LoggedPlannerStep {
 /** The console's planner step of a logged one (the inverse of loggedPlannerStep). */
 export function plannerStepOf(logged: LoggedPlannerStep): PlannerStep {
   const { start, plan, predictions, rollouts, ...rest } = logged;
-  const { step, time, controlDuration, convergence, costs, replan, timings } = rest;
+  const { step, time, controlDuration, convergence, costs, replan, beforeArming, timings } = rest;
   return {
     step,
     time,
@@ -182,6 +182,7 @@ export function plannerStepOf(logged: LoggedPlannerStep): PlannerStep {
     costs,
     ...(rollouts ? { rollouts: rollouts.map((r) => r.states.map(stateVector)) } : {}),
     ...(replan ? { replan } : {}),
+    ...(beforeArming !== undefined ? { beforeArming } : {}),
     timings,
   };
 }

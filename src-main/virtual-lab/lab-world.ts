@@ -143,6 +143,15 @@ export class LabWorld {
     this.holdFingers();
   }
 
+  /**
+   * Puts slider i at rest on `pose`, as a hand on the table moves an object: the fault of a table
+   * that changes while a run waits (the operator confirming, the gripper gripping).
+   */
+  placeSlider(i: number, pose: { x: number; y: number; theta: number }): void {
+    this.layout.setSlider(this.state, i, pose);
+    this.fine.writeState(this.state);
+  }
+
   snapshot(): State {
     return this.state.slice();
   }

@@ -264,10 +264,19 @@ export const plannerStepSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * A run's first step, planned while its pre-flight ran from the table observed then: true when
+     * the plan sent is that one, false when the table had moved by arming and it was dropped for a
+     * fresh plan (replan says how far). Absent for every other step, every simulated run and logs
+     * written before runs planned ahead.
+     */
+    beforeArming: z.boolean().optional(),
     timings: z
       .object({
         planning: nonNegative.describe('s, wall time to produce this plan'),
         prediction: nonNegative.describe('s, wall time spent in predictions'),
+        /** Control sequences predicted to make this plan: its work, beside its time. Absent in older logs. */
+        sequences: z.number().int().min(0).optional(),
         workers: z.number().int().min(0),
         /** Parareal's speedup over the fine model in theory, N / K (ISRR 2019 Eq. 4); null without Parareal. */
         theoreticalSpeedup: nonNegative.nullable(),

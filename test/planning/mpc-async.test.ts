@@ -45,6 +45,7 @@ class RecordingPlanner implements Planner {
       changes: [],
       costs: [1],
       predictionTime: 0,
+      sequences: 12,
     };
   }
 }

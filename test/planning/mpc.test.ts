@@ -48,6 +48,7 @@ function fixedPlanner(u: Control, restTime = 0): Planner {
         changes: [],
         costs: [1, 0.5],
         predictionTime: 0.002,
+        sequences: 4,
       }),
   };
 }
@@ -118,6 +119,8 @@ describe('MPC loop', () => {
     const first = await planner.plan({ x, step: 0, uPrev: [0, 0] });
     expect(seen[0]![0]).toEqual(Array.from({ length: 4 }, () => [0.03, 0])); // straight to the goal
     const before = seen.length;
+    // The plan's work: every sequence its batches predicted.
+    expect(first.sequences).toBe(seen.reduce((n, batch) => n + batch.length, 0));
     await planner.plan({ x, step: 1, uPrev: first.controls[0]!, previous: first.controls });
     // (To the last bit but for the speed cap's rescaling of full-speed controls.)
     const sameControls = (a: Control[], b: Control[]): void =>

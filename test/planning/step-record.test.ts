@@ -7,6 +7,11 @@ import { plannerStepSchema } from '#contract/planner-events';
 import type { Plan, Planner } from '../../src-main/planning/mpc';
 import { stepRecord } from '../../src-main/planning/step-record';
 import { replanStep } from '../../src-main/session/what-if';
+import {
+  loggedPlannerStep,
+  loggedPlannerStepSchema,
+  plannerStepOf,
+} from '../../src-main/session/named-state';
 import { defaultPlannerSettings as settings } from '#contract/planner-settings';
 
 const x0 = Float64Array.from([0, 0, 0.1, 0, 0, 0, 0, 0, 0, 0]);
@@ -25,6 +30,7 @@ const plan: Plan = {
   changes: [{ translation: 0.002, rotation: 0.01 }],
   costs: [3, 2.5],
   predictionTime: 0.04,
+  sequences: 12,
   rollouts: [[x0, x1]],
 };
 
@@ -59,9 +65,22 @@ describe('stepRecord', () => {
       convergence: [{ iteration: 1, translation: 0.002, rotation: 0.01 }],
       costs: [3, 2.5],
       rollouts: [[Array.from(x0), Array.from(x1)]],
-      timings: { planning: 0.2, prediction: 0.04, workers: 3, theoreticalSpeedup: 2 },
+      timings: { planning: 0.2, prediction: 0.04, sequences: 12, workers: 3, theoreticalSpeedup: 2 },
     });
     expect(stepRecord({ ...inputs(), rollouts: false })).not.toHaveProperty('rollouts');
+  });
+
+  it('says whether the first step was planned before arming, as data the session log keeps', () => {
+    for (const beforeArming of [true, false]) {
+      const step = stepRecord({ ...inputs(), beforeArming });
+      expect(plannerStepSchema.parse(step).beforeArming).toBe(beforeArming);
+      const logged = loggedPlannerStepSchema.parse(JSON.parse(JSON.stringify(loggedPlannerStep(step))));
+      expect(plannerStepOf(logged)).toEqual(step);
+    }
+    // Steps not planned ahead (every later step, simulated runs, older logs) have no such field.
+    const plain = stepRecord(inputs());
+    expect(plain).not.toHaveProperty('beforeArming');
+    expect(plannerStepOf(loggedPlannerStepSchema.parse(loggedPlannerStep(plain)))).toEqual(plain);
   });
 
   it('is the record what-if returns for a step planned again', async () => {

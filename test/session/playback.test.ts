@@ -172,6 +172,7 @@ describe('playback', () => {
               changes: [],
               costs: [1.5],
               predictionTime: 0.012,
+              sequences: 4,
             };
           },
         };

@@ -35,10 +35,14 @@ describe('dry-runs benchmark', () => {
     expect(run.seconds).toBeLessThan(120);
     expect(run.planning.length).toBe(run.actions);
     for (const s of run.planning) expect(s).toBeGreaterThan(0);
+    // Each step's work beside its time: the sequences its plan predicted.
+    expect(run.sequences.length).toBe(run.actions);
+    for (const n of run.sequences) expect(n).toBeGreaterThan(0);
     expect(run.replanned).toBeLessThanOrEqual(run.actions);
     expect(Object.values(result.outcomes).reduce((a: number, b) => a + (b as number), 0)).toBe(1);
     // How soon it pushed: from the start, and from arming, to the first motion command; a run that
-    // pushed was armed first, and its first step is the one planned before that push.
+    // pushed was armed first, and its first step is the one planned before that push: before
+    // arming, unless the table moved meanwhile.
     expect(result.firstPush.map((r: { runs: string; n: number }) => [r.runs, r.n])).toEqual([
       ['run 1', 1],
       ['runs 2+', 0],
@@ -47,6 +51,12 @@ describe('dry-runs benchmark', () => {
       expect(run.armToPush).toBeGreaterThan(0);
       expect(run.startToPush).toBeGreaterThan(run.armToPush);
       expect(run.planning.length).toBeGreaterThan(0);
+      expect(typeof run.firstBeforeArming).toBe('boolean');
+      if (run.firstBeforeArming)
+        expect(run.startToPush - run.armToPush).toBeGreaterThanOrEqual(run.planning[0]);
     }
+    expect(Object.keys(result.firstPush[0])).toEqual(
+      expect.arrayContaining(['first step sequences', 'first step ms/sequence', 'later steps ms/sequence']),
+    );
   }, 180_000);
 });
