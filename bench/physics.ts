@@ -103,6 +103,7 @@ async function taskAccuracy(name: string, runs: number): Promise<void> {
     { integrator: 'Euler' as const, timestep: 0.004 },
     // Resting objects out of the robot's way asleep (MuJoCo's body sleeping).
     { integrator: 'Euler' as const, timestep: 0.002, sleep: true },
+    { integrator: 'Euler' as const, timestep: 0.004, sleep: true },
     { integrator: 'Euler' as const, timestep: 0.005, sleep: true },
   ].filter(
     (s) => Math.abs(p.controlDuration / s.timestep - Math.round(p.controlDuration / s.timestep)) < 1e-9,
