@@ -77,7 +77,7 @@ describe('the first step planned before arming', () => {
     const lab = watchLab(env);
     const steps: PlannerStep[] = [];
     const result = await runOnLab(env, task, { onDecision: lab.onDecision, onStep: (s) => steps.push(s) });
-    expect(result.outcome, result.reason).not.toBe('refused');
+    expect(result.end.cause, result.reason).toBe('task');
     const upToPush = watch.log.slice(0, watch.log.indexOf('first push') + 1);
     expect(upToPush).toEqual(['plan 0', 'planned 0', 'armed', 'first push']);
     expect(steps[0]).toMatchObject({ step: 0, beforeArming: true, replan: { replanned: false } });
@@ -96,6 +96,7 @@ describe('the first step planned before arming', () => {
       return new Promise<void>((r) => (released = r));
     };
     const result = await runOnLab(env, task, { onDecision: lab.onDecision, signal: operator.signal });
+    expect(result.end).toEqual({ cause: 'operator-abort' });
     expect(result.outcome).toBe('aborted');
     expect(result.actions).toBe(0);
     expect(lab.twists).toHaveLength(0);
@@ -120,7 +121,8 @@ describe('the first step planned before arming', () => {
     env.lab.gripper.dropPusher();
     const lab = watchLab(env);
     const result = await runOnLab(env, task, { onDecision: lab.onDecision });
-    expect(result.outcome).toBe('refused');
+    expect(result.end).toEqual({ cause: 'not-armed' });
+    expect(result.outcome).toBe('failed');
     expect(result.reason).toMatch(/Pusher held/);
     expect(watch.log).toEqual(['plan 0', 'planned 0']);
     expect(lab.twists).toHaveLength(0);
@@ -144,7 +146,7 @@ describe('the first step planned before arming', () => {
         await new Promise((r) => setTimeout(r, 100));
       },
     });
-    expect(result.outcome, result.reason).not.toBe('refused');
+    expect(result.end.cause, result.reason).toBe('task');
     const upToPush = watch.log.slice(0, watch.log.indexOf('first push') + 1);
     // Safety: nothing is armed or moves before the operator confirms.
     expect(upToPush).toEqual([

@@ -50,18 +50,18 @@ describe('run clock in the console state', () => {
     expect(m.runClock).toEqual({ active: false, startedAt: 5, stopped: 2.9 });
   });
 
-  it('waits for the next planner step from the start of running, then from each step', () => {
-    let now = 0;
+  it('waits for the first planner step from the start of the run (it is planned during pre-flight), then from each step', () => {
+    let now = 1;
     const m = new ConsoleState(() => now);
-    m.apply(runEvent({ phase: 'starting', mode: 'dry', startedAt: 0 }));
-    expect(m.stepWaitSince).toBeNull();
+    m.apply(runEvent({ phase: 'starting', mode: 'dry', startedAt: 1 }));
+    expect(m.stepWaitSince).toBe(1);
     now = 2;
-    m.apply(runEvent({ phase: 'running', mode: 'dry', startedAt: 0 }));
-    expect(m.stepWaitSince).toBe(2);
+    m.apply(runEvent({ phase: 'running', mode: 'dry', startedAt: 1 }));
+    expect(m.stepWaitSince).toBe(1);
     now = 6;
     m.apply({ type: 'planner-step', step: plannerStep(0, 0) });
     expect(m.stepWaitSince).toBe(6);
-    m.apply(runEvent({ phase: 'aborted', mode: 'dry', startedAt: 0, reason: 'Aborted by operator' }));
+    m.apply(runEvent({ phase: 'aborted', mode: 'dry', startedAt: 1, reason: 'Aborted by operator' }));
     expect(m.stepWaitSince).toBeNull();
   });
 

@@ -179,7 +179,7 @@ export class ConsoleState {
     this.realRun = s.realRun;
     this.foxglove = s.foxglove;
     this.stoppedRunTime = null;
-    this.stepWaitSince = this.runActive && s.run.phase !== 'starting' ? this.now() : null;
+    this.stepWaitSince = this.runActive ? this.now() : null;
     this.connections = s.connections;
     this.preflight = s.preflight;
   }
@@ -263,7 +263,9 @@ export class ConsoleState {
       this.stepWaitSince = null;
     }
     this.run = status;
-    if (status.phase === 'running' && this.stepWaitSince === null) this.stepWaitSince = this.now();
+    // The first step is planned during pre-flight (the run arms with it made), so the wait for it
+    // starts with the run.
+    if (isRunActive(status) && this.stepWaitSince === null) this.stepWaitSince = this.now();
     if (wasActive && !isRunActive(status)) {
       this.stepWaitSince = null;
       this.stoppedRunTime =
