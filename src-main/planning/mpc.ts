@@ -89,7 +89,10 @@ export interface MpcPlannerOptions {
   horizon: number;
   /** Speed of the initial straight-line sequence (quasi-static speed, m/s). */
   initialSpeed: number;
-  /** Speed of the full-speed fresh candidates (m/s, capped at the optimizer's maxSpeed; default maxSpeed). */
+  /**
+   * Speed of the full-speed fresh candidates (m/s, capped at the optimizer's maxSpeed; default
+   * maxSpeed); equal to initialSpeed, only quasi-static candidates are weighed.
+   */
   fastSpeed?: number;
   /** Clearance (m) the fresh candidates plan to keep from obstacles. */
   obstacleClearance: number;
@@ -178,7 +181,9 @@ export class MpcPlanner implements Planner {
   async plan(ctx: PlanContext): Promise<Plan> {
     const { geometry, horizon, controlDuration } = this.o;
     const maxSpeed = this.o.optimizer.maxSpeed;
-    const speeds = [this.o.initialSpeed, Math.min(this.o.fastSpeed ?? maxSpeed, maxSpeed)];
+    // A full speed equal to the initial one leaves the quasi-static candidates alone: the paper's
+    // standard MPC (WAFR 2018 Sec. 6), without the same sequence weighed twice.
+    const speeds = [...new Set([this.o.initialSpeed, Math.min(this.o.fastSpeed ?? maxSpeed, maxSpeed)])];
     // A gripper approaches the target (gripper-plans.ts), slowly and at full speed, instead of
     // pushing it.
     const approach = (speed: number): Control[] =>
