@@ -14,6 +14,7 @@ import { INPUT_SIZE, OUTPUT_SIZE } from './features';
 import { pushGeometrySchema } from './geometry';
 import { parameterCount } from './network';
 import { normalizationSchema } from './normalization';
+import { readStoredJson } from '../common/stored-json';
 
 export const MODEL_FILE = 'model.json';
 export const WEIGHTS_FILE = 'weights.bin';
@@ -92,15 +93,10 @@ export function saveLearnedModel(
 }
 
 export function loadLearnedModel(dir: string): LearnedModelFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path.join(dir, MODEL_FILE), 'utf8'));
-  } catch (e) {
-    throw new ModelFileError(`no learned model in ${dir}: ${(e as Error).message}`);
-  }
-  const parsed = learnedModelMetaSchema.safeParse(raw);
-  if (!parsed.success) throw new ModelFileError(`${dir}/${MODEL_FILE}: ${z.prettifyError(parsed.error)}`);
-  const meta = parsed.data;
+  const meta = readStoredJson(path.join(dir, MODEL_FILE), learnedModelMetaSchema, {
+    what: 'learned model',
+    error: ModelFileError,
+  });
   const bytes = readFileSync(path.join(dir, WEIGHTS_FILE));
   if (createHash('sha256').update(bytes).digest('hex') !== meta.weightsSha256)
     throw new ModelFileError(`${dir}/${WEIGHTS_FILE}: checksum does not match ${MODEL_FILE}`);
