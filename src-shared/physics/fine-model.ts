@@ -60,11 +60,25 @@ export function noiseDofs(layout: StateLayout): number {
   return layout.robotDofs + 3 * layout.sliderCount;
 }
 
+/** Fine work counted: MuJoCo steps, and contacts and solver iterations summed over the steps. */
+export interface FineWorkCount {
+  steps: number;
+  contacts: number;
+  solverIterations: number;
+}
+
 export class FineModel {
   readonly layout: StateLayout;
   private readonly sliders: SliderAddress[];
   private readonly robot: RobotDof[];
   private disposed = false;
+  /**
+   * The fine work done since the model was made, counted (the same on any machine, under any
+   * load): MuJoCo steps, and contacts and constraint-solver iterations summed over them. A step's
+   * cost grows with its solver iterations: a pusher pushing an object takes about 3.5 a step, one
+   * moving freely about 1 (docs/planner.md). A worker reports it per job beside its CPU time.
+   */
+  readonly work: FineWorkCount = { steps: 0, contacts: 0, solverIterations: 0 };
 
   private constructor(
     private readonly mj: MujocoModule,
@@ -116,13 +130,13 @@ export class FineModel {
   step(x: State, u: Control, dt: number, out: State = this.layout.create()): State {
     this.writeState(x, u);
     const n = this.stepsFor(dt);
-    for (let k = 0; k < n; k++) this.mj.mj_step(this.model, this.data);
+    for (let k = 0; k < n; k++) this.mjStep();
     return this.readState(out);
   }
 
   /** Steps the current MjData without resetting it (for the execution world, which keeps its own history). */
   advance(steps: number): void {
-    for (let k = 0; k < steps; k++) this.mj.mj_step(this.model, this.data);
+    for (let k = 0; k < steps; k++) this.mjStep();
   }
 
   /**
@@ -143,7 +157,7 @@ export class FineModel {
     this.setControl(u);
     for (let k = 1; k <= n; k++) {
       if (std > 0) this.perturbVelocities(() => std * normal());
-      this.mj.mj_step(this.model, this.data);
+      this.mjStep();
       afterStep?.(k);
     }
     return n;
@@ -248,6 +262,17 @@ export class FineModel {
     this.disposed = true;
     this.data.delete();
     this.model.delete();
+  }
+
+  private mjStep(): void {
+    const { data, work } = this;
+    this.mj.mj_step(this.model, data);
+    work.steps++;
+    work.contacts += data.ncon;
+    // Per constraint island when MuJoCo splits the problem into islands, else all in entry 0.
+    const iterations = data.solver_niter as Int32Array;
+    for (let i = 0; i < Math.max(1, Math.min(data.nisland, iterations.length)); i++)
+      work.solverIterations += iterations[i]!;
   }
 
   private assertLive(): void {
