@@ -87,7 +87,6 @@ async function runJob(job: FineJob): Promise<void> {
         seconds: (performance.now() - t0) / 1000,
         cpu: (cpu.user + cpu.system) / 1e6,
         steps: fine.work.steps - work0.steps,
-        contacts: fine.work.contacts - work0.contacts,
         solverIterations: fine.work.solverIterations - work0.solverIterations,
       },
     }),

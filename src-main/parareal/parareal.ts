@@ -72,22 +72,20 @@ export interface SequencePrediction {
 /**
  * Fine work done on the workers: their CPU time (s), which other processes on the same cores
  * stretch far less than wall time, and what nothing but the work itself changes: MuJoCo steps,
- * and contacts and solver iterations summed over them (worker-protocol.ts FineResult).
+ * and the constraint solver's iterations summed over them (worker-protocol.ts FineResult).
  */
 export interface FineWork {
   cpu: number;
   steps: number;
-  contacts: number;
   solverIterations: number;
 }
 
-export const noFineWork = (): FineWork => ({ cpu: 0, steps: 0, contacts: 0, solverIterations: 0 });
+export const noFineWork = (): FineWork => ({ cpu: 0, steps: 0, solverIterations: 0 });
 
 /** Adds `b` (a fine result or another total) into `a`, and returns `a`. */
 export function addFineWork(a: FineWork, b: FineWork): FineWork {
   a.cpu += b.cpu;
   a.steps += b.steps;
-  a.contacts += b.contacts;
   a.solverIterations += b.solverIterations;
   return a;
 }

@@ -46,7 +46,7 @@ export interface Plan {
   predictionTime: number;
   /** Control sequences predicted to make the plan (the optimizer's batches): the plan's work. */
   sequences: number;
-  /** The fine work of those sequences' predictions on the workers (CPU time, MuJoCo steps, contacts). */
+  /** The fine work of those sequences' predictions on the workers (CPU time, MuJoCo steps, solver iterations). */
   work: FineWork;
   /** Predicted states of the optimizer's last noisy rollouts, when the planner keeps them. */
   rollouts?: State[][];

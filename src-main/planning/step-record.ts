@@ -61,7 +61,6 @@ export function stepRecord(s: StepRecordInput): PlannerStep {
       sequences: plan.sequences,
       workerCpu: plan.work.cpu,
       fineSteps: plan.work.steps,
-      contacts: plan.work.contacts,
       solverIterations: plan.work.solverIterations,
       workers: s.workers,
       theoreticalSpeedup: s.theoreticalSpeedup,

@@ -284,11 +284,10 @@ export const plannerStepSchema = z
          */
         workerCpu: nonNegative.optional(),
         /**
-         * MuJoCo steps of those predictions, and contacts and solver iterations summed over them:
-         * the work, counted. Absent in older logs.
+         * MuJoCo steps of those predictions, and the solver's iterations summed over them: the
+         * work, counted. Absent in older logs.
          */
         fineSteps: z.number().int().min(0).optional(),
-        contacts: z.number().int().min(0).optional(),
         solverIterations: z.number().int().min(0).optional(),
         workers: z.number().int().min(0),
         /** Parareal's speedup over the fine model in theory, N / K (ISRR 2019 Eq. 4); null without Parareal. */

@@ -60,8 +60,6 @@ export const fineResultSchema = z.object({
   cpu: z.number().min(0),
   /** MuJoCo steps the job took. */
   steps: z.number().int().min(0),
-  /** Contacts summed over the job's MuJoCo steps. */
-  contacts: z.number().int().min(0),
   /**
    * Constraint-solver iterations summed over the job's MuJoCo steps: with the steps, its work,
    * counted (CPU time per job follows it, about 9 ms per 1000 on this project's 2-core machine).

@@ -60,10 +60,9 @@ export function noiseDofs(layout: StateLayout): number {
   return layout.robotDofs + 3 * layout.sliderCount;
 }
 
-/** Fine work counted: MuJoCo steps, and contacts and solver iterations summed over the steps. */
+/** Fine work counted: MuJoCo steps, and the constraint solver's iterations summed over them. */
 export interface FineWorkCount {
   steps: number;
-  contacts: number;
   solverIterations: number;
 }
 
@@ -74,11 +73,17 @@ export class FineModel {
   private disposed = false;
   /**
    * The fine work done since the model was made, counted (the same on any machine, under any
-   * load): MuJoCo steps, and contacts and constraint-solver iterations summed over them. A step's
-   * cost grows with its solver iterations: a pusher pushing an object takes about 3.5 a step, one
+   * load): MuJoCo steps, and the constraint solver's iterations summed over them. A step's cost
+   * grows with its solver iterations: a pusher pushing an object takes about 3.5 a step, one
    * moving freely about 1 (docs/planner.md). A worker reports it per job beside its CPU time.
    */
-  readonly work: FineWorkCount = { steps: 0, contacts: 0, solverIterations: 0 };
+  readonly work: FineWorkCount = { steps: 0, solverIterations: 0 };
+  /**
+   * MjData's solver_niter, a view into WebAssembly memory kept between steps: fetching it (or any
+   * MjData field) through the bindings every step made steps a third dearer. A memory growth
+   * detaches it (length 0); it is fetched again then.
+   */
+  private iterations: Int32Array | undefined;
 
   private constructor(
     private readonly mj: MujocoModule,
@@ -265,14 +270,14 @@ export class FineModel {
   }
 
   private mjStep(): void {
-    const { data, work } = this;
-    this.mj.mj_step(this.model, data);
-    work.steps++;
-    work.contacts += data.ncon;
-    // Per constraint island when MuJoCo splits the problem into islands, else all in entry 0.
-    const iterations = data.solver_niter as Int32Array;
-    for (let i = 0; i < Math.max(1, Math.min(data.nisland, iterations.length)); i++)
-      work.solverIterations += iterations[i]!;
+    this.mj.mj_step(this.model, this.data);
+    this.work.steps++;
+    let iterations = this.iterations;
+    if (iterations === undefined || iterations.length === 0)
+      iterations = this.iterations = this.data.solver_niter as Int32Array;
+    // One entry per constraint island; MuJoCo clears them all before each step's solve, so the
+    // sum is this step's iterations however many islands it had.
+    for (let i = 0; i < iterations.length; i++) this.work.solverIterations += iterations[i]!;
   }
 
   private assertLive(): void {

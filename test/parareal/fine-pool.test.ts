@@ -72,8 +72,10 @@ describe('fine worker pool', () => {
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     expect(pids.every(isAlive)).toBe(true);
-    // Workers are batch work: below normal priority, so the supervising process comes first.
-    for (const pid of pids) expect(os.getPriority(pid)).toBe(os.constants.priority.PRIORITY_BELOW_NORMAL);
+    // Workers are batch work: below normal priority, so the supervising process comes first (or
+    // lower still, as this process, when it was started lower).
+    const below = Math.max(os.getPriority(), os.constants.priority.PRIORITY_BELOW_NORMAL);
+    for (const pid of pids) expect(os.getPriority(pid)).toBe(below);
     await pool.close();
     expect(pids.some(isAlive)).toBe(false);
     await expect(
@@ -140,7 +142,6 @@ describe('fine worker pool', () => {
         seconds: 0.001,
         cpu: 0.001,
         steps: 500,
-        contacts: 0,
         solverIterations: 0,
       },
     });
@@ -171,7 +172,7 @@ describe('fine worker pool', () => {
     await pool.close();
   });
 
-  it("reports each job's work: the worker's CPU time, MuJoCo steps, contacts and solver iterations", async () => {
+  it("reports each job's work: the worker's CPU time, MuJoCo steps and solver iterations", async () => {
     const pool = new FinePool({ workers: 1 });
     const key = pool.registerScene(scene);
     const x = initialState(scene);
@@ -185,7 +186,6 @@ describe('fine worker pool', () => {
       dt: 0.5,
     });
     expect(r.steps).toBe(2 * Math.round(0.5 / scene.fine.timestep));
-    expect(r.contacts).toBeGreaterThan(0);
     expect(r.solverIterations).toBeGreaterThan(0);
     expect(r.cpu).toBeGreaterThan(0);
     await pool.close();

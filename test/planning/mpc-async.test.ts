@@ -46,7 +46,7 @@ class RecordingPlanner implements Planner {
       costs: [1],
       predictionTime: 0,
       sequences: 12,
-      work: { cpu: 0, steps: 0, contacts: 0, solverIterations: 0 },
+      work: { cpu: 0, steps: 0, solverIterations: 0 },
     };
   }
 }

@@ -31,7 +31,7 @@ const plan: Plan = {
   costs: [3, 2.5],
   predictionTime: 0.04,
   sequences: 12,
-  work: { cpu: 0.07, steps: 4000, contacts: 1500, solverIterations: 9000 },
+  work: { cpu: 0.07, steps: 4000, solverIterations: 9000 },
   rollouts: [[x0, x1]],
 };
 
@@ -72,7 +72,6 @@ describe('stepRecord', () => {
         sequences: 12,
         workerCpu: 0.07,
         fineSteps: 4000,
-        contacts: 1500,
         solverIterations: 9000,
         workers: 3,
         theoreticalSpeedup: 2,
