@@ -5,7 +5,7 @@
  * loop that executes plans is mpc-loop.ts; the task-adaptive planner is tampc.ts.
  */
 import type { State } from '#contract/state';
-import type { Control, Tolerance } from '../parareal/parareal';
+import type { Control, FineWork, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
@@ -46,6 +46,8 @@ export interface Plan {
   predictionTime: number;
   /** Control sequences predicted to make the plan (the optimizer's batches): the plan's work. */
   sequences: number;
+  /** The fine work of those sequences' predictions on the workers (CPU time, MuJoCo steps, solver iterations). */
+  work: FineWork;
   /** Predicted states of the optimizer's last noisy rollouts, when the planner keeps them. */
   rollouts?: State[][];
 }
@@ -221,6 +223,7 @@ export class MpcPlanner implements Planner {
       costs: r.costHistory,
       predictionTime: r.predictionTime,
       sequences: r.sequencesPredicted,
+      work: r.work,
       rollouts: r.rollouts,
     };
   }

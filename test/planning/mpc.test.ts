@@ -49,6 +49,7 @@ function fixedPlanner(u: Control, restTime = 0): Planner {
         costs: [1, 0.5],
         predictionTime: 0.002,
         sequences: 4,
+        work: { cpu: 0, steps: 0, solverIterations: 0 },
       }),
   };
 }
