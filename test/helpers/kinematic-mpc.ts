@@ -59,6 +59,7 @@ export class KinematicPlanner implements Planner {
       costs: [1],
       predictionTime: 0,
       sequences: 12,
+      work: { cpu: 0, steps: 0, solverIterations: 0 },
     };
   }
 }
