@@ -5,6 +5,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { FineModel } from '#physics/fine-model';
+import { ReachCulledModel } from '#physics/reach-culled-model';
+import type { Scene } from '#contract/scene';
 import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from '#contract/worker-protocol';
 
 interface Port {
@@ -39,12 +41,22 @@ interface ParentPortLike {
 }
 
 const port = connect();
-const models = new Map<string, Promise<FineModel>>();
+/** A scene's model, and what steps its noise-free jobs: the model, or it with only reachable objects. */
+interface SceneModel {
+  fine: FineModel;
+  predict: FineModel | ReachCulledModel;
+}
+const models = new Map<string, Promise<SceneModel>>();
+
+async function compile(scene: Scene): Promise<SceneModel> {
+  const fine = await FineModel.create(scene);
+  return { fine, predict: scene.fine.onlyReachable ? await ReachCulledModel.create(scene, fine) : fine };
+}
 
 async function runJob(job: FineJob): Promise<void> {
   const model = models.get(job.sceneKey);
   if (!model) throw new Error(`no scene "${job.sceneKey}" was sent to this worker`);
-  const fine = await model;
+  const { fine, predict } = await model;
   const t0 = performance.now();
   const states: Float64Array[] = [];
   const noise = job.noise;
@@ -71,7 +83,7 @@ async function runJob(job: FineJob): Promise<void> {
   } else {
     let x = job.x;
     for (const u of job.controls) {
-      x = fine.step(x, u, job.dt);
+      x = predict.step(x, u, job.dt);
       states.push(x);
     }
   }
@@ -95,7 +107,7 @@ port.onMessage((raw) => {
   const msg = parsed.data;
   if (msg.type === 'scene') {
     if (models.has(msg.sceneKey)) return;
-    const model = FineModel.create(msg.scene);
+    const model = compile(msg.scene);
     models.set(msg.sceneKey, model);
     // A failed compilation is reported by each job of the scene.
     model.then(
@@ -111,7 +123,10 @@ port.onMessage((raw) => {
     // batch sent just before may still be running.
     queue = queue.then(() =>
       model?.then(
-        (m) => m.dispose(),
+        (m) => {
+          if (m.predict !== m.fine) m.predict.dispose();
+          m.fine.dispose();
+        },
         () => undefined,
       ),
     );
