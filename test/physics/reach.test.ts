@@ -13,6 +13,7 @@ import { FineModel } from '#physics/fine-model';
 import { reachableSliders, REST_SPEED } from '#physics/reach';
 import { ReachCulledModel } from '#physics/reach-culled-model';
 import { Rng } from '../../src-main/common/rng';
+import { FinePool } from '../../src-main/parareal/fine-pool';
 
 const clutter = loadSceneFile(path.resolve(import.meta.dirname, '../../resources/scenes/wafr-clutter.json'));
 /** The clutter task's prediction setting (resources/tasks/wafr-clutter.json). */
@@ -166,5 +167,34 @@ describe('the bound holds in clutter', () => {
     }
     // The check checked something: some objects were left out.
     expect(left).toBeGreaterThan(5);
+  });
+});
+
+describe('a fine worker with onlyReachable', () => {
+  it('predicts noise-free jobs with only the reachable objects, as in process', async () => {
+    const scene: Scene = { ...lane, fine: { ...prediction, onlyReachable: true } };
+    const x0 = initialState(scene);
+    const controls: Control[] = [ahead, [0.05, 0.02, -0.3, 0.05], still];
+    const full = await FineModel.create(scene);
+    const culled = await ReachCulledModel.create(scene, full);
+    const pool = new FinePool({ workers: 1 });
+    try {
+      const expected: State[] = [];
+      let x: State = x0;
+      for (const u of controls) expected.push((x = culled.step(x, u, 1)));
+      // Some control left an object out, or the comparison would not tell the models apart.
+      expect(culled.counts.simulated).toBeLessThan(culled.counts.asked);
+      const r = await pool.run({
+        sceneKey: pool.registerScene(scene),
+        x: x0,
+        controls: controls.map((u) => [...u]),
+        dt: 1,
+      });
+      expect(r.states.map((s) => Array.from(s))).toEqual(expected.map((s) => Array.from(s)));
+    } finally {
+      await pool.close();
+      culled.dispose();
+      full.dispose();
+    }
   });
 });
