@@ -10,7 +10,11 @@
  * (the first motion command the virtual controller receives), and the first step's planning time
  * against the run's later steps', each beside its work (the control sequences the plan predicted)
  * and the time per sequence, so a first step that plans more sequences is told from one that
- * plans slower. A run plans its first step during pre-flight and arms with it made: arming to
+ * plans slower; and per sequence, the workers' CPU time and the MuJoCo solver iterations (counted:
+ * the same on a busy machine), and how busy the workers were while the step planned (their CPU
+ * time over the planning time of all of them), so a step whose sequences are more work is told
+ * from one that ran beside other work on the same cores (docs/planner.md, "The first step").
+ * A run plans its first step during pre-flight and arms with it made: arming to
  * first push is then the loop's confirmation of that plan; how many first steps were sent as
  * planned before arming is counted. When a run misses the goal the runs' session logs are kept
  * (their folder is printed) to replay it in the Sessions view.
@@ -38,6 +42,12 @@ interface DryRun {
   planning: number[];
   /** Control sequences each step's plan predicted (its work). */
   sequences: number[];
+  /** The workers' CPU time for each step's predictions, s. */
+  workerCpu: number[];
+  /** MuJoCo solver iterations of each step's predictions (summed over their steps). */
+  solverIterations: number[];
+  /** Workers the run planned on. */
+  workers: number;
   replanned: number;
   /** Whether the first step sent was the plan made before arming. */
   firstBeforeArming: boolean | null;
@@ -82,6 +92,9 @@ export async function run(args: string[]): Promise<void> {
     if (e.type === 'planner-step') {
       current.planning.push(e.step.timings.planning);
       current.sequences.push(e.step.timings.sequences ?? Number.NaN);
+      current.workerCpu.push(e.step.timings.workerCpu ?? Number.NaN);
+      current.solverIterations.push(e.step.timings.solverIterations ?? Number.NaN);
+      current.workers = e.step.timings.workers;
       if (e.step.step === 0) current.firstBeforeArming = e.step.beforeArming ?? false;
       if (e.step.replan?.replanned) current.replanned++;
     }
@@ -95,6 +108,9 @@ export async function run(args: string[]): Promise<void> {
         actions: 0,
         planning: [],
         sequences: [],
+        workerCpu: [],
+        solverIterations: [],
+        workers: 0,
         replanned: 0,
         firstBeforeArming: null,
         armToPush: null,
@@ -153,8 +169,16 @@ export async function run(args: string[]): Promise<void> {
     const s = values.filter((v): v is number => v !== null && v !== undefined);
     return s.length === 0 ? '-' : meanCiText(meanCi95(s), 2, '+-');
   };
-  // Planning time per predicted sequence of step i of run r.
+  // Per predicted sequence of step i of run r: planning time (ms), the workers' CPU time (ms),
+  // solver iterations; and the share of the workers' planning time they spent on the CPU.
   const msPerSequence = (r: DryRun, i: number): number => (1000 * r.planning[i]!) / r.sequences[i]!;
+  const cpuMsPerSequence = (r: DryRun, i: number): number => (1000 * r.workerCpu[i]!) / r.sequences[i]!;
+  const iterationsPerSequence = (r: DryRun, i: number): number => r.solverIterations[i]! / r.sequences[i]!;
+  const workersBusy = (r: DryRun, i: number): number => r.workerCpu[i]! / (r.planning[i]! * r.workers);
+  const first = (rs: DryRun[], f: (r: DryRun, i: number) => number): string =>
+    meanOf(rs.filter((r) => r.planning.length > 0).map((r) => f(r, 0)));
+  const later = (rs: DryRun[], f: (r: DryRun, i: number) => number): string =>
+    meanOf(rs.flatMap((r) => r.planning.slice(1).map((_, i) => f(r, i + 1))));
   // How soon a run pushes: the console's first run (its workers start) against the later ones
   // (warm); the first step's work and time per sequence beside the later steps'.
   const soon = (label: string, rs: DryRun[]) => ({
@@ -167,10 +191,14 @@ export async function run(args: string[]): Promise<void> {
     'later steps plan s': meanOf(rs.flatMap((r) => r.planning.slice(1))),
     'first step sequences': meanOf(rs.map((r) => r.sequences[0])),
     'later steps sequences': meanOf(rs.flatMap((r) => r.sequences.slice(1))),
-    'first step ms/sequence': meanOf(rs.filter((r) => r.planning.length > 0).map((r) => msPerSequence(r, 0))),
-    'later steps ms/sequence': meanOf(
-      rs.flatMap((r) => r.planning.slice(1).map((_, i) => msPerSequence(r, i + 1))),
-    ),
+    'first step ms/sequence': first(rs, msPerSequence),
+    'later steps ms/sequence': later(rs, msPerSequence),
+    'first step worker CPU ms/sequence': first(rs, cpuMsPerSequence),
+    'later steps worker CPU ms/sequence': later(rs, cpuMsPerSequence),
+    'first step solver iterations/sequence': first(rs, iterationsPerSequence),
+    'later steps solver iterations/sequence': later(rs, iterationsPerSequence),
+    'first step workers busy': first(rs, workersBusy),
+    'later steps workers busy': later(rs, workersBusy),
   });
   const firstPush = [soon('run 1', done.slice(0, 1)), soon('runs 2+', done.slice(1))];
   const planning = meanCi95(steps);

@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   learned: () => import('./learned'),
   console: () => import('./console'),
   'dry-runs': () => import('./dry-runs'),
+  'first-step': () => import('./first-step'),
   safety: () => import('./safety'),
 };
 

@@ -1,7 +1,9 @@
 /** Shared output for benchmarks: a plain-text table on stdout and a JSON file under bench/results. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import { z } from 'zod';
+import { readStoredJson } from '../src-main/common/stored-json';
 
 export type Row = Record<string, string | number>;
 
@@ -61,7 +63,9 @@ export function writeResult(name: string, data: unknown): string {
 export function earlierParts(name: string, fresh: Record<string, unknown>): Record<string, unknown> {
   const file = path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results', `${name}.json`);
   if (!existsSync(file)) return {};
-  const { machine, ...parts } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const { machine, ...parts } = readStoredJson(file, z.record(z.string(), z.unknown()), {
+    what: 'bench results',
+  });
   const kept: Record<string, unknown> = {};
   for (const [part, value] of Object.entries(parts)) {
     // Parts are objects; top-level fields (which backend, which model) belong to this run.

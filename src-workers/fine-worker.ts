@@ -58,6 +58,8 @@ async function runJob(job: FineJob): Promise<void> {
   if (!model) throw new Error(`no scene "${job.sceneKey}" was sent to this worker`);
   const { fine, predict } = await model;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const work0 = { ...fine.work };
   const states: Float64Array[] = [];
   const noise = job.noise;
   if (noise) {
@@ -87,10 +89,18 @@ async function runJob(job: FineJob): Promise<void> {
       states.push(x);
     }
   }
+  const cpu = process.cpuUsage(cpu0);
   port.send(
     fromWorkerSchema.parse({
       type: 'result',
-      result: { id: job.id, states, seconds: (performance.now() - t0) / 1000 },
+      result: {
+        id: job.id,
+        states,
+        seconds: (performance.now() - t0) / 1000,
+        cpu: (cpu.user + cpu.system) / 1e6,
+        steps: fine.work.steps - work0.steps,
+        solverIterations: fine.work.solverIterations - work0.solverIterations,
+      },
     }),
   );
 }

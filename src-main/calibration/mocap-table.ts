@@ -4,7 +4,7 @@
  * both ways, and its own file per setup name. Points are first turned Z-up (axes.ts), so the
  * stored transform maps Z-up motion-capture coordinates to the table.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PlanarFrame } from '#contract/lab-view';
@@ -21,6 +21,7 @@ import {
 import { orientationFromZUp, orientationToZUp, pointFromZUp, pointToZUp, type UpAxis } from './axes';
 import { CalibrationError, fitPlanarRigid, fitRigid3d, type RigidFit } from './fit';
 import { residualSchema } from './residual';
+import { readStoredJson } from '../common/stored-json';
 
 export interface PointPair {
   /** Where the motion capture saw the point (its own frame and up axis). */
@@ -131,13 +132,5 @@ export function saveCalibration(dir: string, c: Calibration): string {
 
 export function loadCalibration(dir: string, setup: string): Calibration {
   const file = calibrationFile(dir, setup);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new CalibrationError(`${file}: ${(err as Error).message}`);
-  }
-  const result = calibrationSchema.safeParse(json);
-  if (!result.success) throw new CalibrationError(`${file}: invalid calibration: ${result.error.message}`);
-  return result.data;
+  return readStoredJson(file, calibrationSchema, { what: 'calibration', error: CalibrationError });
 }

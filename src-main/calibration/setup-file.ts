@@ -3,14 +3,14 @@
  * and the safety envelope around them. Produced by calibration (or, for the virtual lab, written
  * from its known truth) and loaded by every real run; a run without one cannot be armed.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { calibrationSchema } from '../calibration/mocap-table';
 import { residualSchema } from '../calibration/residual';
 import { calibrationInputSchema } from '../calibration/robot-base';
-import { problemsOf } from '#contract/scene-file';
+import { readStoredJson } from '../common/stored-json';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
@@ -135,21 +135,7 @@ export function saveSetup(file: string, setup: SetupInput): string {
 }
 
 export function loadSetup(file: string): Setup {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file}: cannot read the lab setup: ${(err as Error).message}`, { cause: err });
-  }
-  const r = setupSchema.safeParse(json);
-  if (!r.success) {
-    throw new Error(
-      `${file}: invalid lab setup\n${problemsOf(r.error)
-        .map((p) => `  ${p.path}: ${p.message}`)
-        .join('\n')}`,
-    );
-  }
-  return r.data;
+  return readStoredJson(file, setupSchema, { what: 'lab setup' });
 }
 
 /**

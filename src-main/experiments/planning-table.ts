@@ -4,9 +4,10 @@
  * bench/results/planner-NAME.json), the plan's wall time per step against the control it must fit
  * in, so the figure is the bench's, never typed by hand.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readStoredJson } from '../common/stored-json';
 
 /** The parts of a planner-NAME.json the table reads (bench/planner.ts writes more). */
 export const plannerBenchFileSchema = z.object({
@@ -42,11 +43,10 @@ export function readPlannerBenches(dir: string): PlannerBenchFile[] {
     .sort()
     .map((f) => {
       const file = path.join(dir, f);
-      const parsed = plannerBenchFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
-      if (parsed.data.task !== BENCH_FILE.exec(f)![1])
-        throw new Error(`${file}: holds task "${parsed.data.task}", not the one its name says`);
-      return parsed.data;
+      const bench = readStoredJson(file, plannerBenchFileSchema, { what: 'planner bench' });
+      if (bench.task !== BENCH_FILE.exec(f)![1])
+        throw new Error(`${file}: holds task "${bench.task}", not the one its name says`);
+      return bench;
     });
 }
 

@@ -11,6 +11,7 @@ import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
 import { fisherExact, permutationTest } from './significance';
 import { meanCiText } from './stats';
+import { readStoredJson } from '../common/stored-json';
 
 const meanCi = z.object({
   mean: z.number().nullable(),
@@ -266,15 +267,11 @@ and 95% interval over states along the task's committed fine-model run (\`npm ru
 real-time MPC. The load is the machine's 1-minute load average when the bench started.
 `;
 
-const readJson = <T>(file: string, schema: z.ZodType<T>): T => {
-  const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-};
-
 /** Experiments committed under docs/experiments whose code no longer repeats them. */
 export function readStaleList(root: string): StaleList {
-  return readJson(path.join(root, 'docs/experiments/stale.json'), staleListSchema);
+  return readStoredJson(path.join(root, 'docs/experiments/stale.json'), staleListSchema, {
+    what: 'stale list',
+  });
 }
 
 /** What `npm run results` writes, by path relative to the repository root. */
@@ -286,10 +283,12 @@ export function generatedResults(root: string): { 'docs/results.md': string; 'RE
     .map((d) => ({
       name: d,
       file: readExperimentFile(path.join(dir, d)),
-      summary: readJson(path.join(dir, d, 'summary.json'), summaryFileSchema),
+      summary: readStoredJson(path.join(dir, d, 'summary.json'), summaryFileSchema, { what: 'summary' }),
       runs: readRunRecords(path.join(dir, d)),
     }));
-  const figures = readJson(path.join(dir, 'papers.json'), paperFiguresSchema);
+  const figures = readStoredJson(path.join(dir, 'papers.json'), paperFiguresSchema, {
+    what: 'paper figures',
+  });
   const stale = readStaleList(root);
   for (const s of stale)
     if (!experiments.some((e) => e.name === s.experiment))

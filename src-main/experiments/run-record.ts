@@ -3,11 +3,12 @@
  * A run file is written only when the run is complete, so its presence is what makes an
  * experiment resumable and shards mergeable.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { runSummarySchema } from '#contract/planner-events';
 import { shapeSchema } from '#contract/scene';
+import { readStoredJson } from '../common/stored-json';
 
 export const runRecordSchema = z
   .object({
@@ -65,9 +66,7 @@ export function readRunRecords(outDir: string): RunRecord[] {
     for (const f of readdirSync(path.join(root, dir))) {
       if (!f.endsWith('.json')) continue;
       const file = path.join(root, dir, f);
-      const parsed = runRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (!parsed.success) throw new Error(`${file}: not a run record (${parsed.error.issues[0]?.message})`);
-      out.push(parsed.data);
+      out.push(readStoredJson(file, runRecordSchema, { what: 'run record' }));
     }
   }
   return out;

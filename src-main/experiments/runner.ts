@@ -7,7 +7,7 @@
  * same execution-noise seed and the same planner seed for a scene, so models are compared on
  * paired runs.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +26,7 @@ import type { RunSummary } from '#contract/planner-events';
 import { parseRunSpec, taskForSpec } from './run-spec';
 import { commitPattern, currentCommit } from './provenance';
 import { inShard, type Shard } from '../common/shard';
+import { readStoredJson } from '../common/stored-json';
 
 export const experimentConfigSchema = z
   .object({
@@ -83,9 +84,9 @@ function withLoopModeName(json: unknown): unknown {
 
 export function readExperimentFile(dir: string): ExperimentFile {
   const file = path.join(dir, 'experiment.json');
-  const parsed = experimentFileSchema.safeParse(withLoopModeName(JSON.parse(readFileSync(file, 'utf8'))));
-  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return readStoredJson(file, z.preprocess(withLoopModeName, experimentFileSchema), {
+    what: 'experiment file',
+  });
 }
 
 /** The command line that runs this experiment (into outDir) from scratch. */

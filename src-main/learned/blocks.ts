@@ -31,6 +31,7 @@ import {
 import type { Block, BlockGenerator, GenerationSettings } from './generate';
 import { pushGeometrySchema } from './geometry';
 import { inShard, type Shard } from '../common/shard';
+import { readStoredJson } from '../common/stored-json';
 
 export const GENERATION_FILE = 'generation.json';
 const BLOCKS_DIR = 'blocks';
@@ -116,15 +117,10 @@ function storedSettings(s: GenerationSettings): StoredSettings {
 function readGenerationFile(dir: string): GenerationFile | null {
   const file = path.join(dir, GENERATION_FILE);
   if (!existsSync(file)) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new BlockStoreError(`${file}: ${(e as Error).message}`);
-  }
-  const parsed = generationFileSchema.safeParse(raw);
-  if (!parsed.success) throw new BlockStoreError(`${file}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return readStoredJson(file, generationFileSchema, {
+    what: 'block generation file',
+    error: BlockStoreError,
+  });
 }
 
 /** Throws SettingsMismatchError naming the first field in which `now` differs from `was`. */
@@ -173,16 +169,9 @@ export function claimDirectory(
 function readBlockFile(dir: string, index: number): BlockFile | null {
   const file = `${blockBase(dir, index)}.json`;
   if (!existsSync(file)) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new BlockStoreError(`${file}: ${(e as Error).message}`);
-  }
-  const parsed = blockFileSchema.safeParse(raw);
-  if (!parsed.success) throw new BlockStoreError(`${file}: ${z.prettifyError(parsed.error)}`);
-  if (parsed.data.index !== index) throw new BlockStoreError(`${file}: holds block ${parsed.data.index}`);
-  return parsed.data;
+  const block = readStoredJson(file, blockFileSchema, { what: 'block', error: BlockStoreError });
+  if (block.index !== index) throw new BlockStoreError(`${file}: holds block ${block.index}`);
+  return block;
 }
 
 /** True when block `index` is on disk with at least `count` transitions. */

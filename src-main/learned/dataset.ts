@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { fineModelSettingsSchema } from '#contract/scene';
 import { pushGeometrySchema } from './geometry';
 import { paddedLayout } from './slots';
+import { readStoredJson } from '../common/stored-json';
 
 const STATE = paddedLayout.size;
 export const RECORD_FLOATS = 1 + STATE + 2 + STATE;
@@ -130,15 +131,10 @@ export function recordsFromBytes(bytes: Uint8Array): Float32Array {
 }
 
 export function readDataset(dir: string): Dataset {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
-  } catch (e) {
-    throw new DatasetError(`${dir}: cannot read ${MANIFEST_FILE}: ${(e as Error).message}`);
-  }
-  const parsed = datasetManifestSchema.safeParse(raw);
-  if (!parsed.success) throw new DatasetError(`${dir}/${MANIFEST_FILE}: ${z.prettifyError(parsed.error)}`);
-  const manifest = parsed.data;
+  const manifest = readStoredJson(path.join(dir, MANIFEST_FILE), datasetManifestSchema, {
+    what: 'data-set manifest',
+    error: DatasetError,
+  });
   const bytes = readFileSync(path.join(dir, DATA_FILE));
   if (bytes.length !== manifest.count * RECORD_FLOATS * 4)
     throw new DatasetError(

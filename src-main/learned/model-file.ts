@@ -6,14 +6,15 @@
  * plus the model card (model-card.json, model-card.md) and the loss curve (loss-curve.svg),
  * written by the trainer for people.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { littleEndianBytes, recordsFromBytes, sha256 } from './dataset';
 import { INPUT_SIZE, OUTPUT_SIZE } from './features';
 import { pushGeometrySchema } from './geometry';
 import { parameterCount } from './network';
 import { normalizationSchema } from './normalization';
+import { readStoredJson } from '../common/stored-json';
 
 export const MODEL_FILE = 'model.json';
 export const WEIGHTS_FILE = 'weights.bin';
@@ -63,12 +64,6 @@ export class ModelFileError extends Error {
   override name = 'ModelFileError';
 }
 
-function toBytes(weights: Float32Array): Uint8Array {
-  const view = new DataView(new ArrayBuffer(weights.length * 4));
-  for (let i = 0; i < weights.length; i++) view.setFloat32(i * 4, weights[i]!, true);
-  return new Uint8Array(view.buffer);
-}
-
 export function saveLearnedModel(
   dir: string,
   meta: Omit<LearnedModelMeta, 'weightsSha256' | 'format' | 'version'>,
@@ -78,12 +73,13 @@ export function saveLearnedModel(
     throw new Error(
       `layer sizes ${meta.layerSizes.join('-')} need ${parameterCount(meta.layerSizes)} weights, got ${weights.length}`,
     );
-  const bytes = toBytes(weights);
+  // Weights are stored as the data set's records are: float32, little-endian.
+  const bytes = littleEndianBytes(weights);
   const full = learnedModelMetaSchema.parse({
     format: 'parapush-learned-coarse',
     version: 1,
     ...meta,
-    weightsSha256: createHash('sha256').update(bytes).digest('hex'),
+    weightsSha256: sha256(bytes),
   });
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, WEIGHTS_FILE), bytes);
@@ -92,22 +88,14 @@ export function saveLearnedModel(
 }
 
 export function loadLearnedModel(dir: string): LearnedModelFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path.join(dir, MODEL_FILE), 'utf8'));
-  } catch (e) {
-    throw new ModelFileError(`no learned model in ${dir}: ${(e as Error).message}`);
-  }
-  const parsed = learnedModelMetaSchema.safeParse(raw);
-  if (!parsed.success) throw new ModelFileError(`${dir}/${MODEL_FILE}: ${z.prettifyError(parsed.error)}`);
-  const meta = parsed.data;
+  const meta = readStoredJson(path.join(dir, MODEL_FILE), learnedModelMetaSchema, {
+    what: 'learned model',
+    error: ModelFileError,
+  });
   const bytes = readFileSync(path.join(dir, WEIGHTS_FILE));
-  if (createHash('sha256').update(bytes).digest('hex') !== meta.weightsSha256)
+  if (sha256(bytes) !== meta.weightsSha256)
     throw new ModelFileError(`${dir}/${WEIGHTS_FILE}: checksum does not match ${MODEL_FILE}`);
   if (bytes.length !== parameterCount(meta.layerSizes) * 4)
     throw new ModelFileError(`${dir}/${WEIGHTS_FILE}: wrong size for layers ${meta.layerSizes.join('-')}`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const weights = new Float32Array(bytes.length / 4);
-  for (let i = 0; i < weights.length; i++) weights[i] = view.getFloat32(i * 4, true);
-  return { meta, weights };
+  return { meta, weights: recordsFromBytes(bytes) };
 }

@@ -69,12 +69,35 @@ export interface SequencePrediction {
   stoppedBy: 'iterations' | 'tolerance' | 'exact';
 }
 
+/**
+ * Fine work done on the workers: their CPU time (s), which other processes on the same cores
+ * stretch far less than wall time, and what nothing but the work itself changes: MuJoCo steps,
+ * and the constraint solver's iterations summed over them (worker-protocol.ts FineResult).
+ */
+export interface FineWork {
+  cpu: number;
+  steps: number;
+  solverIterations: number;
+}
+
+export const noFineWork = (): FineWork => ({ cpu: 0, steps: 0, solverIterations: 0 });
+
+/** Adds `b` (a fine result or another total) into `a`, and returns `a`. */
+export function addFineWork(a: FineWork, b: FineWork): FineWork {
+  a.cpu += b.cpu;
+  a.steps += b.steps;
+  a.solverIterations += b.solverIterations;
+  return a;
+}
+
 /** Where a prediction's time went; every time in seconds. */
 export interface PredictionTiming {
   wallTime: number;
   coarseTime: number;
   /** Worker time of each fine job that ran. */
   fineJobTimes: number[];
+  /** The fine jobs' work, summed over the jobs that ran. */
+  fineWork: FineWork;
   fineJobs: number;
   /** Fine results taken from an earlier iteration instead of being recomputed. */
   fineJobsReused: number;
@@ -120,6 +143,7 @@ export async function parareal(
     wallTime: 0,
     coarseTime: 0,
     fineJobTimes: [],
+    fineWork: noFineWork(),
     fineJobs: 0,
     fineJobsReused: 0,
     overheadTime: 0,
@@ -204,6 +228,7 @@ async function runSequence(
       (r) => {
         timing.fineJobs++;
         timing.fineJobTimes.push(r.seconds);
+        addFineWork(timing.fineWork, r);
       },
       () => undefined, // cancelled speculative jobs are not an error; real failures surface through await
     );

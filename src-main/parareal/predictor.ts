@@ -11,6 +11,8 @@ import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import { projectionGeometry } from '#physics/projection';
 import type { FinePool } from './fine-pool';
 import {
+  addFineWork,
+  noFineWork,
   parareal,
   realWorldSpread,
   type CoarsePropagator,
@@ -134,6 +136,7 @@ async function fineOnly(
     wallTime,
     coarseTime: 0,
     fineJobTimes,
+    fineWork: results.reduce(addFineWork, noFineWork()),
     fineJobs: results.length,
     fineJobsReused: 0,
     overheadTime: Math.max(0, wallTime - fineJobTimes.reduce((a, b) => a + b, 0) / pool.size),

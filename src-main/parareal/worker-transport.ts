@@ -26,12 +26,15 @@ export type SpawnWorker = () => WorkerTransport;
  * process or beside it) must still get a core within milliseconds. At the same priority a worker
  * starting up or a step's burst of slices held them off the CPU for over 100 ms on two cores, and
  * the supervisor rightly stopped the run on stale motion capture. Idle cores still go to the
- * workers, so planning loses nothing when nothing else needs the CPU.
+ * workers, so planning loses nothing when nothing else needs the CPU. Lower only: a worker of a
+ * process started below that (`nice -n 19 npm run bench`, to take only idle cores) keeps the
+ * priority it was started with instead of being raised to below-normal.
  */
 export function lowerWorkerPriority(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
-    os.setPriority(pid, os.constants.priority.PRIORITY_BELOW_NORMAL);
+    const nice = Math.max(os.getPriority(pid), os.constants.priority.PRIORITY_BELOW_NORMAL);
+    os.setPriority(pid, nice);
   } catch {
     // The process may already have exited (its exit is reported through onExit).
   }

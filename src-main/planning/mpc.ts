@@ -5,7 +5,7 @@
  * loop that executes plans is mpc-loop.ts; the task-adaptive planner is tampc.ts.
  */
 import type { State } from '#contract/state';
-import type { Control, Tolerance } from '../parareal/parareal';
+import type { Control, FineWork, Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { optimize, type OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
@@ -46,6 +46,8 @@ export interface Plan {
   predictionTime: number;
   /** Control sequences predicted to make the plan (the optimizer's batches): the plan's work. */
   sequences: number;
+  /** The fine work of those sequences' predictions on the workers (CPU time, MuJoCo steps, solver iterations). */
+  work: FineWork;
   /** Predicted states of the optimizer's last noisy rollouts, when the planner keeps them. */
   rollouts?: State[][];
 }
@@ -89,7 +91,10 @@ export interface MpcPlannerOptions {
   horizon: number;
   /** Speed of the initial straight-line sequence (quasi-static speed, m/s). */
   initialSpeed: number;
-  /** Speed of the full-speed fresh candidates (m/s, capped at the optimizer's maxSpeed; default maxSpeed). */
+  /**
+   * Speed of the full-speed fresh candidates (m/s, capped at the optimizer's maxSpeed; default
+   * maxSpeed); equal to initialSpeed, only quasi-static candidates are weighed.
+   */
   fastSpeed?: number;
   /** Clearance (m) the fresh candidates plan to keep from obstacles. */
   obstacleClearance: number;
@@ -178,7 +183,9 @@ export class MpcPlanner implements Planner {
   async plan(ctx: PlanContext): Promise<Plan> {
     const { geometry, horizon, controlDuration } = this.o;
     const maxSpeed = this.o.optimizer.maxSpeed;
-    const speeds = [this.o.initialSpeed, Math.min(this.o.fastSpeed ?? maxSpeed, maxSpeed)];
+    // A full speed equal to the initial one leaves the quasi-static candidates alone: the paper's
+    // standard MPC (WAFR 2018 Sec. 6), without the same sequence weighed twice.
+    const speeds = [...new Set([this.o.initialSpeed, Math.min(this.o.fastSpeed ?? maxSpeed, maxSpeed)])];
     // A gripper approaches the target (gripper-plans.ts), slowly and at full speed, instead of
     // pushing it.
     const approach = (speed: number): Control[] =>
@@ -216,6 +223,7 @@ export class MpcPlanner implements Planner {
       costs: r.costHistory,
       predictionTime: r.predictionTime,
       sequences: r.sequencesPredicted,
+      work: r.work,
       rollouts: r.rollouts,
     };
   }

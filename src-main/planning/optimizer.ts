@@ -16,7 +16,7 @@
 import type { ControlLimits } from '#contract/scene';
 import type { State } from '#contract/state';
 import { clampControl } from './control-space';
-import type { Control, Tolerance } from '../parareal/parareal';
+import { addFineWork, noFineWork, type Control, type FineWork, type Tolerance } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import type { BatchRollout } from './rollout';
 import type { Rng } from '../common/rng';
@@ -75,6 +75,8 @@ export interface OptimizeResult {
   /** Wall time spent in batched rollouts (s). */
   predictionTime: number;
   sequencesPredicted: number;
+  /** The fine work of those predictions on the workers: with sequencesPredicted, work per sequence. */
+  work: FineWork;
 }
 
 /** Rollout traces kept per step: enough to see the search, small enough for every event. */
@@ -101,11 +103,13 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
   );
   let predictionTime = 0;
   let sequencesPredicted = 0;
+  const work = noFineWork();
 
   const predict = async (sequences: Control[][]): Promise<Candidate[]> => {
     const batch = await rollout(x0, sequences, input.signal);
     predictionTime += batch.wallTime;
     sequencesPredicted += sequences.length;
+    addFineWork(work, batch.work);
     return sequences.map((controls, r) => {
       const trajectory = batch.trajectories[r]!;
       const stepCosts = cost.evaluate(trajectory, controls, input.uPrev);
@@ -186,6 +190,7 @@ export async function optimize(input: OptimizeInput): Promise<OptimizeResult> {
     rollouts: lastRollouts,
     predictionTime,
     sequencesPredicted,
+    work,
   };
 }
 

@@ -4,7 +4,7 @@
  * (coarse, Parareal or fine) can spread them over the worker pool.
  */
 import type { State } from '#contract/state';
-import type { Control, Tolerance } from '../parareal/parareal';
+import type { Control, FineWork, Tolerance } from '../parareal/parareal';
 import type { Predictor } from '../parareal/predictor';
 
 export interface RolloutBatch {
@@ -16,6 +16,8 @@ export interface RolloutBatch {
   changes: Tolerance[][];
   /** Wall time of the batch (s). */
   wallTime: number;
+  /** The fine work the batch took on the workers (none for the coarse model alone). */
+  work: FineWork;
 }
 
 /** Predicts every sequence from x0; aborting `signal` abandons the batch (it rejects). */
@@ -29,6 +31,7 @@ export function predictorRollout(predictor: Predictor): BatchRollout {
       iterates: result.sequences.map((s) => s.iterates),
       changes: result.sequences.map((s) => s.changes),
       wallTime: result.timing.wallTime,
+      work: result.timing.fineWork,
     };
   };
 }

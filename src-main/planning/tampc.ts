@@ -22,7 +22,7 @@
  */
 import type { ControlLimits } from '#contract/scene';
 import type { State } from '#contract/state';
-import type { Control } from '../parareal/parareal';
+import { addFineWork, noFineWork, type Control } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import { approachAndPush, type Plan, type PlanContext, type Planner } from './mpc';
 import { prePushPoint } from './push-heading';
@@ -210,6 +210,7 @@ export class TampcPlanner implements Planner {
       predictionTime: optimized.reduce((a, r) => a + r.predictionTime, 0),
       // The candidates' optimizations; the sampled values predict single controls, not sequences.
       sequences: optimized.reduce((a, r) => a + r.sequencesPredicted, 0),
+      work: optimized.reduce((a, r) => addFineWork(a, r.work), noFineWork()),
     };
   }
 

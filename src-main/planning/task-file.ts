@@ -3,7 +3,6 @@
  * simulated execution world's noise, and how experiments sample initial states. SI units.
  * Shipped tasks live in resources/tasks/; the scene path is relative to the task file.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile } from '../common/config-files';
@@ -25,6 +24,7 @@ import {
 import { tableRegion } from '#contract/table-region';
 import { DEFAULT_REPLAN_TOLERANCE } from './mpc-loop';
 import { costTermSchema } from './costs/cost-terms';
+import { readStoredJson } from '../common/stored-json';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
@@ -279,13 +279,7 @@ export function parseTask(value: unknown, file = '<task>'): Task {
 }
 
 export function loadTaskFile(file: string): LoadedTask {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new TaskFileError(`${file}: ${(err as Error).message}`);
-  }
-  const task = parseTask(json, file);
+  const task = readStoredJson(file, taskSchema, { what: 'task', error: TaskFileError });
   const scene = loadSceneFile(path.resolve(path.dirname(file), task.scene));
   checkTaskFitsScene(task, scene, file);
   const s = task.sampling;

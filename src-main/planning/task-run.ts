@@ -62,7 +62,8 @@ export function theoreticalSpeedup(model: PredictionModel, horizon: number): num
     : null;
 }
 
-export async function createTaskRun(o: {
+/** What a task's planner is built from. */
+export interface TaskRunSetup {
   task: Task;
   /** The task's scene (the worker pool compiles it once; start states come separately). */
   scene: Scene;
@@ -71,7 +72,9 @@ export async function createTaskRun(o: {
   coarse?: CoarseModelKind;
   /** Seed of the planning side (exploration noise, TAMPC samples). */
   seed: number;
-}): Promise<TaskRunParts> {
+}
+
+export async function createTaskRun(o: TaskRunSetup): Promise<TaskRunParts> {
   const { task, scene } = o;
   const geometry = new TaskGeometry(scene);
   const cost = new TrajectoryCost(task.costs, geometry);
@@ -186,18 +189,14 @@ export function loopMode(task: Task): Pick<MpcLoopOptions, 'asynchronous' | 'con
 }
 
 /** One MPC run of a task on a plant (a simulated execution world), with the task's own limits. */
-export async function runTaskOn(o: {
-  task: Task;
-  scene: Scene;
-  pool: FinePool;
-  model: ModelRequest;
-  coarse?: CoarseModelKind;
-  seed: number;
-  plant: Plant;
-  /** Told of every executed step (the run's recorder, when it has one). */
-  onStep?: (step: PlannerStep) => void;
-  signal?: AbortSignal;
-}): Promise<RunSummary> {
+export async function runTaskOn(
+  o: TaskRunSetup & {
+    plant: Plant;
+    /** Told of every executed step (the run's recorder, when it has one). */
+    onStep?: (step: PlannerStep) => void;
+    signal?: AbortSignal;
+  },
+): Promise<RunSummary> {
   const p = o.task.planner;
   const parts = await createTaskRun(o);
   try {

@@ -1,8 +1,8 @@
 /** The software version written into every session log: package name and version. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { appRoot } from '../common/paths';
+import { readStoredJson } from '../common/stored-json';
 
 const packageSchema = z.object({ name: z.string(), version: z.string() });
 
@@ -11,7 +11,7 @@ let cached: { name: string; version: string } | undefined;
 export function softwareVersion(): { name: string; version: string } {
   if (!cached) {
     try {
-      cached = packageSchema.parse(JSON.parse(readFileSync(path.join(appRoot, 'package.json'), 'utf8')));
+      cached = readStoredJson(path.join(appRoot, 'package.json'), packageSchema);
     } catch {
       // A packaged app without its package.json still logs; the version is then unknown.
       cached = { name: 'parapush', version: 'unknown' };

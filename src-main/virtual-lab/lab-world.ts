@@ -146,6 +146,13 @@ export class LabWorld {
   /**
    * Puts slider i at rest on `pose`, as a hand on the table moves an object: the fault of a table
    * that changes while a run waits (the operator confirming, the gripper gripping).
+   *
+   * The fine model writes planar states only whole, so the world's last read state, with the
+   * slider moved, is written back (`FineModel.writeState`): that resets MuJoCo's data in place
+   * (mj_resetData: time, contacts, solver warm start), keeps the robot's and the other sliders' poses and
+   * velocities, and, given no control, also zeroes the robot's velocity command. The zero lasts
+   * only until the next stepping tick, whose `driveRobot` sets the command from the tool's motion
+   * before every MuJoCo step, so an arm that is moving keeps being tracked.
    */
   placeSlider(i: number, pose: { x: number; y: number; theta: number }): void {
     this.layout.setSlider(this.state, i, pose);

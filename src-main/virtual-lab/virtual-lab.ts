@@ -20,9 +20,8 @@ import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
 import { VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
-import { problemsOf } from '#contract/scene-file';
 import { controllerProfile, softwareVersionSchema } from './virtual-ur/profile';
-import { readFileSync } from 'node:fs';
+import { readStoredJson } from '../common/stored-json';
 
 const port = z.number().int().min(0).max(65535);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -108,21 +107,9 @@ export type LabConfigInput = z.input<typeof labConfigSchema>;
 
 export function loadLabConfig(file: string | undefined): LabConfig {
   if (!file) return labConfigSchema.parse({});
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file}: cannot read the lab config: ${(err as Error).message}`, { cause: err });
-  }
-  const r = labConfigSchema.safeParse(json);
-  if (!r.success)
-    throw new Error(
-      `${file}: invalid lab config\n${problemsOf(r.error)
-        .map((p) => `  ${p.path}: ${p.message}`)
-        .join('\n')}`,
-    );
+  const config = readStoredJson(file, labConfigSchema, { what: 'lab config' });
   // A relative scene path is relative to the config file.
-  return { ...r.data, scene: path.resolve(path.dirname(file), r.data.scene) };
+  return { ...config, scene: path.resolve(path.dirname(file), config.scene) };
 }
 
 export interface LabPorts extends VirtualUrPorts {

@@ -277,6 +277,18 @@ export const plannerStepSchema = z
         prediction: nonNegative.describe('s, wall time spent in predictions'),
         /** Control sequences predicted to make this plan: its work, beside its time. Absent in older logs. */
         sequences: z.number().int().min(0).optional(),
+        /**
+         * The workers' CPU time for those predictions, s: the plan's work per sequence measured
+         * so that other processes on the same cores do not stretch it (planning does). Absent in
+         * older logs.
+         */
+        workerCpu: nonNegative.optional(),
+        /**
+         * MuJoCo steps of those predictions, and the solver's iterations summed over them: the
+         * work, counted. Absent in older logs.
+         */
+        fineSteps: z.number().int().min(0).optional(),
+        solverIterations: z.number().int().min(0).optional(),
         workers: z.number().int().min(0),
         /** Parareal's speedup over the fine model in theory, N / K (ISRR 2019 Eq. 4); null without Parareal. */
         theoreticalSpeedup: nonNegative.nullable(),

@@ -60,11 +60,30 @@ export function noiseDofs(layout: StateLayout): number {
   return layout.robotDofs + 3 * layout.sliderCount;
 }
 
+/** Fine work counted: MuJoCo steps, and the constraint solver's iterations summed over them. */
+export interface FineWorkCount {
+  steps: number;
+  solverIterations: number;
+}
+
 export class FineModel {
   readonly layout: StateLayout;
   private readonly sliders: SliderAddress[];
   private readonly robot: RobotDof[];
   private disposed = false;
+  /**
+   * The fine work done since the model was made, counted (the same on any machine, under any
+   * load): MuJoCo steps, and the constraint solver's iterations summed over them. A step's cost
+   * grows with its solver iterations: a pusher pushing an object takes about 3.5 a step, one
+   * moving freely about 1 (docs/planner.md). A worker reports it per job beside its CPU time.
+   */
+  readonly work: FineWorkCount = { steps: 0, solverIterations: 0 };
+  /**
+   * MjData's solver_niter, a view into WebAssembly memory kept between steps: fetching it (or any
+   * MjData field) through the bindings every step made steps a third dearer. A memory growth
+   * detaches it (length 0); it is fetched again then.
+   */
+  private iterations: Int32Array | undefined;
 
   private constructor(
     private readonly mj: MujocoModule,
@@ -120,13 +139,13 @@ export class FineModel {
   step(x: State, u: Control, dt: number, out: State = this.layout.create()): State {
     this.writeState(x, u);
     const n = this.stepsFor(dt);
-    for (let k = 0; k < n; k++) this.mj.mj_step(this.model, this.data);
+    for (let k = 0; k < n; k++) this.mjStep();
     return this.readState(out);
   }
 
   /** Steps the current MjData without resetting it (for the execution world, which keeps its own history). */
   advance(steps: number): void {
-    for (let k = 0; k < steps; k++) this.mj.mj_step(this.model, this.data);
+    for (let k = 0; k < steps; k++) this.mjStep();
   }
 
   /**
@@ -147,7 +166,7 @@ export class FineModel {
     this.setControl(u);
     for (let k = 1; k <= n; k++) {
       if (std > 0) this.perturbVelocities(() => std * normal());
-      this.mj.mj_step(this.model, this.data);
+      this.mjStep();
       afterStep?.(k);
     }
     return n;
@@ -252,6 +271,17 @@ export class FineModel {
     this.disposed = true;
     this.data.delete();
     this.model.delete();
+  }
+
+  private mjStep(): void {
+    this.mj.mj_step(this.model, this.data);
+    this.work.steps++;
+    let iterations = this.iterations;
+    if (iterations === undefined || iterations.length === 0)
+      iterations = this.iterations = this.data.solver_niter as Int32Array;
+    // One entry per constraint island; MuJoCo clears them all before each step's solve, so the
+    // sum is this step's iterations however many islands it had.
+    for (let i = 0; i < iterations.length; i++) this.work.solverIterations += iterations[i]!;
   }
 
   private assertLive(): void {

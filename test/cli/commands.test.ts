@@ -66,20 +66,12 @@ describe('parapush scene schema', () => {
 
 describe('parapush simulate', () => {
   const controls = '[[0.05,0],[0.05,0]]';
+  /** Two 50 mm/s controls of 0.5 s each on the scene, with `model`. */
+  const simulate = (model: string, ...more: string[]) =>
+    cli('simulate', '--scene', scene, '--controls', controls, '--model', model, '--dt', '0.5', ...more);
 
   it('coarse: the pusher moves by u*dt and pushes the object straight ahead', async () => {
-    const r = await cli(
-      'simulate',
-      '--scene',
-      scene,
-      '--controls',
-      controls,
-      '--model',
-      'coarse',
-      '--dt',
-      '0.5',
-      '--json',
-    );
+    const r = await simulate('coarse', '--json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as StatesJson;
     expect(out.layout.slice(0, 5)).toEqual(['pusher.x', 'pusher.y', 'object.x', 'object.y', 'object.theta']);
@@ -97,17 +89,7 @@ describe('parapush simulate', () => {
   it(
     'fine (MuJoCo): the same push within a millimetre, in the table format',
     async () => {
-      const r = await cli(
-        'simulate',
-        '--scene',
-        scene,
-        '--controls',
-        controls,
-        '--model',
-        'fine',
-        '--dt',
-        '0.5',
-      );
+      const r = await simulate('fine');
       expect(r.code).toBe(0);
       const lines = r.stdout.trimEnd().split('\n');
       expect(lines[0]!.trim().split(/\s+/)).toEqual(['pusher', 'object']);
@@ -344,26 +326,28 @@ describe('parapush learn generate, train, evaluate', () => {
   const data = path.join(tmp, 'data');
   const model = path.join(tmp, 'model');
   const count = 6;
+  /** `learn generate` of `count` transitions at 0.1 s into `data`; the seed is what the tests vary. */
+  const generate = (seed: number, ...more: string[]) =>
+    cli(
+      'learn',
+      'generate',
+      '--scene',
+      scene,
+      '--out',
+      data,
+      '--count',
+      String(count),
+      '--seed',
+      String(seed),
+      '--dt',
+      '0.1',
+      ...more,
+    );
 
   it(
     'generate writes a data set of fine-model transitions',
     async () => {
-      const r = await cli(
-        'learn',
-        'generate',
-        '--scene',
-        scene,
-        '--out',
-        data,
-        '--count',
-        String(count),
-        '--seed',
-        '3',
-        '--dt',
-        '0.1',
-        '--workers',
-        '1',
-      );
+      const r = await generate(3, '--workers', '1');
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^${count} transitions in ${data} `));
       const manifest = JSON.parse(readFileSync(path.join(data, 'manifest.json'), 'utf8')) as {
@@ -386,20 +370,7 @@ describe('parapush learn generate, train, evaluate', () => {
 
   it('generate run again makes no block and assembles the same data set', async () => {
     const before = readFileSync(path.join(data, 'transitions.bin'));
-    const r = await cli(
-      'learn',
-      'generate',
-      '--scene',
-      scene,
-      '--out',
-      data,
-      '--count',
-      String(count),
-      '--seed',
-      '3',
-      '--dt',
-      '0.1',
-    );
+    const r = await generate(3);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`${data}: 1 of 1 blocks already made, 0 to make`);
     expect(r.stdout).toMatch(new RegExp(`^${count} transitions in ${data} `));
@@ -407,20 +378,7 @@ describe('parapush learn generate, train, evaluate', () => {
   });
 
   it('generate refuses a data set directory made with other settings, naming the option', async () => {
-    const r = await cli(
-      'learn',
-      'generate',
-      '--scene',
-      scene,
-      '--out',
-      data,
-      '--count',
-      String(count),
-      '--seed',
-      '4',
-      '--dt',
-      '0.1',
-    );
+    const r = await generate(4);
     expectBadInput(
       r,
       `--out: ${data} holds blocks made with seed 3; this run asks for seed 4 (--seed); use the same settings or another directory`,

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlannerStep } from '#contract/planner-events';
-import type { Plan, PlanContext } from '../../src-main/planning/mpc';
+import type { PlanContext } from '../../src-main/planning/mpc';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
@@ -22,26 +22,16 @@ const watch = vi.hoisted(() => ({
   hold: undefined as (() => Promise<void>) | undefined,
 }));
 
-vi.mock('../../src-main/planning/task-run', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src-main/planning/task-run')>();
-  return {
-    ...real,
-    createTaskRun: async (...args: Parameters<typeof real.createTaskRun>) => {
-      const parts = await real.createTaskRun(...args);
-      const planner = parts.planner;
-      const plan = planner.plan.bind(planner);
-      planner.plan = async (ctx: PlanContext): Promise<Plan> => {
-        watch.log.push(`plan ${ctx.step}`);
-        watch.contexts.push(ctx);
-        const made = await plan(ctx);
-        await watch.hold?.();
-        watch.log.push(`planned ${ctx.step}`);
-        return made;
-      };
-      return parts;
-    },
-  };
-});
+vi.mock('../../src-main/planning/task-run', async (importOriginal) =>
+  (await import('../helpers/watched-planner')).withPlanHook(await importOriginal(), async (ctx, plan) => {
+    watch.log.push(`plan ${ctx.step}`);
+    watch.contexts.push(ctx);
+    const made = await plan(ctx);
+    await watch.hold?.();
+    watch.log.push(`planned ${ctx.step}`);
+    return made;
+  }),
+);
 
 const task = quickLabTask(2);
 const labs = labsPerTest();

@@ -16,26 +16,16 @@ const labs = labsPerTest();
 /** Told when the run's second plan starts; that plan then never answers (a plan that takes forever). */
 const second = vi.hoisted(() => ({ started: undefined as (() => void) | undefined }));
 
-vi.mock('../../src-main/planning/task-run', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src-main/planning/task-run')>();
-  return {
-    ...real,
-    createTaskRun: async (...args: Parameters<typeof real.createTaskRun>) => {
-      const parts = await real.createTaskRun(...args);
-      const planner = parts.planner;
-      const plan = planner.plan.bind(planner);
-      planner.plan = (ctx): Promise<Plan> => {
-        if (ctx.step !== 1 || !second.started) return plan(ctx);
-        second.started();
-        // The planner works on (its predictions on the workers), but its answer never comes: a
-        // run that waited for it would not end.
-        plan(ctx).catch(() => undefined);
-        return new Promise<Plan>(() => undefined);
-      };
-      return parts;
-    },
-  };
-});
+vi.mock('../../src-main/planning/task-run', async (importOriginal) =>
+  (await import('../helpers/watched-planner')).withPlanHook(await importOriginal(), (ctx, plan) => {
+    if (ctx.step !== 1 || !second.started) return plan(ctx);
+    second.started();
+    // The planner works on (its predictions on the workers), but its answer never comes: a
+    // run that waited for it would not end.
+    plan(ctx).catch(() => undefined);
+    return new Promise<Plan>(() => undefined);
+  }),
+);
 
 /** Records every gripper command that moves the fingers, in `order`, as it is sent. */
 function watchGripper(link: LabLink, order: string[]): void {

@@ -24,7 +24,7 @@ const fine: FineRunner = {
       x = other.step(x, u[0]!, u[1]!, job.dt);
       states.push(x);
     }
-    return { id: 0, states, seconds: 0 };
+    return { id: 0, states, seconds: 0, cpu: 0, steps: 0, solverIterations: 0 };
   },
 };
 

@@ -36,6 +36,27 @@ describe('fine model (MuJoCo)', () => {
     expect(Math.abs(x2[0]! - x1[0]! - 0.05) / 0.05).toBeLessThan(0.01);
   });
 
+  it('counts its work: MuJoCo steps, and more solver iterations a step while it pushes than while it moves freely', () => {
+    const x0 = initialState(scene);
+    const count = (u: [number, number]): { steps: number; solverIterations: number } => {
+      const before = { ...fine.work };
+      fine.step(x0, u, 1);
+      return {
+        steps: fine.work.steps - before.steps,
+        solverIterations: fine.work.solverIterations - before.solverIterations,
+      };
+    };
+    const free = count([0, 0.08]); // sideways: no contact with the slider
+    const push = count([0.05, 0]); // into the slider
+    expect(free.steps).toBe(fine.stepsFor(1));
+    expect(push.steps).toBe(fine.stepsFor(1));
+    // The sliders rest on the table in both: the solver works, harder while pushing.
+    expect(free.solverIterations).toBeGreaterThan(0);
+    expect(push.solverIterations).toBeGreaterThan(1.5 * free.solverIterations);
+    // Counted, not timed: the same job counts the same again.
+    expect(count([0.05, 0])).toEqual(push);
+  });
+
   it('rejects a control duration that is not a whole number of time steps', () => {
     expect(() => fine.step(initialState(scene), [0.01, 0], 0.0015)).toThrow(/whole number/);
   });

@@ -30,6 +30,9 @@ describe('asynchronous TAMPC on the worker pool', () => {
       planner: {
         ...p,
         loopMode: 'asynchronous',
+        // The 2 ms predictions the comment below measures against: the task's real-time Euler
+        // 5 ms ones end this push 9 mm / 0.1 rad from the 1 ms world, beyond the confirm tolerance.
+        prediction: { integrator: 'Euler', timestep: 0.002 },
         optimizer: { ...p.optimizer, rollouts: 4 },
         tampc: { ...p.tampc, candidates: 2, minActions: 1, maxActions: 2, samples: 2, iterations: 1 },
       },

@@ -5,96 +5,41 @@
  * table has left.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
 import { initialState, layoutForScene, type State } from '#contract/state';
 import { seenTable } from '../helpers/seen-table';
 import type { Control, Tolerance } from '../../src-main/parareal/parareal';
-import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
-import { runMpc } from '../../src-main/planning/mpc-loop';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import type { PlanContext, Planner } from '../../src-main/planning/mpc';
 import type { Plant } from '../../src-main/planning/plant';
 import { RobotPlant, type PlantSupervisor } from '../../src-main/run/robot-plant';
-import { referenceScene } from '../helpers/scenes';
+import {
+  geometry,
+  KinematicPlanner,
+  KinematicPlant,
+  runKinematicLoop,
+  scene,
+} from '../helpers/kinematic-mpc';
 import { kinematicStep } from './toy';
 
-const scene = { ...referenceScene('isrr-obstacle'), obstacles: [] };
-const g = new TaskGeometry(scene);
-const L = g.layout;
+const L = geometry.layout;
 const spread: Tolerance = { translation: 0.008, rotation: 0.07 };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Plans u = (speed, step / 1000) (distinct per step), predicting kinematic motion; records what it was asked. */
-class RecordingPlanner implements Planner {
-  readonly asked: { ctx: PlanContext; at: number }[] = [];
-  constructor(
-    private readonly dt: number,
-    private readonly delayMs: (step: number) => number = () => 0,
-    private readonly speed = 0.05,
-  ) {}
-  async plan(ctx: PlanContext): Promise<Plan> {
-    this.asked.push({ ctx, at: performance.now() });
-    await sleep(this.delayMs(ctx.step));
-    const u: Control = [this.speed, ctx.step / 1000];
-    const states = [ctx.x];
-    for (let k = 0; k < 3; k++) states.push(kinematicStep(L, states[k]!, u, this.dt));
-    return {
-      controls: [u, u, u],
-      restTime: 0,
-      iterates: [states],
-      iterationLabels: [3],
-      changes: [],
-      costs: [1],
-      predictionTime: 0,
-      sequences: 12,
-    };
-  }
-}
+/** Plans u = (0.05, step / 1000), distinct per step, taking `delayMs(step)` of wall time. */
+const recordingPlanner = (dt: number, delayMs: (step: number) => number = () => 0): KinematicPlanner =>
+  new KinematicPlanner(dt, { control: (step) => [0.05, step / 1000], delayMs });
 
 /** Moves pusher and object kinematically, `bias` m/s sideways; execute takes `realMs` of wall time. */
-class KinematicPlant implements Plant {
-  readonly executed: { u: Control; start: number; end: number }[] = [];
-  constructor(
-    public x: State,
-    private readonly dt: number,
-    private readonly realMs = 0,
-    private readonly bias = 0,
-  ) {}
-  observe(): State {
-    return Float64Array.from(this.x);
-  }
-  async execute(u: Control, dt: number): Promise<State[]> {
-    const start = performance.now();
-    await sleep(this.realMs);
-    this.x = kinematicStep(L, this.x, [u[0]!, u[1]! + this.bias], dt);
-    this.executed.push({ u, start, end: performance.now() });
-    return [this.observe()];
-  }
-}
+const kinematicPlant = (x: State, realMs = 0, bias = 0): KinematicPlant =>
+  new KinematicPlant(x, { realMs, bias });
 
-function run(plant: Plant, planner: Planner, o: { maxActions: number; dt: number; signal?: AbortSignal }) {
-  const steps: PlannerStep[] = [];
-  const summary = runMpc({
-    plant,
-    planner,
-    geometry: g,
-    controlDuration: o.dt,
-    maxActions: o.maxActions,
-    timeLimit: 1e6,
-    workers: 1,
-    theoreticalSpeedup: null,
-    asynchronous: { tolerance: spread },
-    confirmTolerance: spread,
-    onStep: (s) => steps.push(plannerStepSchema.parse(s)),
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
-  return { summary, steps };
-}
+const run = (plant: Plant, planner: Planner, o: { maxActions: number; dt: number; signal?: AbortSignal }) =>
+  runKinematicLoop(plant, planner, { ...o, tolerance: spread, asynchronous: true });
 
 describe('asynchronous MPC', () => {
   it('plans step n+1 during control n, from the state plan n predicts at its end', async () => {
     const dt = 0.05;
-    const planner = new RecordingPlanner(dt);
-    const plant = new KinematicPlant(initialState(scene), dt, 30);
+    const planner = recordingPlanner(dt);
+    const plant = kinematicPlant(initialState(scene), 30);
     const { summary, steps } = run(plant, planner, { maxActions: 4, dt });
     expect((await summary).actions).toBe(4);
     for (let n = 0; n < 3; n++) {
@@ -112,9 +57,9 @@ describe('asynchronous MPC', () => {
 
   it('plans again from the observation when it is off the prediction, and says so', async () => {
     const dt = 1;
-    const planner = new RecordingPlanner(dt);
+    const planner = recordingPlanner(dt);
     // The world drifts 20 mm sideways per control: beyond the 8 mm tolerance.
-    const plant = new KinematicPlant(initialState(scene), dt, 0, 0.02);
+    const plant = kinematicPlant(initialState(scene), 0, 0.02);
     const { summary, steps } = run(plant, planner, { maxActions: 3, dt });
     await summary;
     for (const s of steps.slice(1)) {
@@ -140,8 +85,8 @@ describe('asynchronous MPC', () => {
   it('drops a plan that arrives after an abort', async () => {
     const dt = 0.02;
     const abort = new AbortController();
-    const planner = new RecordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
-    const plant = new KinematicPlant(initialState(scene), dt, 20);
+    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
+    const plant = kinematicPlant(initialState(scene), 20);
     const { summary } = run(plant, planner, { maxActions: 10, dt, signal: abort.signal });
     await sleep(40); // control 0 done, plan 1 still running
     abort.abort();
@@ -153,8 +98,8 @@ describe('asynchronous MPC', () => {
   it('cancels the plan for the next step when the run ends during a control', async () => {
     const dt = 0.02;
     const abort = new AbortController();
-    const planner = new RecordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
-    const plant = new KinematicPlant(initialState(scene), dt, 30);
+    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
+    const plant = kinematicPlant(initialState(scene), 30);
     const { summary } = run(plant, planner, { maxActions: 10, dt, signal: abort.signal });
     await sleep(10); // control 0 under way, plan 1 started
     abort.abort();
@@ -166,7 +111,7 @@ describe('asynchronous MPC', () => {
 
   it('does not wait for a dropped plan before planning again', async () => {
     const dt = 0.01;
-    const planner = new RecordingPlanner(dt);
+    const planner = recordingPlanner(dt);
     // Plans for predicted states never finish unless cancelled: waiting for one would hang the run.
     const dropped: PlanContext[] = [];
     const both: Planner = {
@@ -179,7 +124,7 @@ describe('asynchronous MPC', () => {
       },
     };
     // 20 mm of drift per control: every pending plan is dropped.
-    const plant = new KinematicPlant(initialState(scene), dt, 0, 2);
+    const plant = kinematicPlant(initialState(scene), 0, 2);
     const { summary } = run(plant, both, { maxActions: 3, dt });
     expect((await summary).actions).toBe(3);
     expect(dropped).toHaveLength(2);
@@ -189,9 +134,9 @@ describe('asynchronous MPC', () => {
   it('never sends a plan made from a state the table has since left', async () => {
     const dt = 1;
     const x0 = initialState(scene);
-    const plant = new KinematicPlant(x0, dt);
+    const plant = kinematicPlant(x0);
     // While the first plan is being made, someone moves the object by 30 mm.
-    const planner = new RecordingPlanner(dt, (step) => {
+    const planner = recordingPlanner(dt, (step) => {
       if (step === 0 && planner.asked.length === 1) {
         const o = L.posOffset(0);
         plant.x = Float64Array.from(plant.x);
@@ -241,7 +186,7 @@ describe('asynchronous MPC', () => {
       },
     };
     // Plans after the first take three controls' time: every one is late.
-    const planner = new RecordingPlanner(dt, (step) => (step === 0 ? 0 : 3 * dt * 1000));
+    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 3 * dt * 1000));
     const { summary } = run(plant, planner, { maxActions: 3, dt });
     const s = await summary;
     expect(s.actions).toBe(3);

@@ -4,53 +4,23 @@
  * when the table has moved since, and gives it up when the run is aborted while it is made.
  */
 import { describe, expect, it } from 'vitest';
-import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
-import { initialState, type State } from '#contract/state';
-import type { Control, Tolerance } from '../../src-main/parareal/parareal';
+import type { PlannerStep } from '#contract/planner-events';
+import { initialState } from '#contract/state';
+import type { Tolerance } from '../../src-main/parareal/parareal';
 import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
-import { planFirstStep, runMpc, type FirstPlan } from '../../src-main/planning/mpc-loop';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { planFirstStep, type FirstPlan } from '../../src-main/planning/mpc-loop';
 import type { Plant } from '../../src-main/planning/plant';
-import { referenceScene } from '../helpers/scenes';
-import { kinematicStep } from './toy';
+import {
+  geometry,
+  KinematicPlanner,
+  KinematicPlant,
+  runKinematicLoop,
+  scene,
+} from '../helpers/kinematic-mpc';
 
-const scene = { ...referenceScene('isrr-obstacle'), obstacles: [] };
-const g = new TaskGeometry(scene);
-const L = g.layout;
+const L = geometry.layout;
 const tolerance: Tolerance = { translation: 0.003, rotation: 0.03 };
 const dt = 0.1;
-
-/** Plans a straight push at 0.05 m/s, predicting kinematic motion; records what it was asked. */
-class RecordingPlanner implements Planner {
-  readonly asked: PlanContext[] = [];
-  async plan(ctx: PlanContext): Promise<Plan> {
-    this.asked.push(ctx);
-    const u: Control = [0.05, 0];
-    const states = [ctx.x];
-    for (let k = 0; k < 3; k++) states.push(kinematicStep(L, states[k]!, u, dt));
-    return {
-      controls: [u, u, u],
-      restTime: 0,
-      iterates: [states],
-      iterationLabels: [3],
-      changes: [],
-      costs: [1],
-      predictionTime: 0,
-      sequences: 12,
-    };
-  }
-}
-
-class KinematicPlant implements Plant {
-  constructor(public x: State) {}
-  observe(): State {
-    return Float64Array.from(this.x);
-  }
-  async execute(u: Control, duration: number): Promise<State[]> {
-    this.x = kinematicStep(L, this.x, u, duration);
-    return [this.observe()];
-  }
-}
 
 async function run(
   plant: Plant,
@@ -58,34 +28,27 @@ async function run(
   firstPlan: FirstPlan,
   asynchronous: boolean,
 ): Promise<{ steps: PlannerStep[]; taskTime: number; planningTimes: number[] }> {
-  const steps: PlannerStep[] = [];
-  const summary = await runMpc({
-    plant,
-    planner,
-    geometry: g,
-    controlDuration: dt,
+  const { summary, steps } = runKinematicLoop(plant, planner, {
+    dt,
     maxActions: 3,
-    timeLimit: 1e6,
-    workers: 1,
-    theoreticalSpeedup: null,
-    asynchronous: asynchronous ? { tolerance } : null,
-    confirmTolerance: tolerance,
+    tolerance,
+    asynchronous,
     firstPlan,
-    onStep: (s) => steps.push(plannerStepSchema.parse(s)),
   });
-  expect(summary.actions).toBe(3);
-  return { steps, taskTime: summary.taskTime, planningTimes: summary.planningTimes };
+  const { actions, taskTime, planningTimes } = await summary;
+  expect(actions).toBe(3);
+  return { steps, taskTime, planningTimes };
 }
 
 describe('a first plan begun before the loop', () => {
   for (const asynchronous of [false, true]) {
     it(`is sent when the table is where it was planned from (${asynchronous ? 'a' : ''}synchronous)`, async () => {
       const x0 = initialState(scene);
-      const planner = new RecordingPlanner();
-      const first = planFirstStep({ planner, geometry: g, x: x0 });
+      const planner = new KinematicPlanner(dt);
+      const first = planFirstStep({ planner, geometry, x: x0 });
       // Planned as the loop plans its first step: no control before it, no warm start.
-      expect(planner.asked[0]).toMatchObject({ step: 0, uPrev: [0, 0] });
-      expect(planner.asked[0]!.previous).toBeUndefined();
+      expect(planner.contexts[0]).toMatchObject({ step: 0, uPrev: [0, 0] });
+      expect(planner.contexts[0]!.previous).toBeUndefined();
       expect(await first.settled).toBeUndefined();
       const { steps, taskTime, planningTimes } = await run(
         new KinematicPlant(x0),
@@ -94,7 +57,7 @@ describe('a first plan begun before the loop', () => {
         asynchronous,
       );
       // Step 0 was not planned again.
-      expect(planner.asked.filter((c) => c.step === 0)).toHaveLength(1);
+      expect(planner.contexts.filter((c) => c.step === 0)).toHaveLength(1);
       expect(steps[0]).toMatchObject({
         beforeArming: true,
         replan: { divergence: { translation: 0, rotation: 0 }, replanned: false },
@@ -109,15 +72,15 @@ describe('a first plan begun before the loop', () => {
 
   it('is dropped for a fresh plan from the observation when the table moved since', async () => {
     const x0 = initialState(scene);
-    const planner = new RecordingPlanner();
-    const first = planFirstStep({ planner, geometry: g, x: x0 });
+    const planner = new KinematicPlanner(dt);
+    const first = planFirstStep({ planner, geometry, x: x0 });
     await first.settled;
     // The object was moved 2 cm by hand before the loop began.
     const moved = Float64Array.from(x0);
     const s = L.sliderPose(x0, 0);
     L.setSlider(moved, 0, { ...s, y: s.y + 0.02 });
     const { steps } = await run(new KinematicPlant(moved), planner, first, false);
-    const step0 = planner.asked.filter((c) => c.step === 0);
+    const step0 = planner.contexts.filter((c) => c.step === 0);
     expect(step0).toHaveLength(2);
     expect(Array.from(step0[1]!.x)).toEqual(Array.from(moved));
     expect(first.cancel.signal.aborted).toBe(true);
@@ -139,7 +102,7 @@ describe('a first plan begun before the loop', () => {
       },
     };
     const operator = new AbortController();
-    const first = planFirstStep({ planner, geometry: g, x: initialState(scene), signal: operator.signal });
+    const first = planFirstStep({ planner, geometry, x: initialState(scene), signal: operator.signal });
     operator.abort();
     expect((await first.settled)?.name).toBe('PlanAborted');
     await expect(first.plan).rejects.toThrow('aborted');

@@ -49,6 +49,7 @@ function fixedPlanner(u: Control, restTime = 0): Planner {
         costs: [1, 0.5],
         predictionTime: 0.002,
         sequences: 4,
+        work: { cpu: 0, steps: 0, solverIterations: 0 },
       }),
   };
 }
@@ -96,7 +97,7 @@ describe('MPC loop', () => {
   it('the MPC planner starts the next optimization from the shifted plan', async () => {
     const g = new TaskGeometry(isrr);
     const seen: Control[][][] = [];
-    const planner = new MpcPlanner({
+    const options = {
       geometry: g,
       rollout: kinematicRollout(g.layout, 1, seen),
       cost: new TrajectoryCost([{ term: 'goal-distance', weight: 100 }], g),
@@ -104,7 +105,7 @@ describe('MPC loop', () => {
       optimizer: {
         rollouts: 5,
         explorationVariance: 1e-4,
-        update: { kind: 'greedy' },
+        update: { kind: 'greedy' as const },
         maxIterations: 2,
         costThreshold: 0,
         maxSpeed: 0.1,
@@ -113,8 +114,9 @@ describe('MPC loop', () => {
       initialSpeed: 0.03,
       obstacleClearance: 0.03,
       controlDuration: 1,
-      iterationLabels: (n) => Array.from({ length: n }, (_, k) => k),
-    });
+      iterationLabels: (n: number) => Array.from({ length: n }, (_, k) => k),
+    };
+    const planner = new MpcPlanner(options);
     const x = initialState(isrr);
     const first = await planner.plan({ x, step: 0, uPrev: [0, 0] });
     expect(seen[0]![0]).toEqual(Array.from({ length: 4 }, () => [0.03, 0])); // straight to the goal
@@ -140,6 +142,15 @@ describe('MPC loop', () => {
       approachAndPush(g, x, 4, 0.03, 1, right),
       approachAndPush(g, x, 4, 0.1, 1, right),
     ]);
+    // With the full speed equal to the initial one (WAFR's standard MPC), each side is weighed once.
+    const quasiStatic = new MpcPlanner({ ...options, fastSpeed: 0.03 });
+    const quasiSeen = seen.length;
+    await quasiStatic.plan({ x, step: 1, uPrev: first.controls[0]!, previous: first.controls });
+    expect(seen[quasiSeen]!.slice(1, 3)).toEqual([
+      approachAndPush(g, x, 4, 0.03, 1, left),
+      approachAndPush(g, x, 4, 0.03, 1, right),
+    ]);
+    expect(seen[quasiSeen]!.length).toBe(seen[before]!.length - 2);
     // The last iteration's noisy rollouts come back as traces for the live view: 5 sequences, x0..x4.
     expect(first.rollouts).toHaveLength(5);
     expect(first.rollouts!.every((t) => t.length === 5)).toBe(true);

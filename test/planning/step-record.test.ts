@@ -31,6 +31,7 @@ const plan: Plan = {
   costs: [3, 2.5],
   predictionTime: 0.04,
   sequences: 12,
+  work: { cpu: 0.07, steps: 4000, solverIterations: 9000 },
   rollouts: [[x0, x1]],
 };
 
@@ -65,7 +66,16 @@ describe('stepRecord', () => {
       convergence: [{ iteration: 1, translation: 0.002, rotation: 0.01 }],
       costs: [3, 2.5],
       rollouts: [[Array.from(x0), Array.from(x1)]],
-      timings: { planning: 0.2, prediction: 0.04, sequences: 12, workers: 3, theoreticalSpeedup: 2 },
+      timings: {
+        planning: 0.2,
+        prediction: 0.04,
+        sequences: 12,
+        workerCpu: 0.07,
+        fineSteps: 4000,
+        solverIterations: 9000,
+        workers: 3,
+        theoreticalSpeedup: 2,
+      },
     });
     expect(stepRecord({ ...inputs(), rollouts: false })).not.toHaveProperty('rollouts');
   });

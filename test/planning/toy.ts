@@ -30,6 +30,7 @@ export function kinematicRollout(L: StateLayout, dt = 1, seen: Control[][][] = [
       iterates: trajectories.map((t) => [t]),
       changes: trajectories.map(() => []),
       wallTime: 0,
+      work: { cpu: 0, steps: 0, solverIterations: 0 },
     });
   };
 }

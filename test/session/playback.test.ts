@@ -173,6 +173,7 @@ describe('playback', () => {
               costs: [1.5],
               predictionTime: 0.012,
               sequences: 4,
+              work: { cpu: 0, steps: 0, solverIterations: 0 },
             };
           },
         };

@@ -5,10 +5,10 @@
  *   listen          connect to Motive (or a virtual server) and print frames
  *   calibrate       fit and save the mocap -> table calibration of a setup from point pairs
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadSceneFile } from '../../common/config-files';
+import { readStoredJson } from '../../common/stored-json';
 import { loadCapture } from '../../mocap/capture';
 import { CalibrationError } from '../../calibration/fit';
 import {
@@ -311,14 +311,7 @@ export function registerMocapCommand(program: Command): void {
     .option('--planar', 'fit yaw + translation only (3 dof) instead of a full 3D rigid transform')
     .action((o: { pairs: string; setup: string; dir: string; up: string; planar?: boolean }) => {
       requireFile(o.pairs, '--pairs');
-      let pairs;
-      try {
-        pairs = pairsSchema.parse(JSON.parse(readFileSync(o.pairs, 'utf8')));
-      } catch (err) {
-        throw new UsageError(
-          `${o.pairs}: ${err instanceof z.ZodError ? z.prettifyError(err) : (err as Error).message}`,
-        );
-      }
+      const pairs = readStoredJson(o.pairs, pairsSchema, { what: 'calibration pairs', error: UsageError });
       let c: Calibration;
       try {
         c = (o.planar ? fitCalibration2d : fitCalibration3d)(pairs, upAxis(o.up), o.setup);

@@ -38,6 +38,12 @@ describe('dry-runs benchmark', () => {
     // Each step's work beside its time: the sequences its plan predicted.
     expect(run.sequences.length).toBe(run.actions);
     for (const n of run.sequences) expect(n).toBeGreaterThan(0);
+    // ...and the workers' CPU time and MuJoCo solver iterations for them (the work, counted).
+    expect(run.workers).toBeGreaterThan(0);
+    expect(run.workerCpu.length).toBe(run.actions);
+    for (const s of run.workerCpu) expect(s).toBeGreaterThan(0);
+    expect(run.solverIterations.length).toBe(run.actions);
+    for (const n of run.solverIterations) expect(n).toBeGreaterThan(0);
     expect(run.replanned).toBeLessThanOrEqual(run.actions);
     expect(Object.values(result.outcomes).reduce((a: number, b) => a + (b as number), 0)).toBe(1);
     // How soon it pushed: from the start, and from arming, to the first motion command; a run that
@@ -56,7 +62,17 @@ describe('dry-runs benchmark', () => {
         expect(run.startToPush - run.armToPush).toBeGreaterThanOrEqual(run.planning[0]);
     }
     expect(Object.keys(result.firstPush[0])).toEqual(
-      expect.arrayContaining(['first step sequences', 'first step ms/sequence', 'later steps ms/sequence']),
+      expect.arrayContaining([
+        'first step sequences',
+        'first step ms/sequence',
+        'later steps ms/sequence',
+        'first step worker CPU ms/sequence',
+        'later steps worker CPU ms/sequence',
+        'first step solver iterations/sequence',
+        'later steps solver iterations/sequence',
+        'first step workers busy',
+        'later steps workers busy',
+      ]),
     );
   }, 180_000);
 });
