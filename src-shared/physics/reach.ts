@@ -21,10 +21,13 @@
  *   of pushes moves no farther than its first push);
  * - an object moving already (faster than `REST_SPEED`) is simulated, its centre travelling at
  *   most speed * dt (friction only slows it), and what it can touch is reached as above.
+ * A stochastic execution (TAMPC's samples) also kicks the robot's velocity at every step: its
+ * drawn kicks widen the robot's speed and its swept region (noiseReach below).
  */
 import type { Scene } from '#contract/scene';
 import { GRIPPER_YAW, layoutForScene, type Control, type State } from '#contract/state';
 import { footprintOf, footprintReach, overlap, type Footprint, type Placed } from './geometry2d';
+import { gripperReach } from './gripper-mjcf';
 
 /** Slack on the robot's swept region (m): contact lag, penetration, the actuators' first steps. */
 export const REACH_MARGIN = 0.01;
@@ -63,26 +66,83 @@ export function robotFootprint(scene: Pick<Scene, 'gripper' | 'pusher'>): {
   return { footprint: { kind: 'disc', radius: scene.pusher.radius }, offset: 0 };
 }
 
+/** The robot's body's reach about its reference point (m): its turning radius. */
+function robotRadius(scene: Pick<Scene, 'gripper' | 'pusher'>): number {
+  const body = robotFootprint(scene);
+  return footprintReach(body.footprint) + Math.abs(body.offset);
+}
+
+/** The fastest any point of the robot moves at velocity v: translation, turning at its radius, each finger at half the opening speed. */
+function pointSpeed(gripper: boolean, radius: number, v: ArrayLike<number>): number {
+  return Math.hypot(v[0]!, v[1]!) + (gripper ? Math.abs(v[GRIPPER_YAW]!) * radius + Math.abs(v[3]!) / 2 : 0);
+}
+
+/** What a phase's process noise adds to the robot's motion: its points' speed (m/s) and its drift off the commanded path (m). */
+export interface NoiseReach {
+  speed: number;
+  drift: number;
+}
+
+/**
+ * The robot's share of a stochastic phase's drawn kicks (`steps` MuJoCo steps of `stepTime`;
+ * `values` from `from` on, `stride` values a step, the robot's DOFs first, in m/s as
+ * FineModel.perturbVelocities takes them: the gripper's yaw kick moves its farthest point that
+ * fast). A kick n_k is added to the robot's velocity before step k; its velocity actuators
+ * (gain mass / timestep, mjcf.ts) shrink a velocity error by a factor c each step: 0 for Euler,
+ * 0.375 for RK4, 0.5 for the implicit integrator (and at most that with a contact's lag, which
+ * REACH_MARGIN covers). So the error during step k is at most E_k = c E_(k-1) + |n_k| (the
+ * kicks' point speeds, the triangle inequality), the robot's points move at most max E_k faster
+ * than commanded, and its reference point ends at most the sum of E_k * stepTime off the
+ * commanded path (counting each step at the error before the actuators act: for Euler the
+ * position moves with the corrected velocity, so the true drift is smaller still).
+ */
+export function noiseReach(
+  scene: Pick<Scene, 'gripper' | 'pusher' | 'fine'>,
+  values: ArrayLike<number>,
+  from: number,
+  steps: number,
+  stride: number,
+  stepTime: number,
+): NoiseReach {
+  const gripper = scene.gripper !== undefined;
+  const radius = robotRadius(scene);
+  // A kick's yaw value is a speed at the gripper's reach (fine-model.ts), a turn rate of value / reach.
+  const yawScale = scene.gripper ? 1 / gripperReach(scene.gripper) : 1;
+  const c = scene.fine.integrator === 'Euler' ? 0 : 0.5;
+  const kick = [0, 0, 0, 0];
+  let error = 0;
+  let speed = 0;
+  let drift = 0;
+  for (let k = 0; k < steps; k++) {
+    const at = from + k * stride;
+    for (let d = 0; d < (gripper ? 4 : 2); d++) kick[d] = values[at + d]!;
+    kick[GRIPPER_YAW] = gripper ? kick[GRIPPER_YAW]! * yawScale : 0;
+    error = c * error + pointSpeed(gripper, radius, kick);
+    speed = Math.max(speed, error);
+    drift += error * stepTime;
+  }
+  return { speed, drift };
+}
+
 /**
  * For each slider of the scene (in its order): whether holding control u for dt from state x can
- * move it. A slider marked false ends the control where it began.
+ * move it. A slider marked false ends the control where it began. `noise`: a stochastic phase's
+ * kicks to the robot (noiseReach), which widen its speed and its swept region.
  */
 export function reachableSliders(
   scene: Pick<Scene, 'gripper' | 'pusher' | 'sliders' | 'table'>,
   x: State,
   u: Control,
   dt: number,
+  noise: NoiseReach = { speed: 0, drift: 0 },
 ): boolean[] {
   const layout = layoutForScene(scene);
   const gripper = layout.robot === 'gripper';
   const body = robotFootprint(scene);
-  const radius = footprintReach(body.footprint) + Math.abs(body.offset);
+  const radius = robotRadius(scene);
   const v0 = layout.robotVelocity(x);
-  // The fastest any point of the robot moves: translation, turning at its radius, each finger at
-  // half the opening speed; the state's own velocity counts while the actuators bring it to u.
-  const pointSpeed = (v: readonly number[]): number =>
-    Math.hypot(v[0]!, v[1]!) + (gripper ? Math.abs(v[GRIPPER_YAW]!) * radius + Math.abs(v[3]!) / 2 : 0);
-  const robotSpeed = Math.max(pointSpeed(u), pointSpeed(v0));
+  // The state's own velocity counts while the actuators bring it to u; the noise's kicks on top.
+  const robotSpeed = Math.max(pointSpeed(gripper, radius, u), pointSpeed(gripper, radius, v0)) + noise.speed;
   const travel = robotSpeed * dt;
 
   const n = layout.sliderCount;
@@ -107,7 +167,8 @@ export function reachableSliders(
 
   // The robot's body along the control.
   const samples = Math.max(1, Math.ceil(travel / SAMPLE_TRAVEL));
-  const slack = travel / samples / 2 + REACH_MARGIN;
+  // The noise's drift moves the body off the commanded path by at most noise.drift.
+  const slack = travel / samples / 2 + REACH_MARGIN + noise.drift;
   const yaw0 = gripper ? x[GRIPPER_YAW]! : 0;
   const yawRate = gripper ? u[GRIPPER_YAW]! : 0;
   for (let k = 0; k <= samples; k++) {
