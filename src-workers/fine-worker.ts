@@ -5,6 +5,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { FineModel } from '#physics/fine-model';
+import { ReachCulledModel } from '#physics/reach-culled-model';
+import { runNoisy } from '#physics/noisy-run';
+import type { State } from '#contract/state';
+import type { Scene } from '#contract/scene';
 import { fromWorkerSchema, toWorkerSchema, type FineJob, type FromWorker } from '#contract/worker-protocol';
 
 interface Port {
@@ -39,41 +43,39 @@ interface ParentPortLike {
 }
 
 const port = connect();
-const models = new Map<string, Promise<FineModel>>();
+/** A scene's model, and what steps its jobs: the model, or it with only reachable objects. */
+interface SceneModel {
+  fine: FineModel;
+  predict: FineModel | ReachCulledModel;
+}
+const models = new Map<string, Promise<SceneModel>>();
+
+async function compile(scene: Scene): Promise<SceneModel> {
+  const fine = await FineModel.create(scene);
+  return { fine, predict: scene.fine.onlyReachable ? await ReachCulledModel.create(scene, fine) : fine };
+}
 
 async function runJob(job: FineJob): Promise<void> {
   const model = models.get(job.sceneKey);
   if (!model) throw new Error(`no scene "${job.sceneKey}" was sent to this worker`);
-  const fine = await model;
+  const { fine, predict } = await model;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const work0 = { ...fine.work };
-  const states: Float64Array[] = [];
+  // The subset models' steps count too: a culled job's work is theirs and the full model's.
+  const work0 = { ...predict.work };
   const noise = job.noise;
+  let states: State[];
   if (noise) {
     // A stochastic execution, step for step what the execution world does from a reset (TAMPC samples).
-    fine.writeState(job.x);
-    const phase = (values: Float64Array, u: readonly number[], dt: number, used: number): number => {
-      let i = used;
-      fine.advanceNoisy(u, dt, values.length > 0 ? 1 : 0, () => values[i++]!);
-      return i;
-    };
-    let used = 0;
-    for (const u of job.controls) {
-      used = phase(noise.controlNoise, u, job.dt, used);
-      states.push(fine.readState());
-    }
-    const rest = new Array<number>(fine.layout.robotDofs).fill(0);
-    const restUsed = noise.rest > 0 ? phase(noise.restNoise, rest, noise.rest, 0) : 0;
-    if (noise.rest > 0) states.push(fine.readState());
-    if (used !== noise.controlNoise.length || restUsed !== noise.restNoise.length)
-      throw new Error(
-        `noise of ${noise.controlNoise.length} + ${noise.restNoise.length} values for ${used} + ${restUsed} perturbations`,
-      );
+    states =
+      predict instanceof ReachCulledModel
+        ? predict.runNoisy(job.x, job.controls, job.dt, noise)
+        : runNoisy(fine, job.x, job.controls, job.dt, noise);
   } else {
+    states = [];
     let x = job.x;
     for (const u of job.controls) {
-      x = fine.step(x, u, job.dt);
+      x = predict.step(x, u, job.dt);
       states.push(x);
     }
   }
@@ -86,8 +88,8 @@ async function runJob(job: FineJob): Promise<void> {
         states,
         seconds: (performance.now() - t0) / 1000,
         cpu: (cpu.user + cpu.system) / 1e6,
-        steps: fine.work.steps - work0.steps,
-        solverIterations: fine.work.solverIterations - work0.solverIterations,
+        steps: predict.work.steps - work0.steps,
+        solverIterations: predict.work.solverIterations - work0.solverIterations,
       },
     }),
   );
@@ -105,7 +107,7 @@ port.onMessage((raw) => {
   const msg = parsed.data;
   if (msg.type === 'scene') {
     if (models.has(msg.sceneKey)) return;
-    const model = FineModel.create(msg.scene);
+    const model = compile(msg.scene);
     models.set(msg.sceneKey, model);
     // A failed compilation is reported by each job of the scene.
     model.then(
@@ -121,7 +123,10 @@ port.onMessage((raw) => {
     // batch sent just before may still be running.
     queue = queue.then(() =>
       model?.then(
-        (m) => m.dispose(),
+        (m) => {
+          if (m.predict !== m.fine) m.predict.dispose();
+          m.fine.dispose();
+        },
         () => undefined,
       ),
     );

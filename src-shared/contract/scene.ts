@@ -255,6 +255,14 @@ export const fineModelSettingsSchema = z
      * Absent: off, and the model is exactly the one without the option.
      */
     sleep: z.boolean().optional(),
+    /**
+     * Predictions simulate, per control, only the objects the robot can set moving within it (its
+     * body swept along the commanded motion, and what a pushed object can push in turn); the others
+     * are left out of that control's MuJoCo model and keep their state (physics/reach.ts). Applies
+     * to the planner's noise-free fine jobs, not to the execution world or TAMPC's noisy samples.
+     * Absent: off, every object simulated.
+     */
+    onlyReachable: z.boolean().optional(),
   })
   .strict();
 

@@ -13,7 +13,7 @@ import { GRIPPER_YAW, layoutForScene, wrapAngle } from '#contract/state';
 import { GRIPPER_JOINTS, gripperReach } from './gripper-mjcf';
 import { restHeight, sceneToMjcf } from './mjcf';
 
-type MujocoModule = Awaited<ReturnType<typeof loadMujoco>>;
+export type MujocoModule = Awaited<ReturnType<typeof loadMujoco>>;
 type MjModel = InstanceType<MujocoModule['MjModel']>;
 type MjData = InstanceType<MujocoModule['MjData']>;
 
@@ -120,7 +120,11 @@ export class FineModel {
   }
 
   static async create(scene: Scene): Promise<FineModel> {
-    const mj = await mujocoModule();
+    return FineModel.compile(await mujocoModule(), scene);
+  }
+
+  /** Compiles the scene's model with a loaded module (no await: reach-culled-model.ts compiles on demand). */
+  static compile(mj: MujocoModule, scene: Scene): FineModel {
     const model = mj.MjModel.from_xml_string(sceneToMjcf(scene));
     const data = new mj.MjData(model);
     return new FineModel(mj, model, data, scene, scene.fine.timestep);
