@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { tasksDir } from '../../common/paths';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
-import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
+import { loadTaskFile, TaskFileError, type LoadedTask, type Task } from '../../planning/task-file';
+import { NoiseSlopeError } from '../../experiments/noise-slope';
 import { readRunRecords } from '../../experiments/run-record';
 import { writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
@@ -17,7 +18,9 @@ import { currentCommit } from '../../experiments/provenance';
 import {
   claimOutDir,
   configOf,
+  experimentTask,
   readExperimentFile,
+  type ExperimentConfig,
   runExperiment,
   shardScenes,
 } from '../../experiments/runner';
@@ -34,6 +37,7 @@ interface ExperimentCliOptions {
   shard: string;
   workers?: string;
   async?: boolean;
+  noiseSlope?: string;
   sessions?: boolean;
   json?: boolean;
 }
@@ -70,9 +74,32 @@ const shippedTaskNames = (): string[] =>
     .map((f) => path.basename(f, '.json'))
     .sort();
 
-/** The report's title: the task, and the loop mode when it is not the default. */
-const reportTitle = (task: string, loopMode: 'asynchronous' | undefined): string =>
-  loopMode ? `${task} (asynchronous MPC)` : task;
+/** The report's title: the task, and the loop mode and noise slope when they are not the task's. */
+function reportTitle(task: string, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): string {
+  const notes = [
+    ...(config.loopMode ? ['asynchronous MPC'] : []),
+    ...(config.noiseSlope !== undefined ? [`noise slope b = ${config.noiseSlope}`] : []),
+  ];
+  return notes.length ? `${task} (${notes.join(', ')})` : task;
+}
+
+/** A noise slope b from the command line: a number >= 0. */
+function noiseSlope(name: string, arg: string): number {
+  const v = Number(arg);
+  if (arg.trim() === '' || !Number.isFinite(v) || v < 0)
+    throw new UsageError(`${name}: expected a number >= 0, got "${arg}"`);
+  return v;
+}
+
+/** A noise slope on a task whose noise is not action-proportional is bad input, caught before any run. */
+function checkNoiseSlope(task: Task, b: number | undefined): void {
+  try {
+    experimentTask(task, b === undefined ? {} : { noiseSlope: b });
+  } catch (e) {
+    if (e instanceof NoiseSlopeError) throw new UsageError(`--noise-slope: ${e.message}`);
+    throw e;
+  }
+}
 
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
   const records = readRunRecords(outDir);
@@ -110,6 +137,10 @@ export function registerExperimentCommand(program: Command): void {
     .option('--workers <W>', 'fine-model worker processes (default: one per core)')
     .option('--async', 'asynchronous MPC: plan the next step while the arm executes this one')
     .option(
+      '--noise-slope <B>',
+      "replace the task's action-proportional noise slope b (WAFR tasks) in the execution world and the planner's noise model",
+    )
+    .option(
       '--sessions',
       "record each run's session log in <out>/sessions (play it back in the console's Sessions view, `parapush log` or Foxglove)",
     )
@@ -132,6 +163,8 @@ export function registerExperimentCommand(program: Command): void {
       const seed = wholeNumber('--seed', opts.seed, 0);
       const shard = parseShard(opts.shard);
       const workers = opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount();
+      const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
+      checkNoiseSlope(task, b);
       const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
@@ -143,6 +176,7 @@ export function registerExperimentCommand(program: Command): void {
           scenes,
           seed,
           ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          ...(b !== undefined ? { noiseSlope: b } : {}),
           taskDef: task,
           scene,
           outDir: opts.out,
@@ -166,7 +200,15 @@ export function registerExperimentCommand(program: Command): void {
         process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
         return;
       }
-      report(opts.out, reportTitle(task.name, opts.async ? 'asynchronous' : undefined), models, opts.json);
+      report(
+        opts.out,
+        reportTitle(task.name, {
+          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          ...(b !== undefined ? { noiseSlope: b } : {}),
+        }),
+        models,
+        opts.json,
+      );
     });
 
   cmd
@@ -205,7 +247,7 @@ export function registerExperimentCommand(program: Command): void {
           if (existsSync(from)) cpSync(from, path.join(opts.into, sub), { recursive: true });
         }
       }
-      report(opts.into, reportTitle(config.task, config.loopMode), config.models, json);
+      report(opts.into, reportTitle(config.task, config), config.models, json);
     });
 
   cmd
