@@ -1,7 +1,8 @@
 /**
  * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
  * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report;
- * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit.
+ * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit;
+ * `parapush experiment sweep` runs the experiment once per noise level (WAFR 2018 Fig. 5).
  */
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,7 @@ import {
   shardScenes,
 } from '../../experiments/runner';
 import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
+import { runSweep, sweepMarkdown, writeSweepReport } from '../../experiments/sweep';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
 
@@ -73,6 +75,32 @@ const shippedTaskNames = (): string[] =>
     .filter((f) => f.endsWith('.json'))
     .map((f) => path.basename(f, '.json'))
     .sort();
+
+/** The options the experiment command and its sweep share, parsed and checked. */
+function experimentInputs(opts: ExperimentCliOptions) {
+  const { task, scene } = loadTask(opts.task);
+  const models = opts.models
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (models.length === 0) throw new UsageError('--models: name at least one model');
+  for (const m of models) {
+    try {
+      parseRunSpec(m);
+    } catch (e) {
+      throw new UsageError(`--models: ${(e as Error).message}`);
+    }
+  }
+  return {
+    task,
+    scene,
+    models,
+    scenes: wholeNumber('--scenes', opts.scenes, 1),
+    seed: wholeNumber('--seed', opts.seed, 0),
+    shard: parseShard(opts.shard),
+    workers: opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount(),
+  };
+}
 
 /** The report's title: the task, and the loop mode and noise slope when they are not the task's. */
 function reportTitle(task: string, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): string {
@@ -146,23 +174,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option('--json', 'print the summary as one JSON object instead of the Markdown table')
     .action(async (opts: ExperimentCliOptions) => {
-      const { task, scene } = loadTask(opts.task);
-      const models = opts.models
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean);
-      if (models.length === 0) throw new UsageError('--models: name at least one model');
-      for (const m of models) {
-        try {
-          parseRunSpec(m);
-        } catch (e) {
-          throw new UsageError(`--models: ${(e as Error).message}`);
-        }
-      }
-      const scenes = wholeNumber('--scenes', opts.scenes, 1);
-      const seed = wholeNumber('--seed', opts.seed, 0);
-      const shard = parseShard(opts.shard);
-      const workers = opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount();
+      const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
       const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
       checkNoiseSlope(task, b);
       const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
@@ -248,6 +260,83 @@ export function registerExperimentCommand(program: Command): void {
         }
       }
       report(opts.into, reportTitle(config.task, config), config.models, json);
+    });
+
+  cmd
+    .command('sweep')
+    .description(
+      "run the experiment once per noise level b (WAFR 2018 Fig. 5) into <out>/b-<b>, then write <out>/sweep.json, results.md and success and task-time plots against b; takes the experiment command's options (--task, --models, --scenes, --seed, --out, --shard, --workers, --async, --sessions)",
+    )
+    .option(
+      '--noise-slopes <list>',
+      "comma-separated noise slopes b replacing the task's (WAFR 2018: none, low, medium, high)",
+      '0,0.05,0.075,0.1',
+    )
+    .option('--report', "only rebuild the sweep's report from its level folders (after merging shards)")
+    .action(async (sub: { noiseSlopes: string; report?: boolean }, command: Command) => {
+      // The experiment command's options belong to the parent, wherever they stand on the line.
+      const opts = command.optsWithGlobals<ExperimentCliOptions & { noiseSlopes: string }>();
+      if (opts.noiseSlope !== undefined)
+        throw new UsageError('--noise-slope: a sweep sets the level of each run; give --noise-slopes');
+      if (sub.report) {
+        let report;
+        try {
+          report = writeSweepReport(opts.out);
+        } catch (e) {
+          throw new UsageError(`--report: ${(e as Error).message}`);
+        }
+        process.stdout.write(`${sweepMarkdown(report, '')}\n`);
+        return;
+      }
+      const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const levels = sub.noiseSlopes.split(',').map((v) => noiseSlope('--noise-slopes', v.trim()));
+      if (new Set(levels).size !== levels.length)
+        throw new UsageError('--noise-slopes: name each level once');
+      checkNoiseSlope(task, levels[0]);
+      const bar = new ProgressBar(levels.length * shardScenes(scenes, shard).length * models.length);
+      const abort = new AbortController();
+      const onSigint = (): void => abort.abort();
+      process.once('SIGINT', onSigint);
+      let sweep;
+      try {
+        sweep = await runSweep({
+          task: task.name,
+          models,
+          scenes,
+          seed,
+          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          noiseSlopes: levels,
+          taskDef: task,
+          scene,
+          outDir: opts.out,
+          ...(opts.sessions ? { sessions: true } : {}),
+          shard,
+          workers,
+          signal: abort.signal,
+          onRun: ({ noiseSlope: b, model, scene: s, record }) =>
+            bar.tick(
+              `b = ${b} ${model} scene ${s}: ${record ? `${record.summary.outcome} in ${record.summary.actions} actions` : 'kept from an earlier run'}`,
+            ),
+        });
+      } catch (e) {
+        if (e instanceof Error && e.message.includes('holds another experiment'))
+          throw new UsageError(e.message);
+        throw e;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      if (!sweep) {
+        process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
+        return;
+      }
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(sweep)}\n`);
+        return;
+      }
+      process.stdout.write(`${sweepMarkdown(sweep, '')}\n`);
+      process.stdout.write(
+        `wrote ${['sweep.json', 'results.md', 'success.svg', 'task-time.svg'].map((f) => path.join(opts.out, f)).join(', ')}\n`,
+      );
     });
 
   cmd
