@@ -120,11 +120,11 @@ function noiseSlope(name: string, arg: string): number {
 }
 
 /** A noise slope on a task whose noise is not action-proportional is bad input, caught before any run. */
-function checkNoiseSlope(task: Task, b: number | undefined): void {
+function checkNoiseSlope(task: Task, b: number | undefined, option = '--noise-slope'): void {
   try {
     experimentTask(task, b === undefined ? {} : { noiseSlope: b });
   } catch (e) {
-    if (e instanceof NoiseSlopeError) throw new UsageError(`--noise-slope: ${e.message}`);
+    if (e instanceof NoiseSlopeError) throw new UsageError(`${option}: ${e.message}`);
     throw e;
   }
 }
@@ -292,7 +292,7 @@ export function registerExperimentCommand(program: Command): void {
       const levels = sub.noiseSlopes.split(',').map((v) => noiseSlope('--noise-slopes', v.trim()));
       if (new Set(levels).size !== levels.length)
         throw new UsageError('--noise-slopes: name each level once');
-      checkNoiseSlope(task, levels[0]);
+      checkNoiseSlope(task, levels[0], '--noise-slopes');
       const bar = new ProgressBar(levels.length * shardScenes(scenes, shard).length * models.length);
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
