@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   'dry-runs': () => import('./dry-runs'),
   'first-step': () => import('./first-step'),
   safety: () => import('./safety'),
+  noise: () => import('./noise'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);

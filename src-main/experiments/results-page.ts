@@ -11,6 +11,7 @@ import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
 import { fisherExact, permutationTest } from './significance';
 import { meanCiText } from './stats';
+import { readSweepFile, sweepMarkdown, type SweepFile } from './sweep';
 import { readStoredJson } from '../common/stored-json';
 
 const meanCi = z.object({
@@ -211,6 +212,7 @@ export function resultsPage(
   figures: readonly PaperFigure[],
   stale: StaleList,
   planning: string,
+  sweeps: readonly { name: string; sweep: SweepFile }[] = [],
 ): string {
   const staleReason = (name: string): string | undefined => stale.find((s) => s.experiment === name)?.reason;
   return [
@@ -219,6 +221,30 @@ export function resultsPage(
     planning,
     '',
     ...experiments.map((e) => experimentSection(e, figures, staleReason(e.name))),
+    ...sweeps.map((w) => sweepSection(w.name, w.sweep, stale)),
+  ].join('\n');
+}
+
+/**
+ * A noise sweep (sweep.ts): its table over the levels and both plots; its level folders are
+ * experiments of their own, named NAME/b-<b> (in stale.json too).
+ */
+export function sweepSection(name: string, sweep: SweepFile, stale: StaleList): string {
+  const staleLevels = sweep.levels.flatMap((l) => {
+    const s = stale.find((e) => e.experiment === `${name}/${l.folder}`);
+    return s ? [`**Stale:** b = ${l.noiseSlope}: ${s.reason}`, ''] : [];
+  });
+  return [
+    `## ${name}`,
+    '',
+    ...staleLevels,
+    `Commits: ${[...new Set(sweep.levels.map((l) => `\`${l.commit.slice(0, 12)}\``))].join(', ')}; files: ${folderLink(name, '')}.`,
+    '',
+    sweepMarkdown(sweep, `experiments/${name}/`),
+    `![${name}: success rate against noise](experiments/${name}/success.svg)`,
+    '',
+    `![${name}: task time against noise](experiments/${name}/task-time.svg)`,
+    '',
   ].join('\n');
 }
 
@@ -289,15 +315,20 @@ export function generatedResults(root: string): { 'docs/results.md': string; 'RE
   const figures = readStoredJson(path.join(dir, 'papers.json'), paperFiguresSchema, {
     what: 'paper figures',
   });
+  const sweeps = readdirSync(dir)
+    .filter((d) => existsSync(path.join(dir, d, 'sweep.json')))
+    .sort()
+    .map((d) => ({ name: d, sweep: readSweepFile(path.join(dir, d)) }));
   const stale = readStaleList(root);
+  const levelNames = sweeps.flatMap((w) => w.sweep.levels.map((l) => `${w.name}/${l.folder}`));
   for (const s of stale)
-    if (!experiments.some((e) => e.name === s.experiment))
+    if (!experiments.some((e) => e.name === s.experiment) && !levelNames.includes(s.experiment))
       throw new Error(`stale.json names ${s.experiment}, which is not an experiment folder`);
   const benches = readPlannerBenches(path.join(root, 'bench/results'));
   const planning = planningTable(benches);
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   return {
-    'docs/results.md': resultsPage(experiments, figures, stale, planning),
+    'docs/results.md': resultsPage(experiments, figures, stale, planning, sweeps),
     'README.md': withGeneratedBlock(
       withGeneratedBlock(readme, README_BEGIN, README_END, readmeTable(experiments, figures, stale)),
       PLANNING_BEGIN,

@@ -24,6 +24,7 @@ import { recordedRun } from '../run/recorded-run';
 import type { PlannerStep } from '#contract/console-api';
 import type { RunSummary } from '#contract/planner-events';
 import { parseRunSpec, taskForSpec } from './run-spec';
+import { withNoiseSlope } from './noise-slope';
 import { commitPattern, currentCommit } from './provenance';
 import { inShard, type Shard } from '../common/shard';
 import { readStoredJson } from '../common/stored-json';
@@ -36,6 +37,11 @@ export const experimentConfigSchema = z
     seed: z.number().int().min(0),
     /** Present only for asynchronous MPC, so synchronous experiments keep their stored identity. */
     loopMode: z.literal('asynchronous').optional(),
+    /**
+     * The action-proportional noise slope b replacing the task file's (noise-slope.ts); present
+     * only when overridden, so other experiments keep their stored identity.
+     */
+    noiseSlope: z.number().min(0).optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
@@ -98,6 +104,7 @@ export function experimentCommand(config: ExperimentConfig, outDir: string): str
     `--scenes ${config.scenes}`,
     `--seed ${config.seed}`,
     ...(config.loopMode === 'asynchronous' ? ['--async'] : []),
+    ...(config.noiseSlope !== undefined ? [`--noise-slope ${config.noiseSlope}`] : []),
     `--out ${outDir}`,
   ].join(' ');
 }
@@ -140,6 +147,8 @@ export function sceneSeed(seed: number, scene: number): number {
 
 /** Runs (or skips, when already stored) every run of the shard; returns how many ran and were skipped. */
 export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
+  // A slope the task cannot take fails before the folder is claimed.
+  experimentTask(o.taskDef, o);
   claimOutDir(o.outDir, configOf(o));
   let ran = 0;
   let skipped = 0;
@@ -167,6 +176,7 @@ export const configOf = (o: ExperimentConfig): ExperimentConfig => ({
   scenes: o.scenes,
   seed: o.seed,
   ...(o.loopMode ? { loopMode: o.loopMode } : {}),
+  ...(o.noiseSlope !== undefined ? { noiseSlope: o.noiseSlope } : {}),
 });
 
 export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
@@ -194,13 +204,22 @@ export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
 }
 
 /**
+ * The task file's task as the experiment runs it: its loop mode and noise slope, when the
+ * experiment sets them, replace the file's; the execution world and every planner read this one.
+ */
+export function experimentTask(task: Task, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): Task {
+  const looped = config.loopMode
+    ? { ...task, planner: { ...task.planner, loopMode: config.loopMode } }
+    : task;
+  return config.noiseSlope === undefined ? looped : withNoiseSlope(looped, config.noiseSlope);
+}
+
+/**
  * Every run of the given scenes, the models of a scene in the experiment's order and in one
  * execution world per environment, exactly as the experiment ran them (a rerun repeats them).
  */
 export async function runScenes(o: SceneRunsOptions): Promise<void> {
-  const taskDef = o.loopMode
-    ? { ...o.taskDef, planner: { ...o.taskDef.planner, loopMode: o.loopMode } }
-    : o.taskDef;
+  const taskDef = experimentTask(o.taskDef, o);
   const adjust = o.adjustTask ?? ((t: Task) => t);
   const runs = o.models
     .filter((spec) => !o.only || o.only.includes(spec))
@@ -225,7 +244,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
         else {
           world?.dispose();
           world = undefined;
-          world = await ExecutionWorld.create(scene, o.taskDef.execution.noise, execSeed, x0);
+          world = await ExecutionWorld.create(scene, taskDef.execution.noise, execSeed, x0);
           worldScene = scene;
         }
         const t0 = performance.now();

@@ -1,7 +1,8 @@
 /**
  * Minimal SVG charts: bars with error bars (one bar per model), enough for the ISRR Fig. 7 /
  * WAFR Fig. 5 style plots: success rate with its Wilson interval, task time with its 95% CI;
- * and lines over a categorical x axis (planning time against worker count). Each chart is sized to its text (title, model names, tick labels), since an SVG viewer clips
+ * and lines over a categorical x axis (planning time against worker count; success rate against
+ * the noise level, with interval bars). Each chart is sized to its text (title, model names, tick labels), since an SVG viewer clips
  * whatever lies outside the viewport instead of making room for it.
  */
 export interface Bar {
@@ -122,7 +123,13 @@ export interface Series {
   label: string;
   /** One value per x category; NaN leaves a gap. */
   values: number[];
+  /** The interval of each value (e.g. a 95% Wilson interval), drawn as an error bar where both ends are finite. */
+  low?: number[];
+  high?: number[];
 }
+
+/** Horizontal spread between the series' points at one x, so their error bars do not cover each other. */
+const DODGE = 8;
 
 const SERIES_COLOURS = ['#4a7fb5', '#d9822b', '#3d9970', '#b03a48', '#7a5195', '#666666'];
 const LEGEND_ROW = 16;
@@ -139,10 +146,14 @@ export function lineChartSvg(o: {
   x: string[];
   series: Series[];
   reference?: { value: number; label: string };
+  /** The top of the y axis (e.g. 1 for a rate); by default the largest value or interval end. */
+  yMax?: number;
 }): string {
-  const all = o.series.flatMap((s) => s.values).concat(o.reference ? [o.reference.value] : []);
+  const all = o.series
+    .flatMap((s) => [...s.values, ...(s.high ?? [])])
+    .concat(o.reference ? [o.reference.value] : []);
   const finite = all.filter((v) => Number.isFinite(v) && v > 0);
-  const ticks = niceTicks(finite.length ? Math.max(...finite) : 1);
+  const ticks = niceTicks(o.yMax ?? (finite.length ? Math.max(...finite) : 1));
   const yMax = ticks.values[ticks.values.length - 1]!;
   const tickLabels = ticks.values.map((v) => v.toFixed(ticks.decimals));
   const left = Y_LABEL_X + FONT + Math.max(...tickLabels.map((t) => textWidth(t, FONT))) + TICK_GAP;
@@ -176,8 +187,10 @@ export function lineChartSvg(o: {
       `<text x="${left + plotW - 4}" y="${y - 5}" text-anchor="end">${esc(o.reference.label)}</text>`,
     );
   }
+  const intervals = o.series.some((s) => s.low && s.high);
   o.series.forEach((s, k) => {
     const colour = SERIES_COLOURS[k % SERIES_COLOURS.length]!;
+    const dx = intervals ? (k - (o.series.length - 1) / 2) * DODGE : 0;
     // Break the line at gaps, so a missing measurement is never drawn as a straight interpolation.
     let path = '';
     let pen = false;
@@ -186,9 +199,15 @@ export function lineChartSvg(o: {
         pen = false;
         return;
       }
-      path += `${pen ? 'L' : 'M'}${px(i).toFixed(1)} ${py(v).toFixed(1)} `;
+      const x = (px(i) + dx).toFixed(1);
+      path += `${pen ? 'L' : 'M'}${x} ${py(v).toFixed(1)} `;
       pen = true;
-      parts.push(`<circle cx="${px(i).toFixed(1)}" cy="${py(v).toFixed(1)}" r="3" fill="${colour}"/>`);
+      parts.push(`<circle cx="${x}" cy="${py(v).toFixed(1)}" r="3" fill="${colour}"/>`);
+      const [lo, hi] = [s.low?.[i], s.high?.[i]];
+      if (lo !== undefined && hi !== undefined && Number.isFinite(lo) && Number.isFinite(hi))
+        parts.push(
+          `<path class="error-bar" d="M${x} ${py(lo).toFixed(1)} V${py(hi).toFixed(1)} M${(px(i) + dx - 4).toFixed(1)} ${py(lo).toFixed(1)} h8 M${(px(i) + dx - 4).toFixed(1)} ${py(hi).toFixed(1)} h8" stroke="${colour}" fill="none"/>`,
+        );
     });
     if (path) parts.push(`<path d="${path.trim()}" fill="none" stroke="${colour}" stroke-width="2"/>`);
     const ly = TOP + 10 + k * LEGEND_ROW;

@@ -10,13 +10,20 @@ import { describe, expect, it } from 'vitest';
 import { describeDifference, verifyExperiment } from '../../src-main/experiments/verify';
 import { readExperimentFile } from '../../src-main/experiments/runner';
 import { readStaleList } from '../../src-main/experiments/results-page';
+import { readLevels } from '../../src-main/experiments/sweep';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
 
 const root = path.join(repoRoot, 'docs/experiments');
 /** Experiments that no longer repeat on this code are listed, with why, in stale.json. */
 const stale = new Set(readStaleList(repoRoot).map((s) => s.experiment));
+/** Experiment folders, and the level folders of noise sweeps (NAME/b-<b>, sweep.ts) as NAME/b-<b>. */
 const experiments = readdirSync(root)
+  .flatMap((d) =>
+    existsSync(path.join(root, d, 'sweep.json'))
+      ? readLevels(path.join(root, d)).map((l) => `${d}/${l.folder}`)
+      : [d],
+  )
   .filter((d) => existsSync(path.join(root, d, 'experiment.json')) && !stale.has(d))
   .sort();
 

@@ -1,14 +1,16 @@
 /**
  * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
  * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report;
- * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit.
+ * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit;
+ * `parapush experiment sweep` runs the experiment once per noise level (WAFR 2018 Fig. 5).
  */
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { tasksDir } from '../../common/paths';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
-import { loadTaskFile, TaskFileError, type LoadedTask } from '../../planning/task-file';
+import { loadTaskFile, TaskFileError, type LoadedTask, type Task } from '../../planning/task-file';
+import { NoiseSlopeError } from '../../experiments/noise-slope';
 import { readRunRecords } from '../../experiments/run-record';
 import { writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
@@ -17,11 +19,14 @@ import { currentCommit } from '../../experiments/provenance';
 import {
   claimOutDir,
   configOf,
+  experimentTask,
   readExperimentFile,
+  type ExperimentConfig,
   runExperiment,
   shardScenes,
 } from '../../experiments/runner';
 import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
+import { runSweep, sweepMarkdown, writeSweepReport } from '../../experiments/sweep';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
 
@@ -34,6 +39,7 @@ interface ExperimentCliOptions {
   shard: string;
   workers?: string;
   async?: boolean;
+  noiseSlope?: string;
   sessions?: boolean;
   json?: boolean;
 }
@@ -70,9 +76,58 @@ const shippedTaskNames = (): string[] =>
     .map((f) => path.basename(f, '.json'))
     .sort();
 
-/** The report's title: the task, and the loop mode when it is not the default. */
-const reportTitle = (task: string, loopMode: 'asynchronous' | undefined): string =>
-  loopMode ? `${task} (asynchronous MPC)` : task;
+/** The options the experiment command and its sweep share, parsed and checked. */
+function experimentInputs(opts: ExperimentCliOptions) {
+  const { task, scene } = loadTask(opts.task);
+  const models = opts.models
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (models.length === 0) throw new UsageError('--models: name at least one model');
+  for (const m of models) {
+    try {
+      parseRunSpec(m);
+    } catch (e) {
+      throw new UsageError(`--models: ${(e as Error).message}`);
+    }
+  }
+  return {
+    task,
+    scene,
+    models,
+    scenes: wholeNumber('--scenes', opts.scenes, 1),
+    seed: wholeNumber('--seed', opts.seed, 0),
+    shard: parseShard(opts.shard),
+    workers: opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount(),
+  };
+}
+
+/** The report's title: the task, and the loop mode and noise slope when they are not the task's. */
+function reportTitle(task: string, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): string {
+  const notes = [
+    ...(config.loopMode ? ['asynchronous MPC'] : []),
+    ...(config.noiseSlope !== undefined ? [`noise slope b = ${config.noiseSlope}`] : []),
+  ];
+  return notes.length ? `${task} (${notes.join(', ')})` : task;
+}
+
+/** A noise slope b from the command line: a number >= 0. */
+function noiseSlope(name: string, arg: string): number {
+  const v = Number(arg);
+  if (arg.trim() === '' || !Number.isFinite(v) || v < 0)
+    throw new UsageError(`${name}: expected a number >= 0, got "${arg}"`);
+  return v;
+}
+
+/** A noise slope on a task whose noise is not action-proportional is bad input, caught before any run. */
+function checkNoiseSlope(task: Task, b: number | undefined, option = '--noise-slope'): void {
+  try {
+    experimentTask(task, b === undefined ? {} : { noiseSlope: b });
+  } catch (e) {
+    if (e instanceof NoiseSlopeError) throw new UsageError(`${option}: ${e.message}`);
+    throw e;
+  }
+}
 
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
   const records = readRunRecords(outDir);
@@ -110,28 +165,18 @@ export function registerExperimentCommand(program: Command): void {
     .option('--workers <W>', 'fine-model worker processes (default: one per core)')
     .option('--async', 'asynchronous MPC: plan the next step while the arm executes this one')
     .option(
+      '--noise-slope <B>',
+      "replace the task's action-proportional noise slope b (WAFR tasks) in the execution world and the planner's noise model",
+    )
+    .option(
       '--sessions',
       "record each run's session log in <out>/sessions (play it back in the console's Sessions view, `parapush log` or Foxglove)",
     )
     .option('--json', 'print the summary as one JSON object instead of the Markdown table')
     .action(async (opts: ExperimentCliOptions) => {
-      const { task, scene } = loadTask(opts.task);
-      const models = opts.models
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean);
-      if (models.length === 0) throw new UsageError('--models: name at least one model');
-      for (const m of models) {
-        try {
-          parseRunSpec(m);
-        } catch (e) {
-          throw new UsageError(`--models: ${(e as Error).message}`);
-        }
-      }
-      const scenes = wholeNumber('--scenes', opts.scenes, 1);
-      const seed = wholeNumber('--seed', opts.seed, 0);
-      const shard = parseShard(opts.shard);
-      const workers = opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount();
+      const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
+      checkNoiseSlope(task, b);
       const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
@@ -143,6 +188,7 @@ export function registerExperimentCommand(program: Command): void {
           scenes,
           seed,
           ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          ...(b !== undefined ? { noiseSlope: b } : {}),
           taskDef: task,
           scene,
           outDir: opts.out,
@@ -166,7 +212,15 @@ export function registerExperimentCommand(program: Command): void {
         process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
         return;
       }
-      report(opts.out, reportTitle(task.name, opts.async ? 'asynchronous' : undefined), models, opts.json);
+      report(
+        opts.out,
+        reportTitle(task.name, {
+          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          ...(b !== undefined ? { noiseSlope: b } : {}),
+        }),
+        models,
+        opts.json,
+      );
     });
 
   cmd
@@ -205,7 +259,84 @@ export function registerExperimentCommand(program: Command): void {
           if (existsSync(from)) cpSync(from, path.join(opts.into, sub), { recursive: true });
         }
       }
-      report(opts.into, reportTitle(config.task, config.loopMode), config.models, json);
+      report(opts.into, reportTitle(config.task, config), config.models, json);
+    });
+
+  cmd
+    .command('sweep')
+    .description(
+      "run the experiment once per noise level b (WAFR 2018 Fig. 5) into <out>/b-<b>, then write <out>/sweep.json, results.md and success and task-time plots against b; takes the experiment command's options (--task, --models, --scenes, --seed, --out, --shard, --workers, --async, --sessions)",
+    )
+    .option(
+      '--noise-slopes <list>',
+      "comma-separated noise slopes b replacing the task's (WAFR 2018: none, low, medium, high)",
+      '0,0.05,0.075,0.1',
+    )
+    .option('--report', "only rebuild the sweep's report from its level folders (after merging shards)")
+    .action(async (sub: { noiseSlopes: string; report?: boolean }, command: Command) => {
+      // The experiment command's options belong to the parent, wherever they stand on the line.
+      const opts = command.optsWithGlobals<ExperimentCliOptions & { noiseSlopes: string }>();
+      if (opts.noiseSlope !== undefined)
+        throw new UsageError('--noise-slope: a sweep sets the level of each run; give --noise-slopes');
+      if (sub.report) {
+        let report;
+        try {
+          report = writeSweepReport(opts.out);
+        } catch (e) {
+          throw new UsageError(`--report: ${(e as Error).message}`);
+        }
+        process.stdout.write(`${sweepMarkdown(report, '')}\n`);
+        return;
+      }
+      const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const levels = sub.noiseSlopes.split(',').map((v) => noiseSlope('--noise-slopes', v.trim()));
+      if (new Set(levels).size !== levels.length)
+        throw new UsageError('--noise-slopes: name each level once');
+      checkNoiseSlope(task, levels[0], '--noise-slopes');
+      const bar = new ProgressBar(levels.length * shardScenes(scenes, shard).length * models.length);
+      const abort = new AbortController();
+      const onSigint = (): void => abort.abort();
+      process.once('SIGINT', onSigint);
+      let sweep;
+      try {
+        sweep = await runSweep({
+          task: task.name,
+          models,
+          scenes,
+          seed,
+          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          noiseSlopes: levels,
+          taskDef: task,
+          scene,
+          outDir: opts.out,
+          ...(opts.sessions ? { sessions: true } : {}),
+          shard,
+          workers,
+          signal: abort.signal,
+          onRun: ({ noiseSlope: b, model, scene: s, record }) =>
+            bar.tick(
+              `b = ${b} ${model} scene ${s}: ${record ? `${record.summary.outcome} in ${record.summary.actions} actions` : 'kept from an earlier run'}`,
+            ),
+        });
+      } catch (e) {
+        if (e instanceof Error && e.message.includes('holds another experiment'))
+          throw new UsageError(e.message);
+        throw e;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      if (!sweep) {
+        process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
+        return;
+      }
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(sweep)}\n`);
+        return;
+      }
+      process.stdout.write(`${sweepMarkdown(sweep, '')}\n`);
+      process.stdout.write(
+        `wrote ${['sweep.json', 'results.md', 'success.svg', 'task-time.svg'].map((f) => path.join(opts.out, f)).join(', ')}\n`,
+      );
     });
 
   cmd

@@ -1,0 +1,257 @@
+/**
+ * A noise sweep (WAFR 2018 Sec. 7, Fig. 5): one ordinary experiment per noise level b, each in its
+ * own folder DIR/b-<b> (verifiable, resumable and shardable as any experiment), and the sweep's
+ * own report over the levels: DIR/sweep.json, DIR/results.md and two plots, success rate and task
+ * time against b with one line per planner and 95% interval bars.
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { readStoredJson } from '../common/stored-json';
+import { readRunRecords, type RunRecord } from './run-record';
+import { writeReport, summarize } from './report';
+import {
+  configOf,
+  readExperimentFile,
+  runExperiment,
+  type ExperimentFile,
+  type ExperimentOptions,
+} from './runner';
+import { meanCiText } from './stats';
+import { lineChartSvg } from './svg-chart';
+
+/** The folder of level b inside a sweep folder. */
+export const levelDir = (dir: string, b: number): string => path.join(dir, `b-${b}`);
+const LEVEL_FOLDER = /^b-(\d+(\.\d+)?)$/;
+
+/** JSON turns a NaN mean (no successful run to time) into null. */
+const meanCi = z.object({ mean: z.number().nullable(), ci95: z.number(), n: z.number().int() }).strict();
+
+export const sweepFileSchema = z
+  .object({
+    task: z.string(),
+    models: z.array(z.string()).min(1),
+    scenes: z.number().int().min(1),
+    seed: z.number().int().min(0),
+    loopMode: z.literal('asynchronous').optional(),
+    /** The command that runs (or resumes) the whole sweep into its folder. */
+    command: z.string(),
+    levels: z.array(
+      z
+        .object({
+          noiseSlope: z.number().min(0),
+          /** The level's experiment folder, relative to the sweep folder. */
+          folder: z.string(),
+          commit: z.string(),
+          models: z.array(
+            z
+              .object({
+                model: z.string(),
+                runs: z.number().int(),
+                successes: z.number().int(),
+                successRate: z.number(),
+                /** 95% Wilson interval of the success rate. */
+                successLow: z.number(),
+                successHigh: z.number(),
+                /** Task time of successful runs (s): mean, 95% CI half-width, n. */
+                taskTime: meanCi,
+                /** Task time of all runs, a failure counted at the time it ended (s). */
+                taskTimeAll: meanCi,
+              })
+              .strict(),
+          ),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type SweepFile = z.infer<typeof sweepFileSchema>;
+
+export interface SweepOptions extends Omit<
+  ExperimentOptions,
+  'noiseSlope' | 'outDir' | 'onRun' | 'sessionsDir'
+> {
+  /** The noise levels b, in the order they run and are plotted. */
+  noiseSlopes: readonly number[];
+  outDir: string;
+  /** Record each run's session log in its level folder's sessions/. */
+  sessions?: boolean;
+  onRun?(run: { noiseSlope: number; model: string; scene: number; record: RunRecord | null }): void;
+}
+
+/** The command line that runs a sweep into outDir. */
+export function sweepCommand(
+  o: Omit<SweepFile, 'command' | 'levels'> & { noiseSlopes: readonly number[] },
+  outDir: string,
+): string {
+  return [
+    'npx parapush experiment sweep',
+    `--task ${o.task}`,
+    `--models ${o.models.join(',')}`,
+    `--scenes ${o.scenes}`,
+    `--seed ${o.seed}`,
+    ...(o.loopMode === 'asynchronous' ? ['--async'] : []),
+    `--noise-slopes ${o.noiseSlopes.join(',')}`,
+    `--out ${outDir}`,
+  ].join(' ');
+}
+
+/**
+ * Runs (or resumes) every level's experiment, writes each level's own report, then the sweep's;
+ * returns the sweep file, or null when interrupted (finished runs are kept).
+ */
+export async function runSweep(o: SweepOptions): Promise<SweepFile | null> {
+  const levels = [...new Set(o.noiseSlopes)];
+  if (levels.length !== o.noiseSlopes.length) throw new Error('noise slopes: each level once');
+  for (const b of levels) {
+    if (o.signal?.aborted) return null;
+    const dir = levelDir(o.outDir, b);
+    const { noiseSlopes: _levels, sessions, onRun, outDir: _out, ...experiment } = o;
+    await runExperiment({
+      ...experiment,
+      noiseSlope: b,
+      outDir: dir,
+      ...(sessions ? { sessionsDir: path.join(dir, 'sessions') } : {}),
+      onRun: (run) => onRun?.({ ...run, noiseSlope: b }),
+    });
+    if (o.signal?.aborted) return null;
+    writeReport(dir, levelTitle(o.task, b), readRunRecords(dir), o.models);
+  }
+  return writeSweepReport(o.outDir, levels);
+}
+
+const levelTitle = (task: string, b: number): string => `${task} (noise slope b = ${b})`;
+
+/** The level folders of a sweep folder, by increasing b. */
+export function readLevels(dir: string): { noiseSlope: number; folder: string; file: ExperimentFile }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const m = LEVEL_FOLDER.exec(name);
+      if (!m || !existsSync(path.join(dir, name, 'experiment.json'))) return [];
+      return [{ noiseSlope: Number(m[1]), folder: name, file: readExperimentFile(path.join(dir, name)) }];
+    })
+    .sort((a, b) => a.noiseSlope - b.noiseSlope);
+}
+
+/**
+ * sweep.json, results.md, success.svg and task-time.svg of a sweep folder from its level folders'
+ * runs (`levels`: the order to report them in; by default every level folder by increasing b).
+ * The levels must be one experiment apart from b.
+ */
+export function writeSweepReport(dir: string, levels?: readonly number[]): SweepFile {
+  const found = readLevels(dir);
+  const chosen = levels
+    ? levels.map((b) => {
+        const l = found.find((f) => f.noiseSlope === b);
+        if (!l) throw new Error(`${dir} has no level folder for b = ${b}`);
+        return l;
+      })
+    : found;
+  if (chosen.length === 0) throw new Error(`${dir} holds no level folders (b-<slope>/experiment.json)`);
+  const first = chosen[0]!.file;
+  for (const l of chosen) {
+    const { noiseSlope, ...rest } = configOf(l.file);
+    const { noiseSlope: _b, ...base } = configOf(first);
+    if (noiseSlope !== l.noiseSlope)
+      throw new Error(`${path.join(dir, l.folder)} ran at noise slope ${noiseSlope}, not ${l.noiseSlope}`);
+    if (JSON.stringify(rest) !== JSON.stringify(base))
+      throw new Error(
+        `${path.join(dir, l.folder)} is another experiment than ${chosen[0]!.folder} apart from b`,
+      );
+  }
+  const { noiseSlope: _b, ...config } = configOf(first);
+  const slopes = chosen.map((l) => l.noiseSlope);
+  const sweep: SweepFile = {
+    ...config,
+    command: sweepCommand({ ...config, noiseSlopes: slopes }, path.relative(process.cwd(), dir) || '.'),
+    levels: chosen.map((l) => ({
+      noiseSlope: l.noiseSlope,
+      folder: l.folder,
+      commit: l.file.commit,
+      models: summarize(readRunRecords(path.join(dir, l.folder)), config.models).map((s) => ({
+        model: s.model,
+        runs: s.runs,
+        successes: s.successes,
+        successRate: s.successRate,
+        successLow: s.successLow,
+        successHigh: s.successHigh,
+        taskTime: s.taskTime,
+        taskTimeAll: s.taskTimeAll,
+      })),
+    })),
+  };
+  mkdirSync(dir, { recursive: true });
+  // Through the schema, as it will be read: JSON's null for a NaN mean included.
+  const stored = sweepFileSchema.parse(JSON.parse(JSON.stringify(sweep)));
+  writeFileSync(path.join(dir, 'sweep.json'), `${JSON.stringify(stored, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'results.md'), sweepMarkdown(stored, ''));
+  writeFileSync(path.join(dir, 'success.svg'), sweepSvg(stored, 'success'));
+  writeFileSync(path.join(dir, 'task-time.svg'), sweepSvg(stored, 'task-time'));
+  return stored;
+}
+
+export function readSweepFile(dir: string): SweepFile {
+  return readStoredJson(path.join(dir, 'sweep.json'), sweepFileSchema, { what: 'sweep file' });
+}
+
+const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
+const secs = (m: SweepFile['levels'][number]['models'][number]['taskTime']): string =>
+  m.mean === null ? '–' : meanCiText({ mean: m.mean, ci95: m.ci95, n: m.n });
+
+/**
+ * The sweep's table, one row per level and model; `prefix` leads the links to the level folders
+ * from where the Markdown is read ('' inside the sweep folder).
+ */
+export function sweepMarkdown(s: SweepFile, prefix: string): string {
+  const rows = s.levels.flatMap((l) =>
+    l.models.map(
+      (m) =>
+        `| [${l.noiseSlope}](${prefix}${l.folder}/results.md) | ${m.model} | ${m.runs} | ${m.successes}/${m.runs} = ${pct(m.successRate)} (${pct(m.successLow)}–${pct(m.successHigh)}) | ${secs(m.taskTime)} | ${secs(m.taskTimeAll)} |`,
+    ),
+  );
+  return [
+    `### ${s.task}: noise sweep`,
+    '',
+    `Noise slope b of the action-proportional execution noise (WAFR 2018 Sec. 7, Fig. 5: none, low, medium, high = 0, 0.05, 0.075, 0.1), ${s.scenes} scenes per level, seed ${s.seed}; each level is an experiment folder of its own. Rerun: \`${s.command}\`.`,
+    '',
+    '| b | model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs, failures at their end (s) |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** Success rate or task time against b, one line per model with its 95% interval bars (WAFR Fig. 5 a-d). */
+export function sweepSvg(s: SweepFile, metric: 'success' | 'task-time'): string {
+  const row = (l: SweepFile['levels'][number], model: string) => l.models.find((m) => m.model === model);
+  const series = s.models.map((model) => {
+    const rows = s.levels.map((l) => row(l, model));
+    if (metric === 'success')
+      return {
+        label: model,
+        values: rows.map((r) => r?.successRate ?? Number.NaN),
+        low: rows.map((r) => r?.successLow ?? Number.NaN),
+        high: rows.map((r) => r?.successHigh ?? Number.NaN),
+      };
+    const t = rows.map((r) => r?.taskTimeAll);
+    const mean = t.map((m) => m?.mean ?? Number.NaN);
+    return {
+      label: model,
+      values: mean,
+      low: t.map((m, i) => (m && m.n > 1 ? mean[i]! - m.ci95 : Number.NaN)),
+      high: t.map((m, i) => (m && m.n > 1 ? mean[i]! + m.ci95 : Number.NaN)),
+    };
+  });
+  return lineChartSvg({
+    title:
+      metric === 'success'
+        ? `${s.task}: success rate against noise (95% Wilson)`
+        : `${s.task}: total task time against noise (all runs, 95% CI)`,
+    xLabel: 'noise slope b',
+    yLabel: metric === 'success' ? 'success rate' : 'task time (s)',
+    x: s.levels.map((l) => String(l.noiseSlope)),
+    series,
+    ...(metric === 'success' ? { yMax: 1 } : {}),
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * `parapush experiment sweep`: one experiment folder per noise level, the sweep's sweep.json,
+ * results.md and plots over the levels, and its section in the generated results page.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generatedResults } from '../../src-main/experiments/results-page';
+import { readRunRecords, writeRunRecord, type RunRecord } from '../../src-main/experiments/run-record';
+import { claimOutDir, readExperimentFile } from '../../src-main/experiments/runner';
+import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
+import { levelDir, readSweepFile, runSweep, writeSweepReport } from '../../src-main/experiments/sweep';
+import { loadTaskFile } from '../../src-main/planning/task-file';
+import { repoRoot } from '../helpers/scenes';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-sweep-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const models = ['coarse/tampc', 'coarse/mpc'];
+const config = { task: 'wafr-low-accuracy', models, scenes: 3, seed: 1 };
+
+function record(model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord {
+  return {
+    task: 'wafr-low-accuracy',
+    model,
+    planner: model.split('/')[1]!,
+    scene,
+    seed: 1,
+    workers: 1,
+    controlDuration: 1,
+    wallTime: 1,
+    summary: {
+      outcome,
+      failure: outcome === 'failure' ? 'off-table' : null,
+      detail: null,
+      actions: 3,
+      taskTime,
+      planningTimes: [0.5],
+      controls: [],
+      states: [],
+    },
+  };
+}
+
+/**
+ * A sweep folder of three levels, written as the runner writes its folders: TAMPC succeeds on
+ * every scene, MPC loses one scene more at each level.
+ */
+function syntheticSweep(dir: string): void {
+  // Written out of order: the report sorts levels by b.
+  for (const [b, mpcFailures] of [
+    [0.1, 2],
+    [0, 0],
+    [0.05, 1],
+  ] as const) {
+    const level = levelDir(dir, b);
+    claimOutDir(level, { ...config, noiseSlope: b });
+    for (let s = 0; s < 3; s++) {
+      writeRunRecord(level, record('coarse/tampc', s, 'success', 4 + s + 10 * b));
+      writeRunRecord(level, record('coarse/mpc', s, s < mpcFailures ? 'failure' : 'success', 20 + s));
+    }
+  }
+}
+
+describe('sweep report', () => {
+  const dir = path.join(tmp, 'synthetic');
+  syntheticSweep(dir);
+  const sweep = writeSweepReport(dir);
+
+  it('summarizes each level and model: successes with Wilson intervals, times of successful and of all runs', () => {
+    expect(sweep.levels.map((l) => [l.noiseSlope, l.folder])).toEqual([
+      [0, 'b-0'],
+      [0.05, 'b-0.05'],
+      [0.1, 'b-0.1'],
+    ]);
+    expect(sweep).toMatchObject({ task: 'wafr-low-accuracy', models, scenes: 3, seed: 1 });
+    expect(sweep.command).toContain('--noise-slopes 0,0.05,0.1 ');
+    const mpc = sweep.levels.map((l) => l.models.find((m) => m.model === 'coarse/mpc')!);
+    expect(mpc.map((m) => m.successes)).toEqual([3, 2, 1]);
+    const w = wilsonInterval(1, 3);
+    expect([mpc[2]!.successLow, mpc[2]!.successHigh]).toEqual([w.low, w.high]);
+    // b = 0.1: MPC succeeded on scene 2 only (22 s); all runs count the failures at their end.
+    expect(mpc[2]!.taskTime).toEqual({ mean: 22, ci95: 0, n: 1 });
+    expect(mpc[2]!.taskTimeAll).toEqual(meanCi95([20, 21, 22]));
+    // What is stored is what is read back.
+    expect(readSweepFile(dir)).toEqual(sweep);
+  });
+
+  it('writes a table linking every level folder, and both plots with one line and interval bars per planner', () => {
+    const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    expect(md).toContain('| [0.05](b-0.05/results.md) | coarse/mpc | 3 | 2/3 = 67% (');
+    expect(md.match(/^\| \[/gm)).toHaveLength(6);
+    for (const f of ['success.svg', 'task-time.svg']) {
+      const svg = readFileSync(path.join(dir, f), 'utf8');
+      expect(svg).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
+      expect([...svg.matchAll(/<path d="/g)]).toHaveLength(2);
+      expect(svg).toContain('>coarse/tampc</text>');
+      const ticks = [...svg.matchAll(/class="tick"[^>]*>([^<]*)</g)].map((m) => m[1]);
+      expect(ticks).toEqual(expect.arrayContaining(['0', '0.05', '0.1']));
+    }
+    const success = readFileSync(path.join(dir, 'success.svg'), 'utf8');
+    // Every level and planner has a Wilson interval; the rate axis ends at 1.
+    expect([...success.matchAll(/class="error-bar"/g)]).toHaveLength(6);
+    expect(success).toContain('>1.00</text>');
+    // TAMPC's times vary by scene at every level: each point has its 95% CI bar.
+    const time = readFileSync(path.join(dir, 'task-time.svg'), 'utf8');
+    expect([...time.matchAll(/class="error-bar"/g)]).toHaveLength(6);
+  });
+
+  it('refuses levels that are not one experiment apart from b, and a folder named for another b', () => {
+    const mixed = path.join(tmp, 'mixed');
+    claimOutDir(levelDir(mixed, 0), { ...config, noiseSlope: 0 });
+    claimOutDir(levelDir(mixed, 0.1), { ...config, scenes: 4, noiseSlope: 0.1 });
+    expect(() => writeSweepReport(mixed)).toThrow(/another experiment than b-0 apart from b/);
+    const misnamed = path.join(tmp, 'misnamed');
+    claimOutDir(levelDir(misnamed, 0.05), { ...config, noiseSlope: 0.1 });
+    expect(() => writeSweepReport(misnamed)).toThrow(/ran at noise slope 0.1, not 0.05/);
+    expect(() => writeSweepReport(path.join(tmp, 'none'))).toThrow(/no level folders/);
+  });
+
+  it('gets a section of its own in the generated results page', () => {
+    const root = path.join(tmp, 'root');
+    mkdirSync(path.join(root, 'docs/experiments'), { recursive: true });
+    cpSync(path.join(repoRoot, 'README.md'), path.join(root, 'README.md'));
+    cpSync(path.join(repoRoot, 'bench/results'), path.join(root, 'bench/results'), { recursive: true });
+    cpSync(
+      path.join(repoRoot, 'docs/experiments/papers.json'),
+      path.join(root, 'docs/experiments/papers.json'),
+    );
+    writeFileSync(
+      path.join(root, 'docs/experiments/stale.json'),
+      '[{"experiment": "wafr-sweep/b-0.1", "reason": "x"}]',
+    );
+    cpSync(dir, path.join(root, 'docs/experiments/wafr-sweep'), { recursive: true });
+    const page = generatedResults(root)['docs/results.md'];
+    expect(page).toContain('## wafr-sweep\n');
+    expect(page).toContain('**Stale:** b = 0.1: x');
+    expect(page).toContain('| [0.05](experiments/wafr-sweep/b-0.05/results.md) | coarse/mpc |');
+    expect(page).toContain('![wafr-sweep: success rate against noise](experiments/wafr-sweep/success.svg)');
+    expect(page).toContain('(experiments/wafr-sweep/task-time.svg)');
+  });
+});
+
+describe('runSweep', () => {
+  it('runs one resumable experiment folder per level, then the sweep report', async () => {
+    const wafr = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-low-accuracy.json'));
+    const task = structuredClone(wafr.task);
+    task.planner.maxExecutedActions = 1;
+    task.planner.optimizer.rollouts = 3;
+    task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, maxActions: 2 };
+    const out = path.join(tmp, 'run');
+    const runs: string[] = [];
+    const options = {
+      ...config,
+      scenes: 1,
+      noiseSlopes: [0, 0.1],
+      taskDef: task,
+      scene: wafr.scene,
+      outDir: out,
+      shard: { index: 0, count: 1 },
+      workers: 1,
+      onRun: (r: { noiseSlope: number; model: string; record: RunRecord | null }) =>
+        runs.push(`${r.noiseSlope} ${r.model} ${r.record ? 'ran' : 'kept'}`),
+    };
+    const sweep = await runSweep(options);
+    expect(runs).toEqual([
+      '0 coarse/tampc ran',
+      '0 coarse/mpc ran',
+      '0.1 coarse/tampc ran',
+      '0.1 coarse/mpc ran',
+    ]);
+    for (const b of [0, 0.1]) {
+      const level = levelDir(out, b);
+      expect(readExperimentFile(level)).toMatchObject({ ...config, scenes: 1, noiseSlope: b });
+      expect(readRunRecords(level)).toHaveLength(2);
+      for (const f of ['summary.json', 'results.md', 'success.svg', 'task-time.svg'])
+        expect(existsSync(path.join(level, f)), f).toBe(true);
+    }
+    expect(sweep!.levels.map((l) => l.models.map((m) => m.runs))).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(readSweepFile(out)).toEqual(sweep);
+    // Run again, the sweep resumes: every run is kept, the report is the same.
+    runs.length = 0;
+    expect(await runSweep(options)).toEqual(sweep);
+    expect(runs.every((r) => r.endsWith('kept'))).toBe(true);
+  }, 300_000);
+});
