@@ -18,5 +18,5 @@ export function withNoiseSlope(task: Task, b: number): Task {
     );
   if (!(b >= 0) || !Number.isFinite(b))
     throw new NoiseSlopeError(`noise slope: expected a number >= 0, got ${b}`);
-  return { ...task, execution: { ...task.execution, noise: { kind: 'action-proportional', slope: b } } };
+  return { ...task, execution: { ...task.execution, noise: { ...noise, slope: b } } };
 }

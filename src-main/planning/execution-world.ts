@@ -9,7 +9,10 @@
  *   WAFR calls b * |u| a variance but gives no time step; read as a variance at our 1 ms step, a
  *   0.02 m/s push already scatters the object by 3-7 cm (b = 0.075) and every planner drops it off
  *   the table, against the paper's 100% for slow pushes. Read as a standard deviation it scatters
- *   a 1 s push by about 0.6 mm at 0.02 m/s and 9 mm at 0.1 m/s (docs/planner.md).
+ *   a 1 s push by about 0.6 mm at 0.02 m/s and 9 mm at 0.1 m/s (docs/planner.md). Read as a
+ *   variance per second of simulated time (`reading: "variance-per-second"`: per-step variance
+ *   b * |u| * timestep), the spread no longer depends on the step and grows with sqrt(|u|), so fast
+ *   pushes scatter less (`npm run bench -- noise`).
  * The noise comes from the world's own seeded stream: the same seed and controls give the same
  * run, whatever the planner draws from its own stream.
  */
@@ -23,9 +26,14 @@ import type { Plant } from './plant';
 import type { NoiseModel } from './task-file';
 import { Rng } from '../common/rng';
 
-/** The process noise's standard deviation for control u; `reach`: the gripper's (gripper-mjcf.ts), for its controls. */
-export function noiseStd(noise: NoiseModel, u: Control, reach?: number): number {
-  return noise.kind === 'constant' ? Math.sqrt(noise.variance) : noise.slope * controlMagnitude(u, reach);
+/**
+ * The process noise's standard deviation per MuJoCo step of `timestep` for control u; `reach`: the
+ * gripper's (gripper-mjcf.ts), for its controls.
+ */
+export function noiseStd(noise: NoiseModel, u: Control, timestep: number, reach?: number): number {
+  if (noise.kind === 'constant') return Math.sqrt(noise.variance);
+  const beta = noise.slope * controlMagnitude(u, reach);
+  return noise.reading === 'variance-per-second' ? Math.sqrt(beta * timestep) : beta;
 }
 
 /** The reach controlMagnitude needs for a scene's controls: the gripper's, none for the pusher. */
@@ -101,7 +109,7 @@ export class ExecutionWorld implements Plant {
    * sees the world after each MuJoCo step (1-based step count).
    */
   apply(u: Control, dt: number, afterStep?: (k: number) => void): void {
-    const std = noiseStd(this.noise, u, this.reach);
+    const std = noiseStd(this.noise, u, this.model.timestep, this.reach);
     this.steps += this.model.advanceNoisy(u, dt, std, () => this.rng.normal(), afterStep);
   }
 

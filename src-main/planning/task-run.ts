@@ -138,14 +138,14 @@ export function poolSampler(
   // Perturbed velocities per MuJoCo step: the robot's DOFs and each slider's vx, vy, omega.
   const dofs = noiseDofs(layoutForScene(scene));
   const reach = robotReach(scene);
-  const restStd = kickScale * noiseStd(noise, [0, 0]);
+  const restStd = kickScale * noiseStd(noise, [0, 0], worldTimestep);
   return async (requests) => {
     const results = await Promise.all(
       requests.map((r) => {
         const rng = new Rng(r.seed);
         const controlNoise = processNoise(
           rng,
-          kickScale * noiseStd(noise, r.u, reach),
+          kickScale * noiseStd(noise, r.u, worldTimestep, reach),
           stepCount(r.dt, scene.fine.timestep),
           dofs,
         );

@@ -56,9 +56,24 @@ describe('execution world', () => {
 
   it('WAFR noise grows with the commanded speed and vanishes at rest', () => {
     const b = { kind: 'action-proportional', slope: 0.075 } as const;
-    expect(noiseStd(b, [0, 0])).toBe(0);
-    expect(noiseStd(b, [0.1, 0])).toBeCloseTo(0.0075, 12);
-    expect(noiseStd(b, [0, 0.05])).toBeCloseTo(0.00375, 12);
-    expect(noiseStd(noisy, [0, 0])).toBeCloseTo(0.01, 12);
+    expect(noiseStd(b, [0, 0], 0.001)).toBe(0);
+    expect(noiseStd(b, [0.1, 0], 0.001)).toBeCloseTo(0.0075, 12);
+    expect(noiseStd(b, [0, 0.05], 0.001)).toBeCloseTo(0.00375, 12);
+    expect(noiseStd(noisy, [0, 0], 0.001)).toBeCloseTo(0.01, 12);
+  });
+
+  it('reads WAFR b |u| as a variance per second: per-step variance b |u| dt, the same spread at any step', () => {
+    const b = { kind: 'action-proportional', slope: 0.075, reading: 'variance-per-second' } as const;
+    expect(noiseStd(b, [0, 0], 0.001)).toBe(0);
+    // b |u| = 0.0075 m^2/s^3 at 0.1 m/s: sqrt(0.0075 * 1e-3) per 1 ms step.
+    expect(noiseStd(b, [0.1, 0], 0.001)).toBeCloseTo(Math.sqrt(7.5e-6), 12);
+    // Five 1 ms kicks carry the variance of one 5 ms kick.
+    expect(5 * noiseStd(b, [0.1, 0], 0.001) ** 2).toBeCloseTo(noiseStd(b, [0.1, 0], 0.005) ** 2, 15);
+    // At b |u| = dt the two readings give the same kick.
+    const std = { kind: 'action-proportional', slope: 0.05 } as const;
+    expect(noiseStd({ ...std, reading: 'variance-per-second' }, [0.02, 0], 0.001)).toBeCloseTo(
+      noiseStd(std, [0.02, 0], 0.001),
+      12,
+    );
   });
 });
