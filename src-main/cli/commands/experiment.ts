@@ -11,7 +11,7 @@ import { tasksDir } from '../../common/paths';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask, type Task } from '../../planning/task-file';
 import { NoiseSlopeError } from '../../experiments/noise-slope';
-import { readRunRecords } from '../../experiments/run-record';
+import { readRunRecords, type RunRecord } from '../../experiments/run-record';
 import { writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
 import { parseRunSpec } from '../../experiments/run-spec';
@@ -142,6 +142,37 @@ function report(outDir: string, task: string, models: string[], json: boolean | 
   );
 }
 
+/** One progress line per finished (or kept) run. */
+function runLine(record: RunRecord | null): string {
+  return record
+    ? `${record.summary.outcome} in ${record.summary.actions} actions`
+    : 'kept from an earlier run';
+}
+
+/**
+ * Runs a resumable batch with Ctrl-C as its abort signal: undefined when interrupted (finished
+ * runs are kept, and the message says how to resume); an output folder of another experiment is a
+ * usage error.
+ */
+async function untilInterrupted<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<{ result: T } | undefined> {
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await run(abort.signal);
+    if (!abort.signal.aborted) return { result };
+    process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
+    return undefined;
+  } catch (e) {
+    if (e instanceof Error && e.message.includes('holds another experiment')) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
 export function registerExperimentCommand(program: Command): void {
   const cmd = program
     .command('experiment')
@@ -178,11 +209,8 @@ export function registerExperimentCommand(program: Command): void {
       const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
       checkNoiseSlope(task, b);
       const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
-      const abort = new AbortController();
-      const onSigint = (): void => abort.abort();
-      process.once('SIGINT', onSigint);
-      try {
-        await runExperiment({
+      const done = await untilInterrupted((signal) =>
+        runExperiment({
           task: task.name,
           models,
           scenes,
@@ -195,23 +223,11 @@ export function registerExperimentCommand(program: Command): void {
           ...(opts.sessions ? { sessionsDir: path.join(opts.out, 'sessions') } : {}),
           shard,
           workers,
-          signal: abort.signal,
-          onRun: ({ model, scene: s, record }) =>
-            bar.tick(
-              `${model} scene ${s}: ${record ? `${record.summary.outcome} in ${record.summary.actions} actions` : 'kept from an earlier run'}`,
-            ),
-        });
-      } catch (e) {
-        if (e instanceof Error && e.message.includes('holds another experiment'))
-          throw new UsageError(e.message);
-        throw e;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-      if (abort.signal.aborted) {
-        process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
-        return;
-      }
+          signal,
+          onRun: ({ model, scene: s, record }) => bar.tick(`${model} scene ${s}: ${runLine(record)}`),
+        }),
+      );
+      if (!done) return;
       report(
         opts.out,
         reportTitle(task.name, {
@@ -294,12 +310,8 @@ export function registerExperimentCommand(program: Command): void {
         throw new UsageError('--noise-slopes: name each level once');
       checkNoiseSlope(task, levels[0], '--noise-slopes');
       const bar = new ProgressBar(levels.length * shardScenes(scenes, shard).length * models.length);
-      const abort = new AbortController();
-      const onSigint = (): void => abort.abort();
-      process.once('SIGINT', onSigint);
-      let sweep;
-      try {
-        sweep = await runSweep({
+      const done = await untilInterrupted((signal) =>
+        runSweep({
           task: task.name,
           models,
           scenes,
@@ -312,23 +324,13 @@ export function registerExperimentCommand(program: Command): void {
           ...(opts.sessions ? { sessions: true } : {}),
           shard,
           workers,
-          signal: abort.signal,
+          signal,
           onRun: ({ noiseSlope: b, model, scene: s, record }) =>
-            bar.tick(
-              `b = ${b} ${model} scene ${s}: ${record ? `${record.summary.outcome} in ${record.summary.actions} actions` : 'kept from an earlier run'}`,
-            ),
-        });
-      } catch (e) {
-        if (e instanceof Error && e.message.includes('holds another experiment'))
-          throw new UsageError(e.message);
-        throw e;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-      if (!sweep) {
-        process.stderr.write('interrupted: finished runs are kept; run the same command again to resume\n');
-        return;
-      }
+            bar.tick(`b = ${b} ${model} scene ${s}: ${runLine(record)}`),
+        }),
+      );
+      if (!done?.result) return;
+      const sweep = done.result;
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(sweep)}\n`);
         return;
