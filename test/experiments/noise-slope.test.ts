@@ -29,10 +29,11 @@ function shortWafr(): Task {
 }
 
 describe('noise slope override', () => {
-  it("replaces the task's slope for the world and the planners, and refuses other noise", () => {
+  it("replaces the task's slope for the world and the planners, keeps its reading, and refuses other noise", () => {
     const task = experimentTask(wafr.task, { noiseSlope: 0.05 });
-    expect(task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.05 });
-    expect(wafr.task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.075 });
+    const reading = 'variance-per-second';
+    expect(task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.05, reading });
+    expect(wafr.task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.075, reading });
     expect(experimentTask(wafr.task, {})).toBe(wafr.task);
     expect(() => withNoiseSlope(isrr.task, 0.05)).toThrow(NoiseSlopeError);
     expect(() => withNoiseSlope(isrr.task, 0.05)).toThrow(
