@@ -223,6 +223,8 @@ export function registerLearnCommand(program: Command): void {
       blockStoreUsage('--out', () => claimDirectory(o.out, settings, count, command));
       const pools: FinePool[] = [];
       const bar = progressBar('generate');
+      let replaced = 0;
+      let blocksNote = 'blocks';
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
       process.once('SIGINT', onSigint);
@@ -230,7 +232,14 @@ export function registerLearnCommand(program: Command): void {
         await makeBlocks(
           o.out,
           () => {
-            const pool = new FinePool(workers ? { workers } : {});
+            const pool = new FinePool({
+              ...(workers ? { workers } : {}),
+              // A stalled or dead worker costs a retry, not the run; the operator still hears of it.
+              onWorkerReplaced: (r) => {
+                blocksNote = `blocks, ${++replaced} worker${replaced === 1 ? '' : 's'} replaced`;
+                bar.log(`generate: ${r.reason}: worker replaced, ${r.requeued} of its jobs queued again`);
+              },
+            });
             pools.push(pool);
             return new BlockGenerator(scene, pool, settings);
           },
@@ -241,7 +250,7 @@ export function registerLearnCommand(program: Command): void {
               process.stderr.write(
                 `${o.out}: ${kept} of ${kept + toMake} blocks${shard.count > 1 ? ` of shard ${o.shard}` : ''} already made, ${toMake} to make\n`,
               ),
-            onBlock: (made, toMake) => bar.update(made, toMake, 'blocks'),
+            onBlock: (made, toMake) => bar.update(made, toMake, blocksNote),
           },
         );
       } finally {
