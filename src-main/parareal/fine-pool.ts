@@ -292,7 +292,9 @@ export class FinePool {
       const p = msg.id === null ? undefined : worker.inFlight.get(msg.id);
       if (p) {
         worker.inFlight.delete(p.job.id);
-        p.reject(new FineJobError(`fine job failed on worker ${worker.transport.pid}: ${msg.message}`));
+        p.reject(
+          new FineJobError(`fine job ${p.job.id} failed on worker ${worker.transport.pid}: ${msg.message}`),
+        );
       }
       this.armTimer(worker);
     }
