@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../../common/config-files';
 import { problemsOf } from '#contract/scene-file';
-import { FinePool } from '../../parareal/fine-pool';
+import { FineJobError, FinePool } from '../../parareal/fine-pool';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import {
   assembleDataset,
@@ -33,7 +33,7 @@ import { exportWeights, HIDDEN_UNITS, parameterCount } from '../../learned/netwo
 import { tfBackendReady } from '../../learned/tf-backend';
 import { defaultTrainOptions, trainModel } from '../../learned/train';
 import { parseFineSpec } from '../controls';
-import { requireFile, UsageError } from '../errors';
+import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
 import { progressBar } from '../progress-bar';
 
@@ -253,6 +253,15 @@ export function registerLearnCommand(program: Command): void {
             onBlock: (made, toMake) => bar.update(made, toMake, blocksNote),
           },
         );
+      } catch (e) {
+        // A job that failed for good (its block and transition named): hours of blocks are not lost.
+        if (!(e instanceof FineJobError)) throw e;
+        bar.finish('failed');
+        process.stderr.write(
+          `parapush: ${e.message}\nfinished blocks are kept; run the same command again to resume\n`,
+        );
+        process.exitCode = EXIT_FAILURE;
+        return;
       } finally {
         process.off('SIGINT', onSigint);
         for (const pool of pools) await pool.close();
