@@ -15,7 +15,6 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('parapush learn generate', () => {
   it('stops at a job the fine model refuses, naming its block and transition', async () => {
     const out = path.join(tmp, 'data');
-    // Pushes of 1.3 ms are no whole number of the fine model's 2 ms steps: every job is refused.
     // A worker's start-up on a loaded two-core machine can take tens of seconds.
     const r = await cliWithin(
       230_000,
@@ -29,6 +28,7 @@ describe('parapush learn generate', () => {
       '4',
       '--block',
       '2',
+      // Pushes of 1.3 ms are no whole number of the fine model's 2 ms steps: every job is refused.
       '--dt',
       '0.0013',
       '--fine',
