@@ -2,6 +2,8 @@
 export interface ProgressBar {
   update(done: number, total: number, note?: string): void;
   finish(note?: string): void;
+  /** A line of its own above the bar (an event the operator should see), the bar redrawn below it. */
+  log(line: string): void;
 }
 
 export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
@@ -31,6 +33,10 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
     finish(note) {
       if (stream.isTTY) stream.write(`\r${lastLine}${note ? ` ${note}` : ''}\x1b[K\n`);
       else if (note) stream.write(`${label}: ${note}\n`);
+    },
+    log(line) {
+      if (stream.isTTY) stream.write(`\r${line}\x1b[K\n${lastLine}`);
+      else stream.write(`${line}\n`);
     },
   };
 }

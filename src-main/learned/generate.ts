@@ -7,6 +7,11 @@
  * spread over machines (blocks.ts keeps the blocks on disk). The first k transitions of a block
  * are the same whatever its length, so a short last block is a prefix of the full one.
  *
+ * The same determinism makes a job safe to run again: a job whose worker stalled past the pool's
+ * timeout or died is retried on a fresh worker (a few times, then the block fails naming itself and
+ * the transition), so a slow moment on a busy machine does not end a generation of hours. A job
+ * the worker fails (a bad scene, a non-finite state) fails the block at once.
+ *
  * Each slider count gets its own fine scene with only the active sliders: parked sliders are far
  * away and never touched, so simulating them would only cost time. Their end state is their
  * start state.
@@ -15,6 +20,8 @@ import { performance } from 'node:perf_hooks';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import type { FineRunner } from '../parareal/parareal';
+import { FineJobError, type FineJobInput, type FineRunOptions } from '../parareal/fine-pool';
+import type { FineResult } from '#contract/worker-protocol';
 import { deriveSeed, Rng } from '../common/rng';
 import { firstTouch } from '#physics/geometry2d';
 import { pushGeometryOf, type PushGeometry } from './geometry';
@@ -24,6 +31,7 @@ import { MAX_SLIDERS, padState, paddedLayout, unpadState } from './slots';
 
 export interface FinePoolLike extends FineRunner {
   registerScene(scene: Scene): string;
+  run(job: FineJobInput, signal?: AbortSignal, options?: FineRunOptions): Promise<FineResult>;
 }
 
 /** The scene the fine model runs for `n` identical sliders of the base scene's geometry. */
@@ -145,6 +153,9 @@ export class BlockGenerator {
     const sliderCounts: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0 };
     const contacts: number[] = [];
     const jobs: Promise<void>[] = [];
+    // The first failure fails the block: the jobs still queued are dropped, not run for nothing.
+    const failed = new AbortController();
+    const jobSignal = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
     for (let i = 0; i < count; i++) {
       let pick = rng.uniform() * mixTotal;
       let n = 1;
@@ -164,7 +175,8 @@ export class BlockGenerator {
             controls: [[start.ux, start.uy]],
             dt: s.dt,
           },
-          signal,
+          jobSignal,
+          { retryTimeouts: true },
         )
         .then((r) => {
           const end = padState(r.states[0]!, L);
@@ -174,6 +186,12 @@ export class BlockGenerator {
           rec[1 + paddedLayout.size] = start.ux;
           rec[2 + paddedLayout.size] = start.uy;
           rec.set(end, 3 + paddedLayout.size);
+        })
+        .catch((e: unknown) => {
+          failed.abort();
+          throw e instanceof FineJobError
+            ? new FineJobError(`block ${index}, transition ${i}: ${e.message}`, { cause: e })
+            : e;
         });
       jobs.push(job);
     }

@@ -5,7 +5,9 @@
  * Failure handling: a worker that dies is replaced and its unfinished jobs are queued again at the
  * front (the fine model is deterministic, so the result is the same wherever it runs); a job that
  * kills workers repeatedly fails instead of looping. A job that runs past the timeout fails with a
- * clear error and its worker is replaced. close() kills every worker and waits for them to exit.
+ * clear error and its worker is replaced: a planner cannot wait for it to run again. Batch work
+ * that can wait (data generation) asks for `retryTimeouts`: its job is then queued again like the
+ * job of a dead worker. close() kills every worker and waits for them to exit.
  *
  * A pool may outlive many runs: workers keep the compiled models of the scenes used last, so the
  * next run on one of them plans at once, and forget older ones (compiled again if used again).
@@ -28,6 +30,24 @@ export interface FinePoolOptions {
    * runs (the console's) meets a new scene with every edit, and each model holds MuJoCo memory.
    */
   compiledScenes?: number;
+  /** Told whenever a worker is replaced (died, stuck or misbehaving), after its jobs were queued again or failed. */
+  onWorkerReplaced?: (event: WorkerReplaced) => void;
+}
+
+export interface WorkerReplaced {
+  pid: number | undefined;
+  /** Why, naming the worker: the job that timed out, the exit code or the malformed message. */
+  reason: string;
+  /** Jobs it held that were queued again (the rest failed). */
+  requeued: number;
+}
+
+export interface FineRunOptions {
+  /**
+   * A job that times out is run again on another worker (bounded by maxAttempts), as a job whose
+   * worker died is: only for callers that can wait (data generation), never a real-time planner.
+   */
+  retryTimeouts?: boolean;
 }
 
 export type FineJobInput = Omit<FineJob, 'id'>;
@@ -38,7 +58,9 @@ export class FineJobError extends Error {
 
 interface Pending {
   job: FineJob;
+  /** Times its worker was lost while it held the job. */
   attempts: number;
+  retryTimeouts: boolean;
   resolve(r: FineResult): void;
   reject(e: Error): void;
   signal: AbortSignal | undefined;
@@ -53,6 +75,8 @@ interface Worker {
   inFlight: Map<number, Pending>;
   timer: NodeJS.Timeout | undefined;
   exited: Promise<void>;
+  /** Set when the pool killed it: why, and how many of its jobs went back to the queue. */
+  lost: { reason: string; requeued: number } | undefined;
 }
 
 /**
@@ -75,6 +99,7 @@ export class FinePool {
   /** Keys of the scenes workers keep compiled, least recently used first. */
   private readonly retained: string[] = [];
   private readonly compiledScenes: number;
+  private readonly onWorkerReplaced: ((event: WorkerReplaced) => void) | undefined;
   /** Queued jobs per caller's signal: one abort listener per signal, however many jobs it covers. */
   private readonly cancellable = new WeakMap<AbortSignal, Set<Pending>>();
   private warmWaiters: (() => void)[] = [];
@@ -91,6 +116,7 @@ export class FinePool {
     this.jobTimeoutMs = options.jobTimeoutMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.compiledScenes = options.compiledScenes ?? 4;
+    this.onWorkerReplaced = options.onWorkerReplaced;
     if (!Number.isInteger(this.compiledScenes) || this.compiledScenes < 1)
       throw new Error(`compiled scene count must be >= 1, got ${this.compiledScenes}`);
     for (let i = 0; i < this.size; i++) this.startWorker();
@@ -139,7 +165,7 @@ export class FinePool {
     worker.scenes.add(key);
   }
 
-  run(input: FineJobInput, signal?: AbortSignal): Promise<FineResult> {
+  run(input: FineJobInput, signal?: AbortSignal, options: FineRunOptions = {}): Promise<FineResult> {
     if (this.closed) return Promise.reject(new FineJobError('fine pool is closed'));
     if (!this.scenes.has(input.sceneKey))
       return Promise.reject(new FineJobError(`unknown scene key ${input.sceneKey}`));
@@ -147,7 +173,14 @@ export class FinePool {
     if (signal?.aborted) return Promise.reject(new DOMException('fine job cancelled', 'AbortError'));
     this.use(input.sceneKey);
     return new Promise((resolve, reject) => {
-      const pending: Pending = { job: { ...input, id: this.nextId++ }, attempts: 0, resolve, reject, signal };
+      const pending: Pending = {
+        job: { ...input, id: this.nextId++ },
+        attempts: 0,
+        retryTimeouts: options.retryTimeouts ?? false,
+        resolve,
+        reject,
+        signal,
+      };
       if (signal) this.cancelWith(signal, pending);
       this.queue.push(pending);
       this.dispatch();
@@ -224,6 +257,7 @@ export class FinePool {
       inFlight: new Map(),
       timer: undefined,
       exited: new Promise((r) => (exited = r)),
+      lost: undefined,
     };
     this.workers.add(worker);
     transport.onMessage((raw) => this.onMessage(worker, raw));
@@ -258,7 +292,9 @@ export class FinePool {
       const p = msg.id === null ? undefined : worker.inFlight.get(msg.id);
       if (p) {
         worker.inFlight.delete(p.job.id);
-        p.reject(new FineJobError(`fine job failed on worker ${worker.transport.pid}: ${msg.message}`));
+        p.reject(
+          new FineJobError(`fine job ${p.job.id} failed on worker ${worker.transport.pid}: ${msg.message}`),
+        );
       }
       this.armTimer(worker);
     }
@@ -281,24 +317,63 @@ export class FinePool {
             `fine job ${p.job.id} failed: its worker died ${p.attempts} times (last exit code ${code})`,
           ),
         );
-      } else if (p.signal?.aborted) {
-        p.reject(new DOMException('fine job cancelled', 'AbortError'));
-      } else {
-        if (p.signal) this.cancellable.get(p.signal)?.add(p);
-        retry.push(p);
-      }
+      } else retry.push(p);
     }
-    this.queue.unshift(...retry);
+    const requeued = this.requeue(retry);
     this.replacements++;
+    this.onWorkerReplaced?.({
+      pid: worker.transport.pid,
+      reason: worker.lost?.reason ?? `worker ${worker.transport.pid} exited with code ${code}`,
+      requeued: requeued + (worker.lost?.requeued ?? 0),
+    });
     this.startWorker();
     this.dispatch();
+  }
+
+  /** Puts jobs back at the front of the queue, in their order, unless their caller gave up; returns how many. */
+  private requeue(jobs: Pending[]): number {
+    const live: Pending[] = [];
+    for (const p of jobs) {
+      if (p.signal?.aborted) p.reject(new DOMException('fine job cancelled', 'AbortError'));
+      else {
+        if (p.signal) this.cancellable.get(p.signal)?.add(p);
+        live.push(p);
+      }
+    }
+    this.queue.unshift(...live);
+    return live.length;
   }
 
   /** Kills a misbehaving worker; its exit handler replaces it. */
   private failWorker(worker: Worker, reason: string): void {
     for (const p of worker.inFlight.values()) p.reject(new FineJobError(reason));
     worker.inFlight.clear();
+    worker.lost = { reason, requeued: 0 };
     worker.transport.kill();
+  }
+
+  /**
+   * Kills a worker whose job ran past the timeout. Jobs that may be retried go back to the queue
+   * (another worker may take them at once); only the job that ran over counts an attempt, the rest
+   * of its batch never started. The others fail with the timeout.
+   */
+  private timeOut(worker: Worker): void {
+    // A worker runs its batch in order and answers each job as it ends: the first unanswered one ran over.
+    const running = worker.inFlight.values().next().value!;
+    const reason = `fine job ${running.job.id} timed out after ${this.jobTimeoutMs} ms on worker ${worker.transport.pid}`;
+    const retry: Pending[] = [];
+    for (const p of worker.inFlight.values()) {
+      if (!p.retryTimeouts) p.reject(new FineJobError(`${reason}; the worker was replaced`));
+      else if (p === running && ++p.attempts >= this.maxAttempts)
+        p.reject(
+          new FineJobError(`${reason}; the worker was replaced; gave up after ${p.attempts} attempts`),
+        );
+      else retry.push(p);
+    }
+    worker.inFlight.clear();
+    worker.lost = { reason, requeued: this.requeue(retry) };
+    worker.transport.kill();
+    this.dispatch();
   }
 
   private armTimer(worker: Worker): void {
@@ -307,20 +382,15 @@ export class FinePool {
     if (worker.inFlight.size === 0) return;
     // Jobs of a batch run one after another, so each gets the full budget from when the previous
     // one finished.
-    worker.timer = setTimeout(() => {
-      const id = [...worker.inFlight.keys()][0];
-      this.failWorker(
-        worker,
-        `fine job ${id} timed out after ${this.jobTimeoutMs} ms on worker ${worker.transport.pid}; the worker was replaced`,
-      );
-    }, this.jobTimeoutMs);
+    worker.timer = setTimeout(() => this.timeOut(worker), this.jobTimeoutMs);
   }
 
   private dispatch(): void {
     if (this.closed) return;
     for (const worker of this.workers) {
       if (this.queue.length === 0) return;
-      if (!worker.ready || worker.inFlight.size > 0) continue;
+      // A worker the pool is killing gets nothing more: its jobs would only come back as orphans.
+      if (!worker.ready || worker.lost || worker.inFlight.size > 0) continue;
       // Batches cut message overhead when the queue is long, but stay small enough that the
       // other workers still get a share of the remaining jobs.
       const batchSize = Math.max(1, Math.floor(this.queue.length / (2 * this.workers.size)));

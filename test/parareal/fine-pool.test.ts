@@ -1,8 +1,9 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { FinePool } from '../../src-main/parareal/fine-pool';
+import { FinePool, type WorkerReplaced } from '../../src-main/parareal/fine-pool';
 import type { WorkerTransport } from '../../src-main/parareal/worker-transport';
 import { initialState } from '#contract/state';
+import type { FineJob } from '#contract/worker-protocol';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('isrr-obstacle');
@@ -18,6 +19,68 @@ function stuckWorker(): WorkerTransport {
     onMessage: (h) => (onMessage = h),
     onExit: (h) => (onExit = h),
     kill: () => queueMicrotask(() => onExit(null)),
+  };
+}
+
+/**
+ * Fake workers from a script: worker k (in spawn order) is stuck when `stuck(k)`, otherwise it
+ * answers each job with a result, or with an error for the job ids in `failing`. `sent` records
+ * every batch and which worker got it.
+ */
+function scriptedWorkers(o: { stuck: (k: number) => boolean; failing?: Set<number> }) {
+  const sent: { worker: number; ids: number[] }[] = [];
+  let spawned = 0;
+  const spawn = (): WorkerTransport => {
+    const k = spawned++;
+    let onExit: (code: number | null) => void = () => undefined;
+    let onMessage: (m: unknown) => void = () => undefined;
+    queueMicrotask(() => onMessage({ type: 'ready', pid: 1 }));
+    return {
+      pid: 100 + k,
+      send: (m) => {
+        const msg = m as { type: string; jobs?: FineJob[] };
+        if (msg.type !== 'jobs') return;
+        sent.push({ worker: k, ids: msg.jobs!.map((j) => j.id) });
+        if (o.stuck(k)) return;
+        for (const job of msg.jobs!)
+          queueMicrotask(() =>
+            onMessage(
+              o.failing?.has(job.id)
+                ? { type: 'error', id: job.id, message: 'a state with NaN' }
+                : {
+                    type: 'result',
+                    result: {
+                      id: job.id,
+                      states: [job.x],
+                      seconds: 0,
+                      cpu: 0,
+                      steps: 1,
+                      solverIterations: 0,
+                    },
+                  },
+            ),
+          );
+      },
+      onMessage: (h) => (onMessage = h),
+      onExit: (h) => (onExit = h),
+      kill: () => queueMicrotask(() => onExit(null)),
+    };
+  };
+  return { spawn, sent };
+}
+
+/** Collects the pool's replacement reports; `after(n)` resolves once n have come. */
+function replacementLog() {
+  const events: WorkerReplaced[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  return {
+    events,
+    onWorkerReplaced: (e: WorkerReplaced) => {
+      events.push(e);
+      for (const w of waiters) if (events.length >= w.n) w.resolve();
+    },
+    after: (n: number) =>
+      new Promise<void>((resolve) => (events.length >= n ? resolve() : waiters.push({ n, resolve }))),
   };
 }
 
@@ -39,6 +102,85 @@ describe('fine worker pool', () => {
     ).rejects.toThrow(/timed out after 100 ms.*replaced/);
     await new Promise((r) => setTimeout(r, 10));
     expect(pool.replacements).toBe(1);
+    await pool.close();
+  });
+
+  it('runs a job that may wait again after a timeout; a planner job of the same batch fails at once', async () => {
+    // Worker 0 never answers; its replacement answers everything.
+    const workers = scriptedWorkers({ stuck: (k) => k === 0 });
+    const log = replacementLog();
+    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeoutMs: 20, ...log });
+    const key = pool.registerScene(scene);
+    const x = initialState(scene);
+    const job = (retryTimeouts: boolean) =>
+      pool.run({ sceneKey: key, x, controls: [[0.01, 0]], dt: 1 }, undefined, { retryTimeouts });
+    // Four jobs on one worker go out two by two: the stuck worker gets a batch of a waiting job
+    // (first, so it is the one that runs over) and a planner's.
+    const [waiting, planner, waiting2, planner2] = [job(true), job(false), job(true), job(false)];
+    await expect(planner).rejects.toThrow(
+      /fine job 1 timed out after 20 ms on worker 100; the worker was replaced$/,
+    );
+    expect((await waiting).states).toEqual([x]);
+    await Promise.all([waiting2, planner2]);
+    await log.after(1);
+    expect(workers.sent).toEqual([
+      { worker: 0, ids: [1, 2] },
+      { worker: 1, ids: [1] }, // the retried job first, before the jobs queued after it
+      { worker: 1, ids: [3] },
+      { worker: 1, ids: [4] },
+    ]);
+    expect(log.events).toEqual([
+      { pid: 100, reason: 'fine job 1 timed out after 20 ms on worker 100', requeued: 1 },
+    ]);
+    expect(pool.replacements).toBe(1);
+    await pool.close();
+  });
+
+  it('gives up on a job that times out maxAttempts times, not counting the runs it held up', async () => {
+    const workers = scriptedWorkers({ stuck: () => true });
+    const log = replacementLog();
+    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeoutMs: 10, maxAttempts: 3, ...log });
+    const key = pool.registerScene(scene);
+    const x = initialState(scene);
+    const jobs = [1, 2, 3, 4].map(() =>
+      pool
+        .run({ sceneKey: key, x, controls: [[0.01, 0]], dt: 1 }, undefined, { retryTimeouts: true })
+        .catch((e: Error) => e.message),
+    );
+    expect(await jobs[0]).toBe(
+      'fine job 1 timed out after 10 ms on worker 102; the worker was replaced; gave up after 3 attempts',
+    );
+    // Job 2 sat behind job 1 in its batches, never started, and kept its attempts for its own runs.
+    expect(await jobs[1]).toBe(
+      'fine job 2 timed out after 10 ms on worker 105; the worker was replaced; gave up after 3 attempts',
+    );
+    expect(workers.sent.slice(0, 6)).toEqual([
+      { worker: 0, ids: [1, 2] },
+      { worker: 1, ids: [1, 2] },
+      { worker: 2, ids: [1, 2] },
+      { worker: 3, ids: [2] },
+      { worker: 4, ids: [2] },
+      { worker: 5, ids: [2] },
+    ]);
+    await log.after(6);
+    expect(log.events.slice(0, 6).map((e) => e.requeued)).toEqual([2, 2, 1, 1, 1, 0]);
+    await pool.close();
+    expect(await jobs[2]).toBe('fine pool closed');
+  });
+
+  it('fails a job the worker fails at once, even one that may wait', async () => {
+    const workers = scriptedWorkers({ stuck: () => false, failing: new Set([1]) });
+    const log = replacementLog();
+    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeoutMs: 60_000, ...log });
+    const key = pool.registerScene(scene);
+    await expect(
+      pool.run({ sceneKey: key, x: initialState(scene), controls: [[0.01, 0]], dt: 1 }, undefined, {
+        retryTimeouts: true,
+      }),
+    ).rejects.toThrow(/^fine job 1 failed on worker 100: a state with NaN$/);
+    expect(workers.sent).toEqual([{ worker: 0, ids: [1] }]);
+    expect(pool.replacements).toBe(0);
+    expect(log.events).toEqual([]);
     await pool.close();
   });
 

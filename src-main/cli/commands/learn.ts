@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { DEFAULT_PREDICTION, fineModelSettingsSchema, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../../common/config-files';
 import { problemsOf } from '#contract/scene-file';
-import { FinePool } from '../../parareal/fine-pool';
+import { FineJobError, FinePool } from '../../parareal/fine-pool';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import {
   assembleDataset,
@@ -33,7 +33,7 @@ import { exportWeights, HIDDEN_UNITS, parameterCount } from '../../learned/netwo
 import { tfBackendReady } from '../../learned/tf-backend';
 import { defaultTrainOptions, trainModel } from '../../learned/train';
 import { parseFineSpec } from '../controls';
-import { requireFile, UsageError } from '../errors';
+import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
 import { progressBar } from '../progress-bar';
 
@@ -223,6 +223,8 @@ export function registerLearnCommand(program: Command): void {
       blockStoreUsage('--out', () => claimDirectory(o.out, settings, count, command));
       const pools: FinePool[] = [];
       const bar = progressBar('generate');
+      let replaced = 0;
+      let blocksNote = 'blocks';
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
       process.once('SIGINT', onSigint);
@@ -230,7 +232,14 @@ export function registerLearnCommand(program: Command): void {
         await makeBlocks(
           o.out,
           () => {
-            const pool = new FinePool(workers ? { workers } : {});
+            const pool = new FinePool({
+              ...(workers ? { workers } : {}),
+              // A stalled or dead worker costs a retry, not the run; the operator still hears of it.
+              onWorkerReplaced: (r) => {
+                blocksNote = `blocks, ${++replaced} worker${replaced === 1 ? '' : 's'} replaced`;
+                bar.log(`generate: ${r.reason}: worker replaced, ${r.requeued} of its jobs queued again`);
+              },
+            });
             pools.push(pool);
             return new BlockGenerator(scene, pool, settings);
           },
@@ -241,9 +250,18 @@ export function registerLearnCommand(program: Command): void {
               process.stderr.write(
                 `${o.out}: ${kept} of ${kept + toMake} blocks${shard.count > 1 ? ` of shard ${o.shard}` : ''} already made, ${toMake} to make\n`,
               ),
-            onBlock: (made, toMake) => bar.update(made, toMake, 'blocks'),
+            onBlock: (made, toMake) => bar.update(made, toMake, blocksNote),
           },
         );
+      } catch (e) {
+        // A job that failed for good (its block and transition named): hours of blocks are not lost.
+        if (!(e instanceof FineJobError)) throw e;
+        bar.finish('failed');
+        process.stderr.write(
+          `parapush: ${e.message}\nfinished blocks are kept; run the same command again to resume\n`,
+        );
+        process.exitCode = EXIT_FAILURE;
+        return;
       } finally {
         process.off('SIGINT', onSigint);
         for (const pool of pools) await pool.close();
