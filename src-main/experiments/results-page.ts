@@ -10,41 +10,16 @@ import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
 import { fisherExact, permutationTest } from './significance';
-import { meanCiText } from './stats';
 import { readSweepFile, sweepMarkdown, type SweepFile } from './sweep';
 import { readStoredJson } from '../common/stored-json';
-
-const meanCi = z.object({
-  mean: z.number().nullable(),
-  ci95: z.number().nullable(),
-  /** Samples; absent in summaries written before it was recorded. */
-  n: z.number().int().optional(),
-});
-
-/** An experiment's summary.json as report.ts writes it (JSON turns a NaN mean into null). */
-export const summaryFileSchema = z.object({
-  task: z.string(),
-  planner: z.string(),
-  workers: z.number().int(),
-  controlDuration: z.number(),
-  scenes: z.number().int(),
-  models: z.array(
-    z.object({
-      model: z.string(),
-      runs: z.number().int(),
-      successes: z.number().int(),
-      successRate: z.number(),
-      successLow: z.number(),
-      successHigh: z.number(),
-      taskTime: meanCi,
-      taskTimeAll: meanCi,
-      planningPerStep: meanCi.extend({ max: z.number().nullable() }),
-      actions: meanCi,
-      outcomes: z.record(z.string(), z.number().int()),
-    }),
-  ),
-});
-export type SummaryFile = z.infer<typeof summaryFileSchema>;
+import {
+  meanCiCell,
+  pct,
+  successText,
+  summaryFileSchema,
+  type SummaryFile,
+  type SummaryRow,
+} from './summary-file';
 
 /**
  * A figure a paper states in its text for one row of one experiment (docs/experiments/papers.json):
@@ -76,14 +51,13 @@ export interface ExperimentResults {
   runs: readonly RunRecord[];
 }
 
-type ModelRow = SummaryFile['models'][number];
 export type Verdict = 'reproduces' | 'betters' | 'falls short';
 
 /**
  * Against a paper's figure: inside our 95% interval reproduces it; beyond the interval on the
  * better side (more successes, less time) betters it; on the worse side falls short.
  */
-export function verdict(row: ModelRow, figure: PaperFigure): Verdict | null {
+export function verdict(row: SummaryRow, figure: PaperFigure): Verdict | null {
   if (figure.metric === 'success') {
     if (figure.value < row.successLow) return 'betters';
     if (figure.value > row.successHigh) return 'falls short';
@@ -96,17 +70,10 @@ export function verdict(row: ModelRow, figure: PaperFigure): Verdict | null {
   return 'reproduces';
 }
 
-const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
-const secs = (m: z.infer<typeof meanCi>, d = 1): string =>
-  m.mean === null
-    ? '–'
-    : meanCiText({ mean: m.mean, ci95: m.ci95 ?? 0, ...(m.n === undefined ? {} : { n: m.n }) }, d);
-const success = (r: ModelRow): string =>
-  `${r.successes}/${r.runs} = ${pct(r.successRate)} (${pct(r.successLow)}–${pct(r.successHigh)})`;
 const paperValue = (f: PaperFigure): string =>
   f.metric === 'success' ? `success ${pct(f.value)}` : `task time ${f.value} s`;
 
-function paperCell(experiment: string, row: ModelRow, figures: readonly PaperFigure[]): string {
+function paperCell(experiment: string, row: SummaryRow, figures: readonly PaperFigure[]): string {
   const mine = figures.filter((f) => f.experiment === experiment && f.model === row.model);
   return mine.map((f) => `${paperValue(f)} (${f.source}): **${verdict(row, f) ?? '–'}**`).join('; ') || '–';
 }
@@ -138,7 +105,7 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...e.summary.models.map(
       (r) =>
-        `| ${r.model} | ${r.runs} | ${success(r)} | ${secs(r.taskTime)} | ${secs(r.taskTimeAll)} | ${secs(r.planningPerStep, 2)} | ${secs(r.actions)} | ${Object.entries(
+        `| ${r.model} | ${r.runs} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${meanCiCell(r.taskTimeAll)} | ${meanCiCell(r.planningPerStep, 2)} | ${meanCiCell(r.actions)} | ${Object.entries(
           r.outcomes,
         )
           .map(([k, v]) => `${k} ${v}`)
@@ -261,7 +228,7 @@ export function readmeTable(
       const cell = paperCell(e.name, r, figures);
       if (cell === '–') continue;
       rows.push(
-        `| ${folderLink(e.name, 'docs/')} | ${r.model} | ${success(r)} | ${secs(r.taskTime)} | ${cell} |`,
+        `| ${folderLink(e.name, 'docs/')} | ${r.model} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${cell} |`,
       );
     }
   }
