@@ -9,8 +9,14 @@ import { z } from 'zod';
 import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
-import { fisherExact, permutationTest } from './significance';
-import { readSweepFile, sweepMarkdown, type SweepFile } from './sweep';
+import {
+  DIFFERENCE_HEADER,
+  differenceCells,
+  differencesIntro,
+  modelDifferences,
+  tableRow,
+} from './differences';
+import { readSweepFile, readSweepRuns, sweepMarkdown, type SweepFile, type SweepRuns } from './sweep';
 import { readStoredJson } from '../common/stored-json';
 import {
   meanCiCell,
@@ -119,9 +125,6 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
   return lines.join('\n');
 }
 
-const pText = (p: number): string => (Number.isNaN(p) ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
-const differs = (p: number): string => (p < 0.05 ? ' **(differ)**' : '');
-
 /**
  * Every pair of the experiment's models: success by Fisher's exact test, task time of successful
  * runs by a permutation test. A difference the text claims must be one marked here.
@@ -129,30 +132,12 @@ const differs = (p: number): string => (p < 0.05 ? ' **(differ)**' : '');
 function comparisons(e: ExperimentResults): string[] {
   const models = e.summary.models.map((m) => m.model);
   if (models.length < 2) return [];
-  const runsOf = (model: string): readonly RunRecord[] => e.runs.filter((r) => r.model === model);
-  const rows: string[] = [];
-  for (let i = 0; i < models.length; i++)
-    for (let j = i + 1; j < models.length; j++) {
-      const a = runsOf(models[i]!);
-      const b = runsOf(models[j]!);
-      if (a.length === 0 || b.length === 0) continue;
-      const okA = a.filter((r) => r.summary.outcome === 'success');
-      const okB = b.filter((r) => r.summary.outcome === 'success');
-      const pSuccess = fisherExact(okA.length, a.length, okB.length, b.length);
-      const timesA = okA.map((r) => r.summary.taskTime);
-      const timesB = okB.map((r) => r.summary.taskTime);
-      const pTime = permutationTest(timesA, timesB);
-      const meanText = (xs: number[]): string =>
-        xs.length ? (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(1) : '–';
-      rows.push(
-        `| ${models[i]} vs ${models[j]} | ${okA.length}/${a.length} vs ${okB.length}/${b.length} | ${pText(pSuccess)}${differs(pSuccess)} | ${meanText(timesA)} vs ${meanText(timesB)} | ${pText(pTime)}${differs(pTime)} |`,
-      );
-    }
+  const rows = modelDifferences(models, e.runs).map((d) => tableRow(differenceCells(d)));
   return [
-    `Differences between models (two-sided p; Fisher's exact test on success, a permutation test on the mean task time of successful runs; p < 0.05 is marked, uncorrected for the ${rows.length} pairs):`,
+    differencesIntro('Differences between models', `${rows.length} pairs`),
     '',
-    '| models | success | p | task time, successful runs (s) | p |',
-    '| --- | --- | --- | --- | --- |',
+    tableRow(DIFFERENCE_HEADER),
+    tableRow(DIFFERENCE_HEADER.map(() => '---')),
     ...rows,
     '',
   ];
@@ -179,7 +164,7 @@ export function resultsPage(
   figures: readonly PaperFigure[],
   stale: StaleList,
   planning: string,
-  sweeps: readonly { name: string; sweep: SweepFile }[] = [],
+  sweeps: readonly SweepResults[] = [],
 ): string {
   const staleReason = (name: string): string | undefined => stale.find((s) => s.experiment === name)?.reason;
   return [
@@ -188,15 +173,23 @@ export function resultsPage(
     planning,
     '',
     ...experiments.map((e) => experimentSection(e, figures, staleReason(e.name))),
-    ...sweeps.map((w) => sweepSection(w.name, w.sweep, stale)),
+    ...sweeps.map((w) => sweepSection(w, stale)),
   ].join('\n');
 }
 
+/** A noise sweep under docs/experiments: its sweep.json and every run of its levels. */
+export interface SweepResults {
+  name: string;
+  sweep: SweepFile;
+  runs: SweepRuns;
+}
+
 /**
- * A noise sweep (sweep.ts): its table over the levels and both plots; its level folders are
- * experiments of their own, named NAME/b-<b> (in stale.json too).
+ * A noise sweep (sweep.ts): its table over the levels, the differences between its models at each
+ * level and both plots; its level folders are experiments of their own, named NAME/b-<b> (in
+ * stale.json too).
  */
-export function sweepSection(name: string, sweep: SweepFile, stale: StaleList): string {
+export function sweepSection({ name, sweep, runs }: SweepResults, stale: StaleList): string {
   const staleLevels = sweep.levels.flatMap((l) => {
     const s = stale.find((e) => e.experiment === `${name}/${l.folder}`);
     return s ? [`**Stale:** b = ${l.noiseSlope}: ${s.reason}`, ''] : [];
@@ -207,7 +200,7 @@ export function sweepSection(name: string, sweep: SweepFile, stale: StaleList): 
     ...staleLevels,
     `Commits: ${[...new Set(sweep.levels.map((l) => `\`${l.commit.slice(0, 12)}\``))].join(', ')}; files: ${folderLink(name, '')}.`,
     '',
-    sweepMarkdown(sweep, `experiments/${name}/`),
+    sweepMarkdown(sweep, `experiments/${name}/`, runs),
     `![${name}: success rate against noise](experiments/${name}/success.svg)`,
     '',
     `![${name}: task time against noise](experiments/${name}/task-time.svg)`,
@@ -285,7 +278,10 @@ export function generatedResults(root: string): { 'docs/results.md': string; 'RE
   const sweeps = readdirSync(dir)
     .filter((d) => existsSync(path.join(dir, d, 'sweep.json')))
     .sort()
-    .map((d) => ({ name: d, sweep: readSweepFile(path.join(dir, d)) }));
+    .map((d): SweepResults => {
+      const sweep = readSweepFile(path.join(dir, d));
+      return { name: d, sweep, runs: readSweepRuns(path.join(dir, d), sweep) };
+    });
   const stale = readStaleList(root);
   const levelNames = sweeps.flatMap((w) => w.sweep.levels.map((l) => `${w.name}/${l.folder}`));
   for (const s of stale)

@@ -20,6 +20,13 @@ import {
 } from './runner';
 import { meanCiCell, successRowOf, successRowSchema, successText } from './summary-file';
 import { lineChartSvg } from './svg-chart';
+import {
+  DIFFERENCE_HEADER,
+  differenceCells,
+  differencesIntro,
+  modelDifferences,
+  tableRow,
+} from './differences';
 
 /** The folder of level b inside a sweep folder. */
 export const levelDir = (dir: string, b: number): string => path.join(dir, `b-${b}`);
@@ -144,6 +151,7 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
   }
   const { noiseSlope: _b, ...config } = configOf(first);
   const slopes = chosen.map((l) => l.noiseSlope);
+  const runs: SweepRuns = new Map(chosen.map((l) => [l.folder, readRunRecords(path.join(dir, l.folder))]));
   const sweep: SweepFile = {
     ...config,
     command: sweepCommand({ ...config, noiseSlopes: slopes }, path.relative(process.cwd(), dir) || '.'),
@@ -151,14 +159,14 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
       noiseSlope: l.noiseSlope,
       folder: l.folder,
       commit: l.file.commit,
-      models: summarize(readRunRecords(path.join(dir, l.folder)), config.models).map(successRowOf),
+      models: summarize(levelRuns(runs, l.folder), config.models).map(successRowOf),
     })),
   };
   mkdirSync(dir, { recursive: true });
   // Through the schema, as it will be read: JSON's null for a NaN mean included.
   const stored = sweepFileSchema.parse(JSON.parse(JSON.stringify(sweep)));
   writeFileSync(path.join(dir, 'sweep.json'), `${JSON.stringify(stored, null, 2)}\n`);
-  writeFileSync(path.join(dir, 'results.md'), sweepMarkdown(stored, ''));
+  writeFileSync(path.join(dir, 'results.md'), sweepMarkdown(stored, '', runs));
   writeFileSync(path.join(dir, 'success.svg'), sweepSvg(stored, 'success'));
   writeFileSync(path.join(dir, 'task-time.svg'), sweepSvg(stored, 'task-time'));
   return stored;
@@ -168,11 +176,48 @@ export function readSweepFile(dir: string): SweepFile {
   return readStoredJson(path.join(dir, 'sweep.json'), sweepFileSchema, { what: 'sweep file' });
 }
 
+/** Every run of each level of a sweep, by the level's folder name. */
+export type SweepRuns = ReadonlyMap<string, readonly RunRecord[]>;
+
+/** The runs of every level of the sweep stored in dir. */
+export function readSweepRuns(dir: string, s: SweepFile): SweepRuns {
+  return new Map(s.levels.map((l) => [l.folder, readRunRecords(path.join(dir, l.folder))]));
+}
+
+function levelRuns(runs: SweepRuns, folder: string): readonly RunRecord[] {
+  const r = runs.get(folder);
+  if (!r) throw new Error(`no runs read for the sweep's level folder ${folder}`);
+  return r;
+}
+
 /**
- * The sweep's table, one row per level and model; `prefix` leads the links to the level folders
- * from where the Markdown is read ('' inside the sweep folder).
+ * Every pair of the sweep's models at every level, with the tests and seeds of an experiment's
+ * own table (differences.ts): one row per level and pair.
  */
-export function sweepMarkdown(s: SweepFile, prefix: string): string {
+function sweepDifferences(s: SweepFile, runs: SweepRuns): string[] {
+  if (s.models.length < 2) return [];
+  const rows = s.levels.flatMap((l) =>
+    modelDifferences(s.models, levelRuns(runs, l.folder)).map((d) =>
+      tableRow([String(l.noiseSlope), ...differenceCells(d)]),
+    ),
+  );
+  const header = ['b', ...DIFFERENCE_HEADER];
+  return [
+    differencesIntro('Differences between models at each level', `${rows.length} pairs over all levels`),
+    '',
+    tableRow(header),
+    tableRow(header.map(() => '---')),
+    ...rows,
+    '',
+  ];
+}
+
+/**
+ * The sweep's table, one row per level and model, and the differences between its models at each
+ * level from the levels' runs; `prefix` leads the links to the level folders from where the
+ * Markdown is read ('' inside the sweep folder).
+ */
+export function sweepMarkdown(s: SweepFile, prefix: string, runs: SweepRuns): string {
   const rows = s.levels.flatMap((l) =>
     l.models.map(
       (m) =>
@@ -188,6 +233,7 @@ export function sweepMarkdown(s: SweepFile, prefix: string): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...sweepDifferences(s, runs),
   ].join('\n');
 }
 
