@@ -21,6 +21,7 @@ import { modelDifferences } from '../../src-main/experiments/differences';
 import { writeReport } from '../../src-main/experiments/report';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
+import { runRecord, tinyTask } from '../helpers/tiny-task';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-sweep-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -28,28 +29,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const models = ['coarse/tampc', 'coarse/mpc'];
 const config = { task: 'wafr-low-accuracy', models, scenes: 3, seed: 1 };
 
-function record(model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord {
-  return {
-    task: 'wafr-low-accuracy',
-    model,
-    planner: model.split('/')[1]!,
-    scene,
-    seed: 1,
-    workers: 1,
-    controlDuration: 1,
-    wallTime: 1,
-    summary: {
-      outcome,
-      failure: outcome === 'failure' ? 'off-table' : null,
-      detail: null,
-      actions: 3,
-      taskTime,
-      planningTimes: [0.5],
-      controls: [],
-      states: [],
-    },
-  };
-}
+const record = (model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord =>
+  runRecord(model, scene, outcome, taskTime, 'wafr-low-accuracy');
 
 /**
  * A sweep folder of three levels, written as the runner writes its folders: TAMPC succeeds on
@@ -233,10 +214,7 @@ describe('differences between planners in a sweep', () => {
 describe('runSweep', () => {
   it('runs one resumable experiment folder per level, then the sweep report', async () => {
     const wafr = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-low-accuracy.json'));
-    const task = structuredClone(wafr.task);
-    task.planner.maxExecutedActions = 1;
-    task.planner.optimizer.rollouts = 3;
-    task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, maxActions: 2 };
+    const task = tinyTask(wafr.task, { executedActions: 1 });
     const out = path.join(tmp, 'run');
     const runs: string[] = [];
     const options = {
