@@ -56,11 +56,8 @@ const differs = (p: number): string => (p < 0.05 ? ' **(differ)**' : '');
 const meanText = (xs: readonly number[]): string =>
   xs.length ? (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(1) : '–';
 
-/** The header cells of differenceCells, for a table that may put columns of its own before them. */
-export const DIFFERENCE_HEADER = ['models', 'success', 'p', 'task time, successful runs (s)', 'p'] as const;
-
 /** One pair's cells: the models, successes and p, mean task times and p (p < 0.05 marked). */
-export function differenceCells(d: ModelDifference): string[] {
+function differenceCells(d: ModelDifference): string[] {
   return [
     `${d.a} vs ${d.b}`,
     `${d.successesA}/${d.runsA} vs ${d.successesB}/${d.runsB}`,
@@ -70,10 +67,26 @@ export function differenceCells(d: ModelDifference): string[] {
   ];
 }
 
-/** What the table's tests are and how many comparisons the uncorrected p-values are over. */
-export function differencesIntro(title: string, comparisons: string): string {
-  return `${title} (two-sided p; Fisher's exact test on success, a permutation test on the mean task time of successful runs; p < 0.05 is marked, uncorrected for the ${comparisons}):`;
-}
+const tableRow = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
 
-/** A Markdown table row of cells. */
-export const tableRow = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+/**
+ * The "Differences" table's Markdown lines: what its tests are and over how many comparisons its
+ * p-values go uncorrected (`counted`: what the rows are, "pairs"), then one row per difference,
+ * its `lead` cells (under `leadHeader`, e.g. the noise level) before the pair's.
+ */
+export function differencesTable(
+  title: string,
+  counted: string,
+  rows: readonly { lead?: readonly string[]; difference: ModelDifference }[],
+  leadHeader: readonly string[] = [],
+): string[] {
+  const header = [...leadHeader, 'models', 'success', 'p', 'task time, successful runs (s)', 'p'];
+  return [
+    `${title} (two-sided p; Fisher's exact test on success, a permutation test on the mean task time of successful runs; p < 0.05 is marked, uncorrected for the ${rows.length} ${counted}):`,
+    '',
+    tableRow(header),
+    tableRow(header.map(() => '---')),
+    ...rows.map((r) => tableRow([...(r.lead ?? []), ...differenceCells(r.difference)])),
+    '',
+  ];
+}

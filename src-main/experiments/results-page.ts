@@ -9,13 +9,7 @@ import { z } from 'zod';
 import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
-import {
-  DIFFERENCE_HEADER,
-  differenceCells,
-  differencesIntro,
-  modelDifferences,
-  tableRow,
-} from './differences';
+import { differencesTable, modelDifferences } from './differences';
 import { readSweepFile, readSweepRuns, sweepMarkdown, type SweepFile, type SweepRuns } from './sweep';
 import { readStoredJson } from '../common/stored-json';
 import {
@@ -132,15 +126,8 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
 function comparisons(e: ExperimentResults): string[] {
   const models = e.summary.models.map((m) => m.model);
   if (models.length < 2) return [];
-  const rows = modelDifferences(models, e.runs).map((d) => tableRow(differenceCells(d)));
-  return [
-    differencesIntro('Differences between models', `${rows.length} pairs`),
-    '',
-    tableRow(DIFFERENCE_HEADER),
-    tableRow(DIFFERENCE_HEADER.map(() => '---')),
-    ...rows,
-    '',
-  ];
+  const rows = modelDifferences(models, e.runs).map((difference) => ({ difference }));
+  return differencesTable('Differences between models', 'pairs', rows);
 }
 
 const HEADER = `# Results

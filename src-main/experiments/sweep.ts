@@ -12,6 +12,7 @@ import { readRunRecords, type RunRecord } from './run-record';
 import { writeReport, summarize } from './report';
 import {
   configOf,
+  experimentArgs,
   experimentConfigSchema,
   readExperimentFile,
   runExperiment,
@@ -20,13 +21,7 @@ import {
 } from './runner';
 import { meanCiCell, successRowOf, successRowSchema, successText } from './summary-file';
 import { lineChartSvg } from './svg-chart';
-import {
-  DIFFERENCE_HEADER,
-  differenceCells,
-  differencesIntro,
-  modelDifferences,
-  tableRow,
-} from './differences';
+import { differencesTable, modelDifferences } from './differences';
 
 /** The folder of level b inside a sweep folder. */
 export const levelDir = (dir: string, b: number): string => path.join(dir, `b-${b}`);
@@ -73,14 +68,11 @@ export function sweepCommand(
   o: Omit<SweepFile, 'command' | 'levels'> & { noiseSlopes: readonly number[] },
   outDir: string,
 ): string {
+  const { noiseSlopes, ...config } = o;
   return [
     'npx parapush experiment sweep',
-    `--task ${o.task}`,
-    `--models ${o.models.join(',')}`,
-    `--scenes ${o.scenes}`,
-    `--seed ${o.seed}`,
-    ...(o.loopMode === 'asynchronous' ? ['--async'] : []),
-    `--noise-slopes ${o.noiseSlopes.join(',')}`,
+    ...experimentArgs(config),
+    `--noise-slopes ${noiseSlopes.join(',')}`,
     `--out ${outDir}`,
   ].join(' ');
 }
@@ -197,19 +189,12 @@ function levelRuns(runs: SweepRuns, folder: string): readonly RunRecord[] {
 function sweepDifferences(s: SweepFile, runs: SweepRuns): string[] {
   if (s.models.length < 2) return [];
   const rows = s.levels.flatMap((l) =>
-    modelDifferences(s.models, levelRuns(runs, l.folder)).map((d) =>
-      tableRow([String(l.noiseSlope), ...differenceCells(d)]),
-    ),
+    modelDifferences(s.models, levelRuns(runs, l.folder)).map((difference) => ({
+      lead: [String(l.noiseSlope)],
+      difference,
+    })),
   );
-  const header = ['b', ...DIFFERENCE_HEADER];
-  return [
-    differencesIntro('Differences between models at each level', `${rows.length} pairs over all levels`),
-    '',
-    tableRow(header),
-    tableRow(header.map(() => '---')),
-    ...rows,
-    '',
-  ];
+  return differencesTable('Differences between models at each level', 'pairs over all levels', rows, ['b']);
 }
 
 /**
