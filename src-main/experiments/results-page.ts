@@ -9,42 +9,17 @@ import { z } from 'zod';
 import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
-import { fisherExact, permutationTest } from './significance';
-import { meanCiText } from './stats';
-import { readSweepFile, sweepMarkdown, type SweepFile } from './sweep';
+import { differencesTable, modelDifferences } from './differences';
+import { readSweepFile, readSweepRuns, sweepMarkdown, type SweepFile, type SweepRuns } from './sweep';
 import { readStoredJson } from '../common/stored-json';
-
-const meanCi = z.object({
-  mean: z.number().nullable(),
-  ci95: z.number().nullable(),
-  /** Samples; absent in summaries written before it was recorded. */
-  n: z.number().int().optional(),
-});
-
-/** An experiment's summary.json as report.ts writes it (JSON turns a NaN mean into null). */
-export const summaryFileSchema = z.object({
-  task: z.string(),
-  planner: z.string(),
-  workers: z.number().int(),
-  controlDuration: z.number(),
-  scenes: z.number().int(),
-  models: z.array(
-    z.object({
-      model: z.string(),
-      runs: z.number().int(),
-      successes: z.number().int(),
-      successRate: z.number(),
-      successLow: z.number(),
-      successHigh: z.number(),
-      taskTime: meanCi,
-      taskTimeAll: meanCi,
-      planningPerStep: meanCi.extend({ max: z.number().nullable() }),
-      actions: meanCi,
-      outcomes: z.record(z.string(), z.number().int()),
-    }),
-  ),
-});
-export type SummaryFile = z.infer<typeof summaryFileSchema>;
+import {
+  meanCiCell,
+  pct,
+  successText,
+  summaryFileSchema,
+  type SummaryFile,
+  type SummaryRow,
+} from './summary-file';
 
 /**
  * A figure a paper states in its text for one row of one experiment (docs/experiments/papers.json):
@@ -76,14 +51,13 @@ export interface ExperimentResults {
   runs: readonly RunRecord[];
 }
 
-type ModelRow = SummaryFile['models'][number];
 export type Verdict = 'reproduces' | 'betters' | 'falls short';
 
 /**
  * Against a paper's figure: inside our 95% interval reproduces it; beyond the interval on the
  * better side (more successes, less time) betters it; on the worse side falls short.
  */
-export function verdict(row: ModelRow, figure: PaperFigure): Verdict | null {
+export function verdict(row: SummaryRow, figure: PaperFigure): Verdict | null {
   if (figure.metric === 'success') {
     if (figure.value < row.successLow) return 'betters';
     if (figure.value > row.successHigh) return 'falls short';
@@ -96,17 +70,10 @@ export function verdict(row: ModelRow, figure: PaperFigure): Verdict | null {
   return 'reproduces';
 }
 
-const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
-const secs = (m: z.infer<typeof meanCi>, d = 1): string =>
-  m.mean === null
-    ? '–'
-    : meanCiText({ mean: m.mean, ci95: m.ci95 ?? 0, ...(m.n === undefined ? {} : { n: m.n }) }, d);
-const success = (r: ModelRow): string =>
-  `${r.successes}/${r.runs} = ${pct(r.successRate)} (${pct(r.successLow)}–${pct(r.successHigh)})`;
 const paperValue = (f: PaperFigure): string =>
   f.metric === 'success' ? `success ${pct(f.value)}` : `task time ${f.value} s`;
 
-function paperCell(experiment: string, row: ModelRow, figures: readonly PaperFigure[]): string {
+function paperCell(experiment: string, row: SummaryRow, figures: readonly PaperFigure[]): string {
   const mine = figures.filter((f) => f.experiment === experiment && f.model === row.model);
   return mine.map((f) => `${paperValue(f)} (${f.source}): **${verdict(row, f) ?? '–'}**`).join('; ') || '–';
 }
@@ -138,7 +105,7 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...e.summary.models.map(
       (r) =>
-        `| ${r.model} | ${r.runs} | ${success(r)} | ${secs(r.taskTime)} | ${secs(r.taskTimeAll)} | ${secs(r.planningPerStep, 2)} | ${secs(r.actions)} | ${Object.entries(
+        `| ${r.model} | ${r.runs} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${meanCiCell(r.taskTimeAll)} | ${meanCiCell(r.planningPerStep, 2)} | ${meanCiCell(r.actions)} | ${Object.entries(
           r.outcomes,
         )
           .map(([k, v]) => `${k} ${v}`)
@@ -152,9 +119,6 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
   return lines.join('\n');
 }
 
-const pText = (p: number): string => (Number.isNaN(p) ? '–' : p < 0.001 ? '< 0.001' : p.toFixed(3));
-const differs = (p: number): string => (p < 0.05 ? ' **(differ)**' : '');
-
 /**
  * Every pair of the experiment's models: success by Fisher's exact test, task time of successful
  * runs by a permutation test. A difference the text claims must be one marked here.
@@ -162,33 +126,8 @@ const differs = (p: number): string => (p < 0.05 ? ' **(differ)**' : '');
 function comparisons(e: ExperimentResults): string[] {
   const models = e.summary.models.map((m) => m.model);
   if (models.length < 2) return [];
-  const runsOf = (model: string): readonly RunRecord[] => e.runs.filter((r) => r.model === model);
-  const rows: string[] = [];
-  for (let i = 0; i < models.length; i++)
-    for (let j = i + 1; j < models.length; j++) {
-      const a = runsOf(models[i]!);
-      const b = runsOf(models[j]!);
-      if (a.length === 0 || b.length === 0) continue;
-      const okA = a.filter((r) => r.summary.outcome === 'success');
-      const okB = b.filter((r) => r.summary.outcome === 'success');
-      const pSuccess = fisherExact(okA.length, a.length, okB.length, b.length);
-      const timesA = okA.map((r) => r.summary.taskTime);
-      const timesB = okB.map((r) => r.summary.taskTime);
-      const pTime = permutationTest(timesA, timesB);
-      const meanText = (xs: number[]): string =>
-        xs.length ? (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(1) : '–';
-      rows.push(
-        `| ${models[i]} vs ${models[j]} | ${okA.length}/${a.length} vs ${okB.length}/${b.length} | ${pText(pSuccess)}${differs(pSuccess)} | ${meanText(timesA)} vs ${meanText(timesB)} | ${pText(pTime)}${differs(pTime)} |`,
-      );
-    }
-  return [
-    `Differences between models (two-sided p; Fisher's exact test on success, a permutation test on the mean task time of successful runs; p < 0.05 is marked, uncorrected for the ${rows.length} pairs):`,
-    '',
-    '| models | success | p | task time, successful runs (s) | p |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows,
-    '',
-  ];
+  const rows = modelDifferences(models, e.runs).map((difference) => ({ difference }));
+  return differencesTable('Differences between models', 'pairs', rows);
 }
 
 const HEADER = `# Results
@@ -212,7 +151,7 @@ export function resultsPage(
   figures: readonly PaperFigure[],
   stale: StaleList,
   planning: string,
-  sweeps: readonly { name: string; sweep: SweepFile }[] = [],
+  sweeps: readonly SweepResults[] = [],
 ): string {
   const staleReason = (name: string): string | undefined => stale.find((s) => s.experiment === name)?.reason;
   return [
@@ -221,15 +160,23 @@ export function resultsPage(
     planning,
     '',
     ...experiments.map((e) => experimentSection(e, figures, staleReason(e.name))),
-    ...sweeps.map((w) => sweepSection(w.name, w.sweep, stale)),
+    ...sweeps.map((w) => sweepSection(w, stale)),
   ].join('\n');
 }
 
+/** A noise sweep under docs/experiments: its sweep.json and every run of its levels. */
+export interface SweepResults {
+  name: string;
+  sweep: SweepFile;
+  runs: SweepRuns;
+}
+
 /**
- * A noise sweep (sweep.ts): its table over the levels and both plots; its level folders are
- * experiments of their own, named NAME/b-<b> (in stale.json too).
+ * A noise sweep (sweep.ts): its table over the levels, the differences between its models at each
+ * level and both plots; its level folders are experiments of their own, named NAME/b-<b> (in
+ * stale.json too).
  */
-export function sweepSection(name: string, sweep: SweepFile, stale: StaleList): string {
+export function sweepSection({ name, sweep, runs }: SweepResults, stale: StaleList): string {
   const staleLevels = sweep.levels.flatMap((l) => {
     const s = stale.find((e) => e.experiment === `${name}/${l.folder}`);
     return s ? [`**Stale:** b = ${l.noiseSlope}: ${s.reason}`, ''] : [];
@@ -240,7 +187,7 @@ export function sweepSection(name: string, sweep: SweepFile, stale: StaleList): 
     ...staleLevels,
     `Commits: ${[...new Set(sweep.levels.map((l) => `\`${l.commit.slice(0, 12)}\``))].join(', ')}; files: ${folderLink(name, '')}.`,
     '',
-    sweepMarkdown(sweep, `experiments/${name}/`),
+    sweepMarkdown(sweep, `experiments/${name}/`, runs),
     `![${name}: success rate against noise](experiments/${name}/success.svg)`,
     '',
     `![${name}: task time against noise](experiments/${name}/task-time.svg)`,
@@ -261,7 +208,7 @@ export function readmeTable(
       const cell = paperCell(e.name, r, figures);
       if (cell === '–') continue;
       rows.push(
-        `| ${folderLink(e.name, 'docs/')} | ${r.model} | ${success(r)} | ${secs(r.taskTime)} | ${cell} |`,
+        `| ${folderLink(e.name, 'docs/')} | ${r.model} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${cell} |`,
       );
     }
   }
@@ -318,7 +265,10 @@ export function generatedResults(root: string): { 'docs/results.md': string; 'RE
   const sweeps = readdirSync(dir)
     .filter((d) => existsSync(path.join(dir, d, 'sweep.json')))
     .sort()
-    .map((d) => ({ name: d, sweep: readSweepFile(path.join(dir, d)) }));
+    .map((d): SweepResults => {
+      const sweep = readSweepFile(path.join(dir, d));
+      return { name: d, sweep, runs: readSweepRuns(path.join(dir, d), sweep) };
+    });
   const stale = readStaleList(root);
   const levelNames = sweeps.flatMap((w) => w.sweep.levels.map((l) => `${w.name}/${l.folder}`));
   for (const s of stale)

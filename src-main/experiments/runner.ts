@@ -95,18 +95,21 @@ export function readExperimentFile(dir: string): ExperimentFile {
   });
 }
 
-/** The command line that runs this experiment (into outDir) from scratch. */
-export function experimentCommand(config: ExperimentConfig, outDir: string): string {
+/** The command-line options that give an experiment its identity (the sweep's command takes them too). */
+export function experimentArgs(config: ExperimentConfig): string[] {
   return [
-    'npx parapush experiment',
     `--task ${config.task}`,
     `--models ${config.models.join(',')}`,
     `--scenes ${config.scenes}`,
     `--seed ${config.seed}`,
     ...(config.loopMode === 'asynchronous' ? ['--async'] : []),
     ...(config.noiseSlope !== undefined ? [`--noise-slope ${config.noiseSlope}`] : []),
-    `--out ${outDir}`,
-  ].join(' ');
+  ];
+}
+
+/** The command line that runs this experiment (into outDir) from scratch. */
+export function experimentCommand(config: ExperimentConfig, outDir: string): string {
+  return ['npx parapush experiment', ...experimentArgs(config), `--out ${outDir}`].join(' ');
 }
 
 /**

@@ -12,28 +12,28 @@ import { readRunRecords, type RunRecord } from './run-record';
 import { writeReport, summarize } from './report';
 import {
   configOf,
+  experimentArgs,
+  experimentConfigSchema,
   readExperimentFile,
   runExperiment,
   type ExperimentFile,
   type ExperimentOptions,
 } from './runner';
-import { meanCiText } from './stats';
+import { meanCiCell, successRowOf, successRowSchema, successText } from './summary-file';
 import { lineChartSvg } from './svg-chart';
+import { differencesTable, modelDifferences } from './differences';
 
 /** The folder of level b inside a sweep folder. */
 export const levelDir = (dir: string, b: number): string => path.join(dir, `b-${b}`);
 const LEVEL_FOLDER = /^b-(\d+(\.\d+)?)$/;
 
-/** JSON turns a NaN mean (no successful run to time) into null. */
-const meanCi = z.object({ mean: z.number().nullable(), ci95: z.number(), n: z.number().int() }).strict();
-
-export const sweepFileSchema = z
-  .object({
-    task: z.string(),
-    models: z.array(z.string()).min(1),
-    scenes: z.number().int().min(1),
-    seed: z.number().int().min(0),
-    loopMode: z.literal('asynchronous').optional(),
+/**
+ * The experiment's identity but b (runner.ts), the command, and per level the success and
+ * task-time part of each model's summary (summary-file.ts).
+ */
+export const sweepFileSchema = experimentConfigSchema
+  .omit({ noiseSlope: true })
+  .extend({
     /** The command that runs (or resumes) the whole sweep into its folder. */
     command: z.string(),
     levels: z.array(
@@ -43,23 +43,7 @@ export const sweepFileSchema = z
           /** The level's experiment folder, relative to the sweep folder. */
           folder: z.string(),
           commit: z.string(),
-          models: z.array(
-            z
-              .object({
-                model: z.string(),
-                runs: z.number().int(),
-                successes: z.number().int(),
-                successRate: z.number(),
-                /** 95% Wilson interval of the success rate. */
-                successLow: z.number(),
-                successHigh: z.number(),
-                /** Task time of successful runs (s): mean, 95% CI half-width, n. */
-                taskTime: meanCi,
-                /** Task time of all runs, a failure counted at the time it ended (s). */
-                taskTimeAll: meanCi,
-              })
-              .strict(),
-          ),
+          models: z.array(successRowSchema),
         })
         .strict(),
     ),
@@ -84,14 +68,11 @@ export function sweepCommand(
   o: Omit<SweepFile, 'command' | 'levels'> & { noiseSlopes: readonly number[] },
   outDir: string,
 ): string {
+  const { noiseSlopes, ...config } = o;
   return [
     'npx parapush experiment sweep',
-    `--task ${o.task}`,
-    `--models ${o.models.join(',')}`,
-    `--scenes ${o.scenes}`,
-    `--seed ${o.seed}`,
-    ...(o.loopMode === 'asynchronous' ? ['--async'] : []),
-    `--noise-slopes ${o.noiseSlopes.join(',')}`,
+    ...experimentArgs(config),
+    `--noise-slopes ${noiseSlopes.join(',')}`,
     `--out ${outDir}`,
   ].join(' ');
 }
@@ -162,6 +143,7 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
   }
   const { noiseSlope: _b, ...config } = configOf(first);
   const slopes = chosen.map((l) => l.noiseSlope);
+  const runs: SweepRuns = new Map(chosen.map((l) => [l.folder, readRunRecords(path.join(dir, l.folder))]));
   const sweep: SweepFile = {
     ...config,
     command: sweepCommand({ ...config, noiseSlopes: slopes }, path.relative(process.cwd(), dir) || '.'),
@@ -169,23 +151,14 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
       noiseSlope: l.noiseSlope,
       folder: l.folder,
       commit: l.file.commit,
-      models: summarize(readRunRecords(path.join(dir, l.folder)), config.models).map((s) => ({
-        model: s.model,
-        runs: s.runs,
-        successes: s.successes,
-        successRate: s.successRate,
-        successLow: s.successLow,
-        successHigh: s.successHigh,
-        taskTime: s.taskTime,
-        taskTimeAll: s.taskTimeAll,
-      })),
+      models: summarize(levelRuns(runs, l.folder), config.models).map(successRowOf),
     })),
   };
   mkdirSync(dir, { recursive: true });
   // Through the schema, as it will be read: JSON's null for a NaN mean included.
   const stored = sweepFileSchema.parse(JSON.parse(JSON.stringify(sweep)));
   writeFileSync(path.join(dir, 'sweep.json'), `${JSON.stringify(stored, null, 2)}\n`);
-  writeFileSync(path.join(dir, 'results.md'), sweepMarkdown(stored, ''));
+  writeFileSync(path.join(dir, 'results.md'), sweepMarkdown(stored, '', runs));
   writeFileSync(path.join(dir, 'success.svg'), sweepSvg(stored, 'success'));
   writeFileSync(path.join(dir, 'task-time.svg'), sweepSvg(stored, 'task-time'));
   return stored;
@@ -195,19 +168,45 @@ export function readSweepFile(dir: string): SweepFile {
   return readStoredJson(path.join(dir, 'sweep.json'), sweepFileSchema, { what: 'sweep file' });
 }
 
-const pct = (v: number): string => `${(100 * v).toFixed(0)}%`;
-const secs = (m: SweepFile['levels'][number]['models'][number]['taskTime']): string =>
-  m.mean === null ? '–' : meanCiText({ mean: m.mean, ci95: m.ci95, n: m.n });
+/** Every run of each level of a sweep, by the level's folder name. */
+export type SweepRuns = ReadonlyMap<string, readonly RunRecord[]>;
+
+/** The runs of every level of the sweep stored in dir. */
+export function readSweepRuns(dir: string, s: SweepFile): SweepRuns {
+  return new Map(s.levels.map((l) => [l.folder, readRunRecords(path.join(dir, l.folder))]));
+}
+
+function levelRuns(runs: SweepRuns, folder: string): readonly RunRecord[] {
+  const r = runs.get(folder);
+  if (!r) throw new Error(`no runs read for the sweep's level folder ${folder}`);
+  return r;
+}
 
 /**
- * The sweep's table, one row per level and model; `prefix` leads the links to the level folders
- * from where the Markdown is read ('' inside the sweep folder).
+ * Every pair of the sweep's models at every level, with the tests and seeds of an experiment's
+ * own table (differences.ts): one row per level and pair.
  */
-export function sweepMarkdown(s: SweepFile, prefix: string): string {
+function sweepDifferences(s: SweepFile, runs: SweepRuns): string[] {
+  if (s.models.length < 2) return [];
+  const rows = s.levels.flatMap((l) =>
+    modelDifferences(s.models, levelRuns(runs, l.folder)).map((difference) => ({
+      lead: [String(l.noiseSlope)],
+      difference,
+    })),
+  );
+  return differencesTable('Differences between models at each level', 'pairs over all levels', rows, ['b']);
+}
+
+/**
+ * The sweep's table, one row per level and model, and the differences between its models at each
+ * level from the levels' runs; `prefix` leads the links to the level folders from where the
+ * Markdown is read ('' inside the sweep folder).
+ */
+export function sweepMarkdown(s: SweepFile, prefix: string, runs: SweepRuns): string {
   const rows = s.levels.flatMap((l) =>
     l.models.map(
       (m) =>
-        `| [${l.noiseSlope}](${prefix}${l.folder}/results.md) | ${m.model} | ${m.runs} | ${m.successes}/${m.runs} = ${pct(m.successRate)} (${pct(m.successLow)}–${pct(m.successHigh)}) | ${secs(m.taskTime)} | ${secs(m.taskTimeAll)} |`,
+        `| [${l.noiseSlope}](${prefix}${l.folder}/results.md) | ${m.model} | ${m.runs} | ${successText(m)} | ${meanCiCell(m.taskTime)} | ${meanCiCell(m.taskTimeAll)} |`,
     ),
   );
   return [
@@ -219,6 +218,7 @@ export function sweepMarkdown(s: SweepFile, prefix: string): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...sweepDifferences(s, runs),
   ].join('\n');
 }
 
@@ -236,11 +236,13 @@ export function sweepSvg(s: SweepFile, metric: 'success' | 'task-time'): string 
       };
     const t = rows.map((r) => r?.taskTimeAll);
     const mean = t.map((m) => m?.mean ?? Number.NaN);
+    // An interval needs two samples (a row without its count has none to show).
+    const half = t.map((m) => (m && (m.n ?? 0) > 1 ? (m.ci95 ?? Number.NaN) : Number.NaN));
     return {
       label: model,
       values: mean,
-      low: t.map((m, i) => (m && m.n > 1 ? mean[i]! - m.ci95 : Number.NaN)),
-      high: t.map((m, i) => (m && m.n > 1 ? mean[i]! + m.ci95 : Number.NaN)),
+      low: mean.map((v, i) => v - half[i]!),
+      high: mean.map((v, i) => v + half[i]!),
     };
   });
   return lineChartSvg({

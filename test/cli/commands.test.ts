@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cli } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
+/** One slider, one straight push to a near goal (test/fixtures/lab-short-scene.json). */
+import { shortScene as scene, writeTinyTaskFile } from '../helpers/tiny-task';
 
 /**
  * Each test spawns node and its TypeScript loader: a couple of seconds, but on a shared two-core
@@ -21,8 +23,6 @@ const SLOW = { timeout: 240_000 };
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-commands-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** One slider, one straight push to a near goal (test/fixtures/lab-short-scene.json). */
-const scene = path.join(repoRoot, 'test/fixtures/lab-short-scene.json');
 const natnetDir = path.resolve(repoRoot, '../shared/fixtures/natnet');
 
 /** Exit code 2 and exactly one line on stderr, nothing on stdout. */
@@ -171,24 +171,7 @@ describe('parapush predict', () => {
 });
 
 describe('parapush experiment and experiment merge', () => {
-  const taskFile = path.join(tmp, 'tiny-task.json');
-  writeFileSync(
-    taskFile,
-    JSON.stringify({
-      name: 'tiny',
-      scene,
-      costs: [{ term: 'goal-distance', weight: 100 }],
-      planner: {
-        horizon: 1,
-        controlDuration: 0.5,
-        initialSpeed: 0.05,
-        optimizer: { rollouts: 2, maxIterations: 1 },
-        maxExecutedActions: 2,
-      },
-      execution: { noise: { kind: 'constant', variance: 0 } },
-      sampling: { kind: 'jitter', halfRange: 0.005 },
-    }),
-  );
+  const taskFile = writeTinyTaskFile(tmp, 'tiny', { kind: 'constant', variance: 0 });
   const out = path.join(tmp, 'experiment');
   const experiment = (...extra: string[]) =>
     cli(

@@ -2,40 +2,20 @@
  * `parapush experiment sweep` as a user runs it: the experiment command's options, one folder per
  * noise level and the sweep's report; and `--noise-slope` on a task that cannot take one.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cliWithin } from '../helpers/cli';
-import { repoRoot } from '../helpers/scenes';
+import { writeTinyTaskFile } from '../helpers/tiny-task';
 
 vi.setConfig({ testTimeout: 240_000 });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-sweep-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const cli = (...args: string[]) => cliWithin(230_000, ...args);
 
-/** One slider, one straight push to a near goal, with WAFR's action-proportional noise. */
-function taskFile(name: string, noise: object): string {
-  const file = path.join(tmp, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name,
-      scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
-      costs: [{ term: 'goal-distance', weight: 100 }],
-      planner: {
-        horizon: 1,
-        controlDuration: 0.5,
-        initialSpeed: 0.05,
-        optimizer: { rollouts: 2, maxIterations: 1 },
-        maxExecutedActions: 2,
-      },
-      execution: { noise },
-      sampling: { kind: 'jitter', halfRange: 0.005 },
-    }),
-  );
-  return file;
-}
+/** The CLI tests' tiny task with WAFR's action-proportional noise or constant noise. */
+const taskFile = (name: string, noise: object): string => writeTinyTaskFile(tmp, name, noise);
 
 describe('parapush experiment sweep', () => {
   it('runs the experiment per level into OUT/b-<b>, then writes the sweep report', async () => {

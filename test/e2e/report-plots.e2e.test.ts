@@ -16,29 +16,11 @@ import { writeReport } from '../../src-main/experiments/report';
 import type { RunRecord } from '../../src-main/experiments/run-record';
 import { chromiumOptions, haveChromium, screenshotsDir as shots } from '../helpers/chromium';
 import { checkAgainstReference, updateReferences } from '../helpers/reference-images';
+import { runRecord } from '../helpers/tiny-task';
 
-function record(model: string, scene: number, success: boolean, taskTime: number): RunRecord {
-  return {
-    task: 'isrr-obstacle',
-    model,
-    planner: 'mpc',
-    scene,
-    seed: 1,
-    workers: 1,
-    controlDuration: 1,
-    wallTime: 1,
-    summary: {
-      outcome: success ? 'success' : 'failure',
-      failure: success ? null : 'obstacle-collision',
-      detail: null,
-      actions: 12,
-      taskTime,
-      planningTimes: [0.5],
-      controls: [],
-      states: [],
-    },
-  };
-}
+/** The plots read only each run's model, outcome and task time. */
+const record = (model: string, scene: number, success: boolean, taskTime: number): RunRecord =>
+  runRecord(model, scene, success ? 'success' : 'failure', taskTime, 'isrr-obstacle');
 
 /** Long model names, and a model with no successful run (no task time: the case of the e-9 tick). */
 const models = ['coarse', 'parareal:1', 'parareal:2@learned/uampc', 'fine/tampc'];

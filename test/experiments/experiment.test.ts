@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleInitialState } from '../../src-main/experiments/initial-states';
 import { markdownTable, summarize, writeReport } from '../../src-main/experiments/report';
-import { readRunRecords, type RunRecord } from '../../src-main/experiments/run-record';
+import { readRunRecords } from '../../src-main/experiments/run-record';
 import {
   claimOutDir,
   readExperimentFile,
@@ -17,33 +17,11 @@ import { barChartSvg, lineChartSvg, niceTicks, textWidth } from '../../src-main/
 import { TaskGeometry } from '../../src-main/planning/outcome';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
+import { runRecord, tinyTask } from '../helpers/tiny-task';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-exp-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
-
-function record(model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord {
-  return {
-    task: 't',
-    model,
-    planner: 'mpc',
-    scene,
-    seed: 1,
-    workers: 1,
-    controlDuration: 1,
-    wallTime: 1,
-    summary: {
-      outcome,
-      failure: outcome === 'failure' ? 'obstacle-collision' : null,
-      detail: null,
-      actions: 3,
-      taskTime,
-      planningTimes: [0.5, 1.5],
-      controls: [],
-      states: [],
-    },
-  };
-}
 
 describe('experiment statistics and report', () => {
   it('Wilson intervals and t-based confidence intervals match reference values', () => {
@@ -62,16 +40,16 @@ describe('experiment statistics and report', () => {
     expect(meanCiText(meanCi95([24.8]))).toBe('24.8 (n = 1)');
     expect(meanCiText(meanCi95([]))).toBe('n/a');
     expect(meanCiText(meanCi95([1, 2, 3, 4]), 2)).toBe(`2.50 ± ${(3.182 * Math.sqrt(5 / 3 / 4)).toFixed(2)}`);
-    const one = summarize([record('fine', 0, 'success', 24.8)]);
+    const one = summarize([runRecord('fine', 0, 'success', 24.8)]);
     expect(markdownTable('t', one)).toContain('| 24.8 (n = 1) |');
     expect(markdownTable('t', one)).not.toContain('± 0.0');
   });
 
   it('summarizes per model and writes JSON, Markdown and SVG plots', () => {
     const records = [
-      record('fine', 0, 'success', 10),
-      record('fine', 1, 'success', 20),
-      record('coarse', 0, 'failure', 5),
+      runRecord('fine', 0, 'success', 10),
+      runRecord('fine', 1, 'success', 20),
+      runRecord('coarse', 0, 'failure', 5),
     ];
     const s = summarize(records, ['coarse', 'fine']);
     expect(s.map((x) => x.model)).toEqual(['coarse', 'fine']);
@@ -96,7 +74,7 @@ describe('experiment statistics and report', () => {
     expect(niceTicks(123.4).values).toEqual([0, 50, 100, 150]);
     expect(niceTicks(0.37)).toEqual({ values: [0, 0.1, 0.2, 0.3, 0.4], decimals: 1 });
     const out = path.join(tmp, 'no-success');
-    writeReport(out, 't', [record('coarse', 0, 'failure', 5)], ['coarse']);
+    writeReport(out, 't', [runRecord('coarse', 0, 'failure', 5)], ['coarse']);
     const ticks = [
       ...readFileSync(path.join(out, 'task-time.svg'), 'utf8').matchAll(/class="tick"[^>]*>([^<]*)</g),
     ];
@@ -222,9 +200,7 @@ describe('run specs', () => {
 
 describe('experiment runner', () => {
   it('runs every scene and model once, resumes without rerunning, and shards merge to the same set', async () => {
-    const task = structuredClone(isrr.task);
-    task.planner.maxExecutedActions = 2;
-    task.planner.optimizer.rollouts = 3;
+    const task = tinyTask(isrr.task);
     const base = {
       task: 'isrr-obstacle',
       models: ['coarse'],
@@ -255,10 +231,7 @@ describe('experiment runner', () => {
   });
 
   it('compares coarse models (model@learned) and planners (model/planner) in one experiment', async () => {
-    const task = structuredClone(isrr.task);
-    task.planner.maxExecutedActions = 2;
-    task.planner.optimizer.rollouts = 3;
-    task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, minActions: 2, maxActions: 2 };
+    const task = tinyTask(isrr.task, { tampc: { minActions: 2 } });
     const out = path.join(tmp, 'learned');
     await runExperiment({
       task: 'isrr-obstacle',

@@ -13,6 +13,7 @@ import { experimentTask, readExperimentFile, runExperiment } from '../../src-mai
 import { verifyExperiment } from '../../src-main/experiments/verify';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
+import { tinyTask } from '../helpers/tiny-task';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-noise-slope-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -20,13 +21,7 @@ const wafr = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-low-accuracy
 const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
 
 /** wafr-low-accuracy cut to two TAMPC actions with few samples: a few seconds on the coarse model. */
-function shortWafr(): Task {
-  const task = structuredClone(wafr.task);
-  task.planner.maxExecutedActions = 2;
-  task.planner.optimizer.rollouts = 3;
-  task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, maxActions: 2 };
-  return task;
-}
+const shortWafr = (): Task => tinyTask(wafr.task);
 
 describe('noise slope override', () => {
   it("replaces the task's slope for the world and the planners, keeps its reading, and refuses other noise", () => {

@@ -10,9 +10,18 @@ import { generatedResults } from '../../src-main/experiments/results-page';
 import { readRunRecords, writeRunRecord, type RunRecord } from '../../src-main/experiments/run-record';
 import { claimOutDir, readExperimentFile } from '../../src-main/experiments/runner';
 import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
-import { levelDir, readSweepFile, runSweep, writeSweepReport } from '../../src-main/experiments/sweep';
+import {
+  levelDir,
+  readSweepFile,
+  readSweepRuns,
+  runSweep,
+  writeSweepReport,
+} from '../../src-main/experiments/sweep';
+import { modelDifferences } from '../../src-main/experiments/differences';
+import { writeReport } from '../../src-main/experiments/report';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
+import { runRecord, tinyTask } from '../helpers/tiny-task';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-sweep-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -20,28 +29,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const models = ['coarse/tampc', 'coarse/mpc'];
 const config = { task: 'wafr-low-accuracy', models, scenes: 3, seed: 1 };
 
-function record(model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord {
-  return {
-    task: 'wafr-low-accuracy',
-    model,
-    planner: model.split('/')[1]!,
-    scene,
-    seed: 1,
-    workers: 1,
-    controlDuration: 1,
-    wallTime: 1,
-    summary: {
-      outcome,
-      failure: outcome === 'failure' ? 'off-table' : null,
-      detail: null,
-      actions: 3,
-      taskTime,
-      planningTimes: [0.5],
-      controls: [],
-      states: [],
-    },
-  };
-}
+const record = (model: string, scene: number, outcome: 'success' | 'failure', taskTime: number): RunRecord =>
+  runRecord(model, scene, outcome, taskTime, 'wafr-low-accuracy');
 
 /**
  * A sweep folder of three levels, written as the runner writes its folders: TAMPC succeeds on
@@ -61,6 +50,20 @@ function syntheticSweep(dir: string): void {
       writeRunRecord(level, record('coarse/mpc', s, s < mpcFailures ? 'failure' : 'success', 20 + s));
     }
   }
+}
+
+/** A repository root with no experiments yet, for generatedResults (stale.json: none stale). */
+function resultsRoot(name: string): string {
+  const root = path.join(tmp, name);
+  mkdirSync(path.join(root, 'docs/experiments'), { recursive: true });
+  cpSync(path.join(repoRoot, 'README.md'), path.join(root, 'README.md'));
+  cpSync(path.join(repoRoot, 'bench/results'), path.join(root, 'bench/results'), { recursive: true });
+  cpSync(
+    path.join(repoRoot, 'docs/experiments/papers.json'),
+    path.join(root, 'docs/experiments/papers.json'),
+  );
+  writeFileSync(path.join(root, 'docs/experiments/stale.json'), '[]');
+  return root;
 }
 
 describe('sweep report', () => {
@@ -120,14 +123,7 @@ describe('sweep report', () => {
   });
 
   it('gets a section of its own in the generated results page', () => {
-    const root = path.join(tmp, 'root');
-    mkdirSync(path.join(root, 'docs/experiments'), { recursive: true });
-    cpSync(path.join(repoRoot, 'README.md'), path.join(root, 'README.md'));
-    cpSync(path.join(repoRoot, 'bench/results'), path.join(root, 'bench/results'), { recursive: true });
-    cpSync(
-      path.join(repoRoot, 'docs/experiments/papers.json'),
-      path.join(root, 'docs/experiments/papers.json'),
-    );
+    const root = resultsRoot('root');
     writeFileSync(
       path.join(root, 'docs/experiments/stale.json'),
       '[{"experiment": "wafr-sweep/b-0.1", "reason": "x"}]',
@@ -137,18 +133,88 @@ describe('sweep report', () => {
     expect(page).toContain('## wafr-sweep\n');
     expect(page).toContain('**Stale:** b = 0.1: x');
     expect(page).toContain('| [0.05](experiments/wafr-sweep/b-0.05/results.md) | coarse/mpc |');
+    // Its differences, from the level folders' runs: at b = 0.1, TAMPC 3/3 against MPC 1/3.
+    expect(page).toContain('| 0.1 | coarse/tampc vs coarse/mpc | 3/3 vs 1/3 | 0.400 | 6.0 vs 22.0 | 0.250 |');
     expect(page).toContain('![wafr-sweep: success rate against noise](experiments/wafr-sweep/success.svg)');
     expect(page).toContain('(experiments/wafr-sweep/task-time.svg)');
+  });
+});
+
+/**
+ * Two planners over ten scenes at three levels, for the differences table: at b = 0 TAMPC
+ * succeeds everywhere and MPC nowhere; at b = 0.05 both always succeed, with overlapping times
+ * (too many relabelings to enumerate: the permutation test draws them from its seed); at b = 0.1
+ * each succeeds on three scenes, TAMPC in 4-6 s and MPC in 20-22 s.
+ */
+function differencesSweep(dir: string): void {
+  const at = (b: number, s: number, model: string): [outcome: 'success' | 'failure', time: number] => {
+    const tampc = model === 'coarse/tampc';
+    if (b === 0) return tampc ? ['success', 4 + 0.1 * s] : ['failure', 30];
+    if (b === 0.05) return ['success', tampc ? 10 + ((7 * s) % 10) : 11 + ((3 * s) % 10)];
+    return s < 3 ? ['success', (tampc ? 4 : 20) + s] : ['failure', 30];
+  };
+  for (const b of [0, 0.05, 0.1]) {
+    const level = levelDir(dir, b);
+    claimOutDir(level, { ...config, scenes: 10, noiseSlope: b });
+    for (let s = 0; s < 10; s++)
+      for (const model of models) writeRunRecord(level, record(model, s, ...at(b, s, model)));
+  }
+}
+
+describe('differences between planners in a sweep', () => {
+  const dir = path.join(tmp, 'differences');
+  differencesSweep(dir);
+  const sweep = writeSweepReport(dir);
+  const runs = readSweepRuns(dir, sweep);
+  const [none, low, high] = sweep.levels.map((l) => modelDifferences(models, runs.get(l.folder)!));
+
+  it("tests each level's pair: Fisher's exact test on success, a permutation test on the times of successful runs", () => {
+    // 10/10 against 0/10: both tables as extreme, each of probability 1 / C(20, 10).
+    expect(none).toHaveLength(1);
+    expect(none![0]!.pSuccess).toBeCloseTo(2 / 184756, 12);
+    expect(none![0]!.pSuccess).toBeCloseTo(1.0825e-5, 8);
+    // No successful MPC run to time.
+    expect(none![0]!.pTime).toBeNaN();
+    expect(low![0]!.pSuccess).toBe(1);
+    // Three times against three: of the C(6, 3) = 20 relabelings only the one seen and its mirror
+    // are as far apart, so p = 2/20 exactly.
+    expect(high![0]).toMatchObject({ successesA: 3, runsA: 10, successesB: 3, runsB: 10, pSuccess: 1 });
+    expect(high![0]!.pTime).toBeCloseTo(0.1, 12);
+  });
+
+  it('prints one row per level and pair in results.md, p < 0.05 marked and the count of comparisons stated', () => {
+    const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    expect(md).toContain('uncorrected for the 3 pairs over all levels):');
+    expect(md).toContain('| b | models | success | p | task time, successful runs (s) | p |');
+    expect(md).toContain(
+      '| 0 | coarse/tampc vs coarse/mpc | 10/10 vs 0/10 | < 0.001 **(differ)** | 4.5 vs – | – |',
+    );
+    expect(md).toContain('| 0.1 | coarse/tampc vs coarse/mpc | 3/10 vs 3/10 | 1.000 | 5.0 vs 21.0 | 0.100 |');
+    expect(md).toMatch(
+      /^\| 0\.05 \| coarse\/tampc vs coarse\/mpc \| 10\/10 vs 10\/10 \| 1\.000 \| 14\.5 vs 15\.5 \| 0\.\d{3} \|$/m,
+    );
+  });
+
+  it("gives the results page's sweep section the rows the same runs get as an experiment of their own", () => {
+    const root = resultsRoot('differences-root');
+    cpSync(dir, path.join(root, 'docs/experiments/sweep'), { recursive: true });
+    // Level b = 0.05 again as an ordinary experiment folder, its report written as the runner does.
+    const single = path.join(root, 'docs/experiments/single');
+    cpSync(levelDir(dir, 0.05), single, { recursive: true });
+    writeReport(single, 'single', readRunRecords(single), models);
+    const page = generatedResults(root)['docs/results.md'];
+    const rowOf = (prefix: string): string => page.split('\n').find((l) => l.startsWith(prefix))!;
+    const experimentRow = rowOf('| coarse/tampc vs coarse/mpc | 10/10 vs 10/10 |');
+    expect(experimentRow).toMatch(/\| 0\.\d{3} \|$/);
+    expect(rowOf('| 0.05 | coarse/tampc vs')).toBe(`| 0.05 ${experimentRow}`);
+    expect(page).toContain('| 0 | coarse/tampc vs coarse/mpc | 10/10 vs 0/10 | < 0.001 **(differ)** |');
   });
 });
 
 describe('runSweep', () => {
   it('runs one resumable experiment folder per level, then the sweep report', async () => {
     const wafr = loadTaskFile(path.join(repoRoot, 'resources/tasks/wafr-low-accuracy.json'));
-    const task = structuredClone(wafr.task);
-    task.planner.maxExecutedActions = 1;
-    task.planner.optimizer.rollouts = 3;
-    task.planner.tampc = { ...task.planner.tampc, candidates: 2, samples: 2, maxActions: 2 };
+    const task = tinyTask(wafr.task, { executedActions: 1 });
     const out = path.join(tmp, 'run');
     const runs: string[] = [];
     const options = {

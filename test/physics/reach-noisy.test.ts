@@ -4,10 +4,8 @@
  * kicks are skipped in the full model's order and its state passes through, with every object in
  * reach the run is the full model's bit for bit, and a fine worker runs it as in process.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSceneFile } from '../../src-main/common/config-files';
-import type { Scene, Slider } from '#contract/scene';
+import type { Scene } from '#contract/scene';
 import type { JobNoise } from '#contract/worker-protocol';
 import { initialState, layoutForScene, type Control, type State } from '#contract/state';
 import { FineModel, noiseDofs } from '#physics/fine-model';
@@ -17,30 +15,11 @@ import { ReachCulledModel } from '#physics/reach-culled-model';
 import { Rng } from '../../src-main/common/rng';
 import { processNoise } from '../../src-main/planning/execution-world';
 import { FinePool } from '../../src-main/parareal/fine-pool';
+import { clutterLane, clutterPrediction } from '../helpers/clutter-lane';
 
-const clutter = loadSceneFile(path.resolve(import.meta.dirname, '../../resources/scenes/wafr-clutter.json'));
-const prediction = { integrator: 'Euler', timestep: 0.005, sleep: true, onlyReachable: true } as const;
-
-const cylinder = (id: string, x: number, y: number): Slider => ({
-  ...clutter.sliders[1]!,
-  id,
-  rigidBody: id,
-  shape: { kind: 'cylinder', radius: 0.04, height: 0.045 },
-  pose: { x, y, theta: 0 },
-});
-
-/** The gripper at (-0.3, 0) facing +x, closed; `near` and `next` in its lane, a box in a corner (reach.test.ts). */
-const lane: Scene = {
-  ...clutter,
-  gripper: { ...clutter.gripper!, opening: 0 },
-  fine: prediction,
-  sliders: [
-    cylinder('near', -0.12, 0),
-    cylinder('next', -0.02, 0),
-    { ...clutter.sliders[0]!, pose: { x: 0.25, y: 0.2, theta: 0.4 } },
-  ],
-  goal: { ...clutter.goal, slider: clutter.sliders[0]!.id },
-};
+const prediction = { ...clutterPrediction, onlyReachable: true } as const;
+/** The gripper facing `near` and `next` in its lane, a box in a corner (helpers/clutter-lane.ts). */
+const lane = clutterLane(prediction);
 /** The lane without the corner box: both objects lie in the robot's way. */
 const pair: Scene = { ...lane, sliders: lane.sliders.slice(0, 2) };
 const ahead: Control = [0.1, 0, 0, 0];

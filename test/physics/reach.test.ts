@@ -4,44 +4,18 @@
  * by a pushed object, moving already), that a left-out object's state passes through unchanged,
  * and that the culled prediction is the full model's wherever the left-out objects are out of reach.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSceneFile } from '../../src-main/common/config-files';
-import type { Scene, Slider } from '#contract/scene';
+import type { Scene } from '#contract/scene';
 import { initialState, layoutForScene, type Control, type State } from '#contract/state';
 import { FineModel } from '#physics/fine-model';
 import { reachableSliders, REST_SPEED } from '#physics/reach';
 import { ReachCulledModel } from '#physics/reach-culled-model';
 import { Rng } from '../../src-main/common/rng';
 import { FinePool } from '../../src-main/parareal/fine-pool';
+import { clutter, clutterLane, clutterPrediction as prediction, cylinder } from '../helpers/clutter-lane';
 
-const clutter = loadSceneFile(path.resolve(import.meta.dirname, '../../resources/scenes/wafr-clutter.json'));
-/** The clutter task's prediction setting (resources/tasks/wafr-clutter.json). */
-const prediction = { integrator: 'Euler', timestep: 0.005, sleep: true } as const;
-
-const cylinder = (id: string, x: number, y: number, radius = 0.04): Slider => ({
-  ...clutter.sliders[1]!,
-  id,
-  rigidBody: id,
-  shape: { kind: 'cylinder', radius, height: 0.045 },
-  pose: { x, y, theta: 0 },
-});
-
-/**
- * The gripper at (-0.3, 0) facing +x, closed (its fingertips at x = -0.255, its body 0.17 m wide);
- * `near` 0.095 m ahead of the fingertips, `next` 0.02 m beyond `near`, a box in a corner.
- */
-const lane: Scene = {
-  ...clutter,
-  gripper: { ...clutter.gripper!, opening: 0 },
-  fine: prediction,
-  sliders: [
-    cylinder('near', -0.12, 0),
-    cylinder('next', -0.02, 0),
-    { ...clutter.sliders[0]!, pose: { x: 0.25, y: 0.2, theta: 0.4 } },
-  ],
-  goal: { ...clutter.goal, slider: clutter.sliders[0]!.id },
-};
+/** The gripper facing `near` and `next` in its lane, a box in a corner (helpers/clutter-lane.ts). */
+const lane = clutterLane();
 const ahead: Control = [0.1, 0, 0, 0];
 const still: Control = [0, 0, 0, 0];
 

@@ -26,7 +26,7 @@ import {
   shardScenes,
 } from '../../experiments/runner';
 import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
-import { runSweep, sweepMarkdown, writeSweepReport } from '../../experiments/sweep';
+import { runSweep, writeSweepReport } from '../../experiments/sweep';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
 
@@ -127,6 +127,11 @@ function checkNoiseSlope(task: Task, b: number | undefined, option = '--noise-sl
     if (e instanceof NoiseSlopeError) throw new UsageError(`${option}: ${e.message}`);
     throw e;
   }
+}
+
+/** The sweep report's table as written to results.md. */
+function printSweepReport(outDir: string): void {
+  process.stdout.write(`${readFileSync(path.join(outDir, 'results.md'), 'utf8')}\n`);
 }
 
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
@@ -295,13 +300,12 @@ export function registerExperimentCommand(program: Command): void {
       if (opts.noiseSlope !== undefined)
         throw new UsageError('--noise-slope: a sweep sets the level of each run; give --noise-slopes');
       if (sub.report) {
-        let report;
         try {
-          report = writeSweepReport(opts.out);
+          writeSweepReport(opts.out);
         } catch (e) {
           throw new UsageError(`--report: ${(e as Error).message}`);
         }
-        process.stdout.write(`${sweepMarkdown(report, '')}\n`);
+        printSweepReport(opts.out);
         return;
       }
       const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
@@ -335,7 +339,7 @@ export function registerExperimentCommand(program: Command): void {
         process.stdout.write(`${JSON.stringify(sweep)}\n`);
         return;
       }
-      process.stdout.write(`${sweepMarkdown(sweep, '')}\n`);
+      printSweepReport(opts.out);
       process.stdout.write(
         `wrote ${['sweep.json', 'results.md', 'success.svg', 'task-time.svg'].map((f) => path.join(opts.out, f)).join(', ')}\n`,
       );
