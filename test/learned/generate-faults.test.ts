@@ -91,46 +91,41 @@ describe('learn generate under worker faults', () => {
     }
   }, 180_000);
 
-  it('a worker stalled in the middle of a block is replaced, its jobs run again, the bytes unchanged', async () => {
-    let stalled: number | undefined;
-    const { pool, replaced } = faultyPool({
-      after: (b) => {
-        if (b.n !== 3) return;
-        stalled = b.transport.pid!;
-        process.kill(stalled, 'SIGSTOP');
-      },
-    });
-    try {
-      expect((await generate(pool)).equals(undisturbed)).toBe(true);
-      expect(stalled).toBeDefined();
-      const report = replaced.find((e) => e.pid === stalled);
-      expect(report?.reason).toMatch(
-        new RegExp(`timed out after ${JOB_TIMEOUT_MS} ms on worker ${stalled}$`),
-      );
-      expect(report?.requeued).toBeGreaterThan(0);
-    } finally {
-      await pool.close();
-    }
-  }, 180_000);
-
-  it('a worker killed in the middle of a block is replaced, its jobs run again, the bytes unchanged', async () => {
-    let killed: number | undefined;
-    const { pool, replaced } = faultyPool({
-      after: (b) => {
-        if (b.n !== 3) return;
-        killed = b.transport.pid!;
-        b.transport.kill();
-      },
-    });
-    try {
-      expect((await generate(pool)).equals(undisturbed)).toBe(true);
-      const report = replaced.find((e) => e.pid === killed);
-      expect(report?.reason).toBe(`worker ${killed} exited with code null`);
-      expect(report?.requeued).toBeGreaterThan(0);
-    } finally {
-      await pool.close();
-    }
-  }, 180_000);
+  // A stalled worker is replaced when its job runs over the timeout, a killed one when it exits.
+  it.each([
+    {
+      fault: 'stalled',
+      act: (t: WorkerTransport) => process.kill(t.pid!, 'SIGSTOP'),
+      reason: (pid: number) => new RegExp(`timed out after ${JOB_TIMEOUT_MS} ms on worker ${pid}$`),
+    },
+    {
+      fault: 'killed',
+      act: (t: WorkerTransport) => t.kill(),
+      reason: (pid: number) => new RegExp(`^worker ${pid} exited with code null$`),
+    },
+  ])(
+    'a worker $fault in the middle of a block is replaced, its jobs run again, the bytes unchanged',
+    async ({ act, reason }) => {
+      let hit: number | undefined;
+      const { pool, replaced } = faultyPool({
+        after: (b) => {
+          if (b.n !== 3) return;
+          hit = b.transport.pid!;
+          act(b.transport);
+        },
+      });
+      try {
+        expect((await generate(pool)).equals(undisturbed)).toBe(true);
+        expect(hit).toBeDefined();
+        const report = replaced.find((e) => e.pid === hit);
+        expect(report?.reason).toMatch(reason(hit!));
+        expect(report?.requeued).toBeGreaterThan(0);
+      } finally {
+        await pool.close();
+      }
+    },
+    180_000,
+  );
 
   it('a job the worker fails fails the generation at once, naming its block and transition', async () => {
     let bad: number | undefined;
