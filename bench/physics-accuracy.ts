@@ -156,6 +156,20 @@ export interface Replays {
  * and compared with RK4 at 1 ms without noise (the execution world's physics). The difference is
  * the largest over all objects, as the planner bench's `vs fine` columns take it.
  */
+/** A prediction setting as the tables name it, e.g. "Euler 5 ms, sleeping bodies, solver 1e-6/5/10". */
+function settingsLabel(s: FineModelSettings): string {
+  const parts = [`${s.integrator} ${s.timestep * 1000} ms`];
+  if (s.sleep) parts.push('sleeping bodies');
+  if (s.onlyReachable) parts.push('only reachable objects');
+  if (s.solver) {
+    const { tolerance, iterations, lsIterations } = s.solver;
+    parts.push(
+      `solver tolerance ${tolerance ?? 'default'}, ${iterations ?? 'default'} iterations, ${lsIterations ?? 'default'} line search`,
+    );
+  }
+  return parts.join(', ');
+}
+
 export async function replayAccuracyRows(
   groups: readonly Replays[],
   controlDuration: number,
@@ -164,6 +178,8 @@ export async function replayAccuracyRows(
   const run = async (s: FineModelSettings) => {
     let cpuMs = 0;
     let seconds = 0;
+    let steps = 0;
+    let solverIterations = 0;
     const states: State[] = [];
     for (const g of groups) {
       const scene = { ...g.scene, fine: s };
@@ -177,6 +193,7 @@ export async function replayAccuracyRows(
           let x = r.x0;
           for (const u of r.controls) x = predict.step(x, u, controlDuration);
         }
+        const w0 = { ...predict.work };
         const c0 = process.cpuUsage();
         for (const r of g.replays) {
           let x = r.x0;
@@ -187,12 +204,14 @@ export async function replayAccuracyRows(
         // CPU time, not wall time: the comparison should not depend on what else the machine runs.
         const c = process.cpuUsage(c0);
         cpuMs += (c.user + c.system) / 1000;
+        steps += predict.work.steps - w0.steps;
+        solverIterations += predict.work.solverIterations - w0.solverIterations;
       } finally {
         if (predict !== fine) predict.dispose();
         fine.dispose();
       }
     }
-    return { states, msPerSimSecond: cpuMs / seconds };
+    return { states, msPerSimSecond: cpuMs / seconds, iterationsPerStep: solverIterations / steps };
   };
   const layouts = groups.flatMap((g) => g.replays.map(() => layoutForScene(g.scene)));
   const reference = await run({ integrator: 'RK4', timestep: 0.001 });
@@ -213,8 +232,9 @@ export async function replayAccuracyRows(
     const r = s.integrator === 'RK4' && s.timestep === 0.001 && !s.sleep ? reference : await run(s);
     const d = diff(r.states);
     rows.push({
-      prediction: `${s.integrator} ${s.timestep * 1000} ms${s.sleep ? ', sleeping bodies' : ''}${s.onlyReachable ? ', only reachable objects' : ''}`,
+      prediction: settingsLabel(s),
       'CPU ms per simulated s': r.msPerSimSecond,
+      'solver iterations per step': r.iterationsPerStep,
       'cost vs reference': r.msPerSimSecond / reference.msPerSimSecond,
       'mean diff mm': d.mm,
       'mean diff deg': d.deg,
@@ -224,6 +244,7 @@ export async function replayAccuracyRows(
   rows.push({
     prediction: 'real-world spread (ISRR 2019)',
     'CPU ms per simulated s': '',
+    'solver iterations per step': '',
     'cost vs reference': '',
     'mean diff mm': realWorldSpread.translation * 1000,
     'mean diff deg': (realWorldSpread.rotation * 180) / Math.PI,

@@ -117,12 +117,22 @@ export const taskPlannerSchema = z
   })
   .strict()
   .superRefine((p, ctx) => {
-    const steps = p.controlDuration / p.prediction.timestep;
-    if (Math.abs(steps - Math.round(steps)) > 1e-9)
+    const whole = (seconds: number) => {
+      const steps = seconds / p.prediction.timestep;
+      return Math.abs(steps - Math.round(steps)) <= 1e-9;
+    };
+    if (!whole(p.controlDuration))
       ctx.addIssue({
         code: 'custom',
         path: ['prediction', 'timestep'],
         message: `must divide the control duration (${p.controlDuration} s) into whole steps`,
+      });
+    // TAMPC's samples rest on the prediction model too; found here, not by the first plan's throw.
+    if (!whole(p.tampc.restTime))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['prediction', 'timestep'],
+        message: `must divide TAMPC's rest time (${p.tampc.restTime} s) into whole steps`,
       });
   });
 

@@ -72,7 +72,13 @@ export function sceneToMjcf(scene: Scene): string {
   // direction of motion, and a centred push on a cylinder then veers off sideways (64 mm over a
   // 150 mm push with the authors' pusher friction, 2 mm with elliptic cones). impratio 10 makes
   // the frictional constraints stiff, as real dry friction is.
-  const option = `  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"`;
+  const solver = fine.solver ?? {};
+  const option = [
+    `  <option timestep="${fine.timestep}" integrator="${fine.integrator}" cone="elliptic" impratio="10"`,
+    solver.iterations === undefined ? '' : ` iterations="${solver.iterations}"`,
+    solver.tolerance === undefined ? '' : ` tolerance="${solver.tolerance}"`,
+    solver.lsIterations === undefined ? '' : ` ls_iterations="${solver.lsIterations}"`,
+  ].join('');
   // Sleeping bodies at rest (a prediction setting, docs/planner.md): resting objects out of the
   // robot's way leave the constraint solver until something touches them.
   if (fine.sleep) lines.push(`${option}>`, '    <flag sleep="enable"/>', '  </option>');

@@ -11,7 +11,8 @@ import { assembleDataset, claimDirectory, makeBlocks, missingBlocks } from '../.
 import { DATA_FILE } from '../../src-main/learned/dataset';
 import { BlockGenerator, generateTransitions, generationSettings } from '../../src-main/learned/generate';
 import { FinePool, type WorkerReplaced } from '../../src-main/parareal/fine-pool';
-import { spawnNodeWorker, type WorkerTransport } from '../../src-main/parareal/worker-transport';
+import type { WorkerTransport } from '../../src-main/parareal/worker-transport';
+import { spawnWithSendHook } from '../helpers/hooked-worker';
 import type { Scene } from '#contract/scene';
 import type { FineJob } from '#contract/worker-protocol';
 import { referenceScene } from '../helpers/scenes';
@@ -46,22 +47,16 @@ function faultyPool(fault: { before?: (b: Batch) => void; after?: (b: Batch) => 
     workers: 2,
     jobTimeoutMs: JOB_TIMEOUT_MS,
     onWorkerReplaced: (e) => replaced.push(e),
-    spawn: () => {
-      const t = spawnNodeWorker();
-      return {
-        ...t,
-        pid: t.pid,
-        send: (m: unknown) => {
-          const msg = m as { type: string; jobs?: FineJob[] };
-          if (msg.type !== 'jobs') return t.send(m);
-          const batch = { n: ++n, transport: t, jobs: msg.jobs! };
-          fault.before?.(batch);
-          sent.push(batch.jobs);
-          t.send({ ...msg, jobs: batch.jobs });
-          fault.after?.(batch);
-        },
-      };
-    },
+    spawn: () =>
+      spawnWithSendHook((m, forward, transport) => {
+        if (m.type !== 'jobs') return forward(m);
+        const msg = m as { type: string; jobs: FineJob[] };
+        const batch = { n: ++n, transport, jobs: msg.jobs };
+        fault.before?.(batch);
+        sent.push(batch.jobs);
+        forward({ ...msg, jobs: batch.jobs });
+        fault.after?.(batch);
+      }),
   });
   return { pool, replaced, sent };
 }

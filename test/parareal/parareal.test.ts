@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FinePool } from '../../src-main/parareal/fine-pool';
-import { spawnNodeWorker } from '../../src-main/parareal/worker-transport';
+import { spawnWithSendHook } from '../helpers/hooked-worker';
 import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
 import { parseModelSpec } from '../../src-main/parareal/model-choice';
 import { initialState, type State } from '#contract/state';
@@ -158,17 +158,11 @@ describe('results do not depend on the workers', () => {
       let batches = 0;
       const killing = new FinePool({
         workers: 2,
-        spawn: () => {
-          const t = spawnNodeWorker();
-          return {
-            ...t,
-            pid: t.pid,
-            send: (m: unknown) => {
-              t.send(m);
-              if ((m as { type: string }).type === 'jobs' && ++batches === 3) t.kill();
-            },
-          };
-        },
+        spawn: () =>
+          spawnWithSendHook((m, forward, worker) => {
+            forward(m);
+            if (m.type === 'jobs' && ++batches === 3) worker.kill();
+          }),
       });
       let killed;
       try {
