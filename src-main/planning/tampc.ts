@@ -147,7 +147,8 @@ function pushAlong(
     const to = points[Math.min(next, points.length - 1)]!;
     const d = Math.hypot(to.x - x, to.y - y);
     const step = Math.min(speed * dt, d);
-    const u = d > 0 ? clampControl([((to.x - x) / d) * (step / dt), ((to.y - y) / d) * (step / dt)], limits) : [0, 0];
+    const u =
+      d > 0 ? clampControl([((to.x - x) / d) * (step / dt), ((to.y - y) / d) * (step / dt)], limits) : [0, 0];
     out.push(u);
     x += u[0]! * dt;
     y += u[1]! * dt;

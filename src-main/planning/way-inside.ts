@@ -79,7 +79,11 @@ function detourLength(a: Point, b: Point, c: Corner): number | null {
 }
 
 /** The inner corner whose way round is longest from a to b, with that length, or null when no corner is in the way. */
-function worstCorner(a: Point, b: Point, corners: readonly Corner[]): { corner: Corner; length: number } | null {
+function worstCorner(
+  a: Point,
+  b: Point,
+  corners: readonly Corner[],
+): { corner: Corner; length: number } | null {
   let worst: { corner: Corner; length: number } | null = null;
   for (const c of corners) {
     const length = detourLength(a, b, c);

@@ -52,7 +52,8 @@ describe('the way inside a table', () => {
     // beyond the corner on its diagonal, which cuts into the disc (tangent, arc, tangent keeps out).
     expect(way).toBeGreaterThan(straight + 0.05);
     const via = { x: 0.08 + margin / Math.SQRT2, y: -0.08 - margin / Math.SQRT2 };
-    const viaLength = Math.hypot(via.x - start.x, via.y - start.y) + Math.hypot(goal.x - via.x, goal.y - via.y);
+    const viaLength =
+      Math.hypot(via.x - start.x, via.y - start.y) + Math.hypot(goal.x - via.x, goal.y - via.y);
     expect(way).toBeGreaterThan(viaLength);
     expect(way).toBeLessThan(viaLength + 0.005);
     // The first waypoint is on the corner's rim, on the table side (below and right of the corner).
@@ -158,7 +159,9 @@ describe('TAMPC candidates on the L', () => {
       const path = objectPath(x, seq);
       // The first control heads for the waypoint at the corner, not for the goal.
       const first = path[1]!;
-      const along = ((first.x + 0.02) * (w.x + 0.02) + (first.y + 0.12) * (w.y + 0.12)) / Math.hypot(w.x + 0.02, w.y + 0.12);
+      const along =
+        ((first.x + 0.02) * (w.x + 0.02) + (first.y + 0.12) * (w.y + 0.12)) /
+        Math.hypot(w.x + 0.02, w.y + 0.12);
       expect(along).toBeCloseTo(Math.hypot(first.x + 0.02, first.y + 0.12), 9);
       // Every move between two points of the path stays on the table.
       for (let i = 1; i < path.length; i++)

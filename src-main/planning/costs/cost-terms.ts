@@ -156,8 +156,7 @@ function goalDistanceMeasure(
   corners: readonly Corner[],
 ): (x: State) => number {
   const inside = (x: State) => wayInsideLength(g.layout.sliderPose(x, g.goalIndex), g.goal, corners);
-  if (!around || g.obstacles.length === 0)
-    return corners.length === 0 ? (x) => g.goalDistance(x) : inside;
+  if (!around || g.obstacles.length === 0) return corners.length === 0 ? (x) => g.goalDistance(x) : inside;
   const discs = g.obstacleDiscs(clearance);
   const round = (x: State) => wayRoundLength(g.layout.sliderPose(x, g.goalIndex), g.goal, discs);
   return corners.length === 0 ? round : (x) => Math.max(round(x), inside(x));
