@@ -171,6 +171,16 @@ export class TaskGeometry {
     return hit;
   }
 
+  /** Whether an object leaves the table on the way from x to next, checked at `samples` points (alongControl). */
+  offTableBetween(x: State, next: State, samples: number, scratch: State): boolean {
+    let off = false;
+    this.alongControl(x, next, samples, scratch, (y) => {
+      for (let i = 0; i < this.sliders.length && !off; i++) off = this.offTableDistance(y, i) > 0;
+      return off;
+    });
+    return off;
+  }
+
   assess(x: State): Assessment {
     const hit = this.obstacleContact(x);
     if (hit) return { success: false, failure: 'obstacle-collision', detail: hit };

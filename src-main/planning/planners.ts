@@ -6,7 +6,7 @@
 import type { Scene } from '#contract/scene';
 import type { Rng } from '../common/rng';
 import type { TrajectoryCost } from './costs/trajectory-cost';
-import { plannedClearance } from './costs/cost-terms';
+import { plannedClearance, tableCorners, tableMargin } from './costs/cost-terms';
 import { MpcPlanner, type Planner } from './mpc';
 import type { OptimizerSettings } from './optimizer';
 import type { TaskGeometry } from './outcome';
@@ -73,6 +73,7 @@ function tampc(p: PlannerParts, minActions: 'task' | 'max'): Planner {
     maxActions: t.maxActions,
     samples: t.samples,
     restTime: t.restTime,
+    tableCorners: tableCorners(p.geometry, tableMargin(p.task.costs)),
     iterationLabels: p.iterationLabels,
     sampler: p.sampler(),
     settle: p.settle(),

@@ -32,6 +32,7 @@ import { optimize, type OptimizeResult, type OptimizerSettings } from './optimiz
 import type { TaskGeometry } from './outcome';
 import { Rng } from '../common/rng';
 import type { BatchRollout } from './rollout';
+import { firstWaypoint, wayInsideLength, type Corner } from './way-inside';
 
 /** One stochastic execution: u from x0 for dt, then restTime at rest, with the noise stream `seed`. */
 export interface SampleRequest {
@@ -63,6 +64,8 @@ export interface TampcOptions {
   maxActions: number;
   samples: number;
   restTime: number;
+  /** The table outline's inner corners the pushes go round (way-inside.ts); none on a convex table. */
+  tableCorners?: readonly Corner[];
   iterationLabels(count: number): number[];
 }
 
@@ -75,6 +78,11 @@ export interface TampcOptions {
  * pusher metres off the table). Out of position, a candidate first walks the pusher round to the
  * pre-push point and then pushes (approachAndPush), its speed chosen so that approach and push
  * fit its n_k controls, so it is still fast or slow by its length.
+ *
+ * On a table with inner corners (`tableCorners`, way-inside.ts) the pushes follow the way inside
+ * the table rather than the straight line: they head for its first waypoint (the tangent point
+ * at the corner) and on from there to the goal, at the speed that would cover the whole way in
+ * n_k controls; no control runs past a waypoint, since its straight move would cut the corner.
  */
 export function candidateSequences(
   geometry: TaskGeometry,
@@ -84,12 +92,17 @@ export function candidateSequences(
     minActions: number;
     maxActions: number;
     controlDuration: number;
+    tableCorners?: readonly Corner[];
   } & ControlLimits,
 ): Control[][] {
   const p = geometry.layout.sliderPose(x, geometry.goalIndex);
+  const corners = o.tableCorners ?? [];
+  const target = firstWaypoint(p, geometry.goal, corners);
+  const bends = target !== geometry.goal;
   const dx = geometry.goal.x - p.x;
   const dy = geometry.goal.y - p.y;
-  const approach = geometry.gripper ? 0 : approachDistance(geometry, x);
+  const way = bends ? wayInsideLength(p, geometry.goal, corners) : Math.hypot(dx, dy);
+  const approach = geometry.gripper ? 0 : approachDistance(geometry, x, target);
   const out: Control[][] = [];
   for (let k = 0; k < o.candidates; k++) {
     const n =
@@ -101,12 +114,45 @@ export function candidateSequences(
       continue;
     }
     if (approach > 0) {
-      const speed = Math.min((approach + Math.hypot(dx, dy)) / (n * o.controlDuration), o.maxSpeed);
-      out.push(approachAndPush(geometry, x, n, speed, o.controlDuration));
+      const speed = Math.min((approach + way) / (n * o.controlDuration), o.maxSpeed);
+      out.push(approachAndPush(geometry, x, n, speed, o.controlDuration, target));
+      continue;
+    }
+    if (bends) {
+      out.push(pushAlong([p, target, geometry.goal], n, way / (n * o.controlDuration), o.controlDuration, o));
       continue;
     }
     const u = clampControl([dx / (n * o.controlDuration), dy / (n * o.controlDuration)], o);
     out.push(Array.from({ length: n }, () => u));
+  }
+  return out;
+}
+
+/**
+ * n controls of duration dt moving a point along the polyline `points` at `speed`, each ending at
+ * the next vertex rather than passing it (the move would cut the bend), and standing still once
+ * the last vertex is reached.
+ */
+function pushAlong(
+  points: readonly { x: number; y: number }[],
+  n: number,
+  speed: number,
+  dt: number,
+  limits: ControlLimits,
+): Control[] {
+  let { x, y } = points[0]!;
+  let next = 1;
+  const out: Control[] = [];
+  for (let k = 0; k < n; k++) {
+    const to = points[Math.min(next, points.length - 1)]!;
+    const d = Math.hypot(to.x - x, to.y - y);
+    const step = Math.min(speed * dt, d);
+    const u =
+      d > 0 ? clampControl([((to.x - x) / d) * (step / dt), ((to.y - y) / d) * (step / dt)], limits) : [0, 0];
+    out.push(u);
+    x += u[0]! * dt;
+    y += u[1]! * dt;
+    if (step === d) next++;
   }
   return out;
 }
@@ -118,10 +164,10 @@ export function candidateSequences(
  */
 const IN_POSITION = 0.02;
 
-/** 0 when the pusher stands behind the goal object to push it to the goal, else its distance (m) from the pre-push point. */
-function approachDistance(geometry: TaskGeometry, x: State): number {
+/** 0 when the pusher stands behind the goal object to push it to `target`, else its distance (m) from the pre-push point. */
+function approachDistance(geometry: TaskGeometry, x: State, target: { x: number; y: number }): number {
   const p = geometry.layout.sliderPose(x, geometry.goalIndex);
-  const { behind, reach, direction } = prePushPoint(geometry, x);
+  const { behind, reach, direction } = prePushPoint(geometry, x, target);
   const [px, py] = geometry.layout.pusherPosition(x);
   // The pusher's offset from the object centre along the push and across it.
   const along = (px - p.x) * direction[0] + (py - p.y) * direction[1];
@@ -170,6 +216,7 @@ export class TampcPlanner implements Planner {
       minActions: o.minActions,
       maxActions: o.maxActions,
       controlDuration: o.controlDuration,
+      ...(o.tableCorners ? { tableCorners: o.tableCorners } : {}),
       maxSpeed: o.optimizer.maxSpeed,
       maxYawRate: o.optimizer.maxYawRate,
       maxOpeningSpeed: o.optimizer.maxOpeningSpeed,

@@ -17,6 +17,7 @@ import type { TaskGeometry } from '../outcome';
 import { graspError } from '../grasp';
 import { overlap } from '#physics/geometry2d';
 import { wayRoundLength } from '../way-round';
+import { innerCorners, wayInsideLength, type Corner } from '../way-inside';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
@@ -129,18 +130,49 @@ export function plannedClearance(specs: readonly CostTermSpec[]): number {
 }
 
 /**
+ * The margin (m) the way to the goal keeps from the table outline's inner corners (way-inside.ts):
+ * the edge term's safe margin, so the way runs inside the zone the edge cost calls safe.
+ */
+export function tableMargin(specs: readonly CostTermSpec[]): number {
+  const term = specs.find((c) => c.term === 'edge');
+  return term?.term === 'edge' ? term.safeMargin : DEFAULT_CLEARANCE;
+}
+
+/** The inner corners of the task's table, each a disc of radius `margin` (none on a convex table). */
+export function tableCorners(g: TaskGeometry, margin: number): Corner[] {
+  return innerCorners(g.scene.table.outline, margin);
+}
+
+/**
  * The goal object's distance to the goal centre: straight, or round the obstacles with the
  * planned clearance (the discs the object's centre must stay out of: each obstacle grown by the
- * object's reach and the clearance).
+ * object's reach and the clearance); on a table with inner corners, at least the way inside the
+ * table round them (way-inside.ts).
  */
-function goalDistanceMeasure(g: TaskGeometry, around: boolean, clearance: number): (x: State) => number {
-  if (!around || g.obstacles.length === 0) return (x) => g.goalDistance(x);
+function goalDistanceMeasure(
+  g: TaskGeometry,
+  around: boolean,
+  clearance: number,
+  corners: readonly Corner[],
+): (x: State) => number {
+  const inside = (x: State) => wayInsideLength(g.layout.sliderPose(x, g.goalIndex), g.goal, corners);
+  if (!around || g.obstacles.length === 0) return corners.length === 0 ? (x) => g.goalDistance(x) : inside;
   const discs = g.obstacleDiscs(clearance);
-  return (x) => wayRoundLength(g.layout.sliderPose(x, g.goalIndex), g.goal, discs);
+  const round = (x: State) => wayRoundLength(g.layout.sliderPose(x, g.goalIndex), g.goal, discs);
+  return corners.length === 0 ? round : (x) => Math.max(round(x), inside(x));
 }
 
 /** Points checked along each predicted control by the terms that look between states. */
 const CLEARANCE_SAMPLES = 5;
+
+/**
+ * Points checked along each predicted control for the table's edge on a table with inner corners:
+ * a fast push (up to 0.3 m in a 1 s control) can carry the object across a cut-out corner between
+ * two states on the table, which ends the run (the loop checks every observed state). One point
+ * per 1.5 cm of such a push. A convex table needs none: a straight move between two points on it
+ * stays on it.
+ */
+const TABLE_SAMPLES = 20;
 
 export interface Transition {
   x: State;
@@ -156,9 +188,18 @@ export interface CostTerm {
   terminal?(x: State): number;
 }
 
-/** A term of the cost; `clearance`: what plans keep from obstacles (plannedClearance of the task's terms). */
-export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry, clearance: number): CostTerm {
+/**
+ * A term of the cost; `clearance`: what plans keep from obstacles (plannedClearance of the task's
+ * terms); `margin`: what the way to the goal keeps from the table's inner corners (tableMargin).
+ */
+export function buildCostTerm(
+  spec: CostTermSpec,
+  g: TaskGeometry,
+  clearance: number,
+  margin = DEFAULT_CLEARANCE,
+): CostTerm {
   const L = g.layout;
+  const corners = tableCorners(g, margin);
   switch (spec.term) {
     case 'obstacle-proximity':
       return {
@@ -214,29 +255,41 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry, clearance: nu
         },
       };
     case 'goal-distance': {
-      const d = goalDistanceMeasure(g, spec.aroundObstacles === true, clearance);
+      const d = goalDistanceMeasure(g, spec.aroundObstacles === true, clearance, corners);
       return { name: spec.term, terminal: (x) => spec.weight * d(x) ** 2 };
     }
     case 'goal-progress': {
       // Our addition: with a terminal goal cost only, a plan that waits and then pushes fast costs
       // the same as one that pushes now, and a receding horizon executes the wait again and again.
-      const d = goalDistanceMeasure(g, spec.aroundObstacles === true, clearance);
+      const d = goalDistanceMeasure(g, spec.aroundObstacles === true, clearance, corners);
       return { name: spec.term, running: ({ next }) => spec.weight * d(next) ** 2 };
     }
-    case 'goal-region':
+    case 'goal-region': {
+      const d = goalDistanceMeasure(g, false, clearance, corners);
       return {
         name: spec.term,
-        terminal: (x) => spec.weight * Math.max(0, g.goalDistance(x) - g.goal.radius) ** 2,
+        terminal: (x) => spec.weight * Math.max(0, d(x) - g.goal.radius) ** 2,
       };
+    }
     case 'edge': {
       const safe = g.table.shrunk(spec.safeMargin);
+      const scratch = L.create();
       return {
         name: spec.term,
-        running: ({ next }) => {
+        running: ({ x, next }) => {
           let c = 0;
           for (let i = 0; i < L.sliderCount; i++) {
-            const p = L.sliderPose(next, i);
-            const d = safe.excess(p.x, p.y);
+            let d = -Infinity;
+            // With inner corners, the deepest point along the control (TABLE_SAMPLES, next included).
+            if (corners.length > 0)
+              g.alongControl(x, next, TABLE_SAMPLES, scratch, (y) => {
+                const p = L.sliderPose(y, i);
+                d = Math.max(d, safe.excess(p.x, p.y));
+              });
+            else {
+              const p = L.sliderPose(next, i);
+              d = safe.excess(p.x, p.y);
+            }
             if (d > 0) c += spec.weight * Math.exp(spec.k * d);
           }
           return c;
@@ -265,7 +318,8 @@ export function buildCostTerm(spec: CostTermSpec, g: TaskGeometry, clearance: nu
         name: spec.term,
         running: ({ x, next }) =>
           g.assess(next).failure ||
-          (g.obstacles.length > 0 && g.obstacleContactBetween(x, next, CLEARANCE_SAMPLES, scratch))
+          (g.obstacles.length > 0 && g.obstacleContactBetween(x, next, CLEARANCE_SAMPLES, scratch)) ||
+          (corners.length > 0 && g.offTableBetween(x, next, TABLE_SAMPLES, scratch))
             ? spec.weight
             : 0,
       };

@@ -5,7 +5,7 @@
 import type { State } from '#contract/state';
 import type { Control } from '../../parareal/parareal';
 import type { TaskGeometry } from '../outcome';
-import { buildCostTerm, plannedClearance, type CostTerm, type CostTermSpec } from './cost-terms';
+import { buildCostTerm, plannedClearance, tableMargin, type CostTerm, type CostTermSpec } from './cost-terms';
 
 export class TrajectoryCost {
   private readonly running: CostTerm[];
@@ -13,7 +13,8 @@ export class TrajectoryCost {
 
   constructor(specs: readonly CostTermSpec[], geometry: TaskGeometry) {
     const clearance = plannedClearance(specs);
-    const terms = specs.map((s) => buildCostTerm(s, geometry, clearance));
+    const margin = tableMargin(specs);
+    const terms = specs.map((s) => buildCostTerm(s, geometry, clearance, margin));
     this.running = terms.filter((t) => t.running);
     this.terminal = terms.filter((t) => t.terminal);
   }
