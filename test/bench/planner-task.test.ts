@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePlannerArgs, recordedStates } from '../../bench/planner';
+import { fineRuns } from '../../bench/recorded-runs';
 import { layoutForScene } from '#contract/state';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 
@@ -20,10 +21,10 @@ describe('planner benchmark arguments', () => {
     });
   });
 
-  it('reads --task with small defaults and the task default model', () => {
+  it('reads --task with its defaults and the task default model', () => {
     expect(parsePlannerArgs(['--task', 'wafr-clutter'])).toEqual({
       task: 'wafr-clutter',
-      steps: 3,
+      steps: 10,
       workers: [2],
       models: ['auto'],
     });
@@ -45,15 +46,29 @@ describe('states the task benchmark plans from', () => {
     'wafr-l-shape',
     'wafr-low-accuracy',
   ];
-  it.each(tasks)('%s: a committed fine-model run, on the scene it was drawn in', (name) => {
+  it.each(tasks)('%s: states its committed runs planned from, each on the scene it was drawn in', (name) => {
     const { task, scene } = loadTaskFile(path.resolve(`resources/tasks/${name}.json`));
-    const r = recordedStates(name, task, scene, 3);
-    expect(r.source).toMatch(/ fine(\/\w+)? scene 0$/);
-    expect(r.along.length).toBeGreaterThan(0);
-    expect(r.along.length).toBeLessThanOrEqual(3);
-    expect(r.uPrev).toHaveLength(r.along.length);
-    // The drawn scene fits the states: as many objects, and the robot the task's.
-    for (const x of r.along) expect(x.length).toBe(layoutForScene(r.scene).size);
+    const segments = recordedStates(name, task, scene, 12);
+    expect(segments.reduce((n, seg) => n + seg.along.length, 0)).toBe(12);
+    const runs = fineRuns(name, task, scene);
+    for (const seg of segments) {
+      expect(seg.source).toMatch(
+        new RegExp(` fine/${task.planner.kind} scene \\d+$|^docs/experiments/[\\w-]+ fine scene \\d+$`),
+      );
+      const run = runs.find((r) => r.source === seg.source)!;
+      const { states } = run.record.summary;
+      // From the start on, never the run's last state (nothing was planned there).
+      expect(seg.along.length).toBeLessThan(states.length);
+      seg.along.forEach((x, i) => expect(Array.from(x)).toEqual(states[i]));
+      expect(seg.uPrev).toHaveLength(seg.along.length);
+      expect(seg.uPrev.slice(1)).toEqual(run.record.summary.controls.slice(0, seg.along.length - 1));
+      // The drawn scene fits the states: as many objects, and the robot the task's.
+      for (const x of seg.along) expect(x.length).toBe(layoutForScene(seg.scene).size);
+    }
+    // Scene by scene from the first.
+    const scenes = segments.map((seg) => Number(seg.source.match(/\d+$/)![0]));
+    expect(scenes[0]).toBe(0);
+    expect([...scenes].sort((a, b) => a - b)).toEqual(scenes);
   });
 
   it('says so when no experiment of the task is committed', () => {
