@@ -9,7 +9,7 @@
  * `npm run bench -- planner --task NAME [--steps N] [--workers 2,...] [--models auto,fine/mpc]`:
  * the same for any shipped task of resources/tasks, with the task's own planner (MPC, TAMPC or
  * UAMPC; a model spec may name another, as experiments do: fine/uampc) and prediction settings,
- * from the states its committed fine-model runs planned from, scene by scene (each scene drawn as
+ * from states its committed fine-model runs planned from, spread over every scene (each drawn as
  * the experiment drew it; recordedStates). Defaults: 10 steps (a mean over 3 states had a 95%
  * interval wider than a clutter control), 2 workers, the task's default model (`auto`).
  * Writes bench/results/planner-NAME.json with the same row fields and a `profile` of the work a
@@ -93,14 +93,17 @@ export interface RecordedStates {
   source: string;
   scene: Scene;
   along: State[];
+  /** Each state's index along its run (the planner's step number). */
+  indices: number[];
   uPrev: Control[];
 }
 
 /**
- * `steps` states the task's committed fine-model runs of its own planner planned from, scene by
- * scene (recorded-runs.ts): every state of a run but its last, where the run ended and nothing was
- * planned. A short run (a clutter grasp takes 3-5 actions) gives only a few, so the states span
- * runs and the mean is over the situations the experiment met, not over one run's start.
+ * `steps` of the states the task's committed fine-model runs of its own planner planned from,
+ * spread evenly over all of them in scene order (recorded-runs.ts), so the bench's mean estimates
+ * the experiment's mean over its planned steps: not a run's last state (the run ended there) nor a
+ * reflex step (the clutter grasp's close, planning time 0). Three states along one run, as the
+ * bench took before, gave a 95% interval wider than a clutter control: one heavy scene decided it.
  */
 export function recordedStates(
   taskName: string,
@@ -111,25 +114,27 @@ export function recordedStates(
 ): RecordedStates[] {
   const runs = fineRuns(taskName, task, baseScene, experimentsDir);
   const own = runs.filter((r) => r.record.planner === task.planner.kind);
-  if (runs.length === 0)
+  const planned = (own.length > 0 ? own : runs).flatMap((run) =>
+    run.record.summary.planningTimes.flatMap((t, i) => (t > 0 ? [{ run, i }] : [])),
+  );
+  if (planned.length === 0)
     throw new Error(
       `no committed fine-model run of ${taskName} to take states from; run a short experiment first (docs/experiments/README.md)`,
     );
+  const n = Math.min(steps, planned.length);
   const out: RecordedStates[] = [];
-  let left = steps;
-  for (const run of own.length > 0 ? own : runs) {
-    if (left === 0) break;
+  for (let k = 0; k < n; k++) {
+    const { run, i } = planned[Math.floor(((k + 0.5) * planned.length) / n)]!;
     const { states, controls } = run.record.summary;
-    const n = Math.min(left, states.length - 1);
-    if (n <= 0) continue;
-    out.push({
-      source: run.source,
-      scene: run.scene,
-      along: states.slice(0, n).map((x) => Float64Array.from(x)),
-      // Before the start there was no control: the robot at rest.
-      uPrev: [restControl(controls[0]!.length), ...controls.slice(0, n - 1).map((u) => [...u])],
-    });
-    left -= n;
+    let seg = out[out.length - 1];
+    if (seg?.source !== run.source) {
+      seg = { source: run.source, scene: run.scene, along: [], indices: [], uPrev: [] };
+      out.push(seg);
+    }
+    seg.along.push(Float64Array.from(states[i]!));
+    seg.indices.push(i);
+    // Before the first control the robot was at rest.
+    seg.uPrev.push(i === 0 ? restControl(controls[0]!.length) : [...controls[i - 1]!]);
   }
   return out;
 }
@@ -224,6 +229,7 @@ export async function run(args: string[]): Promise<void> {
         source: 'docs/experiments/isrr-obstacle fine scene 0',
         scene: baseScene,
         along: recorded.summary.states.slice(1, 1 + a.steps).map((s) => Float64Array.from(s)),
+        indices: recorded.summary.states.slice(1, 1 + a.steps).map((_, s) => s + 1),
         uPrev: recorded.summary.controls.map((u) => [...u]),
       },
     ];
@@ -279,7 +285,11 @@ export async function run(args: string[]): Promise<void> {
             for (let s = 0; s < seg.along.length; s++) {
               const t0 = performance.now();
               const c0 = process.cpuUsage();
-              const plan = await parts.planner.plan({ x: seg.along[s]!, step: s + 1, uPrev: seg.uPrev[s]! });
+              const plan = await parts.planner.plan({
+                x: seg.along[s]!,
+                step: seg.indices[s]!,
+                uPrev: seg.uPrev[s]!,
+              });
               times.push((performance.now() - t0) / 1000);
               const c = process.cpuUsage(c0);
               mainCpuUs += c.user + c.system;
