@@ -9,8 +9,9 @@
  * `npm run bench -- planner --task NAME [--steps N] [--workers 2,...] [--models auto,fine/mpc]`:
  * the same for any shipped task of resources/tasks, with the task's own planner (MPC, TAMPC or
  * UAMPC; a model spec may name another, as experiments do: fine/uampc) and prediction settings,
- * from states along a committed experiment's fine-model run of the task (its first scene, drawn
- * as the experiment drew it). Defaults: 3 steps, 2 workers, the task's default model (`auto`).
+ * from states its committed fine-model runs planned from, spread over every scene (each drawn as
+ * the experiment drew it; recordedStates). Defaults: 10 steps (a mean over 3 states had a 95%
+ * interval wider than a clutter control), 2 workers, the task's default model (`auto`).
  * Writes bench/results/planner-NAME.json with the same row fields and a `profile` of the work a
  * step asks of the pool (fine jobs, MuJoCo steps, objects simulated). TAMPC's `prediction share`
  * can pass 1: its candidates predict concurrently and each counts its own prediction time.
@@ -37,6 +38,7 @@ import { predictionModelSpec } from '../src-main/parareal/predictor';
 import type { Control } from '../src-main/parareal/parareal';
 import { loadTaskFile, type Task } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
+import { restControl } from '../src-main/planning/control-space';
 import { FineModel, stepCount } from '#physics/fine-model';
 import type { FineResult } from '#contract/worker-protocol';
 import { physicsCostRow } from './physics';
@@ -76,7 +78,7 @@ export function parsePlannerArgs(args: readonly string[]): PlannerBenchArgs {
   }
   const out: PlannerBenchArgs = {
     task: opts.get('--task')!,
-    steps: Number(opts.get('--steps') ?? 3),
+    steps: Number(opts.get('--steps') ?? 10),
     workers: (opts.get('--workers') ?? '2').split(',').map(Number),
     models: (opts.get('--models') ?? 'auto').split(','),
   };
@@ -91,30 +93,61 @@ export interface RecordedStates {
   source: string;
   scene: Scene;
   along: State[];
+  /** Each state's index along its run (the planner's step number). */
+  indices: number[];
   uPrev: Control[];
 }
 
-/** States 1..steps of the first of the task's committed fine-model runs (recorded-runs.ts). */
+/**
+ * `steps` of the states the task's committed fine-model runs of its own planner planned from,
+ * spread evenly over all of them in scene order (recorded-runs.ts), so the bench's mean estimates
+ * the experiment's mean over its planned steps: not a run's last state (the run ended there) nor a
+ * reflex step (the clutter grasp's close, planning time 0). Three states along one run, as the
+ * bench took before, gave a 95% interval wider than a clutter control: one heavy scene decided it.
+ */
 export function recordedStates(
   taskName: string,
   task: Task,
   baseScene: Scene,
   steps: number,
   experimentsDir?: string,
-): RecordedStates {
-  const first = fineRuns(taskName, task, baseScene, experimentsDir)[0];
-  if (!first)
+): RecordedStates[] {
+  const runs = fineRuns(taskName, task, baseScene, experimentsDir);
+  const own = runs.filter((r) => r.record.planner === task.planner.kind);
+  const planned = (own.length > 0 ? own : runs).flatMap((run) =>
+    run.record.summary.planningTimes.flatMap((t, i) => (t > 0 ? [{ run, i }] : [])),
+  );
+  if (planned.length === 0)
     throw new Error(
       `no committed fine-model run of ${taskName} to take states from; run a short experiment first (docs/experiments/README.md)`,
     );
-  const states = first.record.summary.states;
-  const n = Math.min(steps, states.length - 1);
-  return {
-    source: first.source,
-    scene: first.scene,
-    along: states.slice(1, 1 + n).map((s) => Float64Array.from(s)),
-    uPrev: first.record.summary.controls.slice(0, n).map((u) => [...u]),
-  };
+  const n = Math.min(steps, planned.length);
+  const out: RecordedStates[] = [];
+  for (let k = 0; k < n; k++) {
+    const { run, i } = planned[Math.floor(((k + 0.5) * planned.length) / n)]!;
+    const { states, controls } = run.record.summary;
+    let seg = out[out.length - 1];
+    if (seg?.source !== run.source) {
+      seg = { source: run.source, scene: run.scene, along: [], indices: [], uPrev: [] };
+      out.push(seg);
+    }
+    seg.along.push(Float64Array.from(states[i]!));
+    seg.indices.push(i);
+    // Before the first control the robot was at rest.
+    seg.uPrev.push(i === 0 ? restControl(controls[0]!.length) : [...controls[i - 1]!]);
+  }
+  return out;
+}
+
+/** "<folder> <model> scene 0", or the folder, model and scene range when the states span runs. */
+function describeSources(segments: readonly RecordedStates[]): string {
+  const run = (source: string) => source.replace(/ scene \d+$/, '');
+  const scene = (source: string) => source.match(/\d+$/)![0];
+  const first = segments[0]!.source;
+  const last = segments[segments.length - 1]!.source;
+  if (segments.length === 1 || segments.some((seg) => run(seg.source) !== run(first)))
+    return segments.map((seg) => seg.source).join(', ');
+  return `${run(first)} scenes ${scene(first)}-${scene(last)}`;
 }
 
 /** The work the planner hands the pool, counted per job: what a step costs before any speedup. */
@@ -142,9 +175,15 @@ class CountingPool extends FinePool {
   }
 
   reset(): void {
-    this.jobs = 0;
-    this.mujocoSteps = 0;
-    this.jobSeconds = 0;
+    this.restore({ jobs: 0, mujocoSteps: 0, jobSeconds: 0 });
+  }
+
+  counts(): { jobs: number; mujocoSteps: number; jobSeconds: number } {
+    return { jobs: this.jobs, mujocoSteps: this.mujocoSteps, jobSeconds: this.jobSeconds };
+  }
+
+  restore(c: { jobs: number; mujocoSteps: number; jobSeconds: number }): void {
+    ({ jobs: this.jobs, mujocoSteps: this.mujocoSteps, jobSeconds: this.jobSeconds } = c);
   }
 
   /** CPU seconds the live workers have used (Linux /proc; null elsewhere). */
@@ -177,7 +216,7 @@ export async function run(args: string[]): Promise<void> {
   const a = parsePlannerArgs(args);
   const taskName = a.task ?? 'isrr-obstacle';
   const { task, scene: baseScene } = loadTaskFile(path.resolve(`resources/tasks/${taskName}.json`));
-  let source: RecordedStates;
+  let segments: RecordedStates[];
   if (a.task === null) {
     const recorded = readRunRecords(path.resolve('docs/experiments/isrr-obstacle')).find(
       (r) => r.model === 'fine' && r.scene === 0,
@@ -185,26 +224,30 @@ export async function run(args: string[]): Promise<void> {
     if (!recorded)
       throw new Error('docs/experiments/isrr-obstacle has no fine run of scene 0 to take states from');
     // States after the first few pushes: the pusher is on the object and the obstacle is near.
-    source = {
-      source: 'docs/experiments/isrr-obstacle fine scene 0',
-      scene: baseScene,
-      along: recorded.summary.states.slice(1, 1 + a.steps).map((s) => Float64Array.from(s)),
-      uPrev: recorded.summary.controls.map((u) => [...u]),
-    };
-  } else source = recordedStates(taskName, task, baseScene, a.steps);
-  const { scene, along, uPrev } = source;
+    segments = [
+      {
+        source: 'docs/experiments/isrr-obstacle fine scene 0',
+        scene: baseScene,
+        along: recorded.summary.states.slice(1, 1 + a.steps).map((s) => Float64Array.from(s)),
+        indices: recorded.summary.states.slice(1, 1 + a.steps).map((_, s) => s + 1),
+        uPrev: recorded.summary.controls.map((u) => [...u]),
+      },
+    ];
+  } else segments = recordedStates(taskName, task, baseScene, a.steps);
+  const stepCountAll = segments.reduce((n, seg) => n + seg.along.length, 0);
+  const scene = segments[0]!.scene;
   const reference = await physicsCostRow('RK4', 1, 7);
   const rk4StepUs = reference['fine us/step'] as number;
-  // The fine model with the planner's own settings: the yardstick of "equal accuracy".
-  const predictionScene = { ...scene, fine: task.planner.prediction };
-  const fine = await FineModel.create(predictionScene);
+  // Fine models with the planner's own settings, one per recorded scene: the yardstick of "equal accuracy".
+  const fines = await Promise.all(
+    segments.map((seg) => FineModel.create({ ...seg.scene, fine: task.planner.prediction })),
+  );
   const control = task.planner.controlDuration;
-  const fineEnd = (x: State, controls: readonly Control[]): State => {
+  const fineEnd = (fine: FineModel, x: State, controls: readonly Control[]): State => {
     let s = x;
     for (const u of controls) s = fine.step(s, u, control);
     return s;
   };
-  const L = fine.layout;
   const rows: Row[] = [];
   const profile: Row[] = [];
   try {
@@ -215,46 +258,61 @@ export async function run(args: string[]): Promise<void> {
         for (const spec of a.models) {
           const runSpec = parseRunSpec(spec);
           const specTask = taskForSpec(task, runSpec);
-          const parts = await createTaskRun({
-            task: specTask,
-            scene,
-            pool,
-            model: runSpec.model,
-            coarse: runSpec.coarse,
-            seed: 1,
-          });
-          await pool.warm();
-          pool.reset();
-          const workerCpu0 = pool.workerCpuSeconds();
           // The planner's own CPU time, not the accuracy check's fine steps below.
           let mainCpuUs = 0;
           const times: number[] = [];
           const errMm: number[] = [];
           const errDeg: number[] = [];
           let prediction = 0;
-          for (let s = 0; s < along.length; s++) {
-            const t0 = performance.now();
-            const c0 = process.cpuUsage();
-            const plan = await parts.planner.plan({ x: along[s]!, step: s + 1, uPrev: uPrev[s]! });
-            times.push((performance.now() - t0) / 1000);
-            const c = process.cpuUsage(c0);
-            mainCpuUs += c.user + c.system;
-            prediction += plan.predictionTime;
-            const predicted = plan.iterates[plan.iterates.length - 1]!;
-            const d = L.maxSliderPoseChange(
-              predicted[predicted.length - 1]!,
-              fineEnd(along[s]!, plan.controls),
-            );
-            errMm.push(d.translation * 1000);
-            errDeg.push((d.rotation * 180) / Math.PI);
+          let label = spec;
+          let workerCpu: number | null = 0;
+          pool.reset();
+          for (const [i, seg] of segments.entries()) {
+            const parts = await createTaskRun({
+              task: specTask,
+              scene: seg.scene,
+              pool,
+              model: runSpec.model,
+              coarse: runSpec.coarse,
+              seed: 1,
+            });
+            // Each scene's first compile on the workers is start-up, not planning (docs/planner.md).
+            const counted = pool.counts();
+            await pool.warm();
+            pool.restore(counted);
+            const workerCpu0 = pool.workerCpuSeconds();
+            const fine = fines[i]!;
+            for (let s = 0; s < seg.along.length; s++) {
+              const t0 = performance.now();
+              const c0 = process.cpuUsage();
+              const plan = await parts.planner.plan({
+                x: seg.along[s]!,
+                step: seg.indices[s]!,
+                uPrev: seg.uPrev[s]!,
+              });
+              times.push((performance.now() - t0) / 1000);
+              const c = process.cpuUsage(c0);
+              mainCpuUs += c.user + c.system;
+              prediction += plan.predictionTime;
+              const predicted = plan.iterates[plan.iterates.length - 1]!;
+              const d = fine.layout.maxSliderPoseChange(
+                predicted[predicted.length - 1]!,
+                fineEnd(fine, seg.along[s]!, plan.controls),
+              );
+              errMm.push(d.translation * 1000);
+              errDeg.push((d.rotation * 180) / Math.PI);
+            }
+            const workerCpu1 = pool.workerCpuSeconds();
+            workerCpu =
+              workerCpu === null || workerCpu0 === null || workerCpu1 === null
+                ? null
+                : workerCpu + workerCpu1 - workerCpu0;
+            if (spec === 'auto') label = `auto (${predictionModelSpec(parts.model)})`;
+            parts.dispose();
           }
-          parts.dispose();
-          const workerCpu1 = pool.workerCpuSeconds();
-          const mainS = mainCpuUs / 1e6 / along.length;
-          const workerS =
-            workerCpu0 === null || workerCpu1 === null ? null : (workerCpu1 - workerCpu0) / along.length;
+          const mainS = mainCpuUs / 1e6 / stepCountAll;
+          const workerS = workerCpu === null ? null : workerCpu / stepCountAll;
           const m = meanCi95(times);
-          const label = spec === 'auto' ? `auto (${predictionModelSpec(parts.model)})` : spec;
           rows.push({
             model: label,
             workers,
@@ -271,10 +329,10 @@ export async function run(args: string[]): Promise<void> {
             workers,
             planner: specTask.planner.kind,
             objects: scene.sliders.length,
-            'fine jobs/step': pool.jobs / along.length,
-            'MuJoCo steps/step': pool.mujocoSteps / along.length,
+            'fine jobs/step': pool.jobs / stepCountAll,
+            'MuJoCo steps/step': pool.mujocoSteps / stepCountAll,
             'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobSeconds * 1e6) / pool.mujocoSteps : 0,
-            'job s/step': pool.jobSeconds / along.length,
+            'job s/step': pool.jobSeconds / stepCountAll,
             'worker CPU s/step': workerS ?? '',
             'planner CPU s/step': mainS,
             'idle-machine s/step': workerS === null ? '' : idleEstimate(workerS, mainS, workers),
@@ -285,7 +343,7 @@ export async function run(args: string[]): Promise<void> {
       }
     }
   } finally {
-    fine.dispose();
+    for (const fine of fines) fine.dispose();
   }
   const o = task.planner.optimizer;
   const p = task.planner.prediction;
@@ -293,15 +351,15 @@ export async function run(args: string[]): Promise<void> {
   const iterations =
     task.planner.kind === 'mpc' ? o.maxIterations : (task.planner.tampc.iterations ?? o.maxIterations);
   printTable(
-    `planner: one ${task.planner.kind.toUpperCase()} step on ${taskName} (${o.rollouts} rollouts x ${iterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms, ${scene.sliders.length} object(s)), ${along.length} steps along ${source.source}; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
+    `planner: one ${task.planner.kind.toUpperCase()} step on ${taskName} (${o.rollouts} rollouts x ${iterations} iteration(s) + candidates, horizon ${task.planner.horizon}, predictions ${p.integrator} ${p.timestep * 1000} ms, ${scene.sliders.length} object(s)), ${stepCountAll} steps along ${describeSources(segments)}; this machine: ${reference.integrator} 1-slider row of the physics bench ${rk4StepUs.toFixed(1)} us/step, ${os.availableParallelism()} cores`,
     rows,
   );
   printTable(`planner: work per step on ${taskName}`, profile);
   const result = {
     task: taskName,
     planner: task.planner.kind,
-    states: source.source,
-    steps: along.length,
+    states: segments.length === 1 ? segments[0]!.source : segments.map((seg) => seg.source),
+    steps: stepCountAll,
     optimizer: o,
     ...(task.planner.kind === 'mpc' ? {} : { tampc: task.planner.tampc }),
     prediction: p,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePlannerArgs, recordedStates } from '../../bench/planner';
+import { fineRuns } from '../../bench/recorded-runs';
 import { layoutForScene } from '#contract/state';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 
@@ -20,10 +21,10 @@ describe('planner benchmark arguments', () => {
     });
   });
 
-  it('reads --task with small defaults and the task default model', () => {
+  it('reads --task with its defaults and the task default model', () => {
     expect(parsePlannerArgs(['--task', 'wafr-clutter'])).toEqual({
       task: 'wafr-clutter',
-      steps: 3,
+      steps: 10,
       workers: [2],
       models: ['auto'],
     });
@@ -45,16 +46,34 @@ describe('states the task benchmark plans from', () => {
     'wafr-l-shape',
     'wafr-low-accuracy',
   ];
-  it.each(tasks)('%s: a committed fine-model run, on the scene it was drawn in', (name) => {
-    const { task, scene } = loadTaskFile(path.resolve(`resources/tasks/${name}.json`));
-    const r = recordedStates(name, task, scene, 3);
-    expect(r.source).toMatch(/ fine(\/\w+)? scene 0$/);
-    expect(r.along.length).toBeGreaterThan(0);
-    expect(r.along.length).toBeLessThanOrEqual(3);
-    expect(r.uPrev).toHaveLength(r.along.length);
-    // The drawn scene fits the states: as many objects, and the robot the task's.
-    for (const x of r.along) expect(x.length).toBe(layoutForScene(r.scene).size);
-  });
+  it.each(tasks)(
+    '%s: states its committed runs planned from, spread over them, each on its scene',
+    (name) => {
+      const { task, scene } = loadTaskFile(path.resolve(`resources/tasks/${name}.json`));
+      const segments = recordedStates(name, task, scene, 12);
+      expect(segments.reduce((n, seg) => n + seg.along.length, 0)).toBe(12);
+      const runs = fineRuns(name, task, scene);
+      const own = runs.filter((r) => r.record.planner === task.planner.kind);
+      for (const seg of segments) {
+        const run = runs.find((r) => r.source === seg.source)!;
+        expect(run.record.planner).toBe(task.planner.kind);
+        const { states, controls, planningTimes } = run.record.summary;
+        seg.indices.forEach((i, k) => {
+          // A state the run planned from: not its last, not a reflex step.
+          expect(planningTimes[i]).toBeGreaterThan(0);
+          expect(Array.from(seg.along[k]!)).toEqual(states[i]);
+          if (i > 0) expect(seg.uPrev[k]).toEqual(controls[i - 1]);
+          else expect(seg.uPrev[k]!.every((v) => v === 0)).toBe(true);
+        });
+        // The drawn scene fits the states: as many objects, and the robot the task's.
+        for (const x of seg.along) expect(x.length).toBe(layoutForScene(seg.scene).size);
+      }
+      // Spread over the runs in scene order, not the first run's first states.
+      const scenes = segments.map((seg) => Number(seg.source.match(/\d+$/)![0]));
+      expect([...scenes].sort((a, b) => a - b)).toEqual(scenes);
+      if (own.length >= 12) expect(segments.length).toBeGreaterThan(1);
+    },
+  );
 
   it('says so when no experiment of the task is committed', () => {
     const { task, scene } = loadTaskFile(path.resolve('resources/tasks/isrr-obstacle.json'));
