@@ -19,11 +19,16 @@
  * planned before arming is counted. When a run misses the goal the runs' session logs are kept
  * (their folder is printed) to replay it in the Sessions view.
  *
+ * Per run, from its session log, how evenly motion-capture frames and robot states reached the
+ * console (receive gaps p99 and max) and what the longest gap was (session/stream-gaps.ts: lost,
+ * delivered late, or a source that paused), so a staleness stop can be put down to its side.
+ *
  *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
  *
  * Without --preset the runs use the console's default settings.
  */
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '#contract/console-api';
@@ -31,6 +36,9 @@ import type { LabInputWrite } from '../src-main/virtual-lab/lab-thread/lab-threa
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '#contract/planner-settings';
 import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
+import { SessionLog } from '../src-main/session/reader';
+import { sessionFileNames } from '../src-main/session/sessions-dir';
+import { streamGapsOf, type RunStreamGaps, type StreamGaps } from '../src-main/session/stream-gaps';
 import { betweenRuns, consoleOnVirtualLab, dryRunToEnd } from './console-dry-runs';
 import { meanCi95, printTable, writeResult } from './report';
 
@@ -82,6 +90,7 @@ export async function run(args: string[]): Promise<void> {
     if (!r.ok) throw new Error(r.error);
   }
   const done: DryRun[] = [];
+  let gaps: RunStreamGaps[] | undefined;
   let current: DryRun | null = null;
   core.subscribe((e: ConsoleEvent) => {
     if (!current) return;
@@ -149,6 +158,7 @@ export async function run(args: string[]): Promise<void> {
       current = null;
       await betweenRuns();
     }
+    gaps = await logGaps(sessionsDir);
   } finally {
     await close();
     // The session logs are what explains a run that missed the goal: kept then, else removed.
@@ -213,6 +223,15 @@ export async function run(args: string[]): Promise<void> {
   };
   printTable('Console dry runs on the virtual lab', [summary]);
   printTable('How soon a run pushes: the first run of the console, and the later runs', firstPush);
+  const gapRows = (gaps ?? []).map((g, i) => ({
+    run: i + 1,
+    ...gapColumns('frames', g.mocap),
+    ...gapColumns('states', g.robot),
+  }));
+  printTable(
+    'How evenly motion-capture frames and robot states arrived, per run (from its session log)',
+    gapRows,
+  );
   printTable(
     'How they ended',
     [...reasons].map(([outcome, count]) => ({ outcome, runs: count })),
@@ -221,6 +240,30 @@ export async function run(args: string[]): Promise<void> {
     summary,
     firstPush,
     outcomes: Object.fromEntries(reasons),
+    gaps: gapRows,
     runs: done.map(({ armedAt: _, startedAt: __, ...r }) => r),
   });
+}
+
+/** Each run's stream gaps, from the session logs of `dir` (named by start time: run order). */
+async function logGaps(dir: string): Promise<RunStreamGaps[]> {
+  const out: RunStreamGaps[] = [];
+  for (const name of (await sessionFileNames(dir)).sort()) {
+    const log = await SessionLog.open(path.join(dir, name));
+    try {
+      out.push(await streamGapsOf(log));
+    } finally {
+      await log.close();
+    }
+  }
+  return out;
+}
+
+function gapColumns(stream: string, g: StreamGaps | null): Record<string, string> {
+  const ms = (s: number): string => (s * 1000).toFixed(1);
+  return {
+    [`${stream} p99 ms`]: g ? ms(g.p99) : '-',
+    [`${stream} max ms`]: g ? ms(g.max) : '-',
+    [`longest ${stream} gap`]: g?.longest ? g.longest.cause : '-',
+  };
 }
