@@ -77,6 +77,8 @@ export const mocapFrameSchema = stamped({
    * receivedAt it tells a server that sent late from a frame delivered late. Absent in older logs.
    */
   timestamp: finite.optional(),
+  /** The server's latency of the frame (camera mid-exposure to transmit, its clock), s. Absent in older logs. */
+  systemLatency: finite.optional(),
   rigidBodies: z.array(rigidBodySchema),
 });
 

@@ -216,6 +216,7 @@ export class SessionRecorder {
         frameNumber: frame.frameNumber,
         receivedAt: frame.receivedAt,
         ...(timestamp !== undefined ? { timestamp } : {}),
+        ...(frame.systemLatency !== undefined ? { systemLatency: frame.systemLatency } : {}),
         rigidBodies: frame.rigidBodies.map(rigidBodyFields),
       },
       now,

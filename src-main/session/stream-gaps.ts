@@ -4,9 +4,11 @@
  * them apart by what came after it:
  * - `lost`: the source numbered samples in between that never arrived (frame numbers, or the
  *   controller's clock, advanced by more than one sample across the gap);
- * - `late`: the next sample in sequence came, followed at once by a backlog of the samples made
- *   meanwhile: they were made on time and delivered or read late (a stalled receiver, a send
- *   queue that drained late);
+ * - `sent-late`: the next sample in sequence came, followed at once by a backlog of the samples
+ *   made meanwhile, and the source's own latency stamp (NatNet's camera mid-exposure to transmit)
+ *   says it sent them late: taken on time, held up in the source;
+ * - `late`: the same backlog with no such stamp, or a short one: delivered or read late (the
+ *   network, a stalled receiver);
  * - `paused`: the next sample in sequence came with no backlog after it: the source made nothing
  *   while the console heard nothing (for the frames of a server that stamps them, its own
  *   timestamp advanced with the gap too).
@@ -16,7 +18,7 @@
 import type { MessageOf } from './channels';
 import type { SessionLog } from './reader';
 
-export type GapCause = 'lost' | 'late' | 'paused' | 'renumbered';
+export type GapCause = 'lost' | 'sent-late' | 'late' | 'paused' | 'renumbered';
 
 /** One received sample: when it arrived (s, the console's clock), its number and its source's time. */
 export interface StreamSample {
@@ -25,6 +27,8 @@ export interface StreamSample {
   number: number | null;
   /** The source's own time of the sample (s); null when it was not recorded. */
   sourceTime: number | null;
+  /** How long after taking the sample the source sent it, by its own clock (s); null when not recorded. */
+  latency?: number | null;
 }
 
 export interface LongestGap {
@@ -40,6 +44,8 @@ export interface LongestGap {
   sourceAdvance: number | null;
   /** Samples that arrived right after it, less than half a period apart: a delivered backlog. */
   backlog: number;
+  /** The source's latency stamp of the sample after the gap (s); null when not recorded. */
+  latency: number | null;
   cause: GapCause;
 }
 
@@ -62,19 +68,20 @@ export function streamGaps(samples: readonly StreamSample[]): StreamGaps | null 
   if (samples.length < 2) return null;
   const gaps = samples.slice(1).map((s, i) => s.receivedAt - samples[i]!.receivedAt);
   const sorted = [...gaps].sort((a, b) => a - b);
-  const period = percentile(sorted, 0.5);
+  // The source's own period where it stamps its samples: arrivals can come in bursts.
+  const period = sourceStep(samples) ?? percentile(sorted, 0.5);
   const i = gaps.indexOf(sorted.at(-1)!) + 1;
   const before = samples[i - 1]!;
   const after = samples[i]!;
   const sourceAdvance =
     before.sourceTime !== null && after.sourceTime !== null ? after.sourceTime - before.sourceTime : null;
-  const advance = sampleAdvance(samples, before, after);
+  const advance = sampleAdvance(before, after, period);
   let backlog = 0;
   while (i + backlog + 1 < samples.length && gaps[i + backlog]! < period / 2) backlog++;
   const gap = gaps[i - 1]!;
   return {
     samples: samples.length,
-    p50: period,
+    p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     max: gap,
     longest: {
@@ -84,6 +91,7 @@ export function streamGaps(samples: readonly StreamSample[]): StreamGaps | null 
       advance,
       sourceAdvance,
       backlog,
+      latency: after.latency ?? null,
       cause: cause(),
     },
   };
@@ -93,26 +101,44 @@ export function streamGaps(samples: readonly StreamSample[]): StreamGaps | null 
     if (advance > 1) return 'lost';
     // The source stamped the next sample as late as it arrived: it made it late.
     if (after.number !== null && sourceAdvance !== null && sourceAdvance >= gap / 2) return 'paused';
+    // Taken on time and, by the source's own stamp, sent late (with what it held up, if any).
+    if ((after.latency ?? 0) >= gap / 2) return 'sent-late';
     // Samples the source would have made meanwhile had it kept its period.
     const missed = Math.round(gap / period) - 1;
-    return backlog >= Math.max(1, Math.floor(missed / 2)) ? 'late' : 'paused';
+    return backlog < Math.max(1, Math.floor(missed / 2)) ? 'paused' : 'late';
   }
 }
 
 /**
- * Samples the source made from `before` to `after`: by frame number (a signed 32-bit counter, as
- * Motive's, so it wraps), else by its clock over its own median step.
+ * The source's own time per sample (s): the median step of its clock per sample number (per
+ * sample when it numbers none); null when it stamps none.
  */
-function sampleAdvance(samples: readonly StreamSample[], before: StreamSample, after: StreamSample): number {
+function sourceStep(samples: readonly StreamSample[]): number | null {
+  const steps: number[] = [];
+  for (let k = 1; k < samples.length; k++) {
+    const a = samples[k - 1]!;
+    const b = samples[k]!;
+    if (a.sourceTime === null || b.sourceTime === null) continue;
+    const n = a.number !== null && b.number !== null ? (b.number - a.number) | 0 : 1;
+    const d = b.sourceTime - a.sourceTime;
+    if (n >= 1 && d > 0) steps.push(d / n);
+  }
+  return steps.length === 0
+    ? null
+    : percentile(
+        steps.sort((x, y) => x - y),
+        0.5,
+      );
+}
+
+/**
+ * Samples the source made from `before` to `after`: by frame number (a signed 32-bit counter, as
+ * Motive's, so it wraps), else by its clock over its period.
+ */
+function sampleAdvance(before: StreamSample, after: StreamSample, period: number): number {
   if (before.number !== null && after.number !== null) return (after.number - before.number) | 0;
   if (before.sourceTime === null || after.sourceTime === null) return 1;
-  const steps = samples
-    .slice(1)
-    .map((s, k) => (s.sourceTime ?? NaN) - (samples[k]!.sourceTime ?? NaN))
-    .filter((d) => d > 0)
-    .sort((a, b) => a - b);
-  if (steps.length === 0) return 1;
-  return Math.round((after.sourceTime - before.sourceTime) / percentile(steps, 0.5));
+  return Math.round((after.sourceTime - before.sourceTime) / period);
 }
 
 export interface RunStreamGaps {
@@ -129,7 +155,12 @@ export async function streamGapsOf(log: SessionLog): Promise<RunStreamGaps> {
   for await (const m of log.messages(['/mocap/frame', '/robot/state'])) {
     if (m.topic === '/mocap/frame') {
       const f = m.message as MessageOf<'/mocap/frame'>;
-      frames.push({ receivedAt: f.receivedAt, number: f.frameNumber, sourceTime: f.timestamp ?? null });
+      frames.push({
+        receivedAt: f.receivedAt,
+        number: f.frameNumber,
+        sourceTime: f.timestamp ?? null,
+        latency: f.systemLatency ?? null,
+      });
     } else {
       const s = m.message as MessageOf<'/robot/state'>;
       states.push({ receivedAt: s.receivedAt, number: null, sourceTime: s.timestamp });
@@ -148,6 +179,7 @@ export function describeStreamGaps(g: StreamGaps): string {
     l.advance === 1 ? 'next in sequence' : `${l.advance} samples on`,
     l.sourceAdvance !== null ? `source time +${ms(l.sourceAdvance)}` : 'no source timestamps',
     `backlog ${l.backlog}`,
+    ...(l.latency !== null ? [`sent ${ms(l.latency)} after exposure`] : []),
   ].join(', ');
   return `p50 ${ms(g.p50)}, p99 ${ms(g.p99)}, max ${ms(g.max)}${where}: ${l.cause} (${detail})`;
 }

@@ -47,7 +47,21 @@ describe('the longest gap of a stream', () => {
     const g = streamGaps(
       frames(100, (s, i) => (i >= 30 && i < 42 ? { ...s, receivedAt: arrival + (i - 30) * 1e-5 } : s)),
     )!;
-    expect(g.longest).toMatchObject({ number: 31, advance: 1, backlog: 11, cause: 'late' });
+    expect(g.longest).toMatchObject({ number: 31, advance: 1, backlog: 11, latency: null, cause: 'late' });
+  });
+
+  it("is a late send when that backlog's own latency stamps say the server held it (a stalled server)", () => {
+    // Frames 31..42 were taken on time, and sent together 0.1 s late: each says how late.
+    const arrival = 10 + 29 * PERIOD + 0.1;
+    const g = streamGaps(
+      frames(100, (s, i) => {
+        const late = i >= 30 && i < 42;
+        const receivedAt = late ? arrival + (i - 30) * 1e-5 : s.receivedAt;
+        return { ...s, receivedAt, latency: 0.004 + receivedAt - s.receivedAt };
+      }),
+    )!;
+    expect(g.longest).toMatchObject({ number: 31, advance: 1, backlog: 11, cause: 'sent-late' });
+    expect(g.longest!.latency).toBeCloseTo(0.104 - PERIOD, 9);
   });
 
   it('is lost frames when the numbers skip across it', () => {
