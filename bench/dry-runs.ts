@@ -36,6 +36,7 @@ import type { LabInputWrite } from '../src-main/virtual-lab/lab-thread/lab-threa
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '#contract/planner-settings';
 import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
+import { isIndexedMcap } from '../src-main/session/finalize';
 import { SessionLog } from '../src-main/session/reader';
 import { sessionFileNames } from '../src-main/session/sessions-dir';
 import { streamGapsOf, type RunStreamGaps, type StreamGaps } from '../src-main/session/stream-gaps';
@@ -160,7 +161,6 @@ export async function run(args: string[]): Promise<void> {
     }
   } finally {
     await close();
-    // Read once the console has closed them: a run's log is finished when its lab link lets go.
     if (done.length === runs) gaps = await logGaps(sessionsDir);
     // The session logs are what explains a run that missed the goal: kept then, else removed.
     if (done.length === runs && done.every((r) => r.outcome === 'finished'))
@@ -250,9 +250,13 @@ export async function run(args: string[]): Promise<void> {
 async function logGaps(dir: string): Promise<RunStreamGaps[]> {
   const out: RunStreamGaps[] = [];
   for (const name of (await sessionFileNames(dir)).sort()) {
+    const file = path.join(dir, name);
+    // The console finishes a run's log (finalize.ts) after its link lets go: wait for that.
+    for (let tries = 0; tries < 150 && !(await isIndexedMcap(file)); tries++)
+      await new Promise((r) => setTimeout(r, 200));
     let log: SessionLog;
     try {
-      log = await SessionLog.open(path.join(dir, name));
+      log = await SessionLog.open(file);
     } catch (err) {
       // A log the console left unfinished: its row says so; the bench's other figures stand.
       process.stderr.write(`stream gaps of ${name}: ${(err as Error).message}\n`);
