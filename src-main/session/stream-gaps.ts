@@ -1,12 +1,12 @@
 /**
  * How evenly a run's device streams arrived, from its log, and where the longest silence of each
- * came from. A gap in what the console received has three possible sources, and the log tells
- * them apart by what came after it:
+ * came from. The log tells the causes of a gap in what the console received apart by the
+ * samples on either side of it and what came after it:
  * - `lost`: the source numbered samples in between that never arrived (frame numbers, or the
  *   controller's clock, advanced by more than one sample across the gap);
- * - `sent-late`: the next sample in sequence came, followed at once by a backlog of the samples
- *   made meanwhile, and the source's own latency stamp (NatNet's camera mid-exposure to transmit)
- *   says it sent them late: taken on time, held up in the source;
+ * - `sent-late`: the next sample in sequence came, and the source's own latency stamp (NatNet's
+ *   camera mid-exposure to transmit) says it sent it late, by at least half the gap: taken on
+ *   time, held up in the source (a backlog of what it took meanwhile usually follows);
  * - `late`: the same backlog with no such stamp, or a short one: delivered or read late (the
  *   network, a stalled receiver);
  * - `paused`: the next sample in sequence came with no backlog after it: the source made nothing
@@ -51,7 +51,7 @@ export interface LongestGap {
 
 export interface StreamGaps {
   samples: number;
-  /** The median gap, s: the stream's period as received. */
+  /** Receive gaps, s: median, 99th percentile (nearest rank) and largest. */
   p50: number;
   p99: number;
   max: number;
