@@ -5,13 +5,14 @@
  * taking them. So a stalled event loop here makes a backlog of frames, each with its own camera
  * time, sent as soon as the loop runs again (the client sees them late, and their timestamps say
  * so), never a silent pause with the numbering carried on as if no time had passed. A backlog
- * longer than `maxBacklog` frames is given up but for its newest frames: the older ones count as
- * taken and never sent (the client sees their numbers missing), as after a long debugger pause.
+ * longer than `maxBacklog` frames (a debugger pause, a machine that held the process off) keeps
+ * only its newest frames: the clock jumps over the older ones, which are never taken, so the
+ * numbering stays unbroken and the timestamps show the jump.
  */
 export interface DueFrames {
   /** Camera times (ns, the schedule's clock) of the frames due, oldest first. */
   slots: bigint[];
-  /** Frames older than the backlog allows, taken by the cameras and never to be sent. */
+  /** Frames older than the backlog allows: the clock jumped over them, they are never taken. */
   skipped: number;
 }
 

@@ -68,7 +68,7 @@ export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 /** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
 const HISTORY = 1200;
 
-/** The longest backlog a stalled event loop leaves to send late (s); older frames are given up. */
+/** The longest backlog a stalled event loop leaves to send late (s); the camera clock jumps over older frames. */
 const MAX_BACKLOG_S = 0.25;
 
 interface BuiltFrame {
@@ -88,7 +88,7 @@ export interface SentFrame {
 export interface StreamLateness {
   /** Frames sent more than a period after they were due (a backlog sent at once). */
   framesLate: number;
-  /** Frames given up: due longer ago than the backlog holds, never sent (their numbers are skipped). */
+  /** Frames never taken: due longer ago than the backlog holds, the camera clock jumped over them. */
   framesSkipped: number;
   /** The most overdue frame sent so far (ms). */
   longestLateMs: number;
@@ -264,10 +264,7 @@ export class VirtualNatNetServer {
       if (!this.running) return;
       const { slots, skipped } = schedule.due(nowNs());
       if (!this.restarting) {
-        if (skipped > 0) {
-          this.frameNumber = (this.frameNumber + skipped) | 0;
-          this.lateness.framesSkipped += skipped;
-        }
+        this.lateness.framesSkipped += skipped;
         for (const slot of slots) {
           const late = this.step(slot).sentAtNs - slot;
           if (late > periodNs) this.lateness.framesLate++;
