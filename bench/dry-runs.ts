@@ -19,11 +19,16 @@
  * planned before arming is counted. When a run misses the goal the runs' session logs are kept
  * (their folder is printed) to replay it in the Sessions view.
  *
+ * Per run, from its session log, how evenly motion-capture frames and robot states reached the
+ * console (receive gaps p99 and max) and what the longest gap was (session/stream-gaps.ts: lost,
+ * delivered late, or a source that paused), so a staleness stop can be put down to its side.
+ *
  *   npm run bench -- dry-runs [--runs N] [--preset NAME] [--scene FILE]
  *
  * Without --preset the runs use the console's default settings.
  */
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '#contract/console-api';
@@ -31,6 +36,10 @@ import type { LabInputWrite } from '../src-main/virtual-lab/lab-thread/lab-threa
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { plannerPresetNameSchema } from '#contract/planner-settings';
 import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
+import { isIndexedMcap } from '../src-main/session/finalize';
+import { SessionLog } from '../src-main/session/reader';
+import { sessionFileNames } from '../src-main/session/sessions-dir';
+import { streamGapsOf, type RunStreamGaps, type StreamGaps } from '../src-main/session/stream-gaps';
 import { betweenRuns, consoleOnVirtualLab, dryRunToEnd } from './console-dry-runs';
 import { meanCi95, printTable, writeResult } from './report';
 
@@ -82,6 +91,7 @@ export async function run(args: string[]): Promise<void> {
     if (!r.ok) throw new Error(r.error);
   }
   const done: DryRun[] = [];
+  let gaps: RunStreamGaps[] | undefined;
   let current: DryRun | null = null;
   core.subscribe((e: ConsoleEvent) => {
     if (!current) return;
@@ -151,6 +161,7 @@ export async function run(args: string[]): Promise<void> {
     }
   } finally {
     await close();
+    if (done.length === runs) gaps = await logGaps(sessionsDir);
     // The session logs are what explains a run that missed the goal: kept then, else removed.
     if (done.length === runs && done.every((r) => r.outcome === 'finished'))
       rmSync(sessionsDir, { recursive: true, force: true });
@@ -213,6 +224,15 @@ export async function run(args: string[]): Promise<void> {
   };
   printTable('Console dry runs on the virtual lab', [summary]);
   printTable('How soon a run pushes: the first run of the console, and the later runs', firstPush);
+  const gapRows = (gaps ?? []).map((g, i) => ({
+    run: i + 1,
+    ...gapColumns('frames', g.mocap),
+    ...gapColumns('states', g.robot),
+  }));
+  printTable(
+    'How evenly motion-capture frames and robot states arrived, per run (from its session log)',
+    gapRows,
+  );
   printTable(
     'How they ended',
     [...reasons].map(([outcome, count]) => ({ outcome, runs: count })),
@@ -221,6 +241,42 @@ export async function run(args: string[]): Promise<void> {
     summary,
     firstPush,
     outcomes: Object.fromEntries(reasons),
+    gaps: gapRows,
     runs: done.map(({ armedAt: _, startedAt: __, ...r }) => r),
   });
+}
+
+/** Each run's stream gaps, from the session logs of `dir` (named by start time: run order). */
+async function logGaps(dir: string): Promise<RunStreamGaps[]> {
+  const out: RunStreamGaps[] = [];
+  for (const name of (await sessionFileNames(dir)).sort()) {
+    const file = path.join(dir, name);
+    // The console finishes a run's log (finalize.ts) after its link lets go: wait for that.
+    for (let tries = 0; tries < 150 && !(await isIndexedMcap(file)); tries++)
+      await new Promise((r) => setTimeout(r, 200));
+    let log: SessionLog;
+    try {
+      log = await SessionLog.open(file);
+    } catch (err) {
+      // A log the console left unfinished: its row says so; the bench's other figures stand.
+      process.stderr.write(`stream gaps of ${name}: ${(err as Error).message}\n`);
+      out.push({ mocap: null, robot: null });
+      continue;
+    }
+    try {
+      out.push(await streamGapsOf(log));
+    } finally {
+      await log.close();
+    }
+  }
+  return out;
+}
+
+function gapColumns(stream: string, g: StreamGaps | null): Record<string, string> {
+  const ms = (s: number): string => (s * 1000).toFixed(1);
+  return {
+    [`${stream} p99 ms`]: g ? ms(g.p99) : '-',
+    [`${stream} max ms`]: g ? ms(g.max) : '-',
+    [`longest ${stream} gap`]: g?.longest ? g.longest.cause : '-',
+  };
 }

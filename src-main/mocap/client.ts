@@ -445,6 +445,7 @@ export class NatNetClient {
         meanError: rb.meanError,
         trackingValid: trackingValid(rb),
       })),
+      ...(systemLatency !== undefined ? { systemLatency } : {}),
     };
     this.emit('frame', frame, snapshot);
   }

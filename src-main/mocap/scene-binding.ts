@@ -49,6 +49,12 @@ export interface MocapSnapshot {
   frameNumber: number;
   receivedAt: number;
   rigidBodies: NamedRigidBody[];
+  /**
+   * The server's own latency of the frame, s: camera mid-exposure to transmit, by its clock
+   * (NatNet 3+; absent before SERVERINFO gave the clock's frequency). A frame the server sent late
+   * says so here; one delivered or read late does not.
+   */
+  systemLatency?: number;
 }
 
 export type BodyStatus = 'ok' | 'untracked' | 'stale' | 'missing' | 'unbound';

@@ -106,7 +106,7 @@ export class RunRecorder {
     const onDecision = (d: Decision): void => this.rec.decision(d);
     link.robot.on('state', onState);
     supervisor.on('decision', onDecision);
-    const offFrame = link.natnet.on('frame', (_f, snapshot) => this.rec.mocapFrame(snapshot));
+    const offFrame = link.natnet.on('frame', (f, snapshot) => this.rec.mocapFrame(snapshot, f.timestamp));
     return () => {
       clearInterval(statsTimer);
       stats();

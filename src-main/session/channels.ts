@@ -72,6 +72,13 @@ export const mocapFrameSchema = stamped({
   frameNumber: z.number().int(),
   /** Local arrival time of the frame, s (the client's clock). */
   receivedAt: finite,
+  /**
+   * The frame's own timestamp, s on the server's clock (NatNet's frame timestamp): against
+   * receivedAt it tells a server that sent late from a frame delivered late. Absent in older logs.
+   */
+  timestamp: finite.optional(),
+  /** The server's latency of the frame (camera mid-exposure to transmit, its clock), s. Absent in older logs. */
+  systemLatency: finite.optional(),
   rigidBodies: z.array(rigidBodySchema),
 });
 

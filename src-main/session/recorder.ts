@@ -207,13 +207,16 @@ export class SessionRecorder {
     this.writeStatic(performance.now(), true);
   }
 
-  mocapFrame(frame: MocapSnapshot): void {
+  /** A frame as the client named it, and the frame's own timestamp (s, the server's clock) when known. */
+  mocapFrame(frame: MocapSnapshot, timestamp?: number): void {
     const now = performance.now();
     this.record(
       '/mocap/frame',
       {
         frameNumber: frame.frameNumber,
         receivedAt: frame.receivedAt,
+        ...(timestamp !== undefined ? { timestamp } : {}),
+        ...(frame.systemLatency !== undefined ? { systemLatency: frame.systemLatency } : {}),
         rigidBodies: frame.rigidBodies.map(rigidBodyFields),
       },
       now,

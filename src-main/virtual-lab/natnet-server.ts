@@ -23,6 +23,7 @@ import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messa
 import type { ModelDefinitions } from '../mocap/messages/model-def';
 import { encodePacket } from '../mocap/packet';
 import { yawQuat } from '../common/rotation';
+import { FrameSchedule } from './frame-schedule';
 import { natNetFaultsSchema, SeededRandom, type NatNetFaults, type NatNetFaultsInput } from './natnet-faults';
 import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
 
@@ -67,6 +68,9 @@ export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 /** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
 const HISTORY = 1200;
 
+/** The longest backlog a stalled event loop leaves to send late (s); the camera clock jumps over older frames. */
+const MAX_BACKLOG_S = 0.25;
+
 interface BuiltFrame {
   frameNumber: number;
   packet: Uint8Array;
@@ -76,6 +80,18 @@ export interface SentFrame {
   frameNumber: number;
   /** Local monotonic time (ns) the frame was built and handed to the socket. */
   sentAtNs: bigint;
+  /** Local monotonic time (ns) the frame was due on the camera clock (its transmit time had it been on time). */
+  dueAtNs: bigint;
+}
+
+/** Frames the stream could not send on time because this thread's event loop was held up. */
+export interface StreamLateness {
+  /** Frames sent more than a period after they were due (a backlog sent at once). */
+  framesLate: number;
+  /** Frames never taken: due longer ago than the backlog holds, the camera clock jumped over them. */
+  framesSkipped: number;
+  /** The most overdue frame sent so far (ms). */
+  longestLateMs: number;
 }
 
 export class VirtualNatNetServer {
@@ -101,6 +117,8 @@ export class VirtualNatNetServer {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private readonly sendListeners: ((f: SentFrame) => void)[] = [];
+  /** How far the streaming fell behind the camera clock (a stalled event loop), for tests and benches. */
+  readonly lateness: StreamLateness = { framesLate: 0, framesSkipped: 0, longestLateMs: 0 };
 
   constructor(options: VirtualNatNetServerOptions) {
     this.rigidBodies = options.rigidBodies;
@@ -233,18 +251,27 @@ export class VirtualNatNetServer {
     await this.transport.stop();
   }
 
+  /**
+   * Sends every frame the camera clock (frame-schedule.ts) has made due, each stamped with its own
+   * camera time: after a stalled event loop the frames it held up go out at once, late, as a
+   * Motive host that fell behind sends them, and `lateness` counts them.
+   */
   private startStreaming(): void {
     this.running = true;
     const periodNs = BigInt(Math.round(1e9 / this.rateHz));
-    let next = nowNs();
+    const schedule = new FrameSchedule(nowNs(), periodNs, Math.ceil(MAX_BACKLOG_S * this.rateHz));
     const tick = (): void => {
       if (!this.running) return;
-      if (!this.restarting) this.step();
-      next += periodNs;
-      const now = nowNs();
-      // Behind by more than a period (a stalled event loop): skip ahead instead of bursting.
-      if (now - next > periodNs) next = now;
-      this.timer = setTimeout(tick, Math.max(0, Number(next - now) / 1e6));
+      const { slots, skipped } = schedule.due(nowNs());
+      if (!this.restarting) {
+        this.lateness.framesSkipped += skipped;
+        for (const slot of slots) {
+          const late = this.step(slot).sentAtNs - slot;
+          if (late > periodNs) this.lateness.framesLate++;
+          this.lateness.longestLateMs = Math.max(this.lateness.longestLateMs, Number(late) / 1e6);
+        }
+      }
+      this.timer = setTimeout(tick, schedule.msUntilNext(nowNs()));
     };
     tick();
   }
@@ -252,18 +279,20 @@ export class VirtualNatNetServer {
   /**
    * Builds and sends one frame from the current poses. Frozen on 'frame': the last frame again;
    * on 'poses': the last frame's poses under a new frame number and timestamps. Replaying: the
-   * next of the replayed frames, as it was sent.
+   * next of the replayed frames, as it was sent. `dueAtNs` is when the camera clock made it due
+   * (mocap/clock nowNs; default now): its exposure times are stamped from that, its transmit time
+   * is when it actually leaves.
    */
-  step(): SentFrame {
+  step(dueAtNs: bigint = nowNs()): SentFrame {
     if (this.faults.replay > 0 && this.history.length > 0) {
       this.replaying ??= { frames: this.history.slice(-this.faults.replay), next: 0 };
       const r = this.replaying;
       const old = r.frames[r.next]!;
       r.next = (r.next + 1) % r.frames.length;
       this.frameNumber = nextFrameNumber(this.frameNumber);
-      return this.send(old.packet, old.frameNumber);
+      return this.send(old.packet, dueAtNs, old.frameNumber);
     }
-    if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest);
+    if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest, dueAtNs);
     this.frameNumber = nextFrameNumber(this.frameNumber);
     const frame = emptyFrame(this.frameNumber);
     if (this.faults.freeze === 'poses' && this.latestFrame) {
@@ -272,21 +301,22 @@ export class VirtualNatNetServer {
       const poses = this.poseSource();
       frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
     }
-    const transmit = this.transport.ticks();
-    frame.transmit = transmit;
-    frame.dataReceived = transmit > this.exposureTicks / 2n ? transmit - this.exposureTicks / 2n : 0n;
-    frame.cameraMidExposure = transmit > this.exposureTicks ? transmit - this.exposureTicks : 0n;
+    // On time, a frame leaves when it is due; the cameras exposed it exposureLatencyS before.
+    const due = this.transport.ticksAt(dueAtNs);
+    frame.transmit = this.transport.ticks();
+    frame.dataReceived = due > this.exposureTicks / 2n ? due - this.exposureTicks / 2n : 0n;
+    frame.cameraMidExposure = due > this.exposureTicks ? due - this.exposureTicks : 0n;
     frame.timestamp = Number(frame.cameraMidExposure) / this.transport.clockFrequency;
     const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
     this.latestFrame = frame;
     this.latest = packet;
     this.history.push({ frameNumber: this.frameNumber, packet });
     if (this.history.length > HISTORY) this.history.shift();
-    return this.send(packet);
+    return this.send(packet, dueAtNs);
   }
 
-  private send(packet: Uint8Array, frameNumber = this.frameNumber): SentFrame {
-    const sent = { frameNumber, sentAtNs: nowNs() };
+  private send(packet: Uint8Array, dueAtNs: bigint, frameNumber = this.frameNumber): SentFrame {
+    const sent = { frameNumber, sentAtNs: nowNs(), dueAtNs };
     this.transport.sendFrame(packet);
     // A copy: one-shot listeners remove themselves while the list is walked.
     for (const fn of [...this.sendListeners]) fn(sent);

@@ -97,7 +97,12 @@ export class NatNetServerTransport {
 
   /** The server clock now, in ticks of clockFrequency (starts at 0 when the server starts). */
   ticks(): bigint {
-    return ((nowNs() - this.startNs) * BigInt(this.clockFrequency)) / 1_000_000_000n;
+    return this.ticksAt(nowNs());
+  }
+
+  /** The server clock at local monotonic time `ns` (mocap/clock nowNs), in ticks. */
+  ticksAt(ns: bigint): bigint {
+    return ((ns - this.startNs) * BigInt(this.clockFrequency)) / 1_000_000_000n;
   }
 
   serverInfo(): ServerInfo {

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { exportCsv } from '../../session/csv-export';
 import { SessionLog, SessionLogError } from '../../session/reader';
 import { describeMocapHealth, mocapHealthOf } from '../../session/mocap-health';
+import { describeStreamGaps, streamGapsOf } from '../../session/stream-gaps';
 import { recoverSessionFile } from '../../session/recovery';
 import { foxglovePort } from '../../session/foxglove-live';
 import { serveRecordedSession } from '../../session/foxglove-playback';
@@ -42,8 +43,9 @@ export function registerLogCommand(program: Command): void {
           const summary = await session.summary();
           const channels = session.channelCounts();
           const mocap = await mocapHealthOf(session);
+          const gaps = await streamGapsOf(session);
           if (opts.json) {
-            process.stdout.write(`${JSON.stringify({ file, ...summary, mocap, channels }, null, 2)}\n`);
+            process.stdout.write(`${JSON.stringify({ file, ...summary, mocap, gaps, channels }, null, 2)}\n`);
             return;
           }
           const lines = [
@@ -61,6 +63,8 @@ export function registerLogCommand(program: Command): void {
             `software:  ${summary.softwareVersion ?? 'unknown'}`,
             `recovered: ${summary.recovered ? 'yes (cut short, recovered)' : 'no'}`,
             `mocap:     ${mocap ? describeMocapHealth(mocap) : 'no stream counters (no lab, or an older log)'}`,
+            `           frame gaps ${gaps.mocap ? describeStreamGaps(gaps.mocap) : 'none (fewer than two frames)'}`,
+            `robot:     state gaps ${gaps.robot ? describeStreamGaps(gaps.robot) : 'none (fewer than two states)'}`,
             'channels:',
             ...channels.map((c) => `  ${c.topic.padEnd(24)} ${String(c.messages).padStart(8)} messages`),
           ];
