@@ -121,19 +121,14 @@ export const taskPlannerSchema = z
       const steps = seconds / p.prediction.timestep;
       return Math.abs(steps - Math.round(steps)) <= 1e-9;
     };
-    if (!whole(p.controlDuration))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['prediction', 'timestep'],
-        message: `must divide the control duration (${p.controlDuration} s) into whole steps`,
-      });
-    // TAMPC's samples rest on the prediction model too; found here, not by the first plan's throw.
-    if (!whole(p.tampc.restTime))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['prediction', 'timestep'],
-        message: `must divide TAMPC's rest time (${p.tampc.restTime} s) into whole steps`,
-      });
+    // TAMPC's samples rest on the prediction model too: a step that does not fit the rest is found
+    // here, not by the first plan's throw. One problem per field, the control's first.
+    const problem = !whole(p.controlDuration)
+      ? `must divide the control duration (${p.controlDuration} s) into whole steps`
+      : !whole(p.tampc.restTime)
+        ? `must divide TAMPC's rest time (${p.tampc.restTime} s) into whole steps`
+        : null;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['prediction', 'timestep'], message: problem });
   });
 
 export const noiseSchema = z.discriminatedUnion('kind', [
