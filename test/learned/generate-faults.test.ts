@@ -87,23 +87,28 @@ describe('learn generate under worker faults', () => {
   }, 180_000);
 
   // A stalled worker is replaced when its job runs over the timeout, a killed one when it exits.
+  // The stop comes before the batch is sent: stopped after, a worker on a loaded machine could
+  // answer the batch first and never be given another job to time out on. A kill right after the
+  // send always catches the batch in flight: its answer is read only once this callback returns.
   it.each([
     {
       fault: 'stalled',
-      act: (t: WorkerTransport) => process.kill(t.pid!, 'SIGSTOP'),
+      when: 'before' as const,
+      act: (t: WorkerTransport): void => void process.kill(t.pid!, 'SIGSTOP'),
       reason: (pid: number) => new RegExp(`timed out after ${JOB_TIMEOUT_MS} ms on worker ${pid}$`),
     },
     {
       fault: 'killed',
-      act: (t: WorkerTransport) => t.kill(),
+      when: 'after' as const,
+      act: (t: WorkerTransport): void => t.kill(),
       reason: (pid: number) => new RegExp(`^worker ${pid} exited with code null$`),
     },
   ])(
     'a worker $fault in the middle of a block is replaced, its jobs run again, the bytes unchanged',
-    async ({ act, reason }) => {
+    async ({ when, act, reason }) => {
       let hit: number | undefined;
       const { pool, replaced } = faultyPool({
-        after: (b) => {
+        [when]: (b: Batch) => {
           if (b.n !== 3) return;
           hit = b.transport.pid!;
           act(b.transport);
