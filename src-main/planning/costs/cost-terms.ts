@@ -274,24 +274,23 @@ export function buildCostTerm(
     case 'edge': {
       const safe = g.table.shrunk(spec.safeMargin);
       const scratch = L.create();
+      // Each object's deepest point beyond the safe zone: at the control's end, or with inner
+      // corners at TABLE_SAMPLES points along it (next included), all objects in one pass.
+      const deepest = new Float64Array(L.sliderCount);
+      const visit = (y: State): void => {
+        for (let i = 0; i < L.sliderCount; i++) {
+          const p = L.sliderPose(y, i);
+          deepest[i] = Math.max(deepest[i]!, safe.excess(p.x, p.y));
+        }
+      };
       return {
         name: spec.term,
         running: ({ x, next }) => {
+          deepest.fill(-Infinity);
+          if (corners.length > 0) g.alongControl(x, next, TABLE_SAMPLES, scratch, visit);
+          else visit(next);
           let c = 0;
-          for (let i = 0; i < L.sliderCount; i++) {
-            let d = -Infinity;
-            // With inner corners, the deepest point along the control (TABLE_SAMPLES, next included).
-            if (corners.length > 0)
-              g.alongControl(x, next, TABLE_SAMPLES, scratch, (y) => {
-                const p = L.sliderPose(y, i);
-                d = Math.max(d, safe.excess(p.x, p.y));
-              });
-            else {
-              const p = L.sliderPose(next, i);
-              d = safe.excess(p.x, p.y);
-            }
-            if (d > 0) c += spec.weight * Math.exp(spec.k * d);
-          }
+          for (const d of deepest) if (d > 0) c += spec.weight * Math.exp(spec.k * d);
           return c;
         },
       };
