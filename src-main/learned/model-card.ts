@@ -86,3 +86,25 @@ export function modelCardMarkdown(c: ModelCard): string {
     '',
   ].join('\n');
 }
+
+/**
+ * The `learn train` command line (`args` after `parapush`) that makes the same model again. A
+ * wall-time budget stops at an epoch that depends on the machine, so a run the budget stopped is
+ * repeated by the epoch count it reached, which gives the same weights on any machine.
+ */
+export function repeatableTrainCommand(
+  args: readonly string[],
+  epochsRun: number,
+  stoppedBy: 'epochs' | 'early-stopping' | 'time',
+): string {
+  const dropped = stoppedBy === 'time' ? ['--max-minutes', '--epochs'] : ['--max-minutes'];
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const flag = arg.split('=')[0]!;
+    if (!dropped.includes(flag)) kept.push(arg);
+    else if (!arg.includes('=')) i++; // the flag's value is the next argument
+  }
+  if (stoppedBy === 'time') kept.push('--epochs', String(epochsRun));
+  return ['npx parapush', ...kept].join(' ');
+}

@@ -33,10 +33,11 @@ export interface TrainOptions {
   onEpoch?: (e: EpochRecord, bestEpoch: number) => void;
 }
 
+/** CVS 2020 Sec. 6.1: Adam at learning rate 5e-4, batch 1024, 100 epochs. */
 export const defaultTrainOptions: Omit<TrainOptions, 'seed'> = {
   epochs: 100,
-  batchSize: 256,
-  learningRate: 1e-3,
+  batchSize: 1024,
+  learningRate: 5e-4,
   validationFraction: 0.1,
   patience: 10,
   penetrationWeight: 0.01,

@@ -27,7 +27,7 @@ import { BlockGenerator, DEFAULT_BLOCK_SIZE, generationSettings } from '../../le
 import { GeometryMismatchError } from '../../learned/geometry';
 import { defaultLearnedModelDir, LearnedCoarseModel } from '../../learned/learned-coarse-model';
 import { lossCurveSvg } from '../../learned/loss-plot';
-import { modelCardMarkdown, type ModelCard } from '../../learned/model-card';
+import { modelCardMarkdown, repeatableTrainCommand, type ModelCard } from '../../learned/model-card';
 import { loadLearnedModel, ModelFileError, saveLearnedModel } from '../../learned/model-file';
 import { exportWeights, HIDDEN_UNITS, parameterCount } from '../../learned/network';
 import { tfBackendReady } from '../../learned/tf-backend';
@@ -123,11 +123,6 @@ function fineSettings(spec: string): Scene['fine'] {
       .map((p) => `${p.path}: ${p.message}`)
       .join('; ')}`,
   );
-}
-
-/** The command as typed, for manifests and model cards (`parapush learn ...`). */
-function commandLine(): string {
-  return ['npx parapush', ...process.argv.slice(2)].join(' ');
 }
 
 function loadData(dir: string): Dataset {
@@ -300,8 +295,8 @@ export function registerLearnCommand(program: Command): void {
     )
     .option('--seed <S>', 'seed for initialisation, split and shuffling', '1')
     .option('--epochs <N>', 'most epochs (CVS 2020: 100)', String(defaultTrainOptions.epochs))
-    .option('--batch <N>', 'mini-batch size', String(defaultTrainOptions.batchSize))
-    .option('--lr <rate>', 'Adam learning rate', String(defaultTrainOptions.learningRate))
+    .option('--batch <N>', 'mini-batch size (CVS 2020: 1024)', String(defaultTrainOptions.batchSize))
+    .option('--lr <rate>', 'Adam learning rate (CVS 2020: 5e-4)', String(defaultTrainOptions.learningRate))
     .option(
       '--validation <fraction>',
       'share of transitions held out for validation',
@@ -403,8 +398,11 @@ export function registerLearnCommand(program: Command): void {
           `CVS 2020 trained on more than 2 million transitions for 100 epochs on a GPU. This model was trained on ${m.count} ` +
           `transitions (generated in ${(m.generationSeconds / 60).toFixed(0)} min) for ${result.history.length} epochs ` +
           `(${(result.seconds / 60).toFixed(0)} min) on a shared 2-core CPU without a GPU. The same commands with ` +
-          '`--count 2000000` and `--epochs 100` (and no `--max-minutes`) run the full-scale recipe given the time.',
-        reproduce: [m.command, commandLine()],
+          '`--count 2000000` and `--epochs 100` run the full-scale recipe given the time.',
+        reproduce: [
+          m.command,
+          repeatableTrainCommand(process.argv.slice(2), result.history.length, result.stoppedBy),
+        ],
       };
       writeFileSync(path.join(o.out, 'model-card.json'), `${JSON.stringify(card, null, 2)}\n`);
       writeFileSync(path.join(o.out, 'model-card.md'), modelCardMarkdown(card));
