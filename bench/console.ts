@@ -19,6 +19,7 @@ import { VirtualLabConnection } from '../src-main/lab-link/virtual-lab-connectio
 import type { InputWrite } from '../src-main/virtual-lab/virtual-ur/rtde-server';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { machineInfo, printTable, writeResult } from './report';
+import { quantileOfSorted } from '../src-main/common/quantile';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_MS = 10;
@@ -30,10 +31,6 @@ const fast: PlannerSettings = {
   rollouts: 4,
   maxExecutedActions: 3,
 };
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 async function until<T>(get: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -116,8 +113,8 @@ export async function run(args: string[]): Promise<void> {
     return {
       stage,
       aborts: s.length,
-      'p50 ms': quantile(s, 0.5),
-      'p90 ms': quantile(s, 0.9),
+      'p50 ms': quantileOfSorted(s, 0.5),
+      'p90 ms': quantileOfSorted(s, 0.9),
       'max ms': s.at(-1) ?? NaN,
       [`within ${TARGET_MS} ms`]: `${s.filter((v) => v < TARGET_MS).length}/${s.length}`,
     };

@@ -17,6 +17,7 @@ import { decodePacket, encodePacket } from '../src-main/mocap/packet';
 import { toPlanarPoses, type MocapBinding, type PlanarPoses } from '../src-main/mocap/scene-binding';
 import type { NatNetVersion } from '../src-main/mocap/version';
 import { meanCi95, printTable, writeResult, type Row } from './report';
+import { quantileOfSorted } from '../src-main/common/quantile';
 
 function labFrame(): FrameOfData {
   const f = emptyFrame(1);
@@ -60,10 +61,6 @@ function decodeRate(packet: Uint8Array, v: NatNetVersion, seconds: number): { me
     rounds.push(n / ((now - t0) / 1000));
   }
   return meanCi95(rounds);
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 async function latency(multicast: boolean, version: NatNetVersion, seconds: number): Promise<Row> {
@@ -116,9 +113,9 @@ async function latency(multicast: boolean, version: NatNetVersion, seconds: numb
     natnet: version.slice(0, 2).join('.'),
     frames: samples.length,
     'frame rate Hz': stats.frameRate,
-    'median ms': quantile(samples, 0.5),
-    'p95 ms': quantile(samples, 0.95),
-    'p99 ms': quantile(samples, 0.99),
+    'median ms': quantileOfSorted(samples, 0.5),
+    'p95 ms': quantileOfSorted(samples, 0.95),
+    'p99 ms': quantileOfSorted(samples, 0.99),
     'max ms': samples.at(-1) ?? NaN,
     dropped: stats.droppedFrames,
   };

@@ -12,20 +12,16 @@ import { VirtualUr } from '../src-main/virtual-lab/virtual-ur';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { Ur5Connection } from '../src-main/robot/ur5-connection';
 import { printTable, writeResult, type Row } from './report';
+import { quantileOfSorted } from '../src-main/common/quantile';
 
 const EPHEMERAL = { rtde: 0, dashboard: 0, secondary: 0, realtime: 0 };
-
-function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 function summary(xs: number[]): { n: number; p50: number; p99: number; max: number; mean: number } {
   const s = [...xs].sort((a, b) => a - b);
   return {
     n: s.length,
-    p50: quantile(s, 0.5),
-    p99: quantile(s, 0.99),
+    p50: quantileOfSorted(s, 0.5),
+    p99: quantileOfSorted(s, 0.99),
     max: s.at(-1) ?? Number.NaN,
     mean: s.reduce((a, b) => a + b, 0) / s.length,
   };

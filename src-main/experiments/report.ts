@@ -22,7 +22,7 @@ export interface ModelSummary {
   taskTime: MeanCi;
   /** Task time over all runs (s). */
   taskTimeAll: MeanCi;
-  /** Planning wall time per MPC step over all steps of all runs (s). */
+  /** Planning wall time per planned MPC step over all runs (s); steps without a plan left out. */
   planningPerStep: MeanCi & { max: number };
   actions: MeanCi;
   /** Runs per outcome (success, failure kinds, action-limit, time-limit). */
@@ -37,7 +37,8 @@ export function summarize(records: readonly RunRecord[], modelOrder: readonly st
     const rs = records.filter((r) => r.model === model);
     const ok = rs.filter((r) => r.summary.outcome === 'success');
     const w = wilsonInterval(ok.length, rs.length);
-    const steps = rs.flatMap((r) => r.summary.planningTimes);
+    // A step without a plan (the gripper's closing reflex) is stored as 0 s: not a planning time.
+    const steps = rs.flatMap((r) => r.summary.planningTimes.filter((t) => t > 0));
     const outcomes: Record<string, number> = {};
     for (const r of rs) {
       const key = r.summary.outcome === 'failure' ? `failure:${r.summary.failure}` : r.summary.outcome;
@@ -79,14 +80,22 @@ export function markdownTable(task: string, summaries: readonly ModelSummary[]):
   return `### ${task}\n\n${lines.join('\n')}\n`;
 }
 
-export function writeReport(
-  outDir: string,
+/** The report's title: the task, and the loop mode and noise slope when they are not the task's. */
+export function reportTitle(task: string, config: { loopMode?: string; noiseSlope?: number }): string {
+  const notes = [
+    ...(config.loopMode ? [`${config.loopMode} MPC`] : []),
+    ...(config.noiseSlope !== undefined ? [`noise slope b = ${config.noiseSlope}`] : []),
+  ];
+  return notes.length ? `${task} (${notes.join(', ')})` : task;
+}
+
+/** An experiment folder's report by file name: summary.json, results.md and the two plots. */
+export function experimentReport(
   task: string,
   records: readonly RunRecord[],
   modelOrder: readonly string[] = [],
-): ModelSummary[] {
+): { summaries: ModelSummary[]; files: Record<string, string> } {
   const summaries = summarize(records, modelOrder);
-  mkdirSync(outDir, { recursive: true });
   const first = records[0];
   const meta = first
     ? {
@@ -97,14 +106,10 @@ export function writeReport(
         scenes: new Set(records.map((r) => r.scene)).size,
       }
     : { task };
-  writeFileSync(
-    path.join(outDir, 'summary.json'),
-    `${JSON.stringify({ ...meta, models: summaries }, null, 2)}\n`,
-  );
-  writeFileSync(path.join(outDir, 'results.md'), markdownTable(task, summaries));
-  writeFileSync(
-    path.join(outDir, 'success.svg'),
-    barChartSvg({
+  const files = {
+    'summary.json': `${JSON.stringify({ ...meta, models: summaries }, null, 2)}\n`,
+    'results.md': markdownTable(task, summaries),
+    'success.svg': barChartSvg({
       title: `${task}: success rate (95% Wilson interval)`,
       yLabel: 'success rate',
       yMax: 1,
@@ -115,10 +120,7 @@ export function writeReport(
         high: s.successHigh,
       })),
     }),
-  );
-  writeFileSync(
-    path.join(outDir, 'task-time.svg'),
-    barChartSvg({
+    'task-time.svg': barChartSvg({
       title: `${task}: task time of successful runs (95% CI)`,
       yLabel: 'task time (s)',
       bars: summaries.map((s) => ({
@@ -128,6 +130,18 @@ export function writeReport(
         high: s.taskTime.mean + s.taskTime.ci95,
       })),
     }),
-  );
+  };
+  return { summaries, files };
+}
+
+export function writeReport(
+  outDir: string,
+  task: string,
+  records: readonly RunRecord[],
+  modelOrder: readonly string[] = [],
+): ModelSummary[] {
+  const { summaries, files } = experimentReport(task, records, modelOrder);
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(outDir, name), text);
   return summaries;
 }

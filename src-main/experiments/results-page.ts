@@ -1,7 +1,7 @@
 /**
- * The results page (docs/results.md) and the README's results table, generated from the committed
- * experiments' summary.json files and a small table of the papers' own figures, so that no figure
- * is typed by hand. `npm run results` writes them; a test checks that the committed files match.
+ * The results page (docs/results.md), the README's results table and every experiment folder's
+ * report, generated from the committed experiments' runs and a small table of the papers' own
+ * figures, so that no figure is typed by hand. `npm run results` writes them; a test checks that the committed files match.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,15 @@ import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
 import { differencesTable, modelDifferences } from './differences';
-import { readSweepFile, readSweepRuns, sweepMarkdown, type SweepFile, type SweepRuns } from './sweep';
+import {
+  readLevels,
+  readSweepRuns,
+  sweepMarkdown,
+  sweepReport,
+  type SweepFile,
+  type SweepRuns,
+} from './sweep';
+import { experimentReport, reportTitle } from './report';
 import { readStoredJson } from '../common/stored-json';
 import {
   meanCiCell,
@@ -247,28 +255,43 @@ export function readStaleList(root: string): StaleList {
   });
 }
 
-/** What `npm run results` writes, by path relative to the repository root. */
-export function generatedResults(root: string): { 'docs/results.md': string; 'README.md': string } {
+/**
+ * What `npm run results` writes, by path relative to the repository root: every experiment
+ * folder's and sweep's report, made again from its committed runs (so a summary cannot drift from
+ * its runs or from the report code), then docs/results.md and the README's tables from those.
+ */
+export function generatedResults(
+  root: string,
+): { 'docs/results.md': string; 'README.md': string } & Record<string, string> {
   const dir = path.join(root, 'docs/experiments');
+  const reports: Record<string, string> = {};
+  const addReport = (folder: string, files: Record<string, string>): void => {
+    for (const [name, text] of Object.entries(files)) reports[`docs/experiments/${folder}/${name}`] = text;
+  };
+  const experimentFolder = (folder: string): ExperimentResults => {
+    const file = readExperimentFile(path.join(dir, folder));
+    const runs = readRunRecords(path.join(dir, folder));
+    const { files } = experimentReport(reportTitle(file.task, file), runs, file.models);
+    addReport(folder, files);
+    const summary = summaryFileSchema.parse(JSON.parse(files['summary.json']!));
+    return { name: folder, file, summary, runs };
+  };
+  const sweepFolders = readdirSync(dir)
+    .filter((d) => existsSync(path.join(dir, d, 'sweep.json')))
+    .sort();
   const experiments: ExperimentResults[] = readdirSync(dir)
-    .filter((d) => existsSync(path.join(dir, d, 'summary.json')))
+    .filter((d) => existsSync(path.join(dir, d, 'experiment.json')))
     .sort()
-    .map((d) => ({
-      name: d,
-      file: readExperimentFile(path.join(dir, d)),
-      summary: readStoredJson(path.join(dir, d, 'summary.json'), summaryFileSchema, { what: 'summary' }),
-      runs: readRunRecords(path.join(dir, d)),
-    }));
+    .map(experimentFolder);
   const figures = readStoredJson(path.join(dir, 'papers.json'), paperFiguresSchema, {
     what: 'paper figures',
   });
-  const sweeps = readdirSync(dir)
-    .filter((d) => existsSync(path.join(dir, d, 'sweep.json')))
-    .sort()
-    .map((d): SweepResults => {
-      const sweep = readSweepFile(path.join(dir, d));
-      return { name: d, sweep, runs: readSweepRuns(path.join(dir, d), sweep) };
-    });
+  const sweeps = sweepFolders.map((d): SweepResults => {
+    for (const level of readLevels(path.join(dir, d))) experimentFolder(`${d}/${level.folder}`);
+    const { sweep, files } = sweepReport(path.join(dir, d));
+    addReport(d, files);
+    return { name: d, sweep, runs: readSweepRuns(path.join(dir, d), sweep) };
+  });
   const stale = readStaleList(root);
   const levelNames = sweeps.flatMap((w) => w.sweep.levels.map((l) => `${w.name}/${l.folder}`));
   for (const s of stale)
@@ -278,6 +301,7 @@ export function generatedResults(root: string): { 'docs/results.md': string; 'RE
   const planning = planningTable(benches);
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   return {
+    ...reports,
     'docs/results.md': resultsPage(experiments, figures, stale, planning, sweeps),
     'README.md': withGeneratedBlock(
       withGeneratedBlock(readme, README_BEGIN, README_END, readmeTable(experiments, figures, stale)),

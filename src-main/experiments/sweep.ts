@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readStoredJson } from '../common/stored-json';
 import { readRunRecords, type RunRecord } from './run-record';
-import { writeReport, summarize } from './report';
+import { reportTitle, writeReport, summarize } from './report';
 import {
   configOf,
   experimentArgs,
@@ -96,12 +96,10 @@ export async function runSweep(o: SweepOptions): Promise<SweepFile | null> {
       onRun: (run) => onRun?.({ ...run, noiseSlope: b }),
     });
     if (o.signal?.aborted) return null;
-    writeReport(dir, levelTitle(o.task, b), readRunRecords(dir), o.models);
+    writeReport(dir, reportTitle(o.task, { ...o, noiseSlope: b }), readRunRecords(dir), o.models);
   }
   return writeSweepReport(o.outDir, levels);
 }
-
-const levelTitle = (task: string, b: number): string => `${task} (noise slope b = ${b})`;
 
 /** The level folders of a sweep folder, by increasing b. */
 export function readLevels(dir: string): { noiseSlope: number; folder: string; file: ExperimentFile }[] {
@@ -121,6 +119,17 @@ export function readLevels(dir: string): { noiseSlope: number; folder: string; f
  * The levels must be one experiment apart from b.
  */
 export function writeSweepReport(dir: string, levels?: readonly number[]): SweepFile {
+  const { sweep, files } = sweepReport(dir, levels);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return sweep;
+}
+
+/** What writeSweepReport writes, by file name, and the sweep file as it will be read. */
+export function sweepReport(
+  dir: string,
+  levels?: readonly number[],
+): { sweep: SweepFile; files: Record<string, string> } {
   const found = readLevels(dir);
   const chosen = levels
     ? levels.map((b) => {
@@ -154,14 +163,17 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
       models: summarize(levelRuns(runs, l.folder), config.models).map(successRowOf),
     })),
   };
-  mkdirSync(dir, { recursive: true });
   // Through the schema, as it will be read: JSON's null for a NaN mean included.
   const stored = sweepFileSchema.parse(JSON.parse(JSON.stringify(sweep)));
-  writeFileSync(path.join(dir, 'sweep.json'), `${JSON.stringify(stored, null, 2)}\n`);
-  writeFileSync(path.join(dir, 'results.md'), sweepMarkdown(stored, '', runs));
-  writeFileSync(path.join(dir, 'success.svg'), sweepSvg(stored, 'success'));
-  writeFileSync(path.join(dir, 'task-time.svg'), sweepSvg(stored, 'task-time'));
-  return stored;
+  return {
+    sweep: stored,
+    files: {
+      'sweep.json': `${JSON.stringify(stored, null, 2)}\n`,
+      'results.md': sweepMarkdown(stored, '', runs),
+      'success.svg': sweepSvg(stored, 'success'),
+      'task-time.svg': sweepSvg(stored, 'task-time'),
+    },
+  };
 }
 
 export function readSweepFile(dir: string): SweepFile {

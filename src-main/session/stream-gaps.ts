@@ -17,6 +17,7 @@
  */
 import type { MessageOf } from './channels';
 import type { SessionLog } from './reader';
+import { quantileOfSorted } from '../common/quantile';
 
 export type GapCause = 'lost' | 'sent-late' | 'late' | 'paused' | 'renumbered';
 
@@ -58,18 +59,13 @@ export interface StreamGaps {
   longest: LongestGap | null;
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
 /** Gaps of a stream in arrival order; null for fewer than two samples. */
 export function streamGaps(samples: readonly StreamSample[]): StreamGaps | null {
   if (samples.length < 2) return null;
   const gaps = samples.slice(1).map((s, i) => s.receivedAt - samples[i]!.receivedAt);
   const sorted = [...gaps].sort((a, b) => a - b);
   // The source's own period where it stamps its samples: arrivals can come in bursts.
-  const period = sourceStep(samples) ?? percentile(sorted, 0.5);
+  const period = sourceStep(samples) ?? quantileOfSorted(sorted, 0.5);
   const i = gaps.indexOf(sorted.at(-1)!) + 1;
   const before = samples[i - 1]!;
   const after = samples[i]!;
@@ -81,8 +77,8 @@ export function streamGaps(samples: readonly StreamSample[]): StreamGaps | null 
   const gap = gaps[i - 1]!;
   return {
     samples: samples.length,
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
+    p50: quantileOfSorted(sorted, 0.5),
+    p99: quantileOfSorted(sorted, 0.99),
     max: gap,
     longest: {
       gap,
@@ -125,7 +121,7 @@ function sourceStep(samples: readonly StreamSample[]): number | null {
   }
   return steps.length === 0
     ? null
-    : percentile(
+    : quantileOfSorted(
         steps.sort((x, y) => x - y),
         0.5,
       );

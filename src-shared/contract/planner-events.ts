@@ -33,7 +33,7 @@ export const runSummarySchema = z
     actions: z.number().int().min(0),
     /** Planning wall time plus execution time (controls and rest), s. */
     taskTime: nonNegative,
-    /** Planning wall time of each step, s. */
+    /** Planning wall time of each step, s; 0 for a step that ran without a plan (the gripper closing on the target). */
     planningTimes: z.array(nonNegative),
     /** Executed controls in order: one velocity per robot DOF (contract/state.ts Control). */
     controls: z.array(z.array(finite).min(2).max(4)),

@@ -45,6 +45,15 @@ describe('experiment statistics and report', () => {
     expect(markdownTable('t', one)).not.toContain('± 0.0');
   });
 
+  it('planning per step counts planned steps only: a step without a plan (the closing reflex) is stored as 0 s', () => {
+    const gripped = runRecord('fine/tampc', 0, 'success', 9);
+    gripped.summary.planningTimes = [0.9, 0, 1.2, 0];
+    const s = summarize([gripped])[0]!.planningPerStep;
+    expect(s.n).toBe(2);
+    expect(s.mean).toBeCloseTo(1.05, 12);
+    expect(s.max).toBe(1.2);
+  });
+
   it('summarizes per model and writes JSON, Markdown and SVG plots', () => {
     const records = [
       runRecord('fine', 0, 'success', 10),

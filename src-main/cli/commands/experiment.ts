@@ -12,7 +12,7 @@ import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask, type Task } from '../../planning/task-file';
 import { NoiseSlopeError } from '../../experiments/noise-slope';
 import { readRunRecords, type RunRecord } from '../../experiments/run-record';
-import { writeReport } from '../../experiments/report';
+import { reportTitle, writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
 import { parseRunSpec } from '../../experiments/run-spec';
 import { currentCommit } from '../../experiments/provenance';
@@ -21,7 +21,6 @@ import {
   configOf,
   experimentTask,
   readExperimentFile,
-  type ExperimentConfig,
   runExperiment,
   shardScenes,
 } from '../../experiments/runner';
@@ -100,15 +99,6 @@ function experimentInputs(opts: ExperimentCliOptions) {
     shard: parseShard(opts.shard),
     workers: opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount(),
   };
-}
-
-/** The report's title: the task, and the loop mode and noise slope when they are not the task's. */
-function reportTitle(task: string, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): string {
-  const notes = [
-    ...(config.loopMode ? ['asynchronous MPC'] : []),
-    ...(config.noiseSlope !== undefined ? [`noise slope b = ${config.noiseSlope}`] : []),
-  ];
-  return notes.length ? `${task} (${notes.join(', ')})` : task;
 }
 
 /** A noise slope b from the command line: a number >= 0. */

@@ -28,6 +28,7 @@ import { Ur5Connection } from '../../robot/ur5-connection';
 import { JogRefused, jogTool } from '../../robot/jog';
 import { RtdeSetupError } from '../../robot/rtde/setup-errors';
 import type { PriorityResult } from '../../common/thread-priority';
+import { quantileOfSorted } from '../../common/quantile';
 import { sceneGuardFor } from '../../safety/scene-guard';
 import {
   Supervisor,
@@ -452,8 +453,12 @@ function onMainClock(s: RobotState, offset: number): RobotState {
 export function latenessStats(samples: readonly number[], ticks = samples.length): TickStats {
   if (samples.length === 0) return { ticks, p50: 0, p99: 0, max: 0 };
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { ticks, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1]! };
+  return {
+    ticks,
+    p50: quantileOfSorted(sorted, 0.5),
+    p99: quantileOfSorted(sorted, 0.99),
+    max: sorted[sorted.length - 1]!,
+  };
 }
 
 /** An error as it crosses to the main thread (messages.ts ThreadError): its kind and words. */
