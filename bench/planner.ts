@@ -42,7 +42,7 @@ import { restControl } from '../src-main/planning/control-space';
 import { FineModel, stepCount } from '#physics/fine-model';
 import type { FineResult } from '#contract/worker-protocol';
 import { physicsCostRow } from './physics';
-import { fineRuns } from './recorded-runs';
+import { fineRuns, type RecordedRun } from './recorded-runs';
 import { printTable, writeResult, type Row } from './report';
 
 const MODELS = 'coarse,parareal:1,parareal:2,parareal:3,fine,auto';
@@ -90,8 +90,7 @@ export function parsePlannerArgs(args: readonly string[]): PlannerBenchArgs {
 
 /** A recorded run's states to plan from, with the control executed before each, on the scene it ran. */
 export interface RecordedStates {
-  source: string;
-  scene: Scene;
+  run: RecordedRun;
   along: State[];
   /** Each state's index along its run (the planner's step number). */
   indices: number[];
@@ -127,8 +126,8 @@ export function recordedStates(
     const { run, i } = planned[Math.floor(((k + 0.5) * planned.length) / n)]!;
     const { states, controls } = run.record.summary;
     let seg = out[out.length - 1];
-    if (seg?.source !== run.source) {
-      seg = { source: run.source, scene: run.scene, along: [], indices: [], uPrev: [] };
+    if (seg?.run !== run) {
+      seg = { run, along: [], indices: [], uPrev: [] };
       out.push(seg);
     }
     seg.along.push(Float64Array.from(states[i]!));
@@ -141,13 +140,11 @@ export function recordedStates(
 
 /** "<folder> <model> scene 0", or the folder, model and scene range when the states span runs. */
 function describeSources(segments: readonly RecordedStates[]): string {
-  const run = (source: string) => source.replace(/ scene \d+$/, '');
-  const scene = (source: string) => source.match(/\d+$/)![0];
-  const first = segments[0]!.source;
-  const last = segments[segments.length - 1]!.source;
-  if (segments.length === 1 || segments.some((seg) => run(seg.source) !== run(first)))
-    return segments.map((seg) => seg.source).join(', ');
-  return `${run(first)} scenes ${scene(first)}-${scene(last)}`;
+  const first = segments[0]!.run;
+  const last = segments[segments.length - 1]!.run;
+  if (segments.length === 1 || segments.some((seg) => seg.run.experiment !== first.experiment))
+    return segments.map((seg) => seg.run.source).join(', ');
+  return `${first.experiment} scenes ${first.record.scene}-${last.record.scene}`;
 }
 
 /** The work the planner hands the pool, counted per job: what a step costs before any speedup. */
@@ -226,8 +223,12 @@ export async function run(args: string[]): Promise<void> {
     // States after the first few pushes: the pusher is on the object and the obstacle is near.
     segments = [
       {
-        source: 'docs/experiments/isrr-obstacle fine scene 0',
-        scene: baseScene,
+        run: {
+          experiment: 'docs/experiments/isrr-obstacle fine',
+          source: 'docs/experiments/isrr-obstacle fine scene 0',
+          record: recorded,
+          scene: baseScene,
+        },
         along: recorded.summary.states.slice(1, 1 + a.steps).map((s) => Float64Array.from(s)),
         indices: recorded.summary.states.slice(1, 1 + a.steps).map((_, s) => s + 1),
         uPrev: recorded.summary.controls.map((u) => [...u]),
@@ -235,12 +236,12 @@ export async function run(args: string[]): Promise<void> {
     ];
   } else segments = recordedStates(taskName, task, baseScene, a.steps);
   const stepCountAll = segments.reduce((n, seg) => n + seg.along.length, 0);
-  const scene = segments[0]!.scene;
+  const scene = segments[0]!.run.scene;
   const reference = await physicsCostRow('RK4', 1, 7);
   const rk4StepUs = reference['fine us/step'] as number;
   // Fine models with the planner's own settings, one per recorded scene: the yardstick of "equal accuracy".
   const fines = await Promise.all(
-    segments.map((seg) => FineModel.create({ ...seg.scene, fine: task.planner.prediction })),
+    segments.map((seg) => FineModel.create({ ...seg.run.scene, fine: task.planner.prediction })),
   );
   const control = task.planner.controlDuration;
   const fineEnd = (fine: FineModel, x: State, controls: readonly Control[]): State => {
@@ -270,7 +271,7 @@ export async function run(args: string[]): Promise<void> {
           for (const [i, seg] of segments.entries()) {
             const parts = await createTaskRun({
               task: specTask,
-              scene: seg.scene,
+              scene: seg.run.scene,
               pool,
               model: runSpec.model,
               coarse: runSpec.coarse,
@@ -358,7 +359,7 @@ export async function run(args: string[]): Promise<void> {
   const result = {
     task: taskName,
     planner: task.planner.kind,
-    states: segments.length === 1 ? segments[0]!.source : segments.map((seg) => seg.source),
+    states: segments.length === 1 ? segments[0]!.run.source : segments.map((seg) => seg.run.source),
     steps: stepCountAll,
     optimizer: o,
     ...(task.planner.kind === 'mpc' ? {} : { tampc: task.planner.tampc }),

@@ -14,7 +14,9 @@ import { parseRunSpec } from '../src-main/experiments/run-spec';
 import type { Task } from '../src-main/planning/task-file';
 
 export interface RecordedRun {
-  /** "docs/experiments/<folder> <model> scene <n>". */
+  /** "docs/experiments/<folder> <model>": the experiment and model that made the run. */
+  experiment: string;
+  /** "<experiment> scene <n>". */
   source: string;
   record: RunRecord;
   scene: Scene;
@@ -44,7 +46,8 @@ export function fineRuns(
   return found
     .sort((a, b) => rank(a.record) - rank(b.record))
     .map(({ dir, record }) => {
-      const source = `docs/experiments/${dir} ${record.model} scene ${record.scene}`;
+      const experiment = `docs/experiments/${dir} ${record.model}`;
+      const source = `${experiment} scene ${record.scene}`;
       const { scene, x0 } = sampleScene(
         baseScene,
         task.sampling,
@@ -56,6 +59,6 @@ export function fineRuns(
         throw new Error(
           `${source} did not start where ${taskName}'s sampling now draws it; rerun that experiment`,
         );
-      return { source, record, scene };
+      return { experiment, source, record, scene };
     });
 }

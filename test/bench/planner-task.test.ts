@@ -55,7 +55,7 @@ describe('states the task benchmark plans from', () => {
       const runs = fineRuns(name, task, scene);
       const own = runs.filter((r) => r.record.planner === task.planner.kind);
       for (const seg of segments) {
-        const run = runs.find((r) => r.source === seg.source)!;
+        const run = runs.find((r) => r.source === seg.run.source)!;
         expect(run.record.planner).toBe(task.planner.kind);
         const { states, controls, planningTimes } = run.record.summary;
         seg.indices.forEach((i, k) => {
@@ -66,10 +66,10 @@ describe('states the task benchmark plans from', () => {
           else expect(seg.uPrev[k]!.every((v) => v === 0)).toBe(true);
         });
         // The drawn scene fits the states: as many objects, and the robot the task's.
-        for (const x of seg.along) expect(x.length).toBe(layoutForScene(seg.scene).size);
+        for (const x of seg.along) expect(x.length).toBe(layoutForScene(seg.run.scene).size);
       }
       // Spread over the runs in scene order, not the first run's first states.
-      const scenes = segments.map((seg) => Number(seg.source.match(/\d+$/)![0]));
+      const scenes = segments.map((seg) => seg.run.record.scene);
       expect([...scenes].sort((a, b) => a - b)).toEqual(scenes);
       if (own.length >= 12) expect(segments.length).toBeGreaterThan(1);
     },
