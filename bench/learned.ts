@@ -347,7 +347,8 @@ export async function run(args: string[]): Promise<void> {
   const taskModels = flagText(args, '--task-models', 'coarse').split(',');
   const backend = await tfBackendReady();
   const base = loadSceneFile('resources/scenes/cvs-multi-object.json');
-  const result: Record<string, unknown> = { backend, model: modelDir };
+  // Relative to the checkout: a machine's own paths do not belong in committed results.
+  const result: Record<string, unknown> = { backend, model: path.relative(process.cwd(), modelDir) };
   const pool = new FinePool();
   try {
     if (want('step')) result.step = { steps, rows: await stepErrors(pool, base, steps, modelDir) };
