@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import type { Scene } from '#contract/scene';
 import type { State } from '#contract/state';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
-import { readRunRecords } from '../src-main/experiments/run-record';
+import { readRunRecords, wasPlanned } from '../src-main/experiments/run-record';
 import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
 import { meanCi95 } from '../src-main/experiments/stats';
 import { FinePool, type FineJobInput } from '../src-main/parareal/fine-pool';
@@ -114,7 +114,7 @@ export function recordedStates(
   const runs = fineRuns(taskName, task, baseScene, experimentsDir);
   const own = runs.filter((r) => r.record.planner === task.planner.kind);
   const planned = (own.length > 0 ? own : runs).flatMap((run) =>
-    run.record.summary.planningTimes.flatMap((t, i) => (t > 0 ? [{ run, i }] : [])),
+    run.record.summary.planningTimes.flatMap((t, i) => (wasPlanned(t) ? [{ run, i }] : [])),
   );
   if (planned.length === 0)
     throw new Error(

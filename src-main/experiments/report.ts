@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunRecord } from './run-record';
+import { wasPlanned, type RunRecord } from './run-record';
 import { meanCi95, meanCiText, wilsonInterval } from './stats';
 import { barChartSvg } from './svg-chart';
 
@@ -37,8 +37,7 @@ export function summarize(records: readonly RunRecord[], modelOrder: readonly st
     const rs = records.filter((r) => r.model === model);
     const ok = rs.filter((r) => r.summary.outcome === 'success');
     const w = wilsonInterval(ok.length, rs.length);
-    // A step without a plan (the gripper's closing reflex) is stored as 0 s: not a planning time.
-    const steps = rs.flatMap((r) => r.summary.planningTimes.filter((t) => t > 0));
+    const steps = rs.flatMap((r) => r.summary.planningTimes.filter(wasPlanned));
     const outcomes: Record<string, number> = {};
     for (const r of rs) {
       const key = r.summary.outcome === 'failure' ? `failure:${r.summary.failure}` : r.summary.outcome;

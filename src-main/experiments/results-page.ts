@@ -1,7 +1,8 @@
 /**
  * The results page (docs/results.md), the README's results table and every experiment folder's
  * report, generated from the committed experiments' runs and a small table of the papers' own
- * figures, so that no figure is typed by hand. `npm run results` writes them; a test checks that the committed files match.
+ * figures, so that no figure is typed by hand. `npm run results` writes them; a test checks that
+ * the committed files match.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,14 +11,7 @@ import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
 import { differencesTable, modelDifferences } from './differences';
-import {
-  readLevels,
-  readSweepRuns,
-  sweepMarkdown,
-  sweepReport,
-  type SweepFile,
-  type SweepRuns,
-} from './sweep';
+import { readLevels, sweepMarkdown, sweepReport, type SweepFile, type SweepRuns } from './sweep';
 import { experimentReport, reportTitle } from './report';
 import { readStoredJson } from '../common/stored-json';
 import {
@@ -288,9 +282,9 @@ export function generatedResults(
   });
   const sweeps = sweepFolders.map((d): SweepResults => {
     for (const level of readLevels(path.join(dir, d))) experimentFolder(`${d}/${level.folder}`);
-    const { sweep, files } = sweepReport(path.join(dir, d));
+    const { sweep, files, runs } = sweepReport(path.join(dir, d));
     addReport(d, files);
-    return { name: d, sweep, runs: readSweepRuns(path.join(dir, d), sweep) };
+    return { name: d, sweep, runs };
   });
   const stale = readStaleList(root);
   const levelNames = sweeps.flatMap((w) => w.sweep.levels.map((l) => `${w.name}/${l.folder}`));

@@ -36,6 +36,9 @@ export const runRecordSchema = z
   .strict();
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
+/** Whether a step's stored planning time is a plan's: a step that ran without one (the gripper's closing reflex) is stored as 0 s. */
+export const wasPlanned = (planningTime: number): boolean => planningTime > 0;
+
 /** File-name-safe form of a model spec: parareal:2 -> parareal-2. */
 export function modelDir(model: string): string {
   return model.replace(/[^A-Za-z0-9_-]/g, '-');

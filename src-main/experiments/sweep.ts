@@ -125,11 +125,11 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
   return sweep;
 }
 
-/** What writeSweepReport writes, by file name, and the sweep file as it will be read. */
+/** What writeSweepReport writes, by file name, the sweep file as it will be read and the runs read for it. */
 export function sweepReport(
   dir: string,
   levels?: readonly number[],
-): { sweep: SweepFile; files: Record<string, string> } {
+): { sweep: SweepFile; files: Record<string, string>; runs: SweepRuns } {
   const found = readLevels(dir);
   const chosen = levels
     ? levels.map((b) => {
@@ -167,6 +167,7 @@ export function sweepReport(
   const stored = sweepFileSchema.parse(JSON.parse(JSON.stringify(sweep)));
   return {
     sweep: stored,
+    runs,
     files: {
       'sweep.json': `${JSON.stringify(stored, null, 2)}\n`,
       'results.md': sweepMarkdown(stored, '', runs),

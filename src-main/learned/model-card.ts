@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { generatorSchema } from './dataset';
+import type { TrainResult } from './train';
 
 export const modelCardSchema = z
   .object({
@@ -95,7 +96,7 @@ export function modelCardMarkdown(c: ModelCard): string {
 export function repeatableTrainCommand(
   args: readonly string[],
   epochsRun: number,
-  stoppedBy: 'epochs' | 'early-stopping' | 'time',
+  stoppedBy: TrainResult['stoppedBy'],
 ): string {
   const dropped = stoppedBy === 'time' ? ['--max-minutes', '--epochs'] : ['--max-minutes'];
   const kept: string[] = [];
