@@ -93,7 +93,11 @@ export function rejectUpgrade(socket: Duplex, status: number): void {
  * client is cut off (a close frame would queue behind what it is not reading). False when nothing
  * was sent.
  */
-export function sendWithin(ws: WebSocket, data: string | Uint8Array, maxBuffered: number): boolean {
+export function sendWithin(
+  ws: WebSocket,
+  data: Parameters<WebSocket['send']>[0],
+  maxBuffered: number,
+): boolean {
   if (ws.readyState !== ws.OPEN) return false;
   if (ws.bufferedAmount > maxBuffered) {
     ws.terminate();

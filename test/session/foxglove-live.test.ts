@@ -103,20 +103,22 @@ describe('a run watched live over the Foxglove WebSocket protocol', () => {
       expect(received.get(topic), topic).toBeGreaterThan(0);
   }, 240_000);
 
-  it('listens on 127.0.0.1 only, and says so in its URL', async () => {
-    const live = await FoxgloveLive.start(0);
+  it('listens on 127.0.0.1 only, and says so in its URL with its token', async () => {
+    const live = await FoxgloveLive.start({ port: 0 });
     try {
       expect(live.address).toMatchObject({ address: '127.0.0.1', family: 'IPv4' });
-      expect(live.url).toBe(`ws://127.0.0.1:${live.port}`);
+      expect(live.url).toBe(`ws://127.0.0.1:${live.port}/?token=${live.token}`);
+      // 24 random bytes, fresh for each start.
+      expect(live.token).toMatch(/^[\w-]{32}$/);
     } finally {
       await live.close();
     }
   });
 
   it('refuses a port in use, naming it', async () => {
-    const first = await FoxgloveLive.start(0);
+    const first = await FoxgloveLive.start({ port: 0 });
     try {
-      await expect(FoxgloveLive.start(first.port)).rejects.toThrow(/EADDRINUSE/);
+      await expect(FoxgloveLive.start({ port: first.port })).rejects.toThrow(/EADDRINUSE/);
     } finally {
       await first.close();
     }

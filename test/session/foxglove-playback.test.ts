@@ -33,7 +33,7 @@ describe('a recorded session served to Foxglove', () => {
     const expected: { topic: string; logTime: bigint }[] = [];
     for await (const m of log.messages()) expected.push({ topic: m.topic, logTime: m.logTime });
 
-    const live = await FoxgloveLive.start(0);
+    const live = await FoxgloveLive.start({ port: 0 });
     const client = new FoxgloveClient({
       ws: new WebSocket(live.url, [FoxgloveClient.SUPPORTED_SUBPROTOCOL]),
     });
