@@ -17,6 +17,7 @@ import { topics } from '../../src-main/session/channels';
 import { FoxgloveLive, MAX_VIEWER_MESSAGE_BYTES, MAX_VIEWERS } from '../../src-main/session/foxglove-live';
 import { MAX_SUBSCRIPTIONS_PER_MESSAGE } from '../../src-main/session/foxglove-viewer';
 import { waitUntil } from '../helpers/wait-until';
+import { clientFrame, killerFrames, TEXT, writeRaw } from '../helpers/ws-frames';
 
 const SUBPROTOCOL = FoxgloveClient.SUPPORTED_SUBPROTOCOL;
 const APP = 'https://app.foxglove.dev';
@@ -82,42 +83,6 @@ function textMessages(ws: WebSocket): { op: string; [key: string]: unknown }[] {
   return seen;
 }
 
-/**
- * A client frame as written on the wire, masked with `mask` (RFC 6455, 5.2): `declared` sets the
- * length field (the payload may then be shorter, as when a long frame has only begun to arrive).
- */
-function clientFrame(o: {
-  opcode: number;
-  payload: Buffer;
-  rsv1?: boolean;
-  declared?: number;
-  mask?: Buffer;
-}): Buffer {
-  const length = o.declared ?? o.payload.length;
-  const mask = o.mask ?? Buffer.from([0x37, 0xfa, 0x21, 0x3d]);
-  const first = 0x80 | (o.rsv1 ? 0x40 : 0) | o.opcode;
-  let head: Buffer;
-  if (length < 126) head = Buffer.from([first, 0x80 | length]);
-  else if (length < 65536) {
-    head = Buffer.from([first, 0x80 | 126, 0, 0]);
-    head.writeUInt16BE(length, 2);
-  } else {
-    head = Buffer.alloc(10);
-    head[0] = first;
-    head[1] = 0x80 | 127;
-    head.writeBigUInt64BE(BigInt(length), 2);
-  }
-  const masked = Buffer.from(o.payload.map((b, i) => b ^ mask[i % 4]!));
-  return Buffer.concat([head, mask, masked]);
-}
-
-/** Writes bytes on the viewer's own TCP connection, past the ws library (which would never send them). */
-function writeRaw(ws: WebSocket, bytes: Buffer): void {
-  const socket = (ws as unknown as { _socket: NodeJS.WritableStream })._socket;
-  socket.write(bytes);
-}
-
-const TEXT = 0x1;
 const subscribe = (ids: { id: number; channelId: number }[]) =>
   JSON.stringify({ op: 'subscribe', subscriptions: ids });
 
@@ -191,24 +156,13 @@ describe('what a viewer may send', () => {
   });
 
   it.each([
-    [
-      'a 6-byte frame with RSV1 set (no extension agreed)',
-      1002,
-      () => clientFrame({ opcode: TEXT, payload: Buffer.alloc(0), rsv1: true }),
-    ],
-    [
-      '4 bytes of text that are not UTF-8',
-      1007,
-      () => clientFrame({ opcode: TEXT, payload: Buffer.from([0xff, 0xfe, 0xfd, 0xfc]) }),
-    ],
-    [
-      'the start of a 101 MiB message',
-      1009,
-      () =>
-        clientFrame({ opcode: TEXT, payload: Buffer.alloc(64 * 1024, 0x20), declared: 101 * 1024 * 1024 }),
-    ],
-    ['text that is not JSON', 1008, () => clientFrame({ opcode: TEXT, payload: Buffer.from('{"op":') })],
-  ])('closes the connection of %s with %i; the viewer beside it goes on', async (_what, code, frame) => {
+    ...killerFrames,
+    {
+      what: 'text that is not JSON',
+      code: 1008,
+      frame: () => clientFrame({ opcode: TEXT, payload: Buffer.from('{"op":') }),
+    },
+  ])('closes the connection of $what with $code; the viewer beside it goes on', async ({ code, frame }) => {
     const bystander = await openViewer();
     const attacker = await openViewer();
     const closed = closeCode(attacker);
