@@ -65,15 +65,10 @@ const PATH = '/';
 export interface FoxgloveLiveOptions {
   /** 0 picks a free port; DEFAULT_FOXGLOVE_PORT unless given. */
   port?: number;
-  /** The name viewers show. */
-  name?: string;
   /** The per-launch token; a fresh one unless given (the console keeps one for its launch). */
   token?: string;
   /** Browser origins allowed besides the desktop apps' (foxgloveOrigins checks them). */
   origins?: readonly string[];
-  maxViewers?: number;
-  /** Bytes queued for one viewer before it is cut off (MAX_BUFFERED_BYTES). */
-  maxBufferedBytes?: number;
 }
 
 /**
@@ -155,9 +150,8 @@ export class FoxgloveLive {
   static async start(o: FoxgloveLiveOptions = {}): Promise<FoxgloveLive> {
     const token = o.token ?? newToken();
     const origins = new Set([DESKTOP_APP_ORIGIN, ...foxgloveOrigins(o.origins ?? [])]);
-    const maxViewers = o.maxViewers ?? MAX_VIEWERS;
-    const limits = { maxBufferedBytes: o.maxBufferedBytes ?? MAX_BUFFERED_BYTES };
-    const server = new FoxgloveServer({ name: o.name ?? 'Parapush' });
+    const limits = { maxBufferedBytes: MAX_BUFFERED_BYTES };
+    const server = new FoxgloveServer({ name: 'Parapush' });
     const wss = new WebSocketServer({
       noServer: true,
       maxPayload: MAX_VIEWER_MESSAGE_BYTES,
@@ -171,7 +165,7 @@ export class FoxgloveLive {
       const admission = admitUpgrade(req, { port, path: PATH, token, origins });
       if (!admission.ok) return rejectUpgrade(socket, admission.status);
       // The ws library counts a client once its handshake is written, within handleUpgrade.
-      if (wss.clients.size >= maxViewers) return rejectUpgrade(socket, 503);
+      if (wss.clients.size >= MAX_VIEWERS) return rejectUpgrade(socket, 503);
       wss.handleUpgrade(req, socket, head, (ws) =>
         server.handleConnection(
           new FoxgloveViewer(ws, limits),
