@@ -45,6 +45,7 @@ import { SceneLibrary } from './scene-library';
 import { SettingsStore } from './settings-store';
 import { SessionService } from './session-service';
 import type { FoxgloveSwitch } from './foxglove-switch';
+import { liveViewNotice } from '../session/foxglove-live';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 
 export interface ConsoleCoreOptions {
@@ -327,13 +328,7 @@ export class ConsoleCore {
   private async setFoxglove(port: number | null): Promise<FoxgloveStatus> {
     if (!this.foxglove) throw new Error('this console has no Foxglove live view');
     const status = await this.foxglove.set(port);
-    this.log(
-      'info',
-      'foxglove',
-      status.url
-        ? `Foxglove live view on ${status.url} (loopback only; the protocol has no authentication)`
-        : 'Foxglove live view off',
-    );
+    this.log('info', 'foxglove', status.url ? liveViewNotice(status.url) : 'Foxglove live view off');
     return status;
   }
 

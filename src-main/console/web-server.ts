@@ -5,17 +5,17 @@
  * authority. No cookie: cookies are scoped by host and not by port, so one would reach every
  * local service on 127.0.0.1. The page's assets (the shipped renderer, no secrets) load without
  * the token. Host and Origin are checked so another site cannot reach the API through the
- * browser (DNS rebinding, cross-site WebSockets). Every request is untrusted input: nothing a
- * client sends may throw; it gets a 4xx answer or a WebSocket close code instead.
+ * browser (DNS rebinding, cross-site WebSockets): the guard of common/loopback-guard.ts, which the
+ * Foxglove live view shares. Every request is untrusted input: nothing a client sends may throw;
+ * it gets a 4xx answer or a WebSocket close code instead.
  *
  * Whether a request names the entry page is decided on the file it resolves to (decoded once,
  * normalised), never on the raw path: '/%69ndex.html' or '/%2findex.html' is the entry page too. A
  * client that does not read its events (a stalled tab, a paused debugger) is cut off once
  * MAX_BUFFERED_BYTES wait for it, so it cannot grow this process's memory without bound.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -23,19 +23,24 @@ import { pipeline } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientFrameSchema, formatIssues, type ServerFrame } from '#contract/console-api';
 import { contentSecurityPolicy } from '#contract/content-security-policy';
+import {
+  admitRequest,
+  admitUpgrade,
+  LOOPBACK,
+  loopbackOrigins,
+  MAX_BUFFERED_BYTES,
+  newToken,
+  rejectUpgrade,
+  sameSecret,
+  sendWithin,
+  watchUpgradeSocket,
+} from '../common/loopback-guard';
 import type { ConsoleCore } from './console-core';
 import { ENTRY_PAGE, rendererFile, type RendererFile } from './web-files';
 
-export const LOOPBACK = '127.0.0.1';
 const API_PATH = '/api';
 /** Largest WebSocket frame accepted from a client: commands are small (scenes < 1 MB). */
 export const MAX_FRAME_BYTES = 2 * 1024 * 1024;
-/**
- * Bytes queued for one client past which it is disconnected. Events run at tens of kB/s, so a
- * client this far behind has stopped reading; its page reports the connection closed and a
- * reload starts it afresh.
- */
-export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 /** The part of the console core web mode talks to. */
 export type WebConsoleCore = Pick<ConsoleCore, 'subscribe' | 'handle'>;
@@ -48,7 +53,10 @@ export interface WebServerOptions {
   port?: number;
   /** Fixed token for tests; random per launch otherwise. */
   token?: string;
-  /** Bytes queued for one WebSocket client before it is disconnected (MAX_BUFFERED_BYTES). */
+  /**
+   * Bytes queued for one WebSocket client before it is disconnected (MAX_BUFFERED_BYTES); its page
+   * reports the connection closed and a reload starts it afresh.
+   */
   maxBufferedBytes?: number;
 }
 
@@ -59,21 +67,17 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-type Admission = { ok: true; url: URL } | { ok: false; status: 400 | 403; message: string };
-
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  const token = options.token ?? newToken();
   const rendererDir = path.resolve(options.rendererDir);
   const entryFile = path.join(rendererDir, ENTRY_PAGE);
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   let port = 0;
   const origin = () => `http://${LOOPBACK}:${port}`;
-  const origins = () => new Set([origin(), `http://localhost:${port}`]);
-  const admit = (req: IncomingMessage): Admission => admitRequest(req, origins());
   const authorised = (url: URL): boolean => sameSecret(url.searchParams.get('token'), token);
 
   const server = createServer((req, res) => {
-    const admission = admit(req);
+    const admission = admitRequest(req, port);
     if (!admission.ok) return refuse(res, admission.status, admission.message);
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method not allowed');
     const { url } = admission;
@@ -89,20 +93,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Node stops watching the socket once it hands it over: a peer reset before the handshake
-    // ends would otherwise be an unhandled 'error' event, which ends the process.
-    socket.on('error', () => socket.destroy());
-    const reject = (status: number) => {
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-      );
-    };
-    const admission = admit(req);
-    if (!admission.ok) return reject(admission.status);
-    if (admission.url.pathname !== API_PATH) return reject(404);
-    if (!authorised(admission.url)) return reject(401);
-    const requestOrigin = req.headers.origin;
-    if (requestOrigin !== undefined && !origins().has(requestOrigin)) return reject(403);
+    watchUpgradeSocket(socket);
+    // Only the console's own pages may open the API from a browser.
+    const admission = admitUpgrade(req, { port, path: API_PATH, token, origins: loopbackOrigins(port) });
+    if (!admission.ok) return rejectUpgrade(socket, admission.status);
     wss.handleUpgrade(req, socket, head, (ws) => serveApi(ws, options.core, maxBuffered));
   });
 
@@ -127,37 +121,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 }
 
 /**
- * Checks the Host header and parses the request target of an untrusted request, without
- * throwing. Only the origin form ('/path?query') is accepted: the absolute form
- * ('http://[ ...') and backslash tricks that the URL parser would read as another host are 400.
- */
-function admitRequest(req: IncomingMessage, origins: Set<string>): Admission {
-  const host = req.headers.host ?? '';
-  if (!origins.has(`http://${host}`)) return { ok: false, status: 403, message: 'unknown host' };
-  const base = `http://${host}`;
-  const target = req.url ?? '';
-  let url: URL | null = null;
-  try {
-    if (target.startsWith('/')) url = new URL(target, base);
-  } catch {
-    // An unparsable target: answered below like any other malformed one.
-  }
-  if (url?.origin !== base) return { ok: false, status: 400, message: 'malformed request target' };
-  return { ok: true, url };
-}
-
-/**
  * One WebSocket client: events out, commands in, every frame validated. Frames the ws library
  * refuses (over MAX_FRAME_BYTES, text that is not UTF-8) close the connection with 1009 or 1007;
  * the 'error' listener is what keeps that from being an unhandled error that ends the process.
  */
 function serveApi(ws: WebSocket, core: WebConsoleCore, maxBuffered: number): void {
-  const send = (frame: ServerFrame) => {
-    if (ws.readyState !== ws.OPEN) return;
-    // A close frame would queue behind what the client is not reading: cut the connection.
-    if (ws.bufferedAmount > maxBuffered) return ws.terminate();
-    ws.send(JSON.stringify(frame));
-  };
+  const send = (frame: ServerFrame) => void sendWithin(ws, JSON.stringify(frame), maxBuffered);
   const unsubscribe = core.subscribe((event) => send({ kind: 'event', event }));
   ws.on('close', unsubscribe);
   // The library has already sent the close frame with the reason; nothing is left to do.
@@ -212,12 +181,4 @@ function sameFile(a: string, b: string): boolean {
   } catch {
     return true;
   }
-}
-
-/** Constant-time comparison, so the token cannot be guessed byte by byte from timings. */
-function sameSecret(candidate: string | null, secret: string): boolean {
-  if (candidate === null) return false;
-  const a = Buffer.from(candidate);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

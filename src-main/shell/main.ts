@@ -15,7 +15,13 @@ import { virtualLabSettings } from '#contract/lab-settings';
 import { wallSeconds } from '#contract/time';
 import { utilityWorkerSpawner } from './utility-transport';
 import { consoleWindowOptions, isConsolePage, windowContentSecurityPolicy } from '../console/window-options';
-import { FOXGLOVE_PORT_ENV, foxglovePort } from '../session/foxglove-live';
+import {
+  FOXGLOVE_ORIGINS_ENV,
+  FOXGLOVE_PORT_ENV,
+  foxgloveOrigins,
+  foxglovePort,
+  liveViewNotice,
+} from '../session/foxglove-live';
 import { FoxgloveSwitch } from '../console/foxglove-switch';
 import { CONSOLE_SCHEME, consolePage, consoleSchemePrivileges, serveConsoleRequest } from './renderer-source';
 
@@ -115,16 +121,25 @@ async function main(): Promise<void> {
 
 /**
  * The live Foxglove view of each run, a console setting (Setup view), on at launch when
- * $PARAPUSH_FOXGLOVE_PORT asks for it (a port, or "on" for 8765); a bad value or a port in use is
- * reported in the event log and the console starts with the view off.
+ * $PARAPUSH_FOXGLOVE_PORT asks for it (a port, or "on" for 8765), open to the browser apps of
+ * $PARAPUSH_FOXGLOVE_ORIGINS (comma-separated) besides the desktop apps; a bad value or a port in
+ * use is reported in the event log and the console starts with the view off (and no browser app
+ * allowed, for a bad origin).
  */
 async function liveView(report: (message: string) => void): Promise<FoxgloveSwitch> {
-  const foxglove = new FoxgloveSwitch();
+  let origins: string[];
+  try {
+    origins = foxgloveOrigins([process.env[FOXGLOVE_ORIGINS_ENV] ?? '']);
+  } catch (err) {
+    report(`no Foxglove live view ($${FOXGLOVE_ORIGINS_ENV}): ${(err as Error).message}`);
+    return new FoxgloveSwitch();
+  }
+  const foxglove = new FoxgloveSwitch({ origins });
   try {
     const port = foxglovePort(process.env[FOXGLOVE_PORT_ENV]);
     if (port === null) return foxglove;
     const { url } = await foxglove.set(port);
-    report(`Foxglove live view of each run: ${url} (loopback only; the protocol has no authentication)`);
+    report(liveViewNotice(url!));
   } catch (err) {
     report(`no Foxglove live view ($${FOXGLOVE_PORT_ENV}): ${(err as Error).message}`);
   }

@@ -45,10 +45,10 @@ describe('the Foxglove live view setting', () => {
     const on = await core.handle({ type: 'foxglove.set', port: 0 });
     expect(on.ok).toBe(true);
     const url = core.snapshot().foxglove.url;
-    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
     expect(on).toEqual({ ok: true, result: { foxglove: { url } } });
     expect(logs.at(-1)).toBe(
-      `Foxglove live view on ${url} (loopback only; the protocol has no authentication)`,
+      `Foxglove live view on ${url} (127.0.0.1 only; the token in the URL is this launch's key: share it with no one)`,
     );
     expect((await advertised(url!)).sort()).toEqual([...topics].sort());
 
@@ -64,6 +64,10 @@ describe('the Foxglove live view setting', () => {
       ws.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
     });
     expect(refused).toBe('ECONNREFUSED');
+    // On again: the launch's token, so a viewer's saved URL still opens it.
+    await core.handle({ type: 'foxglove.set', port: 0 });
+    const again = core.snapshot().foxglove.url!;
+    expect(new URL(again).searchParams.get('token')).toBe(new URL(url!).searchParams.get('token'));
     core.dispose();
   });
 

@@ -24,12 +24,16 @@ const run: RunStatus = {
   armed: false,
 };
 
+const TOKEN = 'Xk3v9QpW2mYt7LcR1sZa8HnE4uJd6FbG';
+
 /** Answers foxglove.set as the core does (or refuses it), the wizard's state otherwise. */
 function fakeCore(refusal?: string) {
   return fakeClient((command: ConsoleCommand) => {
     if (command.type !== 'foxglove.set') return idleCalibrationWizard();
     if (refusal) throw new ConsoleCommandError(refusal);
-    return { foxglove: { url: command.port === null ? null : `ws://127.0.0.1:${command.port}` } };
+    return {
+      foxglove: { url: command.port === null ? null : `ws://127.0.0.1:${command.port}/?token=${TOKEN}` },
+    };
   });
 }
 
@@ -49,11 +53,11 @@ describe('Setup view: the Foxglove live view', () => {
       run,
     });
     expect(toggle().checked).toBe(false);
-    expect(screen.getByText(/the protocol has no authentication/)).toBeTruthy();
+    expect(screen.getByText(/The token in the URL is this launch's key/)).toBeTruthy();
     await fireEvent.input(port(), { target: { value: '9000' } });
     await fireEvent.click(toggle());
     await waitFor(() =>
-      expect(screen.getByTestId('foxglove-url').textContent).toContain('ws://127.0.0.1:9000'),
+      expect(screen.getByTestId('foxglove-url').textContent).toContain(`ws://127.0.0.1:9000/?token=${TOKEN}`),
     );
     expect(toggle().checked).toBe(true);
     expect(port().disabled).toBe(true);
@@ -73,10 +77,30 @@ describe('Setup view: the Foxglove live view', () => {
       connections: [],
       preflight: null,
       run,
-      foxglove: { url: 'ws://127.0.0.1:8765' },
+      foxglove: { url: `ws://127.0.0.1:8765/?token=${TOKEN}` },
     });
     expect(toggle().checked).toBe(true);
-    expect(screen.getByTestId('foxglove-url').textContent).toContain('ws://127.0.0.1:8765');
+    expect(screen.getByTestId('foxglove-url').textContent).toContain(`ws://127.0.0.1:8765/?token=${TOKEN}`);
+  });
+
+  it('copies the whole URL, token included, for the viewer to paste', async () => {
+    const { client } = fakeCore();
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: (text: string) => Promise.resolve(void copied.push(text)) },
+    });
+    render(SetupView, {
+      client,
+      scene: null,
+      connections: [],
+      preflight: null,
+      run,
+      foxglove: { url: `ws://127.0.0.1:8765/?token=${TOKEN}` },
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Copy URL' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Copied' })).toBeTruthy());
+    expect(copied).toEqual([`ws://127.0.0.1:8765/?token=${TOKEN}`]);
   });
 
   it('cannot be turned on with a bad port, and shows the core refusal', async () => {

@@ -1,10 +1,11 @@
 /**
  * Turning the live Foxglove view on: `--foxglove [PORT]` on `parapush run` and `parapush web`, and
  * $PARAPUSH_FOXGLOVE_PORT for the desktop console. Off unless asked; the flag alone is port 8765.
+ * `--foxglove-origin` ($PARAPUSH_FOXGLOVE_ORIGINS) takes web origins only, never "null".
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FOXGLOVE_PORT, foxglovePort } from '../../src-main/session/foxglove-live';
+import { DEFAULT_FOXGLOVE_PORT, foxgloveOrigins, foxglovePort } from '../../src-main/session/foxglove-live';
 import { cli } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
 
@@ -20,6 +21,32 @@ describe('the live view port', () => {
 
   it.each(['ws', '-1', '70000', '80.5', '8765x'])('refuses %s, saying what it got', (v) => {
     expect(() => foxglovePort(v)).toThrow(`got "${v}"`);
+  });
+
+  it('takes web origins, one by one or as a comma list', () => {
+    expect(
+      foxgloveOrigins(['https://app.foxglove.dev', 'http://localhost:8080, http://127.0.0.1:3000']),
+    ).toEqual(['https://app.foxglove.dev', 'http://localhost:8080', 'http://127.0.0.1:3000']);
+    expect(foxgloveOrigins([''])).toEqual([]);
+  });
+
+  it.each([
+    'null',
+    '*',
+    'app.foxglove.dev',
+    'https://app.foxglove.dev/',
+    'https://app.foxglove.dev/view',
+    'HTTPS://APP.foxglove.dev',
+  ])('refuses the origin %s, saying what it got', (v) =>
+    expect(() => foxgloveOrigins([v])).toThrow(`got "${v}"`),
+  );
+
+  it('parapush log serve refuses a bad --foxglove-origin with exit code 2', async () => {
+    const r = await cli('log', 'serve', path.join(repoRoot, 'package.json'), '--foxglove-origin', 'null');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^parapush: --foxglove-origin: expected an origin such as https:\/\/app\.foxglove\.dev .*got "null"\n$/,
+    );
   });
 
   it('parapush run refuses a bad --foxglove before anything connects, with exit code 2', async () => {

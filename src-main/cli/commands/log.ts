@@ -8,9 +8,9 @@ import { SessionLog, SessionLogError } from '../../session/reader';
 import { describeMocapHealth, mocapHealthOf } from '../../session/mocap-health';
 import { describeStreamGaps, streamGapsOf } from '../../session/stream-gaps';
 import { recoverSessionFile } from '../../session/recovery';
-import { foxglovePort } from '../../session/foxglove-live';
 import { serveRecordedSession } from '../../session/foxglove-playback';
-import { startLive } from './run';
+import { foxgloveOriginOption, liveViewOptions, startLive, type LiveViewFlags } from '../live-view-options';
+import { liveViewNotice } from '../../session/foxglove-live';
 import { requireFile, UsageError } from '../errors';
 
 /** Session-log problems are the user's to fix (wrong file, needs recovery): no stack trace. */
@@ -114,30 +114,26 @@ export function registerLogCommand(program: Command): void {
   log
     .command('serve')
     .description(
-      'play a session log to Foxglove/Lichtblick over its WebSocket protocol on 127.0.0.1 (no authentication), once a viewer subscribes',
+      'play a session log to Foxglove/Lichtblick over its WebSocket protocol on 127.0.0.1 (behind a per-launch token), once a viewer subscribes',
     )
     .argument('<file>', 'session log (.mcap)')
     .option('--foxglove [port]', 'port on 127.0.0.1 (default 8765; 0 picks a free one)')
     .option('--speed <x>', 'play speed (1: as recorded)', '1')
-    .action((file: string, opts: { foxglove?: string | true; speed: string }) =>
+    .addOption(foxgloveOriginOption())
+    .action((file: string, opts: LiveViewFlags & { speed: string }) =>
       userErrors(file, async () => {
-        let port;
-        try {
-          port = foxglovePort(opts.foxglove ?? true)!;
-        } catch (err) {
-          throw new UsageError(`--foxglove: ${(err as Error).message}`);
-        }
+        const { port, origins } = liveViewOptions(opts, true);
         const speed = Number(opts.speed);
         if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0, got "${opts.speed}"`);
         const session = await SessionLog.open(file);
-        const live = await startLive(port);
+        const live = await startLive(port!, origins);
         const stop = new AbortController();
         const onSignal = () => stop.abort();
         process.once('SIGINT', onSignal);
         try {
           process.stdout.write(
-            `serving ${file} at ${live.url} (loopback only; the protocol has no authentication)\n` +
-              'waiting for a viewer (Foxglove: Open connection, Foxglove WebSocket) ...\n',
+            `serving ${file}\n${liveViewNotice(live.url)}\n` +
+              'waiting for a viewer (Foxglove: Open connection, Foxglove WebSocket, this URL) ...\n',
           );
           await Promise.race([
             live.subscribed(),

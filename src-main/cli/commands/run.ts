@@ -19,8 +19,9 @@ import { supervisedRun, type SupervisedRunResult } from '../../run/supervised-ru
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
+import { foxgloveOriginOption, liveViewOptions, startLive } from '../live-view-options';
+import { liveViewNotice } from '../../session/foxglove-live';
 import { defaultSessionsDir } from '../../session/sessions-dir';
-import { foxglovePort, FoxgloveLive } from '../../session/foxglove-live';
 import { tasksDir } from '../../common/paths';
 
 interface RunOptions {
@@ -44,6 +45,7 @@ interface RunOptions {
   natnetPort?: string;
   json?: boolean;
   foxglove?: string | true;
+  foxgloveOrigin?: string[];
 }
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
@@ -140,8 +142,9 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print one JSON object with the outcome at the end')
     .option(
       '--foxglove [port]',
-      'serve the run live to Foxglove/Lichtblick on ws://127.0.0.1:PORT (default 8765; no authentication)',
+      'serve the run live to Foxglove/Lichtblick on ws://127.0.0.1:PORT/?token=... (default 8765)',
     )
+    .addOption(foxgloveOriginOption())
     .action(async (opts: RunOptions) => {
       if (!opts.scene && !opts.task) throw new UsageError('give --scene FILE or --task FILE');
       let loaded;
@@ -174,12 +177,7 @@ export function registerRunCommand(program: Command): void {
       if (opts.coarse !== 'analytical' && opts.coarse !== 'learned') {
         throw new UsageError(`--coarse: expected analytical or learned, got "${opts.coarse}"`);
       }
-      let livePort;
-      try {
-        livePort = foxglovePort(opts.foxglove);
-      } catch (err) {
-        throw new UsageError(`--foxglove: ${(err as Error).message}`);
-      }
+      const liveView = liveViewOptions(opts);
       const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
       if (!existsSync(setupFile)) {
         // On loopback the lab is the virtual one, whose setup `parapush lab` writes when it starts.
@@ -193,8 +191,8 @@ export function registerRunCommand(program: Command): void {
       const misfit = sceneTableProblem(setup, loaded.scene.table);
       if (misfit) throw new UsageError(`the scene does not fit the lab setup ${setupFile}: ${misfit}`);
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
-      const live = livePort === null ? null : await startLive(livePort);
-      if (live) log(`Foxglove live view: ${live.url} (loopback only; the protocol has no authentication)`);
+      const live = liveView.port === null ? null : await startLive(liveView.port, liveView.origins);
+      if (live) log(liveViewNotice(live.url));
       log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
       const ports = {
         rtde: optionalPort('--rtde-port', opts.rtdePort),
@@ -290,15 +288,4 @@ export function exitStatus(result: Pick<SupervisedRunResult, 'outcome' | 'end'>)
 /** Why the run ended, for `--json`: the cause, and the task's result when the task ended by itself. */
 function endFields(end: RunEnd): { cause: RunEnd['cause']; taskResult: string | null } {
   return { cause: end.cause, taskResult: end.cause === 'task' ? end.result : null };
-}
-
-/** The live Foxglove view of `--foxglove`; a port in use is the user's to change. */
-export async function startLive(port: number): Promise<FoxgloveLive> {
-  try {
-    return await FoxgloveLive.start(port);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
-      throw new UsageError(`--foxglove: port ${port} on 127.0.0.1 is in use: give another (or 0)`);
-    throw err;
-  }
 }

@@ -14,8 +14,9 @@ import { ensureRendererBuilt } from '../../console/renderer-build';
 import { writeBrowserOpener, type BrowserOpener } from '../../console/web-opener';
 import { startWebServer } from '../../console/web-server';
 import { UsageError } from '../errors';
-import { foxglovePort } from '../../session/foxglove-live';
 import { FoxgloveSwitch } from '../../console/foxglove-switch';
+import { foxgloveOriginOption, liveViewOptions, type LiveViewFlags } from '../live-view-options';
+import { liveViewNotice } from '../../session/foxglove-live';
 import { untilStopped } from '../until-stopped';
 
 export function registerWebCommand(program: Command): void {
@@ -30,30 +31,27 @@ export function registerWebCommand(program: Command): void {
     .option('--open', 'also open the URL in the default browser')
     .option(
       '--foxglove [port]',
-      'also serve each run live to Foxglove/Lichtblick on ws://127.0.0.1:PORT (default 8765; no authentication)',
+      'also serve each run live to Foxglove/Lichtblick on ws://127.0.0.1:PORT/?token=... (default 8765)',
     )
+    .addOption(foxgloveOriginOption())
     .action(
-      async (opts: {
-        port: string;
-        scenes: string;
-        settings?: string;
-        lab?: string;
-        workers?: string;
-        open?: boolean;
-        foxglove?: string | true;
-      }) => {
+      async (
+        opts: LiveViewFlags & {
+          port: string;
+          scenes: string;
+          settings?: string;
+          lab?: string;
+          workers?: string;
+          open?: boolean;
+        },
+      ) => {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535)
           throw new UsageError(`--port must be 0..65535, not "${opts.port}"`);
         const workers = opts.workers === undefined ? undefined : Number(opts.workers);
         if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
           throw new UsageError(`--workers must be a whole number of 1 or more, not "${opts.workers}"`);
-        let livePort;
-        try {
-          livePort = foxglovePort(opts.foxglove);
-        } catch (err) {
-          throw new UsageError(`--foxglove: ${(err as Error).message}`);
-        }
+        const liveView = liveViewOptions(opts);
         let labSettings;
         try {
           labSettings = loadLabSettings(opts.lab ?? null);
@@ -62,10 +60,10 @@ export function registerWebCommand(program: Command): void {
         }
         await ensureRendererBuilt(rendererOutDir, (line) => process.stdout.write(`${line}\n`));
         // The live view is a console setting: --foxglove turns it on at launch, Setup on or off later.
-        const foxglove = new FoxgloveSwitch();
-        if (livePort !== null) {
+        const foxglove = new FoxgloveSwitch({ origins: liveView.origins });
+        if (liveView.port !== null) {
           try {
-            await foxglove.set(livePort);
+            await foxglove.set(liveView.port);
           } catch (err) {
             throw new UsageError(`--foxglove: ${(err as Error).message}`);
           }
@@ -92,10 +90,7 @@ export function registerWebCommand(program: Command): void {
           `Parapush console (web mode) on 127.0.0.1 only. Open:\n  ${server.url}\nCtrl+C stops it.\n`,
         );
         const live = foxglove.status().url;
-        if (live)
-          process.stdout.write(
-            `Foxglove live view of each run: ${live} (loopback only; the protocol has no authentication)\n`,
-          );
+        if (live) process.stdout.write(`${liveViewNotice(live)}\n`);
         let opener: BrowserOpener | undefined;
         if (opts.open) {
           opener = await writeBrowserOpener(server.url);
