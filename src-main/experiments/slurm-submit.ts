@@ -5,9 +5,8 @@
  * and the data's way between nodes are Slurm's and the shared filesystem's; this only writes the
  * scripts and calls sbatch.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { configOf, readExperimentFile, type ExperimentConfig } from './runner';
 import {
   isMerged,

@@ -2,7 +2,9 @@
  * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
  * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report;
  * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit;
- * `parapush experiment sweep` runs the experiment once per noise level (WAFR 2018 Fig. 5).
+ * `parapush experiment sweep` runs the experiment once per noise level (WAFR 2018 Fig. 5);
+ * `parapush experiment slurm` and `status` submit it to a Slurm cluster and follow it
+ * (experiment-slurm.ts).
  */
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
