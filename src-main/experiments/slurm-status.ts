@@ -16,7 +16,7 @@ import {
   type RunCount,
   type SlurmRecord,
 } from './slurm-array';
-import { accountedJobs, queuedJobs, type AccountedJob, type QueuedJob } from './slurm-commands';
+import { accountedJobs, queuedJobs, SlurmError, type AccountedJob, type QueuedJob } from './slurm-commands';
 
 export interface ExperimentStatus {
   experiment: ExperimentConfig;
@@ -29,13 +29,23 @@ export interface ExperimentStatus {
     submissions: SlurmRecord['submissions'];
     /** Each shard folder's stored runs. */
     shardRuns: RunCount[];
-    queue: QueuedJob[];
+    /** squeue's word, or why there is none (no Slurm commands where status runs). */
+    queue: { jobs: QueuedJob[] } | { unavailable: string };
     accounting: { jobs: AccountedJob[] } | { unavailable: string };
   } | null;
 }
 
 export class StatusError extends Error {
   override name = 'StatusError';
+}
+
+function queueOf(ids: readonly string[]): { jobs: QueuedJob[] } | { unavailable: string } {
+  try {
+    return { jobs: queuedJobs(ids) };
+  } catch (e) {
+    if (e instanceof SlurmError) return { unavailable: e.message };
+    throw e;
+  }
 }
 
 export function experimentStatus(dir: string): ExperimentStatus {
@@ -58,7 +68,7 @@ export function experimentStatus(dir: string): ExperimentStatus {
       cpusPerTask: record.cpusPerTask,
       submissions: record.submissions,
       shardRuns: shardCounts(work, experiment, record.shards),
-      queue: queuedJobs(jobs),
+      queue: queueOf(jobs),
       accounting: accountedJobs(jobs),
     },
   };
@@ -81,8 +91,9 @@ export function statusText(dir: string, s: ExperimentStatus): string {
   for (const sub of w.submissions)
     lines.push(`  ${sub.array ?? '-'} [${sub.shards.join(',')}] -> ${sub.merge ?? 'not submitted'}`);
   lines.push('squeue (jobs the controller knows):');
-  if (w.queue.length === 0) lines.push('  none');
-  for (const j of w.queue) lines.push(`  ${j.id} ${j.state} ${j.elapsed} ${j.reason}`);
+  if ('unavailable' in w.queue) lines.push(`  ${w.queue.unavailable}`);
+  else if (w.queue.jobs.length === 0) lines.push('  none');
+  else for (const j of w.queue.jobs) lines.push(`  ${j.id} ${j.state} ${j.elapsed} ${j.reason}`);
   lines.push('sacct:');
   if ('unavailable' in w.accounting) lines.push(`  ${w.accounting.unavailable}`);
   else for (const j of w.accounting.jobs) lines.push(`  ${j.id} ${j.state} ${j.elapsed} exit ${j.exitCode}`);
