@@ -54,11 +54,11 @@ function checkFolder(dir: string, o: SubmitOptions): void {
     );
 }
 
-function checkRecord(record: SlurmRecord | null, work: string, o: SubmitOptions, shards: number): void {
+function checkRecord(record: SlurmRecord | null, work: string, o: SubmitOptions): void {
   if (!record) return;
   if (!sameExperiment(record.experiment, o.config))
     throw new SubmitRefusedError(`${work} was submitted for another experiment; use a new --out`);
-  if (record.shards !== shards || record.cpusPerTask !== o.cpusPerTask)
+  if (record.shards !== o.shards || record.cpusPerTask !== o.cpusPerTask)
     throw new SubmitRefusedError(
       `${work} was submitted as ${record.shards} shards of ${record.cpusPerTask} CPUs; resubmit with --shards ${record.shards} --cpus-per-task ${record.cpusPerTask}`,
     );
@@ -75,7 +75,7 @@ export function submitExperiment(o: SubmitOptions & { dryRun?: boolean }): Submi
   checkPaths(o);
   const work = slurmDir(o.out);
   const record = readSlurmRecord(work);
-  checkRecord(record, work, o, o.shards);
+  checkRecord(record, work, o);
   checkFolder(o.out, o);
   for (let i = 0; i < o.shards; i++) checkFolder(shardDir(work, i), o);
   if (isMerged(o.out, o.config)) return { kind: 'complete', out: o.out };

@@ -93,6 +93,10 @@ describe('parapush experiment slurm', () => {
       `--time: expected Slurm's format (minutes, HH:MM:SS or D-HH:MM:SS), got "2h"`,
     ],
     [['--shards', '0'], '--shards: expected a whole number >= 1, got "0"'],
+    [
+      ['--shards', '2', '--partition', 'a b'],
+      '--partition: expected a partition name (or a comma-separated list), got "a b"',
+    ],
   ])('refuses %j', async (extra, message) => {
     const r = await slurm(...extra, '--dry-run');
     expect(r.code).toBe(2);

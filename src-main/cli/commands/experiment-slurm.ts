@@ -67,6 +67,10 @@ export function registerExperimentSlurmCommands(
           throw new UsageError(
             `--shards: ${shards} shards of ${e.config.scenes} scenes would leave some empty`,
           );
+        if (sub.partition !== undefined && !/^[\w.-]+(,[\w.-]+)*$/.test(sub.partition))
+          throw new UsageError(
+            `--partition: expected a partition name (or a comma-separated list), got "${sub.partition}"`,
+          );
         if (sub.time !== undefined && !slurmTime.test(sub.time))
           throw new UsageError(
             `--time: expected Slurm's format (minutes, HH:MM:SS or D-HH:MM:SS), got "${sub.time}"`,
