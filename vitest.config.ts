@@ -30,6 +30,8 @@ const realtime = [
   'test/robot/ur5-connection.test.ts',
   'test/lab-link/safety-thread.test.ts',
   'test/bench/safety.test.ts',
+  // A one-node Slurm cluster whose jobs take both cores; its test cancels a task between two runs.
+  'test/experiments/slurm.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 

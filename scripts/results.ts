@@ -1,7 +1,7 @@
 /**
- * `npm run results`: regenerates docs/results.md and the README's results table from the committed
- * experiments (src-main/experiments/results-page.ts). With --check it writes nothing and exits 1
- * when a committed file differs from what it would write.
+ * `npm run results`: regenerates docs/results.md, the README's results table and the cost tables
+ * of docs/cluster.md from the committed experiments (src-main/experiments/results-page.ts). With
+ * --check it writes nothing and exits 1 when a committed file differs from what it would write.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

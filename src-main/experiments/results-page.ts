@@ -1,8 +1,8 @@
 /**
- * The results page (docs/results.md), the README's results table and every experiment folder's
- * report, generated from the committed experiments' runs and a small table of the papers' own
- * figures, so that no figure is typed by hand. `npm run results` writes them; a test checks that
- * the committed files match.
+ * The results page (docs/results.md), the README's results table, the cost tables of
+ * docs/cluster.md and every experiment folder's report, generated from the committed experiments'
+ * runs and a small table of the papers' own figures, so that no figure is typed by hand. `npm run
+ * results` writes them; a test checks that the committed files match.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,15 @@ import { planningTable, readmePlanningTable, readPlannerBenches } from './planni
 import { differencesTable, modelDifferences } from './differences';
 import { readLevels, sweepMarkdown, sweepReport, type SweepFile, type SweepRuns } from './sweep';
 import { experimentReport, reportTitle } from './report';
+import {
+  costTable,
+  COST_BEGIN,
+  COST_END,
+  runCosts,
+  wafrWallTimes,
+  WAFR_BEGIN,
+  WAFR_END,
+} from './slurm-sizing';
 import { readStoredJson } from '../common/stored-json';
 import {
   meanCiCell,
@@ -294,8 +303,16 @@ export function generatedResults(
   const benches = readPlannerBenches(path.join(root, 'bench/results'));
   const planning = planningTable(benches);
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const costs = runCosts(experiments);
+  const cluster = readFileSync(path.join(root, 'docs/cluster.md'), 'utf8');
   return {
     ...reports,
+    'docs/cluster.md': withGeneratedBlock(
+      withGeneratedBlock(cluster, COST_BEGIN, COST_END, costTable(costs)),
+      WAFR_BEGIN,
+      WAFR_END,
+      wafrWallTimes(costs, experiments),
+    ),
     'docs/results.md': resultsPage(experiments, figures, stale, planning, sweeps),
     'README.md': withGeneratedBlock(
       withGeneratedBlock(readme, README_BEGIN, README_END, readmeTable(experiments, figures, stale)),

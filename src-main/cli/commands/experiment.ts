@@ -2,7 +2,9 @@
  * `parapush experiment`: MPC runs of a task over sampled scenes for several prediction models,
  * resumable and shardable; `parapush experiment merge` joins shard folders and writes the report;
  * `parapush experiment verify` reruns a few stored runs and checks they repeat bit for bit;
- * `parapush experiment sweep` runs the experiment once per noise level (WAFR 2018 Fig. 5).
+ * `parapush experiment sweep` runs the experiment once per noise level (WAFR 2018 Fig. 5);
+ * `parapush experiment slurm` and `status` submit it to a Slurm cluster and follow it
+ * (experiment-slurm.ts).
  */
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,8 @@ import { describeDifference, verifyExperiment, VerifyError } from '../../experim
 import { runSweep, writeSweepReport } from '../../experiments/sweep';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
+import { wholeNumber } from '../whole-number';
+import { registerExperimentSlurmCommands } from './experiment-slurm';
 
 interface ExperimentCliOptions {
   task: string;
@@ -41,13 +45,6 @@ interface ExperimentCliOptions {
   noiseSlope?: string;
   sessions?: boolean;
   json?: boolean;
-}
-
-function wholeNumber(name: string, arg: string, min: number): number {
-  const v = Number(arg);
-  if (!Number.isInteger(v) || v < min)
-    throw new UsageError(`${name}: expected a whole number >= ${min}, got "${arg}"`);
-  return v;
 }
 
 /** A shipped task name (isrr-obstacle, ...) or a path to a task file. */
@@ -397,4 +394,27 @@ export function registerExperimentCommand(program: Command): void {
         }
       },
     );
+
+  registerExperimentSlurmCommands(cmd, (command) => {
+    // The experiment command's options belong to the parent, wherever they stand on the line.
+    const opts = command.optsWithGlobals<ExperimentCliOptions>();
+    const { task, models, scenes, seed } = experimentInputs(opts);
+    const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
+    checkNoiseSlope(task, b);
+    return {
+      config: configOf({
+        task: task.name,
+        models,
+        scenes,
+        seed,
+        ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+        ...(b !== undefined ? { noiseSlope: b } : {}),
+      }),
+      task: opts.task,
+      out: opts.out,
+      sessions: opts.sessions ?? false,
+      shard: opts.shard,
+      workers: opts.workers,
+    };
+  });
 }
