@@ -167,6 +167,7 @@ export class MocapMirror {
         frameRate: 0,
         droppedFrames: 0,
         olderFrames: 0,
+        unconfirmedFrames: 0,
         repeatedFrames: 0,
         restarts: 0,
         systemLatency: undefined,
@@ -174,6 +175,8 @@ export class MocapMirror {
         decodeErrors: 0,
         lastDecodeError: undefined,
         foreignPackets: 0,
+        spoofSigns: 0,
+        lastSpoofSign: undefined,
         roundTrip: undefined,
       }
     );
