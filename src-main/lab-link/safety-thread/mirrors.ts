@@ -141,7 +141,11 @@ export class MocapMirror {
   private readonly listeners: FrameListener[] = [];
   private stats: MocapStats | undefined;
 
-  constructor(readonly appName: string) {}
+  constructor(
+    readonly appName: string,
+    /** Where the client listens: the mocap interface's address and its sockets' ports. */
+    readonly localEndpoint: { address: string; commandPort: number; dataPort?: number },
+  ) {}
 
   on(event: 'frame', fn: FrameListener): () => void {
     this.listeners.push(fn);
