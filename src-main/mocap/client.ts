@@ -118,12 +118,15 @@ class Outstanding {
     this.lastAt = at;
   }
 
-  /** Takes one answer: true if a question was waiting for it. */
+  /**
+   * Takes an answer: true if a question was waiting for it. One answer settles every question
+   * asked before it (they asked the same); the server's answers to the others come after it, and
+   * repeat it.
+   */
   answered(at: number): boolean {
-    if (at - this.lastAt > ANSWER_WITHIN_S) this.count = 0;
-    if (this.count === 0) return false;
-    this.count--;
-    return true;
+    const waiting = this.count > 0 && at - this.lastAt <= ANSWER_WITHIN_S;
+    this.count = 0;
+    return waiting;
   }
 
   get waiting(): boolean {
@@ -481,13 +484,22 @@ export class NatNetClient {
       return;
     }
     switch (m.kind) {
-      case 'serverInfo':
-        if (!this.connectsSent.answered(arrivedAt)) return unsolicited('a SERVERINFO nobody asked for');
-        this.onServerInfo(m, arrivedAt);
+      case 'serverInfo': {
+        const { kind: _kind, ...info } = m;
+        if (!this.connectsSent.answered(arrivedAt)) {
+          // The server's answer to a CONNECT settled already repeats what it said: nothing changes.
+          if (!sameJson(info, this.serverInfo)) unsolicited('a SERVERINFO nobody asked for');
+          return;
+        }
+        this.onServerInfo(info, arrivedAt);
         return;
+      }
       case 'modelDef':
-        if (!this.modelDefsAsked.answered(arrivedAt))
-          return unsolicited('model definitions nobody asked for');
+        if (!this.modelDefsAsked.answered(arrivedAt)) {
+          if (!sameJson({ models: m.models }, this.modelDefs))
+            unsolicited('model definitions nobody asked for');
+          return;
+        }
         this.modelDefs = { models: m.models };
         this.names = rigidBodyNames(this.modelDefs);
         this.emit('modelDef', this.modelDefs);
@@ -590,6 +602,13 @@ export class NatNetClient {
     this.unreportedSign = undefined;
     this.emit('frame', frame, snapshot);
   }
+}
+
+/** Whether two decoded messages say the same (plain data: numbers, strings, arrays). */
+function sameJson(a: unknown, b: unknown): boolean {
+  const text = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  return b !== undefined && text(a) === text(b);
 }
 
 /**
