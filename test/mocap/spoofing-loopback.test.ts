@@ -122,14 +122,15 @@ function worstBoxError(judged: PlanarPoses[]): number {
 
 /**
  * The real stream flowed through: every frame taken from `from` on is the one after the one
- * before (none lost, none left for another numbering), and none came late beyond scheduling on a
- * loaded two-core machine (the audit's client went 2.58 s without frames: it had left the group).
+ * before (none lost, none left for another numbering: a client that left the group would miss the
+ * numbers Motive went on counting), and no silence of the audit's kind (2.58 s). The bound is
+ * loose on purpose: the server sends from this process, which a loaded two-core machine holds up.
  */
 function expectUnbroken(numbers: number[], times: number[], from: number): void {
   const n = numbers.slice(from);
   expect(n.length).toBeGreaterThan(60);
   expect(n.every((k, i) => i === 0 || k === n[i - 1]! + 1)).toBe(true);
-  expect(largestGap(times.slice(from)), 'largest gap between real frames (s)').toBeLessThan(0.25);
+  expect(largestGap(times.slice(from)), 'largest gap between real frames (s)').toBeLessThan(1);
 }
 
 function largestGap(times: number[]): number {
