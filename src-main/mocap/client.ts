@@ -132,10 +132,6 @@ class Outstanding {
   get waiting(): boolean {
     return this.count > 0;
   }
-
-  clear(): void {
-    this.count = 0;
-  }
 }
 
 export class NatNetClient {
