@@ -501,8 +501,11 @@ export class NatNetClient {
         this.emit('modelDef', this.modelDefs);
         return;
       case 'frame':
-        // Motive sends a multicast stream's frames to the group, never to the command socket.
-        if (!this.serverInfo || this.serverInfo.multicast)
+        // Before SERVERINFO the stream's layout is unknown: a unicast frame that overtook (or
+        // outlived a lost) SERVERINFO is dropped. Motive sends a multicast stream's frames to the
+        // group, never to the command socket.
+        if (!this.serverInfo) return;
+        if (this.serverInfo.multicast)
           return unsolicited('a frame on the command socket of a multicast stream');
         this.onFrame(m, arrivedAt);
         return;
