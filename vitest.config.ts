@@ -13,6 +13,8 @@ const realtime = [
   'test/lab/scene-guard-faults.test.ts',
   'test/lab/robot-state-faults.test.ts',
   'test/lab/mocap-order-faults.test.ts',
+  'test/lab/mocap-spoofing.test.ts',
+  'test/mocap/spoofing-loopback.test.ts',
   'test/lab/start-order-faults.test.ts',
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',

@@ -46,7 +46,10 @@ const GRIP_FORCE_REGISTER = 24;
 export interface LabAddress {
   robotHost: string;
   mocapHost: string;
-  /** Local interface for NatNet (multicast is joined here). */
+  /**
+   * Local interface for NatNet: both of the client's sockets bind here and multicast is joined
+   * here; '0.0.0.0': the interface on the route to mocapHost.
+   */
   mocapLocal: string;
   ports?: { rtde?: number; dashboard?: number; script?: number; gripper?: number; natnetCommand?: number };
 }

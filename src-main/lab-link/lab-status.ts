@@ -154,6 +154,7 @@ export function optitrackDetail(s: MocapStats, fresh: boolean): string {
     `${s.frameRate.toFixed(1)} frames/s, ${s.droppedFrames} dropped${fresh ? '' : ', frames stopped'}` +
     (s.olderFrames > 0 ? `, ${s.olderFrames} out of order` : '') +
     (s.restarts > 0 ? `, ${s.restarts} restart(s)` : '') +
+    (s.spoofSigns > 0 ? `, ${s.spoofSigns} sign(s) of spoofing` : '') +
     (s.decodeErrors > 0 ? `, ${s.decodeErrors} bad packet(s)` : '')
   );
 }

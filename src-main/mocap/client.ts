@@ -5,10 +5,21 @@
  * alive, syncs clocks with echo requests and turns every frame into a MocapSnapshot with named
  * rigid bodies. Bad packets are counted in the stats and reported, never thrown.
  *
- * Network input is untrusted: only packets from the server's address are read (anyone on the
- * network can send UDP to our ports), and a SERVERINFO that announces a data path we cannot set
- * up (a group that is not multicast, no data port, a join that fails) becomes a NatNetLinkError:
- * connect() rejects with it, or, once connected, a 'linkError' event carries it.
+ * Network input is untrusted, and a UDP source address proves nothing (anyone who can reach our
+ * ports can write any address into a datagram). The client reads only what a lone Motive sends:
+ * - both sockets bind to the mocap interface (the local address on the route to the server), the
+ *   multicast data socket to the group itself, so datagrams to any other local address, and
+ *   unicast to the data port, never reach it;
+ * - the command socket reads only the server's command port; the data socket only the port the
+ *   stream comes from, learned from its first frame (again after a reconnect);
+ * - SERVERINFO is taken only in answer to an outstanding CONNECT, MODELDEF only when asked, a
+ *   RESPONSE only to an outstanding request, frames on the command socket only in unicast.
+ * What breaks these rules from the server's address is a sign of a second sender
+ * (spoof-signs.ts): counted, reported ('spoofSign'), and carried on the next frame's snapshot so
+ * that runs stop and none arms on the stream. Packets from other addresses are counted and
+ * dropped. A SERVERINFO that announces a data path we cannot set up (a group that is not
+ * multicast, no data port, a join that fails) becomes a NatNetLinkError: connect() rejects with
+ * it, or, once connected, a 'linkError' event carries it.
  */
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
@@ -24,15 +35,18 @@ import { decodePacket, encodePacket, type NatNetMessage } from './packet';
 import type { MocapSnapshot } from './scene-binding';
 import { StatsTracker, type MocapStats } from './stats';
 import { formatVersion, NATNET_3_0, type NatNetVersion } from './version';
+import { bodiesFingerprint } from './frame-order';
+import type { SpoofSign } from './spoof-signs';
 
 export interface NatNetClientOptions {
   /** Motive's address (the command port is asked for SERVERINFO there). */
   serverAddress: string;
   commandPort?: number;
-  /** Local interface: the command socket binds here and multicast is joined on it. */
-  localAddress: string;
-  /** Where the multicast data socket binds ('0.0.0.0' receives the group on any interface). */
-  multicastBindAddress?: string;
+  /**
+   * Local interface: both sockets bind here and multicast is joined on it. '0.0.0.0' (or none):
+   * the interface on the route to the server.
+   */
+  localAddress?: string;
   /** Client name sent in CONNECT. */
   clientName?: string;
   /** NatNet version the client announces in CONNECT. */
@@ -56,6 +70,8 @@ export interface NatNetClientEvents {
   message: (text: string) => void;
   /** The data path announced by the server cannot be used: no frames will arrive. */
   linkError: (error: NatNetLinkError) => void;
+  /** Something only a second sender posing as the server would send (spoof-signs.ts). */
+  spoofSign: (sign: SpoofSign) => void;
 }
 
 export class NatNetLinkError extends Error {
@@ -85,6 +101,38 @@ type Listeners = { [K in keyof NatNetClientEvents]: NatNetClientEvents[K][] };
 const MODELDEF_RETRY_S = 1;
 /** Never ask more often than this, however many frames carry the models-changed flag (s). */
 const MODELDEF_MIN_SPACING_S = 0.1;
+/**
+ * An answer (SERVERINFO to CONNECT, MODELDEF to its request) is expected at most this long after
+ * the latest question (s): later, what is still unanswered is taken as lost, and an answer that
+ * comes is one nobody asked for.
+ */
+const ANSWER_WITHIN_S = 3;
+
+/** Questions sent and not yet answered, forgotten ANSWER_WITHIN_S after the latest. */
+class Outstanding {
+  private count = 0;
+  private lastAt = -Infinity;
+
+  asked(at: number): void {
+    this.count++;
+    this.lastAt = at;
+  }
+
+  /**
+   * Takes an answer: true if a question was waiting for it. One answer settles every question
+   * asked before it (they asked the same); the server's answers to the others come after it, and
+   * repeat it.
+   */
+  answered(at: number): boolean {
+    const waiting = this.count > 0 && at - this.lastAt <= ANSWER_WITHIN_S;
+    this.count = 0;
+    return waiting;
+  }
+
+  get waiting(): boolean {
+    return this.count > 0;
+  }
+}
 
 export class NatNetClient {
   private readonly opts: Required<NatNetClientOptions>;
@@ -99,6 +147,7 @@ export class NatNetClient {
     decodeError: [],
     message: [],
     linkError: [],
+    spoofSign: [],
   };
   private readonly stats = new StatsTracker();
   private readonly clock = new ClockSync();
@@ -107,8 +156,15 @@ export class NatNetClient {
   private requestChain: Promise<unknown> = Promise.resolve();
   private names = new Map<number, string>();
   private lastModelDefRequest = -Infinity;
-  private modelDefPending = false;
+  private readonly modelDefsAsked = new Outstanding();
+  private readonly connectsSent = new Outstanding();
   private lastFrameAt = 0;
+  /** The local interface both sockets are bound to (options.localAddress, resolved). */
+  private localIp = '';
+  /** The port the stream's frames come from, once learned; undefined: the next frame's. */
+  private dataSourcePort: number | undefined;
+  /** A sign seen since the last frame: it goes out on the next frame's snapshot. */
+  private unreportedSign: SpoofSign | undefined;
   private connectedWaiters: { resolve: (info: ServerInfo) => void; reject: (e: Error) => void }[] = [];
   /** The server's IP address (serverAddress resolved): packets from anywhere else are dropped. */
   private serverIp: string | undefined;
@@ -118,7 +174,7 @@ export class NatNetClient {
   constructor(options: NatNetClientOptions) {
     this.opts = {
       commandPort: DEFAULT_COMMAND_PORT,
-      multicastBindAddress: '0.0.0.0',
+      localAddress: '0.0.0.0',
       clientName: 'Parapush',
       natNetVersion: NATNET_3_0,
       keepAliveMs: 1000,
@@ -154,6 +210,19 @@ export class NatNetClient {
     return this.stats.snapshot(this.clock.minRoundTrip);
   }
 
+  /**
+   * Where the client listens: the interface address, the command socket's port and, for a
+   * multicast stream, the data socket's (undefined before connect()).
+   */
+  get localEndpoint(): { address: string; commandPort: number; dataPort?: number } | undefined {
+    if (!this.command) return undefined;
+    return {
+      address: this.localIp,
+      commandPort: this.command.address().port,
+      ...(this.data ? { dataPort: this.data.address().port } : {}),
+    };
+  }
+
   /** local = server + offset (s), from echo; undefined before the first echo. */
   get clockOffset(): number | undefined {
     return this.clock.offset;
@@ -163,13 +232,17 @@ export class NatNetClient {
   async connect(timeoutMs = 5000): Promise<ServerInfo> {
     if (this.command) throw new Error('already connected');
     this.serverIp = await resolveIPv4(this.opts.serverAddress);
+    this.localIp =
+      this.opts.localAddress === '0.0.0.0'
+        ? await localAddressTowards(this.serverIp, this.opts.commandPort)
+        : this.opts.localAddress;
     const sock = dgram.createSocket('udp4');
     this.command = sock;
-    sock.on('message', (msg, rinfo) => this.handle(msg, rinfo));
+    sock.on('message', (msg, rinfo) => this.handle(msg, rinfo, 'command'));
     sock.on('error', (err) => this.emit('decodeError', `command socket: ${err.message}`, undefined));
     await new Promise<void>((resolve, reject) => {
       sock.once('error', reject);
-      sock.bind(0, this.opts.localAddress, () => {
+      sock.bind(0, this.localIp, () => {
         sock.off('error', reject);
         resolve();
       });
@@ -238,7 +311,7 @@ export class NatNetClient {
 
   requestModelDefinitions(): void {
     this.lastModelDefRequest = nowSeconds();
-    this.modelDefPending = true;
+    this.modelDefsAsked.asked(this.lastModelDefRequest);
     this.send({ kind: 'requestModelDef' });
   }
 
@@ -247,6 +320,7 @@ export class NatNetClient {
   }
 
   private sendConnect(): void {
+    this.connectsSent.asked(nowSeconds());
     this.send({
       kind: 'connect',
       name: this.opts.clientName,
@@ -294,6 +368,7 @@ export class NatNetClient {
       : 'unicast';
     if (key === this.dataKey) return;
     this.dataKey = key;
+    this.dataSourcePort = undefined;
     const old = this.data;
     this.data = undefined;
     if (old) old.close();
@@ -311,25 +386,31 @@ export class NatNetClient {
     this.data = sock;
   }
 
-  /** A data socket bound to the port and joined to the group; rejects (socket closed) on failure. */
+  /**
+   * A data socket bound to the group and port and joined to the group on the mocap interface;
+   * rejects (socket closed) on failure. Bound to the group address, the socket receives only
+   * datagrams sent to the group (Linux and macOS): unicast to the data port never reaches it.
+   * Windows cannot bind a group address; there it binds the interface.
+   */
   private async joinGroup(group: string, port: number): Promise<dgram.Socket> {
     const sock = dgram.createSocket({ type: 'udp4', reuseAddr: true });
+    const bindTo = process.platform === 'win32' ? this.localIp : group;
     try {
       await new Promise<void>((resolve, reject) => {
         sock.once('error', reject);
-        sock.bind(port, this.opts.multicastBindAddress, () => {
+        sock.bind(port, bindTo, () => {
           sock.off('error', reject);
           resolve();
         });
       });
-      sock.addMembership(group, this.opts.localAddress);
+      sock.addMembership(group, this.localIp);
     } catch (err) {
       sock.close();
       throw new NatNetLinkError(
-        `cannot join multicast group ${group}:${port} on ${this.opts.localAddress}: ${(err as Error).message}`,
+        `cannot join multicast group ${group}:${port} on ${this.localIp}: ${(err as Error).message}`,
       );
     }
-    sock.on('message', (msg, rinfo) => this.handle(msg, rinfo));
+    sock.on('message', (msg, rinfo) => this.handle(msg, rinfo, 'data'));
     sock.on('error', (err) => this.emit('decodeError', `data socket: ${err.message}`, undefined));
     return sock;
   }
@@ -342,13 +423,46 @@ export class NatNetClient {
     this.emit('linkError', error);
   }
 
-  private handle(packet: Buffer, from: dgram.RemoteInfo): void {
+  /** A sign of a second sender: counted, reported, and carried on the next frame's snapshot. */
+  private spoofSign(kind: SpoofSign['kind'], detail: string, at: number): void {
+    const sign: SpoofSign = { kind, detail, at };
+    this.stats.spoofSign(sign);
+    this.unreportedSign = sign;
+    this.emit('spoofSign', sign);
+  }
+
+  /**
+   * Whether a packet from `from` on `socket` can be the server's: its address, and the port the
+   * server sends that kind of packet from. Others are dropped (a second sender at the server's
+   * address is a sign).
+   */
+  private fromServer(from: dgram.RemoteInfo, socket: 'command' | 'data', at: number): boolean {
     if (from.address !== this.serverIp) {
       this.stats.foreignPacket();
-      return;
+      return false;
     }
-    const bytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.byteLength);
+    if (socket === 'command') {
+      if (from.port === this.opts.commandPort) return true;
+      this.spoofSign(
+        'wrong-port',
+        `a packet from ${from.address}:${from.port} on the command socket, where the server answers from port ${this.opts.commandPort}`,
+        at,
+      );
+      return false;
+    }
+    if (this.dataSourcePort === undefined || from.port === this.dataSourcePort) return true;
+    this.spoofSign(
+      'wrong-port',
+      `a packet from ${from.address}:${from.port} on the data socket, where the stream comes from port ${this.dataSourcePort}`,
+      at,
+    );
+    return false;
+  }
+
+  private handle(packet: Buffer, from: dgram.RemoteInfo, socket: 'command' | 'data'): void {
     const arrivedAt = nowSeconds();
+    if (!this.fromServer(from, socket, arrivedAt)) return;
+    const bytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.byteLength);
     const result = decodePacket(bytes, this.version);
     if (!result.ok) {
       this.stats.decodeError(result.error);
@@ -356,17 +470,43 @@ export class NatNetClient {
       return;
     }
     const m = result.message;
+    const unsolicited = (what: string): void =>
+      this.spoofSign('unsolicited', `${what} from ${from.address}:${from.port}`, arrivedAt);
+    if (socket === 'data') {
+      // A multicast stream's socket carries frames only.
+      if (m.kind !== 'frame') return unsolicited(`a ${m.kind} message on the data socket`);
+      this.dataSourcePort ??= from.port;
+      this.onFrame(m, arrivedAt);
+      return;
+    }
     switch (m.kind) {
-      case 'serverInfo':
-        this.onServerInfo(m);
+      case 'serverInfo': {
+        const { kind: _kind, ...info } = m;
+        if (!this.connectsSent.answered(arrivedAt)) {
+          // The server's answer to a CONNECT settled already repeats what it said: nothing changes.
+          if (!sameJson(info, this.serverInfo)) unsolicited('a SERVERINFO nobody asked for');
+          return;
+        }
+        this.onServerInfo(info, arrivedAt);
         return;
+      }
       case 'modelDef':
-        this.modelDefPending = false;
+        if (!this.modelDefsAsked.answered(arrivedAt)) {
+          if (!sameJson({ models: m.models }, this.modelDefs))
+            unsolicited('model definitions nobody asked for');
+          return;
+        }
         this.modelDefs = { models: m.models };
         this.names = rigidBodyNames(this.modelDefs);
         this.emit('modelDef', this.modelDefs);
         return;
       case 'frame':
+        // Before SERVERINFO the stream's layout is unknown: a unicast frame that overtook (or
+        // outlived a lost) SERVERINFO is dropped. Motive sends a multicast stream's frames to the
+        // group, never to the command socket.
+        if (!this.serverInfo) return;
+        if (this.serverInfo.multicast)
+          return unsolicited('a frame on the command socket of a multicast stream');
         this.onFrame(m, arrivedAt);
         return;
       case 'echoResponse': {
@@ -378,6 +518,8 @@ export class NatNetClient {
         }
         return;
       }
+      // An answer to no request changes nothing: it is dropped (a late answer to one that timed
+      // out looks the same).
       case 'response':
         this.pendingResponse?.resolve(m.bytes);
         this.pendingResponse = undefined;
@@ -394,9 +536,11 @@ export class NatNetClient {
     }
   }
 
-  private onServerInfo(info: ServerInfo): void {
+  private onServerInfo(info: ServerInfo, at: number): void {
     const previous = this.serverInfo;
     this.serverInfo = info;
+    // The answer to a reconnect after silence: a restarted Motive may stream from a new socket.
+    if (at - this.lastFrameAt > this.opts.reconnectAfterMs / 1000) this.dataSourcePort = undefined;
     const changed =
       !previous ||
       formatVersion(previous.natNetVersion) !== formatVersion(info.natNetVersion) ||
@@ -422,7 +566,13 @@ export class NatNetClient {
     const systemLatency = freq > 0 ? Number(frame.transmit - frame.cameraMidExposure) / freq : undefined;
     const exposureLocal = freq > 0 ? this.clock.toLocal(Number(frame.cameraMidExposure) / freq) : undefined;
     const totalLatency = exposureLocal === undefined ? undefined : arrivedAt - exposureLocal;
-    this.stats.frame(frame.frameNumber, arrivedAt, systemLatency, totalLatency);
+    this.stats.frame(
+      frame.frameNumber,
+      arrivedAt,
+      systemLatency,
+      totalLatency,
+      bodiesFingerprint(frame.rigidBodies),
+    );
     // Motive flags changed models; unknown ids mean we missed a change. Ask again, unless an
     // answer is already on its way.
     const unknown = frame.rigidBodies.some((rb) => !this.names.has(rb.id));
@@ -430,7 +580,7 @@ export class NatNetClient {
     if (
       (unknown || (frame.params & 0x02) !== 0) &&
       sinceLast > MODELDEF_MIN_SPACING_S &&
-      (!this.modelDefPending || sinceLast > MODELDEF_RETRY_S)
+      (!this.modelDefsAsked.waiting || sinceLast > MODELDEF_RETRY_S)
     ) {
       this.requestModelDefinitions();
     }
@@ -446,8 +596,36 @@ export class NatNetClient {
         trackingValid: trackingValid(rb),
       })),
       ...(systemLatency !== undefined ? { systemLatency } : {}),
+      ...(this.unreportedSign ? { suspect: this.unreportedSign } : {}),
     };
+    this.unreportedSign = undefined;
     this.emit('frame', frame, snapshot);
+  }
+}
+
+/** Whether two decoded messages say the same (plain data: numbers, strings, arrays). */
+function sameJson(a: unknown, b: unknown): boolean {
+  const text = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  return b !== undefined && text(a) === text(b);
+}
+
+/**
+ * The local address on the route to `ip`: a UDP socket connected there (which sends nothing) is
+ * given the address the kernel would send from.
+ */
+async function localAddressTowards(ip: string, port: number): Promise<string> {
+  const probe = dgram.createSocket('udp4');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.connect(port, ip, () => resolve());
+    });
+    return probe.address().address;
+  } catch (err) {
+    throw new NatNetLinkError(`no route to NatNet server ${ip}: ${(err as Error).message}`);
+  } finally {
+    probe.close();
   }
 }
 

@@ -15,6 +15,7 @@ import type { Scene } from '#contract/scene';
 import { tableOrientation, tablePoint, type Calibration } from '../calibration/mocap-table';
 import type { Quat, Vec3 } from './messages/frame';
 import { yawOf } from '../common/rotation';
+import type { SpoofSign } from './spoof-signs';
 
 export interface MocapBinding {
   /**
@@ -55,6 +56,8 @@ export interface MocapSnapshot {
    * says so here; one delivered or read late does not.
    */
   systemLatency?: number;
+  /** A sign of a second sender the client saw at its sockets since the frame before (spoof-signs.ts). */
+  suspect?: SpoofSign;
 }
 
 export type BodyStatus = 'ok' | 'untracked' | 'stale' | 'missing' | 'unbound';
@@ -95,6 +98,12 @@ export interface PlanarPoses {
   sliders: (BodyEstimate & { id: string })[];
   /** Every bound body is tracked and fresh. */
   ok: boolean;
+  /**
+   * The latest sign that the stream may be spoofed, when it was seen within SUSPECT_HOLD_S
+   * (spoof-signs.ts): no run arms on such a stream, and a run stops on it. Set by the state
+   * estimator, which judges the stream; absent otherwise.
+   */
+  suspect?: SpoofSign;
 }
 
 export interface PlanarPoseOptions {

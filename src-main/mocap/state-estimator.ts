@@ -18,7 +18,8 @@
 import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '#contract/state';
 import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
-import { FrameOrder } from './frame-order';
+import { bodiesFingerprint, FrameOrder } from './frame-order';
+import { latestSign, recentSign, type SpoofSign } from './spoof-signs';
 import {
   ageTo,
   toPlanarPoses,
@@ -94,6 +95,8 @@ export class StateEstimator {
   private latest: PlanarPoses | undefined;
   private readonly clock: () => number;
   private readonly order = new FrameOrder();
+  /** The latest sign of a second sender: the client's, or this estimator's own order judgement. */
+  private sign: SpoofSign | undefined;
 
   constructor(private readonly o: StateEstimatorOptions) {
     this.clock = o.clock ?? nowSeconds;
@@ -104,25 +107,59 @@ export class StateEstimator {
   }
 
   /**
-   * Takes one decoded frame; returns its poses, judged at its arrival. A frame older than the
-   * newest (frame-order.ts) is dropped: the latest poses come back aged to its arrival, so a
-   * replayed or reordered stream goes stale like a silent one.
+   * Takes one decoded frame; returns its poses, judged at its arrival. A frame of another
+   * numbering (frame-order.ts: older than the newest, or far ahead of it and not confirmed) is
+   * dropped: the latest poses come back aged to its arrival, so a replayed or reordered stream
+   * goes stale like a silent one, and a sender that numbers its frames ahead moves no pose. A sign
+   * of a second sender (the client's, or two numberings at once, or one number with two
+   * contents) comes back on the poses as `suspect` for SUSPECT_HOLD_S.
    */
   frame(snapshot: MocapSnapshot): PlanarPoses {
-    const verdict = this.order.judge(snapshot.frameNumber, snapshot.receivedAt);
-    if (verdict === 'old' && this.latest) return ageTo(this.latest, snapshot.receivedAt);
+    const at = snapshot.receivedAt;
+    this.sign = latestSign(this.sign, snapshot.suspect);
+    const verdict = this.order.judge(snapshot.frameNumber, at, bodiesFingerprint(snapshot.rigidBodies));
+    if (this.order.sign) this.sign = { ...this.order.sign, at };
+    if ((verdict === 'old' || verdict === 'unconfirmed') && this.latest)
+      return this.judged(ageTo(this.latest, at), at);
+    if (verdict === 'old' || verdict === 'unconfirmed') return this.judged(this.unseen(snapshot), at);
     this.latest = toPlanarPoses(snapshot, this.o.binding, this.o.calibration(), { previous: this.latest });
-    return this.latest;
+    return this.judged(this.latest, at);
   }
 
-  /** Frames dropped as older than the newest, and frames that repeated its number, so far. */
-  get frameCounts(): { dropped: number; repeated: number } {
-    return { dropped: this.order.dropped, repeated: this.order.repeated };
+  /**
+   * Poses before any frame was taken: every bound body as never seen (a dropped first frame moves
+   * nothing).
+   */
+  private unseen(snapshot: MocapSnapshot): PlanarPoses {
+    return toPlanarPoses({ ...snapshot, rigidBodies: [] }, this.o.binding, this.o.calibration());
+  }
+
+  /** `poses` with the latest sign of a second sender, if it is recent at `now`. */
+  private judged(poses: PlanarPoses, now: number): PlanarPoses {
+    const suspect = recentSign(this.sign, now);
+    if (!suspect) {
+      if (!poses.suspect) return poses;
+      const { suspect: _old, ...rest } = poses;
+      return rest;
+    }
+    return { ...poses, suspect };
+  }
+
+  /**
+   * Frames dropped as older than the newest, dropped as too far ahead of it (unconfirmed), and
+   * frames that repeated its number, so far.
+   */
+  get frameCounts(): { dropped: number; unconfirmed: number; repeated: number } {
+    return {
+      dropped: this.order.dropped,
+      unconfirmed: this.order.unconfirmed,
+      repeated: this.order.repeated,
+    };
   }
 
   /** The latest poses re-judged at `now`: they go stale when frames stop arriving. */
   poses(now = this.clock()): PlanarPoses | undefined {
-    return this.latest && ageTo(this.latest, now);
+    return this.latest && this.judged(ageTo(this.latest, now), now);
   }
 
   /** The table at `now` (see tableEstimate); `pusherFromRobot` places a pusher motion capture does not. */

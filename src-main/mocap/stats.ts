@@ -2,12 +2,15 @@
  * Stream health of a NatNet source: frame rate, dropped frames (gaps in frame numbers), frames
  * that came out of order, system latency (Motive's own mid-exposure -> transmit time) and, once
  * the clock is synced, the full latency from mid-exposure to arrival here; plus counts of packets
- * that failed to decode and of packets from other senders, which are dropped unread.
+ * that failed to decode, of packets from other senders, which are dropped unread, and of the signs
+ * that a second sender poses as the server (spoof-signs.ts).
  *
- * Order is judged by the same rule (frame-order.ts), on the same frame numbers and arrival times,
- * as the state estimator judges it: the older frames counted here are the ones it dropped.
+ * Order is judged by the same rule (frame-order.ts), on the same frame numbers, contents and
+ * arrival times, as the state estimator judges it: the older and unconfirmed frames counted here
+ * are the ones it dropped, and its signs of two numberings or duplicated numbers are counted here.
  */
 import { frameDelta, FrameOrder } from './frame-order';
+import type { SpoofSign } from './spoof-signs';
 
 export interface MocapStats {
   frames: number;
@@ -20,9 +23,11 @@ export interface MocapStats {
   droppedFrames: number;
   /** Frames dropped unread as older than the newest (replayed, reordered, an unconfirmed restart). */
   olderFrames: number;
+  /** Frames dropped unread as too far ahead of the newest (a numbering jump not confirmed). */
+  unconfirmedFrames: number;
   /** Frames that repeated the newest frame's number (a frozen stream). */
   repeatedFrames: number;
-  /** Motive restarts: lower numberings taken as the new one. */
+  /** New numberings taken: a Motive restart (lower), or a jump after a pause (higher). */
   restarts: number;
   /** Motive mid-exposure -> transmit (s), latest frame. */
   systemLatency: number | undefined;
@@ -32,6 +37,13 @@ export interface MocapStats {
   lastDecodeError: string | undefined;
   /** Packets dropped unread because they came from an address other than the server's. */
   foreignPackets: number;
+  /**
+   * Signs that a second sender poses as the server (spoof-signs.ts): packets from its address on
+   * another port, messages nobody asked for, two numberings at once, a number with two contents.
+   */
+  spoofSigns: number;
+  /** The latest such sign. */
+  lastSpoofSign: SpoofSign | undefined;
   /** Echo minimum round trip (s). */
   roundTrip: number | undefined;
 }
@@ -49,6 +61,8 @@ export class StatsTracker {
   private decodeErrors = 0;
   private lastDecodeError: string | undefined;
   private foreignPackets = 0;
+  private clientSigns = 0;
+  private lastSign: SpoofSign | undefined;
 
   constructor(private readonly rateWindow = 120) {}
 
@@ -57,13 +71,15 @@ export class StatsTracker {
     arrivedAt: number,
     systemLatency: number | undefined,
     totalLatency: number | undefined,
+    content?: string,
   ): void {
     this.frames++;
-    const verdict = this.order.judge(frameNumber, arrivedAt);
+    const verdict = this.order.judge(frameNumber, arrivedAt, content);
+    if (this.order.sign) this.lastSign = { ...this.order.sign, at: arrivedAt };
     if (verdict === 'new' && this.newest !== undefined)
       this.dropped += frameDelta(this.newest, frameNumber) - 1;
-    if (verdict === 'restart') this.restarts++;
-    if (verdict === 'new' || verdict === 'restart') this.newest = frameNumber;
+    if (verdict === 'restart' || verdict === 'jump') this.restarts++;
+    if (verdict === 'new' || verdict === 'restart' || verdict === 'jump') this.newest = frameNumber;
     this.arrivals.push(arrivedAt);
     if (this.arrivals.length > this.rateWindow) this.arrivals.shift();
     this.systemLatency = systemLatency;
@@ -77,6 +93,12 @@ export class StatsTracker {
 
   foreignPacket(): void {
     this.foreignPackets++;
+  }
+
+  /** A sign the client saw at its sockets (a port, an unsolicited message). */
+  spoofSign(sign: SpoofSign): void {
+    this.clientSigns++;
+    this.lastSign = sign;
   }
 
   /**
@@ -96,6 +118,7 @@ export class StatsTracker {
       frameRate: span > 0 ? (n - 1) / span : 0,
       droppedFrames: this.dropped,
       olderFrames: this.order.dropped,
+      unconfirmedFrames: this.order.unconfirmed,
       repeatedFrames: this.order.repeated,
       restarts: this.restarts,
       systemLatency: this.systemLatency,
@@ -103,6 +126,8 @@ export class StatsTracker {
       decodeErrors: this.decodeErrors,
       lastDecodeError: this.lastDecodeError,
       foreignPackets: this.foreignPackets,
+      spoofSigns: this.clientSigns + this.order.signs,
+      lastSpoofSign: this.lastSign,
       roundTrip,
     };
   }

@@ -72,6 +72,8 @@ export function preflight(i: PreflightInputs): PreflightReport {
 function mocapCheck(m: PlanarPoses | undefined): Check {
   const label = 'Motion capture fresh, every bound body tracked';
   if (!m) return { id: 'mocap', label, ok: false, reason: 'no motion-capture frame received' };
+  // A stream that showed a sign of a second sender cannot be trusted, however fresh it looks.
+  if (m.suspect) return { id: 'mocap', label, ok: false, reason: `may be spoofed: ${m.suspect.detail}` };
   const bad = [m.pusher, ...m.sliders].filter((b) => b.status !== 'ok' && b.status !== 'unbound');
   if (bad.length === 0)
     return { id: 'mocap', label, ok: true, reason: `frame ${m.frameNumber}, all bodies tracked` };

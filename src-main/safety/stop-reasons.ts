@@ -3,6 +3,7 @@
  * objects go to the event log, the status bar and the session log.
  */
 import { z } from 'zod';
+import { spoofSignKinds } from '../mocap/spoof-signs';
 
 export const stopReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('operator-abort') }),
@@ -18,6 +19,17 @@ export const stopReasonSchema = z.discriminatedUnion('code', [
     repeated: z.enum(['frame', 'pose']),
     frameNumber: z.number(),
     age: z.number().describe('s'),
+  }),
+  /**
+   * The motion-capture stream showed a sign of a second sender posing as Motive
+   * (mocap/spoof-signs.ts: packets from Motive's address on another port, messages nobody asked
+   * for, two frame numberings at once, one number with two contents, a body moving faster than
+   * anything on the table can). UDP proves no sender, so its poses cannot be trusted.
+   */
+  z.object({
+    code: z.literal('mocap-suspect'),
+    sign: z.enum(spoofSignKinds),
+    detail: z.string(),
   }),
   z.object({ code: z.literal('protective-stop') }),
   z.object({ code: z.literal('emergency-stop') }),
@@ -95,6 +107,8 @@ export function describeStop(r: StopReason): string {
         : `Motion capture frozen: ${r.body} pose repeated unchanged for ${ms(r.age)} (frame ${r.frameNumber})`;
     case 'mocap-untracked':
       return `Motion capture lost tracking of ${r.body}`;
+    case 'mocap-suspect':
+      return `Motion capture may be spoofed: ${r.detail}`;
     case 'protective-stop':
       return 'Robot protective stop';
     case 'emergency-stop':

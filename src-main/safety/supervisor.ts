@@ -125,6 +125,18 @@ export interface SupervisorOptions {
  */
 export const STOP_REACTION = 1 / 120 + 0.008;
 
+/**
+ * How much faster than the tool's speed limit a body on the table can move while a run is armed:
+ * the tool moves at most at the limit, and an object it strikes leaves at most at twice the
+ * striker's speed (a perfectly elastic collision with a much heavier striker); pushed
+ * quasi-statically, objects move slower than the tool. A pose that moved faster was not measured
+ * on this table (mocap-suspect, `pose-jump`).
+ */
+export const BODY_SPEED_FACTOR = 2;
+
+/** What tracking noise and marker jitter can add to a body's move between two frames (m). */
+const POSE_NOISE = 0.002;
+
 /** An object this close to the robot (m) is taken to move with it (it is being pushed). */
 const PUSH_RANGE = 0.01;
 
@@ -167,6 +179,10 @@ export class Supervisor extends EventEmitter<Events> {
   private velocity = { vx: 0, vy: 0 };
   /** Ends the control being streamed (stream()), if any. */
   private streamEnd: ((ok: boolean) => void) | undefined;
+  /** The latest sign that motion capture may be spoofed, as the latest poses carried it. */
+  private suspect: PlanarPoses['suspect'];
+  /** Each body's latest measured pose while armed (table frame, m; local s), by rigid body. */
+  private measured = new Map<string, { x: number; y: number; at: number }>();
 
   constructor(options: SupervisorOptions) {
     super();
@@ -190,14 +206,20 @@ export class Supervisor extends EventEmitter<Events> {
   arm(report: PreflightReport): boolean {
     const at = this.o.now();
     if (this.active) return true;
-    if (!report.ok) {
+    // The checks were judged on the main thread; a sign seen here since is judged here.
+    const suspect = this.suspect && `Motion capture: may be spoofed: ${this.suspect.detail}`;
+    if (!report.ok || suspect) {
       this.emit('decision', {
         kind: 'arm-refused',
         at,
-        failed: report.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`),
+        failed: [
+          ...report.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`),
+          ...(suspect ? [suspect] : []),
+        ],
       });
       return false;
     }
+    this.measured.clear();
     this.state = 'armed';
     this.stopReason = undefined;
     this.lastMocapOk = at;
@@ -412,7 +434,15 @@ export class Supervisor extends EventEmitter<Events> {
     }
     this.lastFrameNumber = poses.frameNumber;
     this.repeatedBody = bodies.find((b) => b.repeated !== null);
+    this.suspect = poses.suspect;
     if (this.active) {
+      const spoofed = poses.suspect
+        ? ({ code: 'mocap-suspect', sign: poses.suspect.kind, detail: poses.suspect.detail } as const)
+        : this.poseJump(bodies);
+      if (spoofed) {
+        this.halt(spoofed);
+        return;
+      }
       const scene = this.sceneProblem(poses);
       if (scene) {
         this.halt(scene);
@@ -436,6 +466,32 @@ export class Supervisor extends EventEmitter<Events> {
     if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.ageS));
     else if (stale)
       this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', age: stale.ageS });
+  }
+
+  /**
+   * A body whose newly measured pose moved farther since its last one than anything on the table
+   * can while armed (BODY_SPEED_FACTOR x the speed limit), or undefined. Frames can arrive
+   * bunched, so the time between two measurements is their arrival gap plus the staleness limit
+   * (a frame later than that has stopped the run already).
+   */
+  private poseJump(bodies: BodyEstimate[]): StopReason | undefined {
+    const speed = BODY_SPEED_FACTOR * this.o.maxSpeed;
+    for (const b of bodies) {
+      if (!b.rigidBody || !b.pose || b.poseTime === null) continue;
+      const last = this.measured.get(b.rigidBody);
+      if (last && last.at === b.poseTime) continue;
+      this.measured.set(b.rigidBody, { x: b.pose.x, y: b.pose.y, at: b.poseTime });
+      if (!last) continue;
+      const moved = Math.hypot(b.pose.x - last.x, b.pose.y - last.y);
+      const dt = b.poseTime - last.at;
+      if (moved > speed * (dt + this.o.mocapMaxAge) + POSE_NOISE)
+        return {
+          code: 'mocap-suspect',
+          sign: 'pose-jump',
+          detail: `${b.rigidBody} moved ${(moved * 1000).toFixed(0)} mm in ${(dt * 1000).toFixed(0)} ms, faster than anything on the table can (${speed.toFixed(2)} m/s)`,
+        };
+    }
+    return undefined;
   }
 
   updateRobot(s: RobotState): void {

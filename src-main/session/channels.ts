@@ -113,10 +113,26 @@ export const mocapStatsSchema = stamped({
     .number()
     .int()
     .describe('frames dropped unread as older than the newest: replayed, reordered, an unconfirmed restart'),
+  /** Absent from logs written before the client judged jumps ahead and signs of spoofing. */
+  unconfirmedFrames: z
+    .number()
+    .int()
+    .default(0)
+    .describe('frames dropped unread as too far ahead of the newest: a numbering jump not confirmed'),
   repeatedFrames: z.number().int().describe("frames that repeated the newest frame's number"),
-  restarts: z.number().int().describe('Motive restarts: lower numberings taken as the new one'),
+  restarts: z
+    .number()
+    .int()
+    .describe('new numberings taken: a Motive restart (lower), or a jump after a pause (higher)'),
   decodeErrors: z.number().int().describe('packets that could not be decoded'),
   foreignPackets: z.number().int().describe('packets from other senders, dropped unread'),
+  spoofSigns: z
+    .number()
+    .int()
+    .default(0)
+    .describe(
+      'signs of a second sender posing as Motive: its address on another port, messages nobody asked for, two numberings at once, a number with two contents',
+    ),
 });
 
 export const mocapPosesSchema = stamped({

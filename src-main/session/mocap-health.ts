@@ -12,12 +12,16 @@ export interface MocapHealth {
   droppedFrames: number;
   /** Frames dropped unread as older than the newest (replayed, reordered). */
   olderFrames: number;
+  /** Frames dropped unread as too far ahead of the newest (a numbering jump not confirmed). */
+  unconfirmedFrames: number;
   /** Frames that repeated the newest frame's number. */
   repeatedFrames: number;
   /** Motive restarts taken. */
   restarts: number;
   decodeErrors: number;
   foreignPackets: number;
+  /** Signs of a second sender posing as Motive (mocap/spoof-signs.ts). */
+  spoofSigns: number;
 }
 
 type Counters = MessageOf<'/mocap/stats'>;
@@ -29,10 +33,12 @@ export function mocapHealthBetween(first: Counters, last: Counters): MocapHealth
     frames: d('frames'),
     droppedFrames: d('droppedFrames'),
     olderFrames: d('olderFrames'),
+    unconfirmedFrames: d('unconfirmedFrames'),
     repeatedFrames: d('repeatedFrames'),
     restarts: d('restarts'),
     decodeErrors: d('decodeErrors'),
     foreignPackets: d('foreignPackets'),
+    spoofSigns: d('spoofSigns'),
   };
 }
 
@@ -51,6 +57,9 @@ export async function mocapHealthOf(log: SessionLog): Promise<MocapHealth | null
 export function describeMocapHealth(h: MocapHealth): string {
   return (
     `${h.frames} frames, ${h.droppedFrames} dropped, ${h.olderFrames} out of order, ` +
-    `${h.repeatedFrames} repeated, ${h.restarts} restart(s), ${h.decodeErrors} bad packet(s)`
+    `${h.repeatedFrames} repeated, ${h.restarts} restart(s), ${h.decodeErrors} bad packet(s)` +
+    (h.unconfirmedFrames > 0 ? `, ${h.unconfirmedFrames} ahead of the numbering (dropped)` : '') +
+    (h.foreignPackets > 0 ? `, ${h.foreignPackets} from other senders` : '') +
+    (h.spoofSigns > 0 ? `, ${h.spoofSigns} sign(s) of spoofing` : '')
   );
 }

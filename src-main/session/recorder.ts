@@ -236,10 +236,12 @@ export class SessionRecorder {
       frameRate: stats.frameRate,
       droppedFrames: stats.droppedFrames,
       olderFrames: stats.olderFrames,
+      unconfirmedFrames: stats.unconfirmedFrames,
       repeatedFrames: stats.repeatedFrames,
       restarts: stats.restarts,
       decodeErrors: stats.decodeErrors,
       foreignPackets: stats.foreignPackets,
+      spoofSigns: stats.spoofSigns,
     });
   }
 

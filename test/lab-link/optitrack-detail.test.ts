@@ -11,6 +11,7 @@ const healthy: MocapStats = {
   frameRate: 120,
   droppedFrames: 0,
   olderFrames: 0,
+  unconfirmedFrames: 0,
   repeatedFrames: 0,
   restarts: 0,
   systemLatency: 0.004,
@@ -18,6 +19,8 @@ const healthy: MocapStats = {
   decodeErrors: 0,
   lastDecodeError: undefined,
   foreignPackets: 0,
+  spoofSigns: 0,
+  lastSpoofSign: undefined,
   roundTrip: 0.0002,
 };
 

@@ -112,15 +112,21 @@ describe('NatNet client against hostile input', () => {
     },
   );
 
-  it('turns a SERVERINFO that moves to a bad group mid-stream into a linkError event', async () => {
+  it('turns a SERVERINFO that moves to a bad group, in answer to a reconnect, into a linkError event', async () => {
     let info = serverInfo();
     const server = await fakeServer(() => info);
     cleanups.push(server.close);
-    const client = clientFor(server.port);
+    // No frames come: the client sends CONNECT again after 200 ms, and the answer moves the stream.
+    const client = new NatNetClient({
+      serverAddress: '127.0.0.1',
+      commandPort: server.port,
+      localAddress: '127.0.0.1',
+      reconnectAfterMs: 200,
+    });
+    cleanups.push(() => client.close());
     await client.connect(2000);
     const errors = new Promise<NatNetLinkError>((resolve) => client.on('linkError', resolve));
     info = serverInfo({ multicast: true, multicastAddress: '192.168.1.1', dataPort: 41512 });
-    server.send(encodePacket({ kind: 'serverInfo', ...info }, [...V31]));
     expect((await errors).message).toMatch(/192\.168\.1\.1.*not a multicast address/);
   });
 

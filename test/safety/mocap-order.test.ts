@@ -17,9 +17,12 @@ import { referenceScene } from '../helpers/scenes';
 const INT32_MAX = 2 ** 31 - 1;
 const INT32_MIN = -(2 ** 31);
 
-/** A frame whose poses jitter as a live camera's do (so only its number can make it old). */
+/**
+ * A frame whose poses jitter from frame to frame as a live camera's do (so only its number can make
+ * it old); a frame sent again (a replay) carries what it carried the first time.
+ */
 function snapshot(frameNumber: number, receivedAt: number): MocapSnapshot {
-  const jitter = 2e-5 * Math.sin(receivedAt * 977);
+  const jitter = 2e-5 * Math.sin(frameNumber * 977);
   const rb = (id: number, name: string, x: number) => ({
     id,
     name,

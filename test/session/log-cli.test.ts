@@ -58,6 +58,8 @@ describe('parapush log', () => {
       restarts: 0,
       decodeErrors: 0,
       foreignPackets: 0,
+      unconfirmedFrames: 0,
+      spoofSigns: 0,
     });
   });
 

@@ -51,6 +51,8 @@ describe("a run's motion-capture health", () => {
       restarts: 1,
       decodeErrors: 0,
       foreignPackets: 0,
+      unconfirmedFrames: 0,
+      spoofSigns: 0,
     });
     expect(describeMocapHealth(health!)).toBe(
       '360 frames, 33 dropped, 70 out of order, 0 repeated, 1 restart(s), 0 bad packet(s)',

@@ -159,6 +159,7 @@ export const mocapStats: MocapStats = {
   frameRate: 119.8,
   droppedFrames: 12,
   olderFrames: 61,
+  unconfirmedFrames: 0,
   repeatedFrames: 3,
   restarts: 1,
   systemLatency: 0.004,
@@ -166,6 +167,8 @@ export const mocapStats: MocapStats = {
   decodeErrors: 0,
   lastDecodeError: undefined,
   foreignPackets: 0,
+  spoofSigns: 0,
+  lastSpoofSign: undefined,
   roundTrip: 0.0003,
 };
 

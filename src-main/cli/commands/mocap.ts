@@ -244,7 +244,11 @@ export function registerMocapCommand(program: Command): void {
     .command('listen')
     .description('connect to a NatNet server (Motive or virtual) and print frames')
     .option('--server <ip>', 'server address', '127.0.0.1')
-    .option('--local <ip>', 'local interface (multicast is joined here)', '127.0.0.1')
+    .option(
+      '--local <ip>',
+      'local interface: both sockets bind here, multicast is joined here (default: the one on the route to --server)',
+      '0.0.0.0',
+    )
     .option('--command-port <port>', 'server command port', String(DEFAULT_COMMAND_PORT))
     .option('--count <n>', 'stop after n frames (0: until Ctrl-C)', '0')
     .option('--json', 'one JSON object per frame')

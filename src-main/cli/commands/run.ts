@@ -115,7 +115,7 @@ export function registerRunCommand(program: Command): void {
     .requiredOption('--mocap <host>', 'Motive (NatNet) server address')
     .option(
       '--mocap-local <address>',
-      'local interface for NatNet (default: 127.0.0.1 for a loopback server, else 0.0.0.0)',
+      'local interface for NatNet (default: the one on the route to --mocap; 127.0.0.1 for a loopback server)',
     )
     .option('--scene <file>', 'scene file (its task: resources/tasks/<scene name>.json)')
     .option('--task <file>', 'task file (costs and planner settings; names its scene)')

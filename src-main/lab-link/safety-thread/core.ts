@@ -211,6 +211,7 @@ export class SafetyCore {
         type: 'ready',
         robot: this.robotInfo(),
         mocapApp: info.appName,
+        mocapLocal: natnet.localEndpoint!,
         priority: this.threadPriority,
       });
     } catch (err) {

@@ -240,6 +240,14 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
       type: z.literal('ready'),
       robot: robotInfoSchema,
       mocapApp: z.string(),
+      /** Where the NatNet client listens (NatNetClient.localEndpoint): for the lab's firewall rules. */
+      mocapLocal: z
+        .object({
+          address: z.string(),
+          commandPort: z.number().int(),
+          dataPort: z.number().int().optional(),
+        })
+        .strict(),
       priority: prioritySchema,
     })
     .strict(),

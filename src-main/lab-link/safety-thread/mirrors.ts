@@ -141,7 +141,11 @@ export class MocapMirror {
   private readonly listeners: FrameListener[] = [];
   private stats: MocapStats | undefined;
 
-  constructor(readonly appName: string) {}
+  constructor(
+    readonly appName: string,
+    /** Where the client listens: the mocap interface's address and its sockets' ports. */
+    readonly localEndpoint: { address: string; commandPort: number; dataPort?: number },
+  ) {}
 
   on(event: 'frame', fn: FrameListener): () => void {
     this.listeners.push(fn);
@@ -167,6 +171,7 @@ export class MocapMirror {
         frameRate: 0,
         droppedFrames: 0,
         olderFrames: 0,
+        unconfirmedFrames: 0,
         repeatedFrames: 0,
         restarts: 0,
         systemLatency: undefined,
@@ -174,6 +179,8 @@ export class MocapMirror {
         decodeErrors: 0,
         lastDecodeError: undefined,
         foreignPackets: 0,
+        spoofSigns: 0,
+        lastSpoofSign: undefined,
         roundTrip: undefined,
       }
     );

@@ -83,7 +83,7 @@ export class SafetyThread extends EventEmitter<Events> {
       },
       () => this.send({ type: 'robot-stop' }),
     );
-    this.natnet = new MocapMirror(ready.mocapApp);
+    this.natnet = new MocapMirror(ready.mocapApp, ready.mocapLocal);
     this.priority = ready.priority;
     // What came before (states and frames before ready) is handled first.
     worker.listen({
