@@ -10,6 +10,13 @@ export const rendererOutDir = path.join(appRoot, 'out', 'renderer');
 export const resourcesDir = path.join(appRoot, 'resources');
 export const scenesDir = path.join(resourcesDir, 'scenes');
 export const tasksDir = path.join(resourcesDir, 'tasks');
+/** The learned coarse model shipped with Parapush (trained by `parapush learn train`). */
+export const shippedLearnedModelDir = path.join(resourcesDir, 'models', 'cvs-learned');
+
+/** The learned coarse model runs use: $PARAPUSH_LEARNED_MODEL (a model of your own), else the shipped one. */
+export function learnedModelDirInUse(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PARAPUSH_LEARNED_MODEL ?? shippedLearnedModelDir;
+}
 
 /** Overrides the folder of the operator's own scenes (tests, lab machines with a shared disk). */
 export const USER_SCENES_ENV = 'PARAPUSH_SCENES_DIR';
