@@ -90,10 +90,7 @@ export class LearnedCoarseModel {
 
   /** Loads `dir`, else $PARAPUSH_LEARNED_MODEL (a model directory of your own), else the shipped model. */
   static load(scene: Scene, dir?: string): LearnedCoarseModel {
-    return new LearnedCoarseModel(
-      scene,
-      loadLearnedModel(dir ?? learnedModelDirInUse()),
-    );
+    return new LearnedCoarseModel(scene, loadLearnedModel(dir ?? learnedModelDirInUse()));
   }
 
   step(x: State, ux: number, uy: number, dt: number, out?: State): State {
