@@ -15,6 +15,8 @@ import {
   type ConsoleSnapshot,
   type FoxgloveStatus,
   type RunStatus,
+  type SceneRef,
+  type SceneSource,
   type ValidationProblem,
 } from '#contract/console-api';
 import { plannerPresets, type PlannerPresetName, type PlannerSettings } from '#contract/planner-settings';
@@ -42,6 +44,7 @@ import {
   type RunSink,
 } from './run-controller';
 import { SceneLibrary } from './scene-library';
+import { userScenesDir } from '../common/paths';
 import { SettingsStore } from './settings-store';
 import { SessionService } from './session-service';
 import type { FoxgloveSwitch } from './foxglove-switch';
@@ -49,8 +52,10 @@ import { liveViewNotice } from '../session/foxglove-live';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 
 export interface ConsoleCoreOptions {
-  /** Folder of the scene library (resources/scenes in the app). */
+  /** Folder of the shipped scenes (resources/scenes in the app), read only. */
   scenesDir: string;
+  /** Folder of the operator's scenes, where saves go; default: paths.ts userScenesDir(). */
+  userScenesDir?: string;
   /** Where planner settings persist; null keeps them in memory only. */
   settingsFile?: string | null;
   runController?: RunController;
@@ -69,7 +74,7 @@ export interface ConsoleCoreOptions {
    * The scene the console opens on: the one its lab was started on (console-lab.ts), so the table
    * view, the pre-flight checklist and the next run speak of the same scene from the start.
    */
-  scene?: { scene: Scene; file: string | null };
+  scene?: { scene: Scene; file: string | null; source?: SceneSource };
   /** The live Foxglove view, an operator setting: told every message a run's session log gets. */
   foxglove?: FoxgloveSwitch;
 }
@@ -92,6 +97,7 @@ export class ConsoleCore {
   private readonly listeners = new Set<EventListener>();
   private scene: Scene | null = null;
   private sceneFile: string | null = null;
+  private sceneSource: SceneSource | null = null;
   private sceneDirty = false;
   /**
    * The console's run owner (the run controller's): the one writer of the run status, its clock,
@@ -113,7 +119,7 @@ export class ConsoleCore {
   private readonly foxglove: FoxgloveSwitch | null;
 
   constructor(options: ConsoleCoreOptions) {
-    this.library = new SceneLibrary(options.scenesDir);
+    this.library = new SceneLibrary(options.scenesDir, options.userScenesDir ?? userScenesDir());
     this.settings = new SettingsStore(options.settingsFile ?? null);
     this.runController = options.runController ?? new UnavailableRunController();
     this.connections = options.connections ?? new UnconfiguredConnections();
@@ -137,6 +143,7 @@ export class ConsoleCore {
     if (options.scene) {
       this.scene = options.scene.scene;
       this.sceneFile = options.scene.file;
+      this.sceneSource = options.scene.file === null ? null : (options.scene.source ?? 'shipped');
     }
     this.connections.useScene?.(this.scene);
     this.unsubscribeConnections = this.connections.subscribe((status) => {
@@ -191,6 +198,7 @@ export class ConsoleCore {
     return {
       scene: this.scene,
       sceneFile: this.sceneFile,
+      sceneSource: this.sceneSource,
       settings: this.settings.get(),
       presets: (Object.keys(plannerPresets) as PlannerPresetName[]).map((name) => ({
         name,
@@ -214,19 +222,19 @@ export class ConsoleCore {
       case 'snapshot.get':
         return this.snapshot();
       case 'scene.list':
-        return { files: this.library.list() };
+        return { scenes: this.library.list(), saveDir: this.library.userDir };
       case 'scene.load':
-        return this.setScene(this.library.load(command.file), command.file, false);
+        return this.loadScene(command);
       case 'scene.import':
         return this.importScene(command.name, command.text);
       case 'scene.save':
-        return this.saveScene(command.file);
+        return this.saveScene(command.file, command.overwrite);
       case 'scene.validate':
         return { problems: validateScene(command.scene) };
       case 'scene.update': {
         const problems = validateScene(command.scene);
         if (problems.length > 0) return { scene: this.scene, file: this.sceneFile, problems };
-        return this.setScene(sceneSchema.parse(command.scene), this.sceneFile, true);
+        return this.setScene(sceneSchema.parse(command.scene), this.sceneFile, true, this.sceneSource);
       }
       case 'settings.get':
         return { settings: this.settings.get() };
@@ -473,23 +481,48 @@ export class ConsoleCore {
     return this.setScene(parseScene(json, name), null, true);
   }
 
-  private saveScene(file: string) {
-    if (!this.scene) throw new Error('there is no scene to save');
-    this.library.save(file, this.scene);
-    this.sceneFile = file;
-    this.sceneDirty = false;
-    this.publish({ type: 'scene', scene: this.scene, file, dirty: false });
-    this.log('info', 'scene', `saved ${file}`);
-    return { file };
+  /**
+   * A library scene, or, when the file is missing or invalid, its problems with the scene on
+   * screen unchanged (the renderer names the file and says it was not loaded).
+   */
+  private loadScene(ref: SceneRef) {
+    let scene: Scene;
+    try {
+      scene = this.library.load(ref);
+    } catch (err) {
+      if (!(err instanceof SceneFileError)) throw err;
+      this.log('error', 'scene', `${ref.file} was not loaded: ${err.message}`);
+      return { scene: this.scene, file: this.sceneFile, problems: err.problems };
+    }
+    return this.setScene(scene, ref.file, false, ref.source);
   }
 
-  private setScene(scene: Scene, file: string | null, dirty: boolean) {
+  /**
+   * Saves into the operator's folder only. Replacing a file there takes the operator's word
+   * (`overwrite`), but for the file the scene was opened from or last saved to.
+   */
+  private saveScene(file: string, overwrite: boolean) {
+    if (!this.scene) throw new Error('there is no scene to save');
+    const target = this.library.pathOf({ file, source: 'user' });
+    const ownFile = this.sceneSource === 'user' && this.sceneFile === file;
+    if (!overwrite && !ownFile && this.library.exists(file)) return { file, path: target, saved: false };
+    this.library.save(file, this.scene);
+    this.sceneFile = file;
+    this.sceneSource = 'user';
+    this.sceneDirty = false;
+    this.publish({ type: 'scene', scene: this.scene, file, source: 'user', dirty: false });
+    this.log('info', 'scene', `saved ${target}`);
+    return { file, path: target, saved: true };
+  }
+
+  private setScene(scene: Scene, file: string | null, dirty: boolean, source: SceneSource | null = null) {
     if (this.runActive()) throw new Error('the scene cannot change while a run is in progress');
     this.scene = scene;
     this.sceneFile = file;
+    this.sceneSource = file === null ? null : source;
     this.sceneDirty = dirty;
     this.connections.useScene?.(scene);
-    this.publish({ type: 'scene', scene, file, dirty: this.sceneDirty });
+    this.publish({ type: 'scene', scene, file, source: this.sceneSource, dirty: this.sceneDirty });
     return { scene, file, problems: [] as ValidationProblem[] };
   }
 

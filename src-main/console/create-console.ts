@@ -18,8 +18,10 @@ export const DEFAULT_SCENE = 'isrr-obstacle.json';
 
 export interface ConsoleOptions {
   lab: LabSettings;
-  /** Scene library folder; default: the app's resources/scenes. */
+  /** Shipped scenes (read only); default: the app's resources/scenes. */
   scenesDir?: string;
+  /** The operator's scenes, where saves go; default: paths.ts userScenesDir(). */
+  userScenesDir?: string;
   /** Task files of what-if and the planner presets; default: the app's resources/tasks. */
   tasksDir?: string;
   /** The scene the lab starts on, a file of the scene library; default: DEFAULT_SCENE. */
@@ -63,6 +65,7 @@ export function createConsole(o: ConsoleOptions): Console {
     whatIf: lab.whatIf,
     scene: lab.scene,
     scenesDir,
+    ...(o.userScenesDir ? { userScenesDir: o.userScenesDir } : {}),
     settingsFile: o.settingsFile ?? null,
     sessionsDir: o.sessionsDir ?? defaultSessionsDir(),
     ...(o.foxglove ? { foxglove: o.foxglove } : {}),

@@ -25,7 +25,7 @@ import type { PlannerStep } from '#contract/console-api';
 import type { RunSummary } from '#contract/planner-events';
 import { parseRunSpec, taskForSpec } from './run-spec';
 import { withNoiseSlope } from './noise-slope';
-import { commitPattern, currentCommit } from './provenance';
+import { commitPattern, currentCommit, inputFileSchema, type InputFile } from './provenance';
 import { inShard, type Shard } from '../common/shard';
 import { readStoredJson } from '../common/stored-json';
 
@@ -52,6 +52,8 @@ export interface ExperimentOptions extends ExperimentConfig {
   outDir: string;
   shard: Shard;
   workers: number;
+  /** The input files' hashes for experiment.json (provenance.ts recordInputs); absent: not recorded. */
+  inputs?: InputFile[];
   /**
    * Where each run's session log goes (run/recorded-run.ts), to play back in the console or
    * Foxglove; none is written without it.
@@ -74,6 +76,8 @@ export const experimentFileSchema = experimentConfigSchema
     commit: z.string().regex(commitPattern),
     /** The command that reruns the whole experiment into the folder. */
     command: z.string(),
+    /** Content hashes of the task, scene and model files (absent: recorded before they were). */
+    inputs: z.array(inputFileSchema).optional(),
   })
   .strict();
 export type ExperimentFile = z.infer<typeof experimentFileSchema>;
@@ -120,6 +124,7 @@ export function claimOutDir(
   outDir: string,
   config: ExperimentConfig,
   commit: string = currentCommit(),
+  inputs?: InputFile[],
 ): void {
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, 'experiment.json');
@@ -134,12 +139,19 @@ export function claimOutDir(
       throw new Error(
         `${outDir} holds another experiment: its runs are from commit ${existing.commit}, this code is ${commit}; use a new --out`,
       );
+    // Runs of other inputs (a scene file edited in place) are another experiment too.
+    const differs = existing.inputs && inputs && JSON.stringify(existing.inputs) !== JSON.stringify(inputs);
+    if (differs)
+      throw new Error(
+        `${outDir} holds another experiment: its runs read other input files (${existing.inputs!.map((i) => i.file).join(', ')}); use a new --out`,
+      );
     return;
   }
   const contents: ExperimentFile = {
     ...configOf(config),
     commit,
     command: experimentCommand(config, path.relative(process.cwd(), outDir) || '.'),
+    ...(inputs ? { inputs } : {}),
   };
   writeFileSync(file, `${JSON.stringify(contents, null, 2)}\n`);
 }
@@ -152,7 +164,7 @@ export function sceneSeed(seed: number, scene: number): number {
 export async function runExperiment(o: ExperimentOptions): Promise<{ ran: number; skipped: number }> {
   // A slope the task cannot take fails before the folder is claimed.
   experimentTask(o.taskDef, o);
-  claimOutDir(o.outDir, configOf(o));
+  claimOutDir(o.outDir, configOf(o), currentCommit(), o.inputs);
   let ran = 0;
   let skipped = 0;
   await runScenes({

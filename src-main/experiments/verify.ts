@@ -2,11 +2,14 @@
  * `parapush experiment verify`: reruns a few stored runs of an experiment folder on the current
  * code and checks that every observed state, executed control and outcome repeats bit for bit.
  * Planning and task times are wall clock and never repeat; everything else in a run is a function
- * of the code, the task and the seeds, so any difference means the code moved the results.
+ * of the code, the input files (task, scene, learned model) and the seeds, so any difference means
+ * the code or an input moved the results. Inputs whose content hashes differ from those in
+ * experiment.json are named first, so a scene edited in place is not mistaken for a code change.
  */
 import path from 'node:path';
 import type { Scene } from '#contract/scene';
 import type { Task } from '../planning/task-file';
+import { checkInputs, currentInputs, type InputCheck, type InputSources } from './provenance';
 import { readRunRecords, type RunRecord } from './run-record';
 import { configOf, readExperimentFile, runScenes } from './runner';
 
@@ -23,6 +26,10 @@ export interface VerifyOptions {
   maxActions?: number;
   /** A changed task for every rerun; a test injects a changed cost weight here. */
   adjustTask?(task: Task): Task;
+  /** The input files this verify reads, to compare with those the experiment recorded. */
+  inputs?: Omit<InputSources, 'models'>;
+  /** Told which inputs changed before any run starts (the runs take minutes). */
+  onInputs?(check: InputCheck): void;
   /** Told when a run starts and when it repeated. */
   onProgress?(note: string): void;
   signal?: AbortSignal;
@@ -39,7 +46,10 @@ export interface Difference {
   now: unknown;
 }
 
-export type VerifyResult = { ok: true; runs: number } | { ok: false; runs: number; difference: Difference };
+/** Whether the runs repeat, and what the input check found (null: no inputs given to check). */
+export type VerifyResult = { inputs: InputCheck | null } & (
+  { ok: true; runs: number } | { ok: false; runs: number; difference: Difference }
+);
 
 export class VerifyError extends Error {}
 
@@ -66,6 +76,11 @@ export async function verifyExperiment(o: VerifyOptions): Promise<VerifyResult> 
         throw new VerifyError(`${path.join(o.dir, 'runs')} has no run of ${m} on scene ${s}`);
   // The pool size the runs were recorded with: `auto` and adaptive models resolve by it.
   const workers = stored.get(`${models[0]}#${scenes[0]}`)!.workers;
+  // Every model's inputs, not only the rerun ones': a retrained model is news either way.
+  const inputs = o.inputs
+    ? checkInputs(file.inputs, currentInputs({ ...o.inputs, models: config.models }))
+    : null;
+  if (inputs) o.onInputs?.(inputs);
 
   let runs = 0;
   let difference: Difference | null = null;
@@ -102,7 +117,7 @@ export async function verifyExperiment(o: VerifyOptions): Promise<VerifyResult> 
     o.signal?.removeEventListener('abort', onAbort);
   }
   if (o.signal?.aborted && !difference) throw new VerifyError('interrupted');
-  return difference ? { ok: false, runs, difference } : { ok: true, runs };
+  return difference ? { ok: false, runs, difference, inputs } : { ok: true, runs, inputs };
 }
 
 /**

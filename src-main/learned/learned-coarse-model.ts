@@ -9,8 +9,6 @@
  * Parareal then has to iterate away. The result is projected to a feasible state like the
  * analytical model's, because a regression model can leave bodies slightly inside each other.
  */
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { requirePusher, type Scene } from '#contract/scene';
 import { layoutForScene, type Control, type State, type StateLayout } from '#contract/state';
 import { footprintOf, footprintReach } from '#physics/geometry2d';
@@ -22,14 +20,10 @@ import { disposeMlp, forward, mlpFromWeights, type Mlp } from './network';
 import { standardize, unstandardize } from './normalization';
 import { padState, paddedLayout, unpadState } from './slots';
 import { tf } from './tf-backend';
+import { learnedModelDirInUse, shippedLearnedModelDir } from '../common/paths';
 
 /** The model shipped with Parapush (trained by `parapush learn train`, see its model card). */
-export const defaultLearnedModelDir = path.resolve(
-  fileURLToPath(new URL('../..', import.meta.url)),
-  'resources',
-  'models',
-  'cvs-learned',
-);
+export const defaultLearnedModelDir = shippedLearnedModelDir;
 
 /** Slack on what a push can reach (m): contact starts before the footprints touch in MuJoCo. */
 const REACH_MARGIN = 0.005;
@@ -96,10 +90,7 @@ export class LearnedCoarseModel {
 
   /** Loads `dir`, else $PARAPUSH_LEARNED_MODEL (a model directory of your own), else the shipped model. */
   static load(scene: Scene, dir?: string): LearnedCoarseModel {
-    return new LearnedCoarseModel(
-      scene,
-      loadLearnedModel(dir ?? process.env.PARAPUSH_LEARNED_MODEL ?? defaultLearnedModelDir),
-    );
+    return new LearnedCoarseModel(scene, loadLearnedModel(dir ?? learnedModelDirInUse()));
   }
 
   step(x: State, ux: number, uy: number, dt: number, out?: State): State {

@@ -282,6 +282,8 @@ export interface LoadedTask {
   task: Task;
   scene: Scene;
   file: string;
+  /** The scene's file, as the task names it (relative to the task file). */
+  sceneFile: string;
 }
 
 export function parseTask(value: unknown, file = '<task>'): Task {
@@ -295,7 +297,8 @@ export function parseTask(value: unknown, file = '<task>'): Task {
 
 export function loadTaskFile(file: string): LoadedTask {
   const task = readStoredJson(file, taskSchema, { what: 'task', error: TaskFileError });
-  const scene = loadSceneFile(path.resolve(path.dirname(file), task.scene));
+  const sceneFile = path.resolve(path.dirname(file), task.scene);
+  const scene = loadSceneFile(sceneFile);
   checkTaskFitsScene(task, scene, file);
   const s = task.sampling;
   if (s.kind === 'wafr-point' && !tableRegion(scene.table).contains(s.start.x, s.start.y))
@@ -311,7 +314,7 @@ export function loadTaskFile(file: string): LoadedTask {
           `${file}: invalid task\n  sampling.${field}: reaches off the table of scene "${scene.name}"`,
         );
     }
-  return { task, scene, file };
+  return { task, scene, file, sceneFile };
 }
 
 /**

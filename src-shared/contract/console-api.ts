@@ -32,6 +32,15 @@ const sceneFileNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$/, 'must be a file name ending in .json (no folders)');
 
+/**
+ * Where a library scene lives: shipped with the app (read only) or in the operator's own folder
+ * (~/.parapush/scenes), where every save goes.
+ */
+export const sceneSourceSchema = z.enum(['shipped', 'user']);
+export type SceneSource = z.infer<typeof sceneSourceSchema>;
+export const sceneRefSchema = z.object({ file: sceneFileNameSchema, source: sceneSourceSchema }).strict();
+export type SceneRef = z.infer<typeof sceneRefSchema>;
+
 /** A session log file name inside the sessions folder: no folders, no way out of it. */
 const sessionFileNameSchema = z
   .string()
@@ -56,7 +65,14 @@ const point3 = z.tuple([finite, finite, finite]).describe('m');
 export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('snapshot.get') }).strict(),
   z.object({ type: z.literal('scene.list') }).strict(),
-  z.object({ type: z.literal('scene.load'), file: sceneFileNameSchema }).strict(),
+  /** A library scene; a bare name is a shipped one. */
+  z
+    .object({
+      type: z.literal('scene.load'),
+      file: sceneFileNameSchema,
+      source: sceneSourceSchema.default('shipped'),
+    })
+    .strict(),
   /** A scene chosen by the operator outside the library (file picker): its text and name. */
   z
     .object({
@@ -65,7 +81,18 @@ export const commandSchema = z.discriminatedUnion('type', [
       text: z.string().max(1_000_000),
     })
     .strict(),
-  z.object({ type: z.literal('scene.save'), file: sceneFileNameSchema }).strict(),
+  /**
+   * Saves the current scene into the operator's folder (never among the shipped files). A file
+   * there other than the one the scene came from is replaced only with `overwrite`; without it the
+   * result says it exists and nothing is written.
+   */
+  z
+    .object({
+      type: z.literal('scene.save'),
+      file: sceneFileNameSchema,
+      overwrite: z.boolean().default(false),
+    })
+    .strict(),
   /** Validates a candidate scene without changing the current one. */
   z.object({ type: z.literal('scene.validate'), scene: z.unknown() }).strict(),
   /** Replaces the current scene when the candidate is valid. */
@@ -403,6 +430,8 @@ export const eventSchema = z.discriminatedUnion('type', [
       type: z.literal('scene'),
       scene: sceneSchema.nullable(),
       file: z.string().nullable(),
+      /** Where `file` is (null or absent: the scene came from no library file). */
+      source: sceneSourceSchema.nullable().optional(),
       dirty: z.boolean(),
     })
     .strict(),
@@ -468,6 +497,7 @@ export const snapshotSchema = z
   .object({
     scene: sceneSchema.nullable(),
     sceneFile: z.string().nullable(),
+    sceneSource: sceneSourceSchema.nullable(),
     settings: plannerSettingsSchema,
     presets: z.array(z.object({ name: plannerPresetNameSchema, label: z.string() }).strict()),
     run: runStatusSchema,
@@ -483,10 +513,12 @@ export type ConsoleSnapshot = z.infer<typeof snapshotSchema>;
 
 export const commandResultSchemas = {
   'snapshot.get': snapshotSchema,
-  'scene.list': z.object({ files: z.array(z.string()) }).strict(),
+  /** The library, the operator's scenes first, and the folder saves go to. */
+  'scene.list': z.object({ scenes: z.array(sceneRefSchema), saveDir: z.string() }).strict(),
   'scene.load': sceneResult,
   'scene.import': sceneResult,
-  'scene.save': z.object({ file: z.string() }).strict(),
+  /** saved false: `path` exists and was left alone (ask, then save again with overwrite). */
+  'scene.save': z.object({ file: z.string(), path: z.string(), saved: z.boolean() }).strict(),
   'scene.validate': z.object({ problems: z.array(validationProblemSchema) }).strict(),
   'scene.update': sceneResult,
   'settings.get': z.object({ settings: plannerSettingsSchema }).strict(),

@@ -46,8 +46,21 @@ export const SCENE_LIMITS = {
   maxOpeningSpeed: 0.15,
 } as const;
 
+/**
+ * "must be at most 1 m", and, for a value that reads as millimetres typed into a file in metres,
+ * how to write it: 14.5 is more than 1 m; scene files are in metres (14.5 mm = 0.0145).
+ */
+export function lengthLimitMessage(limit: number, value: unknown): string {
+  // Ten times the limit and more reads as millimetres: 14.5 for a 14.5 mm radius.
+  if (typeof value !== 'number' || !(value >= 10 * limit) || value / 1000 > limit)
+    return `must be at most ${limit} m`;
+  return `${value} is more than ${limit} m; scene files are in metres (${value} mm = ${value / 1000})`;
+}
+
 /** A positive length of a body, at most SCENE_LIMITS.bodySize. */
-const bodyLength = positive.max(SCENE_LIMITS.bodySize, `must be at most ${SCENE_LIMITS.bodySize} m`);
+const bodyLength = positive.max(SCENE_LIMITS.bodySize, {
+  error: (issue) => lengthLimitMessage(SCENE_LIMITS.bodySize, issue.input),
+});
 const frictionCoefficient = nonNegative.max(
   SCENE_LIMITS.friction,
   `must be at most ${SCENE_LIMITS.friction}`,
@@ -105,7 +118,9 @@ export const obstacleSchema = z
   })
   .strict();
 
-const tableSide = positive.max(SCENE_LIMITS.tableSize, `must be at most ${SCENE_LIMITS.tableSize} m`);
+const tableSide = positive.max(SCENE_LIMITS.tableSize, {
+  error: (issue) => lengthLimitMessage(SCENE_LIMITS.tableSize, issue.input),
+});
 
 export const tableSchema = z
   .object({
@@ -336,17 +351,15 @@ export const sceneSchema = z
     // A broken outline is reported by the table's own check; positions judged against it would
     // only add noise.
     const table = outlineProblems(scene.table).length === 0 ? tableRegion(scene.table) : null;
-    const onTable = (p: { x: number; y: number }): boolean => !table || table.contains(p.x, p.y);
-    scene.sliders.forEach((s, i) => {
-      if (!onTable(s.pose))
-        ctx.addIssue({ code: 'custom', path: ['sliders', i, 'pose'], message: 'is off the table' });
-    });
-    if (scene.pusher && !onTable(scene.pusher.position)) {
-      ctx.addIssue({ code: 'custom', path: ['pusher', 'position'], message: 'is off the table' });
-    }
+    const offTable = (p: { x: number; y: number }, path: (string | number)[]): void => {
+      if (table && !table.contains(p.x, p.y))
+        ctx.addIssue({ code: 'custom', path, message: offTableMessage(p, scene.table) });
+    };
+    scene.sliders.forEach((s, i) => offTable(s.pose, ['sliders', i, 'pose']));
+    if (scene.pusher) offTable(scene.pusher.position, ['pusher', 'position']);
     robotIssues(scene, ctx);
-    if (!onTable(scene.goal.center))
-      ctx.addIssue({ code: 'custom', path: ['goal', 'center'], message: 'is off the table' });
+    offTable(scene.goal.center, ['goal', 'center']);
+
     if (!scene.sliders.some((s) => s.id === scene.goal.slider)) {
       ctx.addIssue({
         code: 'custom',
@@ -355,6 +368,30 @@ export const sceneSchema = z
       });
     }
   });
+
+/**
+ * "is off the table" with the bounds the point broke: the coordinates out of the table's extent
+ * ("x must be within -0.40..0.40 m"), or, inside the extent but off an outline, the outline's.
+ */
+export function offTableMessage(
+  p: { x: number; y: number },
+  table: { size: { x: number; y: number }; outline?: readonly unknown[] | undefined },
+): string {
+  const hx = table.size.x / 2;
+  const hy = table.size.y / 2;
+  // At least two decimals (0.40), as many as the size has up to 0.1 mm (0.3375).
+  const metres = (v: number) => {
+    const [whole, decimals = ''] = String(Number(Math.abs(v).toFixed(4))).split('.');
+    return `${v < 0 ? '-' : ''}${whole}.${decimals.padEnd(2, '0')}`;
+  };
+  const range = (h: number) => `${metres(-h)}..${metres(h)} m`;
+  const out = [
+    ...(Math.abs(p.x) > hx ? [`x must be within ${range(hx)}`] : []),
+    ...(Math.abs(p.y) > hy ? [`y must be within ${range(hy)}`] : []),
+  ];
+  if (out.length > 0) return `is off the table (${out.join(', ')})`;
+  return `is off the table: outside its outline (table.outline; the table spans x ${range(hx)}, y ${range(hy)})`;
+}
 
 /** The robot checks of a scene: one robot, and what a gripper needs. */
 function robotIssues(
@@ -384,7 +421,11 @@ function robotIssues(
   if (!scene.gripper) return;
   const { x, y } = scene.gripper.pose;
   if (Math.abs(x) > scene.table.size.x / 2 || Math.abs(y) > scene.table.size.y / 2)
-    ctx.addIssue({ code: 'custom', path: ['gripper', 'pose'], message: 'is off the table' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['gripper', 'pose'],
+      message: offTableMessage({ x, y }, scene.table),
+    });
   for (const field of ['maxYawRate', 'maxOpeningSpeed'] as const) {
     if (scene.limits[field] === undefined)
       ctx.addIssue({ code: 'custom', path: ['limits', field], message: 'a gripper scene needs this limit' });

@@ -230,6 +230,15 @@ describe('parapush experiment and experiment merge', () => {
         command: expect.stringMatching(
           /^npx parapush experiment --task tiny --models coarse --scenes 1 --seed 1 --out /,
         ),
+        // The task file outside the checkout by its absolute path, its scene inside it relative to it.
+        inputs: [
+          { role: 'task', file: taskFile, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+          {
+            role: 'scene',
+            file: 'test/fixtures/lab-short-scene.json',
+            sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          },
+        ],
       });
 
       const again = await experiment();

@@ -10,6 +10,7 @@ import {
   type RunController,
 } from '../../src-main/console/run-controller';
 import { SceneLibrary } from '../../src-main/console/scene-library';
+import { loadSceneFile } from '../../src-main/common/config-files';
 import { RunOwner } from '../../src-main/run/run-owner';
 import { ABORTED } from '../../src-main/run/run-report';
 
@@ -19,7 +20,8 @@ let events: ConsoleEvent[];
 
 function makeCore(runController?: RunController) {
   const core = new ConsoleCore({
-    scenesDir: dir,
+    scenesDir: path.join(dir, 'shipped'),
+    userScenesDir: path.join(dir, 'mine'),
     settingsFile: path.join(dir, 'settings.json'),
     runController,
   });
@@ -36,8 +38,9 @@ async function loaded(core: ConsoleCore) {
 
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'parapush-core-'));
-  const library = new SceneLibrary(dir);
-  library.save('isrr-obstacle.json', new SceneLibrary(scenes).load('isrr-obstacle.json'));
+  // A shipped folder of its own: the library writes only into its user folder.
+  const library = new SceneLibrary(path.join(dir, 'unused'), path.join(dir, 'shipped'), []);
+  library.save('isrr-obstacle.json', loadSceneFile(path.join(scenes, 'isrr-obstacle.json')));
   events = [];
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,9 +69,10 @@ describe('ConsoleCore', () => {
       file: 'isrr-obstacle.json',
       dirty: false,
     });
-    expect(parseCommandResult('scene.list', await core.handle({ type: 'scene.list' })).files).toEqual([
-      'isrr-obstacle.json',
-    ]);
+    expect(parseCommandResult('scene.list', await core.handle({ type: 'scene.list' }))).toEqual({
+      scenes: [{ file: 'isrr-obstacle.json', source: 'shipped' }],
+      saveDir: path.join(dir, 'mine'),
+    });
   });
 
   it('reports validation problems with field paths and keeps the current scene', async () => {
@@ -90,7 +94,9 @@ describe('ConsoleCore', () => {
     const r = parseCommandResult('scene.update', await core.handle({ type: 'scene.update', scene: moved }));
     expect(r.scene?.sliders[0]!.pose.x).toBe(0.123);
     await core.handle({ type: 'scene.save', file: 'moved.json' });
-    expect(JSON.parse(readFileSync(path.join(dir, 'moved.json'), 'utf8')).sliders[0].pose.x).toBe(0.123);
+    expect(JSON.parse(readFileSync(path.join(dir, 'mine', 'moved.json'), 'utf8')).sliders[0].pose.x).toBe(
+      0.123,
+    );
   });
 
   it('imports scene text and reports bad JSON', async () => {

@@ -134,7 +134,13 @@ describe('web mode server', () => {
     ws.send(JSON.stringify({ kind: 'command', id: 7, command: { type: 'scene.list' } }));
     expect(await response).toMatchObject({
       id: 7,
-      response: { ok: true, result: { files: expect.arrayContaining(['isrr-obstacle.json']) } },
+      response: {
+        ok: true,
+        result: {
+          scenes: expect.arrayContaining([{ file: 'isrr-obstacle.json', source: 'shipped' }]),
+          saveDir: expect.any(String),
+        },
+      },
     });
     ws.close();
   });
@@ -151,7 +157,7 @@ describe('web mode server', () => {
     try {
       const scenes: string[] = [];
       client.onEvent((e) => e.type === 'scene' && scenes.push(e.scene?.name ?? ''));
-      const r = await client.request({ type: 'scene.load', file: 'isrr-obstacle.json' });
+      const r = await client.request({ type: 'scene.load', file: 'isrr-obstacle.json', source: 'shipped' });
       expect(r.scene?.name).toBe('isrr-obstacle');
       await expect(client.request({ type: 'run.start', mode: 'dry' })).rejects.toThrow('not available yet');
       await expect(client.request({ type: 'run.start', mode: 'warp' } as never)).rejects.toThrow(

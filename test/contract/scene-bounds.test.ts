@@ -70,7 +70,8 @@ describe('scene bounds', () => {
       'a 10 m slider',
       (s: SceneJson) => (s.sliders[0]!.shape.radius = 10),
       'sliders[0].shape.radius',
-      /at most 1 m/,
+      // 10 reads as millimetres: the message says scene files are in metres.
+      /10 is more than 1 m; scene files are in metres/,
     ],
     ['a 1 t slider', (s: SceneJson) => (s.sliders[0]!.mass = 1000), 'sliders[0].mass', /at most 50 kg/],
     ['friction 100', (s: SceneJson) => (s.table.friction = 100), 'table.friction', /at most 5/],

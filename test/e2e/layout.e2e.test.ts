@@ -107,7 +107,7 @@ describe.skipIf(!haveChromium)('console layout (Chromium, real core, virtual lab
     await show('Scene');
     const list = page.getByLabel('Scene file');
     await expect.poll(() => list.locator('option').count()).toBeGreaterThan(1);
-    const shown = await list.evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex]?.value);
+    const shown = await list.evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex]?.label);
     // The list starts on the scene on screen, and Load loads what it shows.
     expect(shown).toBe(core.snapshot().sceneFile);
     await page.getByRole('button', { name: 'Load', exact: true }).click();

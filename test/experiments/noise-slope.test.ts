@@ -83,7 +83,7 @@ describe('noise slope override', () => {
 
     const verify = (dir: string): ReturnType<typeof verifyExperiment> =>
       verifyExperiment({ dir, taskDef: task, scene: wafr.scene });
-    expect(await verify(noisy)).toEqual({ ok: true, runs: 1 });
+    expect(await verify(noisy)).toEqual({ ok: true, runs: 1, inputs: null });
     // The same runs claimed to be of another level no longer repeat: verify takes the recorded slope.
     const json = JSON.parse(readFileSync(path.join(noisy, 'experiment.json'), 'utf8')) as object;
     writeFileSync(path.join(noisy, 'experiment.json'), JSON.stringify({ ...json, noiseSlope: 0.05 }));

@@ -85,7 +85,7 @@ describe('verifyExperiment on a committed experiment', () => {
   it('passes when the current code repeats the stored runs', async () => {
     const notes: string[] = [];
     const result = await verifyExperiment({ ...subset, onProgress: (n) => notes.push(n) });
-    expect(result).toEqual({ ok: true, runs: 1 });
+    expect(result).toEqual({ ok: true, runs: 1, inputs: null });
     expect(notes).toEqual([
       'coarse scene 0: rerunning',
       'coarse scene 0: repeats (20 actions, action-limit)',

@@ -2,7 +2,7 @@
  * The console as the end-to-end tests drive it: web mode on the real core with the in-process
  * virtual lab (virtual UR, gripper and NatNet server on loopback), wired as `parapush web` wires
  * them, opened in Debian's Chromium. Runs are recorded as in `parapush web`, but into the test's
- * temp folder (PARAPUSH_SESSIONS_DIR), never the home folder.
+ * temp folder (PARAPUSH_SESSIONS_DIR), never the home folder; scenes saved go there too.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,7 @@ export async function openConsoleInChromium(viewport: {
   const { core, lab, close } = createConsole({
     lab: { kind: 'virtual', multicast: false },
     scenesDir: path.resolve('resources/scenes'),
+    userScenesDir: path.join(root, 'scenes'),
     tasksDir: path.resolve('resources/tasks'),
     workers: 1,
     sessionsDir: defaultSessionsDir(),

@@ -235,3 +235,30 @@ describe('LiveCanvas', () => {
     expect(onMoved).not.toHaveBeenCalled();
   });
 });
+
+describe('LiveCanvas as the scene editor', () => {
+  it('draws the start poses being edited, not the live ones', async () => {
+    // The lab's pusher and object elsewhere than the scene's start: (0.1, 0.2) and (0.2, -0.1) m.
+    const live = state([0.1, 0.2], [0.2, -0.1, 0]);
+    const { rerender } = render(LiveCanvas, props({ liveState: live }));
+    await frame((c) => expectDisc(c.discs(SLIDER).at(-1), [320 + 0.2 * 540, 240 + 0.1 * 540, 0.05115 * 540]));
+    await rerender(props({ liveState: live, editable: true }));
+    // The scene's start: object at (-0.22, 0) m, pusher at (-0.3, 0) m.
+    await frame((c) => expectDisc(c.discs(SLIDER).at(-1), [320 - 0.22 * 540, 240, 0.05115 * 540]));
+    await frame((c) => expectDisc(c.discs(PUSHER).at(-1), [320 - 0.3 * 540, 240, 0.0145 * 540]));
+  });
+
+  it('rounds a dragged position to 0.1 mm, in metres', async () => {
+    const onMoved = vi.fn();
+    render(LiveCanvas, props({ editable: true, onMoved }));
+    await frame((c) => expect(c.discs(SLIDER)).toHaveLength(1));
+    // To 300.089 mm, -12.34567 mm: the pointer lands between 0.1 mm steps.
+    const to = [320 + 0.300089 * 540, 240 + 0.01234567 * 540];
+    await fireEvent.pointerDown(canvas(), { clientX: 201.2, clientY: 240, pointerId: 1 });
+    await fireEvent.pointerMove(canvas(), { clientX: to[0], clientY: to[1], pointerId: 1 });
+    await fireEvent.pointerUp(canvas(), { clientX: to[0], clientY: to[1], pointerId: 1 });
+    const moved = onMoved.mock.calls[0]![0] as Scene;
+    expect(moved.sliders[0]!.pose.x).toBe(0.3001);
+    expect(moved.sliders[0]!.pose.y).toBe(-0.0123);
+  });
+});

@@ -7,7 +7,12 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConsoleCommand } from '#contract/console-api';
-import { defaultPlannerSettings, type PlannerSettings } from '#contract/planner-settings';
+import {
+  defaultPlannerSettings,
+  plannerPresets,
+  plannerSettingsSchema,
+  type PlannerSettings,
+} from '#contract/planner-settings';
 import PlannerView from '../../src-renderer/src/views/PlannerView.svelte';
 import { fakeClient } from '../helpers/fake-client';
 
@@ -83,5 +88,27 @@ describe('Planner view: prediction model settings', () => {
     await screen.findByRole('status');
     expect(document.querySelector('[data-field="prediction.timestep"]')).toBeNull();
     expect(sentSettings(sent).prediction.timestep).toBe(0.0005);
+  });
+});
+
+describe('Planner view: presets', () => {
+  const presets = (Object.keys(plannerPresets) as (keyof typeof plannerPresets)[]).map((name) => ({
+    name,
+    label: plannerPresets[name].label,
+  }));
+  const shownPreset = () => (screen.getByLabelText('Preset') as HTMLSelectElement).value;
+
+  it('starts on Recommended, the settings the console starts with', () => {
+    render(PlannerView, { client: fakeCore().client, settings: defaultPlannerSettings, presets });
+    expect(shownPreset()).toBe('recommended');
+  });
+
+  it('names the preset the settings are, and none for settings of the operator', async () => {
+    const isrr = plannerSettingsSchema.parse(plannerPresets['isrr2019-parareal-1'].settings);
+    const { rerender } = render(PlannerView, { client: fakeCore().client, settings: isrr, presets });
+    expect(shownPreset()).toBe('isrr2019-parareal-1');
+    await rerender({ settings: { ...isrr, rollouts: 7 } });
+    expect(shownPreset()).toBe('');
+    expect(screen.getByRole('option', { name: 'custom settings (choose a preset…)' })).toBeTruthy();
   });
 });

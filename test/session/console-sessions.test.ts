@@ -43,8 +43,11 @@ describe('sessions in the console core', () => {
     });
     const events: ConsoleEvent[] = [];
     core.subscribe((e) => events.push(e));
-    const scenes = (await core.handle({ type: 'scene.list' })) as { ok: true; result: { files: string[] } };
-    await core.handle({ type: 'scene.load', file: scenes.result.files[0]! });
+    const scenes = (await core.handle({ type: 'scene.list' })) as {
+      ok: true;
+      result: { scenes: { file: string; source: string }[] };
+    };
+    await core.handle({ type: 'scene.load', ...scenes.result.scenes.find((r) => r.source === 'shipped')! });
     await core.handle({ type: 'run.start', mode: 'dry' });
     await until(() => events.some((e) => e.type === 'log' && /session log .*finished/.test(e.message)));
     const live = events.filter((e) => e.type === 'state' || e.type === 'planner-step');

@@ -17,7 +17,7 @@ import { readRunRecords, type RunRecord } from '../../experiments/run-record';
 import { reportTitle, writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
 import { parseRunSpec } from '../../experiments/run-spec';
-import { currentCommit } from '../../experiments/provenance';
+import { currentCommit, describeInputCheck, recordInputs } from '../../experiments/provenance';
 import {
   claimOutDir,
   configOf,
@@ -74,7 +74,8 @@ const shippedTaskNames = (): string[] =>
 
 /** The options the experiment command and its sweep share, parsed and checked. */
 function experimentInputs(opts: ExperimentCliOptions) {
-  const { task, scene } = loadTask(opts.task);
+  const loaded = loadTask(opts.task);
+  const { task, scene } = loaded;
   const models = opts.models
     .split(',')
     .map((m) => m.trim())
@@ -90,6 +91,7 @@ function experimentInputs(opts: ExperimentCliOptions) {
   return {
     task,
     scene,
+    inputs: recordInputs({ taskFile: loaded.file, sceneFile: loaded.sceneFile, models }),
     models,
     scenes: wholeNumber('--scenes', opts.scenes, 1),
     seed: wholeNumber('--seed', opts.seed, 0),
@@ -197,7 +199,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option('--json', 'print the summary as one JSON object instead of the Markdown table')
     .action(async (opts: ExperimentCliOptions) => {
-      const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const { task, scene, inputs, models, scenes, seed, shard, workers } = experimentInputs(opts);
       const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
       checkNoiseSlope(task, b);
       const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
@@ -211,6 +213,7 @@ export function registerExperimentCommand(program: Command): void {
           ...(b !== undefined ? { noiseSlope: b } : {}),
           taskDef: task,
           scene,
+          inputs,
           outDir: opts.out,
           ...(opts.sessions ? { sessionsDir: path.join(opts.out, 'sessions') } : {}),
           shard,
@@ -250,8 +253,8 @@ export function registerExperimentCommand(program: Command): void {
         const c = readExperimentFile(dir);
         if (
           config &&
-          JSON.stringify({ ...configOf(config), commit: config.commit }) !==
-            JSON.stringify({ ...configOf(c), commit: c.commit })
+          JSON.stringify({ ...configOf(config), commit: config.commit, inputs: config.inputs }) !==
+            JSON.stringify({ ...configOf(c), commit: c.commit, inputs: c.inputs })
         )
           throw new UsageError(
             `${dir} belongs to another experiment than ${opts.into} (or ran at another commit)`,
@@ -259,7 +262,7 @@ export function registerExperimentCommand(program: Command): void {
         config = c;
       }
       if (!config) throw new UsageError('no experiment.json found in --out or the shard folders');
-      claimOutDir(opts.into, config, config.commit);
+      claimOutDir(opts.into, config, config.commit, config.inputs);
       for (const dir of shards) {
         if (path.resolve(dir) === path.resolve(opts.into)) continue;
         for (const sub of ['runs', 'sessions']) {
@@ -295,7 +298,7 @@ export function registerExperimentCommand(program: Command): void {
         printSweepReport(opts.out);
         return;
       }
-      const { task, scene, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const { task, scene, inputs, models, scenes, seed, shard, workers } = experimentInputs(opts);
       const levels = sub.noiseSlopes.split(',').map((v) => noiseSlope('--noise-slopes', v.trim()));
       if (new Set(levels).size !== levels.length)
         throw new UsageError('--noise-slopes: name each level once');
@@ -311,6 +314,7 @@ export function registerExperimentCommand(program: Command): void {
           noiseSlopes: levels,
           taskDef: task,
           scene,
+          inputs,
           outDir: opts.out,
           ...(opts.sessions ? { sessions: true } : {}),
           shard,
@@ -353,7 +357,8 @@ export function registerExperimentCommand(program: Command): void {
       async (dir: string, opts: { scene: string; only?: string; maxActions?: string; taskFile?: string }) => {
         requireFile(path.join(dir, 'experiment.json'), 'verify');
         const config = readExperimentFile(dir);
-        const { task, scene } = loadTask(opts.taskFile ?? config.task);
+        const loaded = loadTask(opts.taskFile ?? config.task);
+        const { task, scene } = loaded;
         const scenes = opts.scene.split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
         const only = opts.only
           ?.split(',')
@@ -374,6 +379,10 @@ export function registerExperimentCommand(program: Command): void {
             scenes,
             models,
             ...(maxActions !== undefined ? { maxActions } : {}),
+            inputs: { taskFile: loaded.file, sceneFile: loaded.sceneFile },
+            onInputs: (check) => {
+              for (const line of describeInputCheck(check)) process.stdout.write(`${dir}: ${line}\n`);
+            },
             signal: abort.signal,
             onProgress: (note) => {
               if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);

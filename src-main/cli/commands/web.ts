@@ -24,7 +24,11 @@ export function registerWebCommand(program: Command): void {
     .command('web')
     .description('serve the console UI to a browser on 127.0.0.1, behind a per-launch token')
     .option('-p, --port <port>', 'TCP port on 127.0.0.1 (0 picks a free one)', '8321')
-    .option('--scenes <dir>', 'scene library folder', scenesDir)
+    .option(
+      '--scenes <dir>',
+      'folder of shipped scenes, read only (saves go to ~/.parapush/scenes, or $PARAPUSH_SCENES_DIR)',
+      scenesDir,
+    )
     .option('--settings <file>', 'where planner settings persist (default: in memory only)')
     .option('--lab <file>', 'lab settings (JSON) of a real lab; default: the in-process virtual lab only')
     .option('--workers <W>', 'fine-model worker processes per run (default: one per core)')

@@ -3,7 +3,7 @@
  * value goes back into the SI scene.
  */
 import type { Scene, Shape } from '#contract/scene';
-import { degFromRad, mFromMm, mmFromM, radFromDeg } from './units';
+import { degFromRad, mFromMm, mmFromM, radFromDeg, roundAngle, roundLength } from './units';
 
 export type Unit = 'mm' | 'deg' | 'kg' | '';
 
@@ -24,8 +24,9 @@ export function toDisplay(unit: Unit, si: number): number {
   return unit === 'mm' ? mmFromM(si) : unit === 'deg' ? degFromRad(si) : si;
 }
 
+/** A typed value back in SI, at the editor's resolution for lengths and angles (units.ts). */
 export function fromDisplay(unit: Unit, shown: number): number {
-  return unit === 'mm' ? mFromMm(shown) : unit === 'deg' ? radFromDeg(shown) : shown;
+  return unit === 'mm' ? roundLength(mFromMm(shown)) : unit === 'deg' ? roundAngle(radFromDeg(shown)) : shown;
 }
 
 /** A shape's size fields by name (radius for cylinders, sizeX/sizeY for boxes). */

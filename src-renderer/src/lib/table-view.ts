@@ -4,6 +4,7 @@
  */
 import type { Scene, Shape } from '#contract/scene';
 import { boundingRadius } from '#contract/scene';
+import { roundLength } from './units';
 
 export interface ViewTransform {
   scale: number; // px per metre
@@ -92,9 +93,11 @@ export function hitTest(scene: Scene, x: number, y: number): DragTarget | null {
   return null;
 }
 
-/** A copy of the scene with the target moved to (x, y), table frame. */
-export function moveTo(scene: Scene, target: DragTarget, x: number, y: number): Scene {
+/** A copy of the scene with the target moved to (x, y), table frame, rounded to 0.1 mm. */
+export function moveTo(scene: Scene, target: DragTarget, px: number, py: number): Scene {
   const next = plainCopy(scene);
+  const x = roundLength(px);
+  const y = roundLength(py);
   switch (target.kind) {
     case 'pusher':
       if (next.pusher) next.pusher.position = { x, y };

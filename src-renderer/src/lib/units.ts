@@ -17,3 +17,19 @@ export function parseField(text: string): number | null {
   const v = Number(trimmed);
   return Number.isFinite(v) ? v : null;
 }
+
+/**
+ * The scene editor's resolution: 0.1 mm and 0.1 deg, still stored in metres and radians, so a
+ * drag saves 0.3001, not 0.30008937779305606.
+ */
+export const LENGTH_STEP = 1e-4;
+
+/** A length rounded to 0.1 mm (m in, m out). */
+export function roundLength(m: number): number {
+  return Number((Math.round(m / LENGTH_STEP) * LENGTH_STEP).toFixed(4));
+}
+
+/** An angle rounded to 0.1 deg (rad in, rad out). */
+export function roundAngle(rad: number): number {
+  return radFromDeg(Math.round(degFromRad(rad) * 10) / 10);
+}

@@ -17,6 +17,7 @@ import {
   type PlannerStep,
   type PreflightReportPayload,
   type RunStatus,
+  type SceneSource,
   type SessionSummary,
   type ValidationProblem,
 } from '#contract/console-api';
@@ -93,6 +94,8 @@ export const idleRun: RunStatus = idleRunStatus;
 export class ConsoleState {
   scene = $state<Scene | null>(null);
   sceneFile = $state<string | null>(null);
+  /** Where sceneFile is: shipped (read only) or the operator's folder; null: no library file. */
+  sceneSource = $state<SceneSource | null>(null);
   sceneDirty = $state(false);
   /** Edits not yet taken by the core; null when every edit is in the live scene. */
   sceneDraft = $state.raw<SceneDraft | null>(null);
@@ -173,6 +176,7 @@ export class ConsoleState {
   applySnapshot(s: ConsoleSnapshot): void {
     this.scene = s.scene;
     this.sceneFile = s.sceneFile;
+    this.sceneSource = s.sceneSource;
     this.settings = s.settings;
     this.presets = s.presets;
     this.run = s.run;
@@ -195,6 +199,7 @@ export class ConsoleState {
       case 'scene':
         this.scene = event.scene;
         this.sceneFile = event.file;
+        this.sceneSource = event.source ?? null;
         this.sceneDirty = event.dirty;
         break;
       case 'settings':
