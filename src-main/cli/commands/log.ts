@@ -7,6 +7,7 @@ import { exportCsv } from '../../session/csv-export';
 import { SessionLog, SessionLogError } from '../../session/reader';
 import { describeMocapHealth, mocapHealthOf } from '../../session/mocap-health';
 import { describeStreamGaps, streamGapsOf } from '../../session/stream-gaps';
+import { describeLoss } from '../../session/finalize';
 import { recoverSessionFile } from '../../session/recovery';
 import { foxglovePort } from '../../session/foxglove-live';
 import { serveRecordedSession } from '../../session/foxglove-playback';
@@ -97,8 +98,9 @@ export function registerLogCommand(program: Command): void {
         switch (r.action) {
           case 'recovered':
             process.stdout.write(
-              `${file}: recovered ${Object.values(r.summary.messageCounts).reduce((a, b) => a + b, 0)} messages ` +
-                `(${r.summary.duration.toFixed(3)} s); ${r.discardedBytes} bytes of a torn last record dropped\n`,
+              `${file}: recovered ${r.messages} messages (${r.summary.duration.toFixed(3)} s); ` +
+                `${describeLoss(r.lost)}` +
+                `${r.damagedCopy ? `; the original is kept as ${r.damagedCopy}` : ''}\n`,
             );
             break;
           case 'already-complete':
