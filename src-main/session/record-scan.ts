@@ -271,3 +271,17 @@ function resync(view: DataView, bytes: Uint8Array, from: number): number | null 
 function hex(n: number): string {
   return n.toString(16).padStart(2, '0');
 }
+
+/**
+ * Why the records that fill `bytes` (each opcode, length, content, back to back: a chunk, or a
+ * chunk's message indexes) cannot be read, or null when they can.
+ */
+export function recordsProblem(bytes: Uint8Array): string | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at < bytes.byteLength;) {
+    const f = frame(view, bytes, at);
+    if (!f.ok) return f.reason;
+    at = f.end;
+  }
+  return null;
+}

@@ -41,6 +41,8 @@ export function registerLogCommand(program: Command): void {
       userErrors(file, async () => {
         const session = await SessionLog.open(file);
         try {
+          // A damaged chunk is named here, not left for whoever opens the log next.
+          await session.verify();
           const summary = await session.summary();
           const channels = session.channelCounts();
           const mocap = await mocapHealthOf(session);
@@ -132,6 +134,11 @@ export function registerLogCommand(program: Command): void {
         const speed = Number(opts.speed);
         if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0, got "${opts.speed}"`);
         const session = await SessionLog.open(file);
+        // Damage shows before a viewer connects, not partway through the playback.
+        await session.verify().catch(async (err: unknown) => {
+          await session.close();
+          throw err;
+        });
         const live = await startLive(port);
         const stop = new AbortController();
         const onSignal = () => stop.abort();
