@@ -20,7 +20,8 @@ import {
 } from '../common/rotation';
 import { orientationFromZUp, orientationToZUp, pointFromZUp, pointToZUp, type UpAxis } from './axes';
 import { CalibrationError, fitPlanarRigid, fitRigid3d, type RigidFit } from './fit';
-import { residualSchema } from './residual';
+import { CALIBRATION_LIMITS as L } from './limits';
+import { residualMismatch, residualOf, residualSchema, type Residual } from './residual';
 import { readStoredJson } from '../common/stored-json';
 
 export interface PointPair {
@@ -31,6 +32,12 @@ export interface PointPair {
 }
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+/** A coordinate or translation component, m: finite and within a lab room. */
+const coordinate = finite.refine(
+  (v) => Math.abs(v) <= L.distance,
+  `must be within ±${L.distance} m (the size of a lab)`,
+);
+const point3 = z.tuple([coordinate, coordinate, coordinate]);
 const setupName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - only');
 
 export const calibrationSchema = z
@@ -39,12 +46,32 @@ export const calibrationSchema = z
     kind: z.enum(['2d', '3d']),
     upAxis: z.enum(['y', 'z']),
     /** Z-up mocap -> table: p_table = rotate(rotation, p) + translation. Quaternion x, y, z, w. */
-    rotation: z.tuple([finite, finite, finite, finite]),
-    translation: z.tuple([finite, finite, finite]),
+    rotation: z
+      .tuple([finite, finite, finite, finite])
+      .refine(
+        (q) => Math.abs(Math.hypot(...q) - 1) <= L.unitTolerance,
+        `must be a unit quaternion (norm 1 within ${L.unitTolerance})`,
+      ),
+    translation: point3,
     residual: residualSchema,
+    /**
+     * The point pairs the calibration was fitted to (motion capture as streamed, table): its
+     * residual is recomputed from them on load. Absent in calibrations written before they were
+     * kept, or not fitted (the virtual lab's truth).
+     */
+    points: z
+      .array(
+        z.object({ mocap: point3, table: z.union([z.tuple([coordinate, coordinate]), point3]) }).strict(),
+      )
+      .optional(),
     createdAt: z.string(),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    const again = mocapResidual(c);
+    const problem = again && residualMismatch(c.residual, again, L.residualTolerance);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['residual'], message: problem });
+  });
 
 export type Calibration = z.infer<typeof calibrationSchema>;
 
@@ -67,6 +94,20 @@ export function tablePoint(c: Calibration, mocap: Vec3): Vec3 {
 
 export function tableOrientation(c: Calibration, mocap: Quat): Quat {
   return quatMultiply(c.rotation, orientationToZUp(mocap, c.upAxis));
+}
+
+/** The residual of a calibration's stored points (their distances after the transform, m); null without points. */
+export function mocapResidual(
+  c: Omit<Calibration, 'setup' | 'createdAt' | 'kind' | 'residual'>,
+): Residual | null {
+  if (!c.points || c.points.length === 0) return null;
+  return residualOf(
+    c.points.map((p) => {
+      const t = tablePoint(c as Calibration, p.mocap);
+      const [x, y, z = 0] = p.table;
+      return Math.hypot(t[0] - x, t[1] - y, t[2] - z);
+    }),
+  );
 }
 
 /** The inverse mapping, table -> mocap (the virtual server streams what Motive would see). */
@@ -94,7 +135,7 @@ function zUpPairs(pairs: readonly PointPair[], upAxis: UpAxis): { src: Vec3[]; d
 /** Least-squares rotation + translation (6 dof) from Z-up mocap points to table points. */
 export function fitCalibration3d(pairs: readonly PointPair[], upAxis: UpAxis, setup: string): Calibration {
   const { src, dst } = zUpPairs(pairs, upAxis);
-  return calibrationOf(setup, '3d', upAxis, fitRigid3d(src, dst));
+  return calibrationOf(setup, '3d', upAxis, fitRigid3d(src, dst), pairs);
 }
 
 /**
@@ -103,10 +144,16 @@ export function fitCalibration3d(pairs: readonly PointPair[], upAxis: UpAxis, se
  */
 export function fitCalibration2d(pairs: readonly PointPair[], upAxis: UpAxis, setup: string): Calibration {
   const { src, dst } = zUpPairs(pairs, upAxis);
-  return calibrationOf(setup, '2d', upAxis, fitPlanarRigid(src, dst));
+  return calibrationOf(setup, '2d', upAxis, fitPlanarRigid(src, dst), pairs);
 }
 
-function calibrationOf(setup: string, kind: '2d' | '3d', upAxis: UpAxis, fit: RigidFit): Calibration {
+function calibrationOf(
+  setup: string,
+  kind: '2d' | '3d',
+  upAxis: UpAxis,
+  fit: RigidFit,
+  pairs: readonly PointPair[],
+): Calibration {
   return calibrationSchema.parse({
     setup,
     kind,
@@ -114,6 +161,7 @@ function calibrationOf(setup: string, kind: '2d' | '3d', upAxis: UpAxis, fit: Ri
     rotation: fit.rotation,
     translation: fit.translation,
     residual: fit.residual,
+    points: pairs.map((p) => ({ mocap: [...p.mocap], table: [...p.table] })),
     createdAt: new Date().toISOString(),
   });
 }

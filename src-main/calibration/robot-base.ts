@@ -10,22 +10,42 @@ import { z } from 'zod';
 import type { PlanarFrame } from '#contract/lab-view';
 import { rotZ, type Mat3, type Vec3 } from '../common/rotation';
 import { CalibrationError, fitPlanarRigid } from './fit';
-import type { Residual } from './residual';
+import { CALIBRATION_LIMITS as L } from './limits';
+import { residualOf, type Residual } from './residual';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const vec3 = z.tuple([finite, finite, finite]);
+/** A translation, m: finite and within a lab room. */
+const coordinate = finite.refine(
+  (v) => Math.abs(v) <= L.distance,
+  `must be within ±${L.distance} m (the size of a lab)`,
+);
+const point3 = z.tuple([coordinate, coordinate, coordinate]);
 
 export const calibrationInputSchema = z.union([
   z
-    .object({ R: z.tuple([vec3, vec3, vec3]).describe('table -> base rotation'), t: vec3.describe('m') })
+    .object({
+      R: z
+        .tuple([vec3, vec3, vec3])
+        .superRefine((R, ctx) => {
+          const problem = rotationProblem(R);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .describe('table -> base rotation'),
+      t: point3.describe('m'),
+    })
     .strict(),
   z
     .object({
       yaw: finite.describe('rad, table x axis in the base frame'),
-      offset: vec3.describe('m, table origin in base'),
+      offset: point3.describe('m, table origin in base'),
     })
     .strict(),
 ]);
+
+/** A table -> base point pair the fit used: the pusher on the table, where the arm measured it. */
+export const basePointSchema = z.object({ table: point3, base: point3 }).strict();
+export type BasePoint = z.infer<typeof basePointSchema>;
 export type CalibrationInput = z.infer<typeof calibrationInputSchema>;
 
 /** The table -> base transform the arm works in: a rotation about z by `yaw`, then `t`. */
@@ -50,7 +70,8 @@ export function tableToBase(input: CalibrationInput, maxTilt = MAX_TILT): TableT
   if ('yaw' in cal) {
     [yaw, tilt, t] = [cal.yaw, 0, [...cal.offset]];
   } else {
-    checkRotation(cal.R);
+    const problem = rotationProblem(cal.R);
+    if (problem) throw new CalibrationError(problem);
     yaw = Math.atan2(cal.R[1][0], cal.R[0][0]);
     tilt = Math.acos(Math.min(1, Math.max(-1, cal.R[2][2])));
     t = [...cal.t];
@@ -85,26 +106,39 @@ export function robotBaseOnTable(c: CalibrationInput): PlanarFrame {
 export function fitRobotBase(
   table: readonly Vec3[],
   base: readonly Vec3[],
-): { calibration: CalibrationInput; residual: Residual; errors: number[] } {
+): { calibration: CalibrationInput; residual: Residual; errors: number[]; points: BasePoint[] } {
   const fit = fitPlanarRigid(table, base);
   return {
     calibration: { yaw: fit.yaw, offset: fit.translation },
     residual: fit.residual,
     errors: fit.errors,
+    points: table.map((p, i) => ({ table: [...p], base: [...base[i]!] })),
   };
 }
 
-function checkRotation(R: Mat3): void {
+/** Why R is not a rotation (not orthonormal, or a reflection), or null when it is. */
+function rotationProblem(R: Mat3): string | null {
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
       const dot = R[0][i]! * R[0][j]! + R[1][i]! * R[1][j]! + R[2][i]! * R[2][j]!;
-      if (Math.abs(dot - (i === j ? 1 : 0)) > 1e-6)
-        throw new CalibrationError('calibration R is not orthonormal');
+      if (Math.abs(dot - (i === j ? 1 : 0)) > 1e-6) return 'calibration R is not orthonormal';
     }
   }
   const det =
     R[0][0] * (R[1][1] * R[2][2] - R[1][2] * R[2][1]) -
     R[0][1] * (R[1][0] * R[2][2] - R[1][2] * R[2][0]) +
     R[0][2] * (R[1][0] * R[2][1] - R[1][1] * R[2][0]);
-  if (det < 0) throw new CalibrationError('calibration R is a reflection (determinant -1), not a rotation');
+  return det < 0 ? 'calibration R is a reflection (determinant -1), not a rotation' : null;
+}
+
+/** The residual of table -> base point pairs under a calibration (their distances, m); null without points. */
+export function baseResidual(c: CalibrationInput, points: readonly BasePoint[] | undefined): Residual | null {
+  if (!points || points.length === 0) return null;
+  const { R, t } = calibrationTransform(c);
+  return residualOf(
+    points.map(({ table: p, base }) => {
+      const q = [0, 1, 2].map((i) => R[i]![0]! * p[0] + R[i]![1]! * p[1] + R[i]![2]! * p[2] + t[i]!);
+      return Math.hypot(q[0]! - base[0], q[1]! - base[1], q[2]! - base[2]);
+    }),
+  );
 }

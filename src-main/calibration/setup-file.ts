@@ -7,9 +7,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { calibrationSchema } from '../calibration/mocap-table';
-import { residualSchema } from '../calibration/residual';
-import { calibrationInputSchema } from '../calibration/robot-base';
+import { CALIBRATION_LIMITS } from '../calibration/limits';
+import { calibrationSchema, mocapResidual } from '../calibration/mocap-table';
+import { residualMismatch, residualSchema } from '../calibration/residual';
+import { baseResidual, basePointSchema, calibrationInputSchema } from '../calibration/robot-base';
 import { readStoredJson } from '../common/stored-json';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -82,8 +83,18 @@ export const setupSchema = z
         pusherOffset: z.tuple([pusherOffsetComponent, pusherOffsetComponent, pusherOffsetComponent]),
         /** How well the table -> base fit matched its points (m); absent when not fitted by the wizard. */
         residual: residualSchema.optional(),
+        /** The point pairs of that fit: the residual is recomputed from them on load. */
+        points: z.array(basePointSchema).optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine((robot, ctx) => {
+        const again = baseResidual(robot.calibration, robot.points);
+        if (!again) return;
+        const problem = robot.residual
+          ? residualMismatch(robot.residual, again, CALIBRATION_LIMITS.residualTolerance)
+          : `${robot.points!.length} calibration points are kept but no residual`;
+        if (problem) ctx.addIssue({ code: 'custom', path: ['residual'], message: problem });
+      }),
     safety: z
       .object({
         /** The tool stays this far inside the table edges (m). */
@@ -122,6 +133,23 @@ export const setupSchema = z
   });
 
 export type Setup = z.infer<typeof setupSchema>;
+
+/**
+ * How well a setup's calibrations place the pusher: as well as the worse of its two fits, motion
+ * capture -> table and table -> robot base (RMS, m), each recomputed from its stored points, not
+ * read from the file. A calibration fitted from no points (the virtual lab's truth, a base
+ * calibration written by hand) counts as exact; one that claims a fit but keeps no points cannot
+ * be checked: null, which pre-flight refuses.
+ */
+export function setupResidual(setup: Pick<Setup, 'mocap' | 'robot'>): number | null {
+  const fit = (claimed: { pairs: number } | undefined, recomputed: { rms: number } | null) => {
+    if (recomputed) return recomputed.rms;
+    return !claimed || claimed.pairs === 0 ? 0 : null;
+  };
+  const mocap = fit(setup.mocap.residual, mocapResidual(setup.mocap));
+  const robot = fit(setup.robot.residual, baseResidual(setup.robot.calibration, setup.robot.points));
+  return mocap === null || robot === null ? null : Math.max(mocap, robot);
+}
 export type SetupInput = z.input<typeof setupSchema>;
 
 export function defaultSetupDir(): string {

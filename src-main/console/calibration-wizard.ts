@@ -236,6 +236,9 @@ function fitRobot(pairs: readonly Pair[], kind: '2d' | '3d'): Fit {
     errors: fit.errors,
     rms: fit.residual.rms,
     max: fit.residual.max,
-    apply: (s) => ({ ...s, robot: { ...s.robot, calibration: fit.calibration, residual: fit.residual } }),
+    apply: (s) => ({
+      ...s,
+      robot: { ...s.robot, calibration: fit.calibration, residual: fit.residual, points: fit.points },
+    }),
   };
 }

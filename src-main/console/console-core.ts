@@ -138,8 +138,10 @@ export class ConsoleCore {
       runActive: () => this.runActive(),
       ...(options.foxglove ? { liveTap: options.foxglove.tap } : {}),
     });
-    // Logs cut short by a crash are recovered on every start of the console.
-    void this.sessions.recoverOnStartup().catch((err: Error) => this.log('error', 'sessions', err.message));
+    // Logs cut short by a crash are named at start; the operator recovers them from the Sessions view.
+    void this.sessions
+      .reportLogsNeedingRecovery()
+      .catch((err: Error) => this.log('error', 'sessions', err.message));
     if (options.scene) {
       this.scene = options.scene.scene;
       this.sceneFile = options.scene.file;
@@ -265,6 +267,7 @@ export class ConsoleCore {
         return { status: this.abort(command.source) };
       case 'sessions.list':
       case 'sessions.open':
+      case 'sessions.recover':
       case 'sessions.whatif':
       case 'playback.play':
       case 'playback.pause':

@@ -1,8 +1,9 @@
 /**
  * The console's sessions: it opens and closes the log of every run the console starts (one MCAP
  * log per run, src-main/run/run-recorder.ts, fed by the run's owner: every event the console
- * publishes during the run, and the lab's streams through the run itself), recovers logs cut short when the console
- * starts, lists the sessions folder, opens a log for playback (the recorded console events go out
+ * publishes during the run, and the lab's streams through the run itself), names the logs cut short
+ * or damaged when the console starts and recovers one when the operator confirms it (never unasked:
+ * recovery rewrites the file), lists the sessions folder, opens a log for playback (the recorded console events go out
  * again as events, never to the robot) and re-plans logged steps for what-if comparisons.
  */
 import path from 'node:path';
@@ -19,7 +20,8 @@ import { loadRecordedRun, Playback, plannerSteps, type RecordedRun } from '../se
 import { RunRecorder } from '../run/run-recorder';
 import { listSessions, SessionLog } from '../session/reader';
 import type { MessageTap } from '../session/recorder';
-import { recoverSessionsDir } from '../session/recovery';
+import { describeLoss } from '../session/finalize';
+import { recoverSessionFile } from '../session/recovery';
 import { replanStep, WHAT_IF_UNAVAILABLE, type WhatIfPlannerFactory } from '../session/what-if';
 
 type SessionCommand = Extract<ConsoleCommand, { type: `sessions.${string}` | `playback.${string}` }>;
@@ -41,15 +43,18 @@ export class SessionService {
 
   constructor(private readonly o: SessionServiceOptions) {}
 
-  /** Recovers logs cut short by a crash (the console's startup step); reports each in the log. */
-  async recoverOnStartup(): Promise<void> {
+  /** Names the logs that need recovery (the console's startup step); changes none of them. */
+  async reportLogsNeedingRecovery(): Promise<void> {
     if (!this.o.dir) return;
-    for (const r of await recoverSessionsDir(this.o.dir)) {
-      const name = path.basename(r.file);
-      if (r.action === 'recovered')
-        this.o.log('warn', `recovered ${name}, cut short after ${r.summary.duration.toFixed(1)} s`);
-      else if (r.action === 'failed') this.o.log('error', `could not recover ${name}: ${r.problem}`);
-    }
+    const names = (await listSessions(this.o.dir))
+      .filter((s) => s.state === 'needs-recovery')
+      .map((s) => s.file);
+    if (names.length > 0)
+      this.o.log(
+        'warn',
+        `${names.length} session log${names.length === 1 ? ' needs' : 's need'} recovery (${names.join(', ')}): ` +
+          'Sessions view, Recover; nothing is changed until you confirm',
+      );
   }
 
   /**
@@ -107,6 +112,8 @@ export class SessionService {
         return { folder: dir, sessions: await listSessions(dir) };
       case 'sessions.open':
         return this.openSession(path.join(dir, command.file), command.file);
+      case 'sessions.recover':
+        return this.recover(path.join(dir, command.file), command.confirm);
       case 'playback.play':
         this.refuseDuringRun('play back a session');
         return { playback: this.withFile(this.current().playback.play()) };
@@ -149,6 +156,32 @@ export class SessionService {
     this.open = { file: name, run, steps: plannerSteps(run), playback };
     const status = playback.seek(0);
     return { summary, steps: this.open.steps.length, scene: run.scene, playback: { file: name, ...status } };
+  }
+
+  private async recover(file: string, confirm: boolean) {
+    if (!confirm) throw new Error('recovery rewrites the log: it needs the operator to confirm it');
+    this.refuseDuringRun('recover a session log');
+    const r = await recoverSessionFile(file);
+    const name = path.basename(file);
+    switch (r.action) {
+      case 'already-complete':
+        throw new Error(`${name} is already a complete log: nothing to recover`);
+      case 'still-recording':
+        throw new Error(`${name} is still being recorded by a running process: not touched`);
+      case 'failed':
+        throw new Error(`could not recover ${name}: ${r.problem}`);
+      case 'recovered': {
+        const lost = describeLoss(r.lost);
+        const kept = r.damagedCopy ? `; the original is kept as ${path.basename(r.damagedCopy)}` : '';
+        this.o.log('warn', `recovered ${name}: ${r.messages} messages, ${lost}${kept}`);
+        return {
+          summary: r.summary,
+          messages: r.messages,
+          lost,
+          damagedCopy: r.damagedCopy && path.basename(r.damagedCopy),
+        };
+      }
+    }
   }
 
   private async whatIf(step: number, settings: PlannerSettings) {

@@ -4,7 +4,7 @@
  * gripper (pusher held) and the fine workers, plus the pre-flight checklist as the lab stands
  * now. Listeners hear only changes.
  */
-import { setupResidual } from '../calibration/residual';
+import { setupResidual } from '../calibration/setup-file';
 import type { Connection, RunStatus } from '#contract/console-api';
 import type { LabView } from '#contract/lab-view';
 import type { Scene } from '#contract/scene';

@@ -21,6 +21,7 @@
  * scene's limits and the lab's (the control program's speed and yaw-rate caps, the Robotiq's
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
+import { setupResidual } from '../calibration/setup-file';
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
 import { runOutcomeOf, type RunEnd } from '#contract/run-end';
 import type { RunOutcome } from '#contract/run-lifecycle';
@@ -34,7 +35,6 @@ import { closeOnTarget } from '../planning/gripper-plans';
 import { planFirstStep, runMpc, type FirstPlan } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
 import { createTaskRun, loopMode, theoreticalSpeedup, type TaskRunParts } from '../planning/task-run';
-import { setupResidual } from '../calibration/residual';
 import { RobotAdapter } from '../robot/adapter';
 import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { toolAtRest } from '../robot/robot-state';

@@ -49,8 +49,11 @@ export interface PreflightInputs {
    * fully open in a gripper scene, where it is the robot.
    */
   gripper: { held: boolean; detail: string } | undefined;
-  /** The setup's calibration residual (RMS, m: calibration/residual.ts setupResidual). */
-  calibration: { residual: number } | undefined;
+  /**
+   * The setup's calibration residual (RMS, m), recomputed from its points (setup-file.ts
+   * setupResidual); null when a fit keeps no points to recompute it from.
+   */
+  calibration: { residual: number | null } | undefined;
   scene: Scene;
   /** Named on the program check when the program does not play. */
   controller?: ControllerReadiness;

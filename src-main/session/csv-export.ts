@@ -37,9 +37,22 @@ export function flatten(value: unknown, prefix = '', out: Row = new Map()): Row 
   return out;
 }
 
+/** Text a spreadsheet would read as a formula (OWASP "CSV injection"): = + - @ tab CR first. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A number, or a list of numbers ("-0.5; 0.2" from an array): signs, digits, points, exponents
+ * and separators only, nothing a formula could call, so it stays as it is.
+ */
+const NUMERIC = /^[-+]?\.?[0-9][0-9.eE+\-; ]*$/;
+
+/**
+ * One CSV cell. Numbers are written as numbers (-0.5 stays -0.5); text that starts like a formula
+ * gets a leading ' so a spreadsheet shows it as text instead of evaluating it: a scene name, an
+ * operator's note or a device's error text in a log is not trusted to be harmless.
+ */
 export function csvCell(v: Cell | undefined): string {
   if (v === null || v === undefined) return '';
-  const s = String(v);
+  const s = typeof v === 'string' && FORMULA_START.test(v) && !NUMERIC.test(v) ? `'${v}` : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

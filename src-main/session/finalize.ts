@@ -1,29 +1,73 @@
 /**
- * From a recorded (or cut short) session file to a valid, chunked and indexed MCAP with a summary.
+ * From a recorded (or cut short, or damaged) session file to a valid, chunked and indexed MCAP
+ * with a summary.
  *
- * The live file holds whole records one after the other (live-writer.ts); a crash or kill can
- * only leave a partial record (or a few zero bytes) at its end. Finalizing reads every complete
- * record up to the first one that does not parse, writes them again with the MCAP writer
- * (chunks, message indexes, statistics, summary) into a temporary file next to it, adds the
- * session summary as a metadata record, and renames it over the original (then syncs the folder,
- * so the rename survives a power cut): at no moment is there no readable log.
+ * The live file holds whole records one after the other (live-writer.ts); a crash or kill leaves
+ * a partial record (or a few zero bytes) at its end, and a damaged disk or copy can leave a bad
+ * record anywhere. Finalizing reads every record that parses (record-scan.ts resynchronises past
+ * a bad one and keeps what follows), writes them again with the MCAP writer (chunks, message
+ * indexes, statistics, summary) into a temporary file next to it, adds the session summary as a
+ * metadata record, and renames it over the original (then syncs the folder, so the rename
+ * survives a power cut): at no moment is there no readable log. When more than a torn last record
+ * is lost, the original is kept beside it as FILE.damaged, and the result says what was lost.
  */
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { access, link, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { McapIndexedReader, McapStreamReader, McapWriter, type McapTypes } from '@mcap/core';
+import { McapIndexedReader, McapWriter } from '@mcap/core';
 import { FileReadable, FileWritable, syncDir } from './mcap-file';
+import { scanRecords, type LostRange, type ScannedRecord } from './record-scan';
 import { SessionLogError } from './session-log-error';
 import { SUMMARY_METADATA_NAME, SummaryBuilder, type SessionSummary } from './session-summary';
 
 const MCAP_MAGIC = new Uint8Array([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]);
-const READ_PIECE = 1 << 20;
 /** Final chunks: big enough to index cheaply, small enough to seek a timeline quickly. */
 const CHUNK_SIZE = 512 * 1024;
 
+/** What a finalize could not carry over from the source. */
+export interface LostData {
+  /** Byte ranges of the source that held no readable record, before a torn tail, in order. */
+  ranges: LostRange[];
+  /** Bytes of a last record cut off by the end of the file (a crash's cut), 0 when none. */
+  tornTailBytes: number;
+  /** Bytes lost in all: the ranges and the torn tail. */
+  bytes: number;
+  /**
+   * Messages missing by their channels' sequence numbers (each channel numbers its messages
+   * 0, 1, 2, ...): those in the damaged ranges. Messages after the last one read are not counted.
+   */
+  messages: number;
+}
+
 export interface FinalizeResult {
   summary: SessionSummary;
-  /** Bytes at the end of the source that did not form a complete record (lost to the crash). */
-  discardedBytes: number;
+  /** Messages written to the finalized log. */
+  messages: number;
+  lost: LostData;
+  /** Where the original was kept (more than a torn tail was lost), or null. */
+  damagedCopy: string | null;
+}
+
+/** Whether a finalize lost more than a crash's cut (the last, unfinished record). */
+export function lostMoreThanTornTail(lost: LostData): boolean {
+  return lost.ranges.length > 0 || lost.messages > 0;
+}
+
+/** What was lost, in one phrase for the operator. */
+export function describeLoss(lost: LostData): string {
+  const parts: string[] = [];
+  if (lost.ranges.length > 0) {
+    const shown = lost.ranges
+      .slice(0, 3)
+      .map((r) => `bytes ${r.start}-${r.end} (${r.reason})`)
+      .join('; ');
+    const more = lost.ranges.length > 3 ? `; and ${lost.ranges.length - 3} more` : '';
+    parts.push(
+      `${lost.messages} message${lost.messages === 1 ? '' : 's'} in ${lost.ranges.length} damaged range${lost.ranges.length === 1 ? '' : 's'} ` +
+        `of ${lost.bytes - lost.tornTailBytes} bytes: ${shown}${more}`,
+    );
+  }
+  if (lost.tornTailBytes > 0) parts.push(`${lost.tornTailBytes} bytes of a torn last record`);
+  return parts.length === 0 ? 'nothing lost' : `lost ${parts.join('; and ')}`;
 }
 
 /** Whether a file is already a complete, indexed MCAP (footer and summary readable). */
@@ -62,103 +106,112 @@ export async function finalizeSessionLog(file: string, recovered: boolean): Prom
   await checkMcapMagic(file);
   const temp = `${file}.finalizing`;
   await rm(temp, { force: true });
-  const source = await open(file, 'r');
+  // Whole: resynchronising looks ahead and back. A session log is tens of MB.
+  const source = await readFile(file);
   const target = await open(temp, 'wx');
   try {
     const writer = new McapWriter({ writable: new FileWritable(target), chunkSize: CHUNK_SIZE });
     const result = await copyRecords(source, writer, recovered);
     await writer.end();
     await target.sync();
-    await source.close();
     await target.close();
+    // The original stays readable under its own name until the rename, and as FILE.damaged after it.
+    const damagedCopy = lostMoreThanTornTail(result.lost) ? await keepDamaged(file) : null;
     await rename(temp, file);
     // Without this, a power cut can bring back the old name pointing at the unfinalized file.
     await syncDir(path.dirname(file));
-    return result;
+    return { ...result, damagedCopy };
   } catch (err) {
-    await source.close().catch(() => undefined);
     await target.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw err;
   }
 }
 
+/** A second name for the original (FILE.damaged, or FILE.damaged-2, ...): the rename then keeps it. */
+async function keepDamaged(file: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? `${file}.damaged` : `${file}.damaged-${n}`;
+    const taken = await access(name).then(
+      () => true,
+      () => false,
+    );
+    if (taken) continue;
+    await link(file, name);
+    return name;
+  }
+}
+
 async function copyRecords(
-  source: Awaited<ReturnType<typeof open>>,
+  source: Uint8Array,
   writer: McapWriter,
   recovered: boolean,
-): Promise<FinalizeResult> {
-  const reader = new McapStreamReader({ validateCrcs: true });
+): Promise<Omit<FinalizeResult, 'damagedCopy'>> {
   const summary = new SummaryBuilder();
   // Source ids -> writer ids: the writer numbers schemas and channels itself.
   const schemaIds = new Map<number, number>();
-  const channels = new Map<number, { id: number; topic: string }>();
-  const pieces = new Uint8Array(READ_PIECE);
-  let position = 0;
-  let broken = false;
+  const channels = new Map<number, { id: number; topic: string; lastSequence: number }>();
   let started = false;
-  let sawFooter = false;
+  let messages = 0;
+  let missing = 0;
 
-  const take = async (record: McapTypes.TypedMcapRecord): Promise<void> => {
+  const take = async (record: ScannedRecord): Promise<void> => {
     switch (record.type) {
       case 'Header':
+        // A second header can only be a resynchronisation onto stray bytes: the first one holds.
+        if (started) break;
         await writer.start({ profile: record.profile, library: record.library });
         started = true;
         break;
       case 'Schema':
-        if (!schemaIds.has(record.id))
+        if (started && !schemaIds.has(record.id))
           schemaIds.set(
             record.id,
             await writer.registerSchema({ name: record.name, encoding: record.encoding, data: record.data }),
           );
         break;
       case 'Channel':
-        if (!channels.has(record.id)) {
+        if (started && !channels.has(record.id)) {
           const id = await writer.registerChannel({
             schemaId: schemaIds.get(record.schemaId) ?? 0,
             topic: record.topic,
             messageEncoding: record.messageEncoding,
             metadata: record.metadata,
           });
-          channels.set(record.id, { id, topic: record.topic });
+          channels.set(record.id, { id, topic: record.topic, lastSequence: -1 });
         }
         break;
       case 'Message': {
         const channel = channels.get(record.channelId);
         if (!channel) break;
+        if (record.sequence > channel.lastSequence + 1) missing += record.sequence - channel.lastSequence - 1;
+        channel.lastSequence = Math.max(channel.lastSequence, record.sequence);
         await writer.addMessage({ ...record, channelId: channel.id });
         summary.add(channel.topic, record.logTime, record.data);
+        messages++;
         break;
       }
       case 'Footer':
-        sawFooter = true;
-        break;
-      default:
-        // Chunk framing, indexes and the old summary are rebuilt by the writer.
         break;
     }
   };
 
-  while (!broken) {
-    const { bytesRead } = await source.read(pieces, 0, READ_PIECE, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    reader.append(pieces.subarray(0, bytesRead));
-    try {
-      for (let r; (r = reader.nextRecord());) await take(r);
-    } catch {
-      // A record that does not parse (torn write, zero fill after a crash): keep what came before.
-      broken = true;
-    }
-  }
+  const scan = await scanRecords(source, take);
   if (!started) throw new SessionLogError('the log has no complete MCAP header: nothing to recover');
-  const total = (await source.stat()).size;
-  // After a parse error the reader's state is unspecified: count everything it had not parsed.
-  const discardedBytes = sawFooter ? 0 : total - (position - reader.bytesRemaining());
   const built = summary.build(recovered);
   await writer.addMetadata({
     name: SUMMARY_METADATA_NAME,
     metadata: new Map([['summary', JSON.stringify(built)]]),
   });
-  return { summary: built, discardedBytes };
+  const rangeBytes = scan.lost.reduce((sum, r) => sum + r.end - r.start, 0);
+  return {
+    summary: built,
+    messages,
+    lost: {
+      ranges: scan.lost,
+      tornTailBytes: scan.tornTail,
+      bytes: rangeBytes + scan.tornTail,
+      messages: missing,
+    },
+  };
 }

@@ -5,15 +5,27 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { IWritable, McapTypes } from '@mcap/core';
 
-/** Random-access reads from an open file. */
+/**
+ * Random-access reads from an open file. Every read is checked against the file's size before
+ * anything is allocated: the offsets and lengths come from the file's own indexes, and a damaged
+ * index can name 2^64 - 1 bytes.
+ */
 export class FileReadable implements McapTypes.IReadable {
+  private bytes: bigint | undefined;
+
   constructor(private readonly handle: FileHandle) {}
 
   async size(): Promise<bigint> {
-    return BigInt((await this.handle.stat()).size);
+    this.bytes ??= BigInt((await this.handle.stat()).size);
+    return this.bytes;
   }
 
   async read(offset: bigint, size: bigint): Promise<Uint8Array> {
+    const total = await this.size();
+    if (offset < 0n || size < 0n || offset + size > total)
+      throw new Error(
+        `a read of ${size} bytes at byte ${offset} (a length or offset from the file itself) runs past its end (${total} bytes)`,
+      );
     const buffer = new Uint8Array(Number(size));
     const { bytesRead } = await this.handle.read(buffer, 0, buffer.byteLength, Number(offset));
     if (bytesRead < buffer.byteLength) throw new Error(`short read at ${offset}: file ends early`);

@@ -1,10 +1,11 @@
 /**
- * Reading session logs back: open one (with a clear error for an empty, foreign or cut-short
- * file), read its summary, read its channels in log-time order with every message validated
- * against its channel's schema (older forms of a channel upgraded: legacy-messages.ts), and list
- * a folder of sessions.
+ * Reading session logs back: open one (with a clear error for an empty, foreign, cut-short or
+ * damaged file), read its summary, read its channels in log-time order with every message
+ * validated against its channel's schema (older forms of a channel upgraded: legacy-messages.ts),
+ * check its chunks, and list a folder of sessions. Whatever the MCAP library reports about a
+ * damaged file reaches the caller as one SessionLogError line naming the file and what to do.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
 import { formatIssues } from '#contract/console-api';
@@ -12,7 +13,9 @@ import { channels, isTopic, withAbsentNulls, type MessageOf, type Topic } from '
 import { checkMcapMagic } from './finalize';
 import { inSeconds, upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';
 import { FileReadable } from './mcap-file';
-import { SessionLogError } from './session-log-error';
+import { ListingCache, type ListingEntry } from './listing-cache';
+import { recordsProblem, scanRecords } from './record-scan';
+import { damagedLog, SessionLogError } from './session-log-error';
 import {
   SUMMARY_METADATA_NAME,
   sessionSummarySchema,
@@ -48,10 +51,7 @@ export class SessionLog {
       reader = await McapIndexedReader.Initialize({ readable: new FileReadable(handle) });
     } catch (err) {
       await handle.close();
-      throw new SessionLogError(
-        `${file}: the log is cut short or damaged (${(err as Error).message}); ` +
-          `recover it with "parapush log recover ${file}"`,
-      );
+      throw damagedLog(file, (err as Error).message);
     }
     const topicsInFile = [...reader.channelsById.values()].map((c) => c.topic);
     if (!topicsInFile.includes('/session/info')) {
@@ -70,19 +70,68 @@ export class SessionLog {
 
   /** The stored summary; computed from the messages for a log finalized without one. */
   async summary(): Promise<SessionSummary> {
-    for await (const m of this.reader.readMetadata({ name: SUMMARY_METADATA_NAME })) {
-      const parsed = sessionSummarySchema.safeParse(JSON.parse(m.metadata.get('summary') ?? 'null'));
-      if (!parsed.success) continue;
-      const { startedAt } = parsed.data;
-      // An older log stored its start in ms.
-      return { ...parsed.data, startedAt: startedAt === null ? null : wallSecondsOf(startedAt) };
+    const stored = await this.damageAsError(async () => {
+      for await (const m of this.reader.readMetadata({ name: SUMMARY_METADATA_NAME })) return m;
+      return undefined;
+    });
+    if (stored === undefined) return this.summaryFromMessages();
+    let json: unknown;
+    try {
+      json = JSON.parse(stored.metadata.get('summary') ?? 'null');
+    } catch (err) {
+      throw damagedLog(this.file, `its stored summary is not JSON: ${(err as Error).message}`);
     }
+    const parsed = sessionSummarySchema.safeParse(json);
+    if (!parsed.success) return this.summaryFromMessages();
+    const { startedAt } = parsed.data;
+    // An older log stored its start in ms.
+    return { ...parsed.data, startedAt: startedAt === null ? null : wallSecondsOf(startedAt) };
+  }
+
+  /**
+   * The summary of a log without a stored one, from its messages in file order (the order they
+   * were logged in): one sequential read, seconds faster on a big log than the indexed reader's
+   * merge of chunks by time.
+   */
+  private async summaryFromMessages(): Promise<SessionSummary> {
     const builder = new SummaryBuilder();
-    for await (const m of this.reader.readMessages()) {
-      const channel = this.reader.channelsById.get(m.channelId);
-      if (channel) builder.add(channel.topic, m.logTime, m.data);
-    }
+    const topics = new Map<number, string>();
+    const scan = await scanRecords(await readFile(this.file), async (r) => {
+      if (r.type === 'Channel') topics.set(r.id, r.topic);
+      else if (r.type === 'Message') {
+        const topic = topics.get(r.channelId);
+        if (topic) builder.add(topic, r.logTime, r.data);
+      }
+    });
+    const bad = scan.lost[0];
+    if (bad) throw damagedLog(this.file, `bytes ${bad.start}-${bad.end}: ${bad.reason}`);
     return builder.build(false);
+  }
+
+  /**
+   * Reads every chunk the index names, and its message indexes, and checks them (within the
+   * file, each record framed, a compression this reader knows, the chunk's CRC): damage shows here, at once, instead of partway through a playback.
+   */
+  async verify(): Promise<void> {
+    const readable = new FileReadable(this.handle);
+    for (const chunk of this.reader.chunkIndexes) {
+      // The chunk and its message indexes, which follow it.
+      const bytes = await this.damageAsError(() =>
+        readable.read(chunk.chunkStartOffset, chunk.chunkLength + chunk.messageIndexLength),
+      );
+      const problem = recordsProblem(bytes);
+      if (problem) throw damagedLog(this.file, `the chunk at byte ${chunk.chunkStartOffset}: ${problem}`);
+    }
+  }
+
+  /** Runs a read of the file; what the library throws for a damaged file becomes one clear line. */
+  private async damageAsError<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof SessionLogError) throw err;
+      throw damagedLog(this.file, (err as Error).message);
+    }
   }
 
   /** Topics in the file with their message counts (from the MCAP statistics). */
@@ -96,7 +145,11 @@ export class SessionLog {
   /** Messages of the given topics (all when omitted) in log-time order, each validated. */
   async *messages<T extends Topic>(only?: readonly T[]): AsyncGenerator<LoggedMessage<T>> {
     const wanted = only ? [...only] : undefined;
-    for await (const m of this.reader.readMessages({ topics: wanted, validateCrcs: true })) {
+    const read = this.reader.readMessages({ topics: wanted, validateCrcs: true });
+    for (;;) {
+      const next = await this.damageAsError(() => read.next());
+      if (next.done) return;
+      const m = next.value;
       const topic = this.reader.channelsById.get(m.channelId)?.topic;
       if (!topic || !isTopic(topic)) continue;
       let json: unknown;
@@ -134,29 +187,47 @@ export interface SessionListing {
   bytes: number;
 }
 
-/** Every .mcap file of a folder, newest first, with its summary or why it has none. */
+/**
+ * Every .mcap file of a folder, newest first, with its summary or why it has none. Each log is
+ * opened, summarised and its chunks checked once; the result is kept in the folder's listing
+ * cache (listing-cache.ts) until the file changes.
+ */
 export async function listSessions(dir: string): Promise<SessionListing[]> {
   const names = await sessionFileNames(dir);
+  const cache = await ListingCache.load(dir);
   const out: SessionListing[] = [];
   for (const name of names.sort().reverse()) {
     const file = path.join(dir, name);
-    const bytes = (await stat(file)).size;
+    const { size: bytes, mtimeMs } = await stat(file);
     if (await isBeingRecorded(file)) {
       out.push({ file: name, state: 'recording', summary: null, problem: null, bytes });
       continue;
     }
-    try {
-      const log = await SessionLog.open(file);
-      try {
-        out.push({ file: name, state: 'complete', summary: await log.summary(), problem: null, bytes });
-      } finally {
-        await log.close();
-      }
-    } catch (err) {
-      const problem = (err as Error).message;
-      const state = /cut short/.test(problem) ? 'needs-recovery' : 'unreadable';
-      out.push({ file: name, state, summary: null, problem, bytes });
+    let entry = cache.get(name, { size: bytes, mtimeMs });
+    if (!entry) {
+      entry = { size: bytes, mtimeMs, ...(await examine(file)) };
+      cache.set(name, entry);
     }
+    out.push({ file: name, state: entry.state, summary: entry.summary, problem: entry.problem, bytes });
   }
+  await cache.save(names);
   return out;
+}
+
+/** A log's listing: opened, summarised, its chunks checked. */
+async function examine(file: string): Promise<Omit<ListingEntry, 'size' | 'mtimeMs'>> {
+  try {
+    const log = await SessionLog.open(file);
+    try {
+      const summary = await log.summary();
+      await log.verify();
+      return { state: 'complete', summary, problem: null };
+    } finally {
+      await log.close();
+    }
+  } catch (err) {
+    const problem = (err as Error).message;
+    const state = err instanceof SessionLogError && err.recoverable ? 'needs-recovery' : 'unreadable';
+    return { state, summary: null, problem };
+  }
 }

@@ -119,6 +119,15 @@ export const commandSchema = z.discriminatedUnion('type', [
   // Sessions: recorded run logs, their playback and what-if re-planning. Playback never moves the robot.
   z.object({ type: z.literal('sessions.list') }).strict(),
   z.object({ type: z.literal('sessions.open'), file: sessionFileNameSchema }).strict(),
+  /**
+   * Recovery of one log that needs it (cut short or damaged): rewritten as a complete log, the
+   * original kept as FILE.damaged when more than a torn last record is lost. Refused unless
+   * `confirm` is true, which the console sets only after the operator has confirmed; nothing
+   * recovers a log unasked.
+   */
+  z
+    .object({ type: z.literal('sessions.recover'), file: sessionFileNameSchema, confirm: z.boolean() })
+    .strict(),
   z.object({ type: z.literal('playback.play') }).strict(),
   z.object({ type: z.literal('playback.pause') }).strict(),
   z.object({ type: z.literal('playback.seek'), position: nonNegative.describe('s') }).strict(),
@@ -548,6 +557,17 @@ export const commandResultSchemas = {
       /** The scene the run was recorded on, for the view only: it never becomes the live scene. */
       scene: sceneSchema.nullable(),
       playback: playbackStatusSchema,
+    })
+    .strict(),
+  'sessions.recover': z
+    .object({
+      summary: sessionSummarySchema,
+      /** Messages in the recovered log. */
+      messages: z.number().int().min(0),
+      /** What could not be kept, in words ("lost 1 message in 1 damaged range of ... bytes: ..."). */
+      lost: z.string(),
+      /** File name of the kept original, or null when only a torn last record was lost. */
+      damagedCopy: z.string().nullable(),
     })
     .strict(),
   'playback.play': z.object({ playback: playbackStatusSchema }).strict(),

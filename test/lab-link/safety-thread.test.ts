@@ -107,7 +107,7 @@ describe('safety thread', () => {
 
   it('stops an active run on a message that is not a safety message', async () => {
     const { link } = await labAndLink();
-    const { sup, decisions } = supervise(link, { mocapMaxAge: 5, robotStateMaxAge: 5 });
+    const { sup, decisions } = supervise(link, { mocapMaxAge: 1, robotStateMaxAge: 1 });
     expect(await sup.arm(green)).toBe(true);
     (link.safety as unknown as { send(m: unknown): void }).send({ type: 'command', vx: 0.01 });
     const d = await stopped(sup, decisions);
@@ -117,7 +117,7 @@ describe('safety thread', () => {
 
   it('stops the run, naming the thread, when the safety thread ends', async () => {
     const { link } = await labAndLink();
-    const { sup, decisions } = supervise(link, { mocapMaxAge: 5, robotStateMaxAge: 5 });
+    const { sup, decisions } = supervise(link, { mocapMaxAge: 1, robotStateMaxAge: 1 });
     expect(await sup.arm(green)).toBe(true);
     sup.startRun();
     await (link.safety as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();

@@ -171,7 +171,7 @@ describe('supervised runs in the virtual lab', () => {
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
       // Each one a run's supervisor in the safety thread; the abort reaches it by message.
-      const sup = link.safety.supervise(link.scene, { mocapMaxAge: 5, robotStateMaxAge: 5 });
+      const sup = link.safety.supervise(link.scene, { mocapMaxAge: 1, robotStateMaxAge: 1 });
       expect(await sup.arm({ ok: true, checks: [] })).toBe(true);
       sup.startRun();
       sup.command(i % 2 ? 0.01 : -0.01, 0);

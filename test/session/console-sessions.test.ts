@@ -80,7 +80,7 @@ describe('sessions in the console core', () => {
     core.dispose();
   });
 
-  it('recovers a log cut short when the console starts', async () => {
+  it('names a log cut short when the console starts, and recovers it once the operator confirms', async () => {
     const rec = await SessionRecorder.create({ dir, label: 'live', origin: 'test' });
     recordEveryChannel(rec);
     await new Promise((r) => setTimeout(r, 600));
@@ -90,11 +90,23 @@ describe('sessions in the console core', () => {
     const events: ConsoleEvent[] = [];
     const core = new ConsoleCore({ scenesDir: path.join(repoRoot, 'resources/scenes'), sessionsDir: dir });
     core.subscribe((e) => events.push(e));
-    await until(() => events.some((e) => e.type === 'log' && /recovered cut-short\.mcap/.test(e.message)));
-    const list = (await core.handle({ type: 'sessions.list' })) as {
-      result: { sessions: { file: string; state: string }[] };
-    };
-    expect(list.result.sessions.find((s) => s.file === 'cut-short.mcap')?.state).toBe('complete');
+    await until(() =>
+      events.some((e) => e.type === 'log' && /needs recovery \(cut-short\.mcap\)/.test(e.message)),
+    );
+    const state = async () =>
+      (
+        (await core.handle({ type: 'sessions.list' })) as {
+          result: { sessions: { file: string; state: string }[] };
+        }
+      ).result.sessions.find((s) => s.file === 'cut-short.mcap')?.state;
+    expect(await state()).toBe('needs-recovery');
+    expect(
+      await core.handle({ type: 'sessions.recover', file: 'cut-short.mcap', confirm: true }),
+    ).toMatchObject({
+      ok: true,
+      result: { damagedCopy: null },
+    });
+    expect(await state()).toBe('complete');
     expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
     core.dispose();
   });

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportCsv } from '../../src-main/session/csv-export';
+import { csvCell, exportCsv } from '../../src-main/session/csv-export';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { plannerStep, recordEveryChannel, robotState, sliderIds, stateEvent } from './sample-messages';
 
@@ -26,6 +26,7 @@ function table(file: string): { header: string[]; rows: Record<string, string>[]
 }
 
 const STEPS = 3;
+const INJECTED = '=HYPERLINK("http://127.0.0.1/x";"click")';
 const id = sliderIds[0]!;
 
 beforeAll(async () => {
@@ -34,6 +35,8 @@ beforeAll(async () => {
   for (let i = 1; i < STEPS; i++) rec.event({ type: 'planner-step', step: plannerStep(i, i) });
   for (let i = 0; i < 10; i++) rec.robotState(robotState(i / 500));
   rec.event(stateEvent(1));
+  // A log line with text a spreadsheet would run as a formula (a device's or an operator's words).
+  rec.event({ type: 'log', at: 1_700_000_001, level: 'error', source: 'robot', message: INJECTED });
   await rec.close();
   await exportCsv(rec.file, out);
 });
@@ -134,5 +137,32 @@ describe('CSV export', () => {
       expect.arrayContaining(['at', 'level', 'source', 'message']),
     );
     expect(existsSync(path.join(out, 'session_settings.csv'))).toBe(true);
+  });
+});
+
+describe('CSV cells a spreadsheet would run as formulas', () => {
+  it("prefixes a ' to text that starts with = + - @ tab or CR", () => {
+    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell('+cmd')).toBe("'+cmd");
+    expect(csvCell('-2+3+cmd|"/c calc"!A0')).toBe(`"'-2+3+cmd|""/c calc""!A0"`);
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\t=1')).toBe("'\t=1");
+    expect(csvCell('\r=1')).toBe(`"'\r=1"`);
+    expect(csvCell('goal reached')).toBe('goal reached');
+  });
+
+  it('keeps numbers (and lists of numbers) as numbers', () => {
+    expect(csvCell(-0.5)).toBe('-0.5');
+    expect(csvCell('-0.5')).toBe('-0.5');
+    expect(csvCell('+1e-3')).toBe('+1e-3');
+    expect(csvCell('-0.5; 0.25; -1')).toBe('-0.5; 0.25; -1');
+    expect(csvCell(-1e-7)).toBe('-1e-7');
+    expect(csvCell('-e')).toBe("'-e");
+  });
+
+  it('neutralises a formula that reached the log', () => {
+    const text = readFileSync(path.join(out, 'console_log.csv'), 'utf8');
+    expect(text).toContain(`"'=HYPERLINK(""http://127.0.0.1/x"";""click"")"`);
+    expect(text).not.toMatch(/(^|,)"?=HYPERLINK/m);
   });
 });

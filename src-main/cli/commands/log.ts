@@ -7,6 +7,7 @@ import { exportCsv } from '../../session/csv-export';
 import { SessionLog, SessionLogError } from '../../session/reader';
 import { describeMocapHealth, mocapHealthOf } from '../../session/mocap-health';
 import { describeStreamGaps, streamGapsOf } from '../../session/stream-gaps';
+import { describeLoss } from '../../session/finalize';
 import { recoverSessionFile } from '../../session/recovery';
 import { serveRecordedSession } from '../../session/foxglove-playback';
 import { foxgloveOriginOption, liveViewOptions, startLive, type LiveViewFlags } from '../live-view-options';
@@ -40,6 +41,8 @@ export function registerLogCommand(program: Command): void {
       userErrors(file, async () => {
         const session = await SessionLog.open(file);
         try {
+          // A damaged chunk is named here, not left for whoever opens the log next.
+          await session.verify();
           const summary = await session.summary();
           const channels = session.channelCounts();
           const mocap = await mocapHealthOf(session);
@@ -97,8 +100,9 @@ export function registerLogCommand(program: Command): void {
         switch (r.action) {
           case 'recovered':
             process.stdout.write(
-              `${file}: recovered ${Object.values(r.summary.messageCounts).reduce((a, b) => a + b, 0)} messages ` +
-                `(${r.summary.duration.toFixed(3)} s); ${r.discardedBytes} bytes of a torn last record dropped\n`,
+              `${file}: recovered ${r.messages} messages (${r.summary.duration.toFixed(3)} s); ` +
+                `${describeLoss(r.lost)}` +
+                `${r.damagedCopy ? `; the original is kept as ${r.damagedCopy}` : ''}\n`,
             );
             break;
           case 'already-complete':
@@ -126,6 +130,11 @@ export function registerLogCommand(program: Command): void {
         const speed = Number(opts.speed);
         if (!(speed > 0)) throw new UsageError(`--speed: expected a number above 0, got "${opts.speed}"`);
         const session = await SessionLog.open(file);
+        // Damage shows before a viewer connects, not partway through the playback.
+        await session.verify().catch(async (err: unknown) => {
+          await session.close();
+          throw err;
+        });
         const live = await startLive(port!, origins);
         const stop = new AbortController();
         const onSignal = () => stop.abort();

@@ -90,6 +90,11 @@ export class SafetyCore {
     const parsed = toSafetySchema.safeParse(raw);
     if (!parsed.success) {
       this.supervisor?.runFailed(`malformed message to the safety thread: ${parsed.error.message}`);
+      // A refused new run must not leave the last run's supervisor to be armed in its place.
+      if (typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'supervise') {
+        this.supervisor?.removeAllListeners();
+        this.supervisor = undefined;
+      }
       return;
     }
     try {

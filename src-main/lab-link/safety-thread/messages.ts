@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { preflightReportSchema } from '#contract/console-api';
+import { MAX_CONTROL_DURATION } from '#contract/planner-settings';
 import { sceneSchema } from '#contract/scene';
 import { setupSchema } from '../../calibration/setup-file';
 import type { StopReason } from '../../safety/stop-reasons';
@@ -18,7 +19,7 @@ import type { MocapSnapshot } from '../../mocap/scene-binding';
 import type { FrameOfData } from '../../mocap/messages/frame';
 import type { MocapStats } from '../../mocap/stats';
 import type { RobotState } from '../../robot/robot-state';
-import type { ControlProgramSettings } from '../../robot/control-program';
+import { CONTROL_PROGRAM_DEFAULTS, type ControlProgramSettings } from '../../robot/control-program';
 
 const finite = z.number();
 /**
@@ -30,13 +31,40 @@ const proposal = z.custom<number>((v) => typeof v === 'number', 'a number');
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
+/**
+ * Bounds of the timing fields that cross to the safety thread (s). The thread trusts no number
+ * from the main thread: a bug there that sent a staleness age of 1e9 would switch the staleness
+ * stops off, a streamed control of an hour would run on without the planner, a period of a
+ * nanosecond would flood the thread's timers. These have no other home: the Supervisor's
+ * defaults (0.1 s ages, 0.2 s lookahead) sit inside them.
+ */
+export const SAFETY_MESSAGE_LIMITS = {
+  /**
+   * Largest staleness age (motion capture, robot state) and command gap, s: ten times the
+   * defaults, the slack a test on a loaded machine needs, and still a stop within a second.
+   */
+  maxAge: 1,
+  /** Lookahead of the motion check, s: below 0.05 it sees less than a stop takes, above 2 no task needs it. */
+  lookahead: { min: 0.05, max: 2 },
+  /** A streamed control or finger move lasts at most one control of the longest allowed duration, s. */
+  maxDuration: MAX_CONTROL_DURATION,
+  /**
+   * Period of a streamed control, s: no faster than the controller's 500 Hz RTDE cycle, no
+   * slower than its watchdog (a slower stream would trip it between commands).
+   */
+  period: { min: 0.002, max: CONTROL_PROGRAM_DEFAULTS.watchdogTimeout },
+} as const;
+
+const M = SAFETY_MESSAGE_LIMITS;
+const age = finite.positive().max(M.maxAge);
+
 /** Limits of one run's supervisor beyond the scene's; absent: the Supervisor's defaults. */
 export const supervisorConfigSchema = z
   .object({
-    lookahead: finite.positive().optional(),
-    mocapMaxAge: finite.positive().optional(),
-    robotStateMaxAge: finite.positive().optional(),
-    commandMaxGap: finite.positive().optional(),
+    lookahead: finite.min(M.lookahead.min).max(M.lookahead.max).optional(),
+    mocapMaxAge: age.optional(),
+    robotStateMaxAge: age.optional(),
+    commandMaxGap: age.optional(),
   })
   .strict();
 export type SupervisorConfig = z.infer<typeof supervisorConfigSchema>;
@@ -146,11 +174,17 @@ export const toSafetySchema = z.discriminatedUnion('type', [
       vx: proposal,
       vy: proposal,
       yawRate: proposal,
-      duration: finite.nonnegative(),
-      period: finite.positive(),
+      duration: finite.nonnegative().max(M.maxDuration),
+      period: finite.min(M.period.min).max(M.period.max),
     })
     .strict(),
-  z.object({ type: z.literal('fingers'), openingSpeed: proposal, duration: finite }).strict(),
+  z
+    .object({
+      type: z.literal('fingers'),
+      openingSpeed: proposal,
+      duration: finite.nonnegative().max(M.maxDuration),
+    })
+    .strict(),
   z.object({ type: z.literal('hold') }).strict(),
   z.object({ type: z.literal('abort') }).strict(),
   z.object({ type: z.literal('finish'), outcome: z.string() }).strict(),

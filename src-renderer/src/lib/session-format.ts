@@ -21,6 +21,8 @@ export interface SessionRow {
   state: string;
   /** Only complete logs can be opened. */
   openable: boolean;
+  /** Cut short or damaged: the operator may recover it (after confirming). */
+  recoverable: boolean;
   /** Why the log cannot be opened, or what was done to it; null when nothing to say. */
   note: string | null;
 }
@@ -110,7 +112,7 @@ export function describeSession(s: SessionListingInfo): SessionRow {
   let note: string | null = null;
   if (s.state === 'recording') note = 'A run is writing this log now; open it once the run has ended.';
   else if (s.state === 'needs-recovery')
-    note = `Cut short (${s.problem ?? 'no summary'}); the console recovers it when it starts, or run parapush log recover.`;
+    note = `Cut short or damaged (${s.problem ?? 'no summary'}); Recover rewrites it once you confirm (or run parapush log recover).`;
   else if (s.state === 'unreadable') note = s.problem ?? 'The log cannot be read.';
   else if (summary?.outcomeDetail) note = summary.outcomeDetail;
   return {
@@ -123,6 +125,7 @@ export function describeSession(s: SessionListingInfo): SessionRow {
     duration: summary ? formatDuration(summary.duration) : '—',
     state: stateWords[s.state],
     openable,
+    recoverable: s.state === 'needs-recovery',
     note,
   };
 }
