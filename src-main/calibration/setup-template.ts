@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import type { SetupTemplate } from '#contract/lab-setup';
 import { identityCalibration } from './mocap-table';
-import { saveSetup, type Setup, type SetupInput } from './setup-file';
+import { problemsOf } from '#contract/scene-file';
+import { saveSetup, setupSchema, type Setup, type SetupInput } from './setup-file';
 
 /** The setup a template describes: placeholder frames, both stages still to calibrate. */
 export function setupFromTemplate(t: SetupTemplate): SetupInput {
@@ -36,7 +37,14 @@ export function setupFromTemplate(t: SetupTemplate): SetupInput {
 export function writeSetupFromTemplate(file: string, t: SetupTemplate): string {
   if (existsSync(file))
     throw new Error(`a setup already exists at ${file}: connect and calibrate it, or move it away first`);
-  return saveSetup(file, setupFromTemplate(t));
+  const checked = setupSchema.safeParse(setupFromTemplate(t));
+  if (!checked.success)
+    throw new Error(
+      `setup not written: ${problemsOf(checked.error)
+        .map((p) => `${p.path}: ${p.message}`)
+        .join('; ')}`,
+    );
+  return saveSetup(file, checked.data);
 }
 
 /** The setup with one calibration stage done: off the list of stages still to calibrate. */
