@@ -175,9 +175,12 @@ export class LabRunController implements RunController {
     if (!run || run.mode !== 'real') throw new Error('there is no real run to arm');
     if (!run.armed) throw new Error('the run is not waiting to be armed yet: it is getting ready');
     // The checks the run needs before Arm, as they stand at the press (contract/arm-readiness.ts).
-    const readiness = armReadiness(run.armed.gate.checks());
+    const waiting = run.armed;
+    const readiness = armReadiness(await waiting.gate.checks());
     if (!readiness.ready) throw new Error(`Arm refused: ${readiness.reason}`);
-    const { confirm } = run.armed;
+    // Aborted (or armed by another client) while the checks were read.
+    if (run.armed !== waiting) throw new Error('the run is no longer waiting to be armed');
+    const { confirm } = waiting;
     run.armed = null;
     this.owner.report({ awaitingArm: false });
     log(run.sink, 'warn', 'operator', 'Real run armed by the operator');

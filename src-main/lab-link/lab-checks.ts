@@ -12,6 +12,17 @@ import { preflight, type PreflightReport } from '../safety/preflight';
 import { DEFAULT_MAX_DRIFT } from '../safety/supervisor';
 import type { LabLink } from './lab-link';
 
+/**
+ * Resolves once the messages the safety thread has posted so far are applied here. The devices'
+ * states reach this thread as messages; after a busy spell (a request handled, a log written)
+ * they wait in its queue, and the freshness checks would judge the last state applied, older than
+ * the last that arrived. Worker messages are taken in the event loop's poll phase, which runs
+ * before setImmediate's.
+ */
+export function streamsCaughtUp(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export function labChecks(link: LabLink, scene: Scene): PreflightReport {
   const { setup } = link;
   const poses = link.poses();

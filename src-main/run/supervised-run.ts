@@ -38,7 +38,7 @@ import { RobotAdapter } from '../robot/adapter';
 import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { toolAtRest } from '../robot/robot-state';
 import type { PreflightReport } from '../safety/preflight';
-import { labChecks } from '../lab-link/lab-checks';
+import { labChecks, streamsCaughtUp } from '../lab-link/lab-checks';
 import { armReadiness } from '#contract/arm-readiness';
 import { describeStop } from '../safety/stop-reasons';
 import type { Decision } from '../safety/supervisor';
@@ -48,15 +48,14 @@ import type { LabLink } from '../lab-link/lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
 import { labView } from '../lab-link/link-views';
 import type { RunOwner } from './run-owner';
-import { RunReporter } from './run-report';
-import type { SentCommand, ThreadSupervisor } from '../lab-link/safety-thread/thread-supervisor';
+import { RunReporter, type PreflightStage } from './run-report';
 
-/** Which of a run's two checklists: before the gripper moves (after Arm), or after it has. */
-export type PreflightStage = 'before-gripping' | 'after-gripping';
+export type { PreflightStage } from './run-report';
+import type { SentCommand, ThreadSupervisor } from '../lab-link/safety-thread/thread-supervisor';
 
 /** What the operator's Arm is judged by: the checks the run needs before Arm, as they stand now. */
 export interface ArmGate {
-  checks(): PreflightReport;
+  checks(): Promise<PreflightReport>;
 }
 
 /** Longest wait for the workers to start before arming (s); a slow start then shows in planning. */
@@ -312,18 +311,20 @@ async function preflightPhase(
     return { ok: armReadiness({ checks }).ready, checks };
   };
   let checks = beforeGripping();
-  report.preflight(checks);
+  report.preflight(checks, 'before-gripping');
   o.onPreflight?.(checks, 'before-gripping');
   if (o.confirmArm && !o.owner.aborted) {
     const gate: ArmGate = {
-      checks: () => {
+      checks: async () => {
+        await streamsCaughtUp();
         const now = beforeGripping();
-        report.preflight(now);
+        report.preflight(now, 'before-gripping');
         return now;
       },
     };
     await o.confirmArm(gate);
     // The checks the operator armed on (the gate took the Arm only while they were green).
+    await streamsCaughtUp();
     checks = beforeGripping();
   }
   if (checks.ok && !o.owner.aborted) {
@@ -332,8 +333,9 @@ async function preflightPhase(
     const failed = first ? await first.settled : undefined;
     if (o.owner.aborted) return checks;
     if (failed) throw failed;
+    await streamsCaughtUp();
     checks = labChecks(link, scene);
-    report.preflight(checks);
+    report.preflight(checks, 'after-gripping');
     o.onPreflight?.(checks, 'after-gripping');
   }
   return checks;

@@ -81,6 +81,6 @@ export function armButton(
   const later = r.afterArm.map((c) => c.label.toLowerCase()).join(', ');
   return {
     enabled: true,
-    why: `checks green; after Arm the run readies the gripper and checks it${later ? ` (${later})` : ''} before anything moves`,
+    why: `checks green; after Arm the run readies the gripper and checks it${later ? ` (${later})` : ''} before the arm moves`,
   };
 }
