@@ -209,11 +209,6 @@ export class LabRunController implements RunController {
     await lab.disconnect();
   }
 
-  /** The configured real lab as the Setup view shows it; null when none is configured. */
-  realLab(): LabConnection | null {
-    return this.o.realLab;
-  }
-
   /**
    * Opens the lab a run of this mode needs, before anything of the run is recorded: a real lab
    * that cannot be reached (or has no setup yet) refuses the start, and no failed session is left.
