@@ -245,7 +245,11 @@ describe('real runs (the virtual lab standing in for a configured lab)', () => {
     // run keeps waiting; once the markers are back, the same Arm is taken.
     session.lab()!.natnet.setFaults({ lostTracking: ['object'] });
     await until('the red check', () =>
-      events.some((e) => e.type === 'preflight' && e.report?.checks.some((c) => c.id === 'mocap' && !c.ok)),
+      events.some(
+        (e) =>
+          e.type === 'preflight' &&
+          e.report?.checks.some((c) => c.id === 'mocap' && !c.ok && c.reason.includes('object: untracked')),
+      ),
     );
     const refused = await core.handle({ type: 'run.arm' });
     expect(refused).toMatchObject({
