@@ -59,6 +59,11 @@ const pusherOffsetComponent = within(-L.pusherOffset, L.pusherOffset, 'm');
 export const setupSchema = z
   .object({
     name: z.string().min(1),
+    /**
+     * Calibration stages still to do: a setup written from a template (setup-template.ts) holds
+     * placeholder frames until the wizard saves each stage. A run cannot be armed while any is listed.
+     */
+    notCalibrated: z.array(z.enum(['mocap', 'robot'])).optional(),
     /** Motion capture -> table frame. */
     mocap: calibrationSchema,
     /**

@@ -21,6 +21,7 @@ import { checkResidual } from '../calibration/residual';
 import { fitRobotBase } from '../calibration/robot-base';
 import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../calibration/setup-file';
+import { calibrated } from '../calibration/setup-template';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
 import type { LabConnection } from '../lab-link/lab-connection';
 
@@ -220,7 +221,7 @@ function fitMocap(pairs: readonly Pair[], setup: Setup, kind: '2d' | '3d'): Fit 
     errors: pairs.map((p) => norm(sub(tablePoint(calibration, p.measured), p.table))),
     rms: calibration.residual.rms,
     max: calibration.residual.max,
-    apply: (s) => ({ ...s, mocap: calibration }),
+    apply: (s) => calibrated({ ...s, mocap: calibration }, 'mocap'),
   };
 }
 
@@ -236,9 +237,13 @@ function fitRobot(pairs: readonly Pair[], kind: '2d' | '3d'): Fit {
     errors: fit.errors,
     rms: fit.residual.rms,
     max: fit.residual.max,
-    apply: (s) => ({
-      ...s,
-      robot: { ...s.robot, calibration: fit.calibration, residual: fit.residual, points: fit.points },
-    }),
+    apply: (s) =>
+      calibrated(
+        {
+          ...s,
+          robot: { ...s.robot, calibration: fit.calibration, residual: fit.residual, points: fit.points },
+        },
+        'robot',
+      ),
   };
 }

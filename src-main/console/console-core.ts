@@ -49,6 +49,7 @@ import { SettingsStore } from './settings-store';
 import { SessionService } from './session-service';
 import type { FoxgloveSwitch } from './foxglove-switch';
 import { liveViewNotice } from '../session/foxglove-live';
+import { LabControl } from './lab-control';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 
 export interface ConsoleCoreOptions {
@@ -77,6 +78,8 @@ export interface ConsoleCoreOptions {
   scene?: { scene: Scene; file: string | null; source?: SceneSource };
   /** The live Foxglove view, an operator setting: told every message a run's session log gets. */
   foxglove?: FoxgloveSwitch;
+  /** The configured real lab between runs (Connect, Disconnect, a first setup); absent: none. */
+  labControl?: LabControl;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -117,6 +120,7 @@ export class ConsoleCore {
   /** The lab view last published (JSON), so that only its changes are. */
   private lastLab = '';
   private readonly foxglove: FoxgloveSwitch | null;
+  private readonly labControl: LabControl;
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir, options.userScenesDir ?? userScenesDir());
@@ -125,6 +129,9 @@ export class ConsoleCore {
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? wallSeconds;
     this.foxglove = options.foxglove ?? null;
+    this.labControl =
+      options.labControl ??
+      new LabControl({ realLab: null, connect: async () => undefined, disconnect: async () => undefined });
     // A controller without an owner runs no workers: the core's own owner then only keeps the status.
     this.run = this.runController.owner ?? new RunOwner({ workers: 1, now: this.now });
     this.run.publishTo((event) => this.publish(event));
@@ -156,10 +163,7 @@ export class ConsoleCore {
     this.labChanged(this.connections.current());
   }
 
-  /**
-   * The lab view when it changes, and, before the first run, the robot's own safety mode as the
-   * run status's safety (the status bar's SAFETY cell): from the first run on, the run's word holds.
-   */
+  /** The lab view when it changes, and the robot's own safety while no run speaks for it. */
   private labChanged(status: LabStatus): void {
     const lab = status.lab ?? null;
     const key = JSON.stringify(lab);
@@ -167,8 +171,20 @@ export class ConsoleCore {
       this.lastLab = key;
       this.publish({ type: 'lab', lab });
     }
+    this.followRobotSafety(status);
+  }
+
+  /**
+   * The status bar's SAFETY cell is the robot's own safety mode (what the Setup view's checklist
+   * reads) before the first run and while a run starts unarmed; once a run's supervisor has armed
+   * or stopped, the run's word holds, and after the run it stays the run's last word.
+   */
+  private followRobotSafety(status: LabStatus): void {
+    const lifecycle = this.run.lifecycle.state;
+    const unarmed = lifecycle === 'starting' && !this.run.status.armed;
+    if (lifecycle !== 'idle' && !unarmed) return;
     const safety = status.safety ?? 'unknown';
-    if (this.run.lifecycle.state === 'idle' && safety !== this.run.status.safety) this.run.report({ safety });
+    if (safety !== this.run.status.safety) this.run.report({ safety });
   }
 
   /** Registers a listener for every event; returns the unsubscribe function. */
@@ -277,6 +293,32 @@ export class ConsoleCore {
         return this.sessions.handle(command);
       case 'connections.get':
         return { connections: this.connections.current().connections };
+      case 'lab.get':
+        return this.labControl.info();
+      case 'lab.connect': {
+        if (this.runActive() || this.startPending)
+          throw new Error('a run holds the lab: connect between runs');
+        this.log('info', 'lab', 'connecting to the lab (operator)');
+        const info = await this.labControl.connect(this.scene, this.settings.get());
+        this.log('info', 'lab', `connected to the ${info.description}`);
+        return info;
+      }
+      case 'lab.disconnect': {
+        if (this.runActive() || this.startPending) throw new Error('a run holds the lab: abort it first');
+        this.calibration.stopJog();
+        const info = await this.labControl.disconnect();
+        this.log('info', 'lab', `disconnected from the ${info.description}`);
+        return info;
+      }
+      case 'setup.create': {
+        const { info, file } = this.labControl.createSetup(command.template);
+        this.log(
+          'info',
+          'setup',
+          `first setup ${command.template.name} written to ${file} from the template: calibrate both stages before a run`,
+        );
+        return info;
+      }
       case 'foxglove.set':
         return { foxglove: await this.setFoxglove(command.port) };
       case 'robot.recover':
@@ -411,6 +453,9 @@ export class ConsoleCore {
       // next run's status or log.
       await this.runOver;
       this.refuseUnless(start);
+      // The lab the run needs, opened before anything of the run is recorded: a lab that cannot
+      // be reached (or has no setup yet) refuses the start, and no failed session is left behind.
+      await this.runController.prepare?.(mode, this.scene, this.settings.get());
     } catch (err) {
       this.startPending = false;
       throw err;
@@ -437,6 +482,8 @@ export class ConsoleCore {
       this.startPending = false;
     }
     this.run.begin(mode, recorder);
+    // A starting run has armed nothing yet: the bar shows the robot's own safety until it does.
+    this.followRobotSafety(this.connections.current());
     try {
       await this.runController.start({ mode, scene, settings: this.settings.get() }, sink);
     } catch (err) {

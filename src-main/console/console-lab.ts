@@ -12,6 +12,7 @@ import type { SpawnWorker } from '../parareal/worker-transport';
 import type { WhatIfPlannerFactory } from '../session/what-if';
 import { CalibrationWizard } from './calibration-wizard';
 import { LabStatusSource } from '../lab-link/lab-status';
+import { LabControl } from './lab-control';
 import { LabRunController } from './lab-run-controller';
 import { RunOwner } from '../run/run-owner';
 import { realLabConnection } from '../lab-link/real-lab-connection';
@@ -39,6 +40,8 @@ export interface ConsoleLab {
   calibration: CalibrationWizard;
   /** The Setup view's recovery from a protective stop, on the robot of that same lab. */
   recovery: RobotRecovery;
+  /** The Setup view's Connect, Disconnect and first setup, on the configured real lab. */
+  labControl: LabControl;
   whatIf: WhatIfPlannerFactory;
   /**
    * The scene the lab starts on (the default scene file; its name in the scene library): the
@@ -74,7 +77,7 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       (err: Error) => o.report(`the virtual lab did not start: ${err.message}`),
     );
   } else {
-    o.report(`real runs go to the ${realLab.description}; dry runs to the virtual lab`);
+    o.report(`real runs go to the ${realLab.description} (Setup view: Connect); dry runs to the virtual lab`);
   }
   return {
     runController,
@@ -85,6 +88,11 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       // The robot in the protective stop, the real lab's first: not simply the last run's lab.
       session: () => recoveryTarget([realLab, virtualLab]),
       runInProgress: () => runController.runInProgress(),
+    }),
+    labControl: new LabControl({
+      realLab,
+      connect: (scene, settings) => runController.connect(scene, settings),
+      disconnect: () => runController.disconnect(),
     }),
     whatIf: whatIfPlanners({
       tasksDir: o.tasksDir,

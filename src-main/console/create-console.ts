@@ -62,6 +62,7 @@ export function createConsole(o: ConsoleOptions): Console {
     connections: lab.connections,
     calibration: lab.calibration,
     recovery: lab.recovery,
+    labControl: lab.labControl,
     whatIf: lab.whatIf,
     scene: lab.scene,
     scenesDir,

@@ -26,7 +26,9 @@ import type { Task } from '../planning/task-file';
 import type { LabLink } from '../lab-link/lab-link';
 import type { RunOwner } from '../run/run-owner';
 import { ABORTED } from '../run/run-report';
-import { supervisedRun } from '../run/supervised-run';
+import { supervisedRun, type ArmGate } from '../run/supervised-run';
+import { armReadiness } from '#contract/arm-readiness';
+import type { Scene } from '#contract/scene';
 import type { LabConnection } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
@@ -54,8 +56,11 @@ export interface LabRunControllerOptions {
 interface ActiveRun {
   mode: RunMode;
   sink: RunSink;
-  /** Resolves the pending wait for the operator's arm command, when the run is waiting. */
-  armed: (() => void) | null;
+  /**
+   * The pending wait for the operator's arm command, when the run is waiting: what the Arm is
+   * judged by, and how to end the wait.
+   */
+  armed: { gate: ArmGate; confirm: () => void } | null;
 }
 
 export class LabRunController implements RunController {
@@ -168,12 +173,55 @@ export class LabRunController implements RunController {
   async arm(): Promise<void> {
     const run = this.active;
     if (!run || run.mode !== 'real') throw new Error('there is no real run to arm');
-    if (!run.armed)
-      throw new Error('the run is not waiting to be armed: its pre-flight checks are not all green yet');
-    const confirm = run.armed;
+    if (!run.armed) throw new Error('the run is not waiting to be armed yet: it is getting ready');
+    // The checks the run needs before Arm, as they stand at the press (contract/arm-readiness.ts).
+    const waiting = run.armed;
+    const readiness = armReadiness(await waiting.gate.checks());
+    if (!readiness.ready) throw new Error(`Arm refused: ${readiness.reason}`);
+    // Aborted (or armed by another client) while the checks were read.
+    if (run.armed !== waiting) throw new Error('the run is no longer waiting to be armed');
+    const { confirm } = waiting;
     run.armed = null;
+    this.owner.report({ awaitingArm: false });
     log(run.sink, 'warn', 'operator', 'Real run armed by the operator');
     confirm();
+  }
+
+  /**
+   * Opens the configured real lab on `scene` between runs (the operator's Connect), so that its
+   * checklist, the calibration wizard and jogging work before any run; a run reuses the link.
+   */
+  async connect(scene: Scene, settings: PlannerSettings): Promise<void> {
+    const lab = this.o.realLab;
+    if (!lab) throw new Error(NO_REAL_LAB);
+    if (this.active) throw new Error('a run is in progress: it holds the lab');
+    this.session = lab;
+    this.changed();
+    // The scene as the next run will ask for it, so the run finds this link open.
+    await lab.linkFor(sceneForRun(scene, settings));
+  }
+
+  /** Closes the real lab's link between runs (the operator's Disconnect). */
+  async disconnect(): Promise<void> {
+    const lab = this.o.realLab;
+    if (!lab) throw new Error(NO_REAL_LAB);
+    if (this.active) throw new Error('a run is in progress: abort it first');
+    await lab.disconnect();
+  }
+
+  /**
+   * Opens the lab a run of this mode needs, before anything of the run is recorded: a real lab
+   * that cannot be reached (or has no setup yet) refuses the start, and no failed session is left.
+   */
+  async prepare(mode: RunMode, scene: Scene, settings: PlannerSettings): Promise<void> {
+    if (mode !== 'real') return;
+    if (!this.o.realLab) throw new Error(NO_REAL_LAB);
+    if (this.active) throw new Error('a run is already in progress');
+    try {
+      await this.o.realLab.linkFor(sceneForRun(scene, settings));
+    } catch (err) {
+      throw new Error(`cannot connect to the lab: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   async pause(): Promise<void> {
@@ -197,7 +245,7 @@ export class LabRunController implements RunController {
     this.owner.abort(ABORTED);
     const waiting = run.armed;
     run.armed = null;
-    waiting?.();
+    waiting?.confirm();
   }
 
   private async execute(
@@ -216,7 +264,7 @@ export class LabRunController implements RunController {
         owner: this.owner,
         seed: this.o.seed ?? 1,
         liveRateHz: this.o.liveRateHz ?? 30,
-        ...(run.mode === 'real' ? { confirmArm: () => this.waitForArm(run) } : {}),
+        ...(run.mode === 'real' ? { confirmArm: (gate: ArmGate) => this.waitForArm(run, gate) } : {}),
       });
     } catch {
       // Reported by the run itself (its last event says why it failed).
@@ -226,11 +274,18 @@ export class LabRunController implements RunController {
     }
   }
 
-  private waitForArm(run: ActiveRun): Promise<void> {
+  /**
+   * The run waits for the operator's Arm: the Run view offers it while the checks the run needs
+   * are green (the same rule arm() applies at the press), and says what is red otherwise.
+   */
+  private waitForArm(run: ActiveRun, gate: ArmGate): Promise<void> {
     if (this.owner.aborted) return Promise.resolve();
-    this.owner.report({ reason: 'Pre-flight checks green: arm to start the real run' });
-    log(run.sink, 'warn', 'run', 'Pre-flight checks green: waiting for the operator to arm the real run');
-    return new Promise((resolve) => (run.armed = resolve));
+    this.owner.report({
+      reason: 'Waiting for Arm: the Run view arms once the checks the run needs are green',
+      awaitingArm: true,
+    });
+    log(run.sink, 'warn', 'run', 'Waiting for the operator to arm the real run (Run view)');
+    return new Promise((resolve) => (run.armed = { gate, confirm: resolve }));
   }
 
   private release(run: ActiveRun): void {

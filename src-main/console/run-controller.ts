@@ -51,6 +51,11 @@ export interface RunController {
    */
   unavailable?(mode: RunMode): string | null;
   /**
+   * Opens the lab a run of this mode needs before anything of the run is recorded; rejects with
+   * the reason when it cannot (the start is refused: no failed session). Absent: nothing to open.
+   */
+  prepare?(mode: RunMode, scene: Scene, settings: PlannerSettings): Promise<void>;
+  /**
    * Starts a run; resolves once it is under way (and then calls sink.ended() once it is over),
    * rejects with a reason for the operator (nothing ran; the caller ends the run's log).
    */

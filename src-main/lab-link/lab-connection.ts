@@ -85,6 +85,16 @@ export class LabConnection {
     return next;
   }
 
+  /**
+   * Closes the live lab (the operator's Disconnect between runs); the next linkFor opens it again.
+   * Served in turn with link requests, so it never cuts a link a request is opening.
+   */
+  disconnect(): Promise<void> {
+    const next = this.queue.then(() => this.release());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;

@@ -4,16 +4,14 @@
  * gripper (pusher held) and the fine workers, plus the pre-flight checklist as the lab stands
  * now. Listeners hear only changes.
  */
-import { setupResidual } from '../calibration/setup-file';
 import type { Connection, RunStatus } from '#contract/console-api';
 import type { LabView } from '#contract/lab-view';
 import type { Scene } from '#contract/scene';
 import type { MocapStats } from '../mocap/stats';
-import { monotonicSeconds } from '#contract/time';
 import { programPlaying } from '../robot/robot-state';
 import type { LabLink } from './lab-link';
 import { labView } from './link-views';
-import { preflight } from '../safety/preflight';
+import { labChecks } from './lab-checks';
 import { connectionLabels, type ConnectionSource, type LabStatus } from './status-source';
 import type { LabConnection } from './lab-connection';
 
@@ -27,12 +25,8 @@ export interface LabInUse {
   onChange(listener: () => void): () => void;
 }
 
-/** Robot state older than this (s) counts as a silent link (the supervisor's own limit). */
-const ROBOT_STALE = 0.1;
 /** A pusher pose older than this (s) says the frames have stopped (the estimator's age of it). */
 const FRAMES_STOPPED_S = 1;
-/** Robot state older than this (s) says nothing of the robot's safety now (the status bar's SAFETY). */
-const SAFETY_STALE = 1;
 
 export class LabStatusSource implements ConnectionSource {
   private readonly listeners = new Set<(status: LabStatus) => void>();
@@ -159,21 +153,26 @@ export function optitrackDetail(s: MocapStats, fresh: boolean): string {
   );
 }
 
+/**
+ * The UR5 as its link reports it. Whether the robot has gone silent is judged where its states
+ * arrive, in the safety thread: its RTDE link counts as lost after 250 ms without a state
+ * (robot/ur5-connection.ts) and the mirror here says so (linkUp). The age of the last state as
+ * read here is not judged: it grows with how long this thread was busy before reading (closing a
+ * run's log, starting workers), not with the robot's silence, and once made the UR5 flash
+ * "error" between runs while its states arrived on time.
+ */
 function ur5(link: LabLink): Connection {
   const r = link.robot.latest;
   const label = connectionLabels.ur5;
   if (!link.robot.linkUp)
     return { id: 'ur5', label, state: 'error', latency: null, detail: 'RTDE link lost' };
   if (!r) return { id: 'ur5', label, state: 'connecting', latency: null, detail: 'waiting for robot state' };
-  const age = monotonicSeconds() - r.receivedAt;
   return {
     id: 'ur5',
     label,
-    state: age > ROBOT_STALE ? 'error' : 'connected',
+    state: 'connected',
     latency: null,
-    detail:
-      `robot ${r.robotMode}, safety ${r.safetyMode}, program ${programPlaying(r) ? 'playing' : r.program.state}` +
-      (age > ROBOT_STALE ? `, no state for ${(age * 1000).toFixed(0)} ms` : ''),
+    detail: `robot ${r.robotMode}, safety ${r.safetyMode}, program ${programPlaying(r) ? 'playing' : r.program.state}`,
   };
 }
 
@@ -194,20 +193,12 @@ function gripper(link: LabLink): Connection {
 }
 
 /**
- * The checklist of the lab as it stands, with the scene check on the console's scene (the one the
- * next run opens the lab on); without one, that check is red and says where to load one.
+ * The checklist of the lab as it stands (the run's own, lab-checks.ts), with the scene check on
+ * the console's scene (the one the next run opens the lab on); without one, that check is red and
+ * says where to load one.
  */
 function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
-  const report = preflight({
-    mocap: link.poses(),
-    robot: link.robot.latest,
-    robotLinkUp: link.robot.linkUp,
-    gripper: link.gripperStatus(),
-    controller: link.controllerReadiness(),
-    calibration: { residual: setupResidual(link.setup) },
-    scene: scene ?? link.scene,
-    maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,
-  });
+  const report = labChecks(link, scene ?? link.scene);
   if (scene) return report;
   const checks = report.checks.map((c) =>
     c.id === 'scene' ? { ...c, ok: false, reason: 'no scene loaded: load one in the Scene view' } : c,
@@ -215,10 +206,13 @@ function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
   return { ok: checks.every((c) => c.ok), checks };
 }
 
-/** The robot's safety mode in the status bar's words; unknown without fresh robot state. */
+/**
+ * The robot's safety mode in the status bar's words, from the same state the checklist's safety
+ * check reads (so the bar and the Setup view agree); unknown without a robot link or state.
+ */
 function robotSafety(link: LabLink): RunStatus['safety'] {
   const r = link.robot.latest;
-  if (!link.robot.linkUp || !r || monotonicSeconds() - r.receivedAt > SAFETY_STALE) return 'unknown';
+  if (!link.robot.linkUp || !r) return 'unknown';
   switch (r.safetyMode) {
     case 'NORMAL':
     case 'REDUCED':

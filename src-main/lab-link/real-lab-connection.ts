@@ -19,7 +19,9 @@ export function realLabConnection(settings: RealLabSettings): LabConnection {
     `lab: robot ${settings.robotHost}, motion capture ${settings.mocapHost}`,
     async (scene) => {
       if (!existsSync(setupFile))
-        throw new Error(`no lab setup at ${setupFile}: calibrate this setup first (or set setupFile)`);
+        throw new Error(
+          `no lab setup at ${setupFile}: write a first setup from the template (Setup view, Calibration wizard; docs/console.md), then calibrate it`,
+        );
       const link = await LabLink.connect(
         {
           robotHost: settings.robotHost,

@@ -12,6 +12,10 @@ import type { StateLayout } from '#contract/state';
 import { wallSeconds } from '#contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { PreflightReport } from '../safety/preflight';
+import { judgedAfterArm } from '#contract/arm-readiness';
+
+/** Which of a run's two checklists: before the gripper moves (after Arm), or after it has. */
+export type PreflightStage = 'before-gripping' | 'after-gripping';
 import { describeStop } from '../safety/stop-reasons';
 import type { Decision } from '../safety/supervisor';
 import type { RunOwner } from './run-owner';
@@ -58,9 +62,12 @@ export class RunReporter {
     this.owner.emit({ type: 'log', at: wallSeconds(), level, source, message });
   }
 
-  preflight(report: PreflightReport): void {
+  /** A checklist the run judged; before gripping, the gripper's own check is not a warning (it is judged after Arm). */
+  preflight(report: PreflightReport, stage: PreflightStage): void {
     this.owner.emit({ type: 'preflight', report });
-    for (const c of report.checks.filter((c) => !c.ok))
+    const judged = (c: PreflightReport['checks'][number]) =>
+      stage === 'after-gripping' || !judgedAfterArm(c.id);
+    for (const c of report.checks.filter((c) => !c.ok && judged(c)))
       this.log('warn', 'preflight', `${c.label}: ${c.reason}`);
   }
 

@@ -14,7 +14,9 @@ import {
 } from '#contract/run-lifecycle';
 
 /** What a run reports about its status: a lifecycle event, new readings, or both. */
-export interface RunStatusChange extends Partial<Pick<RunStatus, 'reason' | 'elapsed' | 'safety' | 'armed'>> {
+export interface RunStatusChange extends Partial<
+  Pick<RunStatus, 'reason' | 'elapsed' | 'safety' | 'armed' | 'awaitingArm'>
+> {
   event?: RunEvent;
 }
 

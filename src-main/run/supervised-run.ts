@@ -38,18 +38,26 @@ import { createTaskRun, loopMode, theoreticalSpeedup, type TaskRunParts } from '
 import { RobotAdapter } from '../robot/adapter';
 import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { toolAtRest } from '../robot/robot-state';
-import { agreementCheck } from '../safety/calibration-agreement';
-import { preflight, type PreflightReport } from '../safety/preflight';
+import type { PreflightReport } from '../safety/preflight';
+import { labChecks, streamsCaughtUp } from '../lab-link/lab-checks';
+import { armReadiness } from '#contract/arm-readiness';
 import { describeStop } from '../safety/stop-reasons';
-import { DEFAULT_MAX_DRIFT, type Decision } from '../safety/supervisor';
+import type { Decision } from '../safety/supervisor';
 import type { PredictionModel } from '../parareal/predictor';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from '../lab-link/lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
 import { labView } from '../lab-link/link-views';
 import type { RunOwner } from './run-owner';
-import { RunReporter } from './run-report';
+import { RunReporter, type PreflightStage } from './run-report';
+
+export type { PreflightStage } from './run-report';
 import type { SentCommand, ThreadSupervisor } from '../lab-link/safety-thread/thread-supervisor';
+
+/** What the operator's Arm is judged by: the checks the run needs before Arm, as they stand now. */
+export interface ArmGate {
+  checks(): Promise<PreflightReport>;
+}
 
 /** Longest wait for the workers to start before arming (s); a slow start then shows in planning. */
 const WARM_UP_LIMIT = 30;
@@ -68,11 +76,14 @@ export interface SupervisedRunOptions {
   owner: RunOwner;
   seed?: number;
   /**
-   * The operator's explicit arm step (real runs): called once the pre-flight checks are green and
-   * resolves when the operator arms. The checks run again afterwards and must still be green.
+   * The operator's explicit arm step (real runs): called once the run is ready to be armed but for
+   * the operator, and resolves when the operator arms, or aborts. The gate gives the checks the
+   * run needs before Arm as they stand now: an Arm is to be taken only when they are green
+   * (contract/arm-readiness.ts). Every check runs again after gripping and must be green.
    */
-  confirmArm?(report: PreflightReport): Promise<void>;
-  onPreflight?(report: PreflightReport): void;
+  confirmArm?(gate: ArmGate): Promise<void>;
+  /** Each checklist the run judges: before gripping (gripper's check after Arm), then after gripping. */
+  onPreflight?(report: PreflightReport, stage: PreflightStage): void;
   onDecision?(d: Decision): void;
   onStep?(step: PlannerStep): void;
   /** Rate of the measured-state events for the live view and the log (Hz); default 30. */
@@ -116,6 +127,9 @@ interface RunContext {
 
 export async function supervisedRun(o: SupervisedRunOptions): Promise<SupervisedRunResult> {
   const report = new RunReporter(o.owner);
+  // Which lab this run is on, as its devices say (the session list shows virtual or real from it):
+  // first, so that a run that fails to prepare still names its lab.
+  o.owner.runRecorder?.event({ type: 'lab', lab: labView(o.link, o.link.description) });
   let ctx: RunContext;
   try {
     ctx = prepare(o, report);
@@ -191,8 +205,6 @@ function attach(ctx: RunContext): (error?: Error) => Promise<void> {
   const unwatch = rec?.watch(link, supervisor);
   const onCommand = (c: SentCommand): void => rec?.command(c);
   supervisor.on('command', onCommand);
-  // Which lab this run is on, as its devices say (the session list shows virtual or real from it).
-  rec?.event({ type: 'lab', lab: labView(link, link.description) });
   supervisor.on('decision', (d) => report.decision(d));
   if (o.onDecision) supervisor.on('decision', o.onDecision);
   // In a gripper scene the Robotiq is the robot: its fault is the robot's, not a lost pusher.
@@ -274,64 +286,58 @@ function planAhead(ctx: RunContext, taskRun: TaskRunParts): FirstPlan | undefine
 }
 
 /**
- * Phase 3, pre-flight: every check but the gripper's must be green and, for a real run, the
- * operator must arm; only then the gripper moves (it grips, or opens). The first step's plan is
- * begun (`planAhead`) as soon as the table is seen as the plan will find it: at once with a
- * pusher, after the fingers open with a gripper (their opening is part of the state). The run
- * waits for that plan after gripping, and every check runs again, the gripper's included, just
- * before arming. Nothing moves before that, the gripper included. The operator's abort ends the
- * wait at once (the plan is given up with it); a plan that failed fails the run unarmed.
+ * Phase 3, pre-flight: every check the run needs before Arm must be green (contract/arm-readiness.ts:
+ * all but the gripper's) and, for a real run, the operator must arm; only then the gripper moves
+ * (it grips, or opens). A real run waits for the operator whatever its checks read when it
+ * begins; the operator's Arm is taken only while those checks are green (`ArmGate`). The first
+ * step's plan is begun (`planAhead`) as soon as the table is seen as the plan will find it: at
+ * once with a pusher, after the fingers open with a gripper (their opening is part of the state).
+ * The run waits for that plan after gripping, and every check runs again, the gripper's included,
+ * just before arming. Nothing moves before that, the gripper included. The operator's abort ends
+ * the wait at once (the plan is given up with it); a plan that failed fails the run unarmed.
  */
 async function preflightPhase(
   ctx: RunContext,
   planAhead: () => FirstPlan | undefined,
 ): Promise<PreflightReport> {
-  const { o, link, report, adapter } = ctx;
-  const { scene, setup } = link;
+  const { o, link, report } = ctx;
+  const { scene } = link;
   await link.restartStoppedProgram();
   // Give the streams a moment to deliver fresh state before judging them.
   await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
   let first = scene.gripper ? undefined : planAhead();
-  const frame = {
-    pusherInTable: (p: readonly number[]) => adapter.pusherPosition(p),
-    tableToBase: (vx: number, vy: number) => adapter.toolVelocity(vx, vy),
-  };
-  const check = (): PreflightReport => {
-    const poses = link.poses();
-    const robot = link.robot.latest;
-    const r = preflight({
-      mocap: poses,
-      robot,
-      robotLinkUp: link.robot.linkUp,
-      gripper: link.gripperStatus(),
-      controller: link.controllerReadiness(),
-      calibration: { residual: setupResidual(setup) },
-      scene,
-      maxCalibrationResidual: setup.safety.maxCalibrationResidual,
-    });
-    const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
-    return { ok: checks.every((c) => c.ok), checks };
-  };
-  // The gripper is judged after it moves: before that, every other check must be green.
-  const isGripper = (c: PreflightReport['checks'][number]): boolean =>
-    c.id === 'pusher-held' || c.id === 'gripper-open';
+  // Before gripping: the whole list, judged by the rule Arm follows (the gripper's check after it).
   const beforeGripping = (): PreflightReport => {
-    const checks = check().checks.filter((c) => !isGripper(c));
-    return { ok: checks.every((c) => c.ok), checks };
+    const { checks } = labChecks(link, scene);
+    return { ok: armReadiness({ checks }).ready, checks };
   };
   let checks = beforeGripping();
-  report.preflight(checks);
-  o.onPreflight?.(checks);
-  if (checks.ok && o.confirmArm && !o.owner.aborted) await o.confirmArm(checks);
+  report.preflight(checks, 'before-gripping');
+  o.onPreflight?.(checks, 'before-gripping');
+  if (o.confirmArm && !o.owner.aborted) {
+    const gate: ArmGate = {
+      checks: async () => {
+        await streamsCaughtUp();
+        const now = beforeGripping();
+        report.preflight(now, 'before-gripping');
+        return now;
+      },
+    };
+    await o.confirmArm(gate);
+    // The checks the operator armed on (the gate took the Arm only while they were green).
+    await streamsCaughtUp();
+    checks = beforeGripping();
+  }
   if (checks.ok && !o.owner.aborted) {
     await link.prepareGripper();
     first ??= planAhead();
     const failed = first ? await first.settled : undefined;
     if (o.owner.aborted) return checks;
     if (failed) throw failed;
-    checks = check();
-    report.preflight(checks);
-    o.onPreflight?.(checks);
+    await streamsCaughtUp();
+    checks = labChecks(link, scene);
+    report.preflight(checks, 'after-gripping');
+    o.onPreflight?.(checks, 'after-gripping');
   }
   return checks;
 }

@@ -51,9 +51,11 @@ export interface PreflightInputs {
   gripper: { held: boolean; detail: string } | undefined;
   /**
    * The setup's calibration residual (RMS, m), recomputed from its points (setup-file.ts
-   * setupResidual); null when a fit keeps no points to recompute it from.
+   * setupResidual; null when a fit keeps no points to recompute it from), and the stages it has
+   * not calibrated yet (a setup written from a template).
    */
-  calibration: { residual: number | null } | undefined;
+  calibration:
+    { residual: number | null; notCalibrated?: readonly ('mocap' | 'robot')[] | undefined } | undefined;
   scene: Scene;
   /** Named on the program check when the program does not play. */
   controller?: ControllerReadiness;
@@ -129,6 +131,16 @@ function calibrationCheck(i: PreflightInputs): Check {
   const label = 'Calibration loaded, small residual';
   if (!i.calibration)
     return { id: 'calibration', label, ok: false, reason: 'no calibration loaded for this setup' };
+  const missing = i.calibration.notCalibrated ?? [];
+  if (missing.length > 0) {
+    const words = { mocap: 'motion capture -> table', robot: 'table -> robot base' } as const;
+    return {
+      id: 'calibration',
+      label,
+      ok: false,
+      reason: `setup from a template: calibrate ${missing.map((s) => words[s]).join(' and ')} (Setup view, Calibration wizard)`,
+    };
+  }
   return { id: 'calibration', label, ...checkResidual(i.calibration.residual, i.maxCalibrationResidual) };
 }
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { labKindSchema, labViewSchema } from './lab-view';
+import { labConnectionSchema, setupTemplateSchema } from './lab-setup';
 import { plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
 import { runModeSchema, runPhaseSchema } from './run-lifecycle';
 
@@ -107,6 +108,13 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.resume') }).strict(),
   z.object({ type: z.literal('run.abort'), source: abortSourceSchema }).strict(),
   z.object({ type: z.literal('connections.get') }).strict(),
+  // The configured real lab, between runs: connect (pre-flight, calibration, jogging before any
+  // run) and disconnect; a first setup written from a template when it has none.
+  z.object({ type: z.literal('lab.get') }).strict(),
+  z.object({ type: z.literal('lab.connect') }).strict(),
+  z.object({ type: z.literal('lab.disconnect') }).strict(),
+  /** Writes the configured lab's first setup from a template; refused when its setup file exists. */
+  z.object({ type: z.literal('setup.create'), template: setupTemplateSchema }).strict(),
   /** Serves each run live to Foxglove on 127.0.0.1:port (0: a free port), or stops it (null). */
   z.object({ type: z.literal('foxglove.set'), port: z.number().int().min(0).max(65535).nullable() }).strict(),
   /**
@@ -238,6 +246,11 @@ export const runStatusSchema = z
     elapsed: nonNegative,
     safety: z.enum(['safe', 'stopped', 'fault', 'unknown']),
     armed: z.boolean(),
+    /**
+     * A real run waits for the operator's Arm now (its checks judged by contract/arm-readiness.ts);
+     * absent or false otherwise.
+     */
+    awaitingArm: z.boolean().optional(),
   })
   .strict();
 export type RunStatus = z.infer<typeof runStatusSchema>;
@@ -539,6 +552,10 @@ export const commandResultSchemas = {
   'run.resume': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
+  'lab.get': labConnectionSchema,
+  'lab.connect': labConnectionSchema,
+  'lab.disconnect': labConnectionSchema,
+  'setup.create': labConnectionSchema,
   'foxglove.set': z.object({ foxglove: foxgloveStatusSchema }).strict(),
   'robot.recover': z
     .object({

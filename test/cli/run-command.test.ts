@@ -137,6 +137,20 @@ describe('parapush run', () => {
     expect(r.stderr).toContain(`session log: ${r.logFile}`);
     expect(r.stderr.filter((l) => /^ {2}\[ ok \] /.test(l)).length).toBeGreaterThan(0);
     expect(r.stderr.filter((l) => l.startsWith('  [FAIL]'))).toEqual([]);
+    // Two checklists, each under a heading that says which: before gripping (the gripper's check
+    // LATER), after gripping (every check judged, green).
+    const before = r.stderr.indexOf(
+      "pre-flight checks before gripping (the gripper's check follows the grip):",
+    );
+    const after = r.stderr.indexOf('pre-flight checks after gripping (every check must be green to arm):');
+    expect(before, r.stderr.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(after).toBeGreaterThan(before);
+    expect(r.stderr.slice(before, after)).toContainEqual(
+      expect.stringMatching(/^ {2}\[LATER\] Pusher held by the gripper: /),
+    );
+    expect(r.stderr.slice(after)).toContainEqual(
+      expect.stringMatching(/^ {2}\[ ok \] Pusher held by the gripper: /),
+    );
     expect(
       r.stderr.filter((l) => /^step \d+: u = /.test(l)),
       r.stderr.join('\n'),

@@ -156,6 +156,7 @@ describe('dry runs on the virtual lab', () => {
       'pusher-held',
       'calibration',
       'scene',
+      'calibration-agreement',
     ]);
     // The gripper really held the pusher in the run before: the checklist is green.
     expect(status.preflight?.ok).toBe(true);
@@ -231,14 +232,38 @@ describe('real runs (the virtual lab standing in for a configured lab)', () => {
   it('waits for green checks and the arm command before anything moves', async () => {
     await command({ type: 'run.start', mode: 'real' });
     const wire = commandsOnWire();
-    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    await until('the arm prompt', () => lastRun()?.awaitingArm);
     expect(lastRun()).toMatchObject({ phase: 'starting', mode: 'real', armed: false });
+    expect(lastRun()?.reason).toMatch(/^Waiting for Arm/);
     expect(events.some((e) => e.type === 'preflight' && e.report?.ok === true)).toBe(true);
     // Half a second of waiting: no speed command, no planner step, the supervisor not armed.
     await new Promise((r) => setTimeout(r, 500));
     expect(wire.filter((c) => c.code === CommandCode.SPEED)).toHaveLength(0);
     expect(events.some((e) => e.type === 'planner-step')).toBe(false);
 
+    // The object's markers lost while the run waits: Arm is refused with the red check, and the
+    // run keeps waiting; once the markers are back, the same Arm is taken.
+    session.lab()!.natnet.setFaults({ lostTracking: ['object'] });
+    await until('the red check', () =>
+      events.some(
+        (e) =>
+          e.type === 'preflight' &&
+          e.report?.checks.some((c) => c.id === 'mocap' && !c.ok && c.reason.includes('object: untracked')),
+      ),
+    );
+    const refused = await core.handle({ type: 'run.arm' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Arm refused: 1 pre-flight check\(s\) red: Motion capture fresh/),
+    });
+    expect(lastRun()).toMatchObject({ phase: 'starting', armed: false, awaitingArm: true });
+    session.lab()!.natnet.setFaults({});
+    const cleared = events.length;
+    await until('the check green again', () =>
+      events
+        .slice(cleared)
+        .some((e) => e.type === 'preflight' && e.report?.checks.find((c) => c.id === 'mocap')?.ok),
+    );
     await command({ type: 'run.arm' });
     await until('armed and running', () => lastRun()?.phase === 'running' && lastRun()?.armed);
     await until('a planner step', () => events.some((e) => e.type === 'planner-step'));
@@ -249,7 +274,7 @@ describe('real runs (the virtual lab standing in for a configured lab)', () => {
 
   it('ends an unarmed run on abort without arming', async () => {
     await command({ type: 'run.start', mode: 'real' });
-    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    await until('the arm prompt', () => lastRun()?.awaitingArm);
     await core.handle({ type: 'run.abort', source: 'space-key' });
     await until('the run to end', () => controller.runningWorkers() === 0);
     expect(lastRun()).toMatchObject({ phase: 'aborted', reason: 'Aborted by operator', armed: false });

@@ -28,7 +28,7 @@ describe('robot.recover after a dry run', () => {
     await command({ type: 'settings.set', settings: fastDryRun(40) });
     // A real run connects the real lab; it waits for the arm command, then is aborted.
     await command({ type: 'run.start', mode: 'real' });
-    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    await until('the arm prompt', () => lastRun()?.awaitingArm);
     await command({ type: 'run.abort', source: 'button' });
     await until('the real run to end', () => lastRun()?.phase === 'aborted' && !controller.runInProgress());
     // Then a dry run on the virtual lab: the last run's lab is now the virtual one.

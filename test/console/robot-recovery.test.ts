@@ -55,7 +55,7 @@ describe('robot.recover: recovery from a protective stop through the console', (
     // A real run (the virtual lab standing in for the configured lab) waits for the arm command
     // after green checks: it owns the robot, and nothing moves.
     await command({ type: 'run.start', mode: 'real' });
-    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    await until('the arm prompt', () => lastRun()?.awaitingArm);
     const ur = session.lab()!.ur.controller;
     ur.injectProtectiveStop();
     await until('the protective stop on the checklist', () => safetyCheck()?.ok === false);
@@ -127,7 +127,7 @@ describe('robot.recover: recovery from a protective stop through the console', (
     // The recovered robot is ready again: the next run's pre-flight checks are all green.
     events.length = 0;
     await command({ type: 'run.start', mode: 'real' });
-    await until('the arm prompt', () => lastRun()?.reason?.includes('arm to start'));
+    await until('the arm prompt', () => lastRun()?.awaitingArm);
     expect(events.some((e) => e.type === 'preflight' && e.report?.ok === true)).toBe(true);
     await command({ type: 'run.abort', source: 'button' });
     await until('the run to end', () => !controller.runInProgress());

@@ -77,10 +77,10 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
     await expect.poll(() => links.getByRole('row', { name: /UR5/ }).textContent()).toContain('robot RUNNING');
     const checklist = page.getByRole('table', { name: 'Pre-flight checklist' });
     await expect.poll(() => checklist.textContent()).toContain('Motion capture fresh');
-    // Before a run has gripped the pusher, that check waits for the run's start and says so.
+    // Before a run has gripped the pusher (once armed), that check is judged after Arm and says so.
     await expect
       .poll(() => checklist.getByRole('row', { name: /Pusher held/ }).textContent())
-      .toContain('AT RUN START');
+      .toContain('AFTER ARM');
     await page.screenshot({ path: path.join(shots, 'setup.png') });
 
     // The calibration wizard captures the live pusher. The virtual pusher stands still, so three

@@ -67,12 +67,12 @@ describe.skipIf(!haveChromium)('a console the operator can trust (Chromium, real
       .toMatch(/connected.*frames\/s/);
     const checklist = page.getByRole('table', { name: 'Pre-flight checklist' });
     const pusher = checklist.getByRole('row', { name: /Pusher held/ });
-    await expect.poll(() => pusher.textContent()).toContain('AT RUN START');
+    await expect.poll(() => pusher.textContent()).toContain('AFTER ARM');
     expect(await pusher.textContent()).not.toContain('FAIL');
-    expect(await pusher.textContent()).toContain('each run grips the pusher at its start');
+    expect(await pusher.textContent()).toContain('each run grips the pusher once armed');
     await expect
       .poll(() => page.getByTestId('preflight-summary').textContent(), { timeout: 10_000 })
-      .toMatch(/^\s*Nothing failed\. 1 check\(s\) happen when a run starts/);
+      .toMatch(/^\s*Ready to arm: 1 check\(s\) are judged after Arm/);
     expect(await links.getByRole('row', { name: /Workers/ }).textContent()).toContain(
       'idle (start with the first run)',
     );

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { LabSettings } from '#contract/lab-settings';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConsoleLab } from '../../src-main/console/console-lab';
 import { createConsole } from '../../src-main/console/create-console';
@@ -28,11 +29,23 @@ export interface ConsoleInChromium {
   close(): Promise<void>;
 }
 
+/** What the console is started on: the in-process virtual lab and the shipped scenes unless given. */
+export interface E2eConsoleOptions {
+  /** The lab settings (`--lab FILE`'s content); default: the virtual lab. */
+  lab?: LabSettings;
+  /** The scene library and the scene the console opens on. */
+  scenesDir?: string;
+  sceneFile?: string;
+}
+
 /** Starts the console in web mode and opens a Chromium page on a window of `viewport` (not yet on the console's URL). */
-export async function openConsoleInChromium(viewport: {
-  width: number;
-  height: number;
-}): Promise<ConsoleInChromium> {
+export async function openConsoleInChromium(
+  viewport: {
+    width: number;
+    height: number;
+  },
+  o: E2eConsoleOptions = {},
+): Promise<ConsoleInChromium> {
   const root = mkdtempSync(path.join(tmpdir(), 'parapush-e2e-'));
   const sessionsDirBefore = process.env[SESSIONS_DIR_ENV];
   process.env[SESSIONS_DIR_ENV] = path.join(root, 'sessions');
@@ -41,9 +54,10 @@ export async function openConsoleInChromium(viewport: {
   const rendererDir = path.join(root, 'renderer');
   await ensureRendererBuilt(rendererDir, () => {});
   const { core, lab, close } = createConsole({
-    lab: { kind: 'virtual', multicast: false },
-    scenesDir: path.resolve('resources/scenes'),
+    lab: o.lab ?? { kind: 'virtual', multicast: false },
+    scenesDir: o.scenesDir ?? path.resolve('resources/scenes'),
     userScenesDir: path.join(root, 'scenes'),
+    ...(o.sceneFile ? { sceneFile: o.sceneFile } : {}),
     tasksDir: path.resolve('resources/tasks'),
     workers: 1,
     sessionsDir: defaultSessionsDir(),

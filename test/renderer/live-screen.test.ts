@@ -65,6 +65,17 @@ describe('run clock in the console state', () => {
     expect(m.stepWaitSince).toBeNull();
   });
 
+  it("times a real run's first step from its arming, not from the wait for Arm before it", () => {
+    let now = 1;
+    const m = new ConsoleState(() => now);
+    m.apply(runEvent({ phase: 'starting', mode: 'real', startedAt: 1 }));
+    now = 100;
+    m.apply(runEvent({ phase: 'starting', mode: 'real', startedAt: 1, awaitingArm: true }));
+    now = 110;
+    m.apply(runEvent({ phase: 'running', mode: 'real', startedAt: 1, armed: true }));
+    expect(m.stepWaitSince).toBe(110);
+  });
+
   it('formats run times', () => {
     expect(formatRunTime(0)).toBe('00:00');
     expect(formatRunTime(75.9)).toBe('01:15');
@@ -89,6 +100,14 @@ describe('planner readout', () => {
     const p = plannerProgress(input({ now: 12.5 }));
     expect(p.actions).toBe('0 of 20');
     expect(p.activity).toEqual({ kind: 'planning', step: 0, seconds: 2.5, of: 1 });
+  });
+
+  it('counts nothing while a real run waits for Arm, and no control while it gets ready', () => {
+    // Long after the run began (as an operator takes their time): no "planning step 0 109.6 s".
+    const waiting = plannerProgress(input({ now: 119.6, realStart: 'awaiting-arm' }));
+    expect(waiting.activity).toEqual({ kind: 'awaiting-arm', step: 0, seconds: 0, of: null });
+    const ready = plannerProgress(input({ now: 12.5, realStart: 'preparing' }));
+    expect(ready.activity).toEqual({ kind: 'preparing', step: 0, seconds: 2.5, of: null });
   });
 
   it('executes a step for its control duration, then plans the next (synchronous loop)', () => {

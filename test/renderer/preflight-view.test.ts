@@ -1,7 +1,8 @@
 /**
- * The Setup view's checklist words (issue 30, finding 7): between runs a check that only a run
- * can make true (the pusher held, the gripper open) is "at run start", not a failure, and the
- * workers are idle, not disconnected; during a run the same check failing is a failure.
+ * The Setup view's checklist words (issue 30, finding 7; issue 45): until a run is armed, a check
+ * that only the armed run can make true (the pusher held, the gripper open) is "after Arm", not a
+ * failure, and the workers are idle, not disconnected; once armed the same check failing is a
+ * failure. A link in error says why wherever its state is shown.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connection, PreflightReportPayload } from '#contract/console-api';
@@ -21,20 +22,20 @@ const report = (pusherHeld: boolean, mocapOk = true): PreflightReportPayload => 
 });
 
 describe('pre-flight checklist words', () => {
-  it('says a check the run does at its start will happen then, and nothing failed', () => {
+  it('says a check the run does once armed is judged after Arm, and the run is ready to arm', () => {
     const rows = checklistRows(report(false), false);
-    expect(rows.map((r) => r.result)).toEqual(['ok', 'at-start']);
-    expect(rows[1]!.reason).toMatch(/each run grips the pusher at its start/);
-    expect(checklistSummary(rows)).toMatch(/^Nothing failed\. 1 check\(s\) happen when a run starts/);
+    expect(rows.map((r) => r.result)).toEqual(['ok', 'after-arm']);
+    expect(rows[1]!.reason).toMatch(/each run grips the pusher once armed/);
+    expect(checklistSummary(report(false), rows)).toMatch(/^Ready to arm: 1 check\(s\) are judged after Arm/);
   });
 
-  it('counts a real failure, and the same check as failed during a run', () => {
-    expect(checklistSummary(checklistRows(report(false, false), false))).toBe(
-      'Not ready: 1 check(s) failed (in red below).',
+  it('counts a real failure, and the same check as failed once the run is armed', () => {
+    expect(checklistSummary(report(false, false), checklistRows(report(false, false), false))).toBe(
+      'Not ready to arm: 1 check(s) failed (in red below).',
     );
-    const during = checklistRows(report(false), true);
-    expect(during[1]).toMatchObject({ result: 'fail', reason: 'not checked' });
-    expect(checklistSummary(checklistRows(report(true), false))).toBe(
+    const armed = checklistRows(report(false), true);
+    expect(armed[1]).toMatchObject({ result: 'fail', reason: 'not checked' });
+    expect(checklistSummary(report(true), checklistRows(report(true), false))).toBe(
       'All checks green: a real run may be armed.',
     );
   });
@@ -54,5 +55,9 @@ describe('pre-flight checklist words', () => {
     expect(connectionStateShort(workers, false)).toBe('idle');
     expect(connectionStateShort({ ...workers, id: 'ur5' }, false)).toBe('no link');
     expect(connectionStateShort({ ...workers, state: 'connected' }, true)).toBe('connected');
+    // An error says why, in the status bar too.
+    expect(
+      connectionStateShort({ ...workers, id: 'ur5', state: 'error', detail: 'RTDE link lost' }, false),
+    ).toBe('error: RTDE link lost');
   });
 });

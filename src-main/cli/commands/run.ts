@@ -15,7 +15,9 @@ import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { RunOwner } from '../../run/run-owner';
 import { ABORTED } from '../../run/run-report';
-import { supervisedRun, type SupervisedRunResult } from '../../run/supervised-run';
+import { supervisedRun, type PreflightStage, type SupervisedRunResult } from '../../run/supervised-run';
+import type { PreflightReport } from '../../safety/preflight';
+import { judgedAfterArm } from '#contract/arm-readiness';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
@@ -248,8 +250,7 @@ export function registerRunCommand(program: Command): void {
           coarse: opts.coarse,
           seed: Number(opts.seed),
           owner,
-          onPreflight: (r) =>
-            r.checks.forEach((c) => log(`  [${c.ok ? ' ok ' : 'FAIL'}] ${c.label}: ${c.reason}`)),
+          onPreflight: (r, stage) => checklistLines(r, stage).forEach(log),
           onDecision: (d) =>
             log(
               `supervisor: ${d.kind}${'message' in d ? `: ${d.message}` : ''}${'failed' in d ? `: ${d.failed.join('; ')}` : ''}`,
@@ -277,6 +278,25 @@ export function registerRunCommand(program: Command): void {
         await live?.close();
       }
     });
+}
+
+/**
+ * One of the run's two checklists as printed: a heading that says which (before the gripper moves,
+ * or after), then a line per check. Before gripping, the gripper's own check is judged only after
+ * the grip (contract/arm-readiness.ts): it reads LATER, not FAIL.
+ */
+export function checklistLines(report: PreflightReport, stage: PreflightStage): string[] {
+  const heading =
+    stage === 'before-gripping'
+      ? "pre-flight checks before gripping (the gripper's check follows the grip):"
+      : 'pre-flight checks after gripping (every check must be green to arm):';
+  return [
+    heading,
+    ...report.checks.map((c) => {
+      const mark = c.ok ? ' ok ' : stage === 'before-gripping' && judgedAfterArm(c.id) ? 'LATER' : 'FAIL';
+      return `  [${mark}] ${c.label}: ${c.reason}`;
+    }),
+  ];
 }
 
 /** The command's exit status: 0 when the run finished (goal reached), 3 when it was never armed, else 1. */

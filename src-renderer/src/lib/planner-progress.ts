@@ -22,11 +22,16 @@ export interface ProgressInput {
   controlDuration: number | null;
   /** The next step is planned while this one executes (asynchronous loop). */
   asynchronous: boolean;
+  /**
+   * A real run before its loop begins: getting ready (workers, checks, the gripper after Arm), or
+   * waiting for the operator's Arm. Nothing is planned against the control duration then.
+   */
+  realStart?: 'preparing' | 'awaiting-arm' | null;
 }
 
-/** What the loop is doing now, for a live run. */
+/** What the loop is doing now, for a live run (a real run before its loop: getting ready, or waiting for Arm). */
 export interface Activity {
-  kind: 'planning' | 'executing';
+  kind: 'planning' | 'executing' | 'preparing' | 'awaiting-arm';
   /** The step being planned or executed (index from 0, as the plots and the log number them). */
   step: number;
   /** How long it has been doing so, s. */
@@ -69,8 +74,12 @@ export function plannerProgress(o: ProgressInput): PlannerProgress {
 }
 
 function activity(o: ProgressInput, controlDuration: number | null): Activity | null {
-  if (!o.active || o.waitingSince === null) return null;
+  if (!o.active) return null;
+  // Waiting for the operator: nothing plans, and no clock counts against a control.
+  if (o.realStart === 'awaiting-arm') return { kind: 'awaiting-arm', step: 0, seconds: 0, of: null };
+  if (o.waitingSince === null) return null;
   const since = Math.max(0, o.now - o.waitingSince);
+  if (o.realStart === 'preparing') return { kind: 'preparing', step: 0, seconds: since, of: null };
   const of = controlDuration;
   if (!o.step) return { kind: 'planning', step: 0, seconds: since, of };
   const last = o.maxExecutedActions !== null && o.step.step + 1 >= o.maxExecutedActions;

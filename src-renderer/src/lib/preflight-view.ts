@@ -1,16 +1,19 @@
 /**
- * The pre-flight checklist and the links as the Setup view words them. Some checks can only be
- * true during a run: every run readies the gripper first (grips the pusher, or opens a gripper
- * scene's fingers), and the fine-model workers start with the first run (and then stay up, warm,
- * between runs). Until then those are not failures but steps still to come, so they read "at run start" with what will happen then;
- * while a run is in progress they are judged like every other check.
+ * The pre-flight checklist and the links as the Setup view words them. Which checks must be green
+ * before Arm and which are judged after it is contract/arm-readiness.ts's rule, the one the run
+ * and the Arm button follow: every run readies the gripper (grips the pusher, or opens a gripper
+ * scene's fingers) only once armed (a dry run arms itself), so until the run is armed that check
+ * is not a failure but a step still to come: it reads "after Arm", with what will happen then.
+ * Once a run is armed it is judged like every other check. The fine-model workers start with the
+ * first run (and then stay up, warm, between runs).
  */
 import type { Connection, PreflightReportPayload } from '#contract/console-api';
+import { armReadiness, judgedAfterArm } from '#contract/arm-readiness';
 
 type Check = PreflightReportPayload['checks'][number];
 
-/** ok: green; fail: red; at-start: not judged yet, the next run does it (and checks it) first. */
-export type CheckResult = 'ok' | 'fail' | 'at-start';
+/** ok: green; fail: red; after-arm: not judged yet, the run does it (and checks it) once armed. */
+export type CheckResult = 'ok' | 'fail' | 'after-arm';
 
 export interface CheckRow {
   check: Check;
@@ -19,29 +22,32 @@ export interface CheckRow {
   reason: string;
 }
 
-/** What each run does at its start for the checks it makes true then. */
-const doneAtStart: Partial<Record<Check['id'], string>> = {
-  'pusher-held': 'not checked yet: each run grips the pusher at its start, then checks it is held',
-  'gripper-open': 'not checked yet: each run activates and opens the gripper at its start, then checks it',
+/** What the run does once armed for the checks it makes true then. */
+const doneAfterArm: Partial<Record<Check['id'], string>> = {
+  'pusher-held':
+    'judged after Arm: each run grips the pusher once armed (a dry run arms itself), then checks it',
+  'gripper-open':
+    'judged after Arm: each run activates and opens the gripper once armed (a dry run arms itself), then checks it',
 };
 
-export function checklistRows(report: PreflightReportPayload, runActive: boolean): CheckRow[] {
+/** The checklist's rows; `armed`: a run is armed now, so every check is judged as it reads. */
+export function checklistRows(report: PreflightReportPayload, armed: boolean): CheckRow[] {
   return report.checks.map((check) => {
     if (check.ok) return { check, result: 'ok', reason: check.reason };
-    const atStart = runActive ? undefined : doneAtStart[check.id];
-    return atStart
-      ? { check, result: 'at-start', reason: atStart }
+    const later = !armed && judgedAfterArm(check.id);
+    return later
+      ? { check, result: 'after-arm', reason: doneAfterArm[check.id] ?? check.reason }
       : { check, result: 'fail', reason: check.reason };
   });
 }
 
-/** The line above the checklist: ready, what is left to the run's start, or what is red. */
-export function checklistSummary(rows: CheckRow[]): string {
+/** The line above the checklist: ready to arm (the rule Arm follows), or what is red. */
+export function checklistSummary(report: PreflightReportPayload, rows: CheckRow[]): string {
   const red = rows.filter((r) => r.result === 'fail').length;
-  const later = rows.filter((r) => r.result === 'at-start').length;
-  if (red > 0) return `Not ready: ${red} check(s) failed (in red below).`;
-  if (later > 0)
-    return `Nothing failed. ${later} check(s) happen when a run starts; a real run moves nothing until every check is green and the operator arms it.`;
+  const later = rows.filter((r) => r.result === 'after-arm').length;
+  if (red > 0) return `Not ready to arm: ${red} check(s) failed (in red below).`;
+  if (later > 0 && armReadiness(report).ready)
+    return `Ready to arm: ${later} check(s) are judged after Arm, when the run has readied the gripper; nothing moves before they are green too.`;
   return 'All checks green: a real run may be armed.';
 }
 
@@ -58,5 +64,7 @@ export function connectionState(c: Connection, runActive: boolean): string {
  */
 export function connectionStateShort(c: Connection, runActive: boolean): string {
   if (c.state === 'disconnected') return c.id === 'workers' && !runActive ? 'idle' : 'no link';
+  // An error is never shown without its reason, wherever the state is shown.
+  if (c.state === 'error') return `error: ${c.detail}`;
   return connectionState(c, runActive);
 }

@@ -267,10 +267,13 @@ export class ConsoleState {
       this.stoppedRunTime = null;
       this.stepWaitSince = null;
     }
+    const before = this.run;
     this.run = status;
     // The first step is planned during pre-flight (the run arms with it made), so the wait for it
-    // starts with the run.
+    // starts with the run; a real run's loop begins once it is armed, so its clock starts there.
     if (isRunActive(status) && this.stepWaitSince === null) this.stepWaitSince = this.now();
+    if (status.mode === 'real' && status.phase === 'running' && before.phase === 'starting')
+      this.stepWaitSince = this.now();
     if (wasActive && !isRunActive(status)) {
       this.stepWaitSince = null;
       this.stoppedRunTime =

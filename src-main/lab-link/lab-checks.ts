@@ -1,0 +1,50 @@
+/**
+ * The pre-flight checklist of a lab as it stands now, for a scene: the one list the run judges
+ * before and after Arm (run/supervised-run.ts) and the Setup view shows between runs
+ * (lab-status.ts). Which of its checks must be green before Arm, and which are judged after it,
+ * is contract/arm-readiness.ts's rule.
+ */
+import type { Scene } from '#contract/scene';
+import { setupResidual } from '../calibration/setup-file';
+import { RobotAdapter } from '../robot/adapter';
+import { agreementCheck } from '../safety/calibration-agreement';
+import { preflight, type PreflightReport } from '../safety/preflight';
+import { DEFAULT_MAX_DRIFT } from '../safety/supervisor';
+import type { LabLink } from './lab-link';
+
+/**
+ * Resolves once the messages the safety thread has posted so far are applied here. The devices'
+ * states reach this thread as messages; after a busy spell (a request handled, a log written)
+ * they wait in its queue, and the freshness checks would judge the last state applied, older than
+ * the last that arrived. Worker messages are taken in the event loop's poll phase, which runs
+ * before setImmediate's.
+ */
+export function streamsCaughtUp(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export function labChecks(link: LabLink, scene: Scene): PreflightReport {
+  const { setup } = link;
+  const poses = link.poses();
+  const robot = link.robot.latest;
+  const adapter = new RobotAdapter({
+    calibration: setup.robot.calibration,
+    pusherOffset: setup.robot.pusherOffset,
+  });
+  const frame = {
+    pusherInTable: (p: readonly number[]) => adapter.pusherPosition(p),
+    tableToBase: (vx: number, vy: number) => adapter.toolVelocity(vx, vy),
+  };
+  const r = preflight({
+    mocap: poses,
+    robot,
+    robotLinkUp: link.robot.linkUp,
+    gripper: link.gripperStatus(),
+    controller: link.controllerReadiness(),
+    calibration: { residual: setupResidual(setup), notCalibrated: setup.notCalibrated },
+    scene,
+    maxCalibrationResidual: setup.safety.maxCalibrationResidual,
+  });
+  const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
+  return { ok: checks.every((c) => c.ok), checks };
+}
