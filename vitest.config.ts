@@ -27,6 +27,7 @@ const realtime = [
   'test/console/robot-recovery.test.ts',
   'test/console/recovery-target-lab.test.ts',
   'test/console/virtual-lab-thread.test.ts',
+  'test/console/program-restart.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/lab-link/safety-thread.test.ts',
   'test/bench/safety.test.ts',

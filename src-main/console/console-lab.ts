@@ -15,6 +15,7 @@ import { LabStatusSource } from '../lab-link/lab-status';
 import { LabRunController } from './lab-run-controller';
 import { RunOwner } from '../run/run-owner';
 import { realLabConnection } from '../lab-link/real-lab-connection';
+import { ProgramRestarter } from './program-restart';
 import { recoveryTarget, RobotRecovery } from './robot-recovery';
 import { VirtualLabConnection } from '../lab-link/virtual-lab-connection';
 import { whatIfPlanners } from './what-if-planners';
@@ -39,6 +40,8 @@ export interface ConsoleLab {
   calibration: CalibrationWizard;
   /** The Setup view's recovery from a protective stop, on the robot of that same lab. */
   recovery: RobotRecovery;
+  /** The checklist's "Restart control program", on the lab whose checklist is shown. */
+  programRestart: ProgramRestarter;
   whatIf: WhatIfPlannerFactory;
   /**
    * The scene the lab starts on (the default scene file; its name in the scene library): the
@@ -84,6 +87,11 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
     recovery: new RobotRecovery({
       // The robot in the protective stop, the real lab's first: not simply the last run's lab.
       session: () => recoveryTarget([realLab, virtualLab]),
+      runInProgress: () => runController.runInProgress(),
+    }),
+    programRestart: new ProgramRestarter({
+      // The lab whose checklist the Setup view shows (LabStatusSource reads the same one).
+      session: () => runController.currentConnection(),
       runInProgress: () => runController.runInProgress(),
     }),
     whatIf: whatIfPlanners({

@@ -60,6 +60,7 @@ export function createConsole(o: ConsoleOptions): Console {
     connections: lab.connections,
     calibration: lab.calibration,
     recovery: lab.recovery,
+    programRestart: lab.programRestart,
     whatIf: lab.whatIf,
     scene: lab.scene,
     scenesDir,

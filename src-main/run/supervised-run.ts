@@ -288,7 +288,14 @@ async function preflightPhase(
 ): Promise<PreflightReport> {
   const { o, link, report, adapter } = ctx;
   const { scene, setup } = link;
-  await link.restartStoppedProgram();
+  // A program a previous stop ended is started again here, and the operator is told: never silently.
+  const restart = await link.restartStoppedProgram();
+  if (restart.restarted)
+    report.log(
+      'warn',
+      'robot',
+      `Control program was not running (${restart.was}), as a previous stop left it: restarted before the pre-flight checks`,
+    );
   // Give the streams a moment to deliver fresh state before judging them.
   await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
   let first = scene.gripper ? undefined : planAhead();
