@@ -115,7 +115,7 @@ interface RunContext {
 }
 
 export async function supervisedRun(o: SupervisedRunOptions): Promise<SupervisedRunResult> {
-  const report = new RunReporter(o.owner);
+  const report = new RunReporter(o.owner, { realTime: true });
   let ctx: RunContext;
   try {
     ctx = prepare(o, report);
