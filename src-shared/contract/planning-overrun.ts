@@ -20,7 +20,7 @@ export interface Overrun {
 /**
  * Follows a run's planner steps. A step planned before arming (its time includes the workers'
  * warm-up and the pre-flight) neither counts nor breaks a streak; a step within its control ends
- * one, and so does a step that does not come after the last (a new run, a seek in a playback).
+ * one, and so does a step numbered below the last (a new run, a seek in a playback).
  */
 export class OverrunStreak {
   private planning: number[] = [];
@@ -28,7 +28,9 @@ export class OverrunStreak {
 
   /** Takes the next step; returns the streak so far when it has reached OVERRUN_STREAK, else null. */
   observe(step: PlannerStep): Overrun | null {
-    if (step.step <= this.last) this.planning = [];
+    // The same step again (a view drawn twice) changes nothing.
+    if (step.step === this.last) return this.current(step);
+    if (step.step < this.last) this.planning = [];
     this.last = step.step;
     if (step.beforeArming === true) return this.current(step);
     if (step.timings.planning > step.controlDuration) this.planning.push(step.timings.planning);
