@@ -28,6 +28,7 @@ const realtime = [
   'test/console/recovery-target-lab.test.ts',
   'test/console/virtual-lab-thread.test.ts',
   'test/console/program-restart.test.ts',
+  'test/lab/lab-thread-stall.test.ts',
   'test/robot/ur5-connection.test.ts',
   'test/lab-link/safety-thread.test.ts',
   'test/bench/safety.test.ts',

@@ -9,11 +9,22 @@
  */
 import { readlinkSync } from 'node:fs';
 import os from 'node:os';
+import { z } from 'zod';
 
 /** The priority raised threads ask for: os.constants.priority.PRIORITY_HIGH (nice -14). */
 export const RAISED_PRIORITY = os.constants.priority.PRIORITY_HIGH;
 
-export type PriorityResult = { raised: true; nice: number } | { raised: false; reason: string };
+/** Whether a thread runs at raised priority, or why not: as threads report it to their owner. */
+export const priorityResultSchema = z.discriminatedUnion('raised', [
+  z.object({ raised: z.literal(true), nice: z.number().int() }).strict(),
+  z.object({ raised: z.literal(false), reason: z.string() }).strict(),
+]);
+export type PriorityResult = z.infer<typeof priorityResultSchema>;
+
+/** The result in words, for a log line: "nice -14", or why the thread runs at normal priority. */
+export function describePriority(p: PriorityResult): string {
+  return p.raised ? `raised priority (nice ${p.nice})` : `normal priority: ${p.reason}`;
+}
 
 /** Sets the calling thread's nice value to `nice`; says whether it could. */
 export function raiseThreadPriority(nice: number = RAISED_PRIORITY): PriorityResult {
