@@ -32,6 +32,7 @@ const realtime = [
   'test/robot/ur5-connection.test.ts',
   'test/lab-link/safety-thread.test.ts',
   'test/bench/safety.test.ts',
+  'test/bench/dry-run-soak.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 
