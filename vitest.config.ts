@@ -35,6 +35,9 @@ const realtime = [
   'test/bench/safety.test.ts',
   // A one-node Slurm cluster whose jobs take both cores; its test cancels a task between two runs.
   'test/experiments/slurm.test.ts',
+  'test/console/program-restart.test.ts',
+  'test/lab/lab-thread-stall.test.ts',
+  'test/bench/dry-run-soak.test.ts',
   'test/e2e/**/*.test.ts',
 ];
 

@@ -247,29 +247,30 @@ export async function run(args: string[]): Promise<void> {
 }
 
 /** Each run's stream gaps, from the session logs of `dir` (named by start time: run order). */
-async function logGaps(dir: string): Promise<RunStreamGaps[]> {
+export async function logGaps(dir: string): Promise<RunStreamGaps[]> {
   const out: RunStreamGaps[] = [];
-  for (const name of (await sessionFileNames(dir)).sort()) {
-    const file = path.join(dir, name);
-    // The console finishes a run's log (finalize.ts) after its link lets go: wait for that.
-    for (let tries = 0; tries < 150 && !(await isIndexedMcap(file)); tries++)
-      await new Promise((r) => setTimeout(r, 200));
-    let log: SessionLog;
-    try {
-      log = await SessionLog.open(file);
-    } catch (err) {
-      // A log the console left unfinished: its row says so; the bench's other figures stand.
-      process.stderr.write(`stream gaps of ${name}: ${(err as Error).message}\n`);
-      out.push({ mocap: null, robot: null });
-      continue;
-    }
-    try {
-      out.push(await streamGapsOf(log));
-    } finally {
-      await log.close();
-    }
-  }
+  for (const name of (await sessionFileNames(dir)).sort()) out.push(await logFileGaps(path.join(dir, name)));
   return out;
+}
+
+/** One run's stream gaps, from its session log (once the console has finished writing it). */
+export async function logFileGaps(file: string): Promise<RunStreamGaps> {
+  // The console finishes a run's log (finalize.ts) after its link lets go: wait for that.
+  for (let tries = 0; tries < 150 && !(await isIndexedMcap(file)); tries++)
+    await new Promise((r) => setTimeout(r, 200));
+  let log: SessionLog;
+  try {
+    log = await SessionLog.open(file);
+  } catch (err) {
+    // A log the console left unfinished: its row says so; the bench's other figures stand.
+    process.stderr.write(`stream gaps of ${path.basename(file)}: ${(err as Error).message}\n`);
+    return { mocap: null, robot: null };
+  }
+  try {
+    return await streamGapsOf(log);
+  } finally {
+    await log.close();
+  }
 }
 
 function gapColumns(stream: string, g: StreamGaps | null): Record<string, string> {

@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   'dry-runs': () => import('./dry-runs'),
   'first-step': () => import('./first-step'),
   safety: () => import('./safety'),
+  'dry-run-soak': () => import('./dry-run-soak'),
   noise: () => import('./noise'),
 };
 

@@ -19,6 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { describePriority } from '../src-main/common/thread-priority';
 import { latenessStats } from '../src-main/lab-link/safety-thread/core';
 import type { TickStats } from '../src-main/lab-link/safety-thread/messages';
 import type { SafetyStats, SafetyThread } from '../src-main/lab-link/safety-thread/safety-thread';
@@ -97,7 +98,7 @@ export async function run(args: string[]): Promise<void> {
       { where: 'main thread (probe)', ...figures(main) },
     ];
     printTable(
-      `Supervisor tick lateness, ms (${TICK_MS} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes; safety thread ${threadPriority?.raised ? `at nice ${threadPriority.nice}` : `at normal priority: ${threadPriority?.reason ?? 'unknown'}`})`,
+      `Supervisor tick lateness, ms (${TICK_MS} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes; safety thread at ${threadPriority ? describePriority(threadPriority) : 'unknown priority'})`,
       rows,
     );
     // A staleness stop with frames arriving every few ms would be the thread's fault; with gaps

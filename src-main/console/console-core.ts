@@ -34,6 +34,7 @@ import { sceneSchema, type Scene } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
 import { RunOwner } from '../run/run-owner';
 import { CalibrationWizard } from './calibration-wizard';
+import { ProgramRestarter } from './program-restart';
 import { RobotRecovery } from './robot-recovery';
 import type { ConnectionSource, LabStatus } from '../lab-link/status-source';
 import { UnconfiguredConnections } from '../lab-link/status-source';
@@ -71,6 +72,8 @@ export interface ConsoleCoreOptions {
   calibration?: CalibrationWizard;
   /** Recovery of the connected robot from a protective stop; absent: no lab, nothing to recover. */
   recovery?: RobotRecovery;
+  /** The checklist's "Restart control program"; absent: no lab, no program to restart. */
+  programRestart?: ProgramRestarter;
   /**
    * The scene the console opens on: the one its lab was started on (console-lab.ts), so the table
    * view, the pre-flight checklist and the next run speak of the same scene from the start.
@@ -117,6 +120,7 @@ export class ConsoleCore {
   private readonly sessions: SessionService;
   private readonly calibration: CalibrationWizard;
   private readonly recovery: RobotRecovery;
+  private readonly programRestart: ProgramRestarter;
   /** The lab view last published (JSON), so that only its changes are. */
   private lastLab = '';
   private readonly foxglove: FoxgloveSwitch | null;
@@ -137,6 +141,8 @@ export class ConsoleCore {
     this.run.publishTo((event) => this.publish(event));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });
+    this.programRestart =
+      options.programRestart ?? new ProgramRestarter({ session: () => null, runInProgress: () => false });
     this.sessions = new SessionService({
       dir: options.sessionsDir ?? null,
       whatIf: options.whatIf,
@@ -323,6 +329,8 @@ export class ConsoleCore {
         return { foxglove: await this.setFoxglove(command.port) };
       case 'robot.recover':
         return this.recoverRobot(command.confirm);
+      case 'robot.restart-program':
+        return this.restartProgram();
       case 'calibration.get':
       case 'calibration.capture':
       case 'calibration.remove':
@@ -400,6 +408,17 @@ export class ConsoleCore {
       );
     const result = await this.recovery.recover(confirm);
     this.log('info', 'robot', result.message);
+    return result;
+  }
+
+  /** The operator's "Restart control program", between runs only; the log says what it did. */
+  private async restartProgram() {
+    if (this.runActive() || this.startPending)
+      throw new Error(
+        `the control program cannot be restarted while a run is ${this.startPending ? 'starting' : this.run.status.phase}: the run restarts it`,
+      );
+    const result = await this.programRestart.restart();
+    this.log(result.restarted ? 'warn' : 'info', 'robot', result.message);
     return result;
   }
 

@@ -16,6 +16,7 @@ import { LabControl } from './lab-control';
 import { LabRunController } from './lab-run-controller';
 import { RunOwner } from '../run/run-owner';
 import { realLabConnection } from '../lab-link/real-lab-connection';
+import { ProgramRestarter } from './program-restart';
 import { recoveryTarget, RobotRecovery } from './robot-recovery';
 import { VirtualLabConnection } from '../lab-link/virtual-lab-connection';
 import { whatIfPlanners } from './what-if-planners';
@@ -42,6 +43,8 @@ export interface ConsoleLab {
   recovery: RobotRecovery;
   /** The Setup view's Connect, Disconnect and first setup, on the configured real lab. */
   labControl: LabControl;
+  /** The checklist's "Restart control program", on the lab whose checklist is shown. */
+  programRestart: ProgramRestarter;
   whatIf: WhatIfPlannerFactory;
   /**
    * The scene the lab starts on (the default scene file; its name in the scene library): the
@@ -93,6 +96,11 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       realLab,
       connect: (scene, settings) => runController.connect(scene, settings),
       disconnect: () => runController.disconnect(),
+    }),
+    programRestart: new ProgramRestarter({
+      // The lab whose checklist the Setup view shows (LabStatusSource reads the same one).
+      session: () => runController.currentConnection(),
+      runInProgress: () => runController.runInProgress(),
     }),
     whatIf: whatIfPlanners({
       tasksDir: o.tasksDir,

@@ -63,6 +63,7 @@ export function createConsole(o: ConsoleOptions): Console {
     calibration: lab.calibration,
     recovery: lab.recovery,
     labControl: lab.labControl,
+    programRestart: lab.programRestart,
     whatIf: lab.whatIf,
     scene: lab.scene,
     scenesDir,

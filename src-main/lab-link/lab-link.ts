@@ -76,6 +76,9 @@ export function loopbackLabAddress(ports: {
   };
 }
 
+/** What restartStoppedProgram did: restarted a program that was not playing (`was`: its state then), or why not. */
+export type ProgramRestart = { restarted: true; was: string } | { restarted: false; why: string };
+
 export class LabLink {
   /** Motion capture -> the table's state: the one estimator every run and the live view read. */
   private readonly estimator: StateEstimator;
@@ -283,16 +286,24 @@ export class LabLink {
   /**
    * Sends the control program again when it stopped while nothing was armed: its RTDE watchdog
    * halts it when this process stalls for 0.3 s, as starting the planner's workers can on a
-   * loaded machine. Restarting it moves nothing (it waits for a re-arm). A robot that is not
-   * running normally (a protective or emergency stop) is left to the operator's recovery; the
-   * pre-flight checks judge the program either way.
+   * loaded machine, and a stop of the last run may have ended it. Restarting it moves nothing (it
+   * waits for a re-arm). A robot that is not running normally (a protective or emergency stop) is
+   * left to the operator's recovery; the pre-flight checks judge the program either way. Says what
+   * it did, so that a restart is never silent: the caller tells the operator.
    */
-  async restartStoppedProgram(): Promise<void> {
+  async restartStoppedProgram(): Promise<ProgramRestart> {
     // The operator may have switched the pendant to Remote Control since: ask again.
     this.remoteControl = await this.dashboard.isInRemoteControl().catch(() => this.remoteControl);
     const s = this.robot.latest;
-    if (!s || programPlaying(s) || s.robotMode !== 'RUNNING' || s.safetyMode !== 'NORMAL') return;
-    if (this.remoteControl === false) return;
+    if (!s) return { restarted: false, why: 'no robot state received' };
+    if (programPlaying(s)) return { restarted: false, why: 'the control program is playing' };
+    if (s.robotMode !== 'RUNNING' || s.safetyMode !== 'NORMAL')
+      return {
+        restarted: false,
+        why: `robot mode ${s.robotMode}, safety mode ${s.safetyMode}: recover the robot first`,
+      };
+    if (this.remoteControl === false) return { restarted: false, why: LOCAL_MODE };
+    const was = `runtime ${s.runtimeState}, program ${s.program.state}`;
     // A program that does not start is a red pre-flight check (uploadProblem), not a failed run.
     const started = await this.robot.sendProgram().then(
       () => true,
@@ -301,10 +312,12 @@ export class LabLink {
         throw err;
       },
     );
-    if (!started) return;
+    if (!started)
+      return { restarted: false, why: `sent again but it did not start: ${this.robot.uploadProblem ?? was}` };
     await this.robot
       .waitForState((r) => programPlaying(r) && r.program.state === 'ARMED')
       .catch(() => undefined);
+    return { restarted: true, was };
   }
 
   /** What pre-flight needs to name a controller problem: Local mode, a program that did not start. */

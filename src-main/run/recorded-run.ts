@@ -44,7 +44,7 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
   // The run's owner, as every run has: its status, clock and log (no lab, so no fine workers of its own).
   const owner = new RunOwner();
   owner.begin('dry', recorder);
-  const report = new RunReporter(owner);
+  const report = new RunReporter(owner, { realTime: false });
   const measured = (time: number, sliderIds: string[], state: number[]): ConsoleEvent => ({
     type: 'state',
     time,

@@ -1,11 +1,14 @@
 /**
  * What a supervised run tells its operator, as console events: its status (phase, safety, armed,
  * reason, run time), the supervisor's decisions in words, the pre-flight checklist, every planner
- * step, the measured state for the live view, and one closing line on how it ended. A run reports
+ * step (and a warning when planning keeps overrunning the control), the measured state for the
+ * live view, and one closing line on how it ended. A run reports
  * the same events however it was started, so the console shows and the session log records the
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
+import os from 'node:os';
 import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import { describeOverrun, OVERRUN_ADVICE, OVERRUN_STREAK, OverrunStreak } from '#contract/planning-overrun';
 import { runOutcomeOf, type RunEnd } from '#contract/run-end';
 import { endsRun, type RunEvent, type RunOutcome } from '#contract/run-lifecycle';
 import type { StateLayout } from '#contract/state';
@@ -42,7 +45,18 @@ export type RunReportTarget = Pick<
 >;
 
 export class RunReporter {
-  constructor(private readonly owner: RunReportTarget) {}
+  /**
+   * The run's planner steps against their control (contract/planning-overrun.ts), for a run on a
+   * lab, whose arm waits for each plan; a simulated run's world waits for its planner instead.
+   */
+  private readonly overruns: OverrunStreak | null;
+
+  constructor(
+    private readonly owner: RunReportTarget,
+    o: { realTime: boolean },
+  ) {
+    this.overruns = o.realTime ? new OverrunStreak() : null;
+  }
 
   /**
    * A status change. Once the run's end is decided (the operator's abort, a safety stop, its end),
@@ -73,6 +87,16 @@ export class RunReporter {
 
   step(step: PlannerStep): void {
     this.owner.emit({ type: 'planner-step', step });
+    const overrun = this.overruns?.observe(step);
+    // Once per streak, as it reaches its length: with the machine's load beside the figures.
+    if (overrun?.planning.length === OVERRUN_STREAK) {
+      const [load] = os.loadavg();
+      this.log(
+        'warn',
+        'planner',
+        `${describeOverrun(overrun)}. Load average ${load!.toFixed(1)} on ${os.availableParallelism()} cores: ${OVERRUN_ADVICE}.`,
+      );
+    }
   }
 
   /**

@@ -21,7 +21,6 @@
  * scene's limits and the lab's (the control program's speed and yaw-rate caps, the Robotiq's
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
-import { setupResidual } from '../calibration/setup-file';
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
 import { runOutcomeOf, type RunEnd } from '#contract/run-end';
 import type { RunOutcome } from '#contract/run-lifecycle';
@@ -126,7 +125,7 @@ interface RunContext {
 }
 
 export async function supervisedRun(o: SupervisedRunOptions): Promise<SupervisedRunResult> {
-  const report = new RunReporter(o.owner);
+  const report = new RunReporter(o.owner, { realTime: true });
   // Which lab this run is on, as its devices say (the session list shows virtual or real from it):
   // first, so that a run that fails to prepare still names its lab.
   o.owner.runRecorder?.event({ type: 'lab', lab: labView(o.link, o.link.description) });
@@ -302,7 +301,14 @@ async function preflightPhase(
 ): Promise<PreflightReport> {
   const { o, link, report } = ctx;
   const { scene } = link;
-  await link.restartStoppedProgram();
+  // A program a previous stop ended is started again here, and the operator is told: never silently.
+  const restart = await link.restartStoppedProgram();
+  if (restart.restarted)
+    report.log(
+      'warn',
+      'robot',
+      `Control program was not running (${restart.was}), as a previous stop left it: restarted before the pre-flight checks`,
+    );
   // Give the streams a moment to deliver fresh state before judging them.
   await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
   let first = scene.gripper ? undefined : planAhead();

@@ -7,6 +7,7 @@ import type { Scene } from '#contract/scene';
 import { tableRegion } from '#contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
+import { LOCAL_MODE } from '../robot/dashboard';
 import { programPlaying } from '../robot/robot-state';
 
 export interface Check {
@@ -23,7 +24,15 @@ export interface Check {
   label: string;
   ok: boolean;
   reason: string;
+  /** What the operator can do about a red check from the console (the Setup view offers it). */
+  action?: CheckAction;
 }
+
+/**
+ * Actions a red check offers: `restart-program` sends the control program again when it is not
+ * playing on a robot that runs normally (a previous stop ended it); it moves nothing.
+ */
+export type CheckAction = 'restart-program';
 
 export interface PreflightReport {
   ok: boolean;
@@ -115,6 +124,11 @@ function robotChecks(r: RobotState | undefined, linkUp: boolean, problem: string
         : !playing && problem
           ? `${problem}; runtime ${r.runtimeState}, program ${r.program.state}`
           : `runtime ${r.runtimeState}, program ${r.program.state}`,
+      // Restartable from the console on a robot that runs normally in Remote Control; a stopped
+      // robot is recovered first, a pendant in Local mode is the operator's to switch.
+      ...(r && !playing && r.robotMode === 'RUNNING' && r.safetyMode === 'NORMAL' && problem !== LOCAL_MODE
+        ? { action: 'restart-program' as const }
+        : {}),
     },
   ];
 }

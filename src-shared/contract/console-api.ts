@@ -124,6 +124,12 @@ export const commandSchema = z.discriminatedUnion('type', [
    * clear; refused while a run is in progress or when the robot is not in a protective stop.
    */
   z.object({ type: z.literal('robot.recover'), confirm: z.boolean() }).strict(),
+  /**
+   * Sends the control program again when it is not playing on a robot that runs normally (a
+   * previous stop ended it): the checklist's "Restart control program". Moves nothing and arms
+   * nothing; refused while a run is in progress.
+   */
+  z.object({ type: z.literal('robot.restart-program') }).strict(),
   // Sessions: recorded run logs, their playback and what-if re-planning. Playback never moves the robot.
   z.object({ type: z.literal('sessions.list') }).strict(),
   z.object({ type: z.literal('sessions.open'), file: sessionFileNameSchema }).strict(),
@@ -226,6 +232,8 @@ export const preflightCheckSchema = z
     label: z.string(),
     ok: z.boolean(),
     reason: z.string(),
+    /** What the operator can do about it from the console: `restart-program` (robot.restart-program). */
+    action: z.enum(['restart-program']).optional(),
   })
   .strict();
 export const preflightReportSchema = z
@@ -564,6 +572,13 @@ export const commandResultSchemas = {
       /** The robot's safety mode and runtime state after the recovery, as it reported them. */
       safetyMode: z.string(),
       runtimeState: z.string(),
+    })
+    .strict(),
+  'robot.restart-program': z
+    .object({
+      /** What was done, in words for the operator. */
+      message: z.string(),
+      restarted: z.boolean(),
     })
     .strict(),
   'sessions.list': z.object({ folder: z.string(), sessions: z.array(sessionListingSchema) }).strict(),

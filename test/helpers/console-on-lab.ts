@@ -1,8 +1,9 @@
 /**
  * The console core on a virtual lab session (in its own thread or in process), wired as the
- * console wires it (run controller, live connections, and the robot recovery when asked), with
- * what the tests drive it by: every event it published, commands that throw when refused, the
- * last run status, and polling that says where the run was when it gives up.
+ * console wires it (run controller, live connections, the checklist's program restart, and the
+ * robot recovery when asked), with what the tests drive it by: every event it published, commands
+ * that throw when refused, the last run status, and polling that says where the run was when it
+ * gives up.
  */
 import path from 'node:path';
 import type { ConsoleEvent, RunStatus } from '#contract/console-api';
@@ -12,6 +13,7 @@ import type { FoxgloveSwitch } from '../../src-main/console/foxglove-switch';
 import { LabStatusSource } from '../../src-main/lab-link/lab-status';
 import { LabRunController } from '../../src-main/console/lab-run-controller';
 import { RunOwner } from '../../src-main/run/run-owner';
+import { ProgramRestarter } from '../../src-main/console/program-restart';
 import { recoveryTarget, RobotRecovery } from '../../src-main/console/robot-recovery';
 import type { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { repoRoot } from './scenes';
@@ -64,6 +66,11 @@ export class ConsoleOnLab {
       scenesDir: path.join(repoRoot, 'resources/scenes'),
       runController: controller,
       connections: this.connections,
+      // The checklist's "Restart control program", as console-lab.ts wires it.
+      programRestart: new ProgramRestarter({
+        session: () => controller.currentConnection(),
+        runInProgress: () => controller.runInProgress(),
+      }),
       ...(o.sessionsDir !== undefined ? { sessionsDir: o.sessionsDir } : {}),
       ...(o.foxglove ? { foxglove: o.foxglove } : {}),
       ...(o.recovery

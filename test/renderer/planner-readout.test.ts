@@ -85,3 +85,29 @@ describe('planner readout: which model planned', () => {
     expect(screen.getByTestId('readout-parareal').textContent).toBe('auto: chosen at the start');
   });
 });
+
+describe('planner readout: planning that overruns the control', () => {
+  const slow = (n: number, planning: number) => {
+    const s = plannerStep(n, n);
+    return { ...s, timings: { ...s.timings, planning } };
+  };
+  const props = (step: ReturnType<typeof slow>) => ({
+    step,
+    active: true,
+    waitingSince: null,
+    maxExecutedActions: 20,
+    controlDuration: 1,
+  });
+
+  it('warns with what to do after three steps running planned slower than the control, and clears on one within it', async () => {
+    const { rerender } = render(PlannerReadout, props(slow(0, 2.4)));
+    await rerender(props(slow(1, 2.5)));
+    expect(screen.queryByTestId('readout-overrun')).toBeNull();
+    await rerender(props(slow(2, 2.7)));
+    const warning = screen.getByTestId('readout-overrun');
+    expect(warning.textContent).toMatch(/Planning overruns the control\s*3 steps, last 2\.70 s/);
+    expect(warning.textContent).toContain('smaller model: coarse, or Parareal');
+    await rerender(props(slow(3, 0.6)));
+    expect(screen.queryByTestId('readout-overrun')).toBeNull();
+  });
+});

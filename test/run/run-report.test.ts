@@ -22,7 +22,7 @@ function startedRun() {
   let clock = t0;
   const run = new RunOwner({ workers: 1, now: () => T0, clock: () => clock });
   run.publishTo((e) => events.push(e));
-  const report = new RunReporter(run);
+  const report = new RunReporter(run, { realTime: true });
   run.begin('real');
   report.decision({ kind: 'armed', at: t0 + 0.5 });
   report.decision({ kind: 'run-started', at: t0 + 0.5 });

@@ -14,6 +14,7 @@ import { preflightReportSchema } from '#contract/console-api';
 import { MAX_CONTROL_DURATION } from '#contract/planner-settings';
 import { sceneSchema } from '#contract/scene';
 import { setupSchema } from '../../calibration/setup-file';
+import { priorityResultSchema } from '../../common/thread-priority';
 import type { StopReason } from '../../safety/stop-reasons';
 import type { MocapSnapshot } from '../../mocap/scene-binding';
 import type { FrameOfData } from '../../mocap/messages/frame';
@@ -110,12 +111,6 @@ const robotStateSchema = z.custom<RobotState>(
     isObject(v['program']),
   'a decoded robot state',
 );
-
-/** Whether the thread runs at raised priority (common/thread-priority.ts), or why not. */
-const prioritySchema = z.discriminatedUnion('raised', [
-  z.object({ raised: z.literal(true), nice: z.number().int() }).strict(),
-  z.object({ raised: z.literal(false), reason: z.string() }).strict(),
-]);
 
 /**
  * An error of the thread's devices as it crosses: its class's name and words (and an RTDE setup
@@ -282,7 +277,8 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
           dataPort: z.number().int().optional(),
         })
         .strict(),
-      priority: prioritySchema,
+      /** Whether the thread runs at raised priority (common/thread-priority.ts), or why not. */
+      priority: priorityResultSchema,
     })
     .strict(),
   z.object({ type: z.literal('failed'), error: threadErrorSchema }).strict(),

@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Setup } from '../../calibration/setup-file';
+import type { PriorityResult } from '../../common/thread-priority';
 import { WorkerThread } from '../../common/worker-thread';
 import type { LabConfigInput } from '../virtual-lab';
 import { labConfigSchema } from '../virtual-lab';
@@ -47,6 +48,8 @@ export class VirtualLabThread extends EventEmitter<Events> {
     readonly ports: LabThreadPorts,
     /** The lab's true frames, as the setup a calibration would produce. */
     readonly setup: Setup,
+    /** Whether the lab's thread runs at raised priority, or why not (common/thread-priority.ts). */
+    readonly priority: PriorityResult,
   ) {
     super();
     worker.listen({
@@ -80,7 +83,7 @@ export class VirtualLabThread extends EventEmitter<Events> {
       },
       abandon: (t) => t.terminate(),
     });
-    return new VirtualLabThread(thread, answer.ports, answer.setup);
+    return new VirtualLabThread(thread, answer.ports, answer.setup, answer.priority);
   }
 
   /** Whether the lab runs (the thread neither ended nor failed). */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { setupSchema } from '../../calibration/setup-file';
+import { priorityResultSchema } from '../../common/thread-priority';
 import { labConfigSchema } from '../virtual-lab';
 
 const port = z.number().int().min(0).max(65535);
@@ -42,7 +43,15 @@ export type ToLab = z.input<typeof toLabSchema>;
 const fieldValue = z.union([z.boolean(), z.number(), z.bigint(), z.array(z.number())]);
 
 export const fromLabSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('started'), ports: labThreadPortsSchema, setup: setupSchema }).strict(),
+  z
+    .object({
+      type: z.literal('started'),
+      ports: labThreadPortsSchema,
+      setup: setupSchema,
+      /** Whether the thread runs at raised priority (common/thread-priority.ts), or why not. */
+      priority: priorityResultSchema,
+    })
+    .strict(),
   /** The lab could not start (bad scene, port in use): the thread ends after this. */
   z.object({ type: z.literal('failed'), message: z.string() }).strict(),
   z.object({ type: z.literal('done'), ...request }).strict(),

@@ -11,7 +11,7 @@ import { enterWorkerThread } from '../../common/worker-thread';
 import { toLabSchema, type FromLabSent } from './messages';
 
 // The devices it stands for run on machines of their own: keep them ahead of this machine's load.
-const { port } = enterWorkerThread('the virtual lab thread');
+const { port, priority } = enterWorkerThread('the virtual lab thread');
 const send = (m: FromLabSent): void => port.postMessage(m);
 
 let lab: VirtualLab | null = null;
@@ -53,7 +53,7 @@ port.on('message', (raw: unknown) => {
       VirtualLab.start(m.config).then(
         (started) => {
           lab = started;
-          send({ type: 'started', ports: started.ports, setup: started.setup });
+          send({ type: 'started', ports: started.ports, setup: started.setup, priority });
         },
         (err: Error) => {
           send({ type: 'failed', message: err.message });
