@@ -61,6 +61,7 @@ export function createConsole(o: ConsoleOptions): Console {
     calibration: lab.calibration,
     recovery: lab.recovery,
     whatIf: lab.whatIf,
+    tableReading: lab.tableReading,
     scene: lab.scene,
     scenesDir,
     settingsFile: o.settingsFile ?? null,
