@@ -21,7 +21,9 @@ import type { PlannerSettings } from '#contract/planner-settings';
 import type { RunMode } from '#contract/run-lifecycle';
 import { wallSeconds } from '#contract/time';
 import type { FinePool } from '../parareal/fine-pool';
-import { resolveModel, type ModelRequest } from '../parareal/model-choice';
+import type { ModelRequest } from '../parareal/model-choice';
+import { planningModel } from '../planning/task-run';
+import type { Scene } from '#contract/scene';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../lab-link/lab-link';
 import type { RunOwner } from '../run/run-owner';
@@ -160,7 +162,7 @@ export class LabRunController implements RunController {
       sink,
       'info',
       'lab',
-      `connected; planning with ${modelName(model, task, this.owner.workers)}, ${task.planner.kind} planner`,
+      `connected; planning with ${modelName(model, task, scene, this.owner.workers)}, ${task.planner.kind} planner`,
     );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
@@ -250,11 +252,10 @@ function log(sink: RunSink, level: 'info' | 'warn' | 'error', source: string, me
 }
 
 /** The model in words; for `auto`, the one it chooses for this task on these workers and why. */
-function modelName(model: ModelRequest, task: Task, workers: number): string {
+function modelName(model: ModelRequest, task: Task, scene: Scene, workers: number): string {
   if (model.kind === 'auto') {
-    const p = task.planner;
-    const chosen = resolveModel(model, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
-    return `${modelName(chosen.model, task, workers)}, chosen by ${chosen.reason ?? 'auto'}`;
+    const chosen = planningModel(task, scene, model, workers);
+    return `${modelName(chosen.model, task, scene, workers)}, chosen by ${chosen.reason ?? 'auto'}`;
   }
   if (model.kind !== 'parareal') return `the ${model.kind} model`;
   return `Parareal (${model.tolerance ? `adaptive, at most ${model.iterations}` : model.iterations} iteration(s))`;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { labKindSchema, labViewSchema } from './lab-view';
-import { plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
+import { modelRequestKindSchema, plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
 import { runModeSchema, runPhaseSchema } from './run-lifecycle';
 
 /** Every IPC channel the shell uses; nothing else is handled or exposed. */
@@ -365,6 +365,19 @@ export type CalibrationStageState = z.infer<typeof calibrationStageSchema>;
 export const sessionOriginSchema = z.enum(['console', 'headless', 'experiment', 'test', 'bench']);
 export type SessionOrigin = z.infer<typeof sessionOriginSchema>;
 
+/** Which prediction model a run asked for and which it used (see sessionSummarySchema.prediction). */
+export const predictionChoiceSchema = z
+  .object({
+    requested: modelRequestKindSchema,
+    /** The model spec planned with: fine, coarse, parareal:K or parareal:adaptive:K. */
+    model: z.string().nullable(),
+    workers: z.number().int().min(1).nullable(),
+    /** Why auto chose it (parareal/model-choice.ts); null for a model asked for by name. */
+    reason: z.string().nullable(),
+  })
+  .strict();
+export type PredictionChoice = z.infer<typeof predictionChoiceSchema>;
+
 /** What a session log says about its run (stored in the log; see src-main/session). */
 export const sessionSummarySchema = z.object({
   sessionId: z.string().nullable(),
@@ -383,6 +396,13 @@ export const sessionSummarySchema = z.object({
   lab: labKindSchema.nullable().optional(),
   /** Where the run was started; absent in logs summarised before it was kept. */
   origin: sessionOriginSchema.nullable().optional(),
+  /**
+   * The prediction model the run asked for (the settings' kind: auto, fine, ...) and, once it
+   * planned, the one it used and on how many workers, with auto's reason (the log's `/run/model`);
+   * absent in logs summarised before it was kept, `model`/`workers`/`reason` null in logs older
+   * than `/run/model` or of runs that never got to plan.
+   */
+  prediction: predictionChoiceSchema.nullable().optional(),
   recovered: z.boolean(),
   messageCounts: z.record(z.string(), z.number().int()),
 });

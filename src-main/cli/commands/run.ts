@@ -15,7 +15,7 @@ import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { RunOwner } from '../../run/run-owner';
 import { ABORTED } from '../../run/run-report';
-import { supervisedRun, type SupervisedRunResult } from '../../run/supervised-run';
+import { supervisedRun, type ModelChoice, type SupervisedRunResult } from '../../run/supervised-run';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
 import { requireFile, UsageError } from '../errors';
@@ -242,6 +242,7 @@ export function registerRunCommand(program: Command): void {
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
+      let choice: ModelChoice | null = null;
       try {
         const result = await supervisedRun({
           link,
@@ -250,6 +251,12 @@ export function registerRunCommand(program: Command): void {
           coarse: opts.coarse,
           seed: Number(opts.seed),
           owner,
+          onModel: (c) => {
+            choice = c;
+            log(
+              `model: ${c.model} on ${c.workers} worker${c.workers === 1 ? '' : 's'}${c.reason ? `, chosen by ${c.reason}` : ` (asked for: ${c.requested})`}`,
+            );
+          },
           onPreflight: (r) =>
             r.checks.forEach((c) => log(`  [${c.ok ? ' ok ' : 'FAIL'}] ${c.label}: ${c.reason}`)),
           onDecision: (d) =>
@@ -265,7 +272,7 @@ export function registerRunCommand(program: Command): void {
         if (result.supervisor.stopReason?.code === 'protective-stop') log(recoveryHint(opts));
         if (opts.json) {
           process.stdout.write(
-            `${JSON.stringify({ outcome: result.outcome, ...endFields(result.end), reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
+            `${JSON.stringify({ outcome: result.outcome, ...endFields(result.end), reason: result.reason, model: result.model, prediction: choice, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
           );
         }
         process.exitCode = exitStatus(result);
