@@ -8,7 +8,8 @@
  * labs they are dropped.
  */
 import path from 'node:path';
-import type { CalibrationStageId, CalibrationWizardState } from '#contract/console-api';
+import type { CalibrationStageId, CalibrationWizardState, JogCheck } from '#contract/console-api';
+import { jogBodies, judgeJogPath, toolReach } from '#contract/jog-path';
 import { wallSeconds } from '#contract/time';
 import {
   fitCalibration2d,
@@ -24,6 +25,7 @@ import type { Setup } from '../calibration/setup-file';
 import { calibrated } from '../calibration/setup-template';
 import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
 import type { LabConnection } from '../lab-link/lab-connection';
+import { tableNow } from '../lab-link/table-now';
 
 interface Pair {
   table: Vec3;
@@ -129,15 +131,65 @@ export class CalibrationWizard {
   }
 
   /**
+   * What a jog by (dx, dy) m along the robot base axes would do on the table (contract/
+   * jog-path.ts): the pusher's path, where the lab measures it now, against the scene's obstacles
+   * and the objects where motion capture sees them, and against the table edge with the setup's
+   * workspace margin. Objects it cannot see are judged at their start poses, and the operator is
+   * asked to look. The path goes through the setup's table -> robot base calibration: during its
+   * own calibration it is as good as the saved one.
+   */
+  checkJog(dx: number, dy: number): JogCheck {
+    const { link } = this.connected();
+    const now = tableNow(link);
+    if (!now.pusher)
+      return {
+        verdict: 'confirm',
+        message:
+          "the console cannot tell where the pusher is (no motion-capture pose and no robot state), so it cannot check the jog's path: look at the arm",
+      };
+    const poses = now.estimate.poses;
+    const seen = new Map(
+      (poses?.sliders ?? []).flatMap((s) => (s.pose && !s.stale ? [[s.id, s.pose] as const] : [])),
+    );
+    const d = now.toTable(dx, dy);
+    const verdict = judgeJogPath(
+      {
+        table: link.scene.table,
+        margin: link.setup.safety.workspaceMargin,
+        reach: toolReach(link.scene),
+        bodies: jogBodies(link.scene, seen),
+      },
+      now.pusher,
+      { x: now.pusher.x + d.x, y: now.pusher.y + d.y },
+    );
+    if (verdict.verdict === 'refused') return { verdict: 'refused', message: verdict.message };
+    const unseen = link.scene.sliders.filter((s) => !seen.has(s.id)).map((s) => s.id);
+    const blind =
+      unseen.length > 0
+        ? `motion capture does not see ${unseen.join(', ')} now: judged at ${unseen.length === 1 ? 'its' : 'their'} start pose; look at the table`
+        : null;
+    if (verdict.verdict === 'crosses')
+      return { verdict: 'confirm', message: blind ? `${verdict.message}; ${blind}` : verdict.message };
+    return blind
+      ? { verdict: 'confirm', message: `the path looks clear, but ${blind}` }
+      : { verdict: 'clear', message: null };
+  }
+
+  /**
    * Jogs the tool (and the pusher it holds) by (dx, dy) m along the robot base axes, through the
    * control program like every move of the arm (robot/jog.ts), so the pusher can be brought to
-   * each table point from the console, on a real lab or the virtual one. Resolves with the
-   * distance moved (m).
+   * each table point from the console, on a real lab or the virtual one. Refused near the table
+   * edge, and where the path crosses an object or obstacle unless the operator confirmed it
+   * (checkJog). Resolves with the distance moved (m).
    */
-  async jog(dx: number, dy: number): Promise<number> {
+  async jog(dx: number, dy: number, confirmCrossing = false): Promise<number> {
     const { link } = this.connected();
     if (this.jogging) throw new Error('a jog is already under way');
     if (this.capturing) throw new Error('a capture is in progress: hold the pusher still');
+    const check = this.checkJog(dx, dy);
+    if (check.verdict === 'refused') throw new Error(`jog ${check.message}`);
+    if (check.verdict === 'confirm' && !confirmCrossing)
+      throw new Error(`jog not started: ${check.message}; confirm to jog anyway`);
     const control = new AbortController();
     this.jogging = control;
     try {

@@ -48,6 +48,7 @@ import { SceneLibrary } from './scene-library';
 import { userScenesDir } from '../common/paths';
 import { SettingsStore } from './settings-store';
 import { SessionService } from './session-service';
+import { LabStateFeed, type TableReading } from './lab-state-feed';
 import type { FoxgloveSwitch } from './foxglove-switch';
 import { liveViewNotice } from '../session/foxglove-live';
 import { LabControl } from './lab-control';
@@ -83,6 +84,8 @@ export interface ConsoleCoreOptions {
   foxglove?: FoxgloveSwitch;
   /** The configured real lab between runs (Connect, Disconnect, a first setup); absent: none. */
   labControl?: LabControl;
+  /** The lab's table now, which the table view follows between runs (lab-state-feed.ts); absent: no lab. */
+  tableReading?: TableReading;
 }
 
 export type EventListener = (event: ConsoleEvent) => void;
@@ -125,6 +128,7 @@ export class ConsoleCore {
   private lastLab = '';
   private readonly foxglove: FoxgloveSwitch | null;
   private readonly labControl: LabControl;
+  private readonly labState: LabStateFeed | null;
 
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir, options.userScenesDir ?? userScenesDir());
@@ -167,6 +171,14 @@ export class ConsoleCore {
       this.labChanged(status);
     });
     this.labChanged(this.connections.current());
+    this.labState = options.tableReading
+      ? new LabStateFeed({
+          read: options.tableReading,
+          // A run sends its own states (with its time and path); a playback shows the recording.
+          quiet: () => this.runActive() || this.startPending || this.sessions.playbackOpen,
+          publish: (event) => this.publish(event),
+        })
+      : null;
   }
 
   /** The lab view when it changes, and the robot's own safety while no run speaks for it. */
@@ -200,6 +212,7 @@ export class ConsoleCore {
   }
 
   dispose(): void {
+    this.labState?.dispose();
     void this.sessions.dispose();
     this.unsubscribeConnections();
     this.listeners.clear();
@@ -339,11 +352,28 @@ export class ConsoleCore {
       case 'calibration.fit':
       case 'calibration.save':
         return { calibration: await this.calibrate(command) };
+      case 'calibration.jog-check':
+        this.refuseJogDuringRun();
+        return { check: this.calibration.checkJog(command.dx, command.dy) };
     }
   }
 
-  private async calibrate(command: Extract<ConsoleCommand, { type: `calibration.${string}` }>) {
+  /** A run owns the arm from its start: a jog would command it at the same time. */
+  private refuseJogDuringRun(): void {
+    if (this.runActive() || this.startPending)
+      throw new Error(
+        `the arm cannot be jogged while a run is ${this.startPending ? 'starting' : this.run.status.phase}: the run owns the arm (abort it, or wait for its end)`,
+      );
+  }
+
+  private async calibrate(
+    command: Exclude<
+      Extract<ConsoleCommand, { type: `calibration.${string}` }>,
+      { type: 'calibration.jog-check' }
+    >,
+  ) {
     const w = this.calibration;
+    if (command.type === 'calibration.jog') this.refuseJogDuringRun();
     // A run owns the lab: measuring or changing its frames under it would corrupt both.
     if (command.type !== 'calibration.get' && this.runActive())
       throw new Error('calibration cannot change while a run is in progress');
@@ -357,7 +387,7 @@ export class ConsoleCore {
       case 'calibration.clear':
         return w.clear(command.stage);
       case 'calibration.jog': {
-        const moved = await w.jog(command.dx, command.dy);
+        const moved = await w.jog(command.dx, command.dy, command.confirmCrossing ?? false);
         this.log(
           'info',
           'calibration',

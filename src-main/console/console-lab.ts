@@ -20,6 +20,8 @@ import { ProgramRestarter } from './program-restart';
 import { recoveryTarget, RobotRecovery } from './robot-recovery';
 import { VirtualLabConnection } from '../lab-link/virtual-lab-connection';
 import { whatIfPlanners } from './what-if-planners';
+import { tableReading } from '../lab-link/table-now';
+import type { TableReading } from './lab-state-feed';
 
 export interface ConsoleLabOptions {
   lab: LabSettings;
@@ -46,6 +48,8 @@ export interface ConsoleLab {
   /** The checklist's "Restart control program", on the lab whose checklist is shown. */
   programRestart: ProgramRestarter;
   whatIf: WhatIfPlannerFactory;
+  /** The connected lab's table now, for the table view between runs (null: none connected). */
+  tableReading: TableReading;
   /**
    * The scene the lab starts on (the default scene file; its name in the scene library): the
    * console core opens on it, so the table view shows the lab's scene from the start.
@@ -107,6 +111,10 @@ export function createConsoleLab(o: ConsoleLabOptions): ConsoleLab {
       workers: owner.workers,
       pool: () => runController.finePool(),
     }),
+    tableReading: () => {
+      const link = runController.currentConnection().current();
+      return link ? tableReading(link) : null;
+    },
     scene: { scene, file: path.basename(o.defaultSceneFile) },
     close: async () => {
       connections.dispose();

@@ -65,6 +65,7 @@ export function createConsole(o: ConsoleOptions): Console {
     labControl: lab.labControl,
     programRestart: lab.programRestart,
     whatIf: lab.whatIf,
+    tableReading: lab.tableReading,
     scene: lab.scene,
     scenesDir,
     ...(o.userScenesDir ? { userScenesDir: o.userScenesDir } : {}),

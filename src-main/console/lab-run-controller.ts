@@ -21,14 +21,15 @@ import type { PlannerSettings } from '#contract/planner-settings';
 import type { RunMode } from '#contract/run-lifecycle';
 import { wallSeconds } from '#contract/time';
 import type { FinePool } from '../parareal/fine-pool';
-import { resolveModel, type ModelRequest } from '../parareal/model-choice';
+import type { ModelRequest } from '../parareal/model-choice';
+import { planningModel } from '../planning/task-run';
+import type { Scene } from '#contract/scene';
 import type { Task } from '../planning/task-file';
 import type { LabLink } from '../lab-link/lab-link';
 import type { RunOwner } from '../run/run-owner';
 import { ABORTED } from '../run/run-report';
 import { supervisedRun, type ArmGate } from '../run/supervised-run';
 import { armReadiness } from '#contract/arm-readiness';
-import type { Scene } from '#contract/scene';
 import type { LabConnection } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
@@ -165,7 +166,7 @@ export class LabRunController implements RunController {
       sink,
       'info',
       'lab',
-      `connected; planning with ${modelName(model, task, this.owner.workers)}, ${task.planner.kind} planner`,
+      `connected; planning with ${modelName(model, task, scene, this.owner.workers)}, ${task.planner.kind} planner`,
     );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
@@ -305,11 +306,10 @@ function log(sink: RunSink, level: 'info' | 'warn' | 'error', source: string, me
 }
 
 /** The model in words; for `auto`, the one it chooses for this task on these workers and why. */
-function modelName(model: ModelRequest, task: Task, workers: number): string {
+function modelName(model: ModelRequest, task: Task, scene: Scene, workers: number): string {
   if (model.kind === 'auto') {
-    const p = task.planner;
-    const chosen = resolveModel(model, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
-    return `${modelName(chosen.model, task, workers)}, chosen by ${chosen.reason ?? 'auto'}`;
+    const chosen = planningModel(task, scene, model, workers);
+    return `${modelName(chosen.model, task, scene, workers)}, chosen by ${chosen.reason ?? 'auto'}`;
   }
   if (model.kind !== 'parareal') return `the ${model.kind} model`;
   return `Parareal (${model.tolerance ? `adaptive, at most ${model.iterations}` : model.iterations} iteration(s))`;

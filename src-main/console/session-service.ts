@@ -87,6 +87,11 @@ export class SessionService {
     return this.recorder;
   }
 
+  /** A recording is open for playback: the table view shows it, not the lab. */
+  get playbackOpen(): boolean {
+    return this.open !== null;
+  }
+
   /** The run has reported its last event: its log ends now (its outcome, then the indexed file). */
   runEnded(): Promise<void> {
     return this.stopRecording();

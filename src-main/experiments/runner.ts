@@ -296,6 +296,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
               task,
               model,
               coarse: coarse ?? 'analytical',
+              workers: pool.size,
               run,
             });
             summary = recorded.summary;

@@ -74,20 +74,29 @@ export interface TaskRunSetup {
   seed: number;
 }
 
+/**
+ * The model a task plans with on `workers` fine workers: the request, or `auto` resolved for the
+ * task's load (parareal/model-choice.ts), with auto's reason. A gripper plans with the fine model:
+ * `auto` picks it, and the coarse models refuse it.
+ */
+export function planningModel(
+  task: Task,
+  scene: Scene,
+  request: ModelRequest,
+  workers: number,
+): { model: PredictionModel; reason: string | null } {
+  if (scene.gripper && request.kind === 'auto')
+    return { model: { kind: 'fine' }, reason: 'auto: fine model (a gripper plans with the fine model)' };
+  const p = task.planner;
+  return resolveModel(request, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
+}
+
 export async function createTaskRun(o: TaskRunSetup): Promise<TaskRunParts> {
   const { task, scene } = o;
   const geometry = new TaskGeometry(scene);
   const cost = new TrajectoryCost(task.costs, geometry);
   const p = task.planner;
-  // A gripper plans with the fine model: `auto` picks it, and the coarse models refuse it.
-  const { model } =
-    scene.gripper && o.model.kind === 'auto'
-      ? { model: { kind: 'fine' } as const }
-      : resolveModel(o.model, {
-          workers: o.pool.size,
-          sequences: p.optimizer.rollouts,
-          horizon: p.horizon,
-        });
+  const { model } = planningModel(task, scene, o.model, o.pool.size);
   assertModelFitsRobot(scene, model);
   // Planning predicts with its own fine-model settings; the world it plans for keeps the scene's.
   const predictionScene: Scene = { ...scene, fine: p.prediction };

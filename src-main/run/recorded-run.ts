@@ -13,6 +13,8 @@ import type { RunSummary } from '#contract/planner-events';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
 import type { ModelRequest } from '../parareal/model-choice';
+import { predictionModelSpec } from '../parareal/predictor';
+import { planningModel } from '../planning/task-run';
 import type { Task } from '../planning/task-file';
 import { RunOwner } from './run-owner';
 import { plannerSettingsOf, RunRecorder } from './run-recorder';
@@ -27,6 +29,8 @@ export interface RecordedRunOptions {
   task: Task;
   model: ModelRequest;
   coarse: CoarseModelKind;
+  /** Fine workers the run plans on (what `auto` chooses for). */
+  workers: number;
   /** Runs the MPC loop, telling `onStep` of every executed step. */
   run(onStep: (step: PlannerStep) => void): Promise<RunSummary>;
 }
@@ -44,6 +48,8 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
   // The run's owner, as every run has: its status, clock and log (no lab, so no fine workers of its own).
   const owner = new RunOwner();
   owner.begin('dry', recorder);
+  const { model, reason } = planningModel(o.task, o.scene, o.model, o.workers);
+  recorder.model({ requested: o.model.kind, model: predictionModelSpec(model), workers: o.workers, reason });
   const report = new RunReporter(owner, { realTime: false });
   const measured = (time: number, sliderIds: string[], state: number[]): ConsoleEvent => ({
     type: 'state',

@@ -26,6 +26,7 @@ import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '../session/recorder';
 import type { SessionSummary } from '../session/session-summary';
+import type { PayloadOf } from '../session/channels';
 import type { LabLink } from '../lab-link/lab-link';
 import type { SentCommand } from '../lab-link/safety-thread/thread-supervisor';
 
@@ -119,6 +120,11 @@ export class RunRecorder {
   /** Poses derived from a motion-capture frame (the supervised run's view of the table). */
   poses(poses: PlanarPoses): void {
     this.rec.poses(poses);
+  }
+
+  /** The prediction model the run plans with (auto resolved for its workers), and why. */
+  model(choice: PayloadOf<'/run/model'>): void {
+    this.rec.model(choice);
   }
 
   /** A command as the supervisor sent it to the robot (in the safety thread, reported here). */

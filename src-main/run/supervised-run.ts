@@ -29,11 +29,17 @@ import { layoutForScene } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { predictionModelSpec } from '../parareal/predictor';
-import { resolveModel, type ModelRequest } from '../parareal/model-choice';
+import type { ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
 import { planFirstStep, runMpc, type FirstPlan } from '../planning/mpc-loop';
 import type { Task } from '../planning/task-file';
-import { createTaskRun, loopMode, theoreticalSpeedup, type TaskRunParts } from '../planning/task-run';
+import {
+  createTaskRun,
+  loopMode,
+  planningModel,
+  theoreticalSpeedup,
+  type TaskRunParts,
+} from '../planning/task-run';
 import { RobotAdapter } from '../robot/adapter';
 import { ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { toolAtRest } from '../robot/robot-state';
@@ -85,8 +91,20 @@ export interface SupervisedRunOptions {
   onPreflight?(report: PreflightReport, stage: PreflightStage): void;
   onDecision?(d: Decision): void;
   onStep?(step: PlannerStep): void;
+  /** The prediction model the run plans with, once resolved (auto's choice for its workers). */
+  onModel?(choice: ModelChoice): void;
   /** Rate of the measured-state events for the live view and the log (Hz); default 30. */
   liveRateHz?: number;
+}
+
+/** The model a run plans with: asked for (the request's kind), used, on how many workers, and auto's reason. */
+export interface ModelChoice {
+  requested: ModelRequest['kind'];
+  /** The spec planned with (predictionModelSpec): fine, coarse, parareal:K. */
+  model: string;
+  workers: number;
+  /** Why auto chose it; null when the model was asked for by name. */
+  reason: string | null;
 }
 
 export interface SupervisedRunResult {
@@ -121,6 +139,8 @@ interface RunContext {
   model: PredictionModel;
   /** The model as the run reports it. */
   label: string;
+  /** What was asked for, what is used and why (the log's /run/model). */
+  choice: ModelChoice;
   observe(): TableEstimate;
 }
 
@@ -163,12 +183,7 @@ function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
     pusherOffset: link.setup.robot.pusherOffset,
   });
   const workers = o.owner.workers;
-  const p = o.task.planner;
-  const { model, reason } = resolveModel(o.model, {
-    workers,
-    sequences: p.optimizer.rollouts,
-    horizon: p.horizon,
-  });
+  const { model, reason } = planningModel(o.task, link.scene, o.model, workers);
   const planScene = withinLab(link.scene, link.robot.settings);
   const supervisor = link.safety.supervise(planScene);
   return {
@@ -181,6 +196,7 @@ function prepare(o: SupervisedRunOptions, report: RunReporter): RunContext {
     workers,
     model,
     label: reason ? `${predictionModelSpec(model)} (auto)` : predictionModelSpec(model),
+    choice: { requested: o.model.kind, model: predictionModelSpec(model), workers, reason },
     // One estimate of the table for the planner and the live view; a pusher (or gripper)
     // without markers is where the robot holds it.
     observe: () =>
@@ -204,6 +220,10 @@ function attach(ctx: RunContext): (error?: Error) => Promise<void> {
   const unwatch = rec?.watch(link, supervisor);
   const onCommand = (c: SentCommand): void => rec?.command(c);
   supervisor.on('command', onCommand);
+  // Which model it plans with: auto's choice is the machine's, so the log keeps it (session list,
+  // playback, log info).
+  rec?.model(ctx.choice);
+  o.onModel?.(ctx.choice);
   supervisor.on('decision', (d) => report.decision(d));
   if (o.onDecision) supervisor.on('decision', o.onDecision);
   // In a gripper scene the Robotiq is the robot: its fault is the robot's, not a lost pusher.

@@ -9,19 +9,20 @@
  * Plain data only (no scene objects, no functions), so the same guard can be handed to a
  * supervisor in another thread. Geometry in the table frame, metres and radians.
  */
-import type { Scene, Shape } from '#contract/scene';
+import type { Scene } from '#contract/scene';
 import type { TableShape } from '#contract/table-region';
-import { signedDistance, segmentsTouch, type Vertex } from '#contract/polygon';
+import type { Vertex } from '#contract/polygon';
+import {
+  guardShape,
+  placedCorners as corners,
+  pointGap,
+  pointSegmentDistance,
+  type GuardShape,
+  type PlacedShape,
+} from '#contract/footprint';
 
-/** A body's outline seen from above: a disc, or a rectangle of half extents hx, hy about its centre. */
-export type GuardShape = { kind: 'disc'; radius: number } | { kind: 'rect'; hx: number; hy: number };
-
-export interface PlacedShape {
-  shape: GuardShape;
-  x: number;
-  y: number;
-  theta: number;
-}
+// The footprints' geometry lives in the contract, shared with the console's jog check.
+export { guardShape, pointGap, segmentGap, type GuardShape, type PlacedShape } from '#contract/footprint';
 
 export interface SceneGuard {
   obstacles: (PlacedShape & { id: string })[];
@@ -42,12 +43,6 @@ export interface SceneGuard {
  */
 export const DEFAULT_CLEARANCE = 0.005;
 
-export function guardShape(shape: Shape): GuardShape {
-  return shape.kind === 'cylinder'
-    ? { kind: 'disc', radius: shape.radius }
-    : { kind: 'rect', hx: shape.sizeX / 2, hy: shape.sizeY / 2 };
-}
-
 /** The guard of a scene: its obstacles, table and objects, and the clearance. */
 export function sceneGuardFor(
   scene: Pick<Scene, 'obstacles' | 'table' | 'pusher' | 'sliders'>,
@@ -63,47 +58,6 @@ export function sceneGuardFor(
     sliders: scene.sliders.map((s) => ({ id: s.id, shape: guardShape(s.shape) })),
     clearance,
   };
-}
-
-/** The corners of a placed rectangle, counter-clockwise. */
-function corners(p: PlacedShape & { shape: { kind: 'rect' } }): Vertex[] {
-  const c = Math.cos(p.theta);
-  const s = Math.sin(p.theta);
-  const { hx, hy } = p.shape;
-  return [
-    [hx, hy],
-    [-hx, hy],
-    [-hx, -hy],
-    [hx, -hy],
-  ].map(([a, b]) => ({ x: p.x + c * a! - s * b!, y: p.y + s * a! + c * b! }));
-}
-
-/** Signed distance of a point from a placed shape's boundary (m): negative inside. */
-export function pointGap(o: PlacedShape, x: number, y: number): number {
-  if (o.shape.kind === 'disc') return Math.hypot(x - o.x, y - o.y) - o.shape.radius;
-  return signedDistance(corners(o as PlacedShape & { shape: { kind: 'rect' } }), x, y);
-}
-
-function pointSegmentDistance(p: Vertex, a: Vertex, b: Vertex): number {
-  const ex = b.x - a.x;
-  const ey = b.y - a.y;
-  const len2 = ex * ex + ey * ey;
-  const f = len2 > 0 ? Math.min(1, Math.max(0, ((p.x - a.x) * ex + (p.y - a.y) * ey) / len2)) : 0;
-  return Math.hypot(p.x - a.x - f * ex, p.y - a.y - f * ey);
-}
-
-/**
- * Smallest signed distance from the segment a-b to a placed shape (m): negative (or 0) when the
- * segment enters it. A disc swept along the segment touches the shape when this is below its radius.
- */
-export function segmentGap(o: PlacedShape, a: Vertex, b: Vertex): number {
-  if (o.shape.kind === 'disc') return pointSegmentDistance(o, a, b) - o.shape.radius;
-  const poly = corners(o as PlacedShape & { shape: { kind: 'rect' } });
-  const ends = Math.min(signedDistance(poly, a.x, a.y), signedDistance(poly, b.x, b.y));
-  if (ends <= 0) return ends;
-  for (let i = 0; i < poly.length; i++)
-    if (segmentsTouch(a, b, poly[i]!, poly[(i + 1) % poly.length]!)) return 0;
-  return Math.min(ends, ...poly.map((v) => pointSegmentDistance(v, a, b)));
 }
 
 /** Projection interval of a convex polygon on an axis. */

@@ -14,7 +14,7 @@ import { hasNullableField, withNulls } from './absent-nulls';
 import { foxgloveReadable } from './foxglove-json-schema';
 import { eventSchema, sessionOriginSchema } from '#contract/console-api';
 import { labViewSchema } from '#contract/lab-view';
-import { plannerSettingsSchema } from '#contract/planner-settings';
+import { modelRequestKindSchema, plannerSettingsSchema } from '#contract/planner-settings';
 import { sceneSchema } from '#contract/scene';
 import { ROBOT_STATUS_BITS, SAFETY_STATUS_BITS } from '../robot/rtde/robot-state-codes';
 import { stopReasonSchema } from '../safety/stop-reasons';
@@ -194,6 +194,17 @@ export const operatorActionSchema = stamped({
   detail: z.string(),
 });
 
+/**
+ * The prediction model the run plans with, recorded once it is resolved: the one asked for (the
+ * settings' kind), the one used (auto's choice for this machine's workers) and auto's reason.
+ */
+export const runModelSchema = stamped({
+  requested: modelRequestKindSchema,
+  model: z.string().describe('the model spec planned with: fine, coarse, parareal:K'),
+  workers: z.number().int().describe('fine-model worker processes'),
+  reason: z.string().nullable().describe('why auto chose the model; null when it was asked for by name'),
+});
+
 export const runOutcomeRecordSchema = stamped({
   /**
    * How the run ended: its lifecycle outcome (contract/run-lifecycle.ts: finished, aborted,
@@ -241,6 +252,7 @@ export const channels = {
   '/operator/action': operatorActionSchema,
   '/console/log': consoleLogSchema,
   '/run/status': runStatusEventSchema,
+  '/run/model': runModelSchema,
   '/run/outcome': runOutcomeRecordSchema,
   '/foxglove/log': foxgloveLogSchema,
   '/foxglove/tf': frameTransformsSchema,

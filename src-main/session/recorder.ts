@@ -302,6 +302,11 @@ export class SessionRecorder {
     this.record('/run/outcome', { outcome, detail });
   }
 
+  /** The prediction model the run plans with: asked for, used, and auto's reason. */
+  model(choice: PayloadOf<'/run/model'>): void {
+    this.record('/run/model', choice);
+  }
+
   /**
    * Records a console event of the run on its channel, with its Foxglove view; events that are
    * not the run's are ignored. Never throws: a message that cannot be recorded is reported

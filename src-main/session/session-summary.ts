@@ -8,6 +8,7 @@ import { sessionSummarySchema, type SessionSummary } from '#contract/console-api
 import type { PlannerSettings } from '#contract/planner-settings';
 import { outcomeOf, type RunPhase } from '#contract/run-lifecycle';
 import {
+  runModelSchema,
   runOutcomeRecordSchema,
   runStatusEventSchema,
   sessionInfoSchema,
@@ -26,7 +27,9 @@ export { sessionSummarySchema, type SessionSummary };
 export function settingsModelLabel(s: PlannerSettings): string {
   switch (s.predictionModel) {
     case 'auto':
-      return 'auto (fine or Parareal)';
+      // What auto chose is in `/run/model` (choiceModelLabel); a log without it never planned, or
+      // was written before runs recorded it.
+      return 'auto (fine or Parareal; the choice is not in this log)';
     case 'fine':
       return 'fine (MuJoCo)';
     case 'coarse':
@@ -36,6 +39,12 @@ export function settingsModelLabel(s: PlannerSettings): string {
       return `parareal ${k}, ${s.slices} slices (${s.coarseModel} coarse)`;
     }
   }
+}
+
+/** What a run planned with, from `/run/model`: "auto: fine, 2 workers", "parareal:2, 4 workers". */
+export function choiceModelLabel(c: { requested: string; model: string; workers: number }): string {
+  const workers = `${c.workers} worker${c.workers === 1 ? '' : 's'}`;
+  return c.requested === 'auto' ? `auto: ${c.model}, ${workers}` : `${c.model}, ${workers}`;
 }
 
 const decoder = new TextDecoder();
@@ -50,6 +59,8 @@ export class SummaryBuilder {
   private mode: SessionSummary['mode'] = null;
   private scene: string | null = null;
   private model: string | null = null;
+  /** What the run asked for (settings) and used (/run/model). */
+  private prediction: NonNullable<SessionSummary['prediction']> | null = null;
   private version: string | null = null;
   /** The lab the run was on (its last record); null: the log names none (older logs). */
   private lab: NonNullable<SessionSummary['lab']> | null = null;
@@ -79,6 +90,21 @@ export class SummaryBuilder {
           this.mode = m.mode;
           this.scene = m.scene.name;
           this.model = settingsModelLabel(m.settings);
+          this.prediction = {
+            requested: m.settings.predictionModel,
+            model: null,
+            workers: null,
+            reason: null,
+          };
+        }
+        break;
+      }
+      case '/run/model': {
+        const m = runModelSchema.safeParse(parse('/run/model', data));
+        if (m.success) {
+          const { requested, model, workers, reason } = m.data;
+          this.prediction = { requested, model, workers, reason };
+          this.model = choiceModelLabel(m.data);
         }
         break;
       }
@@ -118,6 +144,7 @@ export class SummaryBuilder {
       softwareVersion: this.version,
       lab: this.lab,
       origin: this.origin,
+      prediction: this.prediction,
       recovered,
       messageCounts: { ...this.counts },
     };

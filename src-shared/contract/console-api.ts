@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { labKindSchema, labViewSchema } from './lab-view';
 import { labConnectionSchema, setupTemplateSchema } from './lab-setup';
-import { plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
+import { modelRequestKindSchema, plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
 import { runModeSchema, runPhaseSchema } from './run-lifecycle';
 
 /** Every IPC channel the shell uses; nothing else is handled or exposed. */
@@ -62,6 +62,18 @@ export type FoxgloveStatus = z.infer<typeof foxgloveStatusSchema>;
 export const calibrationStageIdSchema = z.enum(['mocap', 'robot']);
 export type CalibrationStageId = z.infer<typeof calibrationStageIdSchema>;
 const point3 = z.tuple([finite, finite, finite]).describe('m');
+/** One jog's step along a robot base axis (m): at most 50 mm (robot/jog.ts MAX_JOG). */
+const jogStep = finite.refine((v) => Math.abs(v) <= 0.05, 'must be within ±0.05 m');
+
+/**
+ * What a jog's path would do (contract/jog-path.ts): clear; `confirm`: it crosses an object or
+ * obstacle (or the console cannot see all of them), so it moves only on the operator's
+ * confirmation; `refused`: it ends too near the table edge. `message` says which and why.
+ */
+export const jogCheckSchema = z
+  .object({ verdict: z.enum(['clear', 'confirm', 'refused']), message: z.string().nullable() })
+  .strict();
+export type JogCheck = z.infer<typeof jogCheckSchema>;
 
 export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('snapshot.get') }).strict(),
@@ -167,14 +179,21 @@ export const commandSchema = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('calibration.clear'), stage: calibrationStageIdSchema }).strict(),
-  /** Jogs the tool by (dx, dy) m along the robot base axes (at most 50 mm, slowly; Abort stops it). */
+  /**
+   * Jogs the tool by (dx, dy) m along the robot base axes (at most 50 mm, slowly; Abort stops it).
+   * Refused near the table edge; a path that crosses an object or obstacle (calibration.jog-check)
+   * moves only with `confirmCrossing`.
+   */
   z
     .object({
       type: z.literal('calibration.jog'),
-      dx: finite.refine((v) => Math.abs(v) <= 0.05, 'must be within ±0.05 m'),
-      dy: finite.refine((v) => Math.abs(v) <= 0.05, 'must be within ±0.05 m'),
+      dx: jogStep,
+      dy: jogStep,
+      confirmCrossing: z.boolean().optional(),
     })
     .strict(),
+  /** Judges a jog's path on the table before it moves (contract/jog-path.ts): nothing moves. */
+  z.object({ type: z.literal('calibration.jog-check'), dx: jogStep, dy: jogStep }).strict(),
   /** Fits the stage's pairs: mocap 3D or planar ('2d'); the robot base is always planar. */
   z
     .object({
@@ -403,6 +422,19 @@ export type CalibrationStageState = z.infer<typeof calibrationStageSchema>;
 export const sessionOriginSchema = z.enum(['console', 'headless', 'experiment', 'test', 'bench']);
 export type SessionOrigin = z.infer<typeof sessionOriginSchema>;
 
+/** Which prediction model a run asked for and which it used (see sessionSummarySchema.prediction). */
+export const predictionChoiceSchema = z
+  .object({
+    requested: modelRequestKindSchema,
+    /** The model spec planned with: fine, coarse, parareal:K or parareal:adaptive:K. */
+    model: z.string().nullable(),
+    workers: z.number().int().min(1).nullable(),
+    /** Why auto chose it (parareal/model-choice.ts); null for a model asked for by name. */
+    reason: z.string().nullable(),
+  })
+  .strict();
+export type PredictionChoice = z.infer<typeof predictionChoiceSchema>;
+
 /** What a session log says about its run (stored in the log; see src-main/session). */
 export const sessionSummarySchema = z.object({
   sessionId: z.string().nullable(),
@@ -421,6 +453,13 @@ export const sessionSummarySchema = z.object({
   lab: labKindSchema.nullable().optional(),
   /** Where the run was started; absent in logs summarised before it was kept. */
   origin: sessionOriginSchema.nullable().optional(),
+  /**
+   * The prediction model the run asked for (the settings' kind: auto, fine, ...) and, once it
+   * planned, the one it used and on how many workers, with auto's reason (the log's `/run/model`);
+   * absent in logs summarised before it was kept, `model`/`workers`/`reason` null in logs older
+   * than `/run/model` or of runs that never got to plan.
+   */
+  prediction: predictionChoiceSchema.nullable().optional(),
   recovered: z.boolean(),
   messageCounts: z.record(z.string(), z.number().int()),
 });
@@ -480,6 +519,17 @@ export const eventSchema = z.discriminatedUnion('type', [
       state: stateVector,
     })
     .strict(),
+  /**
+   * High rate, between runs: the table as the lab measures it (no run's time, no path), so the
+   * table view follows the arm and the objects while the operator jogs or moves them.
+   */
+  z
+    .object({
+      type: z.literal('lab-state'),
+      sliderIds: z.array(z.string()).min(1),
+      state: stateVector,
+    })
+    .strict(),
   /** High rate: one MPC step's plan, predictions, costs and timings. */
   z.object({ type: z.literal('planner-step'), step: plannerStepSchema }).strict(),
   /** Playback of a recorded session: where the timeline is; null when no session is open. */
@@ -509,7 +559,12 @@ export type EventOf<T extends EventType> = Extract<ConsoleEvent, { type: T }>;
 
 /** Events that go over the high-rate stream (a MessagePort in Electron). */
 // Playback events travel with the stream they replay, so a seek's clear never overtakes them.
-export const streamEventTypes: ReadonlySet<EventType> = new Set(['state', 'planner-step', 'playback']);
+export const streamEventTypes: ReadonlySet<EventType> = new Set([
+  'state',
+  'lab-state',
+  'planner-step',
+  'playback',
+]);
 
 // ---------------------------------------------------------------- command results
 
@@ -613,6 +668,7 @@ export const commandResultSchemas = {
   'calibration.remove': calibrationResult,
   'calibration.clear': calibrationResult,
   'calibration.jog': calibrationResult,
+  'calibration.jog-check': z.object({ check: jogCheckSchema }).strict(),
   'calibration.fit': calibrationResult,
   'calibration.save': calibrationResult,
 } as const satisfies Record<CommandType, z.ZodType>;

@@ -69,7 +69,7 @@ interface CommandRun {
 }
 
 /** `parapush run --json` on `lab`, in this process, with its output captured and its log read. */
-async function runCommand(lab: VirtualLabThread, taskFile: string): Promise<CommandRun> {
+async function runCommand(lab: VirtualLabThread, taskFile: string, model = 'coarse'): Promise<CommandRun> {
   const sessions = mkdtempSync(path.join(tmp, 'sessions-'));
   vi.stubEnv(SESSIONS_DIR_ENV, sessions);
   const setup = saveSetup(path.join(sessions, 'setup.json'), lab.setup);
@@ -88,7 +88,7 @@ async function runCommand(lab: VirtualLabThread, taskFile: string): Promise<Comm
     [
       'run',
       ...['--robot', '127.0.0.1', '--mocap', '127.0.0.1', '--task', taskFile, '--setup', setup],
-      ...['--model', 'coarse', '--workers', '1', '--json'],
+      ...['--model', model, '--workers', '1', '--json'],
       ...['--rtde-port', String(p.rtde), '--dashboard-port', String(p.dashboard)],
       ...['--script-port', String(p.secondary), '--gripper-port', String(p.gripper)],
       ...['--natnet-port', String(p.natnetCommand)],
@@ -135,6 +135,7 @@ describe('parapush run', () => {
 
     // Its report: the pre-flight checklist, its one step, and how the run ended at each level.
     expect(r.stderr).toContain(`session log: ${r.logFile}`);
+    expect(r.stderr).toContain('model: coarse on 1 worker (asked for: coarse)');
     expect(r.stderr.filter((l) => /^ {2}\[ ok \] /.test(l)).length).toBeGreaterThan(0);
     expect(r.stderr.filter((l) => l.startsWith('  [FAIL]'))).toEqual([]);
     // Two checklists, each under a heading that says which: before gripping (the gripper's check
@@ -182,10 +183,26 @@ describe('parapush run', () => {
     expect(r.log.at(-1)?.topic).toBe('/run/outcome');
   });
 
-  it('exits 3 when the run is never armed, and nothing moved', async () => {
+  it('exits 3 when the run is never armed, and nothing moved; says and logs what auto chose', async () => {
     // An e-Series in Local mode takes no program: the pre-flight check of it stays red.
     const lab = await labThread({ robot: { software: '5.11', remoteControl: false } });
-    const r = await runCommand(lab, defaultTaskFile(2));
+    const r = await runCommand(lab, defaultTaskFile(2), 'auto');
+    // auto on one worker: the fine model, said on stderr, in --json and in the log.
+    const reason = expect.stringMatching(/^auto: fine model \(\d+ sequences fill 1 worker\(s\);/);
+    expect(r.stderr.filter((l) => l.startsWith('model: '))).toEqual([
+      expect.stringMatching(/^model: fine on 1 worker, chosen by auto: fine model \(/),
+    ]);
+    const choice = { requested: 'auto', model: 'fine', workers: 1, reason };
+    expect(r.json).toMatchObject({ model: 'fine (auto)', prediction: choice });
+    expect(r.log.filter((m) => m.topic === '/run/model').map((m) => m.message)).toEqual([
+      expect.objectContaining(choice),
+    ]);
+    const session = await SessionLog.open(r.logFile);
+    try {
+      expect(await session.summary()).toMatchObject({ model: 'auto: fine, 1 worker', prediction: choice });
+    } finally {
+      await session.close();
+    }
     expect(r.stderr.filter((l) => l.startsWith('  [FAIL]')).length).toBeGreaterThan(0);
     expect(r.json).toMatchObject({ outcome: 'failed', cause: 'not-armed', taskResult: null, actions: 0 });
     expect(r.stderr).toContain(`run failed: ${String(r.json.reason)}`);

@@ -180,6 +180,38 @@ describe('calibration wizard on the virtual lab', () => {
     expect(base[1]).toBeCloseTo(s * x + c * y + cal.offset[1], 3);
   });
 
+  it('judges a jog on the table first: clear away from the object, asks towards it, moves nothing unasked', async () => {
+    // The setup's table -> base rotation turns a table direction into the base axes a jog takes.
+    const { yaw } = link.setup.robot.calibration as { yaw: number };
+    const base = (dx: number, dy: number) => ({
+      dx: Math.cos(yaw) * dx - Math.sin(yaw) * dy,
+      dy: Math.sin(yaw) * dx + Math.cos(yaw) * dy,
+    });
+    const check = async (dx: number, dy: number) =>
+      parseCommandResult(
+        'calibration.jog-check',
+        await core.handle({ type: 'calibration.jog-check', ...base(dx, dy) }),
+      ).check;
+    // The pusher (r 14.5 mm) stands at (-170, 0) mm, 19 mm from the object's edge (at -100 mm, r 51 mm).
+    expect(await check(-0.01, 0)).toEqual({ verdict: 'clear', message: null });
+    expect(await check(0, 0.02)).toEqual({ verdict: 'clear', message: null });
+    expect(await check(0.01, 0)).toMatchObject({
+      verdict: 'confirm',
+      message: expect.stringMatching(
+        /^the jog's path from \(-170, 0\) to \(-160, 0\) mm crosses object object/,
+      ),
+    });
+    const tool = () => link.robot.latest!.tcpPose.slice(0, 2);
+    const before = tool();
+    const r = await core.handle({ type: 'calibration.jog', ...base(0.01, 0) });
+    expect(r).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^jog not started: .*crosses object object.*; confirm to jog anyway$/),
+    });
+    const after = tool();
+    expect(Math.hypot(after[0]! - before[0]!, after[1]! - before[1]!)).toBeLessThan(0.0005);
+  });
+
   it('gives the library errors for too few or collinear points, and saves a good fit into the setup', async () => {
     const truth = setupSchema.parse(session.lab()!.setup);
     const tablePoints: Vec3[] = [

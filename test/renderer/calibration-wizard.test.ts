@@ -5,6 +5,7 @@ import type { CalibrationStageState, CalibrationWizardState, ConsoleCommand } fr
 import { calibrationWizardSchema } from '#contract/console-api';
 import type { ConsoleClient } from '../../src-renderer/src/api/client';
 import CalibrationWizard from '../../src-renderer/src/components/CalibrationWizard.svelte';
+import { tablePresets } from '../../src-renderer/src/lib/calibration-points';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('isrr-obstacle');
@@ -81,13 +82,13 @@ describe('CalibrationWizard', () => {
     expect(button('Fit').disabled).toBe(true);
     expect(button('Save to setup').disabled).toBe(true);
 
-    const hx = scene.table.size.x / 2;
-    const hy = scene.table.size.y / 2;
-    await capture(1); // corner -x -y
-    await capture(2); // corner +x -y
+    // The presets: clear of the scene's obstacle and object, inside the workspace (calibration-points.ts).
+    const [, cornerA, cornerB] = tablePresets(scene);
+    await capture(1); // near corner -x -y
+    await capture(2); // near corner +x -y
     expect(sent.filter((c) => c.type === 'calibration.capture').map((c) => 'table' in c && c.table)).toEqual([
-      [-hx, -hy, 0],
-      [hx, -hy, 0],
+      [cornerA!.x, cornerA!.y, 0],
+      [cornerB!.x, cornerB!.y, 0],
     ]);
     expect(button('Fit').disabled).toBe(true);
     await capture(0); // centre
@@ -96,7 +97,7 @@ describe('CalibrationWizard', () => {
 
     const rows = within(screen.getByRole('table', { name: 'Calibration pairs' })).getAllByRole('row');
     expect(rows).toHaveLength(4);
-    expect(rows[1]!.textContent).toContain(`${-hx * 1000}, ${-hy * 1000}`);
+    expect(rows[1]!.textContent).toContain(`${cornerA!.x * 1000}, ${cornerA!.y * 1000}`);
 
     await fireEvent.change(screen.getByLabelText('Fit kind'), { target: { value: '2d' } });
     await fireEvent.click(button('Fit'));

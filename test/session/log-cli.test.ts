@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { repoRoot } from '../helpers/scenes';
-import { mocapStats, recordEveryChannel, robotState } from './sample-messages';
+import { mocapStats, recordEveryChannel, robotState, sampleModelChoice } from './sample-messages';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-logcli-'));
@@ -47,6 +47,7 @@ describe('parapush log', () => {
     expect(r.code).toBe(0);
     const info = JSON.parse(r.stdout);
     expect(info).toMatchObject({ outcome: 'success', mode: 'dry', origin: 'test', recovered: false });
+    expect(info).toMatchObject({ model: 'auto: fine, 2 workers', prediction: sampleModelChoice });
     expect(info.channels).toContainEqual({ topic: '/robot/state', messages: 51 });
     expect(info.channels).toContainEqual({ topic: '/run/status', messages: 2 });
     expect(info.duration).toBeGreaterThanOrEqual(0);
@@ -67,6 +68,10 @@ describe('parapush log', () => {
     const r = await cli('info', complete);
     expect(r.stdout).toMatch(/outcome: +success/);
     expect(r.stdout).toMatch(/origin: +test/);
+    // What auto chose, and why (the run's /run/model record).
+    expect(r.stdout).toMatch(
+      /\nmodel: +auto: fine, 2 workers\n +chosen by auto: fine model \(32 sequences fill 2 worker\(s\);/,
+    );
     expect(r.stdout).toMatch(
       /duration: +\d+\.\d{3} s \(first to last message, wall clock; not the task time\)/,
     );

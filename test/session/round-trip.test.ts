@@ -226,7 +226,7 @@ describe('session log round trip', () => {
     expect(builder.build(false)).toMatchObject({
       mode: 'dry',
       scene: sampleScene.name,
-      model: 'auto (fine or Parareal)',
+      model: 'auto (fine or Parareal; the choice is not in this log)',
     });
   });
 

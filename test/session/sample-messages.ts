@@ -180,12 +180,22 @@ export const decision: Decision = {
 };
 
 /** One message on every channel, in a fixed order; returns what was recorded per topic. */
+/** What auto chose for the sample run's settings (auto) on two workers, as parareal/model-choice.ts says it. */
+export const sampleModelChoice = {
+  requested: 'auto',
+  model: 'fine',
+  workers: 2,
+  reason:
+    'auto: fine model (32 sequences fill 2 worker(s); Parareal at K >= 2 needs more fine work than that)',
+} as const;
+
 export function recordEveryChannel(r: SessionRecorder): void {
   r.settings('dry', sampleScene, sampleSettings);
   r.setup(sampleSetup);
   r.event({ type: 'run', status: runStatus('running') });
   r.event({ type: 'lab', lab: sampleLab });
   r.operator('run.start', 'dry run from the console');
+  r.model(sampleModelChoice);
   r.mocapFrame(mocapFrame(7, 0.5));
   r.poses(planarPoses(7, 0.5));
   r.mocapStats(mocapStats);

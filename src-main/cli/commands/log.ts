@@ -62,6 +62,7 @@ export function registerLogCommand(program: Command): void {
             `lab:       ${summary.lab ?? (summary.origin === 'experiment' ? 'none (the simulated world)' : 'unknown')}`,
             `scene:     ${summary.scene ?? 'unknown'}`,
             `model:     ${summary.model ?? 'unknown'}`,
+            ...(summary.prediction?.reason ? [`           chosen by ${summary.prediction.reason}`] : []),
             `outcome:   ${summary.outcome}${summary.outcomeDetail ? ` (${summary.outcomeDetail})` : ''}`,
             `software:  ${summary.softwareVersion ?? 'unknown'}`,
             `recovered: ${summary.recovered ? 'yes (cut short, recovered)' : 'no'}`,

@@ -15,7 +15,12 @@ import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { RunOwner } from '../../run/run-owner';
 import { ABORTED } from '../../run/run-report';
-import { supervisedRun, type PreflightStage, type SupervisedRunResult } from '../../run/supervised-run';
+import {
+  supervisedRun,
+  type ModelChoice,
+  type PreflightStage,
+  type SupervisedRunResult,
+} from '../../run/supervised-run';
 import type { PreflightReport } from '../../safety/preflight';
 import { judgedAfterArm } from '#contract/arm-readiness';
 import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
@@ -242,6 +247,7 @@ export function registerRunCommand(program: Command): void {
       };
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
+      let choice: ModelChoice | null = null;
       try {
         const result = await supervisedRun({
           link,
@@ -250,6 +256,12 @@ export function registerRunCommand(program: Command): void {
           coarse: opts.coarse,
           seed: Number(opts.seed),
           owner,
+          onModel: (c) => {
+            choice = c;
+            log(
+              `model: ${c.model} on ${c.workers} worker${c.workers === 1 ? '' : 's'}${c.reason ? `, chosen by ${c.reason}` : ` (asked for: ${c.requested})`}`,
+            );
+          },
           onPreflight: (r, stage) => checklistLines(r, stage).forEach(log),
           onDecision: (d) =>
             log(
@@ -264,7 +276,7 @@ export function registerRunCommand(program: Command): void {
         if (result.supervisor.stopReason?.code === 'protective-stop') log(recoveryHint(opts));
         if (opts.json) {
           process.stdout.write(
-            `${JSON.stringify({ outcome: result.outcome, ...endFields(result.end), reason: result.reason, model: result.model, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
+            `${JSON.stringify({ outcome: result.outcome, ...endFields(result.end), reason: result.reason, model: result.model, prediction: choice, actions: result.actions, taskTime: result.summary?.taskTime ?? null, preflight: result.preflight.checks, log: recorder.file })}\n`,
           );
         }
         process.exitCode = exitStatus(result);

@@ -12,7 +12,10 @@ export interface SessionRow {
   file: string;
   date: string;
   scene: string;
+  /** The model: for auto, which it chose and on how many workers ("auto: fine, 2 workers"). */
   model: string;
+  /** Why auto chose its model, as the run logged it; null when not auto or not recorded. */
+  modelReason: string | null;
   /** The lab the run was on: virtual, real, mixed or unknown (older logs do not say). */
   lab: string;
   outcome: string;
@@ -120,6 +123,7 @@ export function describeSession(s: SessionListingInfo): SessionRow {
     date: started === null ? '—' : formatDate(started),
     scene: summary?.scene ?? '—',
     model: summary?.model ?? '—',
+    modelReason: summary?.prediction?.reason ?? null,
     lab: summary ? labWords(summary) : '—',
     outcome,
     duration: summary ? formatDuration(summary.duration) : '—',
@@ -128,4 +132,21 @@ export function describeSession(s: SessionListingInfo): SessionRow {
     recoverable: s.state === 'needs-recovery',
     note,
   };
+}
+
+const modelKinds = ['auto', 'fine', 'coarse', 'parareal'] as const;
+
+/**
+ * The prediction model a recorded run asked for (auto, fine, coarse, parareal), for the planner
+ * readout during playback: from the summary's record, or, for a log summarised before it was kept,
+ * from the first word of its model label ("auto (fine or Parareal)", "fine (MuJoCo)", ...); null
+ * when neither says.
+ */
+export function requestedModel(
+  summary: SessionSummary | null | undefined,
+): (typeof modelKinds)[number] | null {
+  if (!summary) return null;
+  if (summary.prediction) return summary.prediction.requested;
+  const word = summary.model?.split(/[\s:(]/)[0];
+  return modelKinds.find((k) => k === word) ?? null;
 }

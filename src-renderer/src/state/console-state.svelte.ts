@@ -73,8 +73,18 @@ export interface WhatIfComparison {
 interface RunData {
   plannerStep: PlannerStep | null;
   stepTimings: StepTiming[];
-  live: { time: number; sliderIds: string[]; state: number[] } | null;
+  live: LiveState | null;
   executedPath: [number, number][];
+}
+
+/**
+ * The measured table the view draws: a run's state at its run time, or, between runs, the lab's
+ * (time null: no run's clock, and no point of a run's path).
+ */
+export interface LiveState {
+  time: number | null;
+  sliderIds: string[];
+  state: number[];
 }
 
 /** One point per planner step for the timing plots. */
@@ -115,7 +125,7 @@ export class ConsoleState {
   plannerStep = $state.raw<PlannerStep | null>(null);
   stepTimings = $state.raw<StepTiming[]>([]);
   /** Latest measured state, and the pusher path executed so far in this run. */
-  live = $state.raw<{ time: number; sliderIds: string[]; state: number[] } | null>(null);
+  live = $state.raw<LiveState | null>(null);
   executedPath = $state.raw<[number, number][]>([]);
   /** Where the playback timeline is; null while the console is live. */
   playback = $state.raw<PlaybackStatusInfo | null>(null);
@@ -215,6 +225,11 @@ export class ConsoleState {
           [event.state[0]!, event.state[1]!],
           EXECUTED_PATH_LIMIT,
         );
+        break;
+      case 'lab-state':
+        // Between runs the view follows the lab; a run's own states and a playback's come first.
+        if (!this.playback && !this.runActive)
+          this.live = { time: null, sliderIds: event.sliderIds, state: event.state };
         break;
       case 'planner-step':
         // Playback replays steps while no live run waits for one.
