@@ -17,6 +17,7 @@ const realtime = [
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',
   'test/lab/controller-profiles.test.ts',
+  'test/lab/motive-commissioning.test.ts',
   'test/cli/run-command.test.ts',
   'test/session/one-recorder.test.ts',
   'test/session/foxglove-live.test.ts',

@@ -22,6 +22,14 @@ import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
 import { controllerProfile, softwareVersionSchema } from './virtual-ur/profile';
 import { readStoredJson } from '../common/stored-json';
+import { compareVersions } from '../mocap/version';
+import {
+  bitstream,
+  bitstreamSchema,
+  MOTIVE_VERSIONS,
+  motiveStreamingSchema,
+  type MotiveVersion,
+} from './motive-profile';
 
 const port = z.number().int().min(0).max(65535);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -84,14 +92,36 @@ export const labConfigSchema = z
       .object({
         multicast: z.boolean().default(true),
         rateHz: z.number().positive().default(120),
-        natNetVersion: z.enum(['3.1', '4.1']).default('3.1'),
+        /** Motive's version: the NatNet bitstreams it knows (virtual-lab/motive-profile.ts). */
+        motive: z.enum(Object.keys(MOTIVE_VERSIONS) as [MotiveVersion, ...MotiveVersion[]]).default('3.1'),
+        /** Streaming > Bitstream version (e.g. "3.1"): the multicast stream's; default the Motive's own. */
+        natNetVersion: bitstreamSchema.optional(),
+        /** Settings > Streaming: enabled, local interface, and whether Motive is on a PC of its own. */
+        streaming: motiveStreamingSchema.default({
+          enabled: true,
+          localInterface: 'network',
+          host: 'remote',
+        }),
         /** Motive's frame against the table: yaw about the up axis (rad) and offset (m), Y-up. */
         yaw: z.number().default(0.3),
         offset: z.tuple([z.number(), z.number(), z.number()]).default([0.4, -0.2, 0.05]),
         faults: natNetFaultsSchema.optional(),
       })
       .strict()
-      .default({ multicast: true, rateHz: 120, natNetVersion: '3.1', yaw: 0.3, offset: [0.4, -0.2, 0.05] }),
+      .refine(
+        (m) =>
+          !m.natNetVersion ||
+          compareVersions(bitstream(m.natNetVersion), MOTIVE_VERSIONS[m.motive].natNet) <= 0,
+        { message: 'natNetVersion is newer than this Motive version streams', path: ['natNetVersion'] },
+      )
+      .default({
+        multicast: true,
+        rateHz: 120,
+        motive: '3.1',
+        streaming: { enabled: true, localInterface: 'network', host: 'remote' },
+        yaw: 0.3,
+        offset: [0.4, -0.2, 0.05],
+      }),
     world: z
       .object({
         noiseVariance: z.number().min(0).default(1e-4),
@@ -177,7 +207,12 @@ export class VirtualLab {
       multicast: config.mocap.multicast,
       commandPort: config.ports.natnetCommand,
       dataPort: config.ports.natnetData,
-      natNetVersion: config.mocap.natNetVersion === '4.1' ? [4, 1, 0, 0] : [3, 1, 0, 0],
+      natNetVersion: config.mocap.natNetVersion
+        ? bitstream(config.mocap.natNetVersion)
+        : MOTIVE_VERSIONS[config.mocap.motive].natNet,
+      newestNatNet: MOTIVE_VERSIONS[config.mocap.motive].natNet,
+      appVersion: MOTIVE_VERSIONS[config.mocap.motive].app,
+      streaming: config.mocap.streaming,
       ...(config.mocap.faults ? { faults: config.mocap.faults } : {}),
     });
     natnet.setPoseSource(() => world.poses());
