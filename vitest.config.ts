@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
@@ -49,6 +51,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/setup/fast-check-seed.ts'],
+    // Gripper ranges measured by tests go to a scratch folder, never the user's data folder.
+    env: { PARAPUSH_GRIPPER_DIR: path.join(os.tmpdir(), 'parapush-test-grippers') },
     projects: [
       {
         extends: true,

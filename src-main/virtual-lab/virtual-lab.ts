@@ -17,7 +17,7 @@ import { saveSetup, type SetupInput } from '../calibration/setup-file';
 import { LabWorld } from './lab-world';
 import { natNetFaultsSchema } from './natnet-faults';
 import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
-import { VirtualGripper } from './virtual-gripper';
+import { positionRangeOptionSchema, VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
 import { controllerProfile, softwareVersionSchema } from './virtual-ur/profile';
@@ -122,6 +122,11 @@ export const labConfigSchema = z
         yaw: 0.3,
         offset: [0.4, -0.2, 0.05],
       }),
+    /** The Robotiq: what POS reads at its stops (a 2F-85: about 3 open, 227-230 closed). */
+    gripper: z
+      .object({ positionRange: positionRangeOptionSchema.default({ open: 3, closed: 228 }) })
+      .strict()
+      .default({ positionRange: { open: 3, closed: 228 } }),
     world: z
       .object({
         noiseVariance: z.number().min(0).default(1e-4),
@@ -197,7 +202,10 @@ export class VirtualLab {
       initialPose: homePose,
     });
     const unsubscribe = ur.onMotion((m) => world.setTool(m));
-    const gripper = await VirtualGripper.start({ port: config.ports.gripper });
+    const gripper = await VirtualGripper.start({
+      port: config.ports.gripper,
+      positionRange: config.gripper.positionRange,
+    });
     const fingers = world.fingers;
     if (scene.gripper && fingers) gripper.attachFingers(fingers, scene.gripper.maxOpening);
     const natnet = new VirtualNatNetServer({
