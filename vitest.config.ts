@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
@@ -19,6 +21,7 @@ const realtime = [
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',
   'test/lab/controller-profiles.test.ts',
+  'test/lab/motive-commissioning.test.ts',
   'test/cli/run-command.test.ts',
   'test/session/one-recorder.test.ts',
   'test/session/foxglove-live.test.ts',
@@ -54,6 +57,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/setup/fast-check-seed.ts'],
+    // Gripper ranges measured by tests go to a scratch folder, never the user's data folder.
+    env: { PARAPUSH_GRIPPER_DIR: path.join(os.tmpdir(), 'parapush-test-grippers') },
     projects: [
       {
         extends: true,

@@ -20,7 +20,14 @@ import {
   positionFor,
   RobotiqGripper,
   speedRegisterFor,
+  type PositionRange,
 } from '../robot/gripper';
+import {
+  asPositionRange,
+  loadGripperRange,
+  measureGripperRange,
+  saveGripperRange,
+} from '../robot/gripper-range';
 import { programPlaying } from '../robot/robot-state';
 import { ProgramNotRunningError } from '../robot/ur5-connection';
 import type { ControllerReadiness } from '../safety/preflight';
@@ -86,6 +93,10 @@ export class LabLink {
   private gripperDetail = 'not checked';
   /** A gripper scene's opening as the Robotiq last reported it (m). */
   private opening: number | undefined;
+  /** The Robotiq's position range, measured at activation (robot/gripper-range.ts). */
+  private gripperRange: PositionRange | undefined;
+  /** Where the gripper's URCap answers: its range record is kept under this name. */
+  private gripperHost = '';
   private readonly unsubscribe: (() => void)[] = [];
   /** What the devices say they are: the UR controller's software version, the NatNet server's name. */
   private said: { robot: string | null; mocap: string | null } = { robot: null, mocap: null };
@@ -175,6 +186,7 @@ export class LabLink {
     const link = new LabLink(safety, dashboard, gripper, scene, setup);
     link.remoteControl = remoteControl;
     link.description = `robot ${address.robotHost}, motion capture ${address.mocapHost}`;
+    link.gripperHost = address.robotHost;
     link.unsubscribe.push(
       safety.natnet.on('frame', (_frame, snapshot) => {
         // Every frame reaches the estimator, whether or not anyone listens (`?.()` would skip it).
@@ -242,10 +254,12 @@ export class LabLink {
     this.gripper.stopMonitor();
     this.gripper.removeAllListeners('position');
     const s = await this.gripper.status();
-    if (s.activation !== 3) await this.gripper.activate();
+    const activating = s.activation !== 3;
+    if (activating) await this.gripper.activate();
     try {
+      const range = await this.positionRange(activating);
       const after = await this.gripper.openFully();
-      const opening = openingAt(after.position, stroke);
+      const opening = openingAt(after.position, stroke, range);
       this.opening = opening;
       this.safety.opening(opening);
       this.gripperHeld = true;
@@ -256,14 +270,27 @@ export class LabLink {
       this.gripperDetail = err.message;
     }
     if (this.gripperHeld) {
+      const range = this.gripperRange!;
       this.gripper.on('position', (p) => {
-        const opening = openingAt(p, stroke);
+        const opening = openingAt(p, stroke, range);
         this.opening = opening;
         this.safety.opening(opening);
       });
       this.gripper.startMonitor(false);
     }
     return this.gripperHeld;
+  }
+
+  /**
+   * The gripper's position range: measured when it was just activated (as ur_rtde does) or when no
+   * record of it exists, and stored; otherwise this gripper's stored record.
+   */
+  private async positionRange(activated: boolean): Promise<PositionRange> {
+    const stored = activated ? undefined : loadGripperRange(this.gripperHost);
+    const range = stored ?? (await measureGripperRange(this.gripper));
+    if (!stored) saveGripperRange(this.gripperHost, range);
+    this.gripperRange = asPositionRange(range);
+    return this.gripperRange;
   }
 
   /**
@@ -274,12 +301,20 @@ export class LabLink {
     const stroke = this.scene.gripper?.maxOpening;
     if (stroke === undefined) return undefined;
     const opening = (): number | undefined => this.opening;
+    const range = (): PositionRange => {
+      if (!this.gripperRange) throw new GripperError('gripper range not measured: prepare the gripper first');
+      return this.gripperRange;
+    };
     return {
       get opening() {
         return opening();
       },
       move: (opening, speed) =>
-        this.gripper.move(positionFor(opening, stroke), speedRegisterFor(speed), GRIP_FORCE_REGISTER),
+        this.gripper.move(
+          positionFor(opening, stroke, range()),
+          speedRegisterFor(speed),
+          GRIP_FORCE_REGISTER,
+        ),
     };
   }
 

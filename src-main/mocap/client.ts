@@ -26,15 +26,22 @@ import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { nowNs, nowSeconds } from './clock';
 import { ClockSync } from './clock-sync';
-import { DEFAULT_COMMAND_PORT, DEFAULT_MULTICAST_GROUP } from './message-ids';
+import { DEFAULT_COMMAND_PORT, DEFAULT_MULTICAST_GROUP, MessageId } from './message-ids';
 import type { FrameOfData } from './messages/frame';
 import { trackingValid } from './messages/frame';
 import { rigidBodyNames, type ModelDefinitions } from './messages/model-def';
 import type { ServerInfo } from './messages/server-info';
+import { noAnswerProblem } from './motive-settings';
 import { decodePacket, encodePacket, type NatNetMessage } from './packet';
 import type { MocapSnapshot } from './scene-binding';
 import { StatsTracker, type MocapStats } from './stats';
-import { formatVersion, NATNET_3_0, type NatNetVersion } from './version';
+import {
+  ANNOUNCED_VERSION,
+  canDecode,
+  formatVersion,
+  streamVersionProblem,
+  type NatNetVersion,
+} from './version';
 import { bodiesFingerprint } from './frame-order';
 import type { SpoofSign } from './spoof-signs';
 
@@ -49,7 +56,7 @@ export interface NatNetClientOptions {
   localAddress?: string;
   /** Client name sent in CONNECT. */
   clientName?: string;
-  /** NatNet version the client announces in CONNECT. */
+  /** NatNet version the client announces in CONNECT (a unicast stream comes in it). */
   natNetVersion?: NatNetVersion;
   keepAliveMs?: number;
   echoIntervalMs?: number;
@@ -87,6 +94,8 @@ export function isMulticastIPv4(address: string): boolean {
 
 /** Why the data path a SERVERINFO announces cannot be set up, or undefined when it can. */
 export function serverInfoProblem(info: ServerInfo): string | undefined {
+  const version = streamVersionProblem(info.natNetVersion);
+  if (version) return version;
   if (!info.multicast) return undefined;
   const group = info.multicastAddress || DEFAULT_MULTICAST_GROUP;
   if (!isMulticastIPv4(group))
@@ -176,7 +185,7 @@ export class NatNetClient {
       commandPort: DEFAULT_COMMAND_PORT,
       localAddress: '0.0.0.0',
       clientName: 'Parapush',
-      natNetVersion: NATNET_3_0,
+      natNetVersion: ANNOUNCED_VERSION,
       keepAliveMs: 1000,
       echoIntervalMs: 1000,
       connectRetryMs: 1000,
@@ -258,10 +267,7 @@ export class NatNetClient {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(
-            new Error(`no answer from NatNet server ${this.opts.serverAddress}:${this.opts.commandPort}`),
-          ),
+        () => reject(new Error(noAnswerProblem(`${this.opts.serverAddress}:${this.opts.commandPort}`))),
         timeoutMs,
       );
     });
@@ -463,7 +469,10 @@ export class NatNetClient {
     const arrivedAt = nowSeconds();
     if (!this.fromServer(from, socket, arrivedAt)) return;
     const bytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.byteLength);
-    const result = decodePacket(bytes, this.version);
+    // A stream in a bitstream we cannot read was named once (linkError); its frames are not errors.
+    if (this.serverInfo && !canDecode(this.version) && versionedMessage(bytes)) return;
+    // The other messages' layout is the same in every version: read them whatever the stream.
+    const result = decodePacket(bytes, canDecode(this.version) ? this.version : ANNOUNCED_VERSION);
     if (!result.ok) {
       this.stats.decodeError(result.error);
       this.emit('decodeError', result.error, result.messageId);
@@ -627,6 +636,12 @@ async function localAddressTowards(ip: string, port: number): Promise<string> {
   } finally {
     probe.close();
   }
+}
+
+/** Frames and model definitions: the messages whose layout hangs on the NatNet version. */
+function versionedMessage(bytes: Uint8Array): boolean {
+  const id = bytes.byteLength >= 2 ? bytes[0]! | (bytes[1]! << 8) : -1;
+  return id === MessageId.FrameOfData || id === MessageId.ModelDef;
 }
 
 /** The IPv4 address packets from `host` come from (a name is looked up once, at connect). */

@@ -63,14 +63,27 @@ export function decodeFault(code: number): GripperFault {
  */
 export const ROBOTIQ_OPENING_SPEED = { min: 0.02, max: 0.15 } as const;
 
-/** The gap between the fingers (m) at position register value `position` for a gripper of `stroke` m. */
-export function openingAt(position: number, stroke: number): number {
-  return stroke * (1 - Math.min(Math.max(position, 0), 255) / 255);
+/**
+ * The position register values a gripper reads fully open and fully closed on nothing: a 2F-85
+ * reads about 3 and 227-230, not 0 and 255, and each unit differs. ur_rtde measures them at
+ * activation (robotiq_gripper.cpp, auto-calibrate) and maps gaps between them; so do we
+ * (robot/gripper-range.ts).
+ */
+export interface PositionRange {
+  open: number;
+  closed: number;
 }
 
-/** The position register value (0..255) nearest a gap of `opening` m for a gripper of `stroke` m. */
-export function positionFor(opening: number, stroke: number): number {
-  return Math.round(255 * (1 - Math.min(Math.max(opening / stroke, 0), 1)));
+/** The gap between the fingers (m) at position register value `position` for a gripper of `stroke` m. */
+export function openingAt(position: number, stroke: number, range: PositionRange): number {
+  const p = Math.min(Math.max(position, range.open), range.closed);
+  return stroke * (1 - (p - range.open) / (range.closed - range.open));
+}
+
+/** The position register value nearest a gap of `opening` m for a gripper of `stroke` m. */
+export function positionFor(opening: number, stroke: number, range: PositionRange): number {
+  const f = Math.min(Math.max(opening / stroke, 0), 1);
+  return Math.round(range.open + (range.closed - range.open) * (1 - f));
 }
 
 /**
@@ -312,6 +325,20 @@ export class RobotiqGripper extends EventEmitter<Events> {
     const object = await this.motionEnd(timeoutMs, 'opening');
     if (object !== ObjectStatus.AT_POSITION)
       throw new GripperError(`the fingers stopped before they were fully open (OBJ = ${object})`);
+    return this.status();
+  }
+
+  /**
+   * Closes fully at full speed with nothing between the fingers and resolves once they stand at
+   * the mechanical stop (OBJ = 3); an object that stops them (OBJ = 2) or a fault is a GripperError.
+   */
+  async closeFully(timeoutMs = 5000): Promise<GripperStatus> {
+    await this.move(255, 255, 0);
+    const object = await this.motionEnd(timeoutMs, 'closing');
+    if (object !== ObjectStatus.AT_POSITION)
+      throw new GripperError(
+        `an object stopped the fingers closing (OBJ = ${object}): clear the fingers and activate again`,
+      );
     return this.status();
   }
 

@@ -3,6 +3,7 @@
  * what it looked at and, when red, why, in words an operator can act on.
  */
 import { checkResidual } from '../calibration/residual';
+import { NO_FRAMES_FIX } from '../mocap/motive-settings';
 import type { Scene } from '#contract/scene';
 import { tableRegion } from '#contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
@@ -85,7 +86,8 @@ export function preflight(i: PreflightInputs): PreflightReport {
 
 function mocapCheck(m: PlanarPoses | undefined): Check {
   const label = 'Motion capture fresh, every bound body tracked';
-  if (!m) return { id: 'mocap', label, ok: false, reason: 'no motion-capture frame received' };
+  if (!m)
+    return { id: 'mocap', label, ok: false, reason: `no motion-capture frame received: ${NO_FRAMES_FIX}` };
   // A stream that showed a sign of a second sender cannot be trusted, however fresh it looks.
   if (m.suspect) return { id: 'mocap', label, ok: false, reason: `may be spoofed: ${m.suspect.detail}` };
   const bad = [m.pusher, ...m.sliders].filter((b) => b.status !== 'ok' && b.status !== 'unbound');

@@ -18,6 +18,7 @@ import {
   type Calibration,
 } from '../calibration/mocap-table';
 import { nowNs } from '../mocap/clock';
+import { formatVersion } from '../mocap/version';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../mocap/message-ids';
 import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messages/frame';
 import type { ModelDefinitions } from '../mocap/messages/model-def';
@@ -73,6 +74,7 @@ const MAX_BACKLOG_S = 0.25;
 
 interface BuiltFrame {
   frameNumber: number;
+  frame: FrameOfData;
   packet: Uint8Array;
 }
 
@@ -140,6 +142,8 @@ export class VirtualNatNetServer {
         multicastInterface: options.multicastInterface,
         multicastTtl: options.multicastTtl,
         natNetVersion: options.natNetVersion ?? [3, 1, 0, 0],
+        ...(options.newestNatNet ? { newestNatNet: options.newestNatNet } : {}),
+        ...(options.streaming ? { streaming: options.streaming } : {}),
         appName: options.appName,
         appVersion: options.appVersion,
         clockFrequency: options.clockFrequency,
@@ -148,7 +152,10 @@ export class VirtualNatNetServer {
       {
         modelDefinitions: () => this.modelDefinitions(),
         frameRate: () => this.rateHz,
-        latestFrame: () => this.latest,
+        latestFrame: (v) =>
+          this.latestFrame && formatVersion(v) !== formatVersion(this.transport.version)
+            ? encodePacket({ kind: 'frame', ...this.latestFrame }, v)
+            : this.latest,
       },
     );
     this.transport.setFaults(this.faults);
@@ -290,9 +297,13 @@ export class VirtualNatNetServer {
       const old = r.frames[r.next]!;
       r.next = (r.next + 1) % r.frames.length;
       this.frameNumber = nextFrameNumber(this.frameNumber);
-      return this.send(old.packet, dueAtNs, old.frameNumber);
+      return this.send(old, dueAtNs);
     }
-    if (this.faults.freeze === 'frame' && this.latest) return this.send(this.latest, dueAtNs);
+    if (this.faults.freeze === 'frame' && this.latest && this.latestFrame)
+      return this.send(
+        { frameNumber: this.frameNumber, frame: this.latestFrame, packet: this.latest },
+        dueAtNs,
+      );
     this.frameNumber = nextFrameNumber(this.frameNumber);
     const frame = emptyFrame(this.frameNumber);
     if (this.faults.freeze === 'poses' && this.latestFrame) {
@@ -310,14 +321,16 @@ export class VirtualNatNetServer {
     const packet = encodePacket({ kind: 'frame', ...frame }, this.transport.version);
     this.latestFrame = frame;
     this.latest = packet;
-    this.history.push({ frameNumber: this.frameNumber, packet });
+    const built = { frameNumber: this.frameNumber, frame, packet };
+    this.history.push(built);
     if (this.history.length > HISTORY) this.history.shift();
-    return this.send(packet, dueAtNs);
+    return this.send(built, dueAtNs);
   }
 
-  private send(packet: Uint8Array, dueAtNs: bigint, frameNumber = this.frameNumber): SentFrame {
-    const sent = { frameNumber, sentAtNs: nowNs(), dueAtNs };
-    this.transport.sendFrame(packet);
+  /** Hands a built frame to the transport, which re-encodes it for a client of another bitstream. */
+  private send(built: BuiltFrame, dueAtNs: bigint): SentFrame {
+    const sent = { frameNumber: built.frameNumber, sentAtNs: nowNs(), dueAtNs };
+    this.transport.sendFrame(built.packet, (v) => encodePacket({ kind: 'frame', ...built.frame }, v));
     // A copy: one-shot listeners remove themselves while the list is walked.
     for (const fn of [...this.sendListeners]) fn(sent);
     return sent;

@@ -11,8 +11,9 @@ import type { ModelDefinitions } from '../mocap/messages/model-def';
 import type { ServerInfo } from '../mocap/messages/server-info';
 import { float32Bytes } from '../mocap/messages/text';
 import { decodePacket, encodePacket, peekMessageId, type NatNetMessage } from '../mocap/packet';
-import type { NatNetVersion } from '../mocap/version';
+import { formatVersion, type NatNetVersion } from '../mocap/version';
 import { corrupt, NO_FAULTS, SeededRandom, type NatNetFaults } from './natnet-faults';
+import { motiveStreamingSchema, reachable, unicastBitstream, type MotiveStreaming } from './motive-profile';
 
 export interface NatNetTransportOptions {
   /** Address the command socket binds to (and unicast frames leave from). */
@@ -25,7 +26,12 @@ export interface NatNetTransportOptions {
   /** Interface multicast leaves from. */
   multicastInterface?: string;
   multicastTtl?: number;
+  /** The bitstream Motive is set to: the multicast stream's, and a unicast client's that asks for none. */
   natNetVersion: NatNetVersion;
+  /** The newest bitstream this Motive knows (default natNetVersion): the most a unicast client gets. */
+  newestNatNet?: NatNetVersion;
+  /** Settings > Streaming (default: enabled on the lab network, Motive on a PC of its own). */
+  streaming?: Partial<MotiveStreaming>;
   appName?: string;
   appVersion?: NatNetVersion;
   /** Server clock ticks per second (frame times and echo answers). */
@@ -37,14 +43,23 @@ export interface NatNetTransportOptions {
 export interface NatNetTransportHandlers {
   modelDefinitions(): ModelDefinitions;
   frameRate(): number;
-  /** The latest frame packet, for REQUEST_FRAMEOFDATA. */
-  latestFrame?(): Uint8Array | undefined;
+  /** The latest frame packet in bitstream `v`, for REQUEST_FRAMEOFDATA. */
+  latestFrame?(v: NatNetVersion): Uint8Array | undefined;
 }
 
 interface UnicastClient {
   address: string;
   port: number;
   lastSeen: number;
+  /** The bitstream this client gets (what it announced in CONNECT, if Motive streams it). */
+  version: NatNetVersion;
+}
+
+/** A frame to send: its packet in the stream's bitstream, and the frame in any other. */
+interface OutgoingFrame {
+  packet: Uint8Array;
+  encode?: (v: NatNetVersion) => Uint8Array;
+  corrupted: boolean;
 }
 
 export class NatNetServerTransport {
@@ -55,10 +70,11 @@ export class NatNetServerTransport {
   private random = new SeededRandom(NO_FAULTS.seed);
   private readonly pending = new Set<NodeJS.Timeout>();
   /** A frame held back by reordering: it goes out after the next one. */
-  private heldBack: Uint8Array | undefined;
+  private heldBack: OutgoingFrame | undefined;
   /** Motive is not running (setDown): nothing is sent or answered. */
   private down = false;
   private readonly startNs = nowNs();
+  private readonly streaming: MotiveStreaming;
   readonly clockFrequency: number;
   /** Counters for tests and the status line. */
   readonly counts = {
@@ -76,6 +92,22 @@ export class NatNetServerTransport {
     private readonly handlers: NatNetTransportHandlers,
   ) {
     this.clockFrequency = opts.clockFrequency ?? 10_000_000;
+    this.streaming = motiveStreamingSchema.parse(opts.streaming ?? {});
+  }
+
+  /** The client at `address:port` can hear this Motive (its streaming settings allow it). */
+  private get heard(): boolean {
+    return !this.down && reachable(this.streaming);
+  }
+
+  /** The bitstream a peer gets: its own as a unicast client, else the one Motive is set to. */
+  private versionFor(rinfo: { address: string; port: number }): NatNetVersion {
+    return this.clients.get(`${rinfo.address}:${rinfo.port}`)?.version ?? this.opts.natNetVersion;
+  }
+
+  /** What a unicast client is streamed, by the peer key "address:port" (tests and status). */
+  clientVersions(): Map<string, string> {
+    return new Map([...this.clients].map(([k, c]) => [k, formatVersion(c.version)]));
   }
 
   get commandPort(): number {
@@ -105,11 +137,12 @@ export class NatNetServerTransport {
     return ((ns - this.startNs) * BigInt(this.clockFrequency)) / 1_000_000_000n;
   }
 
-  serverInfo(): ServerInfo {
+  /** SERVERINFO as a client gets it: `version` is the bitstream it will be streamed. */
+  serverInfo(version: NatNetVersion = this.opts.natNetVersion): ServerInfo {
     return {
       appName: this.opts.appName ?? 'Parapush virtual Motive',
       appVersion: this.opts.appVersion ?? [3, 1, 0, 0],
-      natNetVersion: this.opts.natNetVersion,
+      natNetVersion: version,
       clockFrequency: this.clockFrequency,
       dataPort: this.opts.dataPort,
       multicast: this.opts.multicast,
@@ -164,16 +197,21 @@ export class NatNetServerTransport {
     this.heldBack = undefined;
   }
 
-  /** Sends one frame packet to the stream, through the packet-level faults. */
-  sendFrame(packet: Uint8Array): void {
-    if (this.down) return;
+  /**
+   * Sends one frame packet (in the bitstream Motive is set to) to the stream, through the
+   * packet-level faults; `encode` gives the same frame in another bitstream for a unicast client
+   * that asked for one (a replayed capture has none: its clients get its packets as they are).
+   */
+  sendFrame(packet: Uint8Array, encode?: (v: NatNetVersion) => Uint8Array): void {
+    if (!this.heard) return;
     if (this.faults.dropRate > 0 && this.random.uniform() < this.faults.dropRate) {
       this.counts.framesDropped++;
       return;
     }
-    let out = packet;
+    const out: OutgoingFrame = { packet, ...(encode ? { encode } : {}), corrupted: false };
     if (this.faults.corruptRate > 0 && this.random.uniform() < this.faults.corruptRate) {
-      out = corrupt(packet, this.random);
+      out.packet = corrupt(packet, this.random);
+      out.corrupted = true;
       this.counts.packetsCorrupted++;
     }
     this.counts.framesSent++;
@@ -194,17 +232,24 @@ export class NatNetServerTransport {
     });
   }
 
-  private deliver(packet: Uint8Array): void {
+  private deliver(frame: OutgoingFrame): void {
     if (this.opts.multicast) {
       this.multicastSocket?.send(
-        packet,
+        frame.packet,
         this.opts.dataPort,
         this.opts.multicastGroup ?? DEFAULT_MULTICAST_GROUP,
       );
       return;
     }
     this.dropSilentClients();
-    for (const c of this.clients.values()) this.command?.send(packet, c.port, c.address);
+    const streamed = this.opts.natNetVersion;
+    for (const c of this.clients.values()) {
+      const own = frame.encode && formatVersion(c.version) !== formatVersion(streamed);
+      const bytes = own ? frame.encode!(c.version) : frame.packet;
+      // A corrupted frame is corrupted in whichever bitstream it goes out.
+      const packet = own && frame.corrupted ? corrupt(bytes, this.random) : bytes;
+      this.command?.send(packet, c.port, c.address);
+    }
   }
 
   private later(fn: () => void): void {
@@ -223,12 +268,12 @@ export class NatNetServerTransport {
   }
 
   private reply(m: NatNetMessage, rinfo: dgram.RemoteInfo): void {
-    const packet = encodePacket(m, this.opts.natNetVersion);
+    const packet = encodePacket(m, this.versionFor(rinfo));
     this.later(() => this.command?.send(packet, rinfo.port, rinfo.address));
   }
 
   private onCommand(msg: Buffer, rinfo: dgram.RemoteInfo): void {
-    if (this.down) return;
+    if (!this.heard) return;
     const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.byteLength);
     const result = decodePacket(bytes, this.opts.natNetVersion);
     let m: NatNetMessage;
@@ -252,11 +297,19 @@ export class NatNetServerTransport {
       return;
     }
     if (!this.opts.multicast && (m.kind === 'connect' || this.clients.has(key) || m.kind === 'keepAlive')) {
-      this.clients.set(key, { address: rinfo.address, port: rinfo.port, lastSeen: Date.now() });
+      const version =
+        m.kind === 'connect'
+          ? unicastBitstream(
+              m.natNetVersion,
+              this.opts.newestNatNet ?? this.opts.natNetVersion,
+              this.opts.natNetVersion,
+            )
+          : this.versionFor(rinfo);
+      this.clients.set(key, { address: rinfo.address, port: rinfo.port, lastSeen: Date.now(), version });
     }
     switch (m.kind) {
       case 'connect':
-        this.reply({ kind: 'serverInfo', ...this.serverInfo() }, rinfo);
+        this.reply({ kind: 'serverInfo', ...this.serverInfo(this.versionFor(rinfo)) }, rinfo);
         return;
       case 'requestModelDef':
         this.reply({ kind: 'modelDef', ...this.handlers.modelDefinitions() }, rinfo);
@@ -270,7 +323,7 @@ export class NatNetServerTransport {
         this.onRequest(m.command, rinfo);
         return;
       case 'requestFrame': {
-        const latest = this.handlers.latestFrame?.();
+        const latest = this.handlers.latestFrame?.(this.versionFor(rinfo));
         if (latest) this.later(() => this.command?.send(latest, rinfo.port, rinfo.address));
         return;
       }

@@ -35,6 +35,11 @@ export interface FingerDrive {
  */
 export const FINGER_TOLERANCE = 0.002;
 
+/** The register values at a gripper's mechanical stops, as a lab config gives them. */
+export const positionRangeOptionSchema = z
+  .object({ open: z.number().int().min(0).max(100), closed: z.number().int().min(150).max(255) })
+  .strict();
+
 export const virtualGripperOptionsSchema = z
   .object({
     port: z.number().int().min(0).max(65535).default(63352),
@@ -42,6 +47,12 @@ export const virtualGripperOptionsSchema = z
     pusherPresent: z.boolean().default(true),
     /** Finger position (0 open .. 255 closed) at which they touch the pusher. */
     pusherContactPosition: z.number().int().min(1).max(254).default(227),
+    /**
+     * What POS reads at the mechanical stops: fully open and fully closed on nothing. A 2F-85
+     * reads about 3 and 227-230 (ur_rtde measures them at activation); a request beyond either
+     * stop ends at the stop, and PRE still echoes the request.
+     */
+    positionRange: positionRangeOptionSchema.default({ open: 3, closed: 228 }),
   })
   .strict();
 export type VirtualGripperOptions = z.input<typeof virtualGripperOptionsSchema>;
@@ -57,14 +68,19 @@ export class VirtualGripper {
   private fault = 0;
   private eStop = false;
   private pusherPresent: boolean;
-  /** Motion segment: from `from` at time `t0` towards the request at `speed` units/s. */
-  private motion = { from: 0, t0: 0, target: 0, speed: 0 };
+  /**
+   * Motion segment: from `from` at time `t0` towards `target` (the request held within the
+   * mechanical stops) at `speed` units/s; `requested` is the POS asked for (what PRE echoes).
+   */
+  private motion = { from: 0, t0: 0, target: 0, speed: 0, requested: 0 };
   /** The world's fingers and the gripper's stroke (m), when the gripper is the scene's robot. */
   private fingers: { drive: FingerDrive; stroke: number } | undefined;
 
   private constructor(options: VirtualGripperOptions) {
     this.options = virtualGripperOptionsSchema.parse(options);
     this.pusherPresent = this.options.pusherPresent;
+    const open = this.options.positionRange.open;
+    this.motion = { from: open, t0: 0, target: open, speed: 0, requested: 0 };
     // The URCap acknowledges a SET with the three bytes `ack` and no newline (Robotiq's own URCap
     // script reads 3 bytes; ur_rtde compares the reply to "ack"); every other reply is a line.
     this.server = new LineServer({
@@ -107,8 +123,8 @@ export class VirtualGripper {
    */
   attachFingers(drive: FingerDrive, stroke: number): void {
     this.fingers = { drive, stroke };
-    const p = positionFor(drive.opening, stroke);
-    this.motion = { from: p, t0: this.now(), target: p, speed: 0 };
+    const p = positionFor(drive.opening, stroke, this.options.positionRange);
+    this.motion = { from: p, t0: this.now(), target: p, speed: 0, requested: p };
   }
 
   async stop(): Promise<void> {
@@ -135,7 +151,8 @@ export class VirtualGripper {
   }
 
   private get position(): number {
-    if (this.fingers) return positionFor(this.fingers.drive.opening, this.fingers.stroke);
+    if (this.fingers)
+      return positionFor(this.fingers.drive.opening, this.fingers.stroke, this.options.positionRange);
     const { from, t0, speed } = this.motion;
     const end = this.stopPosition;
     const travelled = speed * (this.now() - t0);
@@ -146,7 +163,7 @@ export class VirtualGripper {
     if (this.activationStatus !== 3 || this.regs.GTO !== 1) return 0;
     if (this.fingers) {
       const { drive, stroke } = this.fingers;
-      const target = openingAt(this.motion.target, stroke);
+      const target = openingAt(this.motion.target, stroke, this.options.positionRange);
       if (Math.abs(drive.opening - target) <= FINGER_TOLERANCE) return 3;
       if (!drive.stalled) return 0;
       return target < drive.opening ? 2 : 1;
@@ -168,19 +185,30 @@ export class VirtualGripper {
     if (this.fingers) {
       const { drive, stroke } = this.fingers;
       const { min, max } = ROBOTIQ_OPENING_SPEED;
-      const target = this.regs.POS!;
-      this.motion = { from: this.position, t0: this.now(), target, speed: 0 };
-      drive.moveTo(openingAt(target, stroke), min + ((max - min) * this.regs.SPE!) / 255);
+      const target = this.heldTarget;
+      this.motion = { from: this.position, t0: this.now(), target, speed: 0, requested: this.regs.POS! };
+      drive.moveTo(
+        openingAt(target, stroke, this.options.positionRange),
+        min + ((max - min) * this.regs.SPE!) / 255,
+      );
       return;
     }
-    // Robotiq 2F-85: about 20..150 mm/s over 85 mm of travel (255 units).
+    // Robotiq 2F-85: about 20..150 mm/s over 85 mm of travel (the range between the stops).
     const mmPerSecond = 20 + (130 * this.regs.SPE!) / 255;
+    const { open, closed } = this.options.positionRange;
     this.motion = {
       from: this.position,
       t0: this.now(),
-      target: this.regs.POS!,
-      speed: (mmPerSecond * 255) / 85,
+      target: this.heldTarget,
+      speed: (mmPerSecond * (closed - open)) / 85,
+      requested: this.regs.POS!,
     };
+  }
+
+  /** The requested position held within the mechanical stops: where the fingers can go. */
+  private get heldTarget(): number {
+    const { open, closed } = this.options.positionRange;
+    return Math.min(Math.max(this.regs.POS!, open), closed);
   }
 
   private read(name: string): number | undefined {
@@ -188,7 +216,7 @@ export class VirtualGripper {
       case 'STA':
         return this.activationStatus;
       case 'PRE':
-        return this.regs.GTO === 1 ? this.motion.target : 0;
+        return this.regs.GTO === 1 ? this.motion.requested : 0;
       case 'OBJ':
         return this.objectStatus;
       case 'FLT':

@@ -17,11 +17,19 @@ import { saveSetup, type SetupInput } from '../calibration/setup-file';
 import { LabWorld } from './lab-world';
 import { natNetFaultsSchema } from './natnet-faults';
 import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
-import { VirtualGripper } from './virtual-gripper';
+import { positionRangeOptionSchema, VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
 import { controllerProfile, softwareVersionSchema } from './virtual-ur/profile';
 import { readStoredJson } from '../common/stored-json';
+import { compareVersions } from '../mocap/version';
+import {
+  bitstream,
+  bitstreamSchema,
+  MOTIVE_VERSIONS,
+  motiveStreamingSchema,
+  type MotiveVersion,
+} from './motive-profile';
 
 const port = z.number().int().min(0).max(65535);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -84,14 +92,41 @@ export const labConfigSchema = z
       .object({
         multicast: z.boolean().default(true),
         rateHz: z.number().positive().default(120),
-        natNetVersion: z.enum(['3.1', '4.1']).default('3.1'),
+        /** Motive's version: the NatNet bitstreams it knows (virtual-lab/motive-profile.ts). */
+        motive: z.enum(Object.keys(MOTIVE_VERSIONS) as [MotiveVersion, ...MotiveVersion[]]).default('3.1'),
+        /** Streaming > Bitstream version (e.g. "3.1"): the multicast stream's; default the Motive's own. */
+        natNetVersion: bitstreamSchema.optional(),
+        /** Settings > Streaming: enabled, local interface, and whether Motive is on a PC of its own. */
+        streaming: motiveStreamingSchema.default({
+          enabled: true,
+          localInterface: 'network',
+          host: 'remote',
+        }),
         /** Motive's frame against the table: yaw about the up axis (rad) and offset (m), Y-up. */
         yaw: z.number().default(0.3),
         offset: z.tuple([z.number(), z.number(), z.number()]).default([0.4, -0.2, 0.05]),
         faults: natNetFaultsSchema.optional(),
       })
       .strict()
-      .default({ multicast: true, rateHz: 120, natNetVersion: '3.1', yaw: 0.3, offset: [0.4, -0.2, 0.05] }),
+      .refine(
+        (m) =>
+          !m.natNetVersion ||
+          compareVersions(bitstream(m.natNetVersion), MOTIVE_VERSIONS[m.motive].natNet) <= 0,
+        { message: 'natNetVersion is newer than this Motive version streams', path: ['natNetVersion'] },
+      )
+      .default({
+        multicast: true,
+        rateHz: 120,
+        motive: '3.1',
+        streaming: { enabled: true, localInterface: 'network', host: 'remote' },
+        yaw: 0.3,
+        offset: [0.4, -0.2, 0.05],
+      }),
+    /** The Robotiq: what POS reads at its stops (a 2F-85: about 3 open, 227-230 closed). */
+    gripper: z
+      .object({ positionRange: positionRangeOptionSchema.default({ open: 3, closed: 228 }) })
+      .strict()
+      .default({ positionRange: { open: 3, closed: 228 } }),
     world: z
       .object({
         noiseVariance: z.number().min(0).default(1e-4),
@@ -167,7 +202,10 @@ export class VirtualLab {
       initialPose: homePose,
     });
     const unsubscribe = ur.onMotion((m) => world.setTool(m));
-    const gripper = await VirtualGripper.start({ port: config.ports.gripper });
+    const gripper = await VirtualGripper.start({
+      port: config.ports.gripper,
+      positionRange: config.gripper.positionRange,
+    });
     const fingers = world.fingers;
     if (scene.gripper && fingers) gripper.attachFingers(fingers, scene.gripper.maxOpening);
     const natnet = new VirtualNatNetServer({
@@ -177,7 +215,12 @@ export class VirtualLab {
       multicast: config.mocap.multicast,
       commandPort: config.ports.natnetCommand,
       dataPort: config.ports.natnetData,
-      natNetVersion: config.mocap.natNetVersion === '4.1' ? [4, 1, 0, 0] : [3, 1, 0, 0],
+      natNetVersion: config.mocap.natNetVersion
+        ? bitstream(config.mocap.natNetVersion)
+        : MOTIVE_VERSIONS[config.mocap.motive].natNet,
+      newestNatNet: MOTIVE_VERSIONS[config.mocap.motive].natNet,
+      appVersion: MOTIVE_VERSIONS[config.mocap.motive].app,
+      streaming: config.mocap.streaming,
       ...(config.mocap.faults ? { faults: config.mocap.faults } : {}),
     });
     natnet.setPoseSource(() => world.poses());

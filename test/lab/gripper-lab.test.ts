@@ -16,6 +16,7 @@ import {
   RobotiqGripper,
   speedRegisterFor,
 } from '../../src-main/robot/gripper';
+import { asPositionRange, measureGripperRange } from '../../src-main/robot/gripper-range';
 import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { SessionLog } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
@@ -45,14 +46,18 @@ describe('the virtual lab with a gripper scene', () => {
     const stroke = lab.scene.gripper!.maxOpening;
     const worldOpening = (): number => lab.world.snapshot()[GRIPPER_OPENING]!;
     await gripper.activate();
+    // Measured as at every activation: the world's fingers end to end, read at each stop.
+    const range = asPositionRange(await measureGripperRange(gripper));
+    expect(range.open).toBeLessThan(10);
+    expect(range.closed).toBeGreaterThan(220);
     const open = await gripper.openFully();
-    expect(openingAt(open.position, stroke)).toBeCloseTo(stroke, 2);
+    expect(openingAt(open.position, stroke, range)).toBeCloseTo(stroke, 2);
 
     // To 80 mm at 100 mm/s: the world's fingers get there in about 0.6 s, and the Robotiq says so.
-    await gripper.move(positionFor(0.08, stroke), speedRegisterFor(0.1), 24);
+    await gripper.move(positionFor(0.08, stroke, range), speedRegisterFor(0.1), 24);
     expect(await until(async () => (await gripper.get('OBJ')) === ObjectStatus.AT_POSITION)).toBe(true);
     expect(worldOpening()).toBeCloseTo(0.08, 2);
-    expect(openingAt(await gripper.get('POS'), stroke)).toBeCloseTo(worldOpening(), 2);
+    expect(openingAt(await gripper.get('POS'), stroke, range)).toBeCloseTo(worldOpening(), 2);
 
     // Back open: the fingers follow the other way.
     await gripper.move(0, 255, 24);
