@@ -63,7 +63,10 @@ export const MAX_TILT = 0.02;
 
 /** The calibration as the arm applies it; throws when it is not a rotation or the table is tilted. */
 export function tableToBase(input: CalibrationInput, maxTilt = MAX_TILT): TableToBase {
-  const cal = calibrationInputSchema.parse(input);
+  // The schema refuses reflections and non-rotations by name: the same error as the checks below.
+  const parsed = calibrationInputSchema.safeParse(input);
+  if (!parsed.success) throw new CalibrationError(parsed.error.issues.map((i) => i.message).join('; '));
+  const cal = parsed.data;
   let yaw: number;
   let tilt: number;
   let t: Vec3;

@@ -43,7 +43,8 @@ export type JogPathVerdict =
 /** How far along the path the start's contact is judged (m): 1 mm tells towards from away. */
 const LEAVING_STEP = 0.001;
 
-const mm = (m: number): string => (m * 1000).toFixed(0);
+// A reading a hair below zero rounds to "-0": `+ 0` makes it plain 0.
+const mm = (m: number): string => (Math.round(m * 1000) + 0).toFixed(0);
 
 /**
  * The disc the tool sweeps: the pusher's radius, or for a gripper the farthest corner of its

@@ -57,6 +57,7 @@ function resultsRoot(name: string): string {
   const root = path.join(tmp, name);
   mkdirSync(path.join(root, 'docs/experiments'), { recursive: true });
   cpSync(path.join(repoRoot, 'README.md'), path.join(root, 'README.md'));
+  cpSync(path.join(repoRoot, 'docs/cluster.md'), path.join(root, 'docs/cluster.md'));
   cpSync(path.join(repoRoot, 'bench/results'), path.join(root, 'bench/results'), { recursive: true });
   cpSync(
     path.join(repoRoot, 'docs/experiments/papers.json'),

@@ -9,6 +9,7 @@ import { tablePresets } from '../../src-renderer/src/lib/calibration-points';
 import { describeView, drawTable, type LiveOverlay } from '../../src-renderer/src/lib/draw-table';
 import { as2d, RecordingContext } from '../helpers/recording-canvas';
 import { referenceScene } from '../helpers/scenes';
+import { tableRegion } from '#contract/table-region';
 
 const scene = referenceScene('wafr-l-shape');
 const none: LiveOverlay = { step: null, state: null, executedPath: [], showRollouts: false };
@@ -46,12 +47,16 @@ describe('the table view of an outlined table', () => {
 });
 
 describe('calibration presets on an outlined table', () => {
-  it('offers the outline points, and the centre only where it is on the table', () => {
+  it('are inside the outline, clear of its cut-out, and spread over the table', () => {
     const presets = tablePresets(scene);
-    expect(presets.map((p) => [p.x, p.y])).toEqual(scene.table.outline!.map((p) => [p.x, p.y]));
-    expect(presets[0]!.label).toBe('outline point 0');
-    const changing = referenceScene('wafr-changing');
-    expect(tablePresets(changing)[0]).toEqual({ label: 'centre', x: 0, y: 0 });
-    expect(tablePresets(changing)).toHaveLength(1 + changing.table.outline!.length);
+    // Inside the L, with the pusher's disc and the default margin: none on the cut-out.
+    const region = tableRegion(scene.table).shrunk(0.03 + scene.pusher.radius);
+    for (const p of presets) expect(region.contains(p.x, p.y), `${p.label} (${p.x}, ${p.y})`).toBe(true);
+    // A fit needs points that span the table, not one corner of it.
+    expect(presets.length).toBeGreaterThanOrEqual(3);
+    const xs = presets.map((p) => p.x);
+    const ys = presets.map((p) => p.y);
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(scene.table.size.x / 4);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(scene.table.size.y / 4);
   });
 });
