@@ -11,6 +11,7 @@ import { calibrationSchema } from '../calibration/mocap-table';
 import { residualSchema } from '../calibration/residual';
 import { calibrationInputSchema } from '../calibration/robot-base';
 import { readStoredJson } from '../common/stored-json';
+import { toolSchema } from '#contract/tool';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
@@ -80,6 +81,11 @@ export const setupSchema = z
         calibration: calibrationInputSchema,
         /** Pusher tip centre from the tool centre point, tool frame (m). */
         pusherOffset: z.tuple([pusherOffsetComponent, pusherOffsetComponent, pusherOffsetComponent]),
+        /**
+         * The tool on the flange, declared by the control program (set_payload, set_tcp): its mass
+         * and centre of gravity, and the TCP the pusher offset is measured from.
+         */
+        tool: toolSchema.prefault({}),
         /** How well the table -> base fit matched its points (m); absent when not fitted by the wizard. */
         residual: residualSchema.optional(),
       })

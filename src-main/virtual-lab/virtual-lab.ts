@@ -64,6 +64,12 @@ export const labConfigSchema = z
         tableYaw: z.number().default(0),
         tableOrigin: z.tuple([z.number(), z.number(), z.number()]).default([0, -0.5, 0]),
         pusherOffset: z.tuple([z.number(), z.number(), z.number()]).default([0, 0, 0.15]),
+        /** The teach pendant's speed slider, fraction: 1 is 100 %. */
+        speedSlider: z.number().gt(0).max(1).default(1),
+        /** s an RTDE session cut off by a pulled cable keeps its input registers (its TCP timeout). */
+        rtdeHalfOpenHold: z.number().min(0).max(600).default(0),
+        /** N, the safety configuration's tool force limit (UR's Normal preset: 150 N). */
+        toolForceLimit: z.number().positive().default(150),
       })
       .strict()
       .refine((r) => r.frequency === undefined || r.frequency === controllerProfile(r.software).frequency, {
@@ -79,6 +85,9 @@ export const labConfigSchema = z
         tableYaw: 0,
         tableOrigin: [0, -0.5, 0],
         pusherOffset: [0, 0, 0.15],
+        speedSlider: 1,
+        rtdeHalfOpenHold: 0,
+        toolForceLimit: 150,
       }),
     mocap: z
       .object({
@@ -165,8 +174,14 @@ export class VirtualLab {
       unlockDelay: config.robot.unlockDelay,
       releaseTime: config.robot.releaseTime,
       initialPose: homePose,
+      speedSlider: config.robot.speedSlider,
+      halfOpenHold: config.robot.rtdeHalfOpenHold,
+      toolForceLimit: config.robot.toolForceLimit,
     });
-    const unsubscribe = ur.onMotion((m) => world.setTool(m));
+    const unsubscribe = ur.onMotion((m) => {
+      world.setTool(m);
+      ur.controller.noteToolForce(world.toolForce());
+    });
     const gripper = await VirtualGripper.start({ port: config.ports.gripper });
     const fingers = world.fingers;
     if (scene.gripper && fingers) gripper.attachFingers(fingers, scene.gripper.maxOpening);
