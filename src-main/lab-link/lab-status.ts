@@ -206,6 +206,7 @@ function checklist(link: LabLink, scene: Scene | null): LabStatus['preflight'] {
     calibration: { residual: setupResidual(link.setup) },
     scene: scene ?? link.scene,
     maxCalibrationResidual: link.setup.safety.maxCalibrationResidual,
+    setup: link.setup,
   });
   if (scene) return report;
   const checks = report.checks.map((c) =>

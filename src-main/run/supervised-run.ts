@@ -308,6 +308,7 @@ async function preflightPhase(
       calibration: { residual: setupResidual(setup) },
       scene,
       maxCalibrationResidual: setup.safety.maxCalibrationResidual,
+      setup,
     });
     const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
     return { ok: checks.every((c) => c.ok), checks };

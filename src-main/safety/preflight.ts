@@ -8,6 +8,8 @@ import { tableRegion } from '#contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
+import type { Setup } from '../calibration/setup-file';
+import { forceLimitCheck, reachCheck, speedSliderCheck } from './controller-checks';
 
 export interface Check {
   id:
@@ -19,10 +21,15 @@ export interface Check {
     | 'gripper-open'
     | 'calibration'
     | 'calibration-agreement'
-    | 'scene';
+    | 'scene'
+    | 'speed-slider'
+    | 'reach'
+    | 'force-limit';
   label: string;
   ok: boolean;
   reason: string;
+  /** When red, what the operator does about it (the controller checks name one). */
+  fix?: string;
 }
 
 export interface PreflightReport {
@@ -56,6 +63,8 @@ export interface PreflightInputs {
   controller?: ControllerReadiness;
   /** Largest acceptable calibration residual (RMS, m). */
   maxCalibrationResidual: number;
+  /** The lab setup: the workspace is judged against the UR5's reach through its calibration. */
+  setup?: Pick<Setup, 'robot' | 'table' | 'safety'>;
 }
 
 export function preflight(i: PreflightInputs): PreflightReport {
@@ -65,8 +74,23 @@ export function preflight(i: PreflightInputs): PreflightReport {
     gripperCheck(i.gripper, i.scene),
     calibrationCheck(i),
     sceneCheck(i),
+    ...controllerChecks(i),
   ];
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+/** The controller's configuration the planner relies on (safety/controller-checks.ts). */
+function controllerChecks(i: PreflightInputs): Check[] {
+  const reach: Check = i.setup
+    ? reachCheck(i.setup, i.scene)
+    : {
+        id: 'reach',
+        label: "Workspace within the UR5's reach, away from singular zones",
+        ok: false,
+        reason: 'no lab setup to judge the workspace with',
+      };
+  const slider = i.robotLinkUp ? speedSliderCheck(i.robot) : speedSliderCheck(undefined, 'robot link down');
+  return [slider, reach, forceLimitCheck(i.scene)];
 }
 
 function mocapCheck(m: PlanarPoses | undefined): Check {

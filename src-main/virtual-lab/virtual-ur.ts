@@ -8,6 +8,7 @@
  * a MuJoCo execution world can make the pusher follow the tool.
  */
 import { z } from 'zod';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import { VirtualController, type MotionSample } from './virtual-ur/controller';
 import { createDashboardServer } from './virtual-ur/dashboard-server';
 import type { LineServer } from './virtual-ur/line-server';
@@ -55,7 +56,7 @@ export const virtualUrOptionsSchema = z
     toolForceLimit: z
       .number()
       .positive()
-      .default(150)
+      .default(NORMAL_PRESET_FORCE_LIMIT)
       .describe("N, safety configuration's tool force limit (Normal preset: 150 N)"),
   })
   .strict();

@@ -178,10 +178,15 @@ export const preflightCheckSchema = z
       'calibration',
       'calibration-agreement',
       'scene',
+      'speed-slider',
+      'reach',
+      'force-limit',
     ]),
     label: z.string(),
     ok: z.boolean(),
     reason: z.string(),
+    /** When red, what the operator does about it. */
+    fix: z.string().optional(),
   })
   .strict();
 export const preflightReportSchema = z

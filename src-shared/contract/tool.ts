@@ -6,6 +6,12 @@
  */
 import { z } from 'zod';
 
+/**
+ * The tool force limit of UR's Normal safety preset, N (UR user manual, safety configuration): a
+ * larger force on the tool raises a protective stop.
+ */
+export const NORMAL_PRESET_FORCE_LIMIT = 150;
+
 /** A UR5's rated payload, kg (UR5 technical specifications). */
 export const UR5_MAX_PAYLOAD = 5;
 

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { parseControlProgram, programDeclarations, PROGRAM_NAME } from '../../robot/control-program';
 import { REGISTER_NUMBERS } from '../../robot/registers';
 import { RobotMode, RuntimeState, SafetyMode } from '../../robot/rtde/robot-state-codes';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import { VirtualArm, type Pose6 } from './arm';
 import { ControlProgramRunner, type RegisterFile } from './control-program-runner';
 import {
@@ -46,9 +47,6 @@ export interface VirtualControllerOptions {
    */
   toolForceLimit?: number;
 }
-
-/** The tool force limit of UR's Normal safety preset, N (UR user manual, safety configuration). */
-export const NORMAL_PRESET_FORCE_LIMIT = 150;
 
 /** What the running program declared of the tool (set_payload, set_tcp). */
 export interface DeclaredTool {
