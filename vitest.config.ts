@@ -17,6 +17,8 @@ const realtime = [
   'test/lab/headless-run-crash.test.ts',
   'test/lab/gripper-lab.test.ts',
   'test/lab/controller-profiles.test.ts',
+  'test/lab/controller-commissioning.test.ts',
+  'test/robot/blocking-stop.test.ts',
   'test/cli/run-command.test.ts',
   'test/session/one-recorder.test.ts',
   'test/session/foxglove-live.test.ts',
