@@ -5,6 +5,7 @@ import { loadLabConfig, VirtualLab, type LabConfig } from '../../virtual-lab/vir
 import { defaultSetupDir } from '../../calibration/setup-file';
 import { requireFile, UsageError } from '../errors';
 import { untilStopped } from '../until-stopped';
+import { registerLabCheckCommand } from './lab-check';
 
 /** The lab config: a missing, unreadable or invalid file is bad input (exit 2), not a crash. */
 function labConfig(file: string | undefined): LabConfig {
@@ -17,8 +18,9 @@ function labConfig(file: string | undefined): LabConfig {
 }
 
 export function registerLabCommand(program: Command): void {
-  program
-    .command('lab')
+  const lab = program.command('lab');
+  registerLabCheckCommand(lab);
+  lab
     .description(
       'start the virtual lab on 127.0.0.1: virtual UR5 controller, Robotiq gripper and NatNet server on one MuJoCo world',
     )
