@@ -42,7 +42,9 @@ describe('controller misconfigurations are refused before anything moves, with t
     const twists = speedCommands((f) => env.lab.ur.rtde.on('input', f));
     const result = await runOnLab(env, task);
     expect(result.end).toEqual({ cause: 'not-armed' });
-    expect(result.reason).toMatch(/Speed slider at 100 %: speed scaling 50 %/);
+    expect(result.reason).toMatch(
+      /Speed slider at 100 %: speed scaling 50 %.*\(fix: set the speed slider on the teach pendant to 100 %\)/,
+    );
     expect(result.preflight.checks.find((c) => c.id === 'speed-slider')?.fix).toBe(SPEED_SLIDER_FIX);
     expect(twists).toHaveLength(0);
   });
