@@ -19,6 +19,7 @@ const realtime = [
   'test/lab/controller-profiles.test.ts',
   'test/lab/controller-commissioning.test.ts',
   'test/robot/blocking-stop.test.ts',
+  'test/conformance/blocking-stopl.test.ts',
   'test/cli/lab-check.test.ts',
   'test/cli/run-command.test.ts',
   'test/session/one-recorder.test.ts',
