@@ -44,6 +44,7 @@ export function labChecks(link: LabLink, scene: Scene): PreflightReport {
     calibration: { residual: setupResidual(setup), notCalibrated: setup.notCalibrated },
     scene,
     maxCalibrationResidual: setup.safety.maxCalibrationResidual,
+    setup,
   });
   const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
   return { ok: checks.every((c) => c.ok), checks };

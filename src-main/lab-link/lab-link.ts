@@ -13,6 +13,7 @@
  * only when the run's supervisor in the thread sends a finger move.
  */
 import { DashboardClient, LOCAL_MODE } from '../robot/dashboard';
+import { probeSupportedController } from '../robot/controller-support';
 import {
   GripperError,
   ObjectStatus,
@@ -148,29 +149,44 @@ export class LabLink {
     this.safety.useSetup(setup);
   }
 
-  static async connect(address: LabAddress, scene: Scene, setup: Setup): Promise<LabLink> {
+  static async connect(
+    address: LabAddress,
+    scene: Scene,
+    setup: Setup,
+    /** Told what connecting waits for and why (RTDE inputs held by a previous session). */
+    onNotice?: (text: string) => void,
+  ): Promise<LabLink> {
     const p = address.ports ?? {};
-    // The dashboard first: an e-Series in Local mode ignores the program, so it is not sent.
-    const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999);
+    // The dashboard first: an e-Series in Local mode ignores the program, so it is not sent. A
+    // controller without one is named (PolyScope X), not left as a bare connection error.
+    const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999).catch(
+      async (err: unknown) => {
+        await probeSupportedController(address.robotHost, p.rtde ?? 30004);
+        throw err;
+      },
+    );
     const remoteControl = await dashboard.isInRemoteControl();
     let safety: SafetyThread;
     try {
-      safety = await SafetyThread.start({
-        robot: {
-          host: address.robotHost,
-          ...(p.rtde ? { rtdePort: p.rtde } : {}),
-          ...(p.script ? { scriptPort: p.script } : {}),
-          sendProgramOnConnect: remoteControl !== false,
+      safety = await SafetyThread.start(
+        {
+          robot: {
+            host: address.robotHost,
+            ...(p.rtde ? { rtdePort: p.rtde } : {}),
+            ...(p.script ? { scriptPort: p.script } : {}),
+            sendProgramOnConnect: remoteControl !== false,
+          },
+          natnet: {
+            serverAddress: address.mocapHost,
+            localAddress: address.mocapLocal,
+            ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
+          },
+          scene,
+          setup,
+          tickMs: TICK_MS,
         },
-        natnet: {
-          serverAddress: address.mocapHost,
-          localAddress: address.mocapLocal,
-          ...(p.natnetCommand ? { commandPort: p.natnetCommand } : {}),
-        },
-        scene,
-        setup,
-        tickMs: TICK_MS,
-      });
+        onNotice,
+      );
     } catch (err) {
       dashboard.close();
       throw err;

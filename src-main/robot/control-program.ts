@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { toolSchema, type ToolInput } from '#contract/tool';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from './registers';
 
 export const PROGRAM_NAME = 'parapush_control';
@@ -108,6 +109,42 @@ export const controlProgramSettingsSchema = z
 export type ControlProgramSettings = z.infer<typeof controlProgramSettingsSchema>;
 export type ControlProgramSettingsInput = z.input<typeof controlProgramSettingsSchema>;
 
+/**
+ * What the rendering needs to know of the controller: its software major version. `stopl(a, aRot)`
+ * is documented for the e-Series (5.x) only; the CB3 (3.x) script manual has `stopl(a)`, which ur_rtde
+ * sends to both, and which stops the rotation at `a` too.
+ */
+export interface ProgramTarget {
+  controllerMajor: number;
+}
+
+/** The e-Series: what a program rendered without a known controller is written for. */
+const DEFAULT_TARGET: ProgramTarget = { controllerMajor: 5 };
+
+/** Whether this controller's stopl takes a rotational deceleration. */
+export function stoplTakesRotation(target: ProgramTarget): boolean {
+  return target.controllerMajor >= 5;
+}
+
+/**
+ * Longest a stop of the program blocks it (s): stopl returns once the arm stands still, and from
+ * the program's caps that takes at most this long at its weakest deceleration, linear (the speed
+ * cap with the height hold) and rotational (the yaw-rate cap, at aRot or, where stopl has none, at
+ * the linear deceleration). Heartbeat and ack registers stand still meanwhile.
+ */
+export function maxStopDuration(settings: ControlProgramSettings, target: ProgramTarget): number {
+  const yawDeceleration = stoplTakesRotation(target) ? STOP_YAW_DECELERATION : settings.stopAcceleration;
+  return Math.max(
+    Math.hypot(settings.maxSpeed, settings.maxHeightCorrection) / settings.stopAcceleration,
+    settings.maxYawRate / yawDeceleration,
+  );
+}
+
+/** URScript pose literal. */
+function pose(values: readonly number[]): string {
+  return `p[${values.map(float).join(', ')}]`;
+}
+
 /** URScript float literal: always with a decimal point so the controller types it as a float. */
 function float(v: number): string {
   const s = String(v);
@@ -123,9 +160,20 @@ export function rtdeWatchdogFrequency(settings: ControlProgramSettings): number 
   return 1 / (3 * settings.watchdogTimeout);
 }
 
-export function renderControlProgram(input: ControlProgramSettingsInput = {}): string {
+export function renderControlProgram(
+  input: ControlProgramSettingsInput = {},
+  target: ProgramTarget = DEFAULT_TARGET,
+  toolInput: ToolInput = {},
+): string {
   const s = controlProgramSettingsSchema.parse(input);
+  const tool = toolSchema.parse(toolInput);
+  const rotation = stoplTakesRotation(target) ? ', STOP_YAW_DECELERATION' : '';
   const values: Record<string, string> = {
+    stopWatchdog: `STOP_ACCELERATION${rotation}`,
+    stopCommand: `acc${rotation}`,
+    payloadMass: float(tool.mass),
+    payloadCog: `[${tool.centerOfGravity.map(float).join(', ')}]`,
+    tcp: pose(tool.tcp),
     watchdogTimeout: float(s.watchdogTimeout),
     stopAcceleration: float(s.stopAcceleration),
     maxSpeed: float(s.maxSpeed),
@@ -172,6 +220,28 @@ const SETTING_LINES: Record<keyof ControlProgramSettings, string> = {
   heightGain: 'HEIGHT_GAIN',
   maxHeightCorrection: 'MAX_HEIGHT_CORRECTION',
 };
+
+/** What a rendered program declares beyond its settings (the virtual controller reads it back). */
+export interface ProgramDeclarations {
+  /** Some stopl passes a rotational deceleration (the e-Series form). */
+  stoplWithRotation: boolean;
+  payload: { mass: number; centerOfGravity: number[] } | undefined;
+  tcp: number[] | undefined;
+}
+
+function numbers(list: string): number[] {
+  return list.split(',').map((v) => Number(v.trim()));
+}
+
+export function programDeclarations(text: string): ProgramDeclarations {
+  const payload = /^\s*set_payload\(([-+0-9.eE]+),\s*\[([^\]]*)\]\)\s*$/m.exec(text);
+  const tcp = /^\s*set_tcp\(p\[([^\]]*)\]\)\s*$/m.exec(text);
+  return {
+    stoplWithRotation: /^\s*stopl\([^,()]+,[^()]+\)\s*$/m.test(text),
+    payload: payload ? { mass: Number(payload[1]), centerOfGravity: numbers(payload[2]!) } : undefined,
+    tcp: tcp ? numbers(tcp[1]!) : undefined,
+  };
+}
 
 /**
  * Reads the settings back from a rendered program, or returns undefined when the text is not our

@@ -18,12 +18,15 @@ import { EventEmitter } from 'node:events';
 import { monotonicSeconds } from '#contract/time';
 import {
   controlProgramSettingsSchema,
+  maxStopDuration,
   MIN_COMMAND_ACCELERATION,
   STOP_YAW_DECELERATION,
   renderControlProgram,
   type ControlProgramSettings,
   type ControlProgramSettingsInput,
 } from './control-program';
+import type { ToolInput } from '#contract/tool';
+import { inputsHeld, inputsHeldNotice, refuseUnsupportedController } from './controller-support';
 import { CommandCode, COMMAND_INPUTS, nextSequence } from './registers';
 import { decodeRobotState, programPlaying, STATE_OUTPUTS, type RobotState } from './robot-state';
 import { maxFrequencyOf, RtdeClient, type ControllerVersion } from './rtde/client';
@@ -38,6 +41,15 @@ export interface Ur5ConnectionOptions {
   /** 30002 (secondary) or 30003 (realtime). */
   scriptPort?: number;
   program?: ControlProgramSettingsInput;
+  /** The tool the program declares (set_payload, set_tcp): the setup's. */
+  tool?: ToolInput;
+  /**
+   * How long to retry when the command inputs are IN_USE by a previous session the controller
+   * still holds (its TCP connection not yet timed out after a pulled cable), s.
+   */
+  inputsHeldRetryS?: number;
+  /** Told what the connection waits for and why (inputs held by a previous session), in the operator's words. */
+  onNotice?: (text: string) => void;
   /** Send the control program on the first connect (default true). After a reconnect it is sent only if it no longer runs. */
   sendProgramOnConnect?: boolean;
   /** Output frequency; default: 125 Hz for a CB3, 500 Hz for an e-Series. */
@@ -110,8 +122,12 @@ export class Ur5Connection extends EventEmitter<Events> {
   private staleCheck: NodeJS.Timeout | undefined;
   private closing = false;
   private reconnecting = false;
-  private readonly opts: Required<Omit<Ur5ConnectionOptions, 'program' | 'frequency'>> & {
+  private readonly opts: Required<
+    Omit<Ur5ConnectionOptions, 'program' | 'frequency' | 'tool' | 'onNotice'>
+  > & {
     frequency?: number;
+    tool?: ToolInput;
+    onNotice?: (text: string) => void;
   };
 
   private constructor(options: Ur5ConnectionOptions) {
@@ -127,8 +143,15 @@ export class Ur5Connection extends EventEmitter<Events> {
       reconnect: true,
       reconnectDelayMs: { initial: 100, max: 2000 },
       timeoutMs: 2000,
+      // Within the safety thread's 15 s start: longer holds are retried by connecting again.
+      inputsHeldRetryS: 10,
       ...options,
     };
+  }
+
+  /** The controller's major software version, for rendering the program (e-Series when unknown). */
+  private get target(): { controllerMajor: number } {
+    return { controllerMajor: this.controllerVersion?.major ?? 5 };
   }
 
   /**
@@ -209,7 +232,7 @@ export class Ur5Connection extends EventEmitter<Events> {
     this.script = undefined;
     const script = await ScriptConnection.open(this.opts.host, this.opts.scriptPort, this.opts.timeoutMs);
     this.script = script;
-    await script.send(renderControlProgram(this.settings));
+    await script.send(renderControlProgram(this.settings, this.target, this.opts.tool));
     this.emit('programSent');
     try {
       const first = await this.waitForState(
@@ -257,7 +280,30 @@ export class Ur5Connection extends EventEmitter<Events> {
     return this.seq;
   }
 
+  /**
+   * Opens RTDE. Inputs held by a previous session (IN_USE after a pulled cable, until the
+   * controller's side of that connection times out) are waited for: said once through `onNotice`,
+   * retried until `inputsHeldRetryS`, then the IN_USE error is thrown as it came.
+   */
   private async open(): Promise<void> {
+    const giveUpAt = monotonicSeconds() + this.opts.inputsHeldRetryS;
+    let said = false;
+    for (;;) {
+      try {
+        await this.openOnce();
+        return;
+      } catch (err) {
+        if (!inputsHeld(err) || monotonicSeconds() >= giveUpAt || this.closing) throw err;
+        if (!said) {
+          said = true;
+          this.opts.onNotice?.(inputsHeldNotice(this.opts.inputsHeldRetryS));
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  private async openOnce(): Promise<void> {
     this.latest = undefined;
     const client = await RtdeClient.connect({
       host: this.opts.host,
@@ -267,6 +313,7 @@ export class Ur5Connection extends EventEmitter<Events> {
     try {
       this.protocolVersion = await client.negotiateProtocol();
       this.controllerVersion = await client.controllerVersion();
+      refuseUnsupportedController(this.controllerVersion);
       this.frequency = this.opts.frequency ?? maxFrequencyOf(this.controllerVersion);
       await client.setupOutputs(STATE_OUTPUTS, this.frequency);
       const input = await client.setupInputs(COMMAND_INPUTS);
@@ -328,8 +375,16 @@ export class Ur5Connection extends EventEmitter<Events> {
       try {
         await this.open();
         const first = await this.waitForState(() => true);
-        const later = await this.waitForState((s) => s.timestamp > first.timestamp + 0.02);
-        const alive = programPlaying(later) && later.program.heartbeat !== first.program.heartbeat;
+        // A program in a stopl (the arm stopping when the link went) holds its heartbeat until the
+        // arm stands still: it is alive if the heartbeat moves within the longest such stop.
+        const within = maxStopDuration(this.settings, this.target) + 0.02;
+        const alive = await this.waitForState(
+          (s) => programPlaying(s) && s.program.heartbeat !== first.program.heartbeat,
+          within * 1000,
+        ).then(
+          () => true,
+          () => false,
+        );
         // A program that does not start leaves the link up: pre-flight shows uploadProblem.
         if (!alive)
           await this.sendProgram().catch((e: unknown) => {

@@ -387,7 +387,9 @@ async function armPhase(ctx: RunContext, checks: PreflightReport): Promise<Super
   });
   if (o.owner.aborted) return ended({ cause: 'operator-abort' }, describeStop({ code: 'operator-abort' }));
   if (!(await supervisor.arm(checks))) {
-    const failed = checks.checks.filter((c) => !c.ok).map((c) => `${c.label}: ${c.reason}`);
+    const failed = checks.checks
+      .filter((c) => !c.ok)
+      .map((c) => `${c.label}: ${c.reason}${c.fix ? ` (fix: ${c.fix})` : ''}`);
     if (failed.length > 0)
       return ended({ cause: 'not-armed' }, `pre-flight checks failed: ${failed.join('; ')}`);
     // Green checks, and still not armed: the safety thread ended or refused.

@@ -10,6 +10,8 @@ import type { PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { LOCAL_MODE } from '../robot/dashboard';
 import { programPlaying } from '../robot/robot-state';
+import type { Setup } from '../calibration/setup-file';
+import { forceLimitCheck, reachCheck, speedSliderCheck } from './controller-checks';
 
 export interface Check {
   id:
@@ -21,12 +23,17 @@ export interface Check {
     | 'gripper-open'
     | 'calibration'
     | 'calibration-agreement'
-    | 'scene';
+    | 'scene'
+    | 'speed-slider'
+    | 'reach'
+    | 'force-limit';
   label: string;
   ok: boolean;
   reason: string;
   /** What the operator can do about a red check from the console (the Setup view offers it). */
   action?: CheckAction;
+  /** When red, what the operator does about it (the controller checks name one). */
+  fix?: string;
 }
 
 /**
@@ -71,6 +78,8 @@ export interface PreflightInputs {
   controller?: ControllerReadiness;
   /** Largest acceptable calibration residual (RMS, m). */
   maxCalibrationResidual: number;
+  /** The lab setup: the workspace is judged against the UR5's reach through its calibration. */
+  setup?: Pick<Setup, 'robot' | 'table' | 'safety'>;
 }
 
 export function preflight(i: PreflightInputs): PreflightReport {
@@ -80,8 +89,23 @@ export function preflight(i: PreflightInputs): PreflightReport {
     gripperCheck(i.gripper, i.scene),
     calibrationCheck(i),
     sceneCheck(i),
+    ...controllerChecks(i),
   ];
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+/** The controller's configuration the planner relies on (safety/controller-checks.ts). */
+function controllerChecks(i: PreflightInputs): Check[] {
+  const reach: Check = i.setup
+    ? reachCheck(i.setup, i.scene)
+    : {
+        id: 'reach',
+        label: "Workspace within the UR5's reach, away from singular zones",
+        ok: false,
+        reason: 'no lab setup to judge the workspace with',
+      };
+  const slider = i.robotLinkUp ? speedSliderCheck(i.robot) : speedSliderCheck(undefined, 'robot link down');
+  return [slider, reach, forceLimitCheck(i.scene)];
 }
 
 function mocapCheck(m: PlanarPoses | undefined): Check {

@@ -49,6 +49,13 @@ export interface LabWorldOptions {
 /** Tool speed below which the arm counts as at rest (m/s): a tenth of a millimetre per second. */
 const MOVING_SPEED = 1e-4;
 
+/**
+ * Time constant of the filter on the tool's contact force, s: a real controller judges its force
+ * limit on a force estimated from joint torques, not on single solver steps, so the first touch's
+ * contact impulse (a few ms) does not count at its peak.
+ */
+const FORCE_FILTER_S = 0.02;
+
 /** Fingers this long below a fifth of their commanded speed, away from their target, have stalled (s). */
 const STALL_TIME = 0.05;
 
@@ -69,6 +76,8 @@ export class LabWorld {
   private stepsDone = 0;
   /** Real-time steps dropped because the timer fell behind (diagnostics). */
   skippedSteps = 0;
+  /** The robot's contact force in the table plane, filtered (N). */
+  private force = 0;
 
   private constructor(
     private readonly scene: Scene,
@@ -159,6 +168,11 @@ export class LabWorld {
     this.fine.writeState(this.state);
   }
 
+  /** The force the objects push back on the tool with, in the table plane, filtered (N). */
+  toolForce(): number {
+    return this.force;
+  }
+
   snapshot(): State {
     return this.state.slice();
   }
@@ -199,7 +213,11 @@ export class LabWorld {
       if (noisy) this.fine.perturbVelocities(() => this.noiseStd * this.rng.normal());
       this.fine.advance(1);
     }
-    if (steps > 0) this.state = this.fine.readState();
+    if (steps > 0) {
+      this.state = this.fine.readState();
+      const k = 1 - Math.exp(-(steps * dt) / FORCE_FILTER_S);
+      this.force += k * (this.fine.robotContactForce() - this.force);
+    }
   }
 
   /** Whether the arm moves the robot (its tool translating or turning) or the fingers move. */

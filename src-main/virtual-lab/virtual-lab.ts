@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import type { Vec3 } from '#contract/geometry';
 import { robotStart, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../common/config-files';
@@ -70,8 +71,14 @@ export const labConfigSchema = z
         releaseTime: z.number().min(0).default(0.5),
         /** Where the table sits in the robot base frame (the truth the setup file records). */
         tableYaw: z.number().default(0),
-        tableOrigin: z.tuple([z.number(), z.number(), z.number()]).default([0, -0.5, 0]),
+        tableOrigin: z.tuple([z.number(), z.number(), z.number()]).default([0, -0.45, 0]),
         pusherOffset: z.tuple([z.number(), z.number(), z.number()]).default([0, 0, 0.15]),
+        /** The teach pendant's speed slider, fraction: 1 is 100 %. */
+        speedSlider: z.number().gt(0).max(1).default(1),
+        /** s an RTDE session cut off by a pulled cable keeps its input registers (its TCP timeout). */
+        rtdeHalfOpenHold: z.number().min(0).max(600).default(0),
+        /** N, the safety configuration's tool force limit (UR's Normal preset: 150 N). */
+        toolForceLimit: z.number().positive().default(NORMAL_PRESET_FORCE_LIMIT),
       })
       .strict()
       .refine((r) => r.frequency === undefined || r.frequency === controllerProfile(r.software).frequency, {
@@ -85,8 +92,11 @@ export const labConfigSchema = z
         unlockDelay: 5,
         releaseTime: 0.5,
         tableYaw: 0,
-        tableOrigin: [0, -0.5, 0],
+        tableOrigin: [0, -0.45, 0],
         pusherOffset: [0, 0, 0.15],
+        speedSlider: 1,
+        rtdeHalfOpenHold: 0,
+        toolForceLimit: NORMAL_PRESET_FORCE_LIMIT,
       }),
     mocap: z
       .object({
@@ -200,8 +210,14 @@ export class VirtualLab {
       unlockDelay: config.robot.unlockDelay,
       releaseTime: config.robot.releaseTime,
       initialPose: homePose,
+      speedSlider: config.robot.speedSlider,
+      halfOpenHold: config.robot.rtdeHalfOpenHold,
+      toolForceLimit: config.robot.toolForceLimit,
     });
-    const unsubscribe = ur.onMotion((m) => world.setTool(m));
+    const unsubscribe = ur.onMotion((m) => {
+      world.setTool(m);
+      ur.controller.noteToolForce(world.toolForce());
+    });
     const gripper = await VirtualGripper.start({
       port: config.ports.gripper,
       positionRange: config.gripper.positionRange,

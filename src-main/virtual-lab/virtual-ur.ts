@@ -1,12 +1,14 @@
 /**
  * The virtual UR controller on loopback: RTDE (30004), Dashboard (29999) and script ports
  * (30002/30003) over one VirtualController of a software version (virtual-ur/profile.ts): a CB3
- * (3.x) advanced at 125 Hz or an e-Series (5.x) at 500 Hz, each with its dashboard.
+ * (3.x) advanced at 125 Hz or an e-Series (5.x) at 500 Hz, each with its dashboard, or a
+ * PolyScope X controller (10.x, 500 Hz) without one (its `ports.dashboard` is 0: nothing listens).
  *
  * The tool's pose and velocity in the base frame are published every cycle through `onMotion`, so
  * a MuJoCo execution world can make the pusher follow the tool.
  */
 import { z } from 'zod';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import { VirtualController, type MotionSample } from './virtual-ur/controller';
 import { createDashboardServer } from './virtual-ur/dashboard-server';
 import type { LineServer } from './virtual-ur/line-server';
@@ -39,6 +41,23 @@ export const virtualUrOptionsSchema = z
     fieldbusOwnsLowRegisters: z.boolean().default(false),
     unlockDelay: z.number().min(0).default(5).describe('s before a protective stop may be unlocked'),
     initialPose: z.array(z.number()).length(6).optional().describe('tool pose in the base frame'),
+    speedSlider: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(1)
+      .describe('teach pendant speed slider, fraction (1 = 100 %)'),
+    halfOpenHold: z
+      .number()
+      .min(0)
+      .max(600)
+      .default(0)
+      .describe('s an RTDE session cut off by a pulled cable keeps its inputs (its TCP timeout)'),
+    toolForceLimit: z
+      .number()
+      .positive()
+      .default(NORMAL_PRESET_FORCE_LIMIT)
+      .describe("N, safety configuration's tool force limit (Normal preset: 150 N)"),
   })
   .strict();
 
@@ -66,10 +85,13 @@ export class VirtualUr {
       releaseTime: options.releaseTime,
       unlockDelay: options.unlockDelay,
       initialPose: options.initialPose as [number, number, number, number, number, number] | undefined,
+      speedSlider: options.speedSlider,
+      toolForceLimit: options.toolForceLimit,
     });
     this.rtde = new VirtualRtdeServer(this.controller, {
       maxProtocolVersion: options.maxProtocolVersion,
       fieldbusOwnsLowRegisters: options.fieldbusOwnsLowRegisters,
+      halfOpenHold: options.halfOpenHold,
     });
     this.dashboard = createDashboardServer(this.controller);
     this.secondary = new ScriptServer(this.controller);
@@ -83,7 +105,9 @@ export class VirtualUr {
     const host = options.host;
     ur.ports = {
       rtde: await ur.rtde.listen(options.ports.rtde, host),
-      dashboard: await ur.dashboard.listen(options.ports.dashboard, host),
+      dashboard: ur.controller.profile.dashboard
+        ? await ur.dashboard.listen(options.ports.dashboard, host)
+        : 0,
       secondary: await ur.secondary.listen(options.ports.secondary, host),
       realtime: await ur.realtime.listen(options.ports.realtime, host),
     };
@@ -128,7 +152,7 @@ export class VirtualUr {
     if (this.timer) clearTimeout(this.timer);
     await Promise.all([
       this.rtde.close(),
-      this.dashboard.close(),
+      this.controller.profile.dashboard ? this.dashboard.close() : undefined,
       this.secondary.close(),
       this.realtime.close(),
     ]);

@@ -247,12 +247,17 @@ export const preflightCheckSchema = z
       'calibration',
       'calibration-agreement',
       'scene',
+      'speed-slider',
+      'reach',
+      'force-limit',
     ]),
     label: z.string(),
     ok: z.boolean(),
     reason: z.string(),
     /** What the operator can do about it from the console: `restart-program` (robot.restart-program). */
     action: z.enum(['restart-program']).optional(),
+    /** When red, what the operator does about it. */
+    fix: z.string().optional(),
   })
   .strict();
 export const preflightReportSchema = z

@@ -69,6 +69,8 @@ export interface FineWorkCount {
 export class FineModel {
   readonly layout: StateLayout;
   private readonly sliders: SliderAddress[];
+  /** Id of the robot's first joint (its x slide), whose body tree is the robot. */
+  private readonly robotJoint: number;
   private readonly robot: RobotDof[];
   private disposed = false;
   /**
@@ -113,6 +115,11 @@ export class FineModel {
           dof(GRIPPER_JOINTS.fingers),
         ]
       : [dof(['pusher_x']), dof(['pusher_y'])];
+    this.robotJoint = mj.mj_name2id(
+      model,
+      mj.mjtObj.mjOBJ_JOINT.value,
+      scene.gripper ? GRIPPER_JOINTS.x : 'pusher_x',
+    );
     this.sliders = scene.sliders.map((s) => ({
       ...jointAddress(`slider_${s.id}`),
       restZ: restHeight(s.shape),
@@ -250,6 +257,30 @@ export class FineModel {
     for (const a of this.sliders) {
       for (const d of [a.qvel, a.qvel + 1, a.qvel + 5]) qvel[d] = qvel[d]! + noise(k++);
     }
+  }
+
+  /**
+   * The contact force on the robot in the table plane (N): the sum of the external forces on every
+   * body of the robot (the pusher, or the gripper with its fingers), which touch nothing but the
+   * objects. From the last step's constraint forces (mj_rnePostConstraint fills cfrc_ext); the
+   * virtual UR's tool force limit is judged on it.
+   */
+  robotContactForce(): number {
+    this.assertLive();
+    const { mj, model, data } = this;
+    mj.mj_rnePostConstraint(model, data);
+    const root = (model.body_rootid as Int32Array)[(model.jnt_bodyid as Int32Array)[this.robotJoint]!]!;
+    const rootOf = model.body_rootid as Int32Array;
+    const f = data.cfrc_ext as Float64Array;
+    let fx = 0;
+    let fy = 0;
+    for (let b = 0; b < rootOf.length; b++) {
+      if (rootOf[b] !== root) continue;
+      // cfrc_ext per body: torque (3), then force (3), in world axes.
+      fx += f[6 * b + 3]!;
+      fy += f[6 * b + 4]!;
+    }
+    return Math.hypot(fx, fy);
   }
 
   /** Commands the robot's velocities u (one per robot DOF; a DOF split over joints splits its command). */

@@ -3,11 +3,12 @@
  * bytes as a real client or the device's own documents send them: no client of ours is involved,
  * so a virtual device that merely echoes our clients fails here.
  */
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualGripper } from '../../src-main/virtual-lab/virtual-gripper';
 import { VirtualUr, type VirtualUrOptions } from '../../src-main/virtual-lab/virtual-ur';
 import { LOCAL_MODE_REFUSAL } from '../../src-main/virtual-lab/virtual-ur/dashboard-server';
+import { event, f64, raw, rtdeRaw, setupInputs, u16 } from '../helpers/raw-peers';
+import { performance } from 'node:perf_hooks';
 import { renderControlProgram } from '../../src-main/robot/control-program';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -23,31 +24,9 @@ async function ur(options: VirtualUrOptions = {}): Promise<VirtualUr> {
   return u;
 }
 
-/** A raw TCP peer: every byte it receives, in order, and a way to wait for some. */
-async function raw(port: number): Promise<{
-  socket: net.Socket;
-  received: () => Buffer;
-  until: (n: number) => Promise<Buffer>;
-}> {
-  const socket = net.connect({ host: '127.0.0.1', port });
-  await new Promise<void>((r, j) => socket.once('connect', r).once('error', j));
-  cleanup.push(() => void socket.destroy());
-  let bytes = Buffer.alloc(0);
-  const waiters: (() => void)[] = [];
-  socket.on('data', (chunk) => {
-    bytes = Buffer.concat([bytes, chunk]);
-    for (const w of waiters.splice(0)) w();
-  });
-  const until = async (n: number): Promise<Buffer> => {
-    while (bytes.length < n) await new Promise<void>((r) => waiters.push(r));
-    return bytes;
-  };
-  return { socket, received: () => bytes, until };
-}
-
 /** Sends dashboard lines one at a time and returns each reply line. */
 async function dashboard(u: VirtualUr, lines: string[]): Promise<string[]> {
-  const peer = await raw(u.ports.dashboard);
+  const peer = await raw(cleanup, u.ports.dashboard);
   let text = (await peer.until(1)).toString('latin1');
   const out: string[] = [];
   for (const line of lines) {
@@ -60,23 +39,11 @@ async function dashboard(u: VirtualUr, lines: string[]): Promise<string[]> {
   return out;
 }
 
-/** Waits for a controller event matching `pattern` (controller time advances in real time). */
-function event(u: VirtualUr, pattern: RegExp): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (e: string): void => {
-      if (!pattern.test(e)) return;
-      u.controller.off('event', on);
-      resolve(e);
-    };
-    u.controller.on('event', on);
-  });
-}
-
 describe('Robotiq URCap socket (63352), raw bytes', () => {
   it('answers SET with exactly the three bytes "ack" and GET with "VAR value" and a newline', async () => {
     const g = await VirtualGripper.start({ port: 0, activationTime: 0 });
     cleanup.push(() => g.stop());
-    const peer = await raw(g.port);
+    const peer = await raw(cleanup, g.port);
     peer.socket.write('SET ACT 1\n');
     expect((await peer.until(3)).toString('latin1')).toBe('ack');
     // Nothing follows the ack: the next bytes are the GET's reply.
@@ -90,7 +57,7 @@ describe('Robotiq URCap socket (63352), raw bytes', () => {
 describe('UR script ports (30002/30003), raw bytes', () => {
   it('sends first on connect: a primary-protocol version message', async () => {
     const u = await ur();
-    const peer = await raw(u.ports.secondary);
+    const peer = await raw(cleanup, u.ports.secondary);
     const bytes = await peer.until(5);
     expect(bytes.readInt32BE(0)).toBe((await peer.until(bytes.readInt32BE(0))).length);
     expect(bytes[4]).toBe(20); // ROBOT_MESSAGE
@@ -98,7 +65,7 @@ describe('UR script ports (30002/30003), raw bytes', () => {
 
   it('runs a program framed def ... end on a connection that is read and kept open', async () => {
     const u = await ur();
-    const peer = await raw(u.ports.secondary);
+    const peer = await raw(cleanup, u.ports.secondary);
     await peer.until(1);
     const started = event(u, /control program started/);
     peer.socket.write(renderControlProgram());
@@ -108,7 +75,7 @@ describe('UR script ports (30002/30003), raw bytes', () => {
 
   it('refuses a program followed by a call after "end": the call is a program of its own, and fails', async () => {
     const u = await ur();
-    const peer = await raw(u.ports.secondary);
+    const peer = await raw(cleanup, u.ports.secondary);
     await peer.until(1);
     const replaced = event(u, /foreign script replaced the control program: parapush_control\(\)/);
     peer.socket.write(`${renderControlProgram()}parapush_control()\n`);
@@ -119,7 +86,7 @@ describe('UR script ports (30002/30003), raw bytes', () => {
 
   it('discards a program whose sender closed before the controller took it', async () => {
     const u = await ur();
-    const peer = await raw(u.ports.secondary);
+    const peer = await raw(cleanup, u.ports.secondary);
     const discarded = event(u, /program discarded|control program started/);
     // Write and close at once, as a sender that never reads what the controller sends.
     peer.socket.end(renderControlProgram());
@@ -129,7 +96,7 @@ describe('UR script ports (30002/30003), raw bytes', () => {
 
   it('ignores external programs on an e-Series in Local mode', async () => {
     const u = await ur({ software: '5.11', remoteControl: false });
-    const peer = await raw(u.ports.secondary);
+    const peer = await raw(cleanup, u.ports.secondary);
     await peer.until(1);
     const ignored = event(u, /script ignored: controller in Local mode/);
     peer.socket.write(renderControlProgram());
@@ -201,5 +168,70 @@ describe('UR Dashboard server (29999) by software version, raw lines', () => {
       'Robotmode: RUNNING',
       'Safetystatus: NORMAL',
     ]);
+  });
+});
+
+describe('UR RTDE (30004), raw packages', () => {
+  it('a session cut off by a pulled cable keeps its inputs until its connection times out: IN_USE, then free', async () => {
+    const u = await ur({ halfOpenHold: 0.5 });
+    const names = ['input_int_register_24', 'input_double_register_24'];
+    const first = await rtdeRaw(cleanup, u.ports.rtde);
+    expect(await setupInputs(first, names)).toEqual({ id: 1, types: 'INT32,DOUBLE' });
+    u.rtde.dropClients();
+    const pulledAt = performance.now();
+    const second = await rtdeRaw(cleanup, u.ports.rtde);
+    expect(await setupInputs(second, names)).toEqual({ id: 0, types: 'IN_USE,IN_USE' });
+    await new Promise((r) => setTimeout(r, 500 - (performance.now() - pulledAt) + 50));
+    second.send('I', Buffer.from(names.join(','), 'latin1'));
+    const reply = await second.next('I');
+    expect(reply.subarray(1).toString('latin1')).toBe('INT32,DOUBLE');
+    expect(reply[0]).toBeGreaterThan(0);
+  });
+
+  it('a client that closes its connection frees its inputs at once', async () => {
+    const u = await ur({ halfOpenHold: 30 });
+    const first = await rtdeRaw(cleanup, u.ports.rtde);
+    expect((await setupInputs(first, ['input_int_register_30'])).types).toBe('INT32');
+    const closed = new Promise((r) => first.socket.once('close', r));
+    first.socket.end();
+    await closed;
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await rtdeRaw(cleanup, u.ports.rtde);
+    expect((await setupInputs(second, ['input_int_register_30'])).types).toBe('INT32');
+  });
+
+  it('PolyScope X (10.x): RTDE says version 10; no Dashboard server listens', async () => {
+    const u = await ur({ software: '10.7' });
+    expect(u.ports.dashboard).toBe(0);
+    const peer = await rtdeRaw(cleanup, u.ports.rtde);
+    peer.send('v');
+    expect((await peer.next('v')).readUInt32BE(0)).toBe(10);
+  });
+
+  it('the speed slider is reported as speed_scaling and target_speed_fraction', async () => {
+    const u = await ur({ speedSlider: 0.5 });
+    const peer = await rtdeRaw(cleanup, u.ports.rtde);
+    peer.send('V', u16(2));
+    await peer.next('V');
+    peer.send('O', Buffer.concat([f64(125), Buffer.from('speed_scaling,target_speed_fraction', 'latin1')]));
+    expect((await peer.next('O')).subarray(1).toString('latin1')).toBe('DOUBLE,DOUBLE');
+    peer.send('S');
+    await peer.next('S');
+    const data = await peer.next('U');
+    expect([data.readDoubleBE(1), data.readDoubleBE(9)]).toEqual([0.5, 0.5]);
+  });
+
+  it('a CB3 does not run a program with the e-Series stopl(a, aRot); it runs the stopl(a) one', async () => {
+    const u = await ur({ software: '3.15' });
+    const peer = await raw(cleanup, u.ports.secondary);
+    await peer.until(1);
+    const refused = event(u, /script refused: stopl takes one argument on a CB3/);
+    peer.socket.write(renderControlProgram({}, { controllerMajor: 5 }));
+    await refused;
+    expect(u.controller.runtime).toBe('STOPPED');
+    const started = event(u, /control program started/);
+    peer.socket.write(renderControlProgram({}, { controllerMajor: 3 }));
+    await started;
+    expect(u.controller.runtime).toBe('PLAYING');
   });
 });

@@ -156,6 +156,9 @@ describe('dry runs on the virtual lab', () => {
       'pusher-held',
       'calibration',
       'scene',
+      'speed-slider',
+      'reach',
+      'force-limit',
       'calibration-agreement',
     ]);
     // The gripper really held the pusher in the run before: the checklist is green.

@@ -7,6 +7,7 @@ import {
 import type { Scene } from '#contract/scene';
 import type { RobotState } from '../../src-main/robot/robot-state';
 import { preflight } from '../../src-main/safety/preflight';
+import { labSetupFor } from './lab-setup';
 
 /**
  * The pre-flight checklist as the core computes it for a running robot in `safetyMode` (its
@@ -25,6 +26,7 @@ export function setupChecklist(o: {
     runtimeState: o.programPlaying ? 'PLAYING' : 'PAUSED',
     robotStatus: { programRunning: o.programPlaying },
     program: { ackSequence: 0, state: 'ARMED', heartbeat: 0 },
+    speedScaling: 1,
   } as RobotState;
   return preflight({
     mocap: undefined,
@@ -34,6 +36,7 @@ export function setupChecklist(o: {
     calibration: { residual: 0.001 },
     scene: o.scene,
     maxCalibrationResidual: 0.003,
+    setup: labSetupFor(o.scene),
   });
 }
 

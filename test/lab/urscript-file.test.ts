@@ -220,3 +220,40 @@ describe('the re-implementation, run on the shipped file', () => {
     expect(before - c.arm.speed).toBeCloseTo(STOP_DECELERATION / frequency, 9);
   });
 });
+
+describe('the tool and the controller version', () => {
+  it("declares the setup's payload and TCP, and the virtual controller reads them back", () => {
+    const tool = { mass: 1.2, centerOfGravity: [0, 0.01, 0.06] as [number, number, number] };
+    const text = renderControlProgram({}, { controllerMajor: 5 }, tool);
+    expect(text).toMatch(/^ {2}set_payload\(1\.2, \[0\.0, 0\.01, 0\.06\]\)$/m);
+    expect(text).toMatch(/^ {2}set_tcp\(p\[0\.0, 0\.0, 0\.0, 0\.0, 0\.0, 0\.0\]\)$/m);
+    const c = new VirtualController({ software: '5.11' });
+    expect(c.loadScript(text)).toBe('started');
+    expect(c.declaredTool).toEqual({
+      payload: { mass: 1.2, centerOfGravity: [0, 0.01, 0.06] },
+      tcp: [0, 0, 0, 0, 0, 0],
+    });
+    expect(() => renderControlProgram({}, { controllerMajor: 5 }, { mass: 6 })).toThrow(/between 0 and 5 kg/);
+  });
+
+  it('renders stopl(a, aRot) for an e-Series and stopl(a) for a CB3, each stop of the program', () => {
+    const stops = (major: number): string[] =>
+      renderControlProgram({}, { controllerMajor: major })
+        .replace(/#.*$/gm, '')
+        .match(/stopl\([^)]*\)/g) ?? [];
+    expect(stops(5)).toEqual([
+      'stopl(STOP_ACCELERATION, STOP_YAW_DECELERATION)',
+      'stopl(STOP_ACCELERATION, STOP_YAW_DECELERATION)',
+      'stopl(acc, STOP_YAW_DECELERATION)',
+    ]);
+    expect(stops(3)).toEqual(['stopl(STOP_ACCELERATION)', 'stopl(STOP_ACCELERATION)', 'stopl(acc)']);
+  });
+
+  it('the speed slider: a speedl target is reached at the slider fraction of its speed', () => {
+    const c = new VirtualController({ software: '5.11', speedSlider: 0.5 });
+    c.arm.speedl([0.2, 0, 0], 10);
+    for (let k = 0; k < 100; k++) c.tick();
+    expect(c.arm.speed).toBeCloseTo(0.1, 9);
+    expect(() => c.setSpeedSlider(0)).toThrow(/not in \(0, 1\]/);
+  });
+});

@@ -50,7 +50,7 @@ describe('calibration presets on an outlined table', () => {
   it('are inside the outline, clear of its cut-out, and spread over the table', () => {
     const presets = tablePresets(scene);
     // Inside the L, with the pusher's disc and the default margin: none on the cut-out.
-    const region = tableRegion(scene.table).shrunk(0.03 + scene.pusher.radius);
+    const region = tableRegion(scene.table).shrunk(0.03 + scene.pusher!.radius);
     for (const p of presets) expect(region.contains(p.x, p.y), `${p.label} (${p.x}, ${p.y})`).toBe(true);
     // A fit needs points that span the table, not one corner of it.
     expect(presets.length).toBeGreaterThanOrEqual(3);

@@ -13,6 +13,7 @@ import type { RobotState } from '../../src-main/robot/robot-state';
 import { LinkDownError } from '../../src-main/robot/ur5-connection';
 import type { PlanarPoses, BodyEstimate } from '../../src-main/mocap/scene-binding';
 import { referenceScene } from '../helpers/scenes';
+import { labSetupFor } from '../helpers/lab-setup';
 
 const scene = referenceScene('isrr-obstacle');
 
@@ -299,6 +300,7 @@ describe('pre-flight checks', () => {
     calibration: { residual: 0.001 },
     scene,
     maxCalibrationResidual: 0.003,
+    setup: labSetupFor(scene),
   });
   it('are all green for a ready setup', () => {
     const r = preflight(inputs());
@@ -311,6 +313,9 @@ describe('pre-flight checks', () => {
       'pusher-held',
       'calibration',
       'scene',
+      'speed-slider',
+      'reach',
+      'force-limit',
     ]);
   });
   it.each([
@@ -329,6 +334,14 @@ describe('pre-flight checks', () => {
       (i: PreflightInputs) => (i.mocap!.sliders[0]!.pose = { x: 2, y: 0, theta: 0 }),
       /off the table/,
     ],
+    ['speed-slider', (i: PreflightInputs) => (i.robot = robotState({ speedScaling: 0.5 })), /50 %/],
+    ['reach', (i: PreflightInputs) => (i.setup = labSetupFor(scene, [0, -0.75, 0])), /past 800 mm/],
+    [
+      'force-limit',
+      (i: PreflightInputs) =>
+        (i.scene = { ...scene, sliders: scene.sliders.map((s) => ({ ...s, mass: 50, friction: 5 })) }),
+      /over 75 N/,
+    ],
   ])('turn %s red with its reason', (id, mutate, reason) => {
     const i = inputs();
     mutate(i);
@@ -341,7 +354,7 @@ describe('pre-flight checks', () => {
   it('turn every robot check red on a dropped link, however good its last state was', () => {
     const r = preflight({ ...inputs(), robotLinkUp: false });
     const failed = r.checks.filter((c) => !c.ok);
-    expect(failed.map((c) => c.id)).toEqual(['robot-mode', 'safety-mode', 'program']);
+    expect(failed.map((c) => c.id)).toEqual(['robot-mode', 'safety-mode', 'program', 'speed-slider']);
     for (const c of failed) expect(c.reason).toBe('robot link down');
   });
 });

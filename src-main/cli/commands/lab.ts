@@ -15,6 +15,7 @@ import { controllerProfile } from '../../virtual-lab/virtual-ur/profile';
 import { defaultSetupDir, saveSetup } from '../../calibration/setup-file';
 import { requireFile, UsageError } from '../errors';
 import { untilStopped } from '../until-stopped';
+import { registerLabCheckCommand } from './lab-check';
 
 /** The lab config: a missing, unreadable or invalid file is bad input (exit 2), not a crash. */
 function labConfig(file: string | undefined): LabConfig {
@@ -27,8 +28,9 @@ function labConfig(file: string | undefined): LabConfig {
 }
 
 export function registerLabCommand(program: Command): void {
-  program
-    .command('lab')
+  const lab = program.command('lab');
+  registerLabCheckCommand(lab);
+  lab
     .description(
       'start the virtual lab on 127.0.0.1: virtual UR5 controller, Robotiq gripper and NatNet server on one MuJoCo world',
     )

@@ -217,6 +217,7 @@ export function registerRunCommand(program: Command): void {
         },
         loaded.scene,
         setup,
+        log,
       );
       // The run's one recorder, as a console run has: the run's events go straight into it.
       const recorder = await RunRecorder.start({

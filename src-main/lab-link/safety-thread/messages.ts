@@ -291,7 +291,7 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('robot-event'),
-      event: z.enum(['linkLost', 'linkRestored', 'reconnectFailed', 'programSent']),
+      event: z.enum(['linkLost', 'linkRestored', 'reconnectFailed', 'programSent', 'notice']),
       message: z.string().optional(),
     })
     .strict(),

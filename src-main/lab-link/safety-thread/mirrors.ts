@@ -29,6 +29,8 @@ type RobotEvents = {
   linkRestored: [];
   reconnectFailed: [Error];
   programSent: [];
+  /** What the connection waits for and why (e.g. RTDE inputs held by a previous session). */
+  notice: [string];
 };
 
 export class RobotMirror extends EventEmitter<RobotEvents> {

@@ -100,7 +100,11 @@ export class SafetyThread extends EventEmitter<Events> {
   readonly priority: Extract<FromSafety, { type: 'ready' }>['priority'];
 
   /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
-  static async start(connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>): Promise<SafetyThread> {
+  static async start(
+    connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>,
+    /** Told what the robot connection waits for meanwhile (RTDE inputs held by a previous session). */
+    onNotice?: (text: string) => void,
+  ): Promise<SafetyThread> {
     const start: ToSafety = { type: 'connect', ...connect, clockOrigin: performance.timeOrigin };
     const { thread, answer } = await WorkerThread.start({
       entry,
@@ -108,7 +112,10 @@ export class SafetyThread extends EventEmitter<Events> {
       start,
       timeoutMs: START_TIMEOUT_MS,
       // What the thread reports before it is ready (states, frames) is handled once it is.
-      settle: (m) => (m.type === 'ready' ? m : m.type === 'failed' ? threadError(m.error) : undefined),
+      settle: (m) => {
+        if (m.type === 'robot-event' && m.event === 'notice') onNotice?.(m.message ?? '');
+        return m.type === 'ready' ? m : m.type === 'failed' ? threadError(m.error) : undefined;
+      },
       errors: {
         timeout: 'the safety thread did not start',
         invalid: (problem) => `not a safety message: ${problem}`,
@@ -224,6 +231,7 @@ export class SafetyThread extends EventEmitter<Events> {
       case 'robot-event':
         if (m.event === 'linkLost' || m.event === 'reconnectFailed')
           return void this.robot.emit(m.event, new Error(m.message ?? 'RTDE link closed'));
+        if (m.event === 'notice') return void this.robot.emit('notice', m.message ?? '');
         return void this.robot.emit(m.event);
       case 'frame':
         return this.natnet.frame(m.frame, m.snapshot);

@@ -21,6 +21,11 @@ export class VirtualArm {
   readonly velocity: Vec3 = [0, 0, 0];
   /** Angular velocity about base z, rad/s. */
   yawRate = 0;
+  /**
+   * The teach pendant's speed slider (0..1]: the controller scales every motion's speed by it, so
+   * a speedl target is reached at this fraction of its speed (RTDE target_speed_fraction).
+   */
+  speedScale = 1;
   private readonly target: Vec3 = [0, 0, 0];
   private acceleration = 1;
   private yawTarget: YawTarget = { rate: 0, acceleration: 1 };
@@ -66,12 +71,23 @@ export class VirtualArm {
     return Math.hypot(...this.velocity);
   }
 
+  /** Standing still: no linear and no angular velocity, and none commanded. */
+  get atRest(): boolean {
+    return (
+      this.velocity.every((v) => v === 0) &&
+      this.target.every((v) => v === 0) &&
+      this.yawRate === 0 &&
+      this.yawTarget.rate === 0
+    );
+  }
+
   /** Advances one control cycle. */
   step(dt: number): void {
+    const k0 = this.speedScale;
     const d: Vec3 = [
-      this.target[0] - this.velocity[0],
-      this.target[1] - this.velocity[1],
-      this.target[2] - this.velocity[2],
+      k0 * this.target[0] - this.velocity[0],
+      k0 * this.target[1] - this.velocity[1],
+      k0 * this.target[2] - this.velocity[2],
     ];
     const norm = Math.hypot(...d);
     const maxChange = this.acceleration * dt;
@@ -84,9 +100,9 @@ export class VirtualArm {
       this.pose[i] = this.pose[i]! + 0.5 * (before + after) * dt;
     }
     const before = this.yawRate;
-    const dw = this.yawTarget.rate - before;
+    const dw = k0 * this.yawTarget.rate - before;
     const maxTurn = this.yawTarget.acceleration * dt;
-    this.yawRate = Math.abs(dw) > maxTurn ? before + Math.sign(dw) * maxTurn : this.yawTarget.rate;
+    this.yawRate = Math.abs(dw) > maxTurn ? before + Math.sign(dw) * maxTurn : k0 * this.yawTarget.rate;
     if (this.yawRate === 0 && before === 0) return;
     this.yaw += 0.5 * (before + this.yawRate) * dt;
     const r = vectorFromRotation(mulMat(rotZ(this.yaw), this.startOrientation));

@@ -4,6 +4,12 @@
  * the zero-velocity re-arm, the trip on a non-finite or out-of-range command, speedl with the
  * speed and yaw-rate caps, stopl never softer than the stop deceleration, the height hold.
  * Keep the two in step: a change to one is a change to both.
+ *
+ * stopl blocks as on a real controller (URScript manual: it returns once the arm stands still):
+ * the pass that calls it ends there, and the passes after it do nothing, the registers' heartbeat
+ * and ack included, until the arm is at rest. Its rotational deceleration is the program's aRot
+ * where the program passes one (the e-Series form), else the linear deceleration, as stopl(a)
+ * does.
  */
 import {
   CAP_TOLERANCE,
@@ -33,12 +39,16 @@ export class ControlProgramRunner {
   private accYaw = STOP_YAW_DECELERATION;
   private heartbeat = 0;
   private readonly holdZ: number;
+  /** A stopl is running: the program waits in it until the arm stands still. */
+  private inStopl = false;
 
   constructor(
     readonly settings: ControlProgramSettings,
     private readonly registers: RegisterFile,
     private readonly arm: VirtualArm,
     private readonly step: number,
+    /** The program's stopl passes aRot (STOP_YAW_DECELERATION); else stopl(a) stops the turn at a. */
+    private readonly stoplWithRotation = true,
   ) {
     // The value already in the register is old by definition: only a change counts.
     this.lastSeq = registers.inputInt[REGISTER_NUMBERS.sequence]!;
@@ -47,8 +57,26 @@ export class ControlProgramRunner {
     arm.stopl(settings.stopAcceleration, STOP_YAW_DECELERATION);
   }
 
-  /** One pass of the program's loop. */
+  /** The program's stopl: the arm decelerates and this pass of the loop waits for it. */
+  private stopl(a: number): void {
+    this.registers.outputInt[REGISTER_NUMBERS.programState] = this.state;
+    this.arm.stopl(a, this.stoplWithRotation ? STOP_YAW_DECELERATION : a);
+    this.inStopl = true;
+  }
+
+  /** One control cycle of the program: a pass of its loop, or a cycle spent waiting in stopl. */
   tick(): void {
+    if (this.inStopl) {
+      if (!this.arm.atRest) return;
+      // stopl returns: the rest of the pass that called it writes the registers.
+      this.inStopl = false;
+      this.writeRegisters();
+      return;
+    }
+    this.pass();
+  }
+
+  private pass(): void {
     const r = this.registers;
     const s = this.settings;
     const seq = r.inputInt[REGISTER_NUMBERS.sequence]!;
@@ -73,7 +101,7 @@ export class ControlProgramRunner {
       this.vx = 0;
       this.vy = 0;
       this.wz = 0;
-      this.arm.stopl(s.stopAcceleration, STOP_YAW_DECELERATION);
+      this.stopl(s.stopAcceleration);
     } else {
       if (fresh) {
         if (code === CommandCode.SPEED) {
@@ -100,7 +128,7 @@ export class ControlProgramRunner {
             this.vx = 0;
             this.vy = 0;
             this.wz = 0;
-            this.arm.stopl(s.stopAcceleration, STOP_YAW_DECELERATION);
+            this.stopl(s.stopAcceleration);
           }
         } else {
           this.vx = 0;
@@ -110,7 +138,7 @@ export class ControlProgramRunner {
             cmdAcc > s.stopAcceleration && cmdAcc <= MAX_STOP_DECELERATION ? cmdAcc : s.stopAcceleration;
           if (this.state === ProgramState.MOVING) {
             this.state = ProgramState.ARMED;
-            this.arm.stopl(this.acc, STOP_YAW_DECELERATION);
+            this.stopl(this.acc);
           }
         }
       }
@@ -123,6 +151,13 @@ export class ControlProgramRunner {
       }
     }
 
+    if (this.inStopl) return;
+    this.writeRegisters();
+  }
+
+  /** The end of a pass: heartbeat, ack and state. */
+  private writeRegisters(): void {
+    const r = this.registers;
     this.heartbeat = this.heartbeat >= 1_000_000_000 ? 0 : this.heartbeat + 1;
     r.outputInt[REGISTER_NUMBERS.ackSequence] = this.lastSeq;
     r.outputInt[REGISTER_NUMBERS.programState] = this.state;

@@ -4,9 +4,10 @@
  * adapters over this object; fault injection (protective stop, emergency stop) is a method call.
  */
 import { EventEmitter } from 'node:events';
-import { parseControlProgram, PROGRAM_NAME } from '../../robot/control-program';
+import { parseControlProgram, programDeclarations, PROGRAM_NAME } from '../../robot/control-program';
 import { REGISTER_NUMBERS } from '../../robot/registers';
 import { RobotMode, RuntimeState, SafetyMode } from '../../robot/rtde/robot-state-codes';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import { VirtualArm, type Pose6 } from './arm';
 import { ControlProgramRunner, type RegisterFile } from './control-program-runner';
 import {
@@ -38,6 +39,19 @@ export interface VirtualControllerOptions {
   releaseTime?: number;
   /** Deceleration of a protective stop, m/s^2. */
   protectiveStopDeceleration?: number;
+  /** The teach pendant's speed slider, (0, 1]: 1 is 100 %. */
+  speedSlider?: number;
+  /**
+   * The safety configuration's tool force limit, N: a larger force on the tool raises a
+   * protective stop (UR's Normal safety preset: 150 N).
+   */
+  toolForceLimit?: number;
+}
+
+/** What the running program declared of the tool (set_payload, set_tcp). */
+export interface DeclaredTool {
+  payload: { mass: number; centerOfGravity: number[] } | undefined;
+  tcp: number[] | undefined;
 }
 
 export interface MotionSample {
@@ -78,6 +92,9 @@ export class VirtualController extends EventEmitter<Events> {
   };
   readonly unlockDelay: number;
   readonly releaseTime: number;
+  readonly toolForceLimit: number;
+  /** The payload and TCP the running program set; undefined before a program sets them. */
+  declaredTool: DeclaredTool | undefined;
   private readonly protectiveDeceleration: number;
   /** Controller time at which an accepted protective-stop release completes. */
   private releaseDoneAt: number | undefined;
@@ -115,6 +132,26 @@ export class VirtualController extends EventEmitter<Events> {
     this.unlockDelay = options.unlockDelay ?? 5;
     this.releaseTime = options.releaseTime ?? 0.5;
     this.protectiveDeceleration = options.protectiveStopDeceleration ?? 10;
+    this.toolForceLimit = options.toolForceLimit ?? NORMAL_PRESET_FORCE_LIMIT;
+    this.setSpeedSlider(options.speedSlider ?? 1);
+  }
+
+  /** Moves the teach pendant's speed slider (0, 1]: every motion runs at that fraction of its speed. */
+  setSpeedSlider(fraction: number): void {
+    if (!(fraction > 0 && fraction <= 1)) throw new RangeError(`speed slider ${fraction} is not in (0, 1]`);
+    this.speedSliderFraction = fraction;
+    this.arm.speedScale = fraction;
+  }
+
+  /**
+   * The force on the tool this cycle (N, from the world it pushes in): beyond the safety
+   * configuration's tool force limit the controller raises a protective stop.
+   */
+  noteToolForce(newtons: number): void {
+    if (newtons > this.toolForceLimit && this.safetyMode === SafetyMode.NORMAL) {
+      this.emit('event', `tool force ${newtons.toFixed(0)} N over the ${this.toolForceLimit} N limit`);
+      this.injectProtectiveStop();
+    }
   }
 
   /** The program's state as the control program reports it (ProgramState), undefined when none runs. */
@@ -188,8 +225,23 @@ export class VirtualController extends EventEmitter<Events> {
       this.emit('event', `foreign script replaced the control program: ${text.split('\n')[0]}`);
       return 'foreign';
     }
+    const declared = programDeclarations(text);
+    if (declared.stoplWithRotation && this.profile.series === 'cb3') {
+      // The CB3 script manual documents stopl(a) only: the program does not compile.
+      this.stopRunner();
+      this.runtime = 'STOPPED';
+      this.emit('event', 'script refused: stopl takes one argument on a CB3');
+      return 'refused';
+    }
     this.programName = PROGRAM_NAME;
-    this.runner = new ControlProgramRunner(settings, this.registers, this.arm, this.cycle);
+    this.declaredTool = { payload: declared.payload, tcp: declared.tcp };
+    this.runner = new ControlProgramRunner(
+      settings,
+      this.registers,
+      this.arm,
+      this.cycle,
+      declared.stoplWithRotation,
+    );
     this.rtdeWatchdog = {
       variable: `input_int_register_${REGISTER_NUMBERS.sequence}`,
       minFrequency: 1 / (3 * settings.watchdogTimeout),

@@ -4,6 +4,11 @@
  * frequency (v1: the controller rate) once started; input variables belong to one session at a
  * time (IN_USE for others), and registers 0..23 to the fieldbus when one is enabled; a client that
  * does not read its data is disconnected.
+ *
+ * A session that ends without a goodbye (a cable pulled: `dropClients`) is half open on the
+ * controller's side: it keeps its input variables until its TCP connection times out
+ * (`halfOpenHold`), so a client that reconnects meanwhile gets IN_USE for them (RTDE guide: one
+ * client per input field). A client that closes its connection frees them at once.
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
@@ -29,6 +34,8 @@ export interface RtdeServerOptions {
   fieldbusOwnsLowRegisters?: boolean;
   /** Bytes queued to a client that does not read before it is dropped. */
   maxBacklogBytes?: number;
+  /** s a session cut off without a goodbye keeps its input variables (its TCP timeout). */
+  halfOpenHold?: number;
 }
 
 interface OutputStream {
@@ -42,6 +49,8 @@ interface OutputStream {
 class Session {
   version: ProtocolVersion = 1;
   started = false;
+  /** Cut off without a goodbye (dropClients): the controller holds its inputs for halfOpenHold. */
+  halfOpen = false;
   readonly outputs = new Map<number | undefined, OutputStream>();
   readonly inputs = new Map<number, Recipe>();
   private nextRecipeId = 1;
@@ -208,7 +217,10 @@ export class VirtualRtdeServer extends EventEmitter<{ input: [InputWrite] }> {
   readonly maxProtocolVersion: ProtocolVersion;
   readonly fieldbusOwnsLowRegisters: boolean;
   readonly maxBacklogBytes: number;
+  readonly halfOpenHold: number;
   readonly inputOwners = new Map<string, Session>();
+  private readonly holds = new Set<NodeJS.Timeout>();
+  private closing = false;
   private readonly sessions = new Set<Session>();
   private readonly server: net.Server;
 
@@ -220,12 +232,22 @@ export class VirtualRtdeServer extends EventEmitter<{ input: [InputWrite] }> {
     this.maxProtocolVersion = options.maxProtocolVersion ?? 2;
     this.fieldbusOwnsLowRegisters = options.fieldbusOwnsLowRegisters ?? false;
     this.maxBacklogBytes = options.maxBacklogBytes ?? 1 << 20;
+    this.halfOpenHold = options.halfOpenHold ?? 0;
     this.server = net.createServer((socket) => {
       const session = new Session(socket, this);
       this.sessions.add(session);
       socket.on('close', () => {
-        session.release();
         this.sessions.delete(session);
+        if (!session.halfOpen || this.halfOpenHold <= 0 || this.closing) {
+          session.release();
+          return;
+        }
+        const hold = setTimeout(() => {
+          this.holds.delete(hold);
+          session.release();
+        }, this.halfOpenHold * 1000);
+        hold.unref();
+        this.holds.add(hold);
       });
     });
   }
@@ -238,9 +260,15 @@ export class VirtualRtdeServer extends EventEmitter<{ input: [InputWrite] }> {
     for (const s of this.sessions) s.publish();
   }
 
-  /** Drops every client connection (a cable pulled), keeping the server up. */
+  /**
+   * Drops every client connection as a pulled cable does, keeping the server up: each session
+   * keeps its inputs for `halfOpenHold` s.
+   */
   dropClients(): void {
-    for (const s of this.sessions) s.socket.destroy();
+    for (const s of this.sessions) {
+      s.halfOpen = true;
+      s.socket.destroy();
+    }
   }
 
   get clientCount(): number {
@@ -248,6 +276,9 @@ export class VirtualRtdeServer extends EventEmitter<{ input: [InputWrite] }> {
   }
 
   close(): Promise<void> {
+    this.closing = true;
+    for (const hold of this.holds) clearTimeout(hold);
+    this.holds.clear();
     this.dropClients();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
