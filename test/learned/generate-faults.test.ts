@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { assembleDataset, claimDirectory, makeBlocks, missingBlocks } from '../../src-main/learned/blocks';
 import { DATA_FILE } from '../../src-main/learned/dataset';
 import { BlockGenerator, generateTransitions, generationSettings } from '../../src-main/learned/generate';
@@ -117,7 +117,17 @@ describe('learn generate under worker faults', () => {
       try {
         expect((await generate(pool)).equals(undisturbed)).toBe(true);
         expect(hit).toBeDefined();
-        const report = replaced.find((e) => e.pid === hit);
+        // A timed-out worker's jobs go back to the queue at once, and its replacement is reported
+        // when the killed process's exit arrives: on a loaded machine that can be after the other
+        // worker has finished the data set.
+        const report = await vi.waitFor(
+          () => {
+            const r = replaced.find((e) => e.pid === hit);
+            if (!r) throw new Error(`no replacement reported yet for worker ${hit}`);
+            return r;
+          },
+          { timeout: 10_000, interval: 50 },
+        );
         expect(report?.reason).toMatch(reason(hit!));
         expect(report?.requeued).toBeGreaterThan(0);
       } finally {
