@@ -140,6 +140,14 @@ export class CalibrationWizard {
    */
   checkJog(dx: number, dy: number): JogCheck {
     const { link } = this.connected();
+    // A setup from a template has placeholder frames until both stages are calibrated: where the
+    // pusher is on the table is not known, so the path cannot be judged, and the operator looks.
+    const uncalibrated = link.setup.notCalibrated ?? [];
+    if (uncalibrated.length > 0)
+      return {
+        verdict: 'confirm',
+        message: `the setup is not calibrated yet (${uncalibrated.join(' and ')}), so the console cannot place the jog's path on the table: look at the arm and the table`,
+      };
     const now = tableNow(link);
     if (!now.pusher)
       return {

@@ -198,7 +198,7 @@ describe.skipIf(!haveChromium)('live screen in Chromium (web mode, real core, vi
         .poll(() => canvas.getAttribute('aria-label'), { timeout: 30_000 })
         .toMatch(/^Table 1000 × 800 mm; 1 slider\(s\); 1 obstacle\(s\); goal for object; workspace/);
       expect(await canvas.getAttribute('aria-label')).toContain(
-        'workspace 30 mm inside the table edges; robot base at (0, 500) mm; motion-capture origin at (400, -200) mm',
+        'workspace 30 mm inside the table edges; robot base at (0, 450) mm; motion-capture origin at (400, -200) mm',
       );
       expect(await canvas.getAttribute('data-scale-mm')).toMatch(/^(10|20|50|100|200|500|1000|2000)$/);
       await expect

@@ -167,7 +167,8 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
     const rows = wizard.getByRole('table', { name: 'Calibration pairs' }).locator('tbody tr[data-worst]');
     const capture = wizard.getByRole('button', { name: /Capture point|Capturing/ });
     await wizard.getByLabel('Fit kind').selectOption('2d');
-    await wizard.getByLabel('Jog step (mm)').selectOption('25');
+    const jogPanel = page.getByRole('group', { name: 'Jog the pusher' });
+    await jogPanel.getByLabel('Jog step (mm)').selectOption('25');
 
     /** Captures the current stage at the pusher's true table point (again after a refused capture). */
     const captureHere = async (p: readonly [number, number]) => {
@@ -197,24 +198,29 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
     const jog = async (button: Locator) => {
       const n = await jogged.count();
       await button.click();
+      // Before calibration the console cannot judge the path on the table: it asks, and the
+      // operator (who has looked) jogs anyway.
+      const ask = jogPanel.getByRole('alertdialog', { name: 'Confirm the jog' });
+      await expect.poll(() => ask.textContent(), { timeout: 10_000 }).toContain('not calibrated yet');
+      await ask.getByRole('button', { name: 'Jog anyway' }).click();
       // Done (the arm has stopped) when the log says how far it went; a refusal says why.
       const done = async () =>
         (await jogged.count()) === n + 1
           ? 'jogged'
-          : (await wizard.getByRole('alert').allTextContents()).join(' ') || 'jogging';
+          : (await jogPanel.getByRole('alert').allTextContents()).join(' ') || 'jogging';
       await expect.poll(done, { timeout: 30_000 }).toBe('jogged');
     };
 
     // Four points around the pusher's start, clear of the object in front of it (+x).
     await captureBoth();
-    await jog(wizard.getByRole('button', { name: 'Jog −x' }));
+    await jog(jogPanel.getByRole('button', { name: 'Jog −x' }));
     await captureBoth();
-    await jog(wizard.getByRole('button', { name: 'Jog +y' }));
+    await jog(jogPanel.getByRole('button', { name: 'Jog +y' }));
     await captureBoth();
-    await jog(wizard.getByRole('button', { name: 'Jog +x' }));
+    await jog(jogPanel.getByRole('button', { name: 'Jog +x' }));
     await captureBoth();
     // Back to the start for the run.
-    await jog(wizard.getByRole('button', { name: 'Jog −y' }));
+    await jog(jogPanel.getByRole('button', { name: 'Jog −y' }));
 
     const residual = wizard.getByTestId('calibration-residual');
     for (const stage of [/Motion capture → table/, /Table → robot base/]) {
