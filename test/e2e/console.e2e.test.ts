@@ -104,7 +104,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
         )
         .toBe(true);
     }
-    expect(await pairs.locator('tbody tr').first().textContent()).toMatch(/^-55, -55/);
+    expect(await pairs.locator('tbody tr').first().textContent()).toContain('-55, -55');
     const save = wizard.getByRole('button', { name: 'Save to setup' });
     expect(await save.isDisabled()).toBe(true);
     await wizard.getByRole('button', { name: 'Fit', exact: true }).click();
