@@ -255,6 +255,10 @@ export function sweepSection(
     (l) =>
       `- b = ${l.file.noiseSlope ?? 0}: ${verificationText(l.verification).replace('DIR', `docs/experiments/${l.name}`)}`,
   );
+  // A level's runs ended by a limit its paper does not set (the level's note, led by its b).
+  const limits = levels.flatMap((l) =>
+    projectLimitNote(l).map((line) => (line ? `b = ${l.file.noiseSlope ?? 0}: ${line}` : line)),
+  );
   return [
     `## ${name}`,
     '',
@@ -263,6 +267,7 @@ export function sweepSection(
     '',
     ...verification,
     '',
+    ...limits,
     sweepMarkdown(sweep, `experiments/${name}/`, runs, levels[0]?.limits.timeLimit ?? Number.NaN, sameRunsAs),
     `![${name}: success rate against noise](experiments/${name}/success.svg)`,
     '',
