@@ -22,6 +22,7 @@ import {
   type PaperFigure,
   type ScoredClaim,
 } from './claims';
+import { benchClaims } from './bench-claims';
 import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
 import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits } from './run-limits';
 import {
@@ -184,8 +185,10 @@ times and depend on the machine. Models are compared ${PAIRED_TESTS}.
 `;
 
 /** The claims section: every relative claim of the papers with its paired test and verdict. */
-function claimsSection(claims: readonly ScoredClaim[]): string {
-  return ['## The papers\u2019 claims', '', CLAIMS_INTRO, '', claimsTable(claims, ''), ''].join('\n');
+function claimsSection(claims: readonly ScoredClaim[], bench: readonly string[]): string {
+  return ['## The papers\u2019 claims', '', CLAIMS_INTRO, '', claimsTable(claims, ''), '', ...bench].join(
+    '\n',
+  );
 }
 
 const CLAIMS_INTRO = `Each relative claim of the three papers (docs/experiments/papers.json), judged on the scenes both
@@ -215,11 +218,12 @@ export function resultsPage(
   stale: StaleList,
   planning: string,
   sweeps: readonly SweepResults[] = [],
+  bench: readonly string[] = [],
 ): string {
   const staleReason = (name: string): string | undefined => stale.find((s) => s.experiment === name)?.reason;
   return [
     HEADER,
-    claimsSection(claims),
+    claimsSection(claims, bench),
     PLANNING_SECTION,
     planning,
     '',
@@ -282,6 +286,7 @@ export function readmeTable(
   figures: readonly PaperFigure[],
   claims: readonly ScoredClaim[],
   stale: StaleList,
+  bench: readonly string[] = [],
 ): string {
   const rows: string[] = [];
   for (const e of experiments) {
@@ -298,6 +303,7 @@ export function readmeTable(
     ...rows,
     '',
     claimsTable(claims, 'docs/'),
+    ...(bench.length ? ['', ...bench.slice(0, -1)] : []),
   ].join('\n');
 }
 
@@ -409,6 +415,7 @@ export function generatedResults(
     timeLimit: e.limits.timeLimit,
   }));
   const claims = papers.claims.map((c) => scoreClaim(c, everyExperiment));
+  const bench = benchClaims(root);
   const benches = readPlannerBenches(path.join(root, 'bench/results'));
   const planning = planningTable(benches);
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -440,13 +447,13 @@ export function generatedResults(
       WAFR_END,
       wafrWallTimes(costs, experiments),
     ),
-    'docs/results.md': resultsPage(experiments, papers.figures, claims, stale, planning, sweeps),
+    'docs/results.md': resultsPage(experiments, papers.figures, claims, stale, planning, sweeps, bench),
     'README.md': withGeneratedBlock(
       withGeneratedBlock(
         readme,
         README_BEGIN,
         README_END,
-        readmeTable(experiments, papers.figures, claims, stale),
+        readmeTable(experiments, papers.figures, claims, stale, bench),
       ),
       PLANNING_BEGIN,
       PLANNING_END,

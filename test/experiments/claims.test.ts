@@ -1,8 +1,13 @@
 /**
  * The papers' claims against synthetic experiments: relative claims by the paired tests, measured
- * only within one run of the code; point figures reproduced only with every claim on their row.
+ * only within one run of the code; point figures reproduced only with every claim on their row;
+ * the benches' accuracy claims against their intervals.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { benchClaims, errorVerdict } from '../../src-main/experiments/bench-claims';
 import {
   pointVerdict,
   scoreClaim,
@@ -142,5 +147,46 @@ describe('point figures', () => {
     expect(v?.failing).toEqual([contradicted]);
     // Falling short stays falling short.
     expect(pointVerdict(row, figure('success', 1), [contradicted])?.verdict).toBe('falls short');
+  });
+});
+
+describe("the benches' claims", () => {
+  it('score an error figure against our interval: lower is better', () => {
+    expect(errorVerdict(6.39, 2.9, 0.3)).toBe('betters');
+    expect(errorVerdict(6.39, 17.1, 2.8)).toBe('falls short');
+    expect(errorVerdict(3, 2.9, 0.3)).toBe('reproduces');
+  });
+
+  it('judge "K = 2 within the real-world spread" by our whole interval, per slider shape', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'parapush-bench-claims-'));
+    try {
+      mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+      const row = (model: string, mm: number, deg: number) => ({
+        model,
+        'trans mm': mm,
+        '+-95% mm': 1,
+        'rot deg': deg,
+        '+-95% deg': 0.5,
+        'paper mm': 6.39,
+        'paper deg': 3.82,
+      });
+      writeFileSync(
+        path.join(root, 'bench/results/parareal.json'),
+        JSON.stringify({
+          table1: {
+            samples: 100,
+            box: { rows: [row('parareal:2', 3, 1)] },
+            // 7.5 + 1 mm reaches past the 8.1 mm spread: not within it.
+            cylinder: { rows: [row('parareal:2', 7.5, 1)] },
+          },
+        }),
+      );
+      const md = benchClaims(root).join('\n');
+      expect(md).toContain('| box | 3.0 ± 1.0 mm, 1.0 ± 0.5 deg | **reproduces** |');
+      expect(md).toContain('| cylinder | 7.5 ± 1.0 mm, 1.0 ± 0.5 deg | **contradicted** |');
+      expect(md).not.toContain('CVS 2020 Fig. 2');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
