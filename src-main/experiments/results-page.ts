@@ -1,7 +1,7 @@
 /**
- * The results page (docs/results.md), the README's results table, the cost tables of
+ * The results page (docs/results.md), the README's results and claims tables, the cost tables of
  * docs/cluster.md and every experiment folder's report, generated from the committed experiments'
- * runs and a small table of the papers' own figures, so that no figure is typed by hand. `npm run
+ * runs and the papers' figures and claims (claims.ts), so that no figure is typed by hand. `npm run
  * results` writes them; a test checks that the committed files match.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,8 +10,29 @@ import { z } from 'zod';
 import { readRunRecords, type RunRecord } from './run-record';
 import { readExperimentFile, type ExperimentFile } from './runner';
 import { planningTable, readmePlanningTable, readPlannerBenches } from './planning-table';
-import { differencesTable, modelDifferences } from './differences';
+import { differencesTable, modelDifferences, PAIRED_TESTS } from './differences';
 import { readLevels, sweepMarkdown, sweepReport, type SweepFile, type SweepRuns } from './sweep';
+import {
+  measuredText,
+  papersFileSchema,
+  pointVerdict,
+  scoreClaim,
+  testText,
+  verdictText,
+  type PaperFigure,
+  type ScoredClaim,
+} from './claims';
+import { benchClaims } from './bench-claims';
+import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
+import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits } from './run-limits';
+import {
+  gitHistory,
+  readVerificationRecords,
+  verificationState,
+  verificationText,
+  type CodeHistory,
+  type VerificationState,
+} from './verification';
 import { experimentReport, reportTitle } from './report';
 import {
   costTable,
@@ -32,62 +53,46 @@ import {
   type SummaryRow,
 } from './summary-file';
 
-/**
- * A figure a paper states in its text for one row of one experiment (docs/experiments/papers.json):
- * a success rate (0..1) or a mean task time (s).
- */
-export const paperFigureSchema = z
-  .object({
-    experiment: z.string(),
-    model: z.string(),
-    metric: z.enum(['success', 'task-time']),
-    value: z.number().min(0),
-    /** Where the paper says it, e.g. "ISRR 2019, Sec. IV-B1". */
-    source: z.string(),
-  })
-  .strict();
-export const paperFiguresSchema = z.array(paperFigureSchema);
-export type PaperFigure = z.infer<typeof paperFigureSchema>;
-
 /** Experiments that no longer repeat on the current code (docs/experiments/stale.json). */
 export const staleListSchema = z.array(z.object({ experiment: z.string(), reason: z.string() }).strict());
 export type StaleList = z.infer<typeof staleListSchema>;
 
 export interface ExperimentResults {
-  /** The folder's name under docs/experiments. */
+  /** The folder's name under docs/experiments (a sweep's level: NAME/b-<b>). */
   name: string;
   file: ExperimentFile;
   summary: SummaryFile;
   /** Every run of the experiment (runs/), for the tests of differences between its models. */
   runs: readonly RunRecord[];
+  /** The task's limits, by which runs end and at which a failed run's time is set. */
+  limits: RunLimits;
+  /** Its full verification against the code's history (verification.ts). */
+  verification: VerificationState;
 }
 
-export type Verdict = 'reproduces' | 'betters' | 'falls short';
-
-/**
- * Against a paper's figure: inside our 95% interval reproduces it; beyond the interval on the
- * better side (more successes, less time) betters it; on the worse side falls short.
- */
-export function verdict(row: SummaryRow, figure: PaperFigure): Verdict | null {
-  if (figure.metric === 'success') {
-    if (figure.value < row.successLow) return 'betters';
-    if (figure.value > row.successHigh) return 'falls short';
-    return 'reproduces';
-  }
-  const { mean, ci95 } = row.taskTime;
-  if (mean === null || ci95 === null) return null;
-  if (figure.value > mean + ci95) return 'betters';
-  if (figure.value < mean - ci95) return 'falls short';
-  return 'reproduces';
+/** The paper cell of a row: each point figure a paper states for it, with its verdict. */
+function paperCell(
+  experiment: string,
+  row: SummaryRow,
+  figures: readonly PaperFigure[],
+  claims: readonly ScoredClaim[],
+): string {
+  const mine = figures.filter((f) => f.experiment === experiment && f.model === row.model);
+  return (
+    mine
+      .map((f) => {
+        const v = pointVerdict(row, f, claims);
+        const why = v?.failing.length
+          ? ` (${v.failing.map((c) => `"${c.claim.claim}" ${c.verdict}`).join('; ')})`
+          : '';
+        return `${paperValue(f)} (${f.source}): **${v?.verdict ?? '–'}**${why}`;
+      })
+      .join('; ') || '–'
+  );
 }
 
 const paperValue = (f: PaperFigure): string =>
   f.metric === 'success' ? `success ${pct(f.value)}` : `task time ${f.value} s`;
-
-function paperCell(experiment: string, row: SummaryRow, figures: readonly PaperFigure[]): string {
-  const mine = figures.filter((f) => f.experiment === experiment && f.model === row.model);
-  return mine.map((f) => `${paperValue(f)} (${f.source}): **${verdict(row, f) ?? '–'}**`).join('; ') || '–';
-}
 
 const folderLink = (name: string, prefix: string): string =>
   `[${name}](${prefix}experiments/${name}/results.md)`;
@@ -104,7 +109,34 @@ function loadText(runs: readonly RunRecord[]): string {
   return ` Machine load when runs started${of}: mean ${mean.toFixed(1)}, at most ${Math.max(...loads).toFixed(1)}.`;
 }
 
-function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[], stale?: string): string {
+/** The outcomes cell: each way the runs ended, limits named with their value. */
+function outcomesCell(e: ExperimentResults, r: SummaryRow): string {
+  return Object.entries(r.outcomes)
+    .map(([k, v]) => `${outcomeText(e.file.task, k, e.limits)} ${v}`)
+    .join(', ');
+}
+
+/** Runs that ended at a limit no paper sets for the task: they need a rerun without it. */
+function projectLimitNote(e: ExperimentResults): string[] {
+  const ended = e.summary.models.flatMap((r) =>
+    Object.entries(r.outcomes)
+      .filter(([k]) => isProjectLimit(e.file.task, k))
+      .map(([k, v]) => `${r.model} ${v} at the ${outcomeText(e.file.task, k, e.limits)}`),
+  );
+  if (ended.length === 0) return [];
+  const paper = (PAPER_LIMITS[e.file.task] ?? []).map((l) => l.source).join(', ') || 'none';
+  return [
+    `**Ended by a limit the paper does not set** (the paper's limits: ${paper}): ${ended.join('; ')}. These runs count as failures here; by the paper's rule they would run on.`,
+    '',
+  ];
+}
+
+function experimentSection(
+  e: ExperimentResults,
+  figures: readonly PaperFigure[],
+  claims: readonly ScoredClaim[],
+  stale?: string,
+): string {
   const f = e.file;
   const lines = [
     `## ${e.name}`,
@@ -112,15 +144,14 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
     ...(stale ? [`**Stale:** ${stale}`, ''] : []),
     `Task ${f.task}${f.loopMode ? ` (${f.loopMode} MPC)` : ''}, ${e.summary.scenes} scenes, seed ${f.seed}, ${e.summary.workers} worker${e.summary.workers === 1 ? '' : 's'}; commit \`${f.commit.slice(0, 12)}\`; rerun: \`${f.command}\`; files: ${folderLink(e.name, '')}.${loadText(e.runs)}`,
     '',
+    verificationText(e.verification).replace('DIR', `docs/experiments/${e.name}`),
+    '',
+    ...projectLimitNote(e),
     '| model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs (s) | planning per step (s) | actions | outcomes | paper |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...e.summary.models.map(
       (r) =>
-        `| ${r.model} | ${r.runs} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${meanCiCell(r.taskTimeAll)} | ${meanCiCell(r.planningPerStep, 2)} | ${meanCiCell(r.actions)} | ${Object.entries(
-          r.outcomes,
-        )
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')} | ${paperCell(e.name, r, figures)} |`,
+        `| ${r.model} | ${r.runs} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${meanCiCell(r.taskTimeAll)} | ${meanCiCell(r.planningPerStep, 2)} | ${meanCiCell(r.actions)} | ${outcomesCell(e, r)} | ${paperCell(e.name, r, figures, claims)} |`,
     ),
     '',
     `![${e.name}: success rate](experiments/${e.name}/success.svg)`,
@@ -130,56 +161,85 @@ function experimentSection(e: ExperimentResults, figures: readonly PaperFigure[]
   return lines.join('\n');
 }
 
-/**
- * Every pair of the experiment's models: success by Fisher's exact test, task time of successful
- * runs by a permutation test. A difference the text claims must be one marked here.
- */
+/** Every pair of the experiment's models, paired by scene (differences.ts). */
 function comparisons(e: ExperimentResults): string[] {
   const models = e.summary.models.map((m) => m.model);
   if (models.length < 2) return [];
-  const rows = modelDifferences(models, e.runs).map((difference) => ({ difference }));
+  const rows = modelDifferences(models, e.runs, e.limits.timeLimit).map((difference) => ({ difference }));
   return differencesTable('Differences between models', 'pairs', rows);
 }
 
 const HEADER = `# Results
 
 <!-- Generated by \`npm run results\` from docs/experiments/*/summary.json, experiment.json,
-papers.json and stale.json. Do not edit: change the data and regenerate. -->
+verification/, papers.json and stale.json. Do not edit: change the data and regenerate. -->
 
 Every table below is an experiment folder in [docs/experiments](experiments): its \`experiment.json\`
 names the commit whose code ran it and the command that reruns it, \`runs/\` holds every run's
 states, controls and outcome. \`npx parapush experiment verify docs/experiments/NAME\` reruns its
 first scene on the current code and checks that every state, control and outcome repeats bit for
-bit; \`npm test\` does so for the first actions of every experiment not marked stale. Success rates
+bit; \`npm test\` does so for the first actions of every experiment not marked stale, and
+\`--full\` reruns every scene of every model and records it (\`verification/\`). Success rates
 carry 95% Wilson intervals, times 95% confidence intervals of the mean; planning times are wall
-times and depend on the machine. The paper column compares with a figure the paper states in its
-text (docs/experiments/papers.json): inside our interval it **reproduces**, beyond it on the
-better side it **betters**, on the worse side it **falls short**.
+times and depend on the machine. Models are compared ${PAIRED_TESTS}.
 `;
+
+/** The claims section: every relative claim of the papers with its paired test and verdict. */
+function claimsSection(claims: readonly ScoredClaim[], bench: readonly string[]): string {
+  return ['## The papers\u2019 claims', '', CLAIMS_INTRO, '', claimsTable(claims, ''), '', ...bench].join(
+    '\n',
+  );
+}
+
+const CLAIMS_INTRO = `Each relative claim of the three papers (docs/experiments/papers.json), judged on the scenes both
+sides ran, by a paired test: it **reproduces** when the difference has the paper's direction at
+p < 0.05 (for a claim of no difference: when the test finds none), is **contradicted** when it
+has the other direction at p < 0.05, is **not shown** when the test finds no difference, and is
+**not measured** when the sides did not run in one run of the code (one commit, task and seed).
+The papers' own times were taken on their hardware and are shown for reference only.`;
+
+/** The claims table, links relative to `prefix` ('' in docs/, 'docs/' in the README). */
+export function claimsTable(claims: readonly ScoredClaim[], prefix: string): string {
+  const side = (s: { experiment: string; model: string }): string => `${s.model} (${s.experiment})`;
+  return [
+    '| paper | claim | a vs b | measured, a vs b | paired test | paper\u2019s hardware (not scored) | verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...claims.map(
+      (c) =>
+        `| ${c.claim.source} | ${c.claim.claim} | ${side(c.claim.a)} vs ${side(c.claim.b)} | ${measuredText(c)} | ${testText(c)} | ${c.claim.reference ?? '–'} | ${verdictText(c).replaceAll('{docs}', prefix)} |`,
+    ),
+  ].join('\n');
+}
 
 export function resultsPage(
   experiments: readonly ExperimentResults[],
   figures: readonly PaperFigure[],
+  claims: readonly ScoredClaim[],
   stale: StaleList,
   planning: string,
   sweeps: readonly SweepResults[] = [],
+  bench: readonly string[] = [],
 ): string {
   const staleReason = (name: string): string | undefined => stale.find((s) => s.experiment === name)?.reason;
   return [
     HEADER,
+    claimsSection(claims, bench),
     PLANNING_SECTION,
     planning,
     '',
-    ...experiments.map((e) => experimentSection(e, figures, staleReason(e.name))),
+    ...experiments.map((e) => experimentSection(e, figures, claims, staleReason(e.name))),
     ...sweeps.map((w) => sweepSection(w, stale)),
   ].join('\n');
 }
 
-/** A noise sweep under docs/experiments: its sweep.json and every run of its levels. */
+/** A noise sweep under docs/experiments: its sweep.json, every run of its levels, and its levels as experiments. */
 export interface SweepResults {
   name: string;
   sweep: SweepFile;
   runs: SweepRuns;
+  levels: readonly ExperimentResults[];
+  /** Per level folder, the experiment folder that holds the same runs (counted there, once). */
+  sameRunsAs: ReadonlyMap<string, string>;
 }
 
 /**
@@ -187,18 +247,32 @@ export interface SweepResults {
  * level and both plots; its level folders are experiments of their own, named NAME/b-<b> (in
  * stale.json too).
  */
-export function sweepSection({ name, sweep, runs }: SweepResults, stale: StaleList): string {
+export function sweepSection(
+  { name, sweep, runs, levels, sameRunsAs }: SweepResults,
+  stale: StaleList,
+): string {
   const staleLevels = sweep.levels.flatMap((l) => {
     const s = stale.find((e) => e.experiment === `${name}/${l.folder}`);
     return s ? [`**Stale:** b = ${l.noiseSlope}: ${s.reason}`, ''] : [];
   });
+  const verification = levels.map(
+    (l) =>
+      `- b = ${l.file.noiseSlope ?? 0}: ${verificationText(l.verification).replace('DIR', `docs/experiments/${l.name}`)}`,
+  );
+  // A level's runs ended by a limit its paper does not set (the level's note, led by its b).
+  const limits = levels.flatMap((l) =>
+    projectLimitNote(l).map((line) => (line ? `b = ${l.file.noiseSlope ?? 0}: ${line}` : line)),
+  );
   return [
     `## ${name}`,
     '',
     ...staleLevels,
     `Commits: ${[...new Set(sweep.levels.map((l) => `\`${l.commit.slice(0, 12)}\``))].join(', ')}; files: ${folderLink(name, '')}.`,
     '',
-    sweepMarkdown(sweep, `experiments/${name}/`, runs),
+    ...verification,
+    '',
+    ...limits,
+    sweepMarkdown(sweep, `experiments/${name}/`, runs, levels[0]?.limits.timeLimit ?? Number.NaN, sameRunsAs),
     `![${name}: success rate against noise](experiments/${name}/success.svg)`,
     '',
     `![${name}: task time against noise](experiments/${name}/task-time.svg)`,
@@ -206,27 +280,30 @@ export function sweepSection({ name, sweep, runs }: SweepResults, stale: StaleLi
   ].join('\n');
 }
 
-/** The README's short table: one row per experiment and model that a paper gives a figure for. */
+/** The README's table of point figures: one row per experiment and model that a paper gives a figure for. */
 export function readmeTable(
   experiments: readonly ExperimentResults[],
   figures: readonly PaperFigure[],
+  claims: readonly ScoredClaim[],
   stale: StaleList,
+  bench: readonly string[] = [],
 ): string {
   const rows: string[] = [];
   for (const e of experiments) {
     if (stale.some((s) => s.experiment === e.name)) continue;
     for (const r of e.summary.models) {
-      const cell = paperCell(e.name, r, figures);
+      const cell = paperCell(e.name, r, figures, claims);
       if (cell === '–') continue;
-      rows.push(
-        `| ${folderLink(e.name, 'docs/')} | ${r.model} | ${successText(r)} | ${meanCiCell(r.taskTime)} | ${cell} |`,
-      );
+      rows.push(`| ${folderLink(e.name, 'docs/')} | ${r.model} | ${successText(r)} | ${cell} |`);
     }
   }
   return [
-    '| experiment | model | success (95% Wilson) | task time, successful runs (s) | paper |',
-    '| --- | --- | --- | --- | --- |',
+    '| experiment | model | success (95% Wilson) | paper |',
+    '| --- | --- | --- | --- |',
     ...rows,
+    '',
+    claimsTable(claims, 'docs/'),
+    ...(bench.length ? ['', ...bench.slice(0, -1)] : []),
   ].join('\n');
 }
 
@@ -239,7 +316,7 @@ export const PLANNING_END = '<!-- end of planning table -->';
 export function withGeneratedBlock(text: string, begin: string, end: string, table: string): string {
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md: no "${begin}" ... "${end}" block`);
+  if (from < 0 || to < from) throw new Error(`no "${begin}" ... "${end}" block`);
   return `${text.slice(0, from + begin.length)}\n\n${table}\n\n${text.slice(to)}`;
 }
 
@@ -258,13 +335,31 @@ export function readStaleList(root: string): StaleList {
   });
 }
 
+/** Whether two sets of runs are the same runs: every scene and model with the same states, controls and outcome. */
+export function sameRuns(x: readonly RunRecord[], y: readonly RunRecord[]): boolean {
+  if (x.length === 0 || x.length !== y.length) return false;
+  const key = (r: RunRecord): string => `${r.model}#${r.scene}`;
+  const other = new Map(y.map((r) => [key(r), r]));
+  return x.every((r) => {
+    const o = other.get(key(r));
+    return (
+      o !== undefined &&
+      o.summary.outcome === r.summary.outcome &&
+      JSON.stringify(o.summary.states) === JSON.stringify(r.summary.states) &&
+      JSON.stringify(o.summary.controls) === JSON.stringify(r.summary.controls)
+    );
+  });
+}
+
 /**
  * What `npm run results` writes, by path relative to the repository root: every experiment
  * folder's and sweep's report, made again from its committed runs (so a summary cannot drift from
  * its runs or from the report code), then docs/results.md and the README's tables from those.
+ * `history`: the code's git history, for the verification marks (the checkout's by default).
  */
 export function generatedResults(
   root: string,
+  history: CodeHistory = gitHistory(),
 ): { 'docs/results.md': string; 'README.md': string } & Record<string, string> {
   const dir = path.join(root, 'docs/experiments');
   const reports: Record<string, string> = {};
@@ -277,7 +372,15 @@ export function generatedResults(
     const { files } = experimentReport(reportTitle(file.task, file), runs, file.models);
     addReport(folder, files);
     const summary = summaryFileSchema.parse(JSON.parse(files['summary.json']!));
-    return { name: folder, file, summary, runs };
+    const records = readVerificationRecords(path.join(dir, folder));
+    return {
+      name: folder,
+      file,
+      summary,
+      runs,
+      limits: taskLimits(file.task),
+      verification: verificationState(records, file.models, file.scenes, history),
+    };
   };
   const sweepFolders = readdirSync(dir)
     .filter((d) => existsSync(path.join(dir, d, 'sweep.json')))
@@ -286,26 +389,57 @@ export function generatedResults(
     .filter((d) => existsSync(path.join(dir, d, 'experiment.json')))
     .sort()
     .map(experimentFolder);
-  const figures = readStoredJson(path.join(dir, 'papers.json'), paperFiguresSchema, {
-    what: 'paper figures',
+  const papers = readStoredJson(path.join(dir, 'papers.json'), papersFileSchema, {
+    what: "the papers' figures and claims",
   });
   const sweeps = sweepFolders.map((d): SweepResults => {
-    for (const level of readLevels(path.join(dir, d))) experimentFolder(`${d}/${level.folder}`);
+    const levels = readLevels(path.join(dir, d)).map((level) => experimentFolder(`${d}/${level.folder}`));
     const { sweep, files, runs } = sweepReport(path.join(dir, d));
     addReport(d, files);
-    return { name: d, sweep, runs };
+    const sameRunsAs = new Map<string, string>();
+    for (const l of levels) {
+      const twin = experiments.find((e) => sameRuns(l.runs, e.runs));
+      if (twin) sameRunsAs.set(l.name.slice(d.length + 1), twin.name);
+    }
+    return { name: d, sweep, runs, levels, sameRunsAs };
   });
   const stale = readStaleList(root);
   const levelNames = sweeps.flatMap((w) => w.sweep.levels.map((l) => `${w.name}/${l.folder}`));
   for (const s of stale)
     if (!experiments.some((e) => e.name === s.experiment) && !levelNames.includes(s.experiment))
       throw new Error(`stale.json names ${s.experiment}, which is not an experiment folder`);
+  const everyExperiment = [...experiments, ...sweeps.flatMap((w) => w.levels)].map((e) => ({
+    name: e.name,
+    file: e.file,
+    runs: e.runs,
+    timeLimit: e.limits.timeLimit,
+  }));
+  const claims = papers.claims.map((c) => scoreClaim(c, everyExperiment));
+  const bench = benchClaims(root);
   const benches = readPlannerBenches(path.join(root, 'bench/results'));
   const planning = planningTable(benches);
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   const costs = runCosts(experiments);
   const cluster = readFileSync(path.join(root, 'docs/cluster.md'), 'utf8');
+  const noisePage = path.join(root, 'docs/noise.md');
+  const noise: Record<string, string> = existsSync(noisePage)
+    ? {
+        'docs/noise.md': withGeneratedBlock(
+          readFileSync(noisePage, 'utf8'),
+          NOISE_BEGIN,
+          NOISE_END,
+          noiseTables(
+            root,
+            [...experiments, ...sweeps.flatMap((w) => w.levels)].map((e) => ({
+              name: e.name,
+              task: e.file.task,
+            })),
+          ),
+        ),
+      }
+    : {};
   return {
+    ...noise,
     ...reports,
     'docs/cluster.md': withGeneratedBlock(
       withGeneratedBlock(cluster, COST_BEGIN, COST_END, costTable(costs)),
@@ -313,9 +447,14 @@ export function generatedResults(
       WAFR_END,
       wafrWallTimes(costs, experiments),
     ),
-    'docs/results.md': resultsPage(experiments, figures, stale, planning, sweeps),
+    'docs/results.md': resultsPage(experiments, papers.figures, claims, stale, planning, sweeps, bench),
     'README.md': withGeneratedBlock(
-      withGeneratedBlock(readme, README_BEGIN, README_END, readmeTable(experiments, figures, stale)),
+      withGeneratedBlock(
+        readme,
+        README_BEGIN,
+        README_END,
+        readmeTable(experiments, papers.figures, claims, stale, bench),
+      ),
       PLANNING_BEGIN,
       PLANNING_END,
       readmePlanningTable(benches),

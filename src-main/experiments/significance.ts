@@ -1,121 +1,101 @@
 /**
- * Tests of whether two models of one experiment differ: success counts by Fisher's exact test,
- * task times by a permutation test of the difference in means. Both are exact (or, for large
- * samples, seeded Monte Carlo) and assume nothing about the times' distribution, which for task
- * times is skewed and for ten runs cannot be checked.
+ * Paired tests of whether two models of one experiment differ. Every model of an experiment runs
+ * the same scenes with the same seeds, so its runs pair up by scene and the tests compare within
+ * pairs: success by McNemar's exact test on the discordant pairs, task time by the Wilcoxon
+ * signed-rank test with a failed run's time set to the task's time limit. Both are exact (the
+ * signed-rank test conditional on the ranks seen, ties included) and assume nothing about the
+ * times' distribution, which is skewed and for 30 scenes cannot be checked.
+ *
+ * Why the signed-rank test on censored times: a run that failed has no completion time, and
+ * leaving it out (comparing successful runs only) compares two different sets of scenes and drops
+ * exactly the runs that differ most. Set at the time limit, a failure counts as slower than every
+ * completed run; the test reads only the ranks of the paired differences, so where a failure sits
+ * among them depends on the limit only through that ordering, not through a mean that the chosen
+ * limit would move. A paired permutation test of the mean would weigh a failure by the limit's
+ * value.
  */
-import { Rng } from '../common/rng';
 
-/** ln(n!) for the small counts of an experiment (a sum of logs is exact enough and cheap here). */
-function logFactorial(n: number): number {
+/** ln C(n, k) by a sum of logs: exact enough for the counts of an experiment. */
+function logChoose(n: number, k: number): number {
   let s = 0;
-  for (let i = 2; i <= n; i++) s += Math.log(i);
+  for (let i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
   return s;
 }
 
 /**
- * Two-sided p-value of Fisher's exact test on the 2x2 table (successes, failures) x (model a,
- * model b): the probability, with both margins fixed, of a table no more likely than the one seen.
+ * Two-sided p of McNemar's exact test: of the scenes where exactly one model succeeded, `onlyA`
+ * went to model a and `onlyB` to model b; under no difference each discordant scene is a fair coin
+ * (binomial, n = onlyA + onlyB, 1/2), and p is twice the smaller tail, at most 1. No discordant
+ * scene gives p = 1.
  */
-export function fisherExact(successesA: number, runsA: number, successesB: number, runsB: number): number {
-  for (const [k, n] of [
-    [successesA, runsA],
-    [successesB, runsB],
-  ] as const)
-    if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 1 || k > n)
-      throw new RangeError(`fisherExact: ${k} successes of ${n} runs is not a count`);
-  const successes = successesA + successesB;
-  const total = runsA + runsB;
-  // Hypergeometric probability that model a has x of all the successes.
-  const fixed =
-    logFactorial(successes) +
-    logFactorial(total - successes) +
-    logFactorial(runsA) +
-    logFactorial(runsB) -
-    logFactorial(total);
-  const logP = (x: number): number =>
-    fixed -
-    logFactorial(x) -
-    logFactorial(successes - x) -
-    logFactorial(runsA - x) -
-    logFactorial(runsB - successes + x);
-  const seen = logP(successesA);
-  let p = 0;
-  for (let x = Math.max(0, successes - runsB); x <= Math.min(successes, runsA); x++) {
-    const lp = logP(x);
-    // A relative tolerance keeps tables exactly as likely as the one seen from being lost to rounding.
-    if (lp <= seen + 1e-7) p += Math.exp(lp);
-  }
-  return Math.min(1, p);
+export function mcnemarExact(onlyA: number, onlyB: number): number {
+  for (const k of [onlyA, onlyB])
+    if (!Number.isInteger(k) || k < 0) throw new RangeError(`mcnemarExact: ${k} is not a count`);
+  const n = onlyA + onlyB;
+  if (n === 0) return 1;
+  const low = Math.min(onlyA, onlyB);
+  let tail = 0;
+  for (let i = 0; i <= low; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  return Math.min(1, 2 * tail);
 }
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-/** Number of ways to choose k of n, or Infinity once past `cap` (all that matters here). */
-function choose(n: number, k: number, cap: number): number {
-  let c = 1;
-  for (let i = 1; i <= k; i++) {
-    c = (c * (n - k + i)) / i;
-    if (c > cap) return Infinity;
+/** Ranks 1..n of xs, ties sharing their mean rank. */
+function midranks(xs: readonly number[]): number[] {
+  const order = xs.map((x, i) => ({ x, i })).sort((a, b) => a.x - b.x);
+  const ranks = new Array<number>(xs.length);
+  for (let start = 0; start < order.length;) {
+    let end = start;
+    while (end + 1 < order.length && order[end + 1]!.x === order[start]!.x) end++;
+    const rank = (start + end) / 2 + 1;
+    for (let j = start; j <= end; j++) ranks[order[j]!.i] = rank;
+    start = end + 1;
   }
-  return Math.round(c);
+  return ranks;
 }
 
-export interface PermutationOptions {
-  /** Relabelings drawn when there are more than this many in all (else every one is enumerated). */
-  rounds?: number;
-  /** Seed of the relabelings drawn, so a page regenerates identically. */
-  seed?: number;
+export interface SignedRankResult {
+  /** Sum of the ranks of the positive differences (a - b > 0), the statistic W+. */
+  statistic: number;
+  /** Non-zero differences the test ranked (zeros, ties within a pair, are left out). */
+  n: number;
+  /** Two-sided p: the share of sign assignments whose W+ is at least as far from its mean. */
+  p: number;
 }
 
 /**
- * Two-sided p-value of a permutation test of the difference in mean between xs and ys: the share
- * of relabelings of the pooled samples whose |difference| is at least the one seen. Every
- * relabeling is enumerated when there are at most `rounds`; otherwise `rounds` are drawn and the
- * p-value is (1 + hits) / (1 + rounds), which never reports an impossible 0. NaN when a side is
- * empty.
+ * The Wilcoxon signed-rank test of paired differences d = a - b, exact: zeros dropped (Wilcoxon's
+ * convention), |d| ranked with ties at their mean rank, and W+ compared with its distribution over
+ * all 2^n sign assignments of those ranks, counted by dynamic programming over doubled (whole)
+ * ranks. p = 1 when no difference is non-zero.
  */
-export function permutationTest(
-  xs: readonly number[],
-  ys: readonly number[],
-  { rounds = 20000, seed = 1 }: PermutationOptions = {},
-): number {
-  if (xs.length === 0 || ys.length === 0) return Number.NaN;
-  const pooled = [...xs, ...ys];
-  const n = pooled.length;
-  const k = xs.length;
-  const total = pooled.reduce((a, b) => a + b, 0);
-  // A tolerance so that relabelings tying the observed difference count as at least as extreme.
-  const seen = Math.abs(mean(xs) - mean(ys)) - 1e-9 * (1 + Math.abs(total));
-  const extreme = (sumA: number): boolean => Math.abs(sumA / k - (total - sumA) / (n - k)) >= seen;
-
-  if (choose(n, k, rounds) <= rounds) {
-    let hits = 0;
-    let all = 0;
-    const walk = (start: number, left: number, sum: number): void => {
-      if (left === 0) {
-        all++;
-        if (extreme(sum)) hits++;
-        return;
-      }
-      for (let i = start; i <= n - left; i++) walk(i + 1, left - 1, sum + pooled[i]!);
-    };
-    walk(0, k, 0);
-    return hits / all;
-  }
-
-  const rng = new Rng(seed);
-  const order = pooled.map((_, i) => i);
-  let hits = 0;
-  for (let r = 0; r < rounds; r++) {
-    // Partial Fisher-Yates: the first k places of a uniform shuffle are a uniform k-subset.
-    let sum = 0;
-    for (let i = 0; i < k; i++) {
-      const j = i + Math.floor(rng.uniform() * (n - i));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-      sum += pooled[order[i]!]!;
+export function wilcoxonSignedRank(differences: readonly number[]): SignedRankResult {
+  const d = differences.filter((x) => {
+    if (!Number.isFinite(x)) throw new RangeError(`wilcoxonSignedRank: ${x} is not a finite difference`);
+    return x !== 0;
+  });
+  const n = d.length;
+  if (n === 0) return { statistic: 0, n: 0, p: 1 };
+  const ranks = midranks(d.map(Math.abs));
+  const doubled = ranks.map((r) => Math.round(2 * r));
+  const statistic = ranks.reduce((s, r, i) => (d[i]! > 0 ? s + r : s), 0);
+  const total = doubled.reduce((a, b) => a + b, 0);
+  // prob[s]: probability that the doubled positive ranks sum to s, each sign a fair coin.
+  let prob = new Float64Array(total + 1);
+  prob[0] = 1;
+  let reach = 0;
+  for (const r of doubled) {
+    const next = new Float64Array(total + 1);
+    for (let s = 0; s <= reach; s++) {
+      const q = prob[s]! / 2;
+      if (q === 0) continue;
+      next[s] = next[s]! + q;
+      next[s + r] = next[s + r]! + q;
     }
-    if (extreme(sum)) hits++;
+    reach += r;
+    prob = next;
   }
-  return (1 + hits) / (1 + rounds);
+  const seen = Math.abs(2 * statistic - total / 2);
+  let p = 0;
+  for (let s = 0; s <= total; s++) if (Math.abs(s - total / 2) >= seen - 1e-9) p += prob[s]!;
+  return { statistic, n, p: Math.min(1, p) };
 }

@@ -22,6 +22,7 @@ import {
 import { meanCiCell, successRowOf, successRowSchema, successText } from './summary-file';
 import { lineChartSvg } from './svg-chart';
 import { differencesTable, modelDifferences } from './differences';
+import { taskLimits } from './run-limits';
 
 /** The folder of level b inside a sweep folder. */
 export const levelDir = (dir: string, b: number): string => path.join(dir, `b-${b}`);
@@ -170,7 +171,7 @@ export function sweepReport(
     runs,
     files: {
       'sweep.json': `${JSON.stringify(stored, null, 2)}\n`,
-      'results.md': sweepMarkdown(stored, '', runs),
+      'results.md': sweepMarkdown(stored, '', runs, taskLimits(config.task).timeLimit),
       'success.svg': sweepSvg(stored, 'success'),
       'task-time.svg': sweepSvg(stored, 'task-time'),
     },
@@ -196,42 +197,82 @@ function levelRuns(runs: SweepRuns, folder: string): readonly RunRecord[] {
 }
 
 /**
- * Every pair of the sweep's models at every level, with the tests and seeds of an experiment's
- * own table (differences.ts): one row per level and pair.
+ * Every pair of the sweep's models at every level, with the tests of an experiment's own table
+ * (differences.ts): one row per level and pair. A level whose runs are another experiment folder's
+ * (`sameRunsAs`) is tested there and left out here, so no comparison is counted twice.
  */
-function sweepDifferences(s: SweepFile, runs: SweepRuns): string[] {
+function sweepDifferences(
+  s: SweepFile,
+  runs: SweepRuns,
+  timeLimit: number,
+  sameRunsAs: ReadonlyMap<string, string>,
+): string[] {
   if (s.models.length < 2) return [];
-  const rows = s.levels.flatMap((l) =>
-    modelDifferences(s.models, levelRuns(runs, l.folder)).map((difference) => ({
-      lead: [String(l.noiseSlope)],
-      difference,
-    })),
-  );
-  return differencesTable('Differences between models at each level', 'pairs over all levels', rows, ['b']);
+  const rows = s.levels
+    .filter((l) => !sameRunsAs.has(l.folder))
+    .flatMap((l) =>
+      modelDifferences(s.models, levelRuns(runs, l.folder), timeLimit).map((difference) => ({
+        lead: [String(l.noiseSlope)],
+        difference,
+      })),
+    );
+  const twins = s.levels.flatMap((l) => {
+    const twin = sameRunsAs.get(l.folder);
+    return twin ? [`b = ${l.noiseSlope} holds the same runs as ${twin} and is tested there, once.`, ''] : [];
+  });
+  return [
+    ...twins,
+    ...differencesTable('Differences between models at each level', 'pairs over all levels', rows, ['b']),
+  ];
+}
+
+/** The commit most of a sweep's levels ran at (the first level's on a tie). */
+function sweepCommit(s: SweepFile): string {
+  const counts = new Map<string, number>();
+  for (const l of s.levels) counts.set(l.commit, (counts.get(l.commit) ?? 0) + 1);
+  return [...counts.entries()].reduce((best, c) => (c[1] > best[1] ? c : best))[0];
 }
 
 /**
  * The sweep's table, one row per level and model, and the differences between its models at each
  * level from the levels' runs; `prefix` leads the links to the level folders from where the
- * Markdown is read ('' inside the sweep folder).
+ * Markdown is read ('' inside the sweep folder). A level run at another commit than most is
+ * flagged in its rows: the levels of one sweep compare only when one code ran them.
  */
-export function sweepMarkdown(s: SweepFile, prefix: string, runs: SweepRuns): string {
+export function sweepMarkdown(
+  s: SweepFile,
+  prefix: string,
+  runs: SweepRuns,
+  timeLimit: number,
+  sameRunsAs: ReadonlyMap<string, string> = new Map(),
+): string {
+  const commit = sweepCommit(s);
+  const odd = s.levels.filter((l) => l.commit !== commit);
+  const flag = (l: SweepFile['levels'][number]): string =>
+    l.commit === commit ? '' : ` (commit \`${l.commit.slice(0, 7)}\`)`;
   const rows = s.levels.flatMap((l) =>
     l.models.map(
       (m) =>
-        `| [${l.noiseSlope}](${prefix}${l.folder}/results.md) | ${m.model} | ${m.runs} | ${successText(m)} | ${meanCiCell(m.taskTime)} | ${meanCiCell(m.taskTimeAll)} |`,
+        `| [${l.noiseSlope}](${prefix}${l.folder}/results.md)${flag(l)} | ${m.model} | ${m.runs} | ${successText(m)} | ${meanCiCell(m.taskTime)} | ${meanCiCell(m.taskTimeAll)} |`,
     ),
   );
+  const mixed = odd.length
+    ? [
+        `**Levels from another commit:** ${odd.map((l) => `b = ${l.noiseSlope} ran at \`${l.commit.slice(0, 7)}\``).join(', ')}, the others at \`${commit.slice(0, 7)}\`; rerun ${odd.length === 1 ? 'that level' : 'those levels'} before comparing across levels.`,
+        '',
+      ]
+    : [];
   return [
     `### ${s.task}: noise sweep`,
     '',
-    `Noise slope b of the action-proportional execution noise (WAFR 2018 Sec. 7, Fig. 5: none, low, medium, high = 0, 0.05, 0.075, 0.1), ${s.scenes} scenes per level, seed ${s.seed}; each level is an experiment folder of its own. Rerun: \`${s.command}\`.`,
+    `Noise slope b of the action-proportional execution noise (WAFR 2018 Sec. 7, Fig. 5: none, low, medium, high = 0, 0.05, 0.075, 0.1; the reading of b: docs/noise.md), ${s.scenes} scenes per level, seed ${s.seed}; each level is an experiment folder of its own. Rerun: \`${s.command}\`.`,
     '',
+    ...mixed,
     '| b | model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs, failures at their end (s) |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    ...sweepDifferences(s, runs),
+    ...sweepDifferences(s, runs, timeLimit, sameRunsAs),
   ].join('\n');
 }
 

@@ -3,16 +3,12 @@
  * own history from step to step (no reset between controls, unlike the fine model's F(x, u, dt)),
  * with Gaussian noise added to the robot's and every slider's velocities at every MuJoCo step:
  * - constant: N(0, variance) (ISRR: 1e-4);
- * - action-proportional: standard deviation b * |u| (WAFR Eq. 9-10), so fast pushes spread more.
- *   For the gripper |u| combines its four inputs as speeds of its points (control-space.ts
+ * - action-proportional: beta(u) = b * |u| (WAFR Eq. 9-10), so fast pushes spread more. For the
+ *   gripper |u| combines its four inputs as speeds of its points (control-space.ts
  *   controlMagnitude), and its yaw rate takes the noise divided by its reach (fine-model.ts).
- *   WAFR calls b * |u| a variance but gives no time step; read as a variance at our 1 ms step, a
- *   0.02 m/s push already scatters the object by 3-7 cm (b = 0.075) and every planner drops it off
- *   the table, against the paper's 100% for slow pushes. Read as a standard deviation it scatters
- *   a 1 s push by about 0.6 mm at 0.02 m/s and 9 mm at 0.1 m/s (docs/planner.md). Read as a
- *   variance per second of simulated time (`reading: "variance-per-second"`: per-step variance
- *   b * |u| * timestep), the spread no longer depends on the step and grows with sqrt(|u|), so fast
- *   pushes scatter less (`npm run bench -- noise`).
+ *   The task's `reading` says what beta is: the per-step standard deviation (`std`), the variance
+ *   of each step's kick (`variance-per-step`, the papers' words: docs/noise.md), or a variance per
+ *   second of simulated time (`variance-per-second`: per-step variance b * |u| * timestep).
  * The noise comes from the world's own seeded stream: the same seed and controls give the same
  * run, whatever the planner draws from its own stream.
  */
@@ -33,7 +29,8 @@ import { Rng } from '../common/rng';
 export function noiseStd(noise: NoiseModel, u: Control, timestep: number, reach?: number): number {
   if (noise.kind === 'constant') return Math.sqrt(noise.variance);
   const beta = noise.slope * controlMagnitude(u, reach);
-  return noise.reading === 'variance-per-second' ? Math.sqrt(beta * timestep) : beta;
+  if (noise.reading === 'variance-per-second') return Math.sqrt(beta * timestep);
+  return noise.reading === 'variance-per-step' ? Math.sqrt(beta) : beta;
 }
 
 /** The reach controlMagnitude needs for a scene's controls: the gripper's, none for the pusher. */

@@ -135,15 +135,16 @@ export const noiseSchema = z.discriminatedUnion('kind', [
   /** ISRR 2019 Eq. 14: N(0, variance) on every velocity, every MuJoCo step. */
   z.object({ kind: z.literal('constant'), variance: nonNegative }).strict(),
   /**
-   * WAFR 2018 Eq. 9-10, beta(u) = b * |u|, read (execution-world.ts) as the per-step standard
-   * deviation (`std`, the default) or as the kicks' variance per second of simulated time
-   * (`variance-per-second`: per-step variance b * |u| * timestep, the same spread at any step).
+   * WAFR 2018 Eq. 9-10, beta(u) = b * |u|, read (execution-world.ts, docs/noise.md) as the
+   * per-step standard deviation (`std`, the default), as the variance of each simulation step's
+   * kick (`variance-per-step`, the papers' words), or as the kicks' variance per second of
+   * simulated time (`variance-per-second`: per-step variance b * |u| * timestep).
    */
   z
     .object({
       kind: z.literal('action-proportional'),
       slope: nonNegative,
-      reading: z.enum(['std', 'variance-per-second']).optional(),
+      reading: z.enum(['std', 'variance-per-step', 'variance-per-second']).optional(),
     })
     .strict(),
 ]);

@@ -134,8 +134,11 @@ describe('sweep report', () => {
     expect(page).toContain('## wafr-sweep\n');
     expect(page).toContain('**Stale:** b = 0.1: x');
     expect(page).toContain('| [0.05](experiments/wafr-sweep/b-0.05/results.md) | coarse/mpc |');
-    // Its differences, from the level folders' runs: at b = 0.1, TAMPC 3/3 against MPC 1/3.
-    expect(page).toContain('| 0.1 | coarse/tampc vs coarse/mpc | 3/3 vs 1/3 | 0.400 | 6.0 vs 22.0 | 0.250 |');
+    // Its differences, paired by scene from the level folders' runs: at b = 0.1, TAMPC 3/3 against
+    // MPC 1/3, MPC's two failures at the 180 s limit.
+    expect(page).toContain(
+      '| 0.1 | coarse/tampc vs coarse/mpc | 3/3 vs 1/3 | 2 vs 0 | 0.500 | 6.0 vs 180.0 | 0.250 |',
+    );
     expect(page).toContain('![wafr-sweep: success rate against noise](experiments/wafr-sweep/success.svg)');
     expect(page).toContain('(experiments/wafr-sweep/task-time.svg)');
   });
@@ -143,9 +146,8 @@ describe('sweep report', () => {
 
 /**
  * Two planners over ten scenes at three levels, for the differences table: at b = 0 TAMPC
- * succeeds everywhere and MPC nowhere; at b = 0.05 both always succeed, with overlapping times
- * (too many relabelings to enumerate: the permutation test draws them from its seed); at b = 0.1
- * each succeeds on three scenes, TAMPC in 4-6 s and MPC in 20-22 s.
+ * succeeds everywhere and MPC nowhere; at b = 0.05 both always succeed, with overlapping times;
+ * at b = 0.1 both succeed on the same three scenes, TAMPC in 4-6 s and MPC in 20-22 s.
  */
 function differencesSweep(dir: string): void {
   const at = (b: number, s: number, model: string): [outcome: 'success' | 'failure', time: number] => {
@@ -167,36 +169,45 @@ describe('differences between planners in a sweep', () => {
   differencesSweep(dir);
   const sweep = writeSweepReport(dir);
   const runs = readSweepRuns(dir, sweep);
-  const [none, low, high] = sweep.levels.map((l) => modelDifferences(models, runs.get(l.folder)!));
+  // wafr-low-accuracy's time limit, at which a failed run's time is set.
+  const limit = 180;
+  const [none, low, high] = sweep.levels.map((l) => modelDifferences(models, runs.get(l.folder)!, limit));
 
-  it("tests each level's pair: Fisher's exact test on success, a permutation test on the times of successful runs", () => {
-    // 10/10 against 0/10: both tables as extreme, each of probability 1 / C(20, 10).
+  it("pairs each level's runs by scene: McNemar's exact test on success, the signed-rank test on censored times", () => {
+    // 10 scenes only TAMPC succeeded on: p = 2 / 2^10 both ways, its times all below the limit.
     expect(none).toHaveLength(1);
-    expect(none![0]!.pSuccess).toBeCloseTo(2 / 184756, 12);
-    expect(none![0]!.pSuccess).toBeCloseTo(1.0825e-5, 8);
-    // No successful MPC run to time.
-    expect(none![0]!.pTime).toBeNaN();
+    expect(none![0]).toMatchObject({ scenes: 10, onlyA: 10, onlyB: 0, medianB: limit, faster: 'a' });
+    expect(none![0]!.pSuccess).toBeCloseTo(2 / 1024, 12);
+    expect(none![0]!.pTime).toBeCloseTo(2 / 1024, 12);
     expect(low![0]!.pSuccess).toBe(1);
-    // Three times against three: of the C(6, 3) = 20 relabelings only the one seen and its mirror
-    // are as far apart, so p = 2/20 exactly.
-    expect(high![0]).toMatchObject({ successesA: 3, runsA: 10, successesB: 3, runsB: 10, pSuccess: 1 });
-    expect(high![0]!.pTime).toBeCloseTo(0.1, 12);
+    // Both fail on 7 scenes (tied at the limit, left out); on 3 TAMPC is 16 s faster: W+ = 0 of
+    // 2^3 sign assignments, p = 2/8.
+    expect(high![0]).toMatchObject({
+      successesA: 3,
+      successesB: 3,
+      onlyA: 0,
+      onlyB: 0,
+      pSuccess: 1,
+      faster: 'a',
+    });
+    expect(high![0]!.pTime).toBeCloseTo(0.25, 12);
   });
 
   it('prints one row per level and pair in results.md, p < 0.05 marked and the count of comparisons stated', () => {
     const md = readFileSync(path.join(dir, 'results.md'), 'utf8');
     expect(md).toContain('uncorrected for the 3 pairs over all levels):');
-    expect(md).toContain('| b | models | success | p | task time, successful runs (s) | p |');
     expect(md).toContain(
-      '| 0 | coarse/tampc vs coarse/mpc | 10/10 vs 0/10 | < 0.001 **(differ)** | 4.5 vs – | – |',
+      '| b | models | success | only one succeeded | p | median task time, failures at 180 s (s) | p |',
     );
-    expect(md).toContain('| 0.1 | coarse/tampc vs coarse/mpc | 3/10 vs 3/10 | 1.000 | 5.0 vs 21.0 | 0.100 |');
     expect(md).toMatch(
-      /^\| 0\.05 \| coarse\/tampc vs coarse\/mpc \| 10\/10 vs 10\/10 \| 1\.000 \| 14\.5 vs 15\.5 \| 0\.\d{3} \|$/m,
+      /^\| 0 \| coarse\/tampc vs coarse\/mpc \| 10\/10 vs 0\/10 \| 10 vs 0 \| 0\.002 \*\*\(differ\)\*\* \| 4\.\d vs 180\.0 \| 0\.002 \*\*\(differ\)\*\* \|$/m,
+    );
+    expect(md).toContain(
+      '| 0.1 | coarse/tampc vs coarse/mpc | 3/10 vs 3/10 | 0 vs 0 | 1.000 | 180.0 vs 180.0 | 0.250 |',
     );
   });
 
-  it("gives the results page's sweep section the rows the same runs get as an experiment of their own", () => {
+  it("gives the results page's sweep section the rows the same runs get as an experiment of their own, counted once", () => {
     const root = resultsRoot('differences-root');
     cpSync(dir, path.join(root, 'docs/experiments/sweep'), { recursive: true });
     // Level b = 0.05 again as an ordinary experiment folder, its report written as the runner does.
@@ -204,11 +215,14 @@ describe('differences between planners in a sweep', () => {
     cpSync(levelDir(dir, 0.05), single, { recursive: true });
     writeReport(single, 'single', readRunRecords(single), models);
     const page = generatedResults(root)['docs/results.md'];
-    const rowOf = (prefix: string): string => page.split('\n').find((l) => l.startsWith(prefix))!;
-    const experimentRow = rowOf('| coarse/tampc vs coarse/mpc | 10/10 vs 10/10 |');
-    expect(experimentRow).toMatch(/\| 0\.\d{3} \|$/);
-    expect(rowOf('| 0.05 | coarse/tampc vs')).toBe(`| 0.05 ${experimentRow}`);
-    expect(page).toContain('| 0 | coarse/tampc vs coarse/mpc | 10/10 vs 0/10 | < 0.001 **(differ)** |');
+    const rowOf = (prefix: string): string | undefined => page.split('\n').find((l) => l.startsWith(prefix));
+    expect(rowOf('| coarse/tampc vs coarse/mpc | 10/10 vs 10/10 |')).toMatch(/\| 0\.\d{3} \|$/);
+    // The sweep's level holds the same runs as `single`: tested there, not again in the sweep.
+    expect(rowOf('| 0.05 | coarse/tampc vs')).toBeUndefined();
+    expect(page).toContain('b = 0.05 holds the same runs as single and is tested there, once.');
+    expect(page).toContain(
+      '| 0 | coarse/tampc vs coarse/mpc | 10/10 vs 0/10 | 10 vs 0 | 0.002 **(differ)** |',
+    );
   });
 });
 

@@ -62,6 +62,15 @@ describe('execution world', () => {
     expect(noiseStd(noisy, [0, 0], 0.001)).toBeCloseTo(0.01, 12);
   });
 
+  it("reads WAFR b |u| as each step's variance (the papers' words, docs/noise.md): kick sqrt(b |u|), whatever the step", () => {
+    const b = { kind: 'action-proportional', slope: 0.075, reading: 'variance-per-step' } as const;
+    expect(noiseStd(b, [0, 0], 0.001)).toBe(0);
+    expect(noiseStd(b, [0.1, 0], 0.001)).toBeCloseTo(Math.sqrt(0.0075), 12);
+    expect(noiseStd(b, [0.1, 0], 0.005)).toBe(noiseStd(b, [0.1, 0], 0.001));
+    // ISRR's fixed variance is read the same way: 1e-4 per step, a 0.01 m/s kick.
+    expect(noiseStd({ kind: 'constant', variance: 1e-4 }, [0.1, 0], 0.001)).toBeCloseTo(0.01, 12);
+  });
+
   it('reads WAFR b |u| as a variance per second: per-step variance b |u| dt, the same spread at any step', () => {
     const b = { kind: 'action-proportional', slope: 0.075, reading: 'variance-per-second' } as const;
     expect(noiseStd(b, [0, 0], 0.001)).toBe(0);

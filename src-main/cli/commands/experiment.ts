@@ -27,9 +27,11 @@ import {
   shardScenes,
 } from '../../experiments/runner';
 import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
+import { verifyFull } from '../../experiments/verification';
 import { runSweep, writeSweepReport } from '../../experiments/sweep';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
+import type { Shard } from '../../common/shard';
 import { wholeNumber } from '../whole-number';
 import { registerExperimentSlurmCommands } from './experiment-slurm';
 
@@ -121,6 +123,43 @@ function checkNoiseSlope(task: Task, b: number | undefined, option = '--noise-sl
 /** The sweep report's table as written to results.md. */
 function printSweepReport(outDir: string): void {
   process.stdout.write(`${readFileSync(path.join(outDir, 'results.md'), 'utf8')}\n`);
+}
+
+/** `experiment verify DIR --full`: every scene of the shard, every model, and the record written. */
+async function verifyFullCli(dir: string, loaded: LoadedTask, shard: Shard): Promise<void> {
+  const config = readExperimentFile(dir);
+  const bar = new ProgressBar(shardScenes(config.scenes, shard).length * config.models.length);
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await verifyFull({
+      dir,
+      taskDef: loaded.task,
+      scene: loaded.scene,
+      shard,
+      inputs: { taskFile: loaded.file, sceneFile: loaded.sceneFile },
+      onInputs: (check) => {
+        for (const line of describeInputCheck(check)) process.stdout.write(`${dir}: ${line}\n`);
+      },
+      signal: abort.signal,
+      onProgress: (note) => {
+        if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
+        else bar.tick(note);
+      },
+    });
+    if (result.ok) {
+      process.stdout.write(`${dir}: ${result.runs} runs repeat bit for bit; recorded in ${result.record}\n`);
+      return;
+    }
+    process.stdout.write(`${dir}: differs at ${describeDifference(result.difference)}\n`);
+    process.exitCode = EXIT_FAILURE;
+  } catch (e) {
+    if (e instanceof VerifyError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
 
 function report(outDir: string, task: string, models: string[], json: boolean | undefined): void {
@@ -344,9 +383,13 @@ export function registerExperimentCommand(program: Command): void {
     .argument('<dir>', 'experiment folder (experiment.json and runs/)')
     .option(
       '--scene <list>',
-      'comma-separated scene indices to rerun for every model (the parent command takes --scenes)',
-      '0',
+      'comma-separated scene indices to rerun for every model (the parent command takes --scenes; default: 0)',
     )
+    .option(
+      '--full',
+      'rerun every scene of every model, whole runs, and record the check in <dir>/verification/ (npm run results reads it)',
+    )
+    .option('--shard <i/n>', 'with --full: only scenes i, i+n, i+2n, ... (run shards side by side)', '0/1')
     .option('--only <list>', "comma-separated model specs to rerun (default: all of the experiment's)")
     .option('--max-actions <N>', 'compare only the first N actions of each run (default: whole runs)')
     .option(
@@ -354,12 +397,30 @@ export function registerExperimentCommand(program: Command): void {
       'the task file, when the experiment ran one that is not shipped (the parent command takes --task)',
     )
     .action(
-      async (dir: string, opts: { scene: string; only?: string; maxActions?: string; taskFile?: string }) => {
+      async (
+        dir: string,
+        opts: {
+          scene?: string;
+          only?: string;
+          maxActions?: string;
+          taskFile?: string;
+          full?: boolean;
+          shard: string;
+        },
+      ) => {
         requireFile(path.join(dir, 'experiment.json'), 'verify');
         const config = readExperimentFile(dir);
         const loaded = loadTask(opts.taskFile ?? config.task);
         const { task, scene } = loaded;
-        const scenes = opts.scene.split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
+        if (opts.full) {
+          if (opts.scene !== undefined || opts.only !== undefined || opts.maxActions !== undefined)
+            throw new UsageError(
+              '--full reruns every scene of every model: drop --scene, --only and --max-actions',
+            );
+          await verifyFullCli(dir, loaded, parseShard(opts.shard));
+          return;
+        }
+        const scenes = (opts.scene ?? '0').split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
         const only = opts.only
           ?.split(',')
           .map((m) => m.trim())

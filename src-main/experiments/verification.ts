@@ -1,0 +1,164 @@
+/**
+ * Full-verification records: `parapush experiment verify DIR --full [--shard i/n]` reruns every
+ * scene of every model (or shard i's scenes) and, when all repeat bit for bit, writes what it
+ * checked as data, DIR/verification/shard-<i>-of-<n>.json: the commit, the models and the scenes.
+ * Shards write files of their own, so they run as separate processes side by side. An experiment
+ * is fully verified at a commit when the records of that commit cover every scene of every model;
+ * the results page marks one whose latest full verification is older than the last change to
+ * what moves results (physics, planning, Parareal, the learned and fine models, tasks, scenes).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { appRoot } from '../common/paths';
+import type { Shard } from '../common/shard';
+import { readStoredJson } from '../common/stored-json';
+import { commitPattern, currentCommit } from './provenance';
+import { configOf, readExperimentFile, shardScenes } from './runner';
+import { verifyExperiment, type VerifyOptions, type VerifyResult } from './verify';
+
+export const verificationRecordSchema = z
+  .object({
+    /** The commit whose code reran the runs ("-dirty": uncommitted changes; never counts). */
+    commit: z.string().regex(commitPattern),
+    models: z.array(z.string()).min(1),
+    /** Scene indices rerun for every model, whole runs, each repeating bit for bit. */
+    scenes: z.array(z.number().int().min(0)),
+  })
+  .strict();
+export type VerificationRecord = z.infer<typeof verificationRecordSchema>;
+
+/** The paths whose changes can move an experiment's results. */
+export const RESULT_MOVING_PATHS = [
+  'src-shared/physics',
+  'src-main/planning',
+  'src-main/parareal',
+  'src-main/learned',
+  'src-workers',
+  'resources/tasks',
+  'resources/scenes',
+  'resources/models',
+];
+
+const recordDir = (dir: string): string => path.join(dir, 'verification');
+
+/** Writes shard `shard`'s record of a full verification (atomically). */
+export function writeVerificationRecord(dir: string, shard: Shard, record: VerificationRecord): string {
+  const file = path.join(recordDir(dir), `shard-${shard.index}-of-${shard.count}.json`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(verificationRecordSchema.parse(record), null, 2)}\n`);
+  renameSync(tmp, file);
+  return file;
+}
+
+export function readVerificationRecords(dir: string): VerificationRecord[] {
+  const d = recordDir(dir);
+  if (!existsSync(d)) return [];
+  return readdirSync(d)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => readStoredJson(path.join(d, f), verificationRecordSchema, { what: 'verification record' }));
+}
+
+/**
+ * The commits at which the records cover every one of `scenes` scenes for every one of `models`
+ * (uncommitted code never counts).
+ */
+export function fullyVerifiedCommits(
+  records: readonly VerificationRecord[],
+  models: readonly string[],
+  scenes: number,
+): string[] {
+  const commits = [...new Set(records.map((r) => r.commit))].filter((c) => !c.endsWith('-dirty'));
+  return commits.filter((commit) =>
+    models.every((m) => {
+      const seen = new Set(
+        records.filter((r) => r.commit === commit && r.models.includes(m)).flatMap((r) => r.scenes),
+      );
+      return Array.from({ length: scenes }, (_, s) => s).every((s) => seen.has(s));
+    }),
+  );
+}
+
+/** What the code's history says about results-moving changes (git in the checkout). */
+export interface CodeHistory {
+  /** The last commit that changed a results-moving path. */
+  lastChange: string | null;
+  /** Whether `ancestor` is `commit` or comes before it. */
+  isAncestor(ancestor: string, commit: string): boolean;
+}
+
+export function gitHistory(root: string = appRoot): CodeHistory {
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-C', root, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  let lastChange: string | null;
+  try {
+    lastChange = git('log', '-1', '--format=%H', '--', ...RESULT_MOVING_PATHS) || null;
+  } catch {
+    // Not a git checkout: no change is known, so any full verification counts as current.
+    lastChange = null;
+  }
+  return {
+    lastChange,
+    isAncestor: (ancestor, commit) => {
+      try {
+        git('merge-base', '--is-ancestor', ancestor, commit);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+export type VerificationState =
+  { state: 'current'; commit: string } | { state: 'older'; commit: string } | { state: 'none' };
+
+/** Whether an experiment's latest full verification is at the current code for what moves results. */
+export function verificationState(
+  records: readonly VerificationRecord[],
+  models: readonly string[],
+  scenes: number,
+  history: CodeHistory,
+): VerificationState {
+  const full = fullyVerifiedCommits(records, models, scenes);
+  if (full.length === 0) return { state: 'none' };
+  const last = history.lastChange;
+  const current = full.find((c) => last === null || history.isAncestor(last, c));
+  return current ? { state: 'current', commit: current } : { state: 'older', commit: full[0]! };
+}
+
+/** The results page's words for it. */
+export function verificationText(v: VerificationState): string {
+  if (v.state === 'current')
+    return `Fully verified (every scene, every model) at \`${v.commit.slice(0, 12)}\`.`;
+  if (v.state === 'older')
+    return `**Full verification out of date:** last at \`${v.commit.slice(0, 12)}\`, older than the last change to physics, planning, Parareal, models or tasks; rerun \`npx parapush experiment verify DIR --full\`.`;
+  return '**Not fully verified** at any commit: `npx parapush experiment verify DIR --full` reruns every scene of every model.';
+}
+
+/**
+ * A full verification of shard `shard` of an experiment: every scene of the shard, every model,
+ * whole runs. When all repeat, the record of what was checked is written (at `commit`, the
+ * checkout's by default) and its file returned with the result; a difference writes nothing.
+ */
+export async function verifyFull(
+  o: Omit<VerifyOptions, 'scenes' | 'models' | 'maxActions' | 'adjustTask'> & {
+    shard: Shard;
+    commit?: string;
+  },
+): Promise<VerifyResult & { record: string | null }> {
+  const file = readExperimentFile(o.dir);
+  const { models, scenes: count } = configOf(file);
+  const scenes = shardScenes(count, o.shard);
+  const { shard, commit, ...rest } = o;
+  const result = await verifyExperiment({ ...rest, scenes, models });
+  if (!result.ok) return { ...result, record: null };
+  const record = writeVerificationRecord(o.dir, shard, { commit: commit ?? currentCommit(), models, scenes });
+  return { ...result, record };
+}

@@ -1,0 +1,192 @@
+/**
+ * The papers' claims against synthetic experiments: relative claims by the paired tests, measured
+ * only within one run of the code; point figures reproduced only with every claim on their row;
+ * the benches' accuracy claims against their intervals.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { benchClaims, errorVerdict } from '../../src-main/experiments/bench-claims';
+import {
+  pointVerdict,
+  scoreClaim,
+  verdictText,
+  type ClaimExperiment,
+  type PaperFigure,
+  type RelativeClaim,
+} from '../../src-main/experiments/claims';
+import type { SummaryRow } from '../../src-main/experiments/summary-file';
+import { runRecord } from '../helpers/tiny-task';
+
+const COMMIT = 'c'.repeat(40);
+/** The three models' roles: FAST about 10 s everywhere, SLOW about 20 s, FLAKY fails every other scene. */
+const FAST = 'fine';
+const SLOW = 'coarse';
+const FLAKY = 'parareal:1';
+
+/** An experiment of 20 scenes; `outcome(model, scene)` gives each run's result and time. */
+function experiment(
+  name: string,
+  outcome: (model: string, scene: number) => ['success' | 'failure', number],
+  commit = COMMIT,
+): ClaimExperiment {
+  const models = [FAST, SLOW, FLAKY];
+  return {
+    name,
+    file: { task: 't', models, scenes: 20, seed: 1, commit, command: 'x' },
+    runs: models.flatMap((m) => Array.from({ length: 20 }, (_, s) => runRecord(m, s, ...outcome(m, s)))),
+    timeLimit: 100,
+  };
+}
+
+/** FAST: about 10 s everywhere; SLOW: about 20 s; FLAKY: fails every other scene (after 5 s), else 15 s. */
+const exp = experiment('e', (m, s) =>
+  m === FAST
+    ? ['success', 10 + s * 0.01]
+    : m === SLOW
+      ? ['success', 20 + s * 0.02]
+      : s % 2
+        ? ['failure', 5]
+        : ['success', 15],
+);
+
+const claim = (c: Partial<RelativeClaim>): RelativeClaim => ({
+  claim: 'x',
+  source: 'paper',
+  metric: 'task-time',
+  relation: 'better',
+  a: { experiment: 'e', model: FAST },
+  b: { experiment: 'e', model: SLOW },
+  ...c,
+});
+
+describe('relative claims', () => {
+  it('reproduce in the direction the paired test finds, and are contradicted against it', () => {
+    expect(scoreClaim(claim({}), [exp]).verdict).toBe('reproduces');
+    const reversed = scoreClaim(
+      claim({ a: { experiment: 'e', model: SLOW }, b: { experiment: 'e', model: FAST }, cause: 'why' }),
+      [exp],
+    );
+    expect(reversed.verdict).toBe('contradicted');
+    expect(verdictText(reversed)).toBe('**contradicted**: why');
+  });
+
+  it('count a failure as slower than any completed run, and judge success by discordant scenes', () => {
+    // FLAKY's failures end after 5 s, but count at the 100 s limit: FAST is faster.
+    expect(scoreClaim(claim({ b: { experiment: 'e', model: FLAKY } }), [exp]).verdict).toBe('reproduces');
+    const success = scoreClaim(claim({ metric: 'success', b: { experiment: 'e', model: FLAKY } }), [exp]);
+    expect(success.difference).toMatchObject({ onlyA: 10, onlyB: 0 });
+    expect(success.verdict).toBe('reproduces');
+    // Both always succeed: no difference, so "better" is not shown and "similar" reproduces.
+    expect(scoreClaim(claim({ metric: 'success' }), [exp]).verdict).toBe('not shown');
+    expect(scoreClaim(claim({ metric: 'success', relation: 'similar' }), [exp]).verdict).toBe('reproduces');
+    expect(scoreClaim(claim({ relation: 'similar' }), [exp]).verdict).toBe('contradicted');
+  });
+
+  it('are not measured across commits or without the experiment, and say what is missing', () => {
+    const other = experiment('o', () => ['success', 30], 'd'.repeat(40));
+    const apart = scoreClaim(claim({ b: { experiment: 'o', model: SLOW }, missing: 'one run' }), [
+      exp,
+      other,
+    ]);
+    expect(apart.verdict).toBe('not measured');
+    expect(apart.difference).not.toBeNull();
+    expect(verdictText(apart)).toBe(
+      '**not measured** in one run (the sides ran at commits ccccccc and ddddddd); missing: one run',
+    );
+    expect(scoreClaim(claim({ b: { experiment: 'none', model: SLOW } }), [exp]).why).toBe(
+      'no committed experiment none',
+    );
+  });
+});
+
+describe('point figures', () => {
+  const row: SummaryRow = {
+    model: FAST,
+    runs: 30,
+    successes: 27,
+    successRate: 0.9,
+    successLow: 0.74,
+    successHigh: 0.97,
+    taskTime: { mean: 20, ci95: 2 },
+    taskTimeAll: { mean: 22, ci95: 3 },
+    planningPerStep: { mean: 0.4, ci95: 0.01, max: 1 },
+    actions: { mean: 10, ci95: 1 },
+    outcomes: { success: 27, 'action-limit': 3 },
+  };
+  const figure = (metric: PaperFigure['metric'], value: number): PaperFigure => ({
+    experiment: 'e',
+    model: FAST,
+    metric,
+    value,
+    source: 'paper',
+  });
+
+  it('inside our 95% interval reproduce, outside it better or fall short', () => {
+    const v = (f: PaperFigure): string | undefined => pointVerdict(row, f, [])?.verdict;
+    expect(v(figure('success', 0.8))).toBe('reproduces');
+    expect(v(figure('success', 0.5))).toBe('betters');
+    expect(v(figure('success', 1))).toBe('falls short');
+    expect(v(figure('task-time', 21.5))).toBe('reproduces');
+    expect(v(figure('task-time', 240))).toBe('betters');
+    expect(
+      pointVerdict({ ...row, taskTime: { mean: null, ci95: null } }, figure('task-time', 5), []),
+    ).toBeNull();
+  });
+
+  it('reproduce or better only when every relative claim on their row reproduces', () => {
+    const contradicted = scoreClaim(
+      claim({ a: { experiment: 'e', model: SLOW }, b: { experiment: 'e', model: FAST } }),
+      [exp],
+    );
+    const held = scoreClaim(claim({}), [exp]);
+    expect(pointVerdict(row, figure('success', 0.8), [held])?.verdict).toBe('reproduces');
+    const v = pointVerdict(row, figure('success', 0.5), [held, contradicted]);
+    expect(v?.verdict).toBe('not reproduced');
+    expect(v?.failing).toEqual([contradicted]);
+    // Falling short stays falling short.
+    expect(pointVerdict(row, figure('success', 1), [contradicted])?.verdict).toBe('falls short');
+  });
+});
+
+describe("the benches' claims", () => {
+  it('score an error figure against our interval: lower is better', () => {
+    expect(errorVerdict(6.39, 2.9, 0.3)).toBe('betters');
+    expect(errorVerdict(6.39, 17.1, 2.8)).toBe('falls short');
+    expect(errorVerdict(3, 2.9, 0.3)).toBe('reproduces');
+  });
+
+  it('judge "K = 2 within the real-world spread" by our whole interval, per slider shape', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'parapush-bench-claims-'));
+    try {
+      mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+      const row = (model: string, mm: number, deg: number) => ({
+        model,
+        'trans mm': mm,
+        '+-95% mm': 1,
+        'rot deg': deg,
+        '+-95% deg': 0.5,
+        'paper mm': 6.39,
+        'paper deg': 3.82,
+      });
+      writeFileSync(
+        path.join(root, 'bench/results/parareal.json'),
+        JSON.stringify({
+          table1: {
+            samples: 100,
+            box: { rows: [row('parareal:2', 3, 1)] },
+            // 7.5 + 1 mm reaches past the 8.1 mm spread: not within it.
+            cylinder: { rows: [row('parareal:2', 7.5, 1)] },
+          },
+        }),
+      );
+      const md = benchClaims(root).join('\n');
+      expect(md).toContain('| box | 3.0 ± 1.0 mm, 1.0 ± 0.5 deg | **reproduces** |');
+      expect(md).toContain('| cylinder | 7.5 ± 1.0 mm, 1.0 ± 0.5 deg | **contradicted** |');
+      expect(md).not.toContain('CVS 2020 Fig. 2');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

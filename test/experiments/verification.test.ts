@@ -1,0 +1,95 @@
+/**
+ * Full-verification records: `verify --full` on a tiny experiment writes what it checked per
+ * shard, the shards together cover it, a difference writes nothing, and the results page's state
+ * follows the code's history.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runExperiment } from '../../src-main/experiments/runner';
+import {
+  fullyVerifiedCommits,
+  readVerificationRecords,
+  verificationState,
+  verifyFull,
+  type CodeHistory,
+  type VerificationRecord,
+} from '../../src-main/experiments/verification';
+import { loadTaskFile } from '../../src-main/planning/task-file';
+import { repoRoot } from '../helpers/scenes';
+import { tinyTask } from '../helpers/tiny-task';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-verification-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const C1 = 'a'.repeat(40);
+const C2 = 'b'.repeat(40);
+const record = (commit: string, models: string[], scenes: number[]): VerificationRecord => ({
+  commit,
+  models,
+  scenes,
+});
+
+/** A linear history C1 -> C2, whose last results-moving change is `lastChange`. */
+const history = (lastChange: string | null): CodeHistory => ({
+  lastChange,
+  isAncestor: (a, c) => a === c || (a === C1 && c === C2),
+});
+
+describe('full verification state', () => {
+  const models = ['fine', 'coarse'];
+
+  it('is full at a commit only when its records cover every scene of every model', () => {
+    const shards = [record(C1, models, [0, 2]), record(C1, models, [1])];
+    expect(fullyVerifiedCommits(shards, models, 3)).toEqual([C1]);
+    expect(fullyVerifiedCommits(shards.slice(0, 1), models, 3)).toEqual([]);
+    expect(fullyVerifiedCommits([record(C1, ['fine'], [0, 1, 2])], models, 3)).toEqual([]);
+    expect(fullyVerifiedCommits([record(`${C1}-dirty`, models, [0, 1, 2])], models, 3)).toEqual([]);
+  });
+
+  it('is out of date once a results-moving change comes after it', () => {
+    const full = [record(C1, models, [0, 1, 2])];
+    expect(verificationState(full, models, 3, history(C1))).toEqual({ state: 'current', commit: C1 });
+    expect(verificationState(full, models, 3, history(C2))).toEqual({ state: 'older', commit: C1 });
+    expect(verificationState([...full, record(C2, models, [0, 1, 2])], models, 3, history(C2))).toEqual({
+      state: 'current',
+      commit: C2,
+    });
+    expect(verificationState([], models, 3, history(C1))).toEqual({ state: 'none' });
+  });
+});
+
+describe('verify --full on a tiny experiment', () => {
+  it('writes one record per shard, which together cover it; a changed task writes none', async () => {
+    const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
+    const task = tinyTask(isrr.task, { executedActions: 1 });
+    const dir = path.join(tmp, 'tiny');
+    await runExperiment({
+      task: 'isrr-obstacle',
+      models: ['coarse'],
+      scenes: 2,
+      seed: 1,
+      taskDef: task,
+      scene: isrr.scene,
+      workers: 1,
+      outDir: dir,
+      shard: { index: 0, count: 1 },
+    });
+    const base = { dir, taskDef: task, scene: isrr.scene, commit: C1 };
+    const first = await verifyFull({ ...base, shard: { index: 0, count: 2 } });
+    expect(first).toMatchObject({ ok: true, runs: 1 });
+    expect(path.basename(first.record!)).toBe('shard-0-of-2.json');
+    expect(fullyVerifiedCommits(readVerificationRecords(dir), ['coarse'], 2)).toEqual([]);
+    await verifyFull({ ...base, shard: { index: 1, count: 2 } });
+    expect(readVerificationRecords(dir)).toEqual([record(C1, ['coarse'], [0]), record(C1, ['coarse'], [1])]);
+    expect(fullyVerifiedCommits(readVerificationRecords(dir), ['coarse'], 2)).toEqual([C1]);
+
+    // Stronger execution noise: the same kicks, scaled, move the state after the first action.
+    const moved = structuredClone(task);
+    moved.execution.noise = { kind: 'constant', variance: 4e-4 };
+    const failed = await verifyFull({ ...base, taskDef: moved, commit: C2, shard: { index: 0, count: 1 } });
+    expect(failed).toMatchObject({ ok: false, record: null });
+    expect(readVerificationRecords(dir).map((r) => r.commit)).toEqual([C1, C1]);
+  }, 120_000);
+});
