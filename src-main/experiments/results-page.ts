@@ -23,6 +23,7 @@ import {
   type ScoredClaim,
 } from './claims';
 import { benchClaims } from './bench-claims';
+import { SOAK_BEGIN, SOAK_END, soakTable } from './soak-table';
 import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
 import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits } from './run-limits';
 import {
@@ -438,9 +439,11 @@ export function generatedResults(
         ),
       }
     : {};
+  const safety = readFileSync(path.join(root, 'docs/safety.md'), 'utf8');
   return {
     ...noise,
     ...reports,
+    'docs/safety.md': withGeneratedBlock(safety, SOAK_BEGIN, SOAK_END, soakTable(root)),
     'docs/cluster.md': withGeneratedBlock(
       withGeneratedBlock(cluster, COST_BEGIN, COST_END, costTable(costs)),
       WAFR_BEGIN,
