@@ -7,7 +7,13 @@ import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { labKindSchema, labViewSchema } from './lab-view';
 import { labConnectionSchema, setupTemplateSchema } from './lab-setup';
-import { modelRequestKindSchema, plannerPresetNameSchema, plannerSettingsSchema } from './planner-settings';
+import {
+  modelRequestKindSchema,
+  plannerPresetNameSchema,
+  plannerSettingsSchema,
+  runPlannerKindSchema,
+} from './planner-settings';
+import { plannerStepSchema } from './planner-events';
 import { runModeSchema, runPhaseSchema } from './run-lifecycle';
 
 /** Every IPC channel the shell uses; nothing else is handled or exposed. */
@@ -27,6 +33,7 @@ export const consoleChannelSchema = z.enum([
 export type ConsoleChannelName = z.infer<typeof consoleChannelSchema>;
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const stateVector = z.array(finite);
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
 /** A scene file name inside the scene library folder: no folders, no way out of it. */
 const sceneFileNameSchema = z
@@ -298,87 +305,6 @@ export const idleRunStatus: RunStatus = {
   armed: false,
 };
 
-const stateVector = z.array(finite);
-/** A control (contract/state.ts): the pusher's vx, vy (m/s), or the gripper's vx, vy, yaw rate, opening speed. */
-const action = z
-  .array(finite)
-  .min(2)
-  .max(4)
-  .describe(
-    'robot velocities: pusher vx, vy in m/s; gripper vx, vy (m/s), yaw rate (rad/s), opening speed (m/s)',
-  );
-
-export const plannerStepSchema = z
-  .object({
-    /** Executed action index, from 0. */
-    step: z.number().int().min(0),
-    /** Run time at which planning for this step started, s. */
-    time: nonNegative,
-    /** Slider ids in state-layout order (see contract/state.ts). */
-    sliderIds: z.array(z.string()).min(1),
-    /** The measured state planning started from. */
-    start: stateVector,
-    /** The chosen control sequence. */
-    plan: z.array(action).min(1),
-    controlDuration: finite.refine((v) => v > 0, 'must be greater than 0').describe('s'),
-    /** Predicted states at each control boundary, one trajectory per Parareal iteration (0 = coarse). */
-    predictions: z.array(
-      z.object({ iteration: z.number().int().min(0), states: z.array(stateVector) }).strict(),
-    ),
-    /** Largest slider pose change between successive Parareal iterations (convergence). */
-    convergence: z.array(
-      z.object({ iteration: z.number().int().min(1), translation: nonNegative, rotation: nonNegative }),
-    ),
-    /** Best cost after each optimizer iteration. */
-    costs: z.array(finite),
-    /** Optional sampled rollouts (positions only at control boundaries), for "rollout traces on demand". */
-    rollouts: z.array(z.array(stateVector)).optional(),
-    /**
-     * Asynchronous MPC, or a plan checked against a fresh observation before sending: how far the
-     * observation was from the state the plan started from (m, rad), and whether that difference
-     * made the loop plan again from the observation.
-     */
-    replan: z
-      .object({
-        divergence: z.object({ translation: nonNegative, rotation: nonNegative }).strict(),
-        replanned: z.boolean(),
-      })
-      .strict()
-      .optional(),
-    /**
-     * A run's first step, planned while its pre-flight ran from the table observed then: true when
-     * the plan sent is that one, false when the table had moved by arming and it was dropped for a
-     * fresh plan (replan says how far). Absent for every other step, every simulated run and logs
-     * written before runs planned ahead.
-     */
-    beforeArming: z.boolean().optional(),
-    timings: z
-      .object({
-        planning: nonNegative.describe('s, wall time to produce this plan'),
-        prediction: nonNegative.describe('s, wall time spent in predictions'),
-        /** Control sequences predicted to make this plan: its work, beside its time. Absent in older logs. */
-        sequences: z.number().int().min(0).optional(),
-        /**
-         * The workers' CPU time for those predictions, s: the plan's work per sequence measured
-         * so that other processes on the same cores do not stretch it (planning does). Absent in
-         * older logs.
-         */
-        workerCpu: nonNegative.optional(),
-        /**
-         * MuJoCo steps of those predictions, and the solver's iterations summed over them: the
-         * work, counted. Absent in older logs.
-         */
-        fineSteps: z.number().int().min(0).optional(),
-        solverIterations: z.number().int().min(0).optional(),
-        workers: z.number().int().min(0),
-        /** Parareal's speedup over the fine model in theory, N / K (ISRR 2019 Eq. 4); null without Parareal. */
-        theoreticalSpeedup: nonNegative.nullable(),
-      })
-      .strict(),
-  })
-  .strict();
-export type PlannerStep = z.infer<typeof plannerStepSchema>;
-
 /** One stage of the calibration wizard: its point pairs, its fit and whether the fit was saved. */
 export const calibrationStageSchema = z
   .object({
@@ -583,6 +509,12 @@ const sceneResult = z
 
 const calibrationResult = z.object({ calibration: calibrationWizardSchema }).strict();
 
+/** A planner the console offers, as the planner registry lists it (src-main/planning/planners.ts). */
+export const plannerKindEntrySchema = z
+  .object({ kind: runPlannerKindSchema, name: z.string(), description: z.string() })
+  .strict();
+export type PlannerKindEntry = z.infer<typeof plannerKindEntrySchema>;
+
 export const snapshotSchema = z
   .object({
     scene: sceneSchema.nullable(),
@@ -590,6 +522,8 @@ export const snapshotSchema = z
     sceneSource: sceneSourceSchema.nullable(),
     settings: plannerSettingsSchema,
     presets: z.array(z.object({ name: plannerPresetNameSchema, label: z.string() }).strict()),
+    /** The planners the settings may choose, from the planner registry. */
+    planners: z.array(plannerKindEntrySchema),
     run: runStatusSchema,
     /** Why a real run cannot start (no real lab configured), with how to configure one; null: it can. */
     realRun: z.string().nullable(),
