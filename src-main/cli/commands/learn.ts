@@ -161,6 +161,14 @@ export function registerLearnCommand(program: Command): void {
     .command('learn')
     .description('the learned coarse model (CVS 2020): generate fine-model data, train, evaluate');
 
+  addGenerateCommand(learn);
+  addMergeCommand(learn);
+  addTrainCommand(learn);
+  addEvaluateCommand(learn);
+}
+
+/** `learn generate`: fine-model transitions on the worker pool (resumable, shardable). */
+function addGenerateCommand(learn: Command): void {
   learn
     .command('generate')
     .description('generate transitions with the fine model on the worker pool (resumable, shardable)')
@@ -271,7 +279,10 @@ export function registerLearnCommand(program: Command): void {
       if (full) reportDataset(o.out, full);
       else reportMissing(o.out);
     });
+}
 
+/** `learn merge`: generated shards joined into one data set. */
+function addMergeCommand(learn: Command): void {
   learn
     .command('merge')
     .description('copy the blocks of shard directories into one and assemble the data set when all are there')
@@ -284,7 +295,10 @@ export function registerLearnCommand(program: Command): void {
       if (full) reportDataset(o.into, full);
       else reportMissing(o.into);
     });
+}
 
+/** `learn train`: the learned coarse model trained on a data set. */
+function addTrainCommand(learn: Command): void {
   learn
     .command('train')
     .description('train the coarse network on a data set; writes weights, statistics, model card, loss curve')
@@ -418,7 +432,10 @@ export function registerLearnCommand(program: Command): void {
         `model in ${o.out}: ${result.history.length} epochs (best ${result.bestEpoch}, ${result.stoppedBy}), validation loss ${best.valLoss.toPrecision(4)} (MSE ${best.valMse.toPrecision(4)}, penetration ${best.valPenetration.toPrecision(4)} mm^2), ${result.seconds.toFixed(0)} s\n`,
       );
     });
+}
 
+/** `learn evaluate`: a trained model against the fine model. */
+function addEvaluateCommand(learn: Command): void {
   learn
     .command('evaluate')
     .description('single-step error of the learned and the analytical coarse model against the fine model')
