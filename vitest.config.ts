@@ -9,20 +9,20 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  * with other test files would starve their event loops and trip the very safety stops they test.
  */
 const realtime = [
-  'test/lab/supervised-run.test.ts',
-  'test/lab/plan-before-arming.test.ts',
-  'test/lab/mocap-freeze.test.ts',
-  'test/lab/scene-guard-faults.test.ts',
-  'test/lab/robot-state-faults.test.ts',
-  'test/lab/mocap-order-faults.test.ts',
-  'test/lab/mocap-spoofing.test.ts',
+  'test/virtual-lab/supervised-run.test.ts',
+  'test/virtual-lab/plan-before-arming.test.ts',
+  'test/virtual-lab/mocap-freeze.test.ts',
+  'test/virtual-lab/scene-guard-faults.test.ts',
+  'test/virtual-lab/robot-state-faults.test.ts',
+  'test/virtual-lab/mocap-order-faults.test.ts',
+  'test/virtual-lab/mocap-spoofing.test.ts',
   'test/mocap/spoofing-loopback.test.ts',
-  'test/lab/start-order-faults.test.ts',
-  'test/lab/headless-run-crash.test.ts',
-  'test/lab/gripper-lab.test.ts',
-  'test/lab/controller-profiles.test.ts',
-  'test/lab/motive-commissioning.test.ts',
-  'test/lab/controller-commissioning.test.ts',
+  'test/virtual-lab/start-order-faults.test.ts',
+  'test/virtual-lab/headless-run-crash.test.ts',
+  'test/virtual-lab/gripper-lab.test.ts',
+  'test/virtual-lab/controller-profiles.test.ts',
+  'test/virtual-lab/motive-commissioning.test.ts',
+  'test/virtual-lab/controller-commissioning.test.ts',
   'test/robot/blocking-stop.test.ts',
   'test/conformance/blocking-stopl.test.ts',
   'test/cli/lab-check.test.ts',
@@ -43,7 +43,7 @@ const realtime = [
   // A one-node Slurm cluster whose jobs take both cores; its test cancels a task between two runs.
   'test/experiments/slurm.test.ts',
   'test/console/program-restart.test.ts',
-  'test/lab/lab-thread-stall.test.ts',
+  'test/virtual-lab/lab-thread-stall.test.ts',
   'test/bench/dry-run-soak.test.ts',
   'test/e2e/**/*.test.ts',
 ];
@@ -60,7 +60,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    setupFiles: ['test/setup/fast-check-seed.ts'],
+    setupFiles: ['test/vitest-setup/fast-check-seed.ts'],
     // Gripper ranges measured by tests go to a scratch folder, never the user's data folder.
     env: { PARAPUSH_GRIPPER_DIR: path.join(os.tmpdir(), 'parapush-test-grippers') },
     projects: [

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
-import { layoutForScene, type State, type StateLayout } from '#contract/state';
+import { layoutForScene, type State, type StateLayout, type Control } from '#contract/state';
 import { singleStepError } from '../src-main/learned/evaluate';
 import {
   DEFAULT_BLOCK_SIZE,
@@ -33,7 +33,6 @@ import { defaultLearnedModelDir, LearnedCoarseModel } from '../src-main/learned/
 import { defaultSamplingSettings, sampleTransitionStart } from '../src-main/learned/sampling';
 import { unpadState } from '../src-main/learned/slots';
 import { tfBackendReady } from '../src-main/learned/tf-backend';
-import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { parseModelSpec } from '../src-main/parareal/model-choice';

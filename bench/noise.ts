@@ -19,7 +19,7 @@ import type { State } from '#contract/state';
 import { deriveSeed, Rng } from '../src-main/common/rng';
 import { sampleScene } from '../src-main/experiments/initial-states';
 import { sceneSeed } from '../src-main/experiments/runner';
-import { TaskGeometry } from '../src-main/planning/outcome';
+import { TaskGeometry } from '../src-main/planning/task-geometry';
 import { controlMagnitude } from '../src-main/planning/control-space';
 import { loadTaskFile } from '../src-main/planning/task-file';
 import { printTable, writeResult, type Row } from './report';

@@ -14,9 +14,8 @@
 import os from 'node:os';
 import { requirePusher, type Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
-import { layoutForScene, wrapAngle, type State, type StateLayout } from '#contract/state';
+import { layoutForScene, wrapAngle, type State, type StateLayout, type Control } from '#contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
-import type { Control } from '../src-main/parareal/parareal';
 import { createPredictor } from '../src-main/parareal/predictor';
 import { estimateBatchCost } from '../src-main/parareal/model-choice';
 import { earlierParts, meanCi95, printTable, writeResult, type Row } from './report';

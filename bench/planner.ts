@@ -24,6 +24,7 @@
  * bench's RK4 1-slider row.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Control } from '#contract/state';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,11 +32,11 @@ import type { Scene } from '#contract/scene';
 import type { State } from '#contract/state';
 import { lineChartSvg } from '../src-main/experiments/svg-chart';
 import { readRunRecords, wasPlanned } from '../src-main/experiments/run-record';
-import { parseRunSpec, taskForSpec } from '../src-main/experiments/run-spec';
+import { parseRunSpec } from '../src-main/experiments/run-spec';
+import { taskForRun } from '../src-main/planning/task-for-run';
 import { meanCi95 } from '../src-main/experiments/stats';
 import { FinePool, type FineJobInput } from '../src-main/parareal/fine-pool';
 import { predictionModelSpec } from '../src-main/parareal/predictor';
-import type { Control } from '../src-main/parareal/parareal';
 import { loadTaskFile, type Task } from '../src-main/planning/task-file';
 import { createTaskRun } from '../src-main/planning/task-run';
 import { restControl } from '../src-main/planning/control-space';
@@ -258,7 +259,7 @@ export async function run(args: string[]): Promise<void> {
         await pool.warm();
         for (const spec of a.models) {
           const runSpec = parseRunSpec(spec);
-          const specTask = taskForSpec(task, runSpec);
+          const specTask = taskForRun(task, { planner: runSpec.planner ?? undefined });
           // The planner's own CPU time, not the accuracy check's fine steps below.
           let mainCpuUs = 0;
           const times: number[] = [];

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
- * Rewrites import specifiers after source files moved (docs/architecture.md, "Folders"): every
+ * Rewrites import specifiers after source files moved (docs/architecture.md, "Layers"): every
  * relative specifier that no longer resolves is resolved where the importing file and its target
- * used to be, carried through MOVES, and written again, relative to the importer or, for the
- * shared folders, through their package.json "imports" alias (#contract/..., #physics/...).
+ * used to be, carried through the moves given, and written again, relative to the importer or,
+ * for the shared folders, through their package.json "imports" alias (#contract/..., #physics/...).
  * A specifier that still resolves is left alone, so the script can run again, e.g. after a merge
- * brings files written against the old layout:
+ * brings files written against the old layout. Each move is OLD=NEW, a file or a folder relative
+ * to the repository's root (git mv first, then this):
  *
- *   node scripts/rewrite-imports.mjs            # every source file of the repository
- *   node scripts/rewrite-imports.mjs FILE...    # only these
+ *   node scripts/rewrite-imports.mjs --move OLD=NEW [--move ...]            # every source file
+ *   node scripts/rewrite-imports.mjs --move OLD=NEW [--move ...] FILE...    # only these
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,25 +17,23 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Old path (file or folder, relative to the root) -> new path; longest prefix wins. */
-const MOVES = [
-  ['src-main/contract', 'src-shared/contract'],
-  ['src-workers/worker-protocol.ts', 'src-shared/contract/worker-protocol.ts'],
-  ['src-workers/physics', 'src-shared/physics'],
-  ['src-main/setup/setup-file.ts', 'src-main/calibration/setup-file.ts'],
-  ['src-main/lab', 'src-main/virtual-lab'],
-  ['src-main/run/lab-link.ts', 'src-main/lab-link/lab-link.ts'],
-  ['src-main/run/lab-view.ts', 'src-main/lab-link/link-views.ts'],
-  ['src-main/console/lab-session.ts', 'src-main/lab-link/lab-connection.ts'],
-  ['src-main/console/real-lab-session.ts', 'src-main/lab-link/real-lab-connection.ts'],
-  ['src-main/console/virtual-lab-session.ts', 'src-main/lab-link/virtual-lab-connection.ts'],
-  ['src-main/console/lab-connections.ts', 'src-main/lab-link/lab-status.ts'],
-  ['src-main/console/lab-status.ts', 'src-main/lab-link/lab-status.ts'],
-  ['src-main/console/connections.ts', 'src-main/lab-link/status-source.ts'],
-  ['test/console/optitrack-detail.test.ts', 'test/lab-link/optitrack-detail.test.ts'],
-  ['test/console/lab-session.test.ts', 'test/lab-link/lab-connection.test.ts'],
-  ['src-main/run/safety-thread', 'src-main/lab-link/safety-thread'],
-];
+/** Old path (file or folder, relative to the root) -> new path, from --move; longest prefix wins. */
+const MOVES = [];
+const files = [];
+for (let i = 2; i < process.argv.length; i++) {
+  const arg = process.argv[i];
+  if (arg !== '--move') {
+    files.push(arg);
+    continue;
+  }
+  const move = process.argv[++i] ?? '';
+  const [from, to] = move.split('=');
+  if (!from || !to) {
+    console.error(`--move takes OLD=NEW, not "${move}"`);
+    process.exit(2);
+  }
+  MOVES.push([from.replace(/\/$/, ''), to.replace(/\/$/, '')]);
+}
 
 /** Shared folders imported through an alias from outside them. */
 const ALIASES = [
@@ -130,7 +129,7 @@ function rewrite(file) {
   return false;
 }
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : walk('', []);
+if (files.length === 0) walk('', files);
 let changed = 0;
 for (const file of files)
   if (rewrite(path.relative(root, path.resolve(file)).split(path.sep).join('/'))) changed++;

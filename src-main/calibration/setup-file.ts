@@ -12,6 +12,7 @@ import { calibrationSchema, mocapResidual } from '../calibration/mocap-table';
 import { residualMismatch, residualSchema } from '../calibration/residual';
 import { baseResidual, basePointSchema, calibrationInputSchema } from '../calibration/robot-base';
 import { readStoredJson } from '../common/stored-json';
+import { SETUP_LIMITS } from '#contract/safety-limits';
 import { toolSchema } from '#contract/tool';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -23,28 +24,6 @@ function within(min: number, max: number, unit: string) {
     `must be between ${min} and ${max} ${unit} (physical limit of the lab)`,
   );
 }
-
-/**
- * Physical bounds of every safety-relevant setup field. A setup file is written by calibration or
- * by hand, so it is not trusted to be sensible: a negative margin, an inverted height band or a
- * near-zero acceleration would quietly disable a check or stretch a stop over seconds.
- */
-export const SETUP_LIMITS = {
-  /** Each side of the physical table, m: the UR5 reaches 0.85 m, so more is not one work cell. */
-  tableSize: { min: 0.1, max: 2 },
-  /** Tool distance kept from the table edges, m: at least a pusher radius, at most a sensible border. */
-  workspaceMargin: { min: 0.01, max: 0.2 },
-  /** Pusher tip height above the table, m: a few mm into the surface (calibration noise) to 5 cm. */
-  height: { min: -0.005, max: 0.05 },
-  /** Smallest height band, m: narrower than the arm's height hold cannot keep. */
-  minHeightBand: 0.005,
-  /** Largest acceptable calibration residual, RMS, m. */
-  maxCalibrationResidual: { min: 0.0001, max: 0.01 },
-  /** Command acceleration, m/s^2: the control program caps at 1.5; below 0.1 a hold drags on. */
-  acceleration: { min: 0.1, max: 1.5 },
-  /** Each component of the pusher offset from the tool centre point, m (gripper plus pusher). */
-  pusherOffset: 0.3,
-} as const;
 
 const L = SETUP_LIMITS;
 

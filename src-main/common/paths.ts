@@ -10,6 +10,8 @@ export const rendererOutDir = path.join(appRoot, 'out', 'renderer');
 export const resourcesDir = path.join(appRoot, 'resources');
 export const scenesDir = path.join(resourcesDir, 'scenes');
 export const tasksDir = path.join(resourcesDir, 'tasks');
+/** The task of a console run on a scene without a task file of its own (planning/task-for-run.ts). */
+export const defaultTaskFile = path.join(resourcesDir, 'default-task.json');
 /** The learned coarse model shipped with Parapush (trained by `parapush learn train`). */
 export const shippedLearnedModelDir = path.join(resourcesDir, 'models', 'cvs-learned');
 

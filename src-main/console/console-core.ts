@@ -7,6 +7,7 @@ import {
   commandSchema,
   eventSchema,
   formatIssues,
+  type CommandOf,
   type CommandResponse,
   type CommandResult,
   type CommandType,
@@ -32,18 +33,14 @@ import { runOutcomeOf } from '#contract/run-end';
 import { parseScene, problemsOf, SceneFileError } from '#contract/scene-file';
 import { sceneSchema, type Scene } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
+import { offeredPlanners } from '../planning/planners';
 import { RunOwner } from '../run/run-owner';
 import { CalibrationWizard } from './calibration-wizard';
 import { ProgramRestarter } from './program-restart';
 import { RobotRecovery } from './robot-recovery';
 import type { ConnectionSource, LabStatus } from '../lab-link/status-source';
 import { UnconfiguredConnections } from '../lab-link/status-source';
-import {
-  UnavailableRunController,
-  type AbortSource,
-  type RunController,
-  type RunSink,
-} from './run-controller';
+import { NO_RUN_CONTROLLER, type AbortSource, type RunController, type RunSink } from './run-controller';
 import { SceneLibrary } from './scene-library';
 import { userScenesDir } from '../common/paths';
 import { SettingsStore } from './settings-store';
@@ -53,6 +50,21 @@ import type { FoxgloveSwitch } from './foxglove-switch';
 import { liveViewNotice } from '../session/foxglove-live';
 import { LabControl } from './lab-control';
 import type { WhatIfPlannerFactory } from '../session/what-if';
+
+/** A command type's namespace: the part before the dot ("scene" of "scene.load"). */
+type Namespace = CommandType extends `${infer N}.${string}` ? N : never;
+/** The commands of one namespace. */
+type CommandsOf<N extends Namespace> = Extract<ConsoleCommand, { type: `${N}.${string}` }>;
+/** One handler per namespace, answering each of its commands with that command's result. */
+type NamespaceHandlers = {
+  [N in Namespace]: (
+    command: CommandsOf<N>,
+  ) => Promise<CommandResult<CommandsOf<N>['type']>> | CommandResult<CommandsOf<N>['type']>;
+};
+
+function namespaceOf(command: ConsoleCommand): Namespace {
+  return command.type.slice(0, command.type.indexOf('.')) as Namespace;
+}
 
 export interface ConsoleCoreOptions {
   /** Folder of the shipped scenes (resources/scenes in the app), read only. */
@@ -100,7 +112,8 @@ const abortSourceWords = {
 export class ConsoleCore {
   private readonly library: SceneLibrary;
   private readonly settings: SettingsStore;
-  private readonly runController: RunController;
+  /** Absent: a console without a lab, which refuses every run (NO_RUN_CONTROLLER). */
+  private readonly runController: RunController | undefined;
   private readonly connections: ConnectionSource;
   private readonly now: () => number;
   private readonly listeners = new Set<EventListener>();
@@ -133,7 +146,7 @@ export class ConsoleCore {
   constructor(options: ConsoleCoreOptions) {
     this.library = new SceneLibrary(options.scenesDir, options.userScenesDir ?? userScenesDir());
     this.settings = new SettingsStore(options.settingsFile ?? null);
-    this.runController = options.runController ?? new UnavailableRunController();
+    this.runController = options.runController;
     this.connections = options.connections ?? new UnconfiguredConnections();
     this.now = options.now ?? wallSeconds;
     this.foxglove = options.foxglove ?? null;
@@ -141,7 +154,7 @@ export class ConsoleCore {
       options.labControl ??
       new LabControl({ realLab: null, connect: async () => undefined, disconnect: async () => undefined });
     // A controller without an owner runs no workers: the core's own owner then only keeps the status.
-    this.run = this.runController.owner ?? new RunOwner({ workers: 1, now: this.now });
+    this.run = this.runController?.owner ?? new RunOwner({ workers: 1, now: this.now });
     this.run.publishTo((event) => this.publish(event));
     this.calibration = options.calibration ?? new CalibrationWizard({ session: () => null });
     this.recovery = options.recovery ?? new RobotRecovery({ session: () => null });
@@ -241,8 +254,9 @@ export class ConsoleCore {
         name,
         label: plannerPresets[name].label,
       })),
+      planners: offeredPlanners(),
       run: this.run.status,
-      realRun: this.runController.unavailable?.('real') ?? null,
+      realRun: this.unavailable('real'),
       ...this.labStatus(),
       foxglove: this.foxglove?.status() ?? { url: null },
     };
@@ -254,10 +268,38 @@ export class ConsoleCore {
     return { connections: status.connections, preflight: status.preflight, lab: status.lab ?? null };
   }
 
-  private async execute(command: ConsoleCommand): Promise<CommandResult<CommandType>> {
+  /**
+   * Each command goes to its namespace's handler (the part of its type before the dot), as the
+   * sessions' and playback's go to SessionService.
+   */
+  private execute(command: ConsoleCommand): Promise<CommandResult<CommandType>> | CommandResult<CommandType> {
+    const handle = this.handlers[namespaceOf(command)] as (
+      c: ConsoleCommand,
+    ) => Promise<CommandResult<CommandType>>;
+    return handle(command);
+  }
+
+  private readonly handlers: NamespaceHandlers = {
+    snapshot: () => this.snapshot(),
+    scene: (c) => this.sceneCommand(c),
+    settings: (c) => ({ settings: this.settingsCommand(c) }),
+    run: (c) => this.runCommand(c),
+    sessions: (c) => this.sessions.handle(c) as Promise<CommandResult<CommandsOf<'sessions'>['type']>>,
+    playback: (c) => this.sessions.handle(c) as Promise<CommandResult<CommandsOf<'playback'>['type']>>,
+    connections: () => ({ connections: this.connections.current().connections }),
+    lab: (c) => this.labCommand(c),
+    setup: (c) => this.createSetup(c.template),
+    foxglove: async (c) => ({ foxglove: await this.setFoxglove(c.port) }),
+    robot: (c) => (c.type === 'robot.recover' ? this.recoverRobot(c.confirm) : this.restartProgram()),
+    calibration: async (c) => {
+      if (c.type !== 'calibration.jog-check') return { calibration: await this.calibrate(c) };
+      this.refuseJogDuringRun();
+      return { check: this.calibration.checkJog(c.dx, c.dy) };
+    },
+  };
+
+  private sceneCommand(command: CommandsOf<'scene'>): CommandResult<CommandsOf<'scene'>['type']> {
     switch (command.type) {
-      case 'snapshot.get':
-        return this.snapshot();
       case 'scene.list':
         return { scenes: this.library.list(), saveDir: this.library.userDir };
       case 'scene.load':
@@ -273,12 +315,22 @@ export class ConsoleCore {
         if (problems.length > 0) return { scene: this.scene, file: this.sceneFile, problems };
         return this.setScene(sceneSchema.parse(command.scene), this.sceneFile, true, this.sceneSource);
       }
+    }
+  }
+
+  private settingsCommand(command: CommandsOf<'settings'>): PlannerSettings {
+    switch (command.type) {
       case 'settings.get':
-        return { settings: this.settings.get() };
+        return this.settings.get();
       case 'settings.set':
-        return { settings: this.changeSettings(command.settings) };
+        return this.changeSettings(command.settings);
       case 'settings.preset':
-        return { settings: this.changeSettings(plannerPresets[command.preset].settings) };
+        return this.changeSettings(plannerPresets[command.preset].settings);
+    }
+  }
+
+  private async runCommand(command: CommandsOf<'run'>): Promise<{ status: RunStatus }> {
+    switch (command.type) {
       case 'run.start':
         // The jog has the arm: a run would command it at the same time.
         if (this.calibration.jogInProgress)
@@ -288,30 +340,23 @@ export class ConsoleCore {
       // it and reports the transition (pause, resume) or the supervisor's start (after arm).
       case 'run.arm':
         this.refuseUnless({ type: 'arm' });
-        await this.runController.arm();
+        await this.controller().arm();
         return { status: this.run.status };
       case 'run.pause':
         this.refuseUnless({ type: 'pause' });
-        await this.runController.pause();
+        await this.controller().pause();
         return { status: this.run.status };
       case 'run.resume':
         this.refuseUnless({ type: 'resume' });
-        await this.runController.resume();
+        await this.controller().resume();
         return { status: this.run.status };
       case 'run.abort':
         return { status: this.abort(command.source) };
-      case 'sessions.list':
-      case 'sessions.open':
-      case 'sessions.recover':
-      case 'sessions.whatif':
-      case 'playback.play':
-      case 'playback.pause':
-      case 'playback.seek':
-      case 'playback.speed':
-      case 'playback.close':
-        return this.sessions.handle(command);
-      case 'connections.get':
-        return { connections: this.connections.current().connections };
+    }
+  }
+
+  private async labCommand(command: CommandsOf<'lab'>): Promise<CommandResult<'lab.get'>> {
+    switch (command.type) {
       case 'lab.get':
         return this.labControl.info();
       case 'lab.connect': {
@@ -329,33 +374,17 @@ export class ConsoleCore {
         this.log('info', 'lab', `disconnected from the ${info.description}`);
         return info;
       }
-      case 'setup.create': {
-        const { info, file } = this.labControl.createSetup(command.template);
-        this.log(
-          'info',
-          'setup',
-          `first setup ${command.template.name} written to ${file} from the template: calibrate both stages before a run`,
-        );
-        return info;
-      }
-      case 'foxglove.set':
-        return { foxglove: await this.setFoxglove(command.port) };
-      case 'robot.recover':
-        return this.recoverRobot(command.confirm);
-      case 'robot.restart-program':
-        return this.restartProgram();
-      case 'calibration.get':
-      case 'calibration.capture':
-      case 'calibration.remove':
-      case 'calibration.clear':
-      case 'calibration.jog':
-      case 'calibration.fit':
-      case 'calibration.save':
-        return { calibration: await this.calibrate(command) };
-      case 'calibration.jog-check':
-        this.refuseJogDuringRun();
-        return { check: this.calibration.checkJog(command.dx, command.dy) };
     }
+  }
+
+  private createSetup(template: CommandOf<'setup.create'>['template']): CommandResult<'setup.create'> {
+    const { info, file } = this.labControl.createSetup(template);
+    this.log(
+      'info',
+      'setup',
+      `first setup ${template.name} written to ${file} from the template: calibrate both stages before a run`,
+    );
+    return info;
   }
 
   /** A run owns the arm from its start: a jog would command it at the same time. */
@@ -467,7 +496,7 @@ export class ConsoleCore {
     this.held = held;
     try {
       this.calibration.stopJog();
-      this.runController.abort(source);
+      this.runController?.abort(source);
     } finally {
       this.held = null;
       this.publish({
@@ -493,7 +522,7 @@ export class ConsoleCore {
     if (!this.scene) throw new Error('load a scene before starting a run');
     // A run that cannot start at all (no lab for it) is refused before anything of it is
     // recorded: a refusal is not a failed run.
-    const unavailable = this.runController.unavailable?.(mode) ?? null;
+    const unavailable = this.unavailable(mode);
     if (unavailable) throw new Error(unavailable);
     if (this.startPending) throw new Error('a run is already starting');
     this.startPending = true;
@@ -504,7 +533,7 @@ export class ConsoleCore {
       this.refuseUnless(start);
       // The lab the run needs, opened before anything of the run is recorded: a lab that cannot
       // be reached (or has no setup yet) refuses the start, and no failed session is left behind.
-      await this.runController.prepare?.(mode, this.scene, this.settings.get());
+      await this.controller().prepare?.(mode, this.scene, this.settings.get());
     } catch (err) {
       this.startPending = false;
       throw err;
@@ -534,7 +563,7 @@ export class ConsoleCore {
     // A starting run has armed nothing yet: the bar shows the robot's own safety until it does.
     this.followRobotSafety(this.connections.current());
     try {
-      await this.runController.start({ mode, scene, settings: this.settings.get() }, sink);
+      await this.controller().start({ mode, scene, settings: this.settings.get() }, sink);
     } catch (err) {
       this.run.report({
         event: { type: 'end', outcome: runOutcomeOf({ cause: 'error' }), reason: (err as Error).message },
@@ -548,6 +577,18 @@ export class ConsoleCore {
   }
 
   /** Throws the operator's words when the run's lifecycle rejects `event` now (but for `allowed`). */
+  /** Why a run of this mode cannot start now, or null. */
+  private unavailable(mode: RunMode): string | null {
+    if (!this.runController) return NO_RUN_CONTROLLER;
+    return this.runController.unavailable?.(mode) ?? null;
+  }
+
+  /** The run controller; a console without one refuses the command. */
+  private controller(): RunController {
+    if (!this.runController) throw new Error(NO_RUN_CONTROLLER);
+    return this.runController;
+  }
+
   private refuseUnless(event: RunEvent, allowed?: RunRejection['code']): void {
     const t = advanceRun(this.run.lifecycle, event);
     if (!t.ok && t.rejection.code !== allowed) throw new Error(describeRejection(t.rejection));

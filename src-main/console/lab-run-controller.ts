@@ -38,7 +38,8 @@ import {
   type RunRequest,
   type RunSink,
 } from './run-controller';
-import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
+import { baseTask, taskForRun } from '../planning/task-for-run';
+import { modelForRun, sceneForRun } from './task-from-settings';
 
 export interface LabRunControllerOptions {
   /** Where dry runs go: the in-process virtual lab. */
@@ -132,7 +133,7 @@ export class LabRunController implements RunController {
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session) throw new Error(NO_REAL_LAB);
     const scene = sceneForRun(request.scene, request.settings);
-    const task = taskForRun(scene, request.settings, this.o.tasksDir);
+    const task = taskForRun(baseTask(scene, this.o.tasksDir), { settings: request.settings });
     const model = modelForRun(request.settings);
     const run: ActiveRun = { mode: request.mode, sink, armed: null };
     this.active = run;

@@ -72,33 +72,5 @@ export interface RunController {
   abort(source: AbortSource): void;
 }
 
-/** Why runs cannot start until the MPC loop and the supervisor are wired into the console. */
-export const RUN_UNAVAILABLE_MESSAGE =
-  'Runs are not available yet: the MPC loop and the safety supervisor are not connected to the console.';
-
-/** The controller used until the real one is injected: it refuses to run rather than pretend. */
-export class UnavailableRunController implements RunController {
-  unavailable(): string {
-    return RUN_UNAVAILABLE_MESSAGE;
-  }
-
-  async start(): Promise<void> {
-    throw new Error(RUN_UNAVAILABLE_MESSAGE);
-  }
-
-  async arm(): Promise<void> {
-    throw new Error(RUN_UNAVAILABLE_MESSAGE);
-  }
-
-  async pause(): Promise<void> {
-    throw new Error(RUN_UNAVAILABLE_MESSAGE);
-  }
-
-  async resume(): Promise<void> {
-    throw new Error(RUN_UNAVAILABLE_MESSAGE);
-  }
-
-  abort(): void {
-    // Nothing can be running, so there is nothing to stop.
-  }
-}
+/** Why a console built without a run controller (no lab to run on) refuses every run. */
+export const NO_RUN_CONTROLLER = 'Runs are not available: this console has no lab to run on.';

@@ -7,13 +7,8 @@
  * again as events, never to the robot) and re-plans logged steps for what-if comparisons.
  */
 import path from 'node:path';
-import type {
-  CommandResult,
-  ConsoleCommand,
-  ConsoleEvent,
-  PlaybackStatusInfo,
-  PlannerStep,
-} from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
+import type { CommandResult, ConsoleCommand, ConsoleEvent, PlaybackStatusInfo } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
 import { loadRecordedRun, Playback, plannerSteps, type RecordedRun } from '../session/playback';

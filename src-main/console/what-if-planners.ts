@@ -8,7 +8,8 @@ import type { Scene } from '#contract/scene';
 import type { FinePool } from '../parareal/fine-pool';
 import { createTaskRun } from '../planning/task-run';
 import type { WhatIfPlannerFactory } from '../session/what-if';
-import { modelForRun, sceneForRun, taskForRun } from './task-from-settings';
+import { baseTask, taskForRun } from '../planning/task-for-run';
+import { modelForRun, sceneForRun } from './task-from-settings';
 
 export function whatIfPlanners(o: {
   tasksDir: string;
@@ -21,7 +22,7 @@ export function whatIfPlanners(o: {
     workers: o.workers,
     create: async (original: Scene, settings: PlannerSettings) => {
       const scene = sceneForRun(original, settings);
-      const task = taskForRun(scene, settings, o.tasksDir);
+      const task = taskForRun(baseTask(scene, o.tasksDir), { settings });
       const model = modelForRun(settings);
       const run = await createTaskRun({
         task,

@@ -23,7 +23,7 @@ import { sceneSchema } from '#contract/scene';
 import { initialState, layoutForScene, type State } from '#contract/state';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
-import { TaskGeometry } from '../planning/outcome';
+import { TaskGeometry } from '../planning/task-geometry';
 import { overlap } from '#physics/geometry2d';
 
 /** One experiment environment: the scene (its goal object possibly drawn afresh) and its start state. */

@@ -7,7 +7,7 @@ import { requirePusher, type Scene } from '#contract/scene';
 import { initialState, type State } from '#contract/state';
 import { footprintReach, overlap, type Placed } from '#physics/geometry2d';
 import { Rng } from '../common/rng';
-import { TaskGeometry } from '../planning/outcome';
+import { TaskGeometry } from '../planning/task-geometry';
 import type { LayoutSampling } from '../planning/task-file';
 
 /** Draws of one body's position before the layout is declared to have no room for it. */

@@ -1,8 +1,9 @@
 /**
  * What one experiment column runs: a prediction model, its coarse model and optionally a planner
  * other than the task file's, spelled MODEL[@COARSE][/PLANNER]: "parareal:2@learned",
- * "fine/uampc". Planners differ only in kind; their settings stay those of the task file, so
- * WAFR's TAMPC, MPC and UAMPC compare on paired runs.
+ * "fine/uampc". Planners differ only in kind (planning/task-for-run.ts lays it over the task
+ * file's); their settings stay those of the task file, so WAFR's TAMPC, MPC and UAMPC compare on
+ * paired runs.
  */
 import { plannerKindSchema } from '#contract/planner-settings';
 import { parseModelSpec, type ModelSpec } from '../parareal/model-choice';
@@ -23,9 +24,4 @@ export function parseRunSpec(spec: string): RunSpec {
       `"${spec}": unknown planner "${planner}" (expected ${plannerKindSchema.options.join(', ')})`,
     );
   return { ...parseModelSpec(model), planner: kind.data };
-}
-
-/** The task a run spec runs: the task file's, with the planner kind replaced when the spec names one. */
-export function taskForSpec(task: Task, spec: RunSpec): Task {
-  return spec.planner ? { ...task, planner: { ...task.planner, kind: spec.planner } } : task;
 }

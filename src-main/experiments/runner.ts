@@ -8,6 +8,7 @@
  * paired runs.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { type PlannerStep } from '#contract/planner-events';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,14 +18,13 @@ import { FinePool } from '../parareal/fine-pool';
 import { ExecutionWorld } from '../planning/execution-world';
 import { deriveSeed } from '../common/rng';
 import type { Task } from '../planning/task-file';
+import { taskForRun } from '../planning/task-for-run';
 import { runTaskOn } from '../planning/task-run';
 import { sampleScene } from './initial-states';
 import { hasRunRecord, modelDir, writeRunRecord, type RunRecord } from './run-record';
 import { recordedRun } from '../run/recorded-run';
-import type { PlannerStep } from '#contract/console-api';
 import type { RunSummary } from '#contract/planner-events';
-import { parseRunSpec, taskForSpec } from './run-spec';
-import { withNoiseSlope } from './noise-slope';
+import { parseRunSpec } from './run-spec';
 import { commitPattern, currentCommit, inputFileSchema, type InputFile } from './provenance';
 import { inShard, type Shard } from '../common/shard';
 import { readStoredJson } from '../common/stored-json';
@@ -223,10 +223,7 @@ export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
  * experiment sets them, replace the file's; the execution world and every planner read this one.
  */
 export function experimentTask(task: Task, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): Task {
-  const looped = config.loopMode
-    ? { ...task, planner: { ...task.planner, loopMode: config.loopMode } }
-    : task;
-  return config.noiseSlope === undefined ? looped : withNoiseSlope(looped, config.noiseSlope);
+  return taskForRun(task, { loopMode: config.loopMode, noiseSlope: config.noiseSlope });
 }
 
 /**
@@ -240,7 +237,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
     .filter((spec) => !o.only || o.only.includes(spec))
     .map((spec) => {
       const parsed = parseRunSpec(spec);
-      return { spec, ...parsed, task: adjust(taskForSpec(taskDef, parsed)) };
+      return { spec, ...parsed, task: adjust(taskForRun(taskDef, { planner: parsed.planner ?? undefined })) };
     });
   const pool = new FinePool({ workers: o.workers });
   let world: ExecutionWorld | undefined;

@@ -9,7 +9,7 @@ import { setupResidual } from '../calibration/setup-file';
 import { RobotAdapter } from '../robot/adapter';
 import { agreementCheck } from '../safety/calibration-agreement';
 import { preflight, type PreflightReport } from '../safety/preflight';
-import { DEFAULT_MAX_DRIFT } from '../safety/supervisor';
+import { MAX_CALIBRATION_DRIFT } from '#contract/safety-limits';
 import type { LabLink } from './lab-link';
 
 /**
@@ -46,6 +46,9 @@ export function labChecks(link: LabLink, scene: Scene): PreflightReport {
     maxCalibrationResidual: setup.safety.maxCalibrationResidual,
     setup,
   });
-  const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
+  const checks = [
+    ...r.checks,
+    agreementCheck(poses?.pusher.pose ?? null, robot, frame, MAX_CALIBRATION_DRIFT),
+  ];
   return { ok: checks.every((c) => c.ok), checks };
 }

@@ -4,7 +4,7 @@
  * 2^31 - 1 to -2^31 is a step forward.
  *
  * - A step forward no larger than the frames that could have been exposed since the newest frame
- *   arrived (MAX_FRAME_RATE, with BUNCHING_S for frames that arrive bunched) is new: lost frames
+ *   arrived (MAX_FRAME_RATE, with FRAME_BUNCHING for frames that arrive bunched) is new: lost frames
  *   leave a gap, nothing more.
  * - A repeat of the newest number brings nothing new (the scene binding ages it as a frozen
  *   stream); with other contents it is a second sender (`duplicate-number`).
@@ -18,33 +18,17 @@
  *   which one Motive cannot send (`two-numberings`): the other numbering is forgotten, and the
  *   judgement says so (`sign`), so that a run stops and none arms on such a stream.
  */
+import { FRAME_BUNCHING, MAX_FRAME_RATE, RESTART_CONFIRM } from '#contract/safety-limits';
 import type { SpoofSign } from './spoof-signs';
-
-/** How long another numbering must keep increasing before it is taken as the new one (s). */
-export const RESTART_CONFIRM = 0.5;
-
-/**
- * Frames per second no motion-capture camera exceeds: OptiTrack's cameras stream at most a few
- * hundred frames per second at full resolution, so a numbering that advances faster than this
- * between two arrivals was not counted by one camera clock.
- */
-export const MAX_FRAME_RATE = 1000;
 
 /** Serial-number difference b - a of two signed 32-bit counters: positive when b is newer. */
 export function frameDelta(a: number, b: number): number {
   return (b - a) | 0;
 }
 
-/**
- * Frames can arrive bunched (a backlog of the network or of Motive sent at once): a frame may
- * arrive this much sooner after another than its camera time says (s). The staleness limit: a
- * backlog longer than that has stopped any run already.
- */
-export const BUNCHING_S = 0.1;
-
 /** The largest step forward a camera clock can make between two arrivals `dt` seconds apart (frames). */
 function maxStep(dt: number): number {
-  return 1 + Math.floor((Math.max(0, dt) + BUNCHING_S) * MAX_FRAME_RATE);
+  return 1 + Math.floor((Math.max(0, dt) + FRAME_BUNCHING) * MAX_FRAME_RATE);
 }
 
 /**

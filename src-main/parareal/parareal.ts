@@ -19,12 +19,10 @@
  *   iterates falls below the tolerance, or when every slice is exact (k = number of slices).
  */
 import { performance } from 'node:perf_hooks';
-import type { Control, State, StateLayout } from '#contract/state';
+import type { Control, State, StateLayout, Tolerance } from '#contract/state';
 import type { FineResult } from '#contract/worker-protocol';
 import { projectFeasible, type ProjectionGeometry } from '#physics/projection';
 import type { FineJobInput } from './fine-pool';
-
-export type { Control } from '#contract/state';
 
 export interface CoarsePropagator {
   readonly layout: StateLayout;
@@ -40,13 +38,6 @@ export interface CoarsePropagator {
 export interface FineRunner {
   readonly size: number;
   run(job: FineJobInput, signal?: AbortSignal): Promise<FineResult>;
-}
-
-export interface Tolerance {
-  /** m */
-  translation: number;
-  /** rad */
-  rotation: number;
 }
 
 /** The real-world pushing spread (Yu et al., via ISRR 2019 Table I): 8.1 mm and 4.2 deg. */

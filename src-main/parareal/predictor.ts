@@ -19,8 +19,8 @@ import {
   type PararealResult,
   type PredictionRequest,
   type PredictionTiming,
-  type Tolerance,
 } from './parareal';
+import type { Tolerance } from '#contract/state';
 
 /**
  * A concrete prediction model, as a run predicts with it: what a ModelRequest

@@ -13,9 +13,9 @@
  * run, whatever the planner draws from its own stream.
  */
 import type { Scene } from '#contract/scene';
+import { type Control } from '#contract/state';
 import type { State } from '#contract/state';
 import { FineModel } from '#physics/fine-model';
-import type { Control } from '../parareal/parareal';
 import { gripperReach } from '#physics/gripper-mjcf';
 import { controlMagnitude } from './control-space';
 import type { Plant } from './plant';

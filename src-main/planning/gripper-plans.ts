@@ -17,7 +17,7 @@ import { wrapAngle, type Control, type State } from '#contract/state';
 import type { ControlLimits } from '#contract/scene';
 import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { inHand } from './grasp';
-import type { TaskGeometry } from './outcome';
+import type { TaskGeometry } from './task-geometry';
 import { footprintReach } from '#physics/geometry2d';
 
 const clamp = (v: number, max: number): number => Math.max(-max, Math.min(max, v));

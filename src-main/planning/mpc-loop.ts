@@ -32,15 +32,14 @@
  * step reports of its plan is step-record.ts's.
  */
 import { performance } from 'node:perf_hooks';
+import { type Plan, type Planner } from './planner';
 import type { State, StateLayout } from '#contract/state';
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
-import type { Control, Tolerance } from '../parareal/parareal';
-import type { Plan, Planner } from './mpc';
-import type { TaskGeometry } from './outcome';
+import type { TaskGeometry } from './task-geometry';
 import type { Plant } from './plant';
 import { restControl } from './control-space';
 import { stepRecord } from './step-record';
-import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW } from '#contract/state';
+import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW, type Control, type Tolerance } from '#contract/state';
 
 /**
  * 3 mm / 1.5 deg: well inside the real-world spread (8.1 mm / 4.2 deg). The spread says how far any
@@ -219,44 +218,215 @@ interface ChosenPlan {
 }
 
 export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
-  const L = o.geometry.layout;
-  const asyncTolerance = o.asynchronous?.tolerance ?? null;
-  const confirm = o.confirmTolerance ?? asyncTolerance ?? DEFAULT_REPLAN_TOLERANCE;
-  let time = 0;
-  const rest = restControl(L.robotDofs);
-  let uPrev: Control = rest;
+  return new MpcLoop(o).run();
+}
+
+/** One run of the loop: what it has executed so far, and the plan it has begun for the next step. */
+class MpcLoop {
+  private readonly L: StateLayout;
+  private readonly asyncTolerance: Tolerance | null;
+  /** How far a fresh observation may be from a plan's start before the plan is sent. */
+  private readonly confirm: Tolerance;
+  private readonly rest: Control;
+  /** Task time (s). */
+  private time = 0;
+  private uPrev: Control;
   /** The sequence whose first control ran last: the next plan's warm start. */
-  let executed: readonly Control[] | undefined;
-  const planningTimes: number[] = [];
-  const controls: Control[] = [];
-  const states: State[] = [o.plant.observe()];
-  let pending: PendingPlan | null = o.firstPlan ? fromFirstPlan(o.firstPlan, performance.now()) : null;
-  const dropPending = (): void => {
-    pending?.cancel.abort();
-    pending = null;
-  };
-  const finish = (
+  private executed: readonly Control[] | undefined;
+  private readonly planningTimes: number[] = [];
+  private readonly controls: Control[] = [];
+  private readonly states: State[];
+  private pending: PendingPlan | null;
+
+  constructor(private readonly o: MpcLoopOptions) {
+    this.L = o.geometry.layout;
+    this.asyncTolerance = o.asynchronous?.tolerance ?? null;
+    this.confirm = o.confirmTolerance ?? this.asyncTolerance ?? DEFAULT_REPLAN_TOLERANCE;
+    this.rest = restControl(this.L.robotDofs);
+    this.uPrev = this.rest;
+    this.states = [o.plant.observe()];
+    this.pending = o.firstPlan ? fromFirstPlan(o.firstPlan, performance.now()) : null;
+  }
+
+  async run(): Promise<RunSummary> {
+    try {
+      for (;;) {
+        const ended = await this.step();
+        if (ended) return ended;
+      }
+    } catch (err) {
+      if (err instanceof PlanAborted) return this.finish('aborted', null, 'aborted');
+      throw err;
+    } finally {
+      // A plan for a step that will not come must not hold the workers past the run.
+      this.dropPending();
+    }
+  }
+
+  /** One step: the task judged, then a reflex or a plan executed; the summary once the run ends. */
+  private async step(): Promise<RunSummary | null> {
+    const o = this.o;
+    const x = this.states[this.states.length - 1]!;
+    const ended = this.judge(x);
+    if (ended) return ended;
+    const reflex = o.reflex?.(x);
+    if (reflex) return this.executeReflex(reflex);
+
+    const planStart = this.time;
+    const chosen = await this.confirmed(await this.choosePlan(x));
+    if (o.signal?.aborted) return this.finish('aborted', null, 'aborted');
+    this.report(chosen, planStart);
+    this.time += chosen.waited;
+    const u = chosen.plan.controls[0]!;
+    this.beginNextPlan(chosen.plan, u);
+    return this.execute(chosen.plan, u);
+  }
+
+  /** The run's end when the task is decided, a limit is reached or the run aborted; else null. */
+  private judge(x: State): RunSummary | null {
+    const o = this.o;
+    const a = o.geometry.assess(x);
+    if (a.success) return this.finish('success', null, null);
+    if (a.failure) return this.finish('failure', a.failure, a.detail);
+    if (this.controls.length >= o.maxActions)
+      return this.finish('action-limit', null, `${o.maxActions} actions executed`);
+    if (this.time >= o.timeLimit)
+      return this.finish('time-limit', null, `task time reached ${o.timeLimit} s`);
+    if (o.signal?.aborted) return this.finish('aborted', null, 'aborted');
+    return null;
+  }
+
+  /** Executes the reflex's control: nothing is planned, and no plan is pending after it. */
+  private async executeReflex(reflex: { u: Control; duration: number }): Promise<RunSummary | null> {
+    // Nothing to plan: the executed control still becomes the next plan's previous one.
+    const path = await this.o.plant.execute(reflex.u, reflex.duration);
+    this.time += reflex.duration;
+    this.planningTimes.push(0);
+    this.controls.push(reflex.u);
+    this.uPrev = reflex.u;
+    this.executed = undefined;
+    this.dropPending();
+    this.states.push(this.o.plant.observe());
+    const crossed = this.o.geometry.firstFailure(path);
+    return crossed ? this.finish('failure', crossed.failure, crossed.detail) : null;
+  }
+
+  /** The chosen plan if a fresh observation confirms its start, else a fresh plan from that observation. */
+  private async confirmed(chosen: ChosenPlan): Promise<ChosenPlan> {
+    if (this.o.signal?.aborted) return chosen;
+    // Confirm the plan's start against a fresh observation before anything moves.
+    const now = this.o.plant.observe();
+    const moved = stateDivergence(this.L, now, chosen.basis);
+    if (within(moved, this.confirm)) return chosen;
+    const fresh = await this.planNow(now, this.controls.length);
+    return {
+      ...fresh,
+      basis: now,
+      waited: chosen.waited + fresh.planning,
+      replan: { divergence: moved, replanned: true },
+      ...(chosen.beforeArming !== undefined ? { beforeArming: false } : {}),
+    };
+  }
+
+  /** The step's planner-step event. */
+  private report(chosen: ChosenPlan, planStart: number): void {
+    const o = this.o;
+    this.planningTimes.push(chosen.planning);
+    o.onStep?.(
+      stepRecord({
+        step: this.controls.length,
+        time: planStart,
+        sliderIds: this.L.sliderIds,
+        start: chosen.basis,
+        plan: chosen.plan,
+        planning: chosen.planning,
+        controlDuration: o.controlDuration,
+        workers: o.workers,
+        theoreticalSpeedup: o.theoreticalSpeedup,
+        replan: chosen.replan,
+        ...(chosen.beforeArming !== undefined ? { beforeArming: chosen.beforeArming } : {}),
+      }),
+    );
+  }
+
+  /**
+   * Asynchronous MPC: begins the next step's plan from the state this plan predicts at the end of
+   * its first control (and its rest), to run while the control executes.
+   */
+  private beginNextPlan(plan: Plan, u: Control): void {
+    const o = this.o;
+    const settle = o.planner.settle?.bind(o.planner);
+    if (
+      !this.asyncTolerance ||
+      this.controls.length + 1 >= o.maxActions ||
+      (plan.restTime !== 0 && settle === undefined)
+    )
+      return;
+    const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
+    if (!predicted) return;
+    const end = Float64Array.from(predicted);
+    const cancel = new AbortController();
+    const started = performance.now();
+    const basis =
+      plan.restTime > 0 && settle ? settle(end, plan.restTime, cancel.signal) : Promise.resolve(end);
+    const step = this.controls.length + 1;
+    const previous = plan.controls;
+    const next = basis.then(async (b) => {
+      // The reflex acts on that state without a plan: planning for it would only hold the workers.
+      if (o.reflex?.(b)) return null;
+      const made = await this.planNow(b, step, u, previous, cancel.signal);
+      return { ...made, ready: (performance.now() - started) / 1000 };
+    });
+    // A dropped plan's failure must not become an unhandled rejection.
+    basis.catch(() => undefined);
+    next.catch(() => undefined);
+    this.pending = { basis, plan: next, cancel, overlap: o.controlDuration + plan.restTime };
+  }
+
+  /** Executes the plan's first control and its rest; the run's end if the path failed the task. */
+  private async execute(plan: Plan, u: Control): Promise<RunSummary | null> {
+    const o = this.o;
+    const path = await o.plant.execute(u, o.controlDuration);
+    if (plan.restTime > 0) path.push(...(await o.plant.execute(this.rest, plan.restTime)));
+    this.time += o.controlDuration + plan.restTime;
+    this.controls.push(u);
+    this.uPrev = u;
+    this.executed = plan.controls;
+    this.states.push(o.plant.observe());
+    const crossed = o.geometry.firstFailure(path);
+    return crossed ? this.finish('failure', crossed.failure, crossed.detail) : null;
+  }
+
+  private dropPending(): void {
+    this.pending?.cancel.abort();
+    this.pending = null;
+  }
+
+  private finish(
     outcome: RunSummary['outcome'],
     failure: RunSummary['failure'],
     detail: string | null,
-  ): RunSummary => ({
-    outcome,
-    failure,
-    detail,
-    actions: controls.length,
-    taskTime: time,
-    planningTimes,
-    controls: controls.map((u) => [...u]),
-    states: states.map((s) => Array.from(s)),
-  });
+  ): RunSummary {
+    return {
+      outcome,
+      failure,
+      detail,
+      actions: this.controls.length,
+      taskTime: this.time,
+      planningTimes: this.planningTimes,
+      controls: this.controls.map((u) => [...u]),
+      states: this.states.map((s) => Array.from(s)),
+    };
+  }
 
-  const planNow = async (
+  private async planNow(
     x: State,
     step: number,
-    before: Control = uPrev,
-    previous: readonly Control[] | undefined = executed,
+    before: Control = this.uPrev,
+    previous: readonly Control[] | undefined = this.executed,
     signal?: AbortSignal,
-  ): Promise<{ plan: Plan; planning: number }> => {
+  ): Promise<{ plan: Plan; planning: number }> {
+    const o = this.o;
     const t0 = performance.now();
     const signals = [o.signal, signal].filter((s): s is AbortSignal => s !== undefined);
     const both = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
@@ -271,157 +441,46 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
       o.signal,
     );
     return { plan, planning: (performance.now() - t0) / 1000 };
-  };
+  }
 
   /** A plan for observed state x: the pending one if its prediction held, else a fresh one. */
-  const choosePlan = async (x: State): Promise<ChosenPlan> => {
-    const step = controls.length;
-    if (pending) {
-      const p = pending;
-      pending = null;
-      const basis = await untilAborted(p.basis, o.signal);
-      const divergence = stateDivergence(L, x, basis);
-      // A first plan is confirmed as any plan is before sending; a predicted state within the
-      // asynchronous tolerance.
-      const arrived = within(divergence, p.beforeLoop ? confirm : (asyncTolerance ?? confirm))
-        ? await untilAborted(p.plan, o.signal)
-        : null;
-      if (arrived) {
-        // It started with the control; the arm waits only for what it took beyond control and rest.
-        const waited = Math.max(0, arrived.ready - p.overlap);
-        return {
-          plan: arrived.plan,
-          planning: arrived.planning,
-          basis,
-          waited,
-          replan: { divergence, replanned: false },
-          ...(p.beforeLoop ? { beforeArming: true } : {}),
-        };
-      }
-      // Dropped unfinished: the fresh plan gets the workers at once instead of queueing behind it.
-      p.cancel.abort();
-      const fresh = await planNow(x, step);
+  private async choosePlan(x: State): Promise<ChosenPlan> {
+    const o = this.o;
+    const step = this.controls.length;
+    const p = this.pending;
+    if (!p) {
+      const fresh = await this.planNow(x, step);
+      return { ...fresh, basis: x, waited: fresh.planning, replan: undefined };
+    }
+    this.pending = null;
+    const basis = await untilAborted(p.basis, o.signal);
+    const divergence = stateDivergence(this.L, x, basis);
+    // A first plan is confirmed as any plan is before sending; a predicted state within the
+    // asynchronous tolerance.
+    const arrived = within(divergence, p.beforeLoop ? this.confirm : (this.asyncTolerance ?? this.confirm))
+      ? await untilAborted(p.plan, o.signal)
+      : null;
+    if (arrived) {
+      // It started with the control; the arm waits only for what it took beyond control and rest.
+      const waited = Math.max(0, arrived.ready - p.overlap);
       return {
-        ...fresh,
-        basis: x,
-        waited: fresh.planning,
-        replan: { divergence, replanned: true },
-        ...(p.beforeLoop ? { beforeArming: false } : {}),
+        plan: arrived.plan,
+        planning: arrived.planning,
+        basis,
+        waited,
+        replan: { divergence, replanned: false },
+        ...(p.beforeLoop ? { beforeArming: true } : {}),
       };
     }
-    const fresh = await planNow(x, step);
-    return { ...fresh, basis: x, waited: fresh.planning, replan: undefined };
-  };
-
-  try {
-    for (;;) {
-      let x = states[states.length - 1]!;
-      const a = o.geometry.assess(x);
-      if (a.success) return finish('success', null, null);
-      if (a.failure) return finish('failure', a.failure, a.detail);
-      if (controls.length >= o.maxActions)
-        return finish('action-limit', null, `${o.maxActions} actions executed`);
-      if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
-      if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-
-      const reflex = o.reflex?.(x);
-      if (reflex) {
-        // Nothing to plan: the executed control still becomes the next plan's previous one.
-        const path = await o.plant.execute(reflex.u, reflex.duration);
-        time += reflex.duration;
-        planningTimes.push(0);
-        controls.push(reflex.u);
-        uPrev = reflex.u;
-        executed = undefined;
-        dropPending();
-        states.push(o.plant.observe());
-        const crossed = o.geometry.firstFailure(path);
-        if (crossed) return finish('failure', crossed.failure, crossed.detail);
-        continue;
-      }
-
-      const planStart = time;
-      let chosen = await choosePlan(x);
-      if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-      // Confirm the plan's start against a fresh observation before anything moves.
-      const now = o.plant.observe();
-      const moved = stateDivergence(L, now, chosen.basis);
-      if (!within(moved, confirm)) {
-        x = now;
-        const fresh = await planNow(x, controls.length);
-        chosen = {
-          ...fresh,
-          basis: x,
-          waited: chosen.waited + fresh.planning,
-          replan: { divergence: moved, replanned: true },
-          ...(chosen.beforeArming !== undefined ? { beforeArming: false } : {}),
-        };
-        if (o.signal?.aborted) return finish('aborted', null, 'aborted');
-      }
-      const { plan, planning } = chosen;
-      planningTimes.push(planning);
-      o.onStep?.(
-        stepRecord({
-          step: controls.length,
-          time: planStart,
-          sliderIds: L.sliderIds,
-          start: chosen.basis,
-          plan,
-          planning,
-          controlDuration: o.controlDuration,
-          workers: o.workers,
-          theoreticalSpeedup: o.theoreticalSpeedup,
-          replan: chosen.replan,
-          ...(chosen.beforeArming !== undefined ? { beforeArming: chosen.beforeArming } : {}),
-        }),
-      );
-      time += chosen.waited;
-
-      const u = plan.controls[0]!;
-      const settle = o.planner.settle?.bind(o.planner);
-      if (
-        asyncTolerance &&
-        controls.length + 1 < o.maxActions &&
-        (plan.restTime === 0 || settle !== undefined)
-      ) {
-        // The state this plan predicts at the end of its first control (and its rest): the next
-        // plan starts there.
-        const predicted = plan.iterates[plan.iterates.length - 1]?.[1];
-        if (predicted) {
-          const end = Float64Array.from(predicted);
-          const cancel = new AbortController();
-          const started = performance.now();
-          const basis =
-            plan.restTime > 0 && settle ? settle(end, plan.restTime, cancel.signal) : Promise.resolve(end);
-          const step = controls.length + 1;
-          const previous = plan.controls;
-          const next = basis.then(async (b) => {
-            // The reflex acts on that state without a plan: planning for it would only hold the workers.
-            if (o.reflex?.(b)) return null;
-            const made = await planNow(b, step, u, previous, cancel.signal);
-            return { ...made, ready: (performance.now() - started) / 1000 };
-          });
-          // A dropped plan's failure must not become an unhandled rejection.
-          basis.catch(() => undefined);
-          next.catch(() => undefined);
-          pending = { basis, plan: next, cancel, overlap: o.controlDuration + plan.restTime };
-        }
-      }
-      const path = await o.plant.execute(u, o.controlDuration);
-      if (plan.restTime > 0) path.push(...(await o.plant.execute(rest, plan.restTime)));
-      time += o.controlDuration + plan.restTime;
-      controls.push(u);
-      uPrev = u;
-      executed = plan.controls;
-      states.push(o.plant.observe());
-      const crossed = o.geometry.firstFailure(path);
-      if (crossed) return finish('failure', crossed.failure, crossed.detail);
-    }
-  } catch (err) {
-    if (err instanceof PlanAborted) return finish('aborted', null, 'aborted');
-    throw err;
-  } finally {
-    // A plan for a step that will not come must not hold the workers past the run.
-    dropPending();
+    // Dropped unfinished: the fresh plan gets the workers at once instead of queueing behind it.
+    p.cancel.abort();
+    const fresh = await this.planNow(x, step);
+    return {
+      ...fresh,
+      basis: x,
+      waited: fresh.planning,
+      replan: { divergence, replanned: true },
+      ...(p.beforeLoop ? { beforeArming: false } : {}),
+    };
   }
 }

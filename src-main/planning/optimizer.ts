@@ -14,9 +14,10 @@
  * is the clamped difference, so U + dU is always the sequence that was actually predicted.
  */
 import type { ControlLimits } from '#contract/scene';
+import { type Control, type Tolerance } from '#contract/state';
 import type { State } from '#contract/state';
 import { clampControl } from './control-space';
-import { addFineWork, noFineWork, type Control, type FineWork, type Tolerance } from '../parareal/parareal';
+import { addFineWork, noFineWork, type FineWork } from '../parareal/parareal';
 import type { TrajectoryCost } from './costs/trajectory-cost';
 import type { BatchRollout } from './rollout';
 import type { Rng } from '../common/rng';

@@ -4,7 +4,7 @@
  * the same interface, so one loop serves both.
  */
 import type { State } from '#contract/state';
-import type { Control } from '../parareal/parareal';
+import { type Control } from '#contract/state';
 
 export interface Plant {
   /** The current measured state (state layout of the scene). */

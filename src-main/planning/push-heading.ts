@@ -5,7 +5,7 @@
  */
 import type { State } from '#contract/state';
 import { footprintReach } from '#physics/geometry2d';
-import type { TaskGeometry } from './outcome';
+import type { TaskGeometry } from './task-geometry';
 import { firstInTheWay, tangentPoints } from './way-round';
 
 /**

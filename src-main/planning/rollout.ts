@@ -4,7 +4,8 @@
  * (coarse, Parareal or fine) can spread them over the worker pool.
  */
 import type { State } from '#contract/state';
-import type { Control, FineWork, Tolerance } from '../parareal/parareal';
+import { type Control, type Tolerance } from '#contract/state';
+import type { FineWork } from '../parareal/parareal';
 import type { Predictor } from '../parareal/predictor';
 
 export interface RolloutBatch {

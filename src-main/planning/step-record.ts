@@ -5,7 +5,7 @@
  * step planned again from a logged start.
  */
 import type { PlannerStep } from '#contract/planner-events';
-import type { Plan } from './mpc';
+import { type Plan } from './planner';
 
 export interface StepRecordInput {
   /** Executed action index, from 0. */

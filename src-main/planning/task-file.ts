@@ -7,20 +7,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile } from '../common/config-files';
 import { problemsOf } from '#contract/scene-file';
-import {
-  MAX_ACTIONS,
-  MAX_CONTROL_DURATION,
-  MAX_HORIZON,
-  loopModeSchema,
-  plannerKindSchema,
-} from '#contract/planner-settings';
-import {
-  DEFAULT_PREDICTION,
-  fineModelSettingsSchema,
-  pointSchema,
-  SCENE_LIMITS,
-  type Scene,
-} from '#contract/scene';
+import { loopModeSchema, plannerKindSchema } from '#contract/planner-settings';
+import { MAX_ACTIONS, MAX_CONTROL_DURATION, MAX_HORIZON, SCENE_LIMITS } from '#contract/safety-limits';
+import { DEFAULT_PREDICTION, fineModelSettingsSchema, pointSchema, type Scene } from '#contract/scene';
 import { tableRegion } from '#contract/table-region';
 import { DEFAULT_REPLAN_TOLERANCE } from './mpc-loop';
 import { costTermSchema } from './costs/cost-terms';

@@ -4,6 +4,8 @@
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
 import { controlLimits, type Scene } from '#contract/scene';
+import { type Planner, type RestPredictor, type StochasticSampler } from './planner';
+import { type PlannerStep } from '#contract/planner-events';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { layoutForScene } from '#contract/state';
 import type { FinePool } from '../parareal/fine-pool';
@@ -14,17 +16,14 @@ import { TrajectoryCost } from './costs/trajectory-cost';
 import { noiseStd, processNoise, robotReach } from './execution-world';
 import { noiseDofs, stepCount } from '#physics/fine-model';
 import { closeOnTarget } from './gripper-plans';
-import type { Planner } from './mpc';
 import { planners } from './planners';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
 import type { RunSummary } from '#contract/planner-events';
-import type { PlannerStep } from '#contract/console-api';
 import type { OptimizerSettings } from './optimizer';
-import { TaskGeometry } from './outcome';
+import { TaskGeometry } from './task-geometry';
 import { deriveSeed, Rng } from '../common/rng';
 import { predictorRollout } from './rollout';
-import type { RestPredictor, StochasticSampler } from './tampc';
 import { restControl } from './control-space';
 import type { NoiseModel, Task } from './task-file';
 

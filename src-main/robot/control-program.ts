@@ -6,6 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  CONTROL_PROGRAM_DEFAULTS as D,
+  CONTROL_PROGRAM_LIMITS as L,
+  MAX_STOP_DECELERATION,
+  MIN_COMMAND_ACCELERATION,
+  STOP_YAW_DECELERATION,
+} from '#contract/safety-limits';
 import { toolSchema, type ToolInput } from '#contract/tool';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from './registers';
 
@@ -14,47 +21,6 @@ export const PROGRAM_NAME = 'parapush_control';
 const TEMPLATE_PATH = fileURLToPath(
   new URL('../../resources/urscript/parapush-control.script', import.meta.url),
 );
-
-/**
- * Deceleration of every stop the console decides (supervisor stops and holds) and, by default, of
- * the program's own watchdog stop, m/s^2. Fixed, not read from a file: from the 0.5 m/s speed cap
- * the arm stands still within 0.33 s and 8 cm.
- */
-export const STOP_DECELERATION = 1.5;
-
-/**
- * Angular deceleration of the tool's yaw in every stop (the program's and the console's), rad/s^2.
- * Fixed like STOP_DECELERATION: from the program's largest yaw rate (pi rad/s) the tool stands
- * still within 0.5 s and 0.8 rad; from a gripper scene's 1 rad/s within 0.17 s and 0.08 rad.
- */
-export const STOP_YAW_DECELERATION = 6;
-
-/**
- * The settings the shipped program runs with and the re-implementation in the virtual controller
- * assumes; test/lab/urscript-file.test.ts checks the .script file against them.
- */
-export const CONTROL_PROGRAM_DEFAULTS = {
-  watchdogTimeout: 0.1,
-  stopAcceleration: STOP_DECELERATION,
-  maxSpeed: 0.25,
-  maxAcceleration: 1.5,
-  maxYawRate: 1.5,
-  maxYawAcceleration: 6,
-  heightGain: 2,
-  maxHeightCorrection: 0.02,
-} as const;
-
-/**
- * Smallest acceleration the program takes from a command (it raises smaller ones), m/s^2: a
- * literal in the .script file and in the virtual controller's runner, checked equal by a test.
- */
-export const MIN_COMMAND_ACCELERATION = 0.01;
-
-/**
- * Hardest stop the program takes from a stop command, m/s^2 (the top of stopAcceleration's range):
- * a stop asking for more, or for a non-finite value, stops at the program's STOP_ACCELERATION.
- */
-export const MAX_STOP_DECELERATION = 3;
 
 /**
  * A speed or yaw rate within this factor of its cap is rounding (a table-frame command turned into
@@ -72,35 +38,30 @@ function bounded(min: number, max: number, unit: string, minInclusive = true) {
     .refine((v) => v <= max, `must be at most ${max} ${unit}`);
 }
 
-const D = CONTROL_PROGRAM_DEFAULTS;
-
 export const controlProgramSettingsSchema = z
   .object({
-    // One CB3 control cycle (8 ms) at least: a shorter timeout would trip between two commands.
-    watchdogTimeout: bounded(0.008, 0.1, 's')
+    watchdogTimeout: bounded(L.watchdogTimeout.min, L.watchdogTimeout.max, 's')
       .default(D.watchdogTimeout)
       .describe('s without a fresh command before the program stops the arm'),
-    stopAcceleration: bounded(1, MAX_STOP_DECELERATION, 'm/s^2')
+    stopAcceleration: bounded(L.stopAcceleration.min, L.stopAcceleration.max, 'm/s^2')
       .default(D.stopAcceleration)
       .describe('m/s^2, deceleration of a watchdog stop'),
-    // The UR5 pushing setup never needs more than the scene limit (0.5 m/s).
-    maxSpeed: bounded(0, 0.5, 'm/s', false)
+    maxSpeed: bounded(0, L.maxSpeed, 'm/s', false)
       .default(D.maxSpeed)
       .describe('m/s, hard cap on the commanded tool speed'),
-    maxAcceleration: bounded(MIN_COMMAND_ACCELERATION, 3, 'm/s^2')
+    maxAcceleration: bounded(L.maxAcceleration.min, L.maxAcceleration.max, 'm/s^2')
       .default(D.maxAcceleration)
       .describe('m/s^2, cap on the commanded acceleration'),
-    // The UR5's wrist turns at most pi rad/s (180 deg/s).
-    maxYawRate: bounded(0, Math.PI, 'rad/s', false)
+    maxYawRate: bounded(0, L.maxYawRate, 'rad/s', false)
       .default(D.maxYawRate)
       .describe('rad/s, hard cap on the commanded yaw rate about base z'),
-    maxYawAcceleration: bounded(MIN_COMMAND_ACCELERATION, 10, 'rad/s^2')
+    maxYawAcceleration: bounded(L.maxYawAcceleration.min, L.maxYawAcceleration.max, 'rad/s^2')
       .default(D.maxYawAcceleration)
       .describe('rad/s^2, cap on the commanded yaw acceleration'),
-    heightGain: bounded(0, 10, '1/s', false)
+    heightGain: bounded(0, L.heightGain, '1/s', false)
       .default(D.heightGain)
       .describe('1/s, proportional gain that holds the start height'),
-    maxHeightCorrection: bounded(0, 0.05, 'm/s', false)
+    maxHeightCorrection: bounded(0, L.maxHeightCorrection, 'm/s', false)
       .default(D.maxHeightCorrection)
       .describe('m/s, clamp on the height-hold velocity'),
   })

@@ -59,7 +59,7 @@ export function decodeFault(code: number): GripperFault {
 
 /**
  * The opening speeds the speed register spans (m/s): SPE 0 the slowest, 255 the fastest; the
- * 2F-85's 20..150 mm/s, the scene limit's (contract/scene.ts SCENE_LIMITS.maxOpeningSpeed).
+ * 2F-85's 20..150 mm/s, the scene limit's (contract/safety-limits.ts SCENE_LIMITS.maxOpeningSpeed).
  */
 export const ROBOTIQ_OPENING_SPEED = { min: 0.02, max: 0.15 } as const;
 

@@ -15,12 +15,11 @@
  *   sets up RTDE again and writes a stop, never a motion. The program re-arms on that stop.
  */
 import { EventEmitter } from 'node:events';
+import { MIN_COMMAND_ACCELERATION, STOP_YAW_DECELERATION } from '#contract/safety-limits';
 import { monotonicSeconds } from '#contract/time';
 import {
   controlProgramSettingsSchema,
   maxStopDuration,
-  MIN_COMMAND_ACCELERATION,
-  STOP_YAW_DECELERATION,
   renderControlProgram,
   type ControlProgramSettings,
   type ControlProgramSettingsInput,

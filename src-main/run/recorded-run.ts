@@ -8,7 +8,8 @@
  * Log times are this machine's clock while the run was computed (planning and simulating); the
  * run's own clock, which counts simulated execution, is in each step's and state's `time`.
  */
-import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import type { ConsoleEvent } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
 import type { RunSummary } from '#contract/planner-events';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';

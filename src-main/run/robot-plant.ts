@@ -7,9 +7,9 @@
  * motion once per control; the plant holds no handle on the gripper itself.
  */
 import type { State } from '#contract/state';
+import { type Control } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';
-import type { Control } from '../parareal/parareal';
 import type { Plant } from '../planning/plant';
 import type { Supervisor } from '../safety/supervisor';
 import { describeStop } from '../safety/stop-reasons';
@@ -18,7 +18,7 @@ export class RunStoppedError extends Error {
   override name = 'RunStoppedError';
 }
 
-/** What the plant asks of the run's supervisor (the safety thread's: thread-supervisor.ts). */
+/** What the plant asks of the run's supervisor (the safety thread's: supervisor-mirror.ts). */
 export interface PlantSupervisor extends Pick<Supervisor, 'commandFingers' | 'state' | 'stopReason'> {
   /**
    * Proposes one control for `duration` s, sent every `period` s by the supervisor itself and

@@ -16,8 +16,9 @@
  * the run; it never changes what the run does.
  */
 import type { ConsoleEvent } from '#contract/console-api';
+import { type RunOutcome } from '#contract/run-end';
 import type { CoarseModelKind, PlannerSettings } from '#contract/planner-settings';
-import { outcomeOf, type RunMode, type RunOutcome } from '#contract/run-lifecycle';
+import { outcomeOf, type RunMode } from '#contract/run-lifecycle';
 import type { Scene } from '#contract/scene';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { PlanarPoses } from '../mocap/scene-binding';
@@ -28,7 +29,7 @@ import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '.
 import type { SessionSummary } from '../session/session-summary';
 import type { PayloadOf } from '../session/channels';
 import type { LabLink } from '../lab-link/lab-link';
-import type { SentCommand } from '../lab-link/safety-thread/thread-supervisor';
+import type { SentCommand } from '../lab-link/safety-thread/supervisor-mirror';
 
 /** How often a run's log records the motion-capture stream's counters (s). */
 const STATS_PERIOD = 1;
@@ -176,7 +177,7 @@ export function plannerSettingsOf(
         ? p.optimizer.explorationVariance
         : p.optimizer.explorationVariance[0]!,
     maxPusherSpeed: scene.limits.maxPusherSpeed,
-    planner: p.kind === 'mpc' ? 'mpc' : 'tampc',
+    planner: p.kind,
     maxExecutedActions: p.maxExecutedActions,
     prediction: { ...p.prediction },
     loopMode: p.loopMode,

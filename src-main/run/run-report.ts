@@ -7,10 +7,11 @@
  * same things for a console run and for `parapush run` (which has no console to show them).
  */
 import os from 'node:os';
-import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
+import type { ConsoleEvent } from '#contract/console-api';
 import { describeOverrun, OVERRUN_ADVICE, OVERRUN_STREAK, OverrunStreak } from '#contract/planning-overrun';
-import { runOutcomeOf, type RunEnd } from '#contract/run-end';
-import { endsRun, type RunEvent, type RunOutcome } from '#contract/run-lifecycle';
+import { runOutcomeOf, type RunEnd, type RunOutcome } from '#contract/run-end';
+import { endsRun, type RunEvent } from '#contract/run-lifecycle';
 import type { StateLayout } from '#contract/state';
 import { wallSeconds } from '#contract/time';
 import type { TableEstimate } from '../mocap/state-estimator';

@@ -22,8 +22,7 @@
  * fastest fingers), so a plan never asks for what the supervisor would refuse.
  */
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
-import { runOutcomeOf, type RunEnd } from '#contract/run-end';
-import type { RunOutcome } from '#contract/run-lifecycle';
+import { runOutcomeOf, type RunEnd, type RunOutcome } from '#contract/run-end';
 import { controlLimits, type Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
@@ -57,7 +56,7 @@ import type { RunOwner } from './run-owner';
 import { RunReporter, type PreflightStage } from './run-report';
 
 export type { PreflightStage } from './run-report';
-import type { SentCommand, ThreadSupervisor } from '../lab-link/safety-thread/thread-supervisor';
+import type { SentCommand, SupervisorMirror } from '../lab-link/safety-thread/supervisor-mirror';
 
 /** What the operator's Arm is judged by: the checks the run needs before Arm, as they stand now. */
 export interface ArmGate {
@@ -118,7 +117,7 @@ export interface SupervisedRunResult {
   preflight: PreflightReport;
   model: string;
   /** The run's supervisor (in the safety thread), stopped: recovery after a protective stop goes through it. */
-  supervisor: ThreadSupervisor;
+  supervisor: SupervisorMirror;
   /** Actions executed before the run ended. */
   actions: number;
 }
@@ -130,7 +129,7 @@ export interface SupervisedRunResult {
 interface RunContext {
   o: SupervisedRunOptions;
   link: LabLink;
-  supervisor: ThreadSupervisor;
+  supervisor: SupervisorMirror;
   report: RunReporter;
   adapter: RobotAdapter;
   /** The scene within the lab's limits: the plan's, and the supervisor's. */

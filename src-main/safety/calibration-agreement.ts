@@ -7,23 +7,9 @@
  * it still holds. Checked before arming (pre-flight) and at every motion-capture frame of a run
  * (the supervisor).
  */
+import { DRIFT_TIMING } from '#contract/safety-limits';
 import type { RobotState } from '../robot/robot-state';
 import type { Check } from './preflight';
-
-/**
- * How far apart two observations of a moving pusher may be for timing alone (s): motion capture's
- * latency and the robot state's period, times the tool's speed, is added to the limit. 50 ms: a
- * 120 Hz frame, the 2 ms RTDE period and the stream latencies, with room for a process that
- * handles the two streams' packets late on a loaded machine.
- */
-export const DRIFT_TIMING = 0.05;
-
-/**
- * Consecutive frames over the limit before a running supervisor stops (about 25 ms at 120 Hz): a
- * moved calibration stays moved, while a frame and a robot state handled far apart in time
- * disagree once.
- */
-export const DRIFT_FRAMES = 3;
 
 /**
  * The distance between the pusher seen by motion capture (`seen`, table frame) and the one the

@@ -9,6 +9,7 @@
  * Plain data only (no scene objects, no functions), so the same guard can be handed to a
  * supervisor in another thread. Geometry in the table frame, metres and radians.
  */
+import { LOOKAHEAD_CLEARANCE } from '#contract/safety-limits';
 import type { Scene } from '#contract/scene';
 import type { TableShape } from '#contract/table-region';
 import type { Vertex } from '#contract/polygon';
@@ -36,17 +37,10 @@ export interface SceneGuard {
   clearance: number;
 }
 
-/**
- * Default clearance (m): 5 mm, a tenth of the isrr-obstacle object's radius; enough to absorb the
- * calibration drift the supervisor tolerates, small enough not to block the paths the planner's
- * obstacle costs already keep clear.
- */
-export const DEFAULT_CLEARANCE = 0.005;
-
-/** The guard of a scene: its obstacles, table and objects, and the clearance. */
+/** The guard of a scene: its obstacles, table and objects, and the lookahead's clearance. */
 export function sceneGuardFor(
   scene: Pick<Scene, 'obstacles' | 'table' | 'pusher' | 'sliders'>,
-  clearance = DEFAULT_CLEARANCE,
+  clearance = LOOKAHEAD_CLEARANCE,
 ): SceneGuard {
   return {
     obstacles: scene.obstacles.map((o) => ({ id: o.id, shape: guardShape(o.shape), ...o.pose })),
@@ -105,18 +99,4 @@ export function shapeGap(a: PlacedShape, b: PlacedShape): number {
       for (let i = 0; i < to.length; i++)
         d = Math.min(d, pointSegmentDistance(v, to[i]!, to[(i + 1) % to.length]!));
   return d;
-}
-
-/** The obstacle a placed body comes closest to, and the gap (m; negative: inside it by that much). */
-export function nearestObstacle(
-  guard: Pick<SceneGuard, 'obstacles'>,
-  body: PlacedShape,
-): { id: string; gap: number } | null {
-  let best: { id: string; gap: number } | null = null;
-  for (const o of guard.obstacles) {
-    const gap = shapeGap(body, o);
-    // `!(gap >= best.gap)` keeps a NaN gap: a body nobody can place is never "clear".
-    if (best === null || !(gap >= best.gap)) best = { id: o.id, gap };
-  }
-  return best;
 }

@@ -16,17 +16,24 @@
  * the arm by its own watchdog.
  */
 import { EventEmitter } from 'node:events';
+import {
+  BODY_SPEED_FACTOR,
+  DRIFT_FRAMES,
+  MAX_CALIBRATION_DRIFT,
+  STOP_DECELERATION,
+  STOP_REACTION,
+  SUPERVISOR_DEFAULTS,
+} from '#contract/safety-limits';
 import { monotonicSeconds } from '#contract/time';
 import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
-import { STOP_DECELERATION } from '../robot/control-program';
 import { LinkDownError } from '../robot/ur5-connection';
 import type { PreflightReport } from './preflight';
 import { describeStop, type StopReason } from './stop-reasons';
 import { checkFootprintMotion, checkMotion, type Workspace } from './workspace';
 import { tableRegion, type TableRegion } from '#contract/table-region';
-import { DRIFT_FRAMES, pusherDrift } from './calibration-agreement';
+import { pusherDrift } from './calibration-agreement';
 import { pointGap, segmentGap, shapeGap, type PlacedShape, type SceneGuard } from './scene-guard';
 
 export interface SupervisedRobot {
@@ -99,7 +106,7 @@ export interface SupervisorOptions {
   guard?: SceneGuard;
   /**
    * Largest distance between the pusher as motion capture sees it and as the robot's tool pose
-   * (through the calibrations) places it, at rest (m); default DEFAULT_MAX_DRIFT.
+   * (through the calibrations) places it, at rest (m); default MAX_CALIBRATION_DRIFT.
    */
   maxCalibrationDrift?: number;
   /**
@@ -119,29 +126,11 @@ export interface SupervisorOptions {
   now?: () => number;
 }
 
-/**
- * Time from what motion capture shows to the arm starting to brake (s): a 120 Hz frame and an
- * 8 ms command period.
- */
-export const STOP_REACTION = 1 / 120 + 0.008;
-
-/**
- * How much faster than the tool's speed limit a body on the table can move while a run is armed:
- * the tool moves at most at the limit, and an object it strikes leaves at most at twice the
- * striker's speed (a perfectly elastic collision with a much heavier striker); pushed
- * quasi-statically, objects move slower than the tool. A pose that moved faster was not measured
- * on this table (mocap-suspect, `pose-jump`).
- */
-export const BODY_SPEED_FACTOR = 2;
-
 /** What tracking noise and marker jitter can add to a body's move between two frames (m). */
 const POSE_NOISE = 0.002;
 
 /** An object this close to the robot (m) is taken to move with it (it is being pushed). */
 const PUSH_RANGE = 0.01;
-
-/** Default of SupervisorOptions.maxCalibrationDrift (m): the calibration residual limit's range. */
-export const DEFAULT_MAX_DRIFT = 0.005;
 
 export type SupervisorState = 'disarmed' | 'armed' | 'running' | 'stopped';
 
@@ -187,12 +176,8 @@ export class Supervisor extends EventEmitter<Events> {
   constructor(options: SupervisorOptions) {
     super();
     this.o = {
-      lookahead: 0.2,
-      mocapMaxAge: 0.1,
-      robotStateMaxAge: 0.1,
-      // The controller-side watchdog's own timeout: a loop that misses it has stalled.
-      commandMaxGap: 0.1,
-      maxCalibrationDrift: DEFAULT_MAX_DRIFT,
+      ...SUPERVISOR_DEFAULTS,
+      maxCalibrationDrift: MAX_CALIBRATION_DRIFT,
       now: monotonicSeconds,
       ...options,
     };

@@ -10,7 +10,7 @@
  * exact (playback gets back the vectors it replays). SI units: m, rad, m/s, rad/s, table frame.
  */
 import { z } from 'zod';
-import { plannerStepSchema, type PlannerStep } from '#contract/console-api';
+import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
 
 const finite = z.number();
 

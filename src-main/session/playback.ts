@@ -9,7 +9,8 @@
  * 20 ms of log time (the executed path), ending with the last state before the point.
  */
 import { performance } from 'node:perf_hooks';
-import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
+import type { ConsoleEvent } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
 import { consoleEventTopics, type MessageOf } from './channels';

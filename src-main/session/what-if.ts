@@ -9,10 +9,10 @@
  * until that factory is injected, what-if answers with WHAT_IF_UNAVAILABLE instead of guessing.
  */
 import { performance } from 'node:perf_hooks';
-import type { PlannerStep } from '#contract/console-api';
+import { type Planner } from '../planning/planner';
+import { type PlannerStep } from '#contract/planner-events';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
-import type { Planner } from '../planning/mpc';
 import { stepRecord } from '../planning/step-record';
 
 export const WHAT_IF_UNAVAILABLE =

@@ -3,6 +3,7 @@
  * papers. SI units throughout (metres, radians, seconds); the UI converts to mm/deg/ms for display.
  */
 import { z } from 'zod';
+import { MAX_ACTIONS, MAX_CONTROL_DURATION, MAX_HORIZON } from './safety-limits';
 import { DEFAULT_PREDICTION, fineModelSettingsSchema } from './scene';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
@@ -30,8 +31,8 @@ export type CoarseModelKind = z.infer<typeof coarseModelKindSchema>;
  */
 export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
 /**
- * The planners a supervised run offers (the console's settings, `parapush run --planner`); UAMPC
- * is a baseline for experiments only.
+ * The planners the console and `parapush run --planner` offer (the planner registry's offered
+ * entries, src-main/planning/planners.ts); UAMPC is a baseline for experiments only.
  */
 export const runPlannerKindSchema = plannerKindSchema.extract(['mpc', 'tampc']);
 /**
@@ -52,16 +53,6 @@ export const pararealStopSchema = z.discriminatedUnion('mode', [
     })
     .strict(),
 ]);
-
-/**
- * Longest control (s): the planner's own judgement of obstacle contact comes after each control,
- * and a longer one (at 0.5 m/s, 1 m a control) leaves all of it to the supervisor. The papers'
- * controls are 1 s.
- */
-export const MAX_CONTROL_DURATION = 2;
-/** Most controls a plan holds (the horizon) and a run executes (its action limit). */
-export const MAX_HORIZON = 50;
-export const MAX_ACTIONS = 1000;
 
 export const plannerSettingsSchema = z
   .object({
@@ -87,7 +78,11 @@ export const plannerSettingsSchema = z
      * limits.maxPusherSpeed, lowered to this when it is stricter (console/task-from-settings.ts).
      */
     maxPusherSpeed: positive.describe('m/s'),
-    planner: runPlannerKindSchema,
+    /**
+     * Any planner kind, so that a run's settings record what it planned with (an experiment's
+     * UAMPC runs too); the console lists only the kinds it offers (runPlannerKindSchema).
+     */
+    planner: plannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */
     maxExecutedActions: count(1, MAX_ACTIONS),
     /**

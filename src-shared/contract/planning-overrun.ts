@@ -1,3 +1,4 @@
+import type { PlannerStep } from './planner-events';
 /**
  * Planning that overruns the control on this machine: the MPC loop plans each step while the last
  * control executes, so a plan that takes longer than a control leaves the arm holding still
@@ -5,7 +6,6 @@
  * of them says the machine cannot keep up with this model and these workers. The run's event log
  * (run/run-report.ts) and the planner readout both judge steps by this one rule.
  */
-import type { PlannerStep } from './console-api';
 
 /** Consecutive overrunning steps after which the operator is told. */
 export const OVERRUN_STREAK = 3;

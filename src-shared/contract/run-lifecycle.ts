@@ -10,17 +10,10 @@
  * outcome it will end with, so an abort reads ABORTED, and a safety stop FAILED, at once.
  */
 import { z } from 'zod';
-import { runOutcomeOf } from './run-end';
+import { runOutcomeOf, runOutcomeSchema, type RunOutcome } from './run-end';
 
 export const runModeSchema = z.enum(['dry', 'real']);
 export type RunMode = z.infer<typeof runModeSchema>;
-
-/**
- * How a run ended, what the operator sees: the goal reached, the operator's abort, or anything else
- * that ended it (which is which: runOutcomeOf, contract/run-end.ts).
- */
-export const runOutcomeSchema = z.enum(['finished', 'aborted', 'failed']);
-export type RunOutcome = z.infer<typeof runOutcomeSchema>;
 
 /** A run's phase as the console API and the session log carry it (see phaseOf). */
 export const runPhaseSchema = z.enum([

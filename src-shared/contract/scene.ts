@@ -6,45 +6,12 @@
  * Frame: the table frame, origin at the table centre, z up, z = 0 on the table surface.
  */
 import { z } from 'zod';
+import { SCENE_LIMITS } from './safety-limits';
 import { outlineProblems, tableRegion } from './table-region';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
 const nonNegative = finite.refine((v) => v >= 0, 'must be 0 or more');
-
-/**
- * Upper bounds of a scene: a scene file is edited by hand and over the console API, so it is not
- * trusted to stay physical. A faster pusher than the UR5 set-up may move, thousands of obstacles
- * or a vanishing timestep would otherwise reach the robot or hang the physics workers.
- */
-export const SCENE_LIMITS = {
-  /** Pusher speed the UR5 pushing set-up is built for, m/s. */
-  maxPusherSpeed: 0.5,
-  /**
-   * Sliders. The learned coarse model has four slots and refuses scenes with more where it is
-   * chosen (learned/geometry.ts); the fine model and the clutter task take more.
-   */
-  sliders: 8,
-  obstacles: 32,
-  /** Fine-model timestep, s: below 0.1 ms a rollout takes hours; above 10 ms contacts blow up. */
-  fineTimestep: { min: 1e-4, max: 0.01 },
-  /** Each side of the table, m: no lab table is larger. */
-  tableSize: 5,
-  /** Points of a table outline: the edge cost measures every object against every edge. */
-  outlinePoints: 64,
-  /** Any one body dimension (radius, size, height), m. */
-  bodySize: 1,
-  /** Mass of a slider, kg. */
-  mass: 50,
-  /** Friction coefficients. */
-  friction: 5,
-  /** Gap between the gripper's fingers fully open, m: the Robotiq 2F-140's stroke, the widest. */
-  gripperOpening: 0.14,
-  /** Gripper yaw rate, rad/s: the UR5 wrist's joint speed limit (180 deg/s). */
-  maxYawRate: Math.PI,
-  /** Speed of the gripper's opening, m/s: the Robotiq 2F-85's fastest (150 mm/s). */
-  maxOpeningSpeed: 0.15,
-} as const;
 
 /**
  * "must be at most 1 m", and, for a value that reads as millimetres typed into a file in metres,

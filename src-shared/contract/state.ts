@@ -28,6 +28,18 @@ export type State = Float64Array;
  */
 export type Control = readonly number[];
 
+/**
+ * How far apart two states' objects are, or may be: the largest translation (m) and rotation
+ * (rad) of any slider between them (Parareal's convergence, a plan's divergence from an
+ * observation, the real world's spread).
+ */
+export interface Tolerance {
+  /** m */
+  translation: number;
+  /** rad */
+  rotation: number;
+}
+
 export class StateLayout {
   readonly size: number;
   /** Offset of the velocity half of the state. */

@@ -3,6 +3,8 @@ declare module 'madge' {
   interface MadgeResult {
     /** File -> the files it imports, relative to baseDir. */
     obj(): Record<string, string[]>;
+    /** Every import cycle, each as the files along it. */
+    circular(): string[][];
   }
   interface MadgeConfig {
     baseDir?: string;

@@ -3,7 +3,7 @@
  * `mocap listen`, `robot recover`, and the bad input of `run` and `web`. Each is started as a user
  * starts it (node bin/parapush.mjs, its own process), its ready line awaited, then talked to and
  * stopped with SIGINT, which must end it cleanly (exit code 0). Bad input exits 2 before anything
- * starts. (A run against `parapush lab` through the CLI: test/lab/headless-run-crash.test.ts; the
+ * starts. (A run against `parapush lab` through the CLI: test/virtual-lab/headless-run-crash.test.ts; the
  * console in web mode: test/cli/start.test.ts and test/console/web-command.test.ts.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';

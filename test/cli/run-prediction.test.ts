@@ -5,25 +5,28 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withPrediction } from '../../src-main/cli/commands/run';
+import { taskOfOptions } from '../../src-main/cli/commands/run';
 import { UsageError } from '../../src-main/cli/errors';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { cli } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
 
 const taskFile = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
-const { planner } = loadTaskFile(taskFile).task;
+const { task } = loadTaskFile(taskFile);
+const { planner } = task;
+/** The planner `parapush run --prediction SPEC` plans with. */
+const withPrediction = (spec: string) => taskOfOptions(task, { prediction: spec }).planner;
 
 describe('parapush run --prediction', () => {
   it('replaces the task file prediction: RK4:1, euler:2 (any case), implicitfast:0.5', () => {
-    expect(withPrediction(planner, 'RK4:1').prediction).toEqual({ integrator: 'RK4', timestep: 0.001 });
-    expect(withPrediction(planner, 'euler:2').prediction).toEqual({ integrator: 'Euler', timestep: 0.002 });
-    expect(withPrediction(planner, ' implicitfast : 0.5 ').prediction).toEqual({
+    expect(withPrediction('RK4:1').prediction).toEqual({ integrator: 'RK4', timestep: 0.001 });
+    expect(withPrediction('euler:2').prediction).toEqual({ integrator: 'Euler', timestep: 0.002 });
+    expect(withPrediction(' implicitfast : 0.5 ').prediction).toEqual({
       integrator: 'implicitfast',
       timestep: 0.0005,
     });
     // The rest of the planner is the task file's.
-    const { prediction: _, ...rest } = withPrediction(planner, 'RK4:1');
+    const { prediction: _, ...rest } = withPrediction('RK4:1');
     const { prediction: __, ...expected } = planner;
     expect(rest).toEqual(expected);
   });
@@ -38,7 +41,7 @@ describe('parapush run --prediction', () => {
   ])('refuses %s with the field named', (spec, message) => {
     let thrown: unknown;
     try {
-      withPrediction(planner, spec);
+      withPrediction(spec);
     } catch (e) {
       thrown = e;
     }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommandResult, type ConsoleEvent } from '#contract/console-api';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import {
-  RUN_UNAVAILABLE_MESSAGE,
+  NO_RUN_CONTROLLER,
   type AbortSource,
   type RunController,
 } from '../../src-main/console/run-controller';
@@ -131,19 +131,19 @@ describe('ConsoleCore', () => {
     ).toBe(8);
   });
 
-  it('refuses to start a run while no run controller is connected, and says why', async () => {
+  it('refuses to start a run without a run controller (no lab), and says why', async () => {
     const core = makeCore();
     await loaded(core);
     expect(await core.handle({ type: 'run.start', mode: 'dry' })).toEqual({
       ok: false,
-      error: RUN_UNAVAILABLE_MESSAGE,
+      error: NO_RUN_CONTROLLER,
     });
     // Refused before it started: no run, so no failed run in the status or a session log.
     expect(events.filter((e) => e.type === 'run')).toEqual([]);
     expect(core.snapshot().run.phase).toBe('idle');
-    expect(core.snapshot().realRun).toBe(RUN_UNAVAILABLE_MESSAGE);
+    expect(core.snapshot().realRun).toBe(NO_RUN_CONTROLLER);
     expect(
-      events.some((e) => e.type === 'log' && e.level === 'error' && e.message.includes('not available yet')),
+      events.some((e) => e.type === 'log' && e.level === 'error' && e.message.includes(NO_RUN_CONTROLLER)),
     ).toBe(true);
   });
 

@@ -138,7 +138,7 @@ describe('robot.recover: recovery from a protective stop through the console', (
     await until('a planner step', () => events.some((e) => e.type === 'planner-step'));
     session.lab()!.ur.controller.injectProtectiveStop();
     await until('the run to end', () => lastRun()?.phase === 'failed' && !controller.runInProgress());
-    // (test/lab/supervised-run.test.ts pins the stop's reason; here only the recovery matters.)
+    // (test/virtual-lab/supervised-run.test.ts pins the stop's reason; here only the recovery matters.)
     expect(lastRun()).toMatchObject({ safety: 'stopped', armed: false });
     await until('the protective stop on the checklist', () => safetyCheck()?.ok === false);
     expect(await command({ type: 'robot.recover', confirm: true })).toMatchObject({ safetyMode: 'NORMAL' });

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plannerPresets, plannerSettingsSchema, type PlannerSettings } from '#contract/planner-settings';
-import { modelForRun, taskForRun } from '../../src-main/console/task-from-settings';
+import { modelForRun } from '../../src-main/console/task-from-settings';
+import { baseTask, taskForRun } from '../../src-main/planning/task-for-run';
 import { plannerSettingsOf } from '../../src-main/run/run-recorder';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 
@@ -21,12 +22,12 @@ describe('console run from the prediction-model settings', () => {
       prediction: { integrator: 'RK4', timestep: 0.001 },
       loopMode: 'asynchronous',
     };
-    const task = taskForRun(scene, settings, tasksDir);
+    const task = taskForRun(baseTask(scene, tasksDir), { settings });
     expect(task.planner.prediction).toEqual({ integrator: 'RK4', timestep: 0.001 });
     expect(task.planner.loopMode).toBe('asynchronous');
     // The world keeps the scene's own fine model.
     expect(scene.fine).toEqual({ integrator: 'RK4', timestep: 0.001 });
-    const defaults = taskForRun(scene, base, tasksDir);
+    const defaults = taskForRun(baseTask(scene, tasksDir), { settings: base });
     expect(defaults.planner.prediction).toEqual({ integrator: 'Euler', timestep: 0.002 });
     expect(defaults.planner.loopMode).toBe('synchronous');
   });
@@ -46,13 +47,13 @@ describe('console run from the prediction-model settings', () => {
       prediction: { integrator: 'implicitfast', timestep: 0.0005 },
       loopMode: 'asynchronous',
     };
-    const task = taskForRun(scene, settings, tasksDir);
+    const task = taskForRun(baseTask(scene, tasksDir), { settings });
     const recorded = plannerSettingsSchema.parse(
       plannerSettingsOf(task, scene, { kind: 'fine' }, 'analytical'),
     );
     expect(recorded.prediction).toEqual(settings.prediction);
     expect(recorded.loopMode).toBe('asynchronous');
-    expect(taskForRun(scene, recorded, tasksDir).planner).toMatchObject({
+    expect(taskForRun(baseTask(scene, tasksDir), { settings: recorded }).planner).toMatchObject({
       prediction: settings.prediction,
       loopMode: 'asynchronous',
     });

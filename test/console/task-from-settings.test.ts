@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plannerPresets, type PlannerSettings } from '#contract/planner-settings';
-import { modelForRun, sceneForRun, taskForRun } from '../../src-main/console/task-from-settings';
+import { modelForRun, sceneForRun } from '../../src-main/console/task-from-settings';
+import { baseTask, taskForRun } from '../../src-main/planning/task-for-run';
 import { openTableScene, referenceScene, repoRoot } from '../helpers/scenes';
 
 const tasksDir = path.join(repoRoot, 'resources/tasks');
@@ -19,7 +20,7 @@ describe('console run from planner settings', () => {
       controlDuration: 0.5,
       maxExecutedActions: 9,
     };
-    const task = taskForRun(scene, settings, tasksDir);
+    const task = taskForRun(baseTask(scene, tasksDir), { settings });
     expect(task.name).toBe('isrr-obstacle');
     expect(task.costs.map((c) => c.term)).toContain('obstacle-proximity');
     expect(task.planner).toMatchObject({
@@ -33,10 +34,12 @@ describe('console run from planner settings', () => {
 
   it('builds a default task (goal distance, obstacle costs only with obstacles) for a scene without one', () => {
     const open = { ...openTableScene(), name: 'no-such-task' };
-    const task = taskForRun(open, base, tasksDir);
+    const task = taskForRun(baseTask(open, tasksDir), { settings: base });
     expect(task.costs.map((c) => c.term)).toEqual(['goal-distance', 'control-smoothness']);
     const blocked = { ...referenceScene('isrr-obstacle'), name: 'no-such-task' };
-    expect(taskForRun(blocked, base, tasksDir).costs.map((c) => c.term)).toContain('obstacle-proximity');
+    expect(taskForRun(baseTask(blocked, tasksDir), { settings: base }).costs.map((c) => c.term)).toContain(
+      'obstacle-proximity',
+    );
   });
 
   it('maps the prediction model: coarse, fine, Parareal K, adaptive tolerance, slices', () => {
@@ -66,7 +69,7 @@ describe('console run from planner settings', () => {
     const limit = scene.limits.maxPusherSpeed;
     expect(sceneForRun(scene, { ...base, maxPusherSpeed: limit / 2 }).limits.maxPusherSpeed).toBe(limit / 2);
     expect(sceneForRun(scene, { ...base, maxPusherSpeed: limit * 2 })).toBe(scene);
-    const task = taskForRun(scene, { ...base, maxPusherSpeed: 0.01 }, tasksDir);
+    const task = taskForRun(baseTask(scene, tasksDir), { settings: { ...base, maxPusherSpeed: 0.01 } });
     expect(task.planner.initialSpeed).toBeLessThanOrEqual(0.01);
   });
 });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { baseTask, shippedTaskFile } from '../../src-main/console/task-from-settings';
+import { baseTask, shippedTaskFile } from '../../src-main/planning/task-for-run';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 
 const shipped = path.join(repoRoot, 'resources/tasks');

@@ -159,7 +159,7 @@ describe('web mode server', () => {
       client.onEvent((e) => e.type === 'scene' && scenes.push(e.scene?.name ?? ''));
       const r = await client.request({ type: 'scene.load', file: 'isrr-obstacle.json', source: 'shipped' });
       expect(r.scene?.name).toBe('isrr-obstacle');
-      await expect(client.request({ type: 'run.start', mode: 'dry' })).rejects.toThrow('not available yet');
+      await expect(client.request({ type: 'run.start', mode: 'dry' })).rejects.toThrow('no lab to run on');
       await expect(client.request({ type: 'run.start', mode: 'warp' } as never)).rejects.toThrow(
         'malformed command',
       );

@@ -4,6 +4,7 @@
  * end, and random event sequences that keep the lifecycle's promises.
  */
 import fc from 'fast-check';
+import { runOutcomeSchema } from '#contract/run-end';
 import { describe, expect, it } from 'vitest';
 import {
   advanceRun,
@@ -12,7 +13,6 @@ import {
   isRunActive,
   outcomeOf,
   phaseOf,
-  runOutcomeSchema,
   runPhaseSchema,
   type RunEvent,
   type RunEventType,

@@ -4,7 +4,8 @@
  * rollout into a hang must be refused with the field named.
  */
 import { describe, expect, it } from 'vitest';
-import { SCENE_LIMITS, sceneSchema } from '#contract/scene';
+import { SCENE_LIMITS } from '#contract/safety-limits';
+import { sceneSchema } from '#contract/scene';
 import { pushGeometryOf } from '../../src-main/learned/geometry';
 import { parseScene, SceneFileError } from '#contract/scene-file';
 import { MAX_SLIDERS } from '../../src-main/learned/slots';

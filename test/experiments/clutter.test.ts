@@ -5,7 +5,7 @@ import { boundingRadius, sceneSchema } from '#contract/scene';
 import { sampleClutterScene, TARGET_ID } from '../../src-main/experiments/clutter';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { gripperBodies, handRegion } from '../../src-main/planning/grasp';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { overlap } from '#physics/geometry2d';
 

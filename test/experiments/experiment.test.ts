@@ -11,10 +11,11 @@ import {
   runExperiment,
   shardScenes,
 } from '../../src-main/experiments/runner';
-import { parseRunSpec, taskForSpec } from '../../src-main/experiments/run-spec';
+import { parseRunSpec } from '../../src-main/experiments/run-spec';
+import { taskForRun } from '../../src-main/planning/task-for-run';
 import { meanCi95, meanCiText, wilsonInterval } from '../../src-main/experiments/stats';
 import { barChartSvg, lineChartSvg, niceTicks, textWidth } from '../../src-main/experiments/svg-chart';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
 import { runRecord, tinyTask } from '../helpers/tiny-task';
@@ -199,8 +200,8 @@ describe('run specs', () => {
     });
     const plain = parseRunSpec('fine');
     expect(plain).toEqual({ model: { kind: 'fine' }, coarse: 'analytical', planner: null });
-    expect(taskForSpec(isrr.task, plain)).toBe(isrr.task);
-    const tampc = taskForSpec(isrr.task, parseRunSpec('coarse/tampc'));
+    expect(taskForRun(isrr.task, { planner: plain.planner ?? undefined })).toBe(isrr.task);
+    const tampc = taskForRun(isrr.task, { planner: parseRunSpec('coarse/tampc').planner ?? undefined });
     expect(tampc.planner).toEqual({ ...isrr.task.planner, kind: 'tampc' });
     expect(() => parseRunSpec('fine/mppi')).toThrow(/unknown planner "mppi" \(expected mpc, tampc, uampc\)/);
     expect(() => parseRunSpec('fine/mpc/tampc')).toThrow(/at most one/);

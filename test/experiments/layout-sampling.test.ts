@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { loadTaskFile, parseTask } from '../../src-main/planning/task-file';
 import { footprintReach, overlap } from '#physics/geometry2d';
 import { repoRoot } from '../helpers/scenes';

@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NoiseSlopeError, withNoiseSlope } from '../../src-main/experiments/noise-slope';
 import { readRunRecords } from '../../src-main/experiments/run-record';
 import { experimentTask, readExperimentFile, runExperiment } from '../../src-main/experiments/runner';
 import { verifyExperiment } from '../../src-main/experiments/verify';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
+import { taskForRun, TaskOverrideError } from '../../src-main/planning/task-for-run';
 import { repoRoot } from '../helpers/scenes';
 import { tinyTask } from '../helpers/tiny-task';
 
@@ -30,11 +30,11 @@ describe('noise slope override', () => {
     expect(task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.05, reading });
     expect(wafr.task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.075, reading });
     expect(experimentTask(wafr.task, {})).toBe(wafr.task);
-    expect(() => withNoiseSlope(isrr.task, 0.05)).toThrow(NoiseSlopeError);
-    expect(() => withNoiseSlope(isrr.task, 0.05)).toThrow(
+    expect(() => taskForRun(isrr.task, { noiseSlope: 0.05 })).toThrow(TaskOverrideError);
+    expect(() => taskForRun(isrr.task, { noiseSlope: 0.05 })).toThrow(
       /constant execution noise, not action-proportional/,
     );
-    expect(() => withNoiseSlope(wafr.task, -0.1)).toThrow(/>= 0/);
+    expect(() => taskForRun(wafr.task, { noiseSlope: -0.1 })).toThrow(/>= 0/);
   });
 
   it('refuses to start an experiment with a slope its task cannot take, before claiming the folder', async () => {
@@ -52,7 +52,7 @@ describe('noise slope override', () => {
         shard: { index: 0, count: 1 },
         workers: 1,
       }),
-    ).rejects.toThrow(NoiseSlopeError);
+    ).rejects.toThrow(TaskOverrideError);
     expect(() => readExperimentFile(out)).toThrow();
   });
 

@@ -13,7 +13,7 @@ import { layoutForScene } from '#contract/state';
 import { tableRegion } from '#contract/table-region';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { loadTaskFile, TaskFileError, WAFR_OBJECT_RANGES } from '../../src-main/planning/task-file';
 import { repoRoot } from '../helpers/scenes';
 

@@ -5,11 +5,11 @@
  * execution time) and asserts on what the planner was asked and the steps the loop reported.
  */
 import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
+import { type Plan, type PlanContext, type Planner } from '../../src-main/planning/planner';
+import { type Control, type Tolerance } from '#contract/state';
 import type { State } from '#contract/state';
-import type { Control, Tolerance } from '../../src-main/parareal/parareal';
-import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
 import { runMpc, type MpcLoopOptions } from '../../src-main/planning/mpc-loop';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import type { Plant } from '../../src-main/planning/plant';
 import { kinematicStep } from '../planning/toy';
 import { referenceScene } from './scenes';

@@ -1,3 +1,4 @@
+import { type Plan, type PlanContext } from '../../src-main/planning/planner';
 /**
  * Watching the planner of a run the way it really runs (supervised-run.ts builds it with
  * task-run.ts createTaskRun): a test mocks task-run with this, so the task's own planner plans and
@@ -6,7 +7,6 @@
  *   vi.mock('../../src-main/planning/task-run', async (importOriginal) =>
  *     (await import('../helpers/watched-planner')).withPlanHook(await importOriginal(), hook));
  */
-import type { Plan, PlanContext } from '../../src-main/planning/mpc';
 
 type TaskRunModule = typeof import('../../src-main/planning/task-run');
 

@@ -4,14 +4,13 @@
  * active run, instead of quietly switching a stop off.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CONTROL_DURATION } from '#contract/planner-settings';
 import {
+  CONTROL_PROGRAM_DEFAULTS,
+  MAX_CONTROL_DURATION,
   SAFETY_MESSAGE_LIMITS,
-  supervisorConfigSchema,
-  toSafetySchema,
-} from '../../src-main/lab-link/safety-thread/messages';
+} from '#contract/safety-limits';
+import { supervisorConfigSchema, toSafetySchema } from '../../src-main/lab-link/safety-thread/messages';
 import { SafetyCore } from '../../src-main/lab-link/safety-thread/core';
-import { CONTROL_PROGRAM_DEFAULTS } from '../../src-main/robot/control-program';
 
 const stream = (fields: object) => ({
   type: 'stream',

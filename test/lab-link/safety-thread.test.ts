@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
-import type { ThreadSupervisor } from '../../src-main/lab-link/safety-thread/thread-supervisor';
+import type { SupervisorMirror } from '../../src-main/lab-link/safety-thread/supervisor-mirror';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { programPlaying } from '../../src-main/robot/robot-state';
 import type { Decision } from '../../src-main/safety/supervisor';
@@ -36,14 +36,14 @@ async function labAndLink() {
 }
 
 /** A run's supervisor with its decisions collected. */
-function supervise(link: LabLink, config = {}): { sup: ThreadSupervisor; decisions: Decision[] } {
+function supervise(link: LabLink, config = {}): { sup: SupervisorMirror; decisions: Decision[] } {
   const sup = link.safety.supervise(link.scene, config);
   const decisions: Decision[] = [];
   sup.on('decision', (d) => decisions.push(d));
   return { sup, decisions };
 }
 
-function stopped(sup: ThreadSupervisor, decisions: Decision[]): Promise<Extract<Decision, { kind: 'stop' }>> {
+function stopped(sup: SupervisorMirror, decisions: Decision[]): Promise<Extract<Decision, { kind: 'stop' }>> {
   return new Promise((resolve) => {
     const earlier = decisions.find((d) => d.kind === 'stop');
     if (earlier?.kind === 'stop') return resolve(earlier);

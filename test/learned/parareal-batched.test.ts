@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { State } from '#contract/state';
-import { initialState } from '#contract/state';
-import {
-  parareal,
-  type CoarsePropagator,
-  type Control,
-  type FineRunner,
-} from '../../src-main/parareal/parareal';
+import { initialState, type Control } from '#contract/state';
+import { parareal, type CoarsePropagator, type FineRunner } from '../../src-main/parareal/parareal';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import { projectionGeometry } from '#physics/projection';
 import { openTableScene } from '../helpers/scenes';

@@ -7,13 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { layoutForScene } from '#contract/state';
-import { FrameOrder, RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
+import { FrameOrder } from '../../src-main/mocap/frame-order';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
 import { SUSPECT_HOLD_S } from '../../src-main/mocap/spoof-signs';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import { preflight } from '../../src-main/safety/preflight';
 import { describeStop } from '../../src-main/safety/stop-reasons';
-import { BODY_SPEED_FACTOR, Supervisor } from '../../src-main/safety/supervisor';
+import { BODY_SPEED_FACTOR, RESTART_CONFIRM } from '#contract/safety-limits';
+import { Supervisor } from '../../src-main/safety/supervisor';
 import { workspaceFor } from '../../src-main/safety/workspace';
 import { referenceScene } from '../helpers/scenes';
 

@@ -3,8 +3,7 @@ import { FinePool } from '../../src-main/parareal/fine-pool';
 import { spawnWithSendHook } from '../helpers/hooked-worker';
 import { createPredictor, type PredictionModel } from '../../src-main/parareal/predictor';
 import { parseModelSpec } from '../../src-main/parareal/model-choice';
-import { initialState, type State } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type State, type Control } from '#contract/state';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('isrr-obstacle');

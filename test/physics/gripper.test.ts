@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import type { Scene } from '#contract/scene';
 import { initialState, layoutForScene } from '#contract/state';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { FineModel } from '#physics/fine-model';
 
 const scenes = path.resolve(import.meta.dirname, '../../resources/scenes');

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { initialState } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type Control } from '#contract/state';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { openTableScene, referenceScene } from '../helpers/scenes';
 import { kinematicStep } from './toy';
 

@@ -8,14 +8,13 @@
  * settings and costs.
  */
 import path from 'node:path';
+import { approachAndPush, straightToGoal } from '../../src-main/planning/fresh-sequences';
 import { describe, expect, it } from 'vitest';
 import { FineModel } from '#physics/fine-model';
-import { initialState, type State } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type State, type Control } from '#contract/state';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { approachAndPush, straightToGoal } from '../../src-main/planning/mpc';
 import { prePushPoint } from '../../src-main/planning/push-heading';
 import { repoRoot } from '../helpers/scenes';
 

@@ -15,8 +15,8 @@ import { clampControl, controlMagnitude } from '../../src-main/planning/control-
 import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { approachLane, approachTarget, closeOnTarget } from '../../src-main/planning/gripper-plans';
-import { TaskGeometry } from '../../src-main/planning/outcome';
-import { candidateSequences } from '../../src-main/planning/tampc';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
+import { candidateSequences } from '../../src-main/planning/tampc/tampc-planner';
 import {
   checkTaskFitsScene,
   loadTaskFile,

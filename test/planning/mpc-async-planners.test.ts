@@ -7,6 +7,8 @@
  * control), and the test checks what was asked when.
  */
 import path from 'node:path';
+import { type PlanContext, type Planner } from '../../src-main/planning/planner';
+import { type Control } from '#contract/state';
 import { describe, expect, it } from 'vitest';
 import type { Scene } from '#contract/scene';
 import type { State } from '#contract/state';
@@ -14,11 +16,9 @@ import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
 import { deriveSeed, Rng } from '../../src-main/common/rng';
-import type { Control } from '../../src-main/parareal/parareal';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import type { PlanContext, Planner } from '../../src-main/planning/mpc';
 import { runMpc, type MpcLoopOptions } from '../../src-main/planning/mpc-loop';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import type { Plant } from '../../src-main/planning/plant';
 import { planners, type PlannerKind } from '../../src-main/planning/planners';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';

@@ -5,10 +5,9 @@
  * table has left.
  */
 import { describe, expect, it } from 'vitest';
-import { initialState, layoutForScene, type State } from '#contract/state';
+import { type PlanContext, type Planner } from '../../src-main/planning/planner';
+import { initialState, layoutForScene, type State, type Control, type Tolerance } from '#contract/state';
 import { seenTable } from '../helpers/seen-table';
-import type { Control, Tolerance } from '../../src-main/parareal/parareal';
-import type { PlanContext, Planner } from '../../src-main/planning/mpc';
 import type { Plant } from '../../src-main/planning/plant';
 import { RobotPlant, type PlantSupervisor } from '../../src-main/run/robot-plant';
 import {

@@ -4,10 +4,9 @@
  * when the table has moved since, and gives it up when the run is aborted while it is made.
  */
 import { describe, expect, it } from 'vitest';
+import { type Plan, type PlanContext, type Planner } from '../../src-main/planning/planner';
 import type { PlannerStep } from '#contract/planner-events';
-import { initialState } from '#contract/state';
-import type { Tolerance } from '../../src-main/parareal/parareal';
-import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
+import { initialState, type Tolerance } from '#contract/state';
 import { planFirstStep, type FirstPlan } from '../../src-main/planning/mpc-loop';
 import type { Plant } from '../../src-main/planning/plant';
 import {

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { type Plan, type Planner } from '../../src-main/planning/planner';
+import { approachAndPush } from '../../src-main/planning/fresh-sequences';
 import { plannerStepSchema, type PlannerStep } from '#contract/planner-events';
-import { initialState, type State } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type State, type Control } from '#contract/state';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import {
-  approachAndPush,
-  MpcPlanner,
-  shiftControls,
-  type Plan,
-  type Planner,
-} from '../../src-main/planning/mpc';
+import { MpcPlanner, shiftControls } from '../../src-main/planning/mpc/mpc-planner';
 import { runMpc } from '../../src-main/planning/mpc-loop';
 import { waypoints } from '../../src-main/planning/push-heading';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import type { Plant } from '../../src-main/planning/plant';
 import { Rng } from '../../src-main/common/rng';
 import { referenceScene } from '../helpers/scenes';

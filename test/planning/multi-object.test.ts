@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, type State } from '#contract/state';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { waypoints } from '../../src-main/planning/push-heading';
 import { footprintReach } from '#physics/geometry2d';
 import { referenceScene } from '../helpers/scenes';

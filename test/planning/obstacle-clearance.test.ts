@@ -10,7 +10,7 @@ import { sceneSeed } from '../../src-main/experiments/runner';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { ExecutionWorld } from '../../src-main/planning/execution-world';
 import { runMpc } from '../../src-main/planning/mpc-loop';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { deriveSeed } from '../../src-main/common/rng';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun } from '../../src-main/planning/task-run';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { initialState } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type Control } from '#contract/state';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { optimize, weightedUpdate, type OptimizerSettings } from '../../src-main/planning/optimizer';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { Rng } from '../../src-main/common/rng';
 import { openTableScene } from '../helpers/scenes';
 import { kinematicRollout } from './toy';

@@ -3,15 +3,16 @@
  * UAMPC, TAMPC's baseline that only ever takes its slowest push (n_min = n_max).
  */
 import path from 'node:path';
+import { type StochasticSampler, type PlannerParts } from '../../src-main/planning/planner';
 import { describe, expect, it } from 'vitest';
-import { initialState, type State } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type State, type Control } from '#contract/state';
 import { Rng } from '../../src-main/common/rng';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { MpcPlanner } from '../../src-main/planning/mpc';
-import { TaskGeometry } from '../../src-main/planning/outcome';
-import { planners, type PlannerKind, type PlannerParts } from '../../src-main/planning/planners';
-import { TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
+import { MpcPlanner } from '../../src-main/planning/mpc/mpc-planner';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
+import { offeredPlanners, planners, type PlannerKind } from '../../src-main/planning/planners';
+import { plannerKindSchema, runPlannerKindSchema } from '#contract/planner-settings';
+import { TampcPlanner } from '../../src-main/planning/tampc/tampc-planner';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';
@@ -68,6 +69,20 @@ describe('planner registry', () => {
     expect(planners.mpc.create(parts())).toBeInstanceOf(MpcPlanner);
     expect(planners.tampc.create(parts())).toBeInstanceOf(TampcPlanner);
     expect(planners.uampc.create(parts())).toBeInstanceOf(TampcPlanner);
+    expect(Object.keys(planners).sort()).toEqual([...plannerKindSchema.options].sort());
+  });
+
+  it('carries a name and description per entry; the console offers the kinds a run may name', () => {
+    for (const entry of Object.values(planners)) {
+      expect(entry.name.length).toBeGreaterThan(0);
+      expect(entry.description.length).toBeGreaterThan(entry.name.length);
+    }
+    expect(offeredPlanners().map((p) => p.kind)).toEqual(runPlannerKindSchema.options);
+    expect(offeredPlanners()[0]).toEqual({
+      kind: 'mpc',
+      name: planners.mpc.name,
+      description: planners.mpc.description,
+    });
   });
 
   it('TAMPC takes the fast push when execution is certain; UAMPC, its baseline, only ever the slow one', async () => {

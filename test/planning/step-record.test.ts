@@ -3,8 +3,8 @@
  * what-if's re-planned step are the same record of the same plan.
  */
 import { describe, expect, it } from 'vitest';
+import { type Plan, type Planner } from '../../src-main/planning/planner';
 import { plannerStepSchema } from '#contract/planner-events';
-import type { Plan, Planner } from '../../src-main/planning/mpc';
 import { stepRecord } from '../../src-main/planning/step-record';
 import { replanStep } from '../../src-main/session/what-if';
 import {

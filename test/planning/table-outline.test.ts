@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { initialState, type State } from '#contract/state';
 import type { Scene } from '#contract/scene';
 import { buildCostTerm } from '../../src-main/planning/costs/cost-terms';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { referenceScene } from '../helpers/scenes';
 
 const edgeSpec = { term: 'edge', weight: 1, k: 50, safeMargin: 0.02 } as const;

@@ -14,7 +14,7 @@ import { ExecutionWorld } from '../../src-main/planning/execution-world';
 import { loadTaskFile } from '../../src-main/planning/task-file';
 import { createTaskRun, poolSampler, poolSettle } from '../../src-main/planning/task-run';
 import { FineModel } from '#physics/fine-model';
-import type { TampcPlanner } from '../../src-main/planning/tampc';
+import type { TampcPlanner } from '../../src-main/planning/tampc/tampc-planner';
 import { DEFAULT_PREDICTION } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { repoRoot } from '../helpers/scenes';

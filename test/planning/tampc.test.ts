@@ -1,14 +1,14 @@
 import path from 'node:path';
+import { type StochasticSampler } from '../../src-main/planning/planner';
 import { describe, expect, it } from 'vitest';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { initialState, type State } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { initialState, type State, type Control } from '#contract/state';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { deriveSeed, Rng } from '../../src-main/common/rng';
-import { candidateSequences, TampcPlanner, type StochasticSampler } from '../../src-main/planning/tampc';
+import { candidateSequences, TampcPlanner } from '../../src-main/planning/tampc/tampc-planner';
 import { prePushPoint } from '../../src-main/planning/push-heading';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';

@@ -3,7 +3,7 @@
  * the commanded velocity), so optimizer, MPC and TAMPC tests run without MuJoCo.
  */
 import type { State, StateLayout } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
+import { type Control } from '#contract/state';
 import type { BatchRollout } from '../../src-main/planning/rollout';
 
 export function kinematicStep(L: StateLayout, x: State, u: Control, dt: number, slider = 0): State {

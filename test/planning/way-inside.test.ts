@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { initialState, type State } from '#contract/state';
 import type { Scene } from '#contract/scene';
 import { buildCostTerm } from '../../src-main/planning/costs/cost-terms';
-import { TaskGeometry } from '../../src-main/planning/outcome';
-import { candidateSequences } from '../../src-main/planning/tampc';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
+import { candidateSequences } from '../../src-main/planning/tampc/tampc-planner';
 import { firstWaypoint, innerCorners, wayInsideLength } from '../../src-main/planning/way-inside';
 import { referenceScene } from '../helpers/scenes';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstInTheWay, tangentPoints, wayRoundLength } from '../../src-main/planning/way-round';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import { buildCostTerm } from '../../src-main/planning/costs/cost-terms';
 import { waypoints } from '../../src-main/planning/push-heading';
 import { initialState } from '#contract/state';

@@ -6,7 +6,7 @@
  * table point (x, y) in metres is at (524 + 1000 x, 424 - 1000 y) px.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlannerStep } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
 import type { Scene } from '#contract/scene';
 import {
   describeView,

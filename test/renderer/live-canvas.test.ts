@@ -7,8 +7,8 @@
  * the default 640 x 480 box is 540 px per metre centred at (320, 240) px.
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { type PlannerStep } from '#contract/planner-events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlannerStep } from '#contract/console-api';
 import type { Scene } from '#contract/scene';
 import LiveCanvas from '../../src-renderer/src/components/LiveCanvas.svelte';
 import { PLAN_STYLE, WHAT_IF_STYLE } from '../../src-renderer/src/lib/draw-table';

@@ -1,7 +1,8 @@
 // The live screen's pure parts: the run clock and "is a run active" in the console state, the
 // planner readout, chart axes and legend values, and the table view's label layout.
 import { describe, expect, it } from 'vitest';
-import type { ConsoleEvent, PlannerStep, RunStatus } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
+import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { overlap, placeLabels, type LabelRequest } from '../../src-renderer/src/lib/label-layout';
 import { plannerProgress, type ProgressInput } from '../../src-renderer/src/lib/planner-progress';
 import { formatLegendValue, integerRange, latestFinite } from '../../src-renderer/src/lib/plot-axes';

@@ -13,6 +13,7 @@ import {
   plannerSettingsSchema,
   type PlannerSettings,
 } from '#contract/planner-settings';
+import { offeredPlanners } from '../../src-main/planning/planners';
 import PlannerView from '../../src-renderer/src/views/PlannerView.svelte';
 import { fakeClient } from '../helpers/fake-client';
 
@@ -39,9 +40,29 @@ async function type(label: string, value: string): Promise<void> {
 }
 
 describe('Planner view: prediction model settings', () => {
+  it("lists the planner registry's offered entries by name, described, and sends the kind chosen", async () => {
+    const { client, sent } = fakeCore();
+    const planners = offeredPlanners();
+    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [], planners });
+    const select = screen.getByRole('combobox', { name: 'Planner' }) as HTMLSelectElement;
+    expect([...select.options].map((o) => [o.value, o.text, o.title])).toEqual(
+      planners.map((p) => [p.kind, p.name, p.description]),
+    );
+    expect(planners.map((p) => p.kind)).toEqual(['mpc', 'tampc']);
+    await fireEvent.change(select, { target: { value: 'tampc' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Apply settings' }));
+    await screen.findByRole('status');
+    expect(sentSettings(sent).planner).toBe('tampc');
+  });
+
   it('shows the default prediction in ms and sends RK4 at 1 ms, asynchronous, as SI', async () => {
     const { client, sent } = fakeCore();
-    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [] });
+    render(PlannerView, {
+      client,
+      settings: defaultPlannerSettings,
+      presets: [],
+      planners: offeredPlanners(),
+    });
     expect((screen.getByLabelText('Prediction timestep (ms)') as HTMLInputElement).value).toBe('2');
     const integrator = screen.getByLabelText('Prediction integrator') as HTMLSelectElement;
     expect(integrator.value).toBe('Euler');
@@ -62,7 +83,12 @@ describe('Planner view: prediction model settings', () => {
 
   it('offers auto with its hint and sends it', async () => {
     const { client, sent } = fakeCore();
-    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [] });
+    render(PlannerView, {
+      client,
+      settings: defaultPlannerSettings,
+      presets: [],
+      planners: offeredPlanners(),
+    });
     await fireEvent.change(screen.getByLabelText('Prediction model'), { target: { value: 'auto' } });
     expect(
       screen.getByText("fine or Parareal, whichever plans faster on this machine's workers"),
@@ -74,7 +100,12 @@ describe('Planner view: prediction model settings', () => {
 
   it('shows a timestep that does not divide the control duration next to its field, and sends nothing', async () => {
     const { client, sent } = fakeCore();
-    render(PlannerView, { client, settings: defaultPlannerSettings, presets: [] });
+    render(PlannerView, {
+      client,
+      settings: defaultPlannerSettings,
+      presets: [],
+      planners: offeredPlanners(),
+    });
     await type('Prediction timestep (ms)', '3');
     await fireEvent.click(screen.getByRole('button', { name: 'Apply settings' }));
     const problem = document.querySelector('[data-field="prediction.timestep"]');

@@ -6,8 +6,8 @@
  * the legend's latest values, and the note inside an empty chart.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { type PlannerStep } from '#contract/planner-events';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlannerStep } from '#contract/console-api';
 import type { StepTiming } from '../../src-renderer/src/state/console-state.svelte';
 import { RecordingContext, RecordingPath2D } from '../helpers/recording-canvas';
 

@@ -6,7 +6,8 @@
  * counts nor breaks one; a simulated run (whose world waits for its planner) is never told.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConsoleEvent, PlannerStep } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
+import type { ConsoleEvent } from '#contract/console-api';
 import { OVERRUN_STREAK, OverrunStreak } from '#contract/planning-overrun';
 import { RunOwner } from '../../src-main/run/run-owner';
 import { RunReporter } from '../../src-main/run/run-report';

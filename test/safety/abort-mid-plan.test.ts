@@ -4,11 +4,10 @@
  * is asserted, not wall time.
  */
 import { describe, expect, it } from 'vitest';
-import { initialState, type State } from '#contract/state';
-import type { Control } from '../../src-main/parareal/parareal';
-import type { Plan, PlanContext, Planner } from '../../src-main/planning/mpc';
+import { type Plan, type PlanContext, type Planner } from '../../src-main/planning/planner';
+import { initialState, type State, type Control } from '#contract/state';
 import { runMpc } from '../../src-main/planning/mpc-loop';
-import { TaskGeometry } from '../../src-main/planning/outcome';
+import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import type { Plant } from '../../src-main/planning/plant';
 import { referenceScene } from '../helpers/scenes';
 

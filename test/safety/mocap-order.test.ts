@@ -5,9 +5,10 @@
  * the normal rate ages into a staleness stop.
  */
 import { describe, expect, it } from 'vitest';
+import { RESTART_CONFIRM } from '#contract/safety-limits';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { layoutForScene } from '#contract/state';
-import { FrameOrder, RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
+import { FrameOrder } from '../../src-main/mocap/frame-order';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import { Supervisor } from '../../src-main/safety/supervisor';

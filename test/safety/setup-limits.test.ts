@@ -4,10 +4,10 @@
  * over seconds, and a scene cannot widen the workspace with a huge table.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { STOP_DECELERATION } from '#contract/safety-limits';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STOP_DECELERATION } from '../../src-main/robot/control-program';
 import type { RobotState } from '../../src-main/robot/robot-state';
 import {
   loadSetup,

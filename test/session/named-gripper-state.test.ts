@@ -3,7 +3,7 @@
  * opening and their rates), told from a pusher's by the state's length, and read back exactly.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlannerStep } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
 import { loggedPlannerStepSchema } from '../../src-main/session/named-state';
 import {
   loggedPlannerStep,

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type Plan, type Planner } from '../../src-main/planning/planner';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
-import type { Plan, Planner } from '../../src-main/planning/mpc';
 import {
   loadRecordedRun,
   Playback,

@@ -3,7 +3,8 @@
  * at 500 Hz, OptiTrack frames at 120 Hz with three rigid bodies, planner steps with Parareal
  * predictions. Used by the session tests, the crash child and the logs benchmark.
  */
-import type { ConsoleEvent, PlannerStep, RunStatus } from '#contract/console-api';
+import type { ConsoleEvent, RunStatus } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
 import { defaultPlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';

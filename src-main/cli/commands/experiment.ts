@@ -6,26 +6,26 @@
  * `parapush experiment slurm` and `status` submit it to a Slurm cluster and follow it
  * (experiment-slurm.ts).
  */
-import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { tasksDir } from '../../common/paths';
 import { defaultWorkerCount } from '../../parareal/fine-pool';
 import { loadTaskFile, TaskFileError, type LoadedTask, type Task } from '../../planning/task-file';
-import { NoiseSlopeError } from '../../experiments/noise-slope';
+import { TaskOverrideError } from '../../planning/task-for-run';
 import { readRunRecords, type RunRecord } from '../../experiments/run-record';
 import { reportTitle, writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
 import { parseRunSpec } from '../../experiments/run-spec';
 import { currentCommit, describeInputCheck, recordInputs } from '../../experiments/provenance';
 import {
-  claimOutDir,
   configOf,
   experimentTask,
   readExperimentFile,
   runExperiment,
   shardScenes,
 } from '../../experiments/runner';
+import { mergeShards, MergeError } from '../../experiments/merge-shards';
 import { describeDifference, verifyExperiment, VerifyError } from '../../experiments/verify';
 import { verifyFull } from '../../experiments/verification';
 import { runSweep, writeSweepReport } from '../../experiments/sweep';
@@ -115,7 +115,7 @@ function checkNoiseSlope(task: Task, b: number | undefined, option = '--noise-sl
   try {
     experimentTask(task, b === undefined ? {} : { noiseSlope: b });
   } catch (e) {
-    if (e instanceof NoiseSlopeError) throw new UsageError(`${option}: ${e.message}`);
+    if (e instanceof TaskOverrideError) throw new UsageError(`${option}: ${e.message}`);
     throw e;
   }
 }
@@ -273,6 +273,14 @@ export function registerExperimentCommand(program: Command): void {
       );
     });
 
+  addMergeCommand(cmd);
+  addSweepCommand(cmd);
+  addVerifyCommand(cmd);
+  addSlurmCommands(cmd);
+}
+
+/** `experiment merge`: shard folders joined into one, and its report. */
+function addMergeCommand(cmd: Command): void {
   cmd
     .command('merge')
     .description('join shard folders of one experiment into --into and write its report')
@@ -286,32 +294,19 @@ export function registerExperimentCommand(program: Command): void {
       // --json is the parent command's option too, and commander gives it to the parent wherever
       // it stands on the command line: read it from both.
       const { json } = command.optsWithGlobals<{ json?: boolean }>();
-      let config = null;
-      for (const dir of [opts.into, ...shards]) {
-        if (!existsSync(path.join(dir, 'experiment.json'))) continue;
-        const c = readExperimentFile(dir);
-        if (
-          config &&
-          JSON.stringify({ ...configOf(config), commit: config.commit, inputs: config.inputs }) !==
-            JSON.stringify({ ...configOf(c), commit: c.commit, inputs: c.inputs })
-        )
-          throw new UsageError(
-            `${dir} belongs to another experiment than ${opts.into} (or ran at another commit)`,
-          );
-        config = c;
-      }
-      if (!config) throw new UsageError('no experiment.json found in --out or the shard folders');
-      claimOutDir(opts.into, config, config.commit, config.inputs);
-      for (const dir of shards) {
-        if (path.resolve(dir) === path.resolve(opts.into)) continue;
-        for (const sub of ['runs', 'sessions']) {
-          const from = path.join(dir, sub);
-          if (existsSync(from)) cpSync(from, path.join(opts.into, sub), { recursive: true });
-        }
+      let config;
+      try {
+        config = mergeShards(opts.into, shards);
+      } catch (e) {
+        if (e instanceof MergeError) throw new UsageError(e.message);
+        throw e;
       }
       report(opts.into, reportTitle(config.task, config), config.models, json);
     });
+}
 
+/** `experiment sweep`: one experiment per noise level b (WAFR 2018 Fig. 5) and its report. */
+function addSweepCommand(cmd: Command): void {
   cmd
     .command('sweep')
     .description(
@@ -374,7 +369,10 @@ export function registerExperimentCommand(program: Command): void {
         `wrote ${['sweep.json', 'results.md', 'success.svg', 'task-time.svg'].map((f) => path.join(opts.out, f)).join(', ')}\n`,
       );
     });
+}
 
+/** `experiment verify`: stored runs rerun on this code, compared bit for bit. */
+function addVerifyCommand(cmd: Command): void {
   cmd
     .command('verify')
     .description(
@@ -464,7 +462,10 @@ export function registerExperimentCommand(program: Command): void {
         }
       },
     );
+}
 
+/** `experiment slurm` and `experiment status`: the experiment as a Slurm job array. */
+function addSlurmCommands(cmd: Command): void {
   registerExperimentSlurmCommands(cmd, (command) => {
     // The experiment command's options belong to the parent, wherever they stand on the line.
     const opts = command.optsWithGlobals<ExperimentCliOptions>();

@@ -161,6 +161,14 @@ export function registerLearnCommand(program: Command): void {
     .command('learn')
     .description('the learned coarse model (CVS 2020): generate fine-model data, train, evaluate');
 
+  addGenerateCommand(learn);
+  addMergeCommand(learn);
+  addTrainCommand(learn);
+  addEvaluateCommand(learn);
+}
+
+/** `learn generate`: fine-model transitions on the worker pool (resumable, shardable). */
+function addGenerateCommand(learn: Command): void {
   learn
     .command('generate')
     .description('generate transitions with the fine model on the worker pool (resumable, shardable)')
@@ -194,27 +202,7 @@ export function registerLearnCommand(program: Command): void {
       '0/1',
     )
     .action(async (o: GenerateOptions) => {
-      const scene = { ...loadSceneFile(o.scene), fine: fineSettings(o.fine) };
-      const count = wholeNumber('--count', o.count, 1);
-      const seed = wholeNumber('--seed', o.seed, 0);
-      const dt = positiveNumber('--dt', o.dt);
-      const sliderMix = parseMix(o.sliderMix);
-      const blockSize = wholeNumber('--block', o.block, 1);
-      const shard = parseShard(o.shard);
-      const workers = o.workers ? wholeNumber('--workers', o.workers, 1) : undefined;
-      let settings;
-      try {
-        settings = generationSettings(scene, { seed, dt, sliderMix, blockSize });
-      } catch (e) {
-        if (e instanceof GeometryMismatchError) throw new UsageError(`--scene: ${e.message}`);
-        throw e;
-      }
-      // The command that makes the same data set in one run, whatever shards and workers made it.
-      const command = [
-        'npx parapush learn generate',
-        `--scene ${o.scene} --out ${o.out} --count ${count} --seed ${seed} --dt ${dt}`,
-        `--slider-mix ${sliderMix.join(',')} --fine ${o.fine} --block ${blockSize}`,
-      ].join(' ');
+      const { scene, count, settings, shard, workers, command } = generationOf(o);
       blockStoreUsage('--out', () => claimDirectory(o.out, settings, count, command));
       const pools: FinePool[] = [];
       const bar = progressBar('generate');
@@ -271,7 +259,40 @@ export function registerLearnCommand(program: Command): void {
       if (full) reportDataset(o.out, full);
       else reportMissing(o.out);
     });
+}
 
+/**
+ * What `learn generate` makes, from its options: the scene with the fine model to learn from, the
+ * count, the generation settings, this process's shard and workers, and the command that makes the
+ * same data set in one run.
+ */
+function generationOf(o: GenerateOptions) {
+  const scene = { ...loadSceneFile(o.scene), fine: fineSettings(o.fine) };
+  const count = wholeNumber('--count', o.count, 1);
+  const seed = wholeNumber('--seed', o.seed, 0);
+  const dt = positiveNumber('--dt', o.dt);
+  const sliderMix = parseMix(o.sliderMix);
+  const blockSize = wholeNumber('--block', o.block, 1);
+  const shard = parseShard(o.shard);
+  const workers = o.workers ? wholeNumber('--workers', o.workers, 1) : undefined;
+  let settings;
+  try {
+    settings = generationSettings(scene, { seed, dt, sliderMix, blockSize });
+  } catch (e) {
+    if (e instanceof GeometryMismatchError) throw new UsageError(`--scene: ${e.message}`);
+    throw e;
+  }
+  // The command that makes the same data set in one run, whatever shards and workers made it.
+  const command = [
+    'npx parapush learn generate',
+    `--scene ${o.scene} --out ${o.out} --count ${count} --seed ${seed} --dt ${dt}`,
+    `--slider-mix ${sliderMix.join(',')} --fine ${o.fine} --block ${blockSize}`,
+  ].join(' ');
+  return { scene, count, settings, shard, workers, command };
+}
+
+/** `learn merge`: generated shards joined into one data set. */
+function addMergeCommand(learn: Command): void {
   learn
     .command('merge')
     .description('copy the blocks of shard directories into one and assemble the data set when all are there')
@@ -284,7 +305,10 @@ export function registerLearnCommand(program: Command): void {
       if (full) reportDataset(o.into, full);
       else reportMissing(o.into);
     });
+}
 
+/** `learn train`: the learned coarse model trained on a data set. */
+function addTrainCommand(learn: Command): void {
   learn
     .command('train')
     .description('train the coarse network on a data set; writes weights, statistics, model card, loss curve')
@@ -320,30 +344,16 @@ export function registerLearnCommand(program: Command): void {
     .option('--max-minutes <m>', 'stop after the epoch that crosses this wall time')
     .action(async (o: TrainCliOptions) => {
       const dataset = loadData(o.data);
-      const seed = wholeNumber('--seed', o.seed, 0);
-      const validationFraction = positiveNumber('--validation', o.validation);
-      if (validationFraction >= 1) throw new UsageError('--validation: expected a fraction below 1');
-      const penetrationWeight = Number(o.penetrationWeight);
-      if (!Number.isFinite(penetrationWeight) || penetrationWeight < 0)
-        throw new UsageError(`--penetration-weight: expected a number >= 0, got "${o.penetrationWeight}"`);
-      const epochs = wholeNumber('--epochs', o.epochs, 1);
+      const t = trainSettings(o);
       const backend = await tfBackendReady();
       process.stderr.write(`TensorFlow.js backend: ${backend}; ${dataset.manifest.count} transitions\n`);
       const bar = progressBar('train');
       const result = await trainModel(dataset, {
-        seed,
-        epochs,
-        batchSize: wholeNumber('--batch', o.batch, 1),
-        learningRate: positiveNumber('--lr', o.lr),
-        validationFraction,
-        patience: wholeNumber('--patience', o.patience, 1),
-        penetrationWeight,
-        slotShuffles: wholeNumber('--slot-shuffles', o.slotShuffles, 0),
-        maxSeconds: o.maxMinutes ? positiveNumber('--max-minutes', o.maxMinutes) * 60 : null,
+        ...t,
         onEpoch: (e, best) =>
           bar.update(
             e.epoch,
-            epochs,
+            t.epochs,
             `train ${e.trainLoss.toPrecision(3)} val ${e.valLoss.toPrecision(3)} (best epoch ${best})`,
           ),
       });
@@ -361,49 +371,7 @@ export function registerLearnCommand(program: Command): void {
         },
         exportWeights(result.mlp),
       );
-      const best = result.history[result.bestEpoch - 1]!;
-      const card: ModelCard = {
-        name: path.basename(path.resolve(o.out)),
-        createdAt: new Date().toISOString(),
-        seed,
-        backend,
-        dataset: {
-          transitions: m.count,
-          seed: m.seed,
-          dt: m.dt,
-          sliderCounts: m.sliderCounts,
-          contactRatio: m.contact.ratio,
-          sha256: m.sha256,
-          generationSeconds: m.generationSeconds,
-          ...(m.generator ? { generator: m.generator } : {}),
-        },
-        training: {
-          layerSizes,
-          parameters: parameterCount(layerSizes),
-          trainTransitions: result.trainCount,
-          validationTransitions: result.validationCount,
-          epochsRun: result.history.length,
-          maxEpochs: epochs,
-          bestEpoch: result.bestEpoch,
-          stoppedBy: result.stoppedBy,
-          batchSize: wholeNumber('--batch', o.batch, 1),
-          learningRate: positiveNumber('--lr', o.lr),
-          patience: wholeNumber('--patience', o.patience, 1),
-          penetrationWeight,
-          slotShuffles: wholeNumber('--slot-shuffles', o.slotShuffles, 0),
-          seconds: result.seconds,
-        },
-        validation: { loss: best.valLoss, mse: best.valMse, penetration: best.valPenetration },
-        scale:
-          `CVS 2020 trained on more than 2 million transitions for 100 epochs on a GPU. This model was trained on ${m.count} ` +
-          `transitions (generated in ${(m.generationSeconds / 60).toFixed(0)} min) for ${result.history.length} epochs ` +
-          `(${(result.seconds / 60).toFixed(0)} min) on a shared 2-core CPU without a GPU. The same commands with ` +
-          '`--count 2000000` and `--epochs 100` run the full-scale recipe given the time.',
-        reproduce: [
-          m.command,
-          repeatableTrainCommand(process.argv.slice(2), result.history.length, result.stoppedBy),
-        ],
-      };
+      const card = modelCardOf(o.out, m, result, t, backend, layerSizes);
       writeFileSync(path.join(o.out, 'model-card.json'), `${JSON.stringify(card, null, 2)}\n`);
       writeFileSync(path.join(o.out, 'model-card.md'), modelCardMarkdown(card));
       writeFileSync(
@@ -414,11 +382,89 @@ export function registerLearnCommand(program: Command): void {
           `${card.name}: loss per epoch (${m.count} transitions)`,
         ),
       );
+      const best = result.history[result.bestEpoch - 1]!;
       process.stdout.write(
         `model in ${o.out}: ${result.history.length} epochs (best ${result.bestEpoch}, ${result.stoppedBy}), validation loss ${best.valLoss.toPrecision(4)} (MSE ${best.valMse.toPrecision(4)}, penetration ${best.valPenetration.toPrecision(4)} mm^2), ${result.seconds.toFixed(0)} s\n`,
       );
     });
+}
 
+/** The training options of `learn train`, checked. */
+function trainSettings(o: TrainCliOptions) {
+  const validationFraction = positiveNumber('--validation', o.validation);
+  if (validationFraction >= 1) throw new UsageError('--validation: expected a fraction below 1');
+  const penetrationWeight = Number(o.penetrationWeight);
+  if (!Number.isFinite(penetrationWeight) || penetrationWeight < 0)
+    throw new UsageError(`--penetration-weight: expected a number >= 0, got "${o.penetrationWeight}"`);
+  return {
+    seed: wholeNumber('--seed', o.seed, 0),
+    epochs: wholeNumber('--epochs', o.epochs, 1),
+    batchSize: wholeNumber('--batch', o.batch, 1),
+    learningRate: positiveNumber('--lr', o.lr),
+    validationFraction,
+    patience: wholeNumber('--patience', o.patience, 1),
+    penetrationWeight,
+    slotShuffles: wholeNumber('--slot-shuffles', o.slotShuffles, 0),
+    maxSeconds: o.maxMinutes ? positiveNumber('--max-minutes', o.maxMinutes) * 60 : null,
+  };
+}
+
+/** The model card of a trained model: its data set, its training and its validation loss. */
+function modelCardOf(
+  out: string,
+  m: ReturnType<typeof loadData>['manifest'],
+  result: Awaited<ReturnType<typeof trainModel>>,
+  t: ReturnType<typeof trainSettings>,
+  backend: string,
+  layerSizes: number[],
+): ModelCard {
+  const best = result.history[result.bestEpoch - 1]!;
+  return {
+    name: path.basename(path.resolve(out)),
+    createdAt: new Date().toISOString(),
+    seed: t.seed,
+    backend,
+    dataset: {
+      transitions: m.count,
+      seed: m.seed,
+      dt: m.dt,
+      sliderCounts: m.sliderCounts,
+      contactRatio: m.contact.ratio,
+      sha256: m.sha256,
+      generationSeconds: m.generationSeconds,
+      ...(m.generator ? { generator: m.generator } : {}),
+    },
+    training: {
+      layerSizes,
+      parameters: parameterCount(layerSizes),
+      trainTransitions: result.trainCount,
+      validationTransitions: result.validationCount,
+      epochsRun: result.history.length,
+      maxEpochs: t.epochs,
+      bestEpoch: result.bestEpoch,
+      stoppedBy: result.stoppedBy,
+      batchSize: t.batchSize,
+      learningRate: t.learningRate,
+      patience: t.patience,
+      penetrationWeight: t.penetrationWeight,
+      slotShuffles: t.slotShuffles,
+      seconds: result.seconds,
+    },
+    validation: { loss: best.valLoss, mse: best.valMse, penetration: best.valPenetration },
+    scale:
+      `CVS 2020 trained on more than 2 million transitions for 100 epochs on a GPU. This model was trained on ${m.count} ` +
+      `transitions (generated in ${(m.generationSeconds / 60).toFixed(0)} min) for ${result.history.length} epochs ` +
+      `(${(result.seconds / 60).toFixed(0)} min) on a shared 2-core CPU without a GPU. The same commands with ` +
+      '`--count 2000000` and `--epochs 100` run the full-scale recipe given the time.',
+    reproduce: [
+      m.command,
+      repeatableTrainCommand(process.argv.slice(2), result.history.length, result.stoppedBy),
+    ],
+  };
+}
+
+/** `learn evaluate`: a trained model against the fine model. */
+function addEvaluateCommand(learn: Command): void {
   learn
     .command('evaluate')
     .description('single-step error of the learned and the analytical coarse model against the fine model')

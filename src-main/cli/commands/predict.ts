@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
 import { robotKind } from '#contract/scene';
-import { initialState, layoutForScene } from '#contract/state';
+import { initialState, layoutForScene, type Tolerance } from '#contract/state';
 import { FinePool } from '../../parareal/fine-pool';
-import { realWorldSpread, type Tolerance } from '../../parareal/parareal';
+import { realWorldSpread } from '../../parareal/parareal';
 import { createPredictor, parsePredictionModel } from '../../parareal/predictor';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { loadCoarseModel } from '../../planning/coarse-models';

@@ -7,10 +7,14 @@ import { integratorSchema } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
 import type { RunEnd } from '#contract/run-end';
 import { loadSceneFile } from '../../common/config-files';
-import { problemsOf } from '#contract/scene-file';
 import { parseModelRequest } from '../../parareal/model-choice';
-import { loadTaskFile, taskPlannerSchema, type TaskPlanner } from '../../planning/task-file';
-import { shippedTaskFile } from '../../console/task-from-settings';
+import { loadTaskFile, type Task } from '../../planning/task-file';
+import {
+  shippedTaskFile,
+  taskForRun,
+  TaskOverrideError,
+  type TaskOverrides,
+} from '../../planning/task-for-run';
 import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
 import { RunOwner } from '../../run/run-owner';
@@ -66,21 +70,29 @@ export function optionalPort(name: string, v: string | undefined): number | unde
 }
 
 /**
- * `--prediction INTEGRATOR:MS` (RK4:1, Euler:2): the fine model the planner predicts with, in
- * place of the task file's planner.prediction (the world keeps the scene's). The planner is parsed
- * again with the task file's schema, so the limits and the rule that a control is a whole number
- * of timesteps are the task file's, and a bad value is reported with the field it breaks.
+ * The task `parapush run` plans with: the task file's, with `--planner`, `--async` and
+ * `--prediction INTEGRATOR:MS` (RK4:1, Euler:2: the fine model the planner predicts with; the world
+ * keeps the scene's) laid over it (planning/task-for-run.ts). The prediction is checked against the
+ * task file's planner schema, so a bad value is reported with the field it breaks.
  */
-export function withPrediction(planner: TaskPlanner, spec: string): TaskPlanner {
-  const prediction = parseFineSpec('--prediction', spec);
-  const ms = prediction.timestep * 1000;
-  const r = taskPlannerSchema.safeParse({ ...planner, prediction });
-  if (r.success) return r.data;
-  const problems = problemsOf(r.error).map((p) => {
-    const field = p.path.replace(/^prediction\.?/, '') || 'prediction';
-    return `${field}: ${p.message}${field === 'timestep' ? ` (got ${ms} ms)` : ''}`;
-  });
-  throw new UsageError(`--prediction: ${problems.join('; ')}`);
+export function taskOfOptions(task: Task, opts: Pick<RunOptions, 'planner' | 'async' | 'prediction'>): Task {
+  const overrides: TaskOverrides = {};
+  if (opts.planner) {
+    const kind = runPlannerKindSchema.safeParse(opts.planner);
+    if (!kind.success)
+      throw new UsageError(
+        `--planner: expected ${runPlannerKindSchema.options.join(' or ')}, got "${opts.planner}"`,
+      );
+    overrides.planner = kind.data;
+  }
+  if (opts.async) overrides.loopMode = 'asynchronous';
+  if (opts.prediction !== undefined) overrides.prediction = parseFineSpec('--prediction', opts.prediction);
+  try {
+    return taskForRun(task, overrides);
+  } catch (e) {
+    if (e instanceof TaskOverrideError) throw new UsageError(`--${e.message}`);
+    throw e;
+  }
 }
 
 /** A control for people: (vx, vy) in mm/s, and a gripper's yaw rate (deg/s) and opening speed (mm/s). */
@@ -163,18 +175,7 @@ export function registerRunCommand(program: Command): void {
           throw new UsageError(`no task file for scene "${scene.name}" in resources/tasks: give --task FILE`);
         loaded = { ...loadTaskFile(taskFile), scene };
       }
-      let { task } = loaded;
-      if (opts.planner) {
-        const kind = runPlannerKindSchema.safeParse(opts.planner);
-        if (!kind.success)
-          throw new UsageError(
-            `--planner: expected ${runPlannerKindSchema.options.join(' or ')}, got "${opts.planner}"`,
-          );
-        task = { ...task, planner: { ...task.planner, kind: kind.data } };
-      }
-      if (opts.async) task = { ...task, planner: { ...task.planner, loopMode: 'asynchronous' } };
-      if (opts.prediction !== undefined)
-        task = { ...task, planner: withPrediction(task.planner, opts.prediction) };
+      const task = taskOfOptions(loaded.task, opts);
       let model;
       try {
         model = parseModelRequest(opts.model);

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { preflightReportSchema } from '#contract/console-api';
-import { MAX_CONTROL_DURATION } from '#contract/planner-settings';
+import { SAFETY_MESSAGE_LIMITS } from '#contract/safety-limits';
 import { sceneSchema } from '#contract/scene';
 import { setupSchema } from '../../calibration/setup-file';
 import { priorityResultSchema } from '../../common/thread-priority';
@@ -20,7 +20,7 @@ import type { MocapSnapshot } from '../../mocap/scene-binding';
 import type { FrameOfData } from '../../mocap/messages/frame';
 import type { MocapStats } from '../../mocap/stats';
 import type { RobotState } from '../../robot/robot-state';
-import { CONTROL_PROGRAM_DEFAULTS, type ControlProgramSettings } from '../../robot/control-program';
+import type { ControlProgramSettings } from '../../robot/control-program';
 
 const finite = z.number();
 /**
@@ -32,30 +32,7 @@ const proposal = z.custom<number>((v) => typeof v === 'number', 'a number');
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-/**
- * Bounds of the timing fields that cross to the safety thread (s). The thread trusts no number
- * from the main thread: a bug there that sent a staleness age of 1e9 would switch the staleness
- * stops off, a streamed control of an hour would run on without the planner, a period of a
- * nanosecond would flood the thread's timers. These have no other home: the Supervisor's
- * defaults (0.1 s ages, 0.2 s lookahead) sit inside them.
- */
-export const SAFETY_MESSAGE_LIMITS = {
-  /**
-   * Largest staleness age (motion capture, robot state) and command gap, s: ten times the
-   * defaults, the slack a test on a loaded machine needs, and still a stop within a second.
-   */
-  maxAge: 1,
-  /** Lookahead of the motion check, s: below 0.05 it sees less than a stop takes, above 2 no task needs it. */
-  lookahead: { min: 0.05, max: 2 },
-  /** A streamed control or finger move lasts at most one control of the longest allowed duration, s. */
-  maxDuration: MAX_CONTROL_DURATION,
-  /**
-   * Period of a streamed control, s: no faster than the controller's 500 Hz RTDE cycle, no
-   * slower than its watchdog (a slower stream would trip it between commands).
-   */
-  period: { min: 0.002, max: CONTROL_PROGRAM_DEFAULTS.watchdogTimeout },
-} as const;
-
+// Bounds of every timing field that crosses (the staleness ages, lookahead, durations, periods).
 const M = SAFETY_MESSAGE_LIMITS;
 const age = finite.positive().max(M.maxAge);
 

@@ -5,7 +5,7 @@
  * every motion-capture frame here, as it read them from the clients themselves.
  *
  * The robot mirror has no motion command: the arm moves only through the thread's supervisor
- * (thread-supervisor.ts). What it can ask of the robot is a stop and a control program sent
+ * (supervisor-mirror.ts). What it can ask of the robot is a stop and a control program sent
  * again (pre-flight's restart, recovery), both of which leave the arm standing still.
  */
 import { EventEmitter } from 'node:events';

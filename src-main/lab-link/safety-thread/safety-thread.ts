@@ -2,7 +2,7 @@
  * The main thread's side of the safety thread: starts the worker (common/worker-thread.ts: the
  * bundled entry in the Electron build, else worker.ts from source through tsx), connects it to
  * the lab's robot and motion capture, and routes what it reports: robot states and frames to the
- * mirrors (mirrors.ts), a run's decisions and commands to that run's ThreadSupervisor. Every message from the thread is parsed (messages.ts) before it is acted on.
+ * mirrors (mirrors.ts), a run's decisions and commands to that run's SupervisorMirror. Every message from the thread is parsed (messages.ts) before it is acted on.
  *
  * Fail safe: a thread that exits, throws, sends something that is not a safety message or sends
  * no heartbeat for HEARTBEAT_LIMIT_MS (while this thread itself kept time) is ended, and the run
@@ -10,6 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { SAFETY_THREAD_WATCH } from '#contract/safety-limits';
 import type { Scene } from '#contract/scene';
 import type { Setup } from '../../calibration/setup-file';
 import {
@@ -21,15 +22,15 @@ import {
   type ToSafety,
 } from './messages';
 import { MocapMirror, threadError, RobotMirror } from './mirrors';
-import { ThreadSupervisor } from './thread-supervisor';
+import { SupervisorMirror } from './supervisor-mirror';
 import { WorkerThread } from '../../common/worker-thread';
 
 /** Longest wait for the thread to connect to the lab and report ready, or to answer, ms. */
 const START_TIMEOUT_MS = 15_000;
-/** No heartbeat (one every 50 ms) for this long: the thread has stopped answering, ms. */
-const HEARTBEAT_LIMIT_MS = 1000;
-/** The heartbeat check's period, ms; a check this much later than due says this thread stalled. */
-const CHECK_MS = 100;
+/** No heartbeat for this long, ms: the thread has stopped answering (SAFETY_THREAD_WATCH). */
+const HEARTBEAT_LIMIT_MS = SAFETY_THREAD_WATCH.heartbeatLimit * 1000;
+/** The heartbeat check's period, ms. */
+const CHECK_MS = SAFETY_THREAD_WATCH.heartbeatCheck * 1000;
 
 type Events = {
   /** The thread ended or stopped answering: the lab link is gone. */
@@ -53,7 +54,7 @@ const entry = {
 export class SafetyThread extends EventEmitter<Events> {
   readonly robot: RobotMirror;
   readonly natnet: MocapMirror;
-  private run: ThreadSupervisor | undefined;
+  private run: SupervisorMirror | undefined;
   private nextId = 1;
   private readonly waiting = new Map<
     number,
@@ -134,8 +135,8 @@ export class SafetyThread extends EventEmitter<Events> {
   }
 
   /** A new supervisor for a run on `scene` (within the lab's limits); the thread's previous one is let go. */
-  supervise(scene: Scene, config: SupervisorConfig = {}): ThreadSupervisor {
-    const run = new ThreadSupervisor((m) => this.send(m));
+  supervise(scene: Scene, config: SupervisorConfig = {}): SupervisorMirror {
+    const run = new SupervisorMirror((m) => this.send(m));
     if (this.failed) run.threadFailed(this.failed.message);
     this.run = run;
     this.send({ type: 'supervise', scene, config });

@@ -11,9 +11,9 @@
  * hand-clear (running: other objects between the fingers).
  */
 import { z } from 'zod';
+import { type Control } from '#contract/state';
 import type { State } from '#contract/state';
-import type { Control } from '../../parareal/parareal';
-import type { TaskGeometry } from '../outcome';
+import type { TaskGeometry } from '../task-geometry';
 import { graspError } from '../grasp';
 import { overlap } from '#physics/geometry2d';
 import { wayRoundLength } from '../way-round';
@@ -116,8 +116,12 @@ export const costTermSchema = z.discriminatedUnion('term', [
 ]);
 export type CostTermSpec = z.infer<typeof costTermSchema>;
 
-/** Clearance for tasks whose costs name none (m). */
-const DEFAULT_CLEARANCE = 0.02;
+/**
+ * The planner's berth for tasks whose costs name none (m): what plans keep between objects and
+ * obstacles or the table's inner corners. A cost margin, not a safety limit: the supervisor's own
+ * clearance is LOOKAHEAD_CLEARANCE (contract/safety-limits.ts), which holds without any cost.
+ */
+export const DEFAULT_COST_MARGIN = 0.02;
 
 /**
  * The clearance (m) plans keep between the goal object and obstacles: the obstacle-clearance
@@ -126,7 +130,7 @@ const DEFAULT_CLEARANCE = 0.02;
  */
 export function plannedClearance(specs: readonly CostTermSpec[]): number {
   const term = specs.find((c) => c.term === 'obstacle-clearance');
-  return term?.term === 'obstacle-clearance' ? term.sliderMargin : DEFAULT_CLEARANCE;
+  return term?.term === 'obstacle-clearance' ? term.sliderMargin : DEFAULT_COST_MARGIN;
 }
 
 /**
@@ -135,7 +139,7 @@ export function plannedClearance(specs: readonly CostTermSpec[]): number {
  */
 export function tableMargin(specs: readonly CostTermSpec[]): number {
   const term = specs.find((c) => c.term === 'edge');
-  return term?.term === 'edge' ? term.safeMargin : DEFAULT_CLEARANCE;
+  return term?.term === 'edge' ? term.safeMargin : DEFAULT_COST_MARGIN;
 }
 
 /** The inner corners of the task's table, each a disc of radius `margin` (none on a convex table). */
@@ -188,6 +192,9 @@ export interface CostTerm {
   terminal?(x: State): number;
 }
 
+/** The spec of one kind of term. */
+type TermSpec<T extends CostTermSpec['term']> = Extract<CostTermSpec, { term: T }>;
+
 /**
  * A term of the cost; `clearance`: what plans keep from obstacles (plannedClearance of the task's
  * terms); `margin`: what the way to the goal keeps from the table's inner corners (tableMargin).
@@ -196,55 +203,14 @@ export function buildCostTerm(
   spec: CostTermSpec,
   g: TaskGeometry,
   clearance: number,
-  margin = DEFAULT_CLEARANCE,
+  margin = DEFAULT_COST_MARGIN,
 ): CostTerm {
-  const L = g.layout;
   const corners = tableCorners(g, margin);
   switch (spec.term) {
     case 'obstacle-proximity':
-      return {
-        name: spec.term,
-        running: ({ next }) => {
-          const s = L.sliderPose(next, g.goalIndex);
-          let c = 0;
-          for (const o of g.obstacles) {
-            c += spec.sliderWeight / Math.max((s.x - o.x) ** 2 + (s.y - o.y) ** 2, 1e-6);
-            c += spec.pusherWeight / Math.max((next[0]! - o.x) ** 2 + (next[1]! - o.y) ** 2, 1e-6);
-          }
-          return c;
-        },
-      };
-    case 'obstacle-clearance': {
-      // Our addition: the papers' 1/d^2 term changes little between a near miss and a skim (2.4
-      // against 1.8 at 15 mm clearance), so the optimizer shaves corners and the execution, which
-      // never follows a prediction exactly, then clips the obstacle. A hinge on the clearance
-      // between footprints charges the skim and leaves the wide berth free. Checked along the
-      // control (as the failure term is), since a push can graze an edge between two states.
-      const scratch = L.create();
-      const penalty = (gap: number, margin: number): number =>
-        margin > 0 && gap < margin ? ((margin - Math.max(gap, 0)) / margin) ** 2 : gap < 0 ? 1 : 0;
-      const at = (y: State): number => {
-        let c = 0;
-        for (const o of g.obstacles) {
-          for (const part of g.placedRobot(y))
-            c = Math.max(c, penalty(-overlap(part, o).depth, spec.pusherMargin));
-          for (let i = 0; i < L.sliderCount; i++)
-            c = Math.max(c, penalty(-overlap(g.placedSlider(y, i), o).depth, spec.sliderMargin));
-        }
-        return c;
-      };
-      return {
-        name: spec.term,
-        running: ({ x, next }) => {
-          if (g.obstacles.length === 0) return 0;
-          let c = 0;
-          g.alongControl(x, next, CLEARANCE_SAMPLES, scratch, (y) => {
-            c = Math.max(c, at(y));
-          });
-          return spec.weight * c;
-        },
-      };
-    }
+      return obstacleProximity(spec, g);
+    case 'obstacle-clearance':
+      return obstacleClearance(spec, g);
     case 'control-smoothness':
       return {
         name: spec.term,
@@ -271,115 +237,200 @@ export function buildCostTerm(
         terminal: (x) => spec.weight * Math.max(0, d(x) - g.goal.radius) ** 2,
       };
     }
-    case 'edge': {
-      const safe = g.table.shrunk(spec.safeMargin);
-      const scratch = L.create();
-      // Each object's deepest point beyond the safe zone: at the control's end, or with inner
-      // corners at TABLE_SAMPLES points along it (next included), all objects in one pass.
-      const deepest = new Float64Array(L.sliderCount);
-      const visit = (y: State): void => {
-        for (let i = 0; i < L.sliderCount; i++) {
-          const p = L.sliderPose(y, i);
-          deepest[i] = Math.max(deepest[i]!, safe.excess(p.x, p.y));
-        }
-      };
-      return {
-        name: spec.term,
-        running: ({ x, next }) => {
-          deepest.fill(-Infinity);
-          if (corners.length > 0) g.alongControl(x, next, TABLE_SAMPLES, scratch, visit);
-          else visit(next);
-          let c = 0;
-          for (const d of deepest) if (d > 0) c += spec.weight * Math.exp(spec.k * d);
-          return c;
-        },
-      };
-    }
+    case 'edge':
+      return edge(spec, g, corners);
     case 'disturbance':
-      return {
-        name: spec.term,
-        running: ({ x, next }) => {
-          let c = 0;
-          for (let i = 0; i < L.sliderCount; i++) {
-            if (i === g.goalIndex) continue;
-            const a = L.sliderPose(x, i);
-            const b = L.sliderPose(next, i);
-            c += (b.x - a.x) ** 2 + (b.y - a.y) ** 2;
-          }
-          return spec.weight * c;
-        },
-      };
+      return disturbance(spec, g);
     case 'action':
       return { name: spec.term, running: () => spec.cost };
-    case 'failure': {
-      const scratch = L.create();
-      return {
-        name: spec.term,
-        running: ({ x, next }) =>
-          g.assess(next).failure ||
-          (g.obstacles.length > 0 && g.obstacleContactBetween(x, next, CLEARANCE_SAMPLES, scratch)) ||
-          (corners.length > 0 && g.offTableBetween(x, next, TABLE_SAMPLES, scratch))
-            ? spec.weight
-            : 0,
-      };
-    }
+    case 'failure':
+      return failure(spec, g, corners);
     case 'goal-keep-out':
-      // Our addition to CVS 2020's failure cost, which charges another slider only once it is in
-      // the goal region: within a 4 s horizon the goal object pushed straight at the goal drives
-      // a slider in its way towards the region without entering it yet, so that push looked best
-      // and the slider was in the region a few controls later (failed runs of the first sampled
-      // layouts). Charging the approach lets the planner see it coming and push round.
-      return {
-        name: spec.term,
-        running: ({ next }) => {
-          let c = 0;
-          for (let i = 0; i < L.sliderCount; i++) {
-            if (i === g.goalIndex) continue;
-            const gap = g.goalDistance(next, i) - g.goal.radius;
-            if (gap < spec.margin) c += ((spec.margin - Math.max(gap, 0)) / spec.margin) ** 2;
-          }
-          return spec.weight * c;
-        },
-      };
-    case 'grasp': {
-      const gripper = g.gripper;
-      if (!gripper) throw new Error('the grasp cost term needs a gripper scene');
-      return {
-        name: spec.term,
-        terminal: (x) => {
-          const e = graspError(gripper, L.gripperPose(x), L.sliderPose(x, g.goalIndex));
-          return spec.weight * (e.d ** 2 + spec.angleWeight * e.phi ** 2);
-        },
-      };
-    }
-    case 'hand-clear': {
-      // Our addition to WAFR's L_f, which measures only the target from the palm: an open hand
-      // driven straight at the target scoops up whatever lies on the way (all 4 runs of the first
-      // clutter experiment ended with a neighbour in the hand and the target out of reach), and
-      // the grasp cost cannot see it. Charged per control, so a plan that takes an object in
-      // early costs more than one that brushes it at the end.
-      if (!g.gripper) throw new Error('the hand-clear cost term needs a gripper scene');
-      return {
-        name: spec.term,
-        running: ({ next }) => {
-          let c = 0;
-          for (const d of g.othersInHand(next)) c += Math.min(1, d / spec.depth);
-          return spec.weight * c;
-        },
-      };
-    }
-    case 'contact': {
-      // Our addition to the papers' costs: once the pusher has lost the object, the terminal goal
-      // cost no longer changes with small changes of the controls and the optimizer wanders; a
-      // small pull back to the object keeps the search where pushing happens.
-      return {
-        name: spec.term,
-        running: ({ next }) => {
-          const s = { footprint: g.sliders[g.goalIndex]!, ...L.sliderPose(next, g.goalIndex) };
-          const depth = Math.max(...g.placedRobot(next).map((part) => overlap(part, s).depth));
-          return spec.weight * Math.max(0, -depth) ** 2;
-        },
-      };
-    }
+      return goalKeepOut(spec, g);
+    case 'grasp':
+      return grasp(spec, g);
+    case 'hand-clear':
+      return handClear(spec, g);
+    case 'contact':
+      return contact(spec, g);
   }
+}
+
+function obstacleProximity(spec: TermSpec<'obstacle-proximity'>, g: TaskGeometry): CostTerm {
+  const L = g.layout;
+  return {
+    name: spec.term,
+    running: ({ next }) => {
+      const s = L.sliderPose(next, g.goalIndex);
+      let c = 0;
+      for (const o of g.obstacles) {
+        c += spec.sliderWeight / Math.max((s.x - o.x) ** 2 + (s.y - o.y) ** 2, 1e-6);
+        c += spec.pusherWeight / Math.max((next[0]! - o.x) ** 2 + (next[1]! - o.y) ** 2, 1e-6);
+      }
+      return c;
+    },
+  };
+}
+
+/**
+ * Our addition: the papers' 1/d^2 term changes little between a near miss and a skim (2.4 against
+ * 1.8 at 15 mm clearance), so the optimizer shaves corners and the execution, which never follows
+ * a prediction exactly, then clips the obstacle. A hinge on the clearance between footprints
+ * charges the skim and leaves the wide berth free. Checked along the control (as the failure term
+ * is), since a push can graze an edge between two states.
+ */
+function obstacleClearance(spec: TermSpec<'obstacle-clearance'>, g: TaskGeometry): CostTerm {
+  const L = g.layout;
+  const scratch = L.create();
+  const penalty = (gap: number, margin: number): number =>
+    margin > 0 && gap < margin ? ((margin - Math.max(gap, 0)) / margin) ** 2 : gap < 0 ? 1 : 0;
+  const at = (y: State): number => {
+    let c = 0;
+    for (const o of g.obstacles) {
+      for (const part of g.placedRobot(y))
+        c = Math.max(c, penalty(-overlap(part, o).depth, spec.pusherMargin));
+      for (let i = 0; i < L.sliderCount; i++)
+        c = Math.max(c, penalty(-overlap(g.placedSlider(y, i), o).depth, spec.sliderMargin));
+    }
+    return c;
+  };
+  return {
+    name: spec.term,
+    running: ({ x, next }) => {
+      if (g.obstacles.length === 0) return 0;
+      let c = 0;
+      g.alongControl(x, next, CLEARANCE_SAMPLES, scratch, (y) => {
+        c = Math.max(c, at(y));
+      });
+      return spec.weight * c;
+    },
+  };
+}
+
+function edge(spec: TermSpec<'edge'>, g: TaskGeometry, corners: readonly Corner[]): CostTerm {
+  const L = g.layout;
+  const safe = g.table.shrunk(spec.safeMargin);
+  const scratch = L.create();
+  // Each object's deepest point beyond the safe zone: at the control's end, or with inner
+  // corners at TABLE_SAMPLES points along it (next included), all objects in one pass.
+  const deepest = new Float64Array(L.sliderCount);
+  const visit = (y: State): void => {
+    for (let i = 0; i < L.sliderCount; i++) {
+      const p = L.sliderPose(y, i);
+      deepest[i] = Math.max(deepest[i]!, safe.excess(p.x, p.y));
+    }
+  };
+  return {
+    name: spec.term,
+    running: ({ x, next }) => {
+      deepest.fill(-Infinity);
+      if (corners.length > 0) g.alongControl(x, next, TABLE_SAMPLES, scratch, visit);
+      else visit(next);
+      let c = 0;
+      for (const d of deepest) if (d > 0) c += spec.weight * Math.exp(spec.k * d);
+      return c;
+    },
+  };
+}
+
+function disturbance(spec: TermSpec<'disturbance'>, g: TaskGeometry): CostTerm {
+  const L = g.layout;
+  return {
+    name: spec.term,
+    running: ({ x, next }) => {
+      let c = 0;
+      for (let i = 0; i < L.sliderCount; i++) {
+        if (i === g.goalIndex) continue;
+        const a = L.sliderPose(x, i);
+        const b = L.sliderPose(next, i);
+        c += (b.x - a.x) ** 2 + (b.y - a.y) ** 2;
+      }
+      return spec.weight * c;
+    },
+  };
+}
+
+function failure(spec: TermSpec<'failure'>, g: TaskGeometry, corners: readonly Corner[]): CostTerm {
+  const scratch = g.layout.create();
+  return {
+    name: spec.term,
+    running: ({ x, next }) =>
+      g.assess(next).failure ||
+      (g.obstacles.length > 0 && g.obstacleContactBetween(x, next, CLEARANCE_SAMPLES, scratch)) ||
+      (corners.length > 0 && g.offTableBetween(x, next, TABLE_SAMPLES, scratch))
+        ? spec.weight
+        : 0,
+  };
+}
+
+/**
+ * Our addition to CVS 2020's failure cost, which charges another slider only once it is in the
+ * goal region: within a 4 s horizon the goal object pushed straight at the goal drives a slider in
+ * its way towards the region without entering it yet, so that push looked best and the slider was
+ * in the region a few controls later (failed runs of the first sampled layouts). Charging the
+ * approach lets the planner see it coming and push round.
+ */
+function goalKeepOut(spec: TermSpec<'goal-keep-out'>, g: TaskGeometry): CostTerm {
+  const L = g.layout;
+  return {
+    name: spec.term,
+    running: ({ next }) => {
+      let c = 0;
+      for (let i = 0; i < L.sliderCount; i++) {
+        if (i === g.goalIndex) continue;
+        const gap = g.goalDistance(next, i) - g.goal.radius;
+        if (gap < spec.margin) c += ((spec.margin - Math.max(gap, 0)) / spec.margin) ** 2;
+      }
+      return spec.weight * c;
+    },
+  };
+}
+
+function grasp(spec: TermSpec<'grasp'>, g: TaskGeometry): CostTerm {
+  const gripper = g.gripper;
+  if (!gripper) throw new Error('the grasp cost term needs a gripper scene');
+  const L = g.layout;
+  return {
+    name: spec.term,
+    terminal: (x) => {
+      const e = graspError(gripper, L.gripperPose(x), L.sliderPose(x, g.goalIndex));
+      return spec.weight * (e.d ** 2 + spec.angleWeight * e.phi ** 2);
+    },
+  };
+}
+
+/**
+ * Our addition to WAFR's L_f, which measures only the target from the palm: an open hand driven
+ * straight at the target scoops up whatever lies on the way (all 4 runs of the first clutter
+ * experiment ended with a neighbour in the hand and the target out of reach), and the grasp cost
+ * cannot see it. Charged per control, so a plan that takes an object in early costs more than one
+ * that brushes it at the end.
+ */
+function handClear(spec: TermSpec<'hand-clear'>, g: TaskGeometry): CostTerm {
+  if (!g.gripper) throw new Error('the hand-clear cost term needs a gripper scene');
+  return {
+    name: spec.term,
+    running: ({ next }) => {
+      let c = 0;
+      for (const d of g.othersInHand(next)) c += Math.min(1, d / spec.depth);
+      return spec.weight * c;
+    },
+  };
+}
+
+/**
+ * Our addition to the papers' costs: once the pusher has lost the object, the terminal goal cost no
+ * longer changes with small changes of the controls and the optimizer wanders; a small pull back
+ * to the object keeps the search where pushing happens.
+ */
+function contact(spec: TermSpec<'contact'>, g: TaskGeometry): CostTerm {
+  const L = g.layout;
+  return {
+    name: spec.term,
+    running: ({ next }) => {
+      const s = { footprint: g.sliders[g.goalIndex]!, ...L.sliderPose(next, g.goalIndex) };
+      const depth = Math.max(...g.placedRobot(next).map((part) => overlap(part, s).depth));
+      return spec.weight * Math.max(0, -depth) ** 2;
+    },
+  };
 }

@@ -3,8 +3,8 @@
  * terms for (x_t, x_{t+1}, u_t), with the terminal terms added to the last entry.
  */
 import type { State } from '#contract/state';
-import type { Control } from '../../parareal/parareal';
-import type { TaskGeometry } from '../outcome';
+import { type Control } from '#contract/state';
+import type { TaskGeometry } from '../task-geometry';
 import { buildCostTerm, plannedClearance, tableMargin, type CostTerm, type CostTermSpec } from './cost-terms';
 
 export class TrajectoryCost {

@@ -11,13 +11,12 @@
  * where the program passes one (the e-Series form), else the linear deceleration, as stopl(a)
  * does.
  */
+import { CAP_TOLERANCE, type ControlProgramSettings } from '../../robot/control-program';
 import {
-  CAP_TOLERANCE,
   MAX_STOP_DECELERATION,
   MIN_COMMAND_ACCELERATION,
   STOP_YAW_DECELERATION,
-  type ControlProgramSettings,
-} from '../../robot/control-program';
+} from '#contract/safety-limits';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from '../../robot/registers';
 import type { VirtualArm } from './arm';
 

@@ -8,8 +8,8 @@
  * are drawn last, on a halo, and placed clear of each other and of the pusher and the sliders
  * (lib/label-layout.ts).
  */
-import type { PlannerStep } from '#contract/console-api';
 import type { LabSetupView } from '#contract/lab-view';
+import { type PlannerStep } from '#contract/planner-events';
 import { boundingRadius, robotStart, type Gripper, type Scene, type Shape } from '#contract/scene';
 import { gripperParts, partCorners, type GripperPose } from '#contract/gripper-geometry';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';

@@ -1,3 +1,4 @@
+import { type PlannerStep } from '#contract/planner-events';
 /**
  * The planner readout in words, like MuJoCo MPC's planner panel: steps planned of the most, what
  * the loop is doing now (executing a step, planning the next) and for how long against the control
@@ -5,7 +6,6 @@
  * re-plan. Only what the planner-step events carry; the live clocks run from the moment the run
  * began or the last step arrived.
  */
-import type { PlannerStep } from '#contract/console-api';
 
 export interface ProgressInput {
   /** The latest planner step (live or played back); null before the first. */

@@ -4,7 +4,8 @@
  * What they place or size is rounded to the editor's resolution (units.ts).
  */
 import type { Obstacle, Scene, Shape, Slider } from '#contract/scene';
-import { boundingRadius, SCENE_LIMITS } from '#contract/scene';
+import { SCENE_LIMITS } from '#contract/safety-limits';
+import { boundingRadius } from '#contract/scene';
 import { tableRegion } from '#contract/table-region';
 import { plainCopy } from './table-view';
 import { LENGTH_STEP, roundLength } from './units';

@@ -5,8 +5,7 @@
  */
 import type { SessionListingInfo, SessionSummary } from '#contract/console-api';
 import { taskResultSchema } from '#contract/planner-events';
-import { runOutcomeOf, type RunEnd } from '#contract/run-end';
-import { runOutcomeSchema } from '#contract/run-lifecycle';
+import { runOutcomeOf, type RunEnd, runOutcomeSchema } from '#contract/run-end';
 
 export interface SessionRow {
   file: string;

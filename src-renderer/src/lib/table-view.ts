@@ -12,16 +12,6 @@ export interface ViewTransform {
   cy: number;
 }
 
-export function fitTable(
-  table: { x: number; y: number },
-  width: number,
-  height: number,
-  margin = 24,
-): ViewTransform {
-  const scale = Math.max(1e-6, Math.min((width - 2 * margin) / table.x, (height - 2 * margin) / table.y));
-  return { scale, cx: width / 2, cy: height / 2 };
-}
-
 /** A rectangle in the table frame, m. */
 export interface TableBounds {
   minX: number;

@@ -1,8 +1,8 @@
 /**
  * What-if comparisons in words: the cost of a plan and the settings a re-plan used.
  */
-import type { PlannerStep } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
+import { type PlannerStep } from '#contract/planner-events';
 
 /** The plan's cost: the optimizer's best cost after its last iteration; null when none was logged. */
 export function planCost(step: PlannerStep): number | null {

@@ -10,17 +10,18 @@
 import {
   idleRunStatus,
   type Connection,
+  type PlannerKindEntry,
   type ConsoleEvent,
   type ConsoleSnapshot,
   type FoxgloveStatus,
   type PlaybackStatusInfo,
-  type PlannerStep,
   type PreflightReportPayload,
   type RunStatus,
   type SceneSource,
   type SessionSummary,
   type ValidationProblem,
 } from '#contract/console-api';
+import { type PlannerStep } from '#contract/planner-events';
 import type { PlannerSettings } from '#contract/planner-settings';
 import { isRunActive } from '#contract/run-lifecycle';
 import type { Scene } from '#contract/scene';
@@ -111,6 +112,8 @@ export class ConsoleState {
   sceneDraft = $state.raw<SceneDraft | null>(null);
   settings = $state<PlannerSettings | null>(null);
   presets = $state<{ name: string; label: string }[]>([]);
+  /** The planners the settings may choose (the planner registry's entries). */
+  planners = $state<PlannerKindEntry[]>([]);
   run = $state<RunStatus>(idleRun);
   /** Why a real run cannot start (no real lab configured); null when it can. */
   realRun = $state<string | null>(null);
@@ -189,6 +192,7 @@ export class ConsoleState {
     this.sceneSource = s.sceneSource;
     this.settings = s.settings;
     this.presets = s.presets;
+    this.planners = s.planners;
     this.run = s.run;
     this.realRun = s.realRun;
     this.foxglove = s.foxglove;

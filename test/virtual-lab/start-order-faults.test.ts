@@ -6,8 +6,8 @@
  * arming, and an abort during it is plan-before-arming.test.ts's).
  */
 import { describe, expect, it, vi } from 'vitest';
+import { type Plan } from '../../src-main/planning/planner';
 import { performance } from 'node:perf_hooks';
-import type { Plan } from '../../src-main/planning/mpc';
 import type { LabLink } from '../../src-main/lab-link/lab-link';
 import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 

@@ -21,33 +21,20 @@
  * UAMPC is the same planner with n_min = n_max: only slow pushes are considered.
  */
 import type { ControlLimits } from '#contract/scene';
+import { type Control } from '#contract/state';
 import type { State } from '#contract/state';
-import { addFineWork, noFineWork, type Control } from '../parareal/parareal';
-import type { TrajectoryCost } from './costs/trajectory-cost';
-import { approachAndPush, type Plan, type PlanContext, type Planner } from './mpc';
-import { prePushPoint } from './push-heading';
-import { clampControl } from './control-space';
-import { approachTarget } from './gripper-plans';
-import { optimize, type OptimizeResult, type OptimizerSettings } from './optimizer';
-import type { TaskGeometry } from './outcome';
-import { Rng } from '../common/rng';
-import type { BatchRollout } from './rollout';
-import { firstWaypoint, wayInsideLength, type Corner } from './way-inside';
-
-/** One stochastic execution: u from x0 for dt, then restTime at rest, with the noise stream `seed`. */
-export interface SampleRequest {
-  x0: State;
-  u: Control;
-  dt: number;
-  restTime: number;
-  seed: number;
-}
-
-/** Runs a batch of stochastic executions (on the worker pool in task-run.ts); next states in order. */
-export type StochasticSampler = (requests: readonly SampleRequest[]) => Promise<State[]>;
-
-/** The state after restTime s at rest from x, noise-free (the prediction model on the worker pool in task-run.ts). */
-export type RestPredictor = (x: State, restTime: number, signal?: AbortSignal) => Promise<State>;
+import { addFineWork, noFineWork } from '../../parareal/parareal';
+import type { TrajectoryCost } from '../costs/trajectory-cost';
+import { approachAndPush } from '../fresh-sequences';
+import type { Plan, PlanContext, Planner, RestPredictor, StochasticSampler } from '../planner';
+import { prePushPoint } from '../push-heading';
+import { clampControl } from '../control-space';
+import { approachTarget } from '../gripper-plans';
+import { optimize, type OptimizeResult, type OptimizerSettings } from '../optimizer';
+import type { TaskGeometry } from '../task-geometry';
+import { Rng } from '../../common/rng';
+import type { BatchRollout } from '../rollout';
+import { firstWaypoint, wayInsideLength, type Corner } from '../way-inside';
 
 export interface TampcOptions {
   geometry: TaskGeometry;

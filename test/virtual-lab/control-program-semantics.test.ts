@@ -3,12 +3,12 @@
  * no wall clock), plus the rendered URScript it mirrors.
  */
 import { describe, expect, it } from 'vitest';
+import { STOP_YAW_DECELERATION } from '#contract/safety-limits';
 import { VirtualController } from '../../src-main/virtual-lab/virtual-ur/controller';
 import {
   controlProgramSettingsSchema,
   parseControlProgram,
   renderControlProgram,
-  STOP_YAW_DECELERATION,
 } from '../../src-main/robot/control-program';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
 

@@ -28,7 +28,7 @@ type Events = { decision: [Decision]; command: [SentCommand] };
 /** Longest wait for the thread to confirm the arm is stopped at the end of a run, ms. */
 const SETTLE_MS = 1000;
 
-export class ThreadSupervisor extends EventEmitter<Events> {
+export class SupervisorMirror extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;

@@ -8,8 +8,8 @@
  * STOP commands as the controller decoded them.
  */
 import { describe, expect, it } from 'vitest';
+import { RESTART_CONFIRM } from '#contract/safety-limits';
 import { performance } from 'node:perf_hooks';
-import { RESTART_CONFIRM } from '../../src-main/mocap/frame-order';
 import { labsPerTest, quickLabTask, runOnLab, stopCommandTimes } from '../helpers/virtual-lab';
 import { waitUntil } from '../helpers/wait-until';
 

@@ -7,19 +7,21 @@
  * is not made to the other fails here.
  */
 import { readFileSync } from 'node:fs';
+import {
+  CONTROL_PROGRAM_DEFAULTS,
+  MAX_STOP_DECELERATION,
+  MIN_COMMAND_ACCELERATION,
+  STOP_DECELERATION,
+  STOP_YAW_DECELERATION,
+} from '#contract/safety-limits';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualController } from '../../src-main/virtual-lab/virtual-ur/controller';
 import {
   CAP_TOLERANCE,
-  CONTROL_PROGRAM_DEFAULTS,
   controlProgramSettingsSchema,
-  MAX_STOP_DECELERATION,
-  MIN_COMMAND_ACCELERATION,
   parseControlProgram,
   renderControlProgram,
-  STOP_DECELERATION,
-  STOP_YAW_DECELERATION,
 } from '../../src-main/robot/control-program';
 import { CommandCode, INPUT_NAMES, ProgramState, REGISTER_NUMBERS } from '../../src-main/robot/registers';
 import { repoRoot } from '../helpers/scenes';

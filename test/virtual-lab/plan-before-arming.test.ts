@@ -7,8 +7,8 @@
  * answer held back, as a slow plan would be) by wrapping createTaskRun.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type PlanContext } from '../../src-main/planning/planner';
 import type { PlannerStep } from '#contract/planner-events';
-import type { PlanContext } from '../../src-main/planning/mpc';
 import type { Decision } from '../../src-main/safety/supervisor';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
