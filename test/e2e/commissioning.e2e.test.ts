@@ -12,31 +12,32 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 import { SPEED_SLIDER_FIX } from '../../src-main/safety/controller-checks';
 import { UP_AXIS_FIX } from '../../src-main/mocap/streamed-axes';
 import type { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { haveChromium, docScreenshotsDir, screenshotsDir, updateDocs } from '../helpers/chromium';
-import { openConsoleInChromium, type ConsoleInChromium } from '../helpers/e2e-console';
-import { startVirtualLab, speedCommands } from '../helpers/virtual-lab';
+import {
+  loopbackRealLab,
+  openConsoleInChromium,
+  useSetupDir,
+  type ConsoleInChromium,
+} from '../helpers/e2e-console';
+import { pullCableOnPreviousSession, startVirtualLab, speedCommands } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
-
-const SETUP_DIR_ENV = 'PARAPUSH_SETUP_DIR';
 
 describe.skipIf(!haveChromium)('commissioning in the Setup view (an untidy lab, --lab)', () => {
   let dir: string;
   let lab: VirtualLab;
   let e2e: ConsoleInChromium;
   let page: Page;
-  let setupDirBefore: string | undefined;
+  let restoreSetupDir: () => void;
   let twists: unknown[];
   const shot = (name: string) =>
     page.screenshot({ path: path.join(updateDocs ? docScreenshotsDir : screenshotsDir, name) });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'parapush-commissioning-'));
-    setupDirBefore = process.env[SETUP_DIR_ENV];
-    process.env[SETUP_DIR_ENV] = dir;
+    restoreSetupDir = useSetupDir(dir);
     lab = await startVirtualLab({
       scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
       mocap: { multicast: false, streaming: { upAxis: 'z' } },
@@ -53,18 +54,7 @@ describe.skipIf(!haveChromium)('commissioning in the Setup view (an untidy lab, 
     e2e = await openConsoleInChromium(
       { width: 1280, height: 800 },
       {
-        lab: {
-          kind: 'real',
-          robotHost: '127.0.0.1',
-          mocapHost: '127.0.0.1',
-          ports: {
-            rtde: lab.ports.rtde,
-            dashboard: lab.ports.dashboard,
-            script: lab.ports.secondary,
-            gripper: lab.ports.gripper,
-            natnetCommand: lab.ports.natnetCommand,
-          },
-        },
+        lab: loopbackRealLab(lab.ports),
         scenesDir: path.join(repoRoot, 'test/fixtures'),
         sceneFile: 'lab-short-scene.json',
       },
@@ -76,21 +66,13 @@ describe.skipIf(!haveChromium)('commissioning in the Setup view (an untidy lab, 
   afterAll(async () => {
     await e2e?.close();
     await lab?.stop();
-    if (setupDirBefore === undefined) delete process.env[SETUP_DIR_ENV];
-    else process.env[SETUP_DIR_ENV] = setupDirBefore;
+    restoreSetupDir?.();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('Connect names RTDE inputs held by a previous session while it waits, then connects', async () => {
-    // A previous console's robot link owns the command inputs; then its cable is pulled.
-    const previous = await Ur5Connection.connect({
-      host: '127.0.0.1',
-      rtdePort: lab.ports.rtde,
-      scriptPort: lab.ports.secondary,
-      reconnect: false,
-    });
-    lab.ur.rtde.dropClients();
-    await previous.disconnect();
+    // A previous console's robot link owned the command inputs; then its cable was pulled.
+    await pullCableOnPreviousSession(lab);
 
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Setup' }).click();
     const connect = page.getByTestId('lab-connect');

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { LabSettings } from '#contract/lab-settings';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConsoleLab } from '../../src-main/console/console-lab';
@@ -85,4 +86,61 @@ export async function openConsoleInChromium(
       else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
     },
   };
+}
+
+/** The lab file of a real lab whose devices listen on 127.0.0.1 at `ports` (a virtual lab standing in for one). */
+export function loopbackRealLab(ports: {
+  rtde: number;
+  dashboard: number;
+  secondary: number;
+  gripper: number;
+  natnetCommand: number;
+}): LabSettings {
+  return {
+    kind: 'real',
+    robotHost: '127.0.0.1',
+    mocapHost: '127.0.0.1',
+    ports: {
+      rtde: ports.rtde,
+      dashboard: ports.dashboard,
+      script: ports.secondary,
+      gripper: ports.gripper,
+      natnetCommand: ports.natnetCommand,
+    },
+  };
+}
+
+const SETUP_DIR_ENV = 'PARAPUSH_SETUP_DIR';
+
+/** Points the user's setup folder at `dir` (a first day's, or a test's own); returns the undo. */
+export function useSetupDir(dir: string): () => void {
+  const before = process.env[SETUP_DIR_ENV];
+  process.env[SETUP_DIR_ENV] = dir;
+  return () => {
+    if (before === undefined) delete process.env[SETUP_DIR_ENV];
+    else process.env[SETUP_DIR_ENV] = before;
+  };
+}
+
+/**
+ * The pusher where it stands, once two looks 500 ms apart agree within 0.1 mm (a virtual pusher
+ * trails the tool and settles after it); `pusherNow` reads it, null while unknown.
+ */
+export async function pusherAtRest(
+  page: Page,
+  pusherNow: () => [number, number] | null,
+): Promise<[number, number]> {
+  let last: [number, number] | null = null;
+  await expect
+    .poll(
+      async () => {
+        const before = pusherNow();
+        await page.waitForTimeout(500);
+        last = pusherNow();
+        return !!before && !!last && Math.hypot(last[0] - before[0], last[1] - before[1]) < 0.0001;
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    .toBe(true);
+  return last!;
 }
