@@ -16,12 +16,7 @@ import { SPEED_SLIDER_FIX } from '../../src-main/safety/controller-checks';
 import { UP_AXIS_FIX } from '../../src-main/mocap/streamed-axes';
 import type { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
 import { haveChromium, docScreenshotsDir, screenshotsDir, updateDocs } from '../helpers/chromium';
-import {
-  loopbackRealLab,
-  openConsoleInChromium,
-  useSetupDir,
-  type ConsoleInChromium,
-} from '../helpers/e2e-console';
+import { openConsoleOnLoopbackLab, useSetupDir, type ConsoleInChromium } from '../helpers/e2e-console';
 import { pullCableOnPreviousSession, startVirtualLab, speedCommands } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
 
@@ -51,16 +46,8 @@ describe.skipIf(!haveChromium)('commissioning in the Setup view (an untidy lab, 
     const setup = JSON.parse(readFileSync(setupFile, 'utf8'));
     setup.mocap.upAxis = 'y';
     writeFileSync(setupFile, JSON.stringify(setup));
-    e2e = await openConsoleInChromium(
-      { width: 1280, height: 800 },
-      {
-        lab: loopbackRealLab(lab.ports),
-        scenesDir: path.join(repoRoot, 'test/fixtures'),
-        sceneFile: 'lab-short-scene.json',
-      },
-    );
+    e2e = await openConsoleOnLoopbackLab(lab.ports);
     page = e2e.page;
-    await page.goto(e2e.server.url);
   }, 120_000);
 
   afterAll(async () => {

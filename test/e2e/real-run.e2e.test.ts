@@ -22,8 +22,7 @@ import { RobotAdapter } from '../../src-main/robot/adapter';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { haveChromium, docScreenshotsDir, screenshotsDir, updateDocs } from '../helpers/chromium';
 import {
-  loopbackRealLab,
-  openConsoleInChromium,
+  openConsoleOnLoopbackLab,
   pusherAtRest as settled,
   useSetupDir,
   type ConsoleInChromium,
@@ -49,16 +48,8 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
     // The user's data folder for setups, empty: a first day.
     restoreSetupDir = useSetupDir(path.join(dir, 'setups'));
     lab = await startLabProcess(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'), dir);
-    e2e = await openConsoleInChromium(
-      { width: 1280, height: 800 },
-      {
-        lab: loopbackRealLab(lab.ports),
-        scenesDir: path.join(repoRoot, 'test/fixtures'),
-        sceneFile: 'lab-short-scene.json',
-      },
-    );
+    e2e = await openConsoleOnLoopbackLab(lab.ports);
     page = e2e.page;
-    await page.goto(e2e.server.url);
   }, 120_000);
 
   afterAll(async () => {

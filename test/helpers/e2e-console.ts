@@ -13,6 +13,7 @@ import type { LabSettings } from '#contract/lab-settings';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConsoleLab } from '../../src-main/console/console-lab';
 import { createConsole } from '../../src-main/console/create-console';
+import { loopbackLabAddress } from '../../src-main/lab-link/lab-link';
 import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
 import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
@@ -88,26 +89,29 @@ export async function openConsoleInChromium(
   };
 }
 
+type LoopbackPorts = Parameters<typeof loopbackLabAddress>[0];
+
 /** The lab file of a real lab whose devices listen on 127.0.0.1 at `ports` (a virtual lab standing in for one). */
-export function loopbackRealLab(ports: {
-  rtde: number;
-  dashboard: number;
-  secondary: number;
-  gripper: number;
-  natnetCommand: number;
-}): LabSettings {
-  return {
-    kind: 'real',
-    robotHost: '127.0.0.1',
-    mocapHost: '127.0.0.1',
-    ports: {
-      rtde: ports.rtde,
-      dashboard: ports.dashboard,
-      script: ports.secondary,
-      gripper: ports.gripper,
-      natnetCommand: ports.natnetCommand,
+export function loopbackRealLab(ports: LoopbackPorts): LabSettings {
+  const { robotHost, mocapHost, ports: p } = loopbackLabAddress(ports);
+  return { kind: 'real', robotHost, mocapHost, ports: p };
+}
+
+/**
+ * The console configured with that lab file (`--lab`) on the lab-short test scene, at 1280 x 800,
+ * its page open on the console.
+ */
+export async function openConsoleOnLoopbackLab(ports: LoopbackPorts): Promise<ConsoleInChromium> {
+  const e2e = await openConsoleInChromium(
+    { width: 1280, height: 800 },
+    {
+      lab: loopbackRealLab(ports),
+      scenesDir: path.resolve('test/fixtures'),
+      sceneFile: 'lab-short-scene.json',
     },
-  };
+  );
+  await e2e.page.goto(e2e.server.url);
+  return e2e;
 }
 
 const SETUP_DIR_ENV = 'PARAPUSH_SETUP_DIR';
