@@ -33,6 +33,8 @@ export class LabControl {
         setupFile: null,
         setupExists: false,
         notCalibrated: [],
+        notice: null,
+        mocapInterface: null,
       };
     const link = lab.current();
     const file = lab.setupFile;
@@ -44,6 +46,8 @@ export class LabControl {
       setupFile: file,
       setupExists: exists,
       notCalibrated: [...((link?.setup ?? (exists ? readable(file) : null))?.notCalibrated ?? [])],
+      notice: lab.notice,
+      mocapInterface: link?.mocapInterface?.text ?? null,
     };
   }
 

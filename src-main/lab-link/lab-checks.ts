@@ -6,9 +6,11 @@
  */
 import type { Scene } from '#contract/scene';
 import { setupResidual } from '../calibration/setup-file';
+import { NO_FRAMES_FIX } from '../mocap/motive-settings';
+import { judgeStreamedAxes } from '../mocap/streamed-axes';
 import { RobotAdapter } from '../robot/adapter';
 import { agreementCheck } from '../safety/calibration-agreement';
-import { preflight, type PreflightReport } from '../safety/preflight';
+import { preflight, type Check, type PreflightReport } from '../safety/preflight';
 import { MAX_CALIBRATION_DRIFT } from '#contract/safety-limits';
 import type { LabLink } from './lab-link';
 
@@ -46,9 +48,35 @@ export function labChecks(link: LabLink, scene: Scene): PreflightReport {
     maxCalibrationResidual: setup.safety.maxCalibrationResidual,
     setup,
   });
+  const [mocap, ...rest] = r.checks;
   const checks = [
-    ...r.checks,
+    mocap!,
+    ...mocapStreamChecks(link),
+    ...rest,
     agreementCheck(poses?.pusher.pose ?? null, robot, frame, MAX_CALIBRATION_DRIFT),
   ];
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+/**
+ * How motion capture arrives: on which interface (chosen from the route to Motive, judged at
+ * connect), and in which axes and units against the setup's (mocap/streamed-axes.ts).
+ */
+export function mocapStreamChecks(
+  link: Pick<LabLink, 'mocapInterface' | 'streamedBodies' | 'setup'>,
+): Check[] {
+  const iface = link.mocapInterface;
+  const interfaceCheck: Check = {
+    id: 'mocap-interface',
+    label: 'Motion capture heard on the interface of the route to Motive',
+    ok: iface !== undefined && iface.problem === undefined,
+    reason: iface ? (iface.problem ?? iface.text) : 'not judged',
+    ...(iface?.fix ? { fix: iface.fix } : {}),
+  };
+  const label = "Motive's up axis and units as the setup's";
+  const bodies = link.streamedBodies();
+  const axes: Check = bodies
+    ? { id: 'mocap-axes', label, ...judgeStreamedAxes(bodies, link.setup.mocap.upAxis) }
+    : { id: 'mocap-axes', label, ok: false, reason: 'no motion-capture frame received', fix: NO_FRAMES_FIX };
+  return [interfaceCheck, axes];
 }

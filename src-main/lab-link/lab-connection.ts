@@ -16,13 +16,18 @@ export interface OpenedLab {
   placeObjects?(): Promise<void>;
 }
 
-export type LabOpener = (scene: Scene) => Promise<OpenedLab>;
+/**
+ * Opens a lab for a scene; `notify` is told what opening waits for and why while it waits (RTDE
+ * inputs held by a previous session), so the operator sees it then, not only afterwards.
+ */
+export type LabOpener = (scene: Scene, notify: (text: string) => void) => Promise<OpenedLab>;
 
 export class LabConnection {
   private opened: { key: string; lab: OpenedLab } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
   private closed = false;
+  private waitingFor: string | null = null;
 
   constructor(
     readonly kind: 'virtual' | 'real',
@@ -44,6 +49,11 @@ export class LabConnection {
     const file = saveSetup(this.setupFile, setup);
     link.useSetup(setup);
     return file;
+  }
+
+  /** What opening the lab waits for now, in the operator's words; null when it waits for nothing. */
+  get notice(): string | null {
+    return this.waitingFor;
   }
 
   /** The live link, or null while none is open. */
@@ -106,7 +116,12 @@ export class LabConnection {
     const key = JSON.stringify(scene);
     if (this.opened?.key === key) return this.opened.lab.link;
     await this.release();
-    const lab = await this.open(scene);
+    let lab: OpenedLab;
+    try {
+      lab = await this.open(scene, (text) => (this.waitingFor = text));
+    } finally {
+      this.waitingFor = null;
+    }
     this.opened = { key, lab };
     this.changed();
     return lab.link;

@@ -39,6 +39,13 @@ import { layoutForScene } from '#contract/state';
 import type { Setup } from '../calibration/setup-file';
 import type { SupervisedFingers } from '../safety/supervisor';
 import type { MocapMirror, RobotMirror } from './safety-thread/mirrors';
+import {
+  MocapInterfaceError,
+  mocapInterface,
+  type InterfaceTable,
+  type MocapInterface,
+} from '../mocap/mocap-interface';
+import type { MocapSnapshot } from '../mocap/scene-binding';
 import { SafetyThread } from './safety-thread/safety-thread';
 
 /** Period of the supervisor's watchdog tick in the safety thread, ms. */
@@ -60,6 +67,8 @@ export interface LabAddress {
    */
   mocapLocal: string;
   ports?: { rtde?: number; dashboard?: number; script?: number; gripper?: number; natnetCommand?: number };
+  /** This PC's network interfaces (os.networkInterfaces()) unless given: tests give a table. */
+  interfaces?: InterfaceTable;
 }
 
 /** The address of a lab whose devices all listen on 127.0.0.1 (the virtual lab, or a lab tunnelled to this host). */
@@ -105,6 +114,10 @@ export class LabLink {
   private remoteControl: boolean | undefined;
   /** Where the lab is, in words: its robot and motion-capture hosts. */
   description = 'lab';
+  /** The network interface motion capture is heard on, judged at connect (mocap/mocap-interface.ts). */
+  mocapInterface: MocapInterface | undefined;
+  /** The latest motion-capture frame as it arrived: Motive's own axes and units, before calibration. */
+  private lastSnapshot: MocapSnapshot | undefined;
 
   /** The UR5 as the safety thread mirrors it: its latest state, link and program; stops only. */
   readonly robot: RobotMirror;
@@ -157,6 +170,15 @@ export class LabLink {
     onNotice?: (text: string) => void,
   ): Promise<LabLink> {
     const p = address.ports ?? {};
+    // The mocap interface before anything else: one that cannot hear Motive is named with its fix,
+    // not left to show up as "no motion-capture frame".
+    const iface = await mocapInterface(
+      address.mocapHost,
+      address.mocapLocal,
+      p.natnetCommand,
+      address.interfaces,
+    );
+    if (iface.problem) throw new MocapInterfaceError(iface.problem, iface.fix ?? '');
     // The dashboard first: an e-Series in Local mode ignores the program, so it is not sent. A
     // controller without one is named (PolyScope X), not left as a bare connection error.
     const dashboard = await DashboardClient.connect(address.robotHost, p.dashboard ?? 29999).catch(
@@ -202,9 +224,11 @@ export class LabLink {
     const link = new LabLink(safety, dashboard, gripper, scene, setup);
     link.remoteControl = remoteControl;
     link.description = `robot ${address.robotHost}, motion capture ${address.mocapHost}`;
+    link.mocapInterface = iface;
     link.gripperHost = address.robotHost;
     link.unsubscribe.push(
       safety.natnet.on('frame', (_frame, snapshot) => {
+        link.lastSnapshot = snapshot;
         // Every frame reaches the estimator, whether or not anyone listens (`?.()` would skip it).
         const poses = link.estimator.frame(snapshot);
         link.onMocap?.(poses);
@@ -228,6 +252,11 @@ export class LabLink {
 
   /** Called for every decoded motion-capture frame. */
   onMocap: ((poses: PlanarPoses) => void) | undefined;
+
+  /** The latest frame's rigid bodies as Motive streamed them (its axes and units); undefined before any. */
+  streamedBodies(): MocapSnapshot['rigidBodies'] | undefined {
+    return this.lastSnapshot?.rigidBodies;
+  }
 
   /** Latest poses, re-judged now: they go stale when frames stop arriving. */
   poses(): PlanarPoses | undefined {

@@ -17,7 +17,7 @@ export function realLabConnection(settings: RealLabSettings): LabConnection {
   return new LabConnection(
     'real',
     `lab: robot ${settings.robotHost}, motion capture ${settings.mocapHost}`,
-    async (scene) => {
+    async (scene, notify) => {
       if (!existsSync(setupFile))
         throw new Error(
           `no lab setup at ${setupFile}: write a first setup from the template (Setup view, Calibration wizard; docs/console.md), then calibrate it`,
@@ -31,6 +31,7 @@ export function realLabConnection(settings: RealLabSettings): LabConnection {
         },
         scene,
         loadSetup(setupFile),
+        notify,
       );
       return { link, close: () => link.close() };
     },

@@ -623,7 +623,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * The local address on the route to `ip`: a UDP socket connected there (which sends nothing) is
  * given the address the kernel would send from.
  */
-async function localAddressTowards(ip: string, port: number): Promise<string> {
+export async function localAddressTowards(ip: string, port: number): Promise<string> {
   const probe = dgram.createSocket('udp4');
   try {
     await new Promise<void>((resolve, reject) => {
@@ -645,7 +645,7 @@ function versionedMessage(bytes: Uint8Array): boolean {
 }
 
 /** The IPv4 address packets from `host` come from (a name is looked up once, at connect). */
-async function resolveIPv4(host: string): Promise<string> {
+export async function resolveIPv4(host: string): Promise<string> {
   if (net.isIPv4(host)) return host;
   try {
     return (await lookup(host, { family: 4 })).address;

@@ -70,6 +70,9 @@ export const UR5_KINEMATICS = {
   shoulderRadius: 0.10915 + 0.05,
 } as const;
 
+export const REACH_FIX =
+  "move the table (or the robot) so the task's region is within reach and clear of the base axis, then calibrate again; or move the scene's objects and goal";
+
 /** A tool that points straight down (rotation pi about base y), as the lab holds the pusher. */
 const TOOL_DOWN: Vec3 = [0, Math.PI, 0];
 
@@ -113,8 +116,7 @@ export function taskRegion(
 export function reachCheck(setup: ReachSetup, scene: Scene): ControllerCheck {
   const label = "Workspace within the UR5's reach, away from singular zones";
   const K = UR5_KINEMATICS;
-  const fix =
-    "move the table (or the robot) so the task's region is within reach and clear of the base axis, then calibrate again; or move the scene's objects and goal";
+  const fix = REACH_FIX;
   let ws;
   try {
     ws = workspaceFor(scene.table, setup.safety.workspaceMargin, setup.safety.heightBand);
@@ -195,6 +197,9 @@ export const FORCE_MARGIN = 0.5;
 
 const G = 9.81;
 
+export const FORCE_LIMIT_FIX =
+  "use a lighter object or a smoother surface, and give the scene its real mass and friction; the Normal safety preset's tool force limit stays as it is";
+
 /**
  * Each object of the task must slide under the pusher within the controller's force limit: its
  * sliding friction, friction x mass x g (the larger of the object's and the table's coefficient,
@@ -227,7 +232,7 @@ export function forceLimitCheck(scene: Scene, limit = NORMAL_PRESET_FORCE_LIMIT)
           `${n.id} needs ${n.force.toFixed(0)} N to slide, over ${allowed.toFixed(0)} N (half the ${limit} N tool force limit): the controller would stop in a protective stop`,
       )
       .join('; '),
-    fix: "use a lighter object or a smoother surface, and give the scene its real mass and friction; the Normal safety preset's tool force limit stays as it is",
+    fix: FORCE_LIMIT_FIX,
   };
 }
 

@@ -16,6 +16,8 @@ import { forceLimitCheck, reachCheck, speedSliderCheck } from './controller-chec
 export interface Check {
   id:
     | 'mocap'
+    | 'mocap-interface'
+    | 'mocap-axes'
     | 'robot-mode'
     | 'safety-mode'
     | 'program'
@@ -111,7 +113,13 @@ function controllerChecks(i: PreflightInputs): Check[] {
 function mocapCheck(m: PlanarPoses | undefined): Check {
   const label = 'Motion capture fresh, every bound body tracked';
   if (!m)
-    return { id: 'mocap', label, ok: false, reason: `no motion-capture frame received: ${NO_FRAMES_FIX}` };
+    return {
+      id: 'mocap',
+      label,
+      ok: false,
+      reason: `no motion-capture frame received: ${NO_FRAMES_FIX}`,
+      fix: NO_FRAMES_FIX,
+    };
   // A stream that showed a sign of a second sender cannot be trusted, however fresh it looks.
   if (m.suspect) return { id: 'mocap', label, ok: false, reason: `may be spoofed: ${m.suspect.detail}` };
   const bad = [m.pusher, ...m.sliders].filter((b) => b.status !== 'ok' && b.status !== 'unbound');

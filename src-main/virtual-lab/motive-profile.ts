@@ -4,7 +4,8 @@
  * streams NatNet 3.0 (the captured packets in shared/fixtures/natnet), Motive 3.0 NatNet 4.0,
  * Motive 3.1 NatNet 4.1; a unicast client gets the bitstream it announced in CONNECT when Motive
  * knows it (OptiTrack's client announces 4.1), a multicast stream goes out in the bitstream Motive
- * is set to. Motive ships with streaming off and its local interface on loopback.
+ * is set to. Motive ships with streaming off and its local interface on loopback, and streams
+ * Y-up unless its Up Axis setting says Z (positions always in metres).
  */
 import { z } from 'zod';
 import { compareVersions, NATNET_3_0, parseVersion, type NatNetVersion } from '../mocap/version';
@@ -29,6 +30,11 @@ export const motiveStreamingSchema = z
      * streams on loopback is unreachable from the console, so it stays silent.
      */
     host: z.enum(['remote', 'local']).default('remote'),
+    /**
+     * Settings > Streaming > Up Axis: 'y' as Motive ships, 'z' when set so. The lab's true setup
+     * is calibrated with it; a setup written for the other axis is what the console must refuse.
+     */
+    upAxis: z.enum(['y', 'z']).default('y'),
   })
   .strict();
 

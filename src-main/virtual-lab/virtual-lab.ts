@@ -111,6 +111,7 @@ export const labConfigSchema = z
           enabled: true,
           localInterface: 'network',
           host: 'remote',
+          upAxis: 'y',
         }),
         /** Motive's frame against the table: yaw about the up axis (rad) and offset (m), Y-up. */
         yaw: z.number().default(0.3),
@@ -128,7 +129,7 @@ export const labConfigSchema = z
         multicast: true,
         rateHz: 120,
         motive: '3.1',
-        streaming: { enabled: true, localInterface: 'network', host: 'remote' },
+        streaming: { enabled: true, localInterface: 'network', host: 'remote', upAxis: 'y' },
         yaw: 0.3,
         offset: [0.4, -0.2, 0.05],
       }),
@@ -282,14 +283,15 @@ export class VirtualLab {
 
 /** The virtual lab's true frames, written as the setup a calibration would produce. */
 function labSetup(scene: Scene, config: LabConfig): SetupInput {
-  // Motive streams Y-up; the calibration maps its Z-up view to the table.
+  // Motive streams Y-up unless its Up Axis setting says Z; the calibration maps its Z-up view (the
+  // same in both) to the table.
   const rotation = axisAngle([0, 0, 1], config.mocap.yaw);
   return {
     name: `virtual-lab-${scene.name}`,
     mocap: {
       setup: `virtual-lab`,
       kind: '3d',
-      upAxis: 'y',
+      upAxis: config.mocap.streaming.upAxis,
       rotation,
       translation: config.mocap.offset,
       residual: { rms: 0, max: 0, pairs: 0 },

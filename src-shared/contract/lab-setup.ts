@@ -44,6 +44,13 @@ export const labConnectionSchema = z
     setupExists: z.boolean(),
     /** Calibration stages the setup still needs (written from a template, not calibrated yet). */
     notCalibrated: z.array(z.enum(calibrationStageNames)),
+    /**
+     * What connecting waits for now ("RTDE inputs held by a previous session; retrying for up to
+     * 10 s"); null when it waits for nothing.
+     */
+    notice: z.string().nullable(),
+    /** The network interface motion capture is heard on (chosen from the route to Motive); null when not connected. */
+    mocapInterface: z.string().nullable(),
   })
   .strict();
 export type LabConnectionInfo = z.infer<typeof labConnectionSchema>;

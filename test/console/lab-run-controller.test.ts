@@ -150,6 +150,8 @@ describe('dry runs on the virtual lab', () => {
     expect(by['workers']!.detail).toMatch(/warm for the next run/);
     expect(status.preflight?.checks.map((c) => c.id)).toEqual([
       'mocap',
+      'mocap-interface',
+      'mocap-axes',
       'robot-mode',
       'safety-mode',
       'program',

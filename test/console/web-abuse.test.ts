@@ -13,6 +13,7 @@ import { WebSocket } from 'ws';
 import { serverFrameSchema } from '#contract/console-api';
 import { ConsoleCore } from '../../src-main/console/console-core';
 import { MAX_FRAME_BYTES, startWebServer, type WebServer } from '../../src-main/console/web-server';
+import { rawStatus } from '../helpers/ws-frames';
 
 let dir: string;
 let core: ConsoleCore;
@@ -36,24 +37,7 @@ afterAll(async () => {
 });
 
 /** One raw request over TCP, as written (no client library to tidy it up): the status code. */
-function raw(head: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(head));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.setTimeout(5_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(head)}`)));
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
-      if (status) {
-        socket.destroy();
-        resolve(Number(status[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.on('close', () => reject(new Error(`closed without a status line: ${JSON.stringify(text)}`)));
-  });
-}
+const raw = (head: string): Promise<number> => rawStatus(server.port, head);
 
 const host = () => `Host: 127.0.0.1:${server.port}\r\n`;
 const get = (target: string) => raw(`GET ${target} HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);

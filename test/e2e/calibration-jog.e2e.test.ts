@@ -14,7 +14,11 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../src-main/console/web-server';
 import { haveChromium, screenshotsDir as shots } from '../helpers/chromium';
-import { openConsoleInChromium, type ConsoleInChromium } from '../helpers/e2e-console';
+import {
+  openConsoleInChromium,
+  pusherAtRest as settled,
+  type ConsoleInChromium,
+} from '../helpers/e2e-console';
 
 describe.skipIf(!haveChromium)('calibration wizard with jog (Chromium, real core, virtual lab)', () => {
   let e2e: ConsoleInChromium;
@@ -36,25 +40,8 @@ describe.skipIf(!haveChromium)('calibration wizard with jog (Chromium, real core
     await e2e?.close();
   });
 
-  /**
-   * The pusher where it stands, once two views 500 ms apart agree within 0.1 mm (the virtual
-   * pusher trails the tool and settles after it).
-   */
-  async function pusherAtRest(): Promise<[number, number]> {
-    let last: [number, number] | null = null;
-    await expect
-      .poll(
-        async () => {
-          const before = pusherNow();
-          await page.waitForTimeout(500);
-          last = pusherNow();
-          return !!before && !!last && Math.hypot(last[0] - before[0], last[1] - before[1]) < 0.0001;
-        },
-        { timeout: 20_000, interval: 100 },
-      )
-      .toBe(true);
-    return last!;
-  }
+  /** The pusher where it stands, once it has settled (the virtual pusher trails the tool). */
+  const pusherAtRest = (): Promise<[number, number]> => settled(page, pusherNow);
 
   it('jogs, warns of a repeated point, keeps Save off above the limit, fits within it and saves', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Setup' }).click();

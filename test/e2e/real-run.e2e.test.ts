@@ -21,18 +21,21 @@ import { plannerPresets } from '#contract/planner-settings';
 import { RobotAdapter } from '../../src-main/robot/adapter';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { haveChromium, docScreenshotsDir, screenshotsDir, updateDocs } from '../helpers/chromium';
-import { openConsoleInChromium, type ConsoleInChromium } from '../helpers/e2e-console';
+import {
+  openConsoleOnLoopbackLab,
+  pusherAtRest as settled,
+  useSetupDir,
+  type ConsoleInChromium,
+} from '../helpers/e2e-console';
 import { startLabProcess, type LabProcess } from '../helpers/lab-process';
 import { repoRoot } from '../helpers/scenes';
-
-const SETUP_DIR_ENV = 'PARAPUSH_SETUP_DIR';
 
 describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate virtual lab process)', () => {
   let dir: string;
   let lab: LabProcess;
   let e2e: ConsoleInChromium;
   let page: Page;
-  let setupDirBefore: string | undefined;
+  let restoreSetupDir: () => void;
   const shot = (name: string) =>
     page.screenshot({ path: path.join(updateDocs ? docScreenshotsDir : screenshotsDir, name) });
   const sessions = () =>
@@ -42,38 +45,17 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'parapush-real-run-'));
-    setupDirBefore = process.env[SETUP_DIR_ENV];
     // The user's data folder for setups, empty: a first day.
-    process.env[SETUP_DIR_ENV] = path.join(dir, 'setups');
+    restoreSetupDir = useSetupDir(path.join(dir, 'setups'));
     lab = await startLabProcess(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'), dir);
-    e2e = await openConsoleInChromium(
-      { width: 1280, height: 800 },
-      {
-        lab: {
-          kind: 'real',
-          robotHost: '127.0.0.1',
-          mocapHost: '127.0.0.1',
-          ports: {
-            rtde: lab.ports.rtde,
-            dashboard: lab.ports.dashboard,
-            script: lab.ports.secondary,
-            gripper: lab.ports.gripper,
-            natnetCommand: lab.ports.natnetCommand,
-          },
-        },
-        scenesDir: path.join(repoRoot, 'test/fixtures'),
-        sceneFile: 'lab-short-scene.json',
-      },
-    );
+    e2e = await openConsoleOnLoopbackLab(lab.ports);
     page = e2e.page;
-    await page.goto(e2e.server.url);
   }, 120_000);
 
   afterAll(async () => {
     await e2e?.close();
     await lab?.stop();
-    if (setupDirBefore === undefined) delete process.env[SETUP_DIR_ENV];
-    else process.env[SETUP_DIR_ENV] = setupDirBefore;
+    restoreSetupDir?.();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -89,21 +71,7 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
   };
 
   /** The pusher once it stands still (two looks 500 ms apart within 0.1 mm). */
-  async function pusherAtRest(): Promise<[number, number]> {
-    let last: [number, number] | null = null;
-    await expect
-      .poll(
-        async () => {
-          const before = truePusher();
-          await page.waitForTimeout(500);
-          last = truePusher();
-          return !!before && !!last && Math.hypot(last[0] - before[0], last[1] - before[1]) < 0.0001;
-        },
-        { timeout: 20_000, interval: 100 },
-      )
-      .toBe(true);
-    return last!;
-  }
+  const pusherAtRest = (): Promise<[number, number]> => settled(page, truePusher);
 
   it('refuses a real start without a setup and records nothing; writes a first setup from the template; connects', async () => {
     const nav = page.getByRole('navigation', { name: 'Views' });

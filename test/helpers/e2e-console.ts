@@ -8,10 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { LabSettings } from '#contract/lab-settings';
 import type { ConsoleCore } from '../../src-main/console/console-core';
 import type { ConsoleLab } from '../../src-main/console/console-lab';
 import { createConsole } from '../../src-main/console/create-console';
+import { loopbackLabAddress } from '../../src-main/lab-link/lab-link';
 import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
 import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
@@ -85,4 +87,64 @@ export async function openConsoleInChromium(
       else process.env[SESSIONS_DIR_ENV] = sessionsDirBefore;
     },
   };
+}
+
+type LoopbackPorts = Parameters<typeof loopbackLabAddress>[0];
+
+/** The lab file of a real lab whose devices listen on 127.0.0.1 at `ports` (a virtual lab standing in for one). */
+export function loopbackRealLab(ports: LoopbackPorts): LabSettings {
+  const { robotHost, mocapHost, ports: p } = loopbackLabAddress(ports);
+  return { kind: 'real', robotHost, mocapHost, ports: p };
+}
+
+/**
+ * The console configured with that lab file (`--lab`) on the lab-short test scene, at 1280 x 800,
+ * its page open on the console.
+ */
+export async function openConsoleOnLoopbackLab(ports: LoopbackPorts): Promise<ConsoleInChromium> {
+  const e2e = await openConsoleInChromium(
+    { width: 1280, height: 800 },
+    {
+      lab: loopbackRealLab(ports),
+      scenesDir: path.resolve('test/fixtures'),
+      sceneFile: 'lab-short-scene.json',
+    },
+  );
+  await e2e.page.goto(e2e.server.url);
+  return e2e;
+}
+
+const SETUP_DIR_ENV = 'PARAPUSH_SETUP_DIR';
+
+/** Points the user's setup folder at `dir` (a first day's, or a test's own); returns the undo. */
+export function useSetupDir(dir: string): () => void {
+  const before = process.env[SETUP_DIR_ENV];
+  process.env[SETUP_DIR_ENV] = dir;
+  return () => {
+    if (before === undefined) delete process.env[SETUP_DIR_ENV];
+    else process.env[SETUP_DIR_ENV] = before;
+  };
+}
+
+/**
+ * The pusher where it stands, once two looks 500 ms apart agree within 0.1 mm (a virtual pusher
+ * trails the tool and settles after it); `pusherNow` reads it, null while unknown.
+ */
+export async function pusherAtRest(
+  page: Page,
+  pusherNow: () => [number, number] | null,
+): Promise<[number, number]> {
+  let last: [number, number] | null = null;
+  await expect
+    .poll(
+      async () => {
+        const before = pusherNow();
+        await page.waitForTimeout(500);
+        last = pusherNow();
+        return !!before && !!last && Math.hypot(last[0] - before[0], last[1] - before[1]) < 0.0001;
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    .toBe(true);
+  return last!;
 }

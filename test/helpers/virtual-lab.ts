@@ -6,12 +6,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { afterEach } from 'vitest';
 import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
 import { loadTaskFile, type Task } from '../../src-main/planning/task-file';
 import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
+import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 import type { SupervisedRunResult } from '../../src-main/run/supervised-run';
 import { ownedRun, type OwnedRunOptions } from './owned-run';
 import { loadSetup } from '../../src-main/calibration/setup-file';
@@ -152,4 +154,22 @@ export function runOnLab(
   more: Partial<Omit<OwnedRunOptions, 'link' | 'task'>> = {},
 ): Promise<SupervisedRunResult> {
   return ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1, ...more });
+}
+
+/**
+ * A previous console's robot link that owned the RTDE command inputs, cut off by a pulled cable:
+ * the virtual controller drops its connections, and keeps the inputs held for its
+ * `rtdeHalfOpenHold` from then. Resolves with when the cable was pulled (performance.now(), ms).
+ */
+export async function pullCableOnPreviousSession(lab: VirtualLab): Promise<number> {
+  const previous = await Ur5Connection.connect({
+    host: '127.0.0.1',
+    rtdePort: lab.ports.rtde,
+    scriptPort: lab.ports.secondary,
+    reconnect: false,
+  });
+  lab.ur.rtde.dropClients();
+  const pulledAt = performance.now();
+  await previous.disconnect();
+  return pulledAt;
 }

@@ -1,8 +1,30 @@
 /**
  * WebSocket frames no well-behaved client sends, written on a client's own TCP connection past the
- * ws library: for tests of servers that must survive them (the Foxglove live view).
+ * ws library, and raw HTTP requests and upgrades as written: for tests of servers that must survive
+ * them (the console's web server, the Foxglove live view).
  */
+import { connect } from 'node:net';
 import type { WebSocket } from 'ws';
+
+/** One raw request (or WebSocket upgrade) over TCP to 127.0.0.1:`port`, as written: the status code of the answer. */
+export function rawStatus(port: number, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(head));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.setTimeout(5_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(head)}`)));
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
+      if (status) {
+        socket.destroy();
+        resolve(Number(status[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed without a status line: ${JSON.stringify(text)}`)));
+  });
+}
 
 export const TEXT = 0x1;
 

@@ -63,4 +63,28 @@ describe('LabConnection', () => {
     await expect(session.linkFor(referenceScene('isrr-obstacle'))).resolves.toBeDefined();
     await session.close();
   });
+
+  it('says what opening waits for while it waits, and nothing once it is open or refused', async () => {
+    let go!: () => void;
+    let fail = false;
+    const session = new LabConnection('real', 'held lab', async (_scene, notify): Promise<OpenedLab> => {
+      notify('RTDE inputs held by a previous session; retrying for up to 10 s');
+      await new Promise<void>((r) => (go = r));
+      if (fail) throw new Error('refused');
+      return { link: {} as LabLink, close: async () => undefined };
+    });
+    expect(session.notice).toBeNull();
+    const opening = session.linkFor(referenceScene('isrr-obstacle'));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(session.notice).toBe('RTDE inputs held by a previous session; retrying for up to 10 s');
+    go();
+    await opening;
+    expect(session.notice).toBeNull();
+    fail = true;
+    const refused = session.linkFor(referenceScene('wafr-wide-table'));
+    await new Promise((r) => setTimeout(r, 5));
+    go();
+    await expect(refused).rejects.toThrow('refused');
+    expect(session.notice).toBeNull();
+  });
 });

@@ -106,4 +106,25 @@ describe('Setup view: safety after a run', () => {
       '✔ robot safety mode NORMAL (status bar: STOPPED, as the last run ended)',
     );
   });
+
+  it('shows a red check with its fix under its reason, and no fix under a green one', () => {
+    const base = checklist('NORMAL');
+    const checks = base.checks.map((c) =>
+      c.id === 'speed-slider'
+        ? {
+            ...c,
+            ok: false,
+            reason: 'speed scaling 50 %: every motion would run slower than planned',
+            fix: 'set the speed slider on the teach pendant to 100 %',
+          }
+        : c.id === 'reach'
+          ? { ...c, fix: 'never shown: the check is green' }
+          : c,
+    );
+    show({ preflight: { ok: false, checks } });
+    expect(
+      screen.getAllByTestId('check-fix').map((e) => e.textContent?.replace(/\s+/g, ' ').trim()),
+    ).toContain('Fix: set the speed slider on the teach pendant to 100 %');
+    expect(screen.queryByText(/never shown/)).toBeNull();
+  });
 });

@@ -8,7 +8,6 @@
  * memory to speak of; at most MAX_VIEWERS watch at once.
  */
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { FoxgloveClient } from '@foxglove/ws-protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -17,7 +16,7 @@ import { topics } from '../../src-main/session/channels';
 import { FoxgloveLive, MAX_VIEWER_MESSAGE_BYTES, MAX_VIEWERS } from '../../src-main/session/foxglove-live';
 import { MAX_SUBSCRIPTIONS_PER_MESSAGE } from '../../src-main/session/foxglove-viewer';
 import { waitUntil } from '../helpers/wait-until';
-import { clientFrame, killerFrames, TEXT, writeRaw } from '../helpers/ws-frames';
+import { clientFrame, killerFrames, rawStatus, TEXT, writeRaw } from '../helpers/ws-frames';
 
 const SUBPROTOCOL = FoxgloveClient.SUPPORTED_SUBPROTOCOL;
 const APP = 'https://app.foxglove.dev';
@@ -44,21 +43,7 @@ function upgrade(o: { target?: string; host?: string; origin?: string }): Promis
     `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: ${SUBPROTOCOL}\r\n` +
     (o.origin === undefined ? '' : `Origin: ${o.origin}\r\n`) +
     '\r\n';
-  return new Promise((resolve, reject) => {
-    const socket = connect(live.port, '127.0.0.1', () => socket.write(head));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.setTimeout(5_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(head)}`)));
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
-      if (status) {
-        socket.destroy();
-        resolve(Number(status[1]));
-      }
-    });
-    socket.on('error', reject);
-  });
+  return rawStatus(live.port, head);
 }
 
 /** A viewer's WebSocket on the live view's URL (with its token), open. */

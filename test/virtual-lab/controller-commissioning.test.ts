@@ -14,7 +14,13 @@ import { POLYSCOPE_X_UNSUPPORTED } from '../../src-main/robot/controller-support
 import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 import { SPEED_SLIDER_FIX } from '../../src-main/safety/controller-checks';
 import type { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
-import { labsPerTest, quickLabTask, runOnLab, speedCommands } from '../helpers/virtual-lab';
+import {
+  labsPerTest,
+  pullCableOnPreviousSession,
+  quickLabTask,
+  runOnLab,
+  speedCommands,
+} from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
 
 const task = quickLabTask();
@@ -87,16 +93,8 @@ describe('controller misconfigurations are refused before anything moves, with t
 describe('RTDE inputs held by a previous session after a pulled cable', () => {
   it('are named and waited out (5 s): the run then arms and reaches the goal', async () => {
     const lab = await labs.lab({ robot: { unlockDelay: 0.3, rtdeHalfOpenHold: 5 } });
-    // A previous console's robot link owns the command inputs; then its cable is pulled.
-    const previous = await Ur5Connection.connect({
-      host: '127.0.0.1',
-      rtdePort: lab.ports.rtde,
-      scriptPort: lab.ports.secondary,
-      reconnect: false,
-    });
-    lab.ur.rtde.dropClients();
-    const pulledAt = performance.now();
-    await previous.disconnect();
+    // A previous console's robot link owned the command inputs; then its cable was pulled.
+    const pulledAt = await pullCableOnPreviousSession(lab);
     const notices: string[] = [];
     const link = await LabLink.connect(loopbackLabAddress(lab.ports), lab.scene, setupOf(lab), (n) =>
       notices.push(n),

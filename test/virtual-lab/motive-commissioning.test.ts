@@ -1,14 +1,19 @@
 /**
- * A Motive left as it ships, or set to a bitstream the console did not ask for, is refused before
- * anything moves, with the Motive setting that fixes it (issue 46, docs/devices.md): the lab link
- * does not come up, and the controller never receives a motion command.
+ * A Motive left as it ships, set to a bitstream the console did not ask for or to another up axis
+ * than the setup's, or heard on the wrong network interface, is refused before anything moves,
+ * with the setting that fixes it (issue 46, docs/devices.md): the lab link does not come up, or
+ * its checklist (the one every run arms on) is red with the fix, and the controller never
+ * receives a motion command.
  */
 import { describe, expect, it } from 'vitest';
 import dgram from 'node:dgram';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
+import { LabLink, loopbackLabAddress, type LabAddress } from '../../src-main/lab-link/lab-link';
+import { labChecks } from '../../src-main/lab-link/lab-checks';
+import { MocapInterfaceError, MOCAP_INTERFACE_FIX } from '../../src-main/mocap/mocap-interface';
+import { UP_AXIS_FIX } from '../../src-main/mocap/streamed-axes';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { NO_FRAMES_FIX } from '../../src-main/mocap/motive-settings';
 import type { LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
@@ -30,14 +35,25 @@ function freeUdpPort(): Promise<number> {
 }
 
 /** Connects a LabLink to a lab started with `mocap`: the link or its refusal, and the motion commands sent. */
-async function connect(mocap: NonNullable<LabConfigInput['mocap']>, ports: { natnetData?: number } = {}) {
+async function connect(
+  mocap: NonNullable<LabConfigInput['mocap']>,
+  ports: { natnetData?: number } = {},
+  o: { address?: Partial<LabAddress>; setupUpAxis?: 'y' | 'z' } = {},
+) {
   const lab = await labs.lab({
     mocap: { multicast: false, ...mocap },
     ports: { ...FREE_LAB_PORTS, ...ports },
   });
   const twists = speedCommands((f) => lab.ur.rtde.on('input', f));
   const setupFile = lab.writeSetup(path.join(mkdtempSync(path.join(os.tmpdir(), 'setup-')), 'lab.json'));
-  const link = await LabLink.connect(loopbackLabAddress(lab.ports), lab.scene, loadSetup(setupFile)).then(
+  if (o.setupUpAxis) {
+    // A setup written and calibrated for another up axis than Motive now streams.
+    const setup = JSON.parse(readFileSync(setupFile, 'utf8'));
+    setup.mocap.upAxis = o.setupUpAxis;
+    writeFileSync(setupFile, JSON.stringify(setup));
+  }
+  const address = { ...loopbackLabAddress(lab.ports), ...o.address };
+  const link = await LabLink.connect(address, lab.scene, loadSetup(setupFile)).then(
     (l) => (labs.closeAfter(() => l.close()), l),
     (err: Error) => err,
   );
@@ -63,6 +79,53 @@ describe('Motive streaming settings, refused with the fix named', () => {
   it('streaming on loopback with Motive on the console PC itself is heard', async () => {
     const { link } = await connect({ streaming: { localInterface: 'loopback', host: 'local' } });
     expect(link).toBeInstanceOf(LabLink);
+  });
+});
+
+describe("Motive's up axis, judged from the frames against the setup's", () => {
+  it('Motive streaming Z-up to a setup calibrated Y-up: red with the Up Axis fix, nothing moves', async () => {
+    const { lab, link, twists } = await connect({ streaming: { upAxis: 'z' } }, {}, { setupUpAxis: 'y' });
+    if (!(link instanceof LabLink)) throw link;
+    await waitUntil('a frame', () => link.streamedBodies() !== undefined, { timeoutMs: 5000 });
+    const axes = labChecks(link, lab.scene).checks.find((c) => c.id === 'mocap-axes')!;
+    expect(axes.ok).toBe(false);
+    expect(axes.reason).toMatch(/^Motive streams Z-up \(.+ about its z axis\), the setup is Y-up/);
+    expect(axes.fix).toBe(UP_AXIS_FIX('y'));
+    expect(twists).toHaveLength(0);
+  });
+
+  it('Motive streaming Z-up to a setup calibrated Z-up passes', async () => {
+    const { lab, link } = await connect({ streaming: { upAxis: 'z' } });
+    if (!(link instanceof LabLink)) throw link;
+    await waitUntil('a frame', () => link.streamedBodies() !== undefined, { timeoutMs: 5000 });
+    const axes = labChecks(link, lab.scene).checks.find((c) => c.id === 'mocap-axes')!;
+    expect(axes).toMatchObject({ ok: true, reason: 'Z-up as the setup, positions in metres' });
+  });
+});
+
+describe('the network interface motion capture is heard on', () => {
+  it('is the one on the route to Motive, shown in the checklist', async () => {
+    const { lab, link } = await connect({});
+    if (!(link instanceof LabLink)) throw link;
+    const iface = labChecks(link, lab.scene).checks.find((c) => c.id === 'mocap-interface')!;
+    expect(iface.ok).toBe(true);
+    expect(iface.reason).toMatch(/^lo \(127\.0\.0\.1\/\d+\), the route to Motive at 127\.0\.0\.1$/);
+  });
+
+  it('the mocap host reachable only on a second interface: refused with its fix, nothing moves', async () => {
+    // A PC whose first card (robot0) holds 127.0.0.2 and whose route to Motive at 127.0.0.1 is lo;
+    // the lab file names the first card's address. Loopback addresses only: nothing leaves 127/8.
+    const interfaces = {
+      lo: [{ address: '127.0.0.1', netmask: '255.255.255.255', family: 'IPv4' }],
+      robot0: [{ address: '127.0.0.2', netmask: '255.255.255.255', family: 'IPv4' }],
+    };
+    const { link, twists } = await connect({}, {}, { address: { mocapLocal: '127.0.0.2', interfaces } });
+    expect(link).toBeInstanceOf(MocapInterfaceError);
+    expect((link as MocapInterfaceError).problem).toBe(
+      'Motive at 127.0.0.1 is reached only through lo (127.0.0.1/32), but the mocap interface is set to 127.0.0.2 on robot0: multicast joined there hears no frame',
+    );
+    expect((link as MocapInterfaceError).fix).toBe(MOCAP_INTERFACE_FIX('127.0.0.1'));
+    expect(twists).toHaveLength(0);
   });
 });
 

@@ -11,6 +11,7 @@ import { defaultSetupDir, loadSetup } from '../../calibration/setup-file';
 import { LabLink, type LabAddress } from '../../lab-link/lab-link';
 import { labChecks } from '../../lab-link/lab-checks';
 import type { Check } from '../../safety/preflight';
+import { MocapInterfaceError, type InterfaceTable } from '../../mocap/mocap-interface';
 import { requireFile, UsageError } from '../errors';
 import { optionalPort } from './run';
 
@@ -47,6 +48,8 @@ export function checkLines(checks: readonly Check[]): string[] {
 export async function labCheck(
   opts: LabCheckOptions,
   say: (line: string) => void,
+  /** This PC's network interfaces unless given (tests give a table). */
+  interfaces?: InterfaceTable,
 ): Promise<{ status: 0 | 1; checks: Check[] }> {
   requireFile(opts.scene, '--scene');
   const scene = loadSceneFile(opts.scene);
@@ -65,12 +68,16 @@ export async function labCheck(
     mocapHost: opts.mocap,
     mocapLocal: opts.mocapLocal ?? (isLoopback(opts.mocap) ? '127.0.0.1' : '0.0.0.0'),
     ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
+    ...(interfaces ? { interfaces } : {}),
   };
   let link: LabLink;
   try {
     link = await LabLink.connect(address, scene, setup, (notice) => say(`... ${notice}`));
   } catch (err) {
-    say(`FAIL  Lab connected: ${(err as Error).message}`);
+    if (err instanceof MocapInterfaceError) {
+      say(`FAIL  Motion capture heard on the interface of the route to Motive: ${err.problem}`);
+      say(`      fix: ${err.fix}`);
+    } else say(`FAIL  Lab connected: ${(err as Error).message}`);
     return { status: 1, checks: [] };
   }
   try {
@@ -95,7 +102,10 @@ export function registerLabCheckCommand(lab: Command): void {
     .requiredOption('--robot <host>', 'UR controller address')
     .requiredOption('--mocap <host>', 'Motive (NatNet) server address')
     .requiredOption('--scene <file>', 'scene file the lab is to run')
-    .option('--mocap-local <address>', 'local interface for NatNet')
+    .option(
+      '--mocap-local <address>',
+      'local interface for NatNet (default: the one on the route to --mocap, shown; 127.0.0.1 for a loopback server)',
+    )
     .option('--setup <file>', 'lab setup (calibrations); default: <setup dir>/<robot host>.json')
     .option('--rtde-port <port>')
     .option('--script-port <port>')

@@ -26,6 +26,8 @@ export const preflightCheckSchema = z
   .object({
     id: z.enum([
       'mocap',
+      'mocap-interface',
+      'mocap-axes',
       'robot-mode',
       'safety-mode',
       'program',
