@@ -9,6 +9,7 @@
  * Plain data only (no scene objects, no functions), so the same guard can be handed to a
  * supervisor in another thread. Geometry in the table frame, metres and radians.
  */
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import type { TableShape } from '#contract/table-region';
 import type { Vertex } from '#contract/polygon';
@@ -28,8 +29,12 @@ export interface SceneGuard {
   obstacles: (PlacedShape & { id: string })[];
   /** The table top: an object whose centre leaves it tips over the edge. */
   table: TableShape;
-  /** The pusher's disc radius (m); absent for a gripper, whose footprint the supervisor holds. */
-  pusherRadius?: number;
+  /**
+   * The robot's body (its tool's: contract/end-effector): its word in stop reasons, and a disc's
+   * radius about the tool point (m) or its outline's corners in its own frame (m, x forward),
+   * which turns with it. Absent: a point.
+   */
+  robot?: { name: string; radius: number; outline: { x: number; y: number }[] };
   /** The tracked objects' outlines, by the scene's slider id. */
   sliders: { id: string; shape: GuardShape }[];
   /** Distance the pusher's (or a gripper's) lookahead must keep from every obstacle (m). */
@@ -45,16 +50,21 @@ export const DEFAULT_CLEARANCE = 0.005;
 
 /** The guard of a scene: its obstacles, table and objects, and the clearance. */
 export function sceneGuardFor(
-  scene: Pick<Scene, 'obstacles' | 'table' | 'pusher' | 'sliders'>,
+  scene: ToolEntries & Pick<Scene, 'obstacles' | 'table' | 'sliders'>,
   clearance = DEFAULT_CLEARANCE,
 ): SceneGuard {
+  const tool = endEffectorOf(scene);
   return {
     obstacles: scene.obstacles.map((o) => ({ id: o.id, shape: guardShape(o.shape), ...o.pose })),
     table: {
       size: { x: scene.table.size.x, y: scene.table.size.y },
       ...(scene.table.outline ? { outline: scene.table.outline.map((p) => ({ x: p.x, y: p.y })) } : {}),
     },
-    ...(scene.pusher ? { pusherRadius: scene.pusher.radius } : {}),
+    robot: {
+      name: tool.slots.name,
+      radius: tool.discRadius ?? 0,
+      outline: tool.outline.map((p) => ({ x: p.x, y: p.y })),
+    },
     sliders: scene.sliders.map((s) => ({ id: s.id, shape: guardShape(s.shape) })),
     clearance,
   };

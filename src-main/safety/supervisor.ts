@@ -571,13 +571,14 @@ export class Supervisor extends EventEmitter<Events> {
     if (!guard || guard.obstacles.length === 0) return undefined;
     const t = this.o.lookahead;
     const end = { x: tool.x + vx * t, y: tool.y + vy * t };
-    const g = this.o.gripper;
+    const body = guard.robot ?? { radius: 0, outline: [] };
     for (const o of guard.obstacles) {
       let now: number;
       let along: number;
       let after: number;
-      if (g) {
-        const yaw = g.yawInTable(tcpPose);
+      if (body.outline.length > 0) {
+        // An outline is judged at its corners along the motion (a turn moves them on arcs).
+        const yaw = this.yawAt(tcpPose);
         const gapAt = (s: number): number => {
           const th = yaw + yawRate * s;
           const c = Math.cos(th);
@@ -585,14 +586,15 @@ export class Supervisor extends EventEmitter<Events> {
           const cx = tool.x + vx * s;
           const cy = tool.y + vy * s;
           return Math.min(
-            ...g.footprint.map((p) => pointGap(o, cx + c * p.x - sn * p.y, cy + sn * p.x + c * p.y)),
+            ...body.outline.map((p) => pointGap(o, cx + c * p.x - sn * p.y, cy + sn * p.x + c * p.y)),
           );
         };
         now = gapAt(0);
         after = gapAt(t);
         along = Math.min(gapAt(t / 2), after);
       } else {
-        const r = guard.pusherRadius ?? 0;
+        // A disc about the tool point sweeps a straight segment.
+        const r = body.radius;
         now = pointGap(o, tool.x, tool.y) - r;
         after = pointGap(o, end.x, end.y) - r;
         along = segmentGap(o, tool, end) - r;
@@ -619,24 +621,21 @@ export class Supervisor extends EventEmitter<Events> {
     }
     const guard = this.o.guard;
     if (!guard) return undefined;
-    const robotName = this.o.gripper ? 'gripper' : 'pusher';
+    const body = guard.robot ?? { name: 'pusher', radius: 0, outline: [] };
     const at = fresh(poses.pusher)
       ? { ...poses.pusher.pose!, yaw: poses.pusher.pose!.theta }
-      : robot && {
-          ...frame.pusherInTable(robot.tcpPose),
-          yaw: this.o.gripper?.yawInTable(robot.tcpPose) ?? 0,
-        };
+      : robot && { ...frame.pusherInTable(robot.tcpPose), yaw: this.yawAt(robot.tcpPose) };
     if (at) {
-      const g = this.o.gripper;
       for (const o of guard.obstacles) {
         const c = Math.cos(at.yaw);
         const s = Math.sin(at.yaw);
-        const gap = g
-          ? Math.min(
-              ...g.footprint.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
-            )
-          : pointGap(o, at.x, at.y) - (guard.pusherRadius ?? 0);
-        if (!(gap > 0)) return { code: 'obstacle-contact', body: robotName, obstacle: o.id, gap };
+        const gap =
+          body.outline.length > 0
+            ? Math.min(
+                ...body.outline.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
+              )
+            : pointGap(o, at.x, at.y) - body.radius;
+        if (!(gap > 0)) return { code: 'obstacle-contact', body: body.name, obstacle: o.id, gap };
       }
     }
     for (const b of poses.sliders) {
@@ -665,11 +664,14 @@ export class Supervisor extends EventEmitter<Events> {
    * centre: its footprint is a set of corners, and an object can touch an edge between them.
    */
   private nearRobot(object: PlacedShape, at: { x: number; y: number }): boolean {
-    const g = this.o.gripper;
-    const reach = g
-      ? Math.max(...g.footprint.map((p) => Math.hypot(p.x, p.y)))
-      : (this.o.guard?.pusherRadius ?? 0);
+    const body = this.o.guard?.robot;
+    const reach = body ? body.radius + Math.max(0, ...body.outline.map((p) => Math.hypot(p.x, p.y))) : 0;
     return pointGap(object, at.x, at.y) - reach < PUSH_RANGE;
+  }
+
+  /** The tool's yaw in the table frame: a turning tool's from the tool pose, else 0. */
+  private yawAt(tcpPose: readonly number[]): number {
+    return this.o.gripper?.yawInTable(tcpPose) ?? 0;
   }
 
   /**

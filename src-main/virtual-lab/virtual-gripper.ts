@@ -27,6 +27,8 @@ export interface FingerDrive {
    */
   readonly opening: number;
   readonly stalled: boolean;
+  /** The widest gap (m): the tool's fully open fingers, the Robotiq's stroke as it drives them. */
+  readonly maxOpening: number;
 }
 
 /**

@@ -319,9 +319,16 @@ export const sceneSchema = z
     name: z.string().min(1),
     description: z.string().optional(),
     table: tableSchema,
-    /** The robot: a pusher (every scene before the gripper) or a gripper, exactly one. */
+    /**
+     * The robot, exactly one: a pusher (every scene before the gripper), a gripper, or a tool of a
+     * kind registered in contract/end-effector/registry.ts, whose fields that kind checks.
+     */
     pusher: pusherSchema.optional(),
     gripper: gripperSchema.optional(),
+    tool: z
+      .object({ kind: z.string().min(1).describe('a registered kind of tool (contract/end-effector)') })
+      .catchall(z.unknown())
+      .optional(),
     sliders: z
       .array(sliderSchema)
       .min(1, 'needs at least one slider')
@@ -397,6 +404,7 @@ export function offTableMessage(
 function robotIssues(
   scene: {
     pusher?: unknown;
+    tool?: unknown;
     gripper?: { pose: { x: number; y: number } } | undefined;
     goal: { grasp?: true | undefined };
     limits: { maxYawRate?: number | undefined; maxOpeningSpeed?: number | undefined };
@@ -404,17 +412,18 @@ function robotIssues(
   },
   ctx: z.RefinementCtx,
 ): void {
-  if (!scene.pusher && !scene.gripper)
+  const robots = [scene.pusher, scene.gripper, scene.tool].filter((r) => r !== undefined).length;
+  if (robots === 0)
     ctx.addIssue({
       code: 'custom',
       path: ['pusher'],
-      message: 'a scene needs a robot: a pusher or a gripper',
+      message: 'a scene needs a robot: a pusher, a gripper or a tool',
     });
-  if (scene.pusher && scene.gripper)
+  if (robots > 1)
     ctx.addIssue({
       code: 'custom',
-      path: ['gripper'],
-      message: 'a scene has one robot: a pusher or a gripper, not both',
+      path: [scene.gripper ? 'gripper' : 'tool'],
+      message: 'a scene has one robot: a pusher, a gripper or a tool, not more',
     });
   if (scene.goal.grasp && !scene.gripper)
     ctx.addIssue({ code: 'custom', path: ['goal', 'grasp'], message: 'a grasp goal needs a gripper' });
@@ -443,45 +452,6 @@ export type SceneInput = z.input<typeof sceneSchema>;
 export type Integrator = z.infer<typeof integratorSchema>;
 export type Pusher = z.infer<typeof pusherSchema>;
 export type Gripper = z.infer<typeof gripperSchema>;
-export type RobotKind = 'pusher' | 'gripper';
-
-export function robotKind(scene: { gripper?: unknown }): RobotKind {
-  return scene.gripper ? 'gripper' : 'pusher';
-}
-
-/** Where the robot starts in the table plane: the pusher's position or the gripper's grasp centre. */
-export function robotStart(scene: Pick<Scene, 'pusher' | 'gripper'>): Point {
-  const p = scene.pusher?.position ?? scene.gripper?.pose;
-  if (!p) throw new Error('a scene needs a robot: a pusher or a gripper');
-  return { x: p.x, y: p.y };
-}
-
-/**
- * The scene's pusher, for the parts that know only the pusher (the coarse models, the lab, the
- * console's drawing); a gripper scene is refused with what refused it.
- */
-export function requirePusher(scene: Pick<Scene, 'name' | 'pusher'>, user: string): Pusher {
-  if (!scene.pusher)
-    throw new Error(`scene "${scene.name}": its robot is a gripper; ${user} knows only the pusher`);
-  return scene.pusher;
-}
-
-/** The robot's translational, yaw and opening speed limits (the last two for a gripper only). */
-export interface ControlLimits {
-  /** m/s */
-  maxSpeed: number;
-  /** rad/s, gripper only */
-  maxYawRate?: number;
-  /** m/s, gripper only */
-  maxOpeningSpeed?: number;
-}
-
-export function controlLimits(scene: Pick<Scene, 'gripper' | 'limits'>): ControlLimits {
-  const { maxPusherSpeed, maxYawRate, maxOpeningSpeed } = scene.limits;
-  if (!scene.gripper) return { maxSpeed: maxPusherSpeed };
-  // The schema requires both for a gripper scene.
-  return { maxSpeed: maxPusherSpeed, maxYawRate: maxYawRate!, maxOpeningSpeed: maxOpeningSpeed! };
-}
 
 /** Radius of the smallest circle about the body origin that contains the shape's footprint. */
 export function boundingRadius(shape: Shape): number {

@@ -12,7 +12,8 @@ import {
   type GripperSupervision,
   type SupervisedRobot,
 } from '../../src-main/safety/supervisor';
-import { footprintReach, gripperFootprint, workspaceFor } from '../../src-main/safety/workspace';
+import { parallelGripper } from '#contract/end-effector/parallel-gripper';
+import { footprintReach, workspaceFor } from '../../src-main/safety/workspace';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('wafr-clutter');
@@ -58,7 +59,7 @@ function gripperRun(o: { fingersRefuse?: boolean; pose?: number[] } = {}) {
     sendTwist: (vx, vy, _a, yaw) => wire.push({ kind: 'twist', vx, vy, yawRate: yaw?.rate ?? 0 }),
     stop: () => wire.push({ kind: 'stop' }),
   };
-  const footprint = gripperFootprint(g);
+  const footprint = parallelGripper(g).outline;
   const gripper: GripperSupervision = {
     maxYawRate: 1,
     maxOpeningSpeed: 0.1,

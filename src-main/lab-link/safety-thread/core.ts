@@ -17,7 +17,8 @@
  * out as messages). See docs/safety.md, "The safety thread".
  */
 import { performance } from 'node:perf_hooks';
-import { controlLimits, type Scene } from '#contract/scene';
+import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { NatNetClient } from '../../mocap/client';
 import { bindingFromScene } from '../../mocap/scene-binding';
@@ -36,7 +37,7 @@ import {
   type GripperSupervision,
   type SupervisedRobot,
 } from '../../safety/supervisor';
-import { footprintReach, gripperFootprint, labWorkspace } from '../../safety/workspace';
+import { footprintReach, labWorkspace } from '../../safety/workspace';
 import type { Setup } from '../../calibration/setup-file';
 import {
   toSafetySchema,
@@ -390,15 +391,16 @@ export class SafetyCore {
     adapter: RobotAdapter,
     acceleration: number,
   ): GripperSupervision | undefined {
-    if (!scene.gripper) return undefined;
+    const tool = endEffectorOf(scene);
+    if (!tool.fingers) return undefined;
     const { maxYawRate, maxOpeningSpeed } = controlLimits(scene);
-    const footprint = gripperFootprint(scene.gripper);
+    const footprint = tool.outline;
     const opening = (): number | undefined => this.opening;
     return {
       maxYawRate: maxYawRate!,
       maxOpeningSpeed: maxOpeningSpeed!,
       yawAcceleration: acceleration / footprintReach(footprint),
-      maxOpening: scene.gripper.maxOpening,
+      maxOpening: tool.fingers.maxOpening,
       footprint,
       yawInTable: (p) => adapter.toolYaw(p),
       toolTwist: (vx, vy, yawRate, p) => adapter.toolTwist(vx, vy, yawRate, p),

@@ -342,7 +342,7 @@ export function buildCostTerm(
         },
       };
     case 'grasp': {
-      const gripper = g.gripper;
+      const gripper = g.fingers;
       if (!gripper) throw new Error('the grasp cost term needs a gripper scene');
       return {
         name: spec.term,
@@ -358,7 +358,7 @@ export function buildCostTerm(
       // clutter experiment ended with a neighbour in the hand and the target out of reach), and
       // the grasp cost cannot see it. Charged per control, so a plan that takes an object in
       // early costs more than one that brushes it at the end.
-      if (!g.gripper) throw new Error('the hand-clear cost term needs a gripper scene');
+      if (!g.fingers) throw new Error('the hand-clear cost term needs a gripper scene');
       return {
         name: spec.term,
         running: ({ next }) => {
