@@ -13,6 +13,7 @@
  * only when the run's supervisor in the thread sends a finger move.
  */
 import { DashboardClient, LOCAL_MODE } from '../robot/dashboard';
+import type { FingerDevice } from '../robot/finger-device';
 import { probeSupportedController } from '../robot/controller-support';
 import {
   GripperError,
@@ -115,7 +116,7 @@ export class LabLink {
     /** The thread that owns the robot command stream, motion capture and every run's supervisor. */
     readonly safety: SafetyThread,
     readonly dashboard: DashboardClient,
-    readonly gripper: RobotiqGripper,
+    readonly gripper: FingerDevice,
     readonly scene: Scene,
     private current: Setup,
   ) {

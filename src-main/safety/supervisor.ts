@@ -53,8 +53,11 @@ export interface SupervisedFingers {
   move(opening: number, speed: number): Promise<void>;
 }
 
-/** What a gripper scene adds to the supervision: the tool turns, has an extent and has fingers. */
-export interface GripperSupervision {
+/**
+ * What a tool with a hand (a gripper scene's parallel gripper: contract/end-effector) adds to the
+ * supervision: it turns, has an extent and has fingers (the finger device's).
+ */
+export interface HandSupervision {
   /** Largest yaw rate (rad/s): the scene's, within the control program's cap. */
   maxYawRate: number;
   /** Angular acceleration of turning commands (rad/s^2). */
@@ -90,8 +93,8 @@ export interface SupervisorOptions {
   frame: ToolFrame;
   workspace: Workspace;
   maxSpeed: number;
-  /** A gripper scene's robot; absent for the pusher, which never turns and has no fingers to drive. */
-  gripper?: GripperSupervision;
+  /** A tool with a hand (a gripper scene's); absent for a pusher, which never turns and has no fingers to drive. */
+  hand?: HandSupervision;
   /**
    * The scene's obstacles, table top and objects (plain data: scene-guard.ts). Absent: no scene
    * limits beyond the workspace (unit tests of the other limits).
@@ -161,10 +164,8 @@ export class Supervisor extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
-  private readonly o: Required<
-    Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>
-  > &
-    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>;
+  private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'hand' | 'guard'>> &
+    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'hand' | 'guard'>;
   private readonly table: TableRegion | undefined;
   private lastMocapOk: number | undefined;
   /** Frame number of the latest poses. */
@@ -250,7 +251,7 @@ export class Supervisor extends EventEmitter<Events> {
       );
       return false;
     }
-    const g = this.o.gripper;
+    const g = this.o.hand;
     const maxYawRate = g?.maxYawRate ?? 0;
     if (!Number.isFinite(yawRate) || Math.abs(yawRate) > maxYawRate * (1 + 1e-9)) {
       const rate = Number.isFinite(yawRate) ? Math.abs(yawRate) : Infinity;
@@ -320,7 +321,7 @@ export class Supervisor extends EventEmitter<Events> {
    * the run is not running, so a stopped run never reaches the gripper.
    */
   commandFingers(openingSpeed: number, duration: number): boolean {
-    const g = this.o.gripper;
+    const g = this.o.hand;
     if (!g) throw new Error('finger commands need a gripper scene: this run supervises a pusher');
     if (this.state !== 'running') return false;
     const at = this.o.now();
@@ -671,7 +672,7 @@ export class Supervisor extends EventEmitter<Events> {
 
   /** The tool's yaw in the table frame: a turning tool's from the tool pose, else 0. */
   private yawAt(tcpPose: readonly number[]): number {
-    return this.o.gripper?.yawInTable(tcpPose) ?? 0;
+    return this.o.hand?.yawInTable(tcpPose) ?? 0;
   }
 
   /**

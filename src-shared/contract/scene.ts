@@ -6,7 +6,8 @@
  * Frame: the table frame, origin at the table centre, z up, z = 0 on the table surface.
  */
 import { z } from 'zod';
-import { outlineProblems, tableRegion } from './table-region';
+import { robotIssues } from './end-effector/scene-checks';
+import { offTableMessage, outlineProblems, tableRegion } from './table-region';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
@@ -363,8 +364,7 @@ export const sceneSchema = z
         ctx.addIssue({ code: 'custom', path, message: offTableMessage(p, scene.table) });
     };
     scene.sliders.forEach((s, i) => offTable(s.pose, ['sliders', i, 'pose']));
-    if (scene.pusher) offTable(scene.pusher.position, ['pusher', 'position']);
-    robotIssues(scene, ctx);
+    robotIssues(scene, ctx, offTable);
     offTable(scene.goal.center, ['goal', 'center']);
 
     if (!scene.sliders.some((s) => s.id === scene.goal.slider)) {
@@ -375,71 +375,6 @@ export const sceneSchema = z
       });
     }
   });
-
-/**
- * "is off the table" with the bounds the point broke: the coordinates out of the table's extent
- * ("x must be within -0.40..0.40 m"), or, inside the extent but off an outline, the outline's.
- */
-export function offTableMessage(
-  p: { x: number; y: number },
-  table: { size: { x: number; y: number }; outline?: readonly unknown[] | undefined },
-): string {
-  const hx = table.size.x / 2;
-  const hy = table.size.y / 2;
-  // At least two decimals (0.40), as many as the size has up to 0.1 mm (0.3375).
-  const metres = (v: number) => {
-    const [whole, decimals = ''] = String(Number(Math.abs(v).toFixed(4))).split('.');
-    return `${v < 0 ? '-' : ''}${whole}.${decimals.padEnd(2, '0')}`;
-  };
-  const range = (h: number) => `${metres(-h)}..${metres(h)} m`;
-  const out = [
-    ...(Math.abs(p.x) > hx ? [`x must be within ${range(hx)}`] : []),
-    ...(Math.abs(p.y) > hy ? [`y must be within ${range(hy)}`] : []),
-  ];
-  if (out.length > 0) return `is off the table (${out.join(', ')})`;
-  return `is off the table: outside its outline (table.outline; the table spans x ${range(hx)}, y ${range(hy)})`;
-}
-
-/** The robot checks of a scene: one robot, and what a gripper needs. */
-function robotIssues(
-  scene: {
-    pusher?: unknown;
-    tool?: unknown;
-    gripper?: { pose: { x: number; y: number } } | undefined;
-    goal: { grasp?: true | undefined };
-    limits: { maxYawRate?: number | undefined; maxOpeningSpeed?: number | undefined };
-    table: { size: { x: number; y: number } };
-  },
-  ctx: z.RefinementCtx,
-): void {
-  const robots = [scene.pusher, scene.gripper, scene.tool].filter((r) => r !== undefined).length;
-  if (robots === 0)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['pusher'],
-      message: 'a scene needs a robot: a pusher, a gripper or a tool',
-    });
-  if (robots > 1)
-    ctx.addIssue({
-      code: 'custom',
-      path: [scene.gripper ? 'gripper' : 'tool'],
-      message: 'a scene has one robot: a pusher, a gripper or a tool, not more',
-    });
-  if (scene.goal.grasp && !scene.gripper)
-    ctx.addIssue({ code: 'custom', path: ['goal', 'grasp'], message: 'a grasp goal needs a gripper' });
-  if (!scene.gripper) return;
-  const { x, y } = scene.gripper.pose;
-  if (Math.abs(x) > scene.table.size.x / 2 || Math.abs(y) > scene.table.size.y / 2)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['gripper', 'pose'],
-      message: offTableMessage({ x, y }, scene.table),
-    });
-  for (const field of ['maxYawRate', 'maxOpeningSpeed'] as const) {
-    if (scene.limits[field] === undefined)
-      ctx.addIssue({ code: 'custom', path: ['limits', field], message: 'a gripper scene needs this limit' });
-  }
-}
 
 export type PlanarPose = z.infer<typeof planarPoseSchema>;
 export type Point = z.infer<typeof pointSchema>;

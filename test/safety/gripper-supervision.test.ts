@@ -9,7 +9,7 @@ import { RobotPlant } from '../../src-main/run/robot-plant';
 import {
   Supervisor,
   type Decision,
-  type GripperSupervision,
+  type HandSupervision,
   type SupervisedRobot,
 } from '../../src-main/safety/supervisor';
 import { parallelGripper } from '#contract/end-effector/parallel-gripper';
@@ -60,7 +60,7 @@ function gripperRun(o: { fingersRefuse?: boolean; pose?: number[] } = {}) {
     stop: () => wire.push({ kind: 'stop' }),
   };
   const footprint = parallelGripper(g).outline;
-  const gripper: GripperSupervision = {
+  const hand: HandSupervision = {
     maxYawRate: 1,
     maxOpeningSpeed: 0.1,
     yawAcceleration: 0.5 / footprintReach(footprint),
@@ -82,7 +82,7 @@ function gripperRun(o: { fingersRefuse?: boolean; pose?: number[] } = {}) {
     workspace: workspaceFor(scene.table, 0.03, [0, 0.02]),
     maxSpeed: 0.25,
     acceleration: 0.5,
-    gripper,
+    hand,
     now: () => t,
   });
   const decisions: Decision[] = [];

@@ -34,7 +34,7 @@ import { sceneGuardFor } from '../../safety/scene-guard';
 import {
   Supervisor,
   type Decision,
-  type GripperSupervision,
+  type HandSupervision,
   type SupervisedRobot,
 } from '../../safety/supervisor';
 import { footprintReach, labWorkspace } from '../../safety/workspace';
@@ -318,7 +318,7 @@ export class SafetyCore {
       calibration: setup.robot.calibration,
       pusherOffset: setup.robot.pusherOffset,
     });
-    const gripper = this.gripperSupervision(scene, adapter, setup.safety.acceleration);
+    const hand = this.handSupervision(scene, adapter, setup.safety.acceleration);
     const supervisor = new Supervisor({
       robot: this.commandStream(d),
       frame: {
@@ -330,7 +330,7 @@ export class SafetyCore {
       guard: sceneGuardFor(scene),
       maxSpeed: controlLimits(scene).maxSpeed,
       acceleration: setup.safety.acceleration,
-      ...(gripper ? { gripper } : {}),
+      ...(hand ? { hand } : {}),
       ...config,
     });
     supervisor.on('decision', (decision) =>
@@ -386,11 +386,11 @@ export class SafetyCore {
    * commands accelerate so that the gripper's farthest point accelerates as fast as the setup
    * lets the tool. The fingers are the Robotiq on the main thread, moved by message.
    */
-  private gripperSupervision(
+  private handSupervision(
     scene: Scene,
     adapter: RobotAdapter,
     acceleration: number,
-  ): GripperSupervision | undefined {
+  ): HandSupervision | undefined {
     const tool = endEffectorOf(scene);
     if (!tool.fingers) return undefined;
     const { maxYawRate, maxOpeningSpeed } = controlLimits(scene);

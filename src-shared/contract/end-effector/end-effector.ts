@@ -22,6 +22,8 @@ export interface ToolPart {
   x: number;
   y: number;
   theta: number;
+  /** Its height (m) where it differs from the tool's (a gripper's palm), for 3D views. */
+  height?: number;
 }
 
 /** The tool's entries in the state (contract/state.ts): the configuration q_R and its velocities. */

@@ -141,7 +141,12 @@ export function parallelGripper(g: Gripper): EndEffector {
     rigidBody: g.rigidBody,
     parts: (q) =>
       gripperParts(g, { x: q[0]!, y: q[1]!, yaw: q[GRIPPER_YAW]!, opening: q[GRIPPER_OPENING]! }).map(
-        ({ hx, hy, ...at }) => ({ footprint: { kind: 'rect', hx, hy }, ...at }),
+        ({ hx, hy, ...at }, i) => ({
+          footprint: { kind: 'rect', hx, hy },
+          ...at,
+          // The palm is as tall as the scene says; the fingers are the tool's height.
+          ...(i === 0 ? { height: g.palm.height } : {}),
+        }),
       ),
     envelope: { footprint: { kind: 'rect', hx, hy }, offset },
     // The palm's and both fingers' corners with the fingers fully open, the widest it gets.
