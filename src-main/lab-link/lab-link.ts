@@ -47,7 +47,7 @@ const TICK_MS = 5;
 
 /**
  * Force register of a gripper scene's finger motions (0..255 over the Robotiq's 20..235 N): about
- * 40 N, the grip force of the models' fingers (physics/gripper-mjcf.ts GRIP_FORCE), which holds a
+ * 40 N, the grip force of the models' fingers (contract/end-effector/parallel-gripper.ts GRIP_FORCE), which holds a
  * WAFR clutter object without crushing it.
  */
 const GRIP_FORCE_REGISTER = 24;

@@ -15,7 +15,7 @@ import { LineServer } from './virtual-ur/line-server';
 
 /**
  * A gripper's fingers as the virtual Robotiq drives them: towards a gap at a speed, force-limited
- * by the model's finger actuators (physics/gripper-mjcf.ts GRIP_FORCE), so an object between them
+ * by the model's finger actuators (contract/end-effector/parallel-gripper.ts GRIP_FORCE), so an object between them
  * stops them and is held.
  */
 export interface FingerDrive {

@@ -168,7 +168,7 @@ export const pusherSchema = z
  * gripper}). Its frame: origin at the grasp centre (midway between the fingers' inner faces and
  * halfway along them), x forward (palm to fingertips), y across (the fingers close along it). The
  * palm lies behind the fingers; the fingers slide symmetrically along y. Everything moves in the
- * table plane, a little above the table, driven by velocities as the pusher is (physics/mjcf.ts).
+ * table plane, a little above the table, driven by velocities as the pusher is (contract/end-effector/parallel-gripper.ts).
  */
 export const gripperSchema = z
   .object({
@@ -327,8 +327,7 @@ export const sceneSchema = z
     pusher: pusherSchema.optional(),
     gripper: gripperSchema.optional(),
     tool: z
-      .object({ kind: z.string().min(1).describe('a registered kind of tool (contract/end-effector)') })
-      .catchall(z.unknown())
+      .looseObject({ kind: z.string().min(1).describe('a registered kind of tool (contract/end-effector)') })
       .optional(),
     sliders: z
       .array(sliderSchema)

@@ -98,14 +98,18 @@ describe('a flat pusher, a tool registered by one file', () => {
     expect(reachableSliders(scene, x, [0, -0.1], 1)).toEqual([false]);
   });
 
-  it('pushes the box to the goal, planned with the fine model on the workers', async () => {
-    const x0 = initialState(scene);
-    const plant = await ExecutionWorld.create(scene, task.execution.noise, 1, x0);
-    try {
-      const summary = await runTaskOn({ task, scene, pool, model: { kind: 'auto' }, seed: 1, plant });
-      expect(summary.outcome).toBe('success');
-    } finally {
-      plant.dispose();
-    }
-  });
+  it(
+    'pushes the box to the goal, planned with the fine model on the workers',
+    { timeout: 240_000 },
+    async () => {
+      const x0 = initialState(scene);
+      const plant = await ExecutionWorld.create(scene, task.execution.noise, 1, x0);
+      try {
+        const summary = await runTaskOn({ task, scene, pool, model: { kind: 'auto' }, seed: 1, plant });
+        expect(summary.outcome).toBe('success');
+      } finally {
+        plant.dispose();
+      }
+    },
+  );
 });
