@@ -12,7 +12,8 @@
  *     workers, with 95% confidence intervals, beside the theoretical speedup and the efficiency.
  */
 import os from 'node:os';
-import { requirePusher, type Scene } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, wrapAngle, type State, type StateLayout, type Control } from '#contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
@@ -74,7 +75,7 @@ function startState(scene: Scene, offset: number): State {
   const shape = scene.sliders[0]!.shape;
   const back =
     shape.kind === 'cylinder' ? Math.sqrt(Math.max(shape.radius ** 2 - offset ** 2, 0)) : shape.sizeX / 2;
-  L.setPusher(x, -(back + requirePusher(scene, 'the Table I bench').radius + 0.005), offset);
+  L.setPusher(x, -(back + pusherRadius(scene, 'the Table I bench') + 0.005), offset);
   L.setSlider(x, 0, { x: 0, y: 0, theta: 0 });
   return x;
 }

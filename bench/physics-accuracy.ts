@@ -8,7 +8,8 @@
 import { performance } from 'node:perf_hooks';
 import { FineModel } from '#physics/fine-model';
 import { ReachCulledModel } from '#physics/reach-culled-model';
-import { requirePusher, type Integrator, type Scene } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Integrator, Scene } from '#contract/scene';
 
 /** A fine-model setting to compare (scene.fine). */
 type FineModelSettings = Scene['fine'];
@@ -46,7 +47,7 @@ export function randomPushes(scene: Scene, count: number, seed: number): Push[] 
   const rng = new Rng(seed);
   const slider = scene.sliders[0]!.shape;
   const rs = slider.kind === 'cylinder' ? slider.radius : Math.min(slider.sizeX, slider.sizeY) / 2;
-  const reach = rs + requirePusher(scene, 'the accuracy bench').radius + 5e-4;
+  const reach = rs + pusherRadius(scene, 'the accuracy bench') + 5e-4;
   return Array.from({ length: count }, () => {
     const heading = (rng.uniform() - 0.5) * 0.6;
     const offset = (rng.uniform() * 2 - 1) * rs * 0.8;

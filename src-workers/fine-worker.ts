@@ -50,7 +50,9 @@ interface SceneModel {
 }
 const models = new Map<string, Promise<SceneModel>>();
 
-async function compile(scene: Scene): Promise<SceneModel> {
+async function compile(scene: Scene, toolModule: string | undefined): Promise<SceneModel> {
+  // A tool of a registered kind registers itself when its module is imported.
+  if (toolModule) await import(toolModule);
   const fine = await FineModel.create(scene);
   return { fine, predict: scene.fine.onlyReachable ? await ReachCulledModel.create(scene, fine) : fine };
 }
@@ -107,7 +109,7 @@ port.onMessage((raw) => {
   const msg = parsed.data;
   if (msg.type === 'scene') {
     if (models.has(msg.sceneKey)) return;
-    const model = compile(msg.scene);
+    const model = compile(msg.scene, msg.toolModule);
     models.set(msg.sceneKey, model);
     // A failed compilation is reported by each job of the scene.
     model.then(

@@ -4,14 +4,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { controlLimits, integratorSchema, type Integrator, type Scene } from '#contract/scene';
+import { controlLimits, endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
+import { integratorSchema, type Integrator, type Scene } from '#contract/scene';
 import { noSuchFile, UsageError } from './errors';
 
 const controlsSchema = z.array(z.array(z.number())).min(1);
 
 export type Controls = number[][];
 
-export function parseControls(arg: string, scene: Pick<Scene, 'gripper' | 'limits'>): Controls {
+export function parseControls(arg: string, scene: ToolEntries & Pick<Scene, 'limits'>): Controls {
   const isFile = existsSync(arg);
   // Inline JSON starts with a bracket; anything else names a file, so say that one is missing.
   if (!isFile && !/^\s*[[{]/.test(arg)) throw noSuchFile(arg, '--controls');
@@ -22,17 +23,20 @@ export function parseControls(arg: string, scene: Pick<Scene, 'gripper' | 'limit
   } catch {
     throw new UsageError(`--controls: not valid JSON: ${arg.slice(0, 80)}`);
   }
-  const gripper = scene.gripper !== undefined;
-  const dimension = gripper ? 4 : 2;
+  const tool = endEffectorOf(scene);
+  const dimension = tool.inputs.length;
   const parsed = controlsSchema.safeParse(json);
   if (!parsed.success || parsed.data.some((u) => u.length !== dimension)) {
+    const names = tool.inputs.map((i) => i.name).join(', ');
+    const units = [...new Set(tool.inputs.map((i) => i.unit))];
     throw new UsageError(
-      gripper
-        ? "--controls: expected a non-empty array of [vx, vy, yaw rate, opening speed] in m/s, rad/s, m/s (the scene's robot is a gripper), e.g. [[0.05,0,0,0]]"
-        : '--controls: expected a non-empty array of [vx, vy] pairs in m/s, e.g. [[0.05,0],[0.05,0]]',
+      dimension === 2 && units.length === 1
+        ? `--controls: expected a non-empty array of [${names}] pairs in ${units[0]}, e.g. [[0.05,0],[0.05,0]]`
+        : `--controls: expected a non-empty array of [${names}] in ${tool.inputs.map((i) => i.unit).join(', ')} (the scene's robot is a ${tool.slots.name}), e.g. [[${[0.05, ...new Array<number>(dimension - 1).fill(0)].join(',')}]]`,
     );
   }
-  const { maxSpeed, maxYawRate = 0, maxOpeningSpeed = 0 } = controlLimits(scene);
+  const limits = controlLimits(scene);
+  const { maxSpeed } = limits;
   parsed.data.forEach((u, i) => {
     const speed = Math.hypot(u[0]!, u[1]!);
     if (speed > maxSpeed + 1e-12) {
@@ -40,14 +44,14 @@ export function parseControls(arg: string, scene: Pick<Scene, 'gripper' | 'limit
         `--controls[${i}]: speed ${speed.toFixed(4)} m/s exceeds the scene limit ${maxSpeed} m/s`,
       );
     }
-    if (gripper && Math.abs(u[2]!) > maxYawRate + 1e-12)
-      throw new UsageError(
-        `--controls[${i}][2]: yaw rate ${u[2]} rad/s exceeds the scene limit ${maxYawRate} rad/s`,
-      );
-    if (gripper && Math.abs(u[3]!) > maxOpeningSpeed + 1e-12)
-      throw new UsageError(
-        `--controls[${i}][3]: opening speed ${u[3]} m/s exceeds the scene limit ${maxOpeningSpeed} m/s`,
-      );
+    // The inputs limited one by one (a yaw rate, an opening speed); x and y by the speed above.
+    tool.inputs.forEach(({ name, unit, limit }, j) => {
+      const max = limit === undefined ? Infinity : (limits[limit] ?? 0);
+      if (Math.abs(u[j]!) > max + 1e-12)
+        throw new UsageError(
+          `--controls[${i}][${j}]: ${name} ${u[j]} ${unit} exceeds the scene limit ${max} ${unit}`,
+        );
+    });
   });
   return parsed.data;
 }

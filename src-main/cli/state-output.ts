@@ -1,6 +1,5 @@
 /** Printing state sequences for people (a table in mm/deg) or programs (JSON in SI units). */
-import type { RobotKind } from '#contract/scene';
-import { StateLayout, type State } from '#contract/state';
+import type { State, StateLayout } from '#contract/state';
 
 /** One numeric column; `group` names the body it belongs to (printed once above its columns). */
 interface Column {
@@ -9,30 +8,24 @@ interface Column {
   cells: string[];
 }
 
-export function formatStates(
-  sliderIds: string[],
-  states: State[],
-  json: boolean,
-  robot: RobotKind = 'pusher',
-): string {
-  const layout = new StateLayout(sliderIds, robot);
+export function formatStates(layout: StateLayout, states: State[], json: boolean): string {
   if (json) return `${JSON.stringify({ layout: layout.names, states: states.map((s) => Array.from(s)) })}\n`;
-  return formatTable(stateColumns(layout, sliderIds, states));
+  return formatTable(stateColumns(layout, [...layout.sliderIds], states));
 }
 
 /** One value per column, so every header can sit right-aligned over the numbers it names. */
 function stateColumns(layout: StateLayout, sliderIds: string[], states: State[]): Column[] {
   const robot = states.map((s) => layout.robotConfiguration(s));
-  const columns: Column[] = [
-    { group: '', name: 'n', cells: states.map((_, n) => String(n)) },
-    { group: layout.robot, name: 'x [mm]', cells: robot.map(([x]) => mm(x!)) },
-    { group: layout.robot, name: 'y [mm]', cells: robot.map(([, y]) => mm(y!)) },
-  ];
-  if (layout.robot === 'gripper')
-    columns.push(
-      { group: 'gripper', name: 'yaw [deg]', cells: robot.map((q) => deg(q[2]!)) },
-      { group: 'gripper', name: 'opening [mm]', cells: robot.map((q) => mm(q[3]!)) },
-    );
+  const columns: Column[] = [{ group: '', name: 'n', cells: states.map((_, n) => String(n)) }];
+  // The tool's entries: its angles in degrees, its lengths in millimetres.
+  layout.tool.positions.forEach((name, j) => {
+    const angle = layout.tool.angles.includes(j);
+    columns.push({
+      group: layout.robot,
+      name: `${name} [${angle ? 'deg' : 'mm'}]`,
+      cells: robot.map((q) => (angle ? deg(q[j]!) : mm(q[j]!))),
+    });
+  });
   sliderIds.forEach((id, i) => {
     const poses = states.map((s) => layout.sliderPose(s, i));
     columns.push(

@@ -14,6 +14,7 @@
  * The drawn scene keeps the gripper's start and holds the target as the goal slider ("target"),
  * with a grasp goal whose region marks the target's start.
  */
+import { endEffectorOf } from '#contract/end-effector/registry';
 import { boundingRadius, sceneSchema, type Gripper, type Scene, type Slider } from '#contract/scene';
 import { deriveSeed, Rng } from '../common/rng';
 import type { Sampling } from '../planning/task-file';
@@ -33,7 +34,7 @@ const PLACEMENT_ATTEMPTS = 2000;
 const TARGET_ATTEMPTS = 1000;
 
 export function sampleClutterScene(scene: Scene, sampling: ClutterSampling, seed: number): Scene {
-  const gripper = scene.gripper;
+  const gripper = endEffectorOf(scene).fingers;
   if (!gripper) throw new Error(`scene "${scene.name}": clutter sampling needs a gripper scene`);
   const target = drawTarget(gripper, sampling, deriveSeed(seed, 'target'));
   const objects = [

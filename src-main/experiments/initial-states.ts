@@ -15,7 +15,8 @@
  * - clutter (WAFR 2018 Sec. 7.2): a whole scene of boxes and cylinders around a target for the
  *   gripper (clutter.ts).
  */
-import { requirePusher, type Scene, type Shape } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Scene, Shape } from '#contract/scene';
 import { sampleClutterScene } from './clutter';
 import { sampleLayout } from './layout-sampling';
 import { sampleObject } from './object-sampling';
@@ -84,7 +85,7 @@ export function sampleInitialState(scene: Scene, sampling: Sampling, seed: numbe
   const slider = scene.sliders[goal]!;
   // The pusher starts 5 mm behind the goal object on the push axis.
   const gap = (): number =>
-    requirePusher(scene, `sampling "${sampling.kind}"`).radius + halfLengthX(slider.shape) + 0.005;
+    pusherRadius(scene, `sampling "${sampling.kind}"`) + halfLengthX(slider.shape) + 0.005;
   switch (sampling.kind) {
     case 'isrr-obstacle': {
       const y = rng.between(-sampling.halfRange, sampling.halfRange);

@@ -3,7 +3,8 @@
  * Sec. 5, Fig. 1: the goal object, the pusher behind it and the other cylinders wherever the lab
  * set them down), so a result covers layouts rather than small moves of one.
  */
-import { requirePusher, type Scene } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { initialState, type State } from '#contract/state';
 import { footprintReach, overlap, type Placed } from '#physics/geometry2d';
 import { Rng } from '../common/rng';
@@ -24,14 +25,14 @@ export function sampleLayout(scene: Scene, sampling: LayoutSampling, seed: numbe
   const g = new TaskGeometry(scene);
   const L = g.layout;
   const x = initialState(scene);
-  const pusher = requirePusher(scene, 'sampling "layout"');
+  const radius = pusherRadius(scene, 'sampling "layout"');
   const draw = (r: LayoutSampling['target']) => ({ x: rng.between(...r.x), y: rng.between(...r.y) });
   const placed: Placed[] = [];
   const fits = (body: Placed): boolean => placed.every((p) => overlap(p, body).depth <= -sampling.clearance);
 
   const goal = g.goalIndex;
   const targetReach = footprintReach(g.sliders[goal]!);
-  const behind = targetReach + pusher.radius + 0.005;
+  const behind = targetReach + radius + 0.005;
   const place = (i: number, ok: (body: Placed) => boolean): void => {
     const theta = scene.sliders[i]!.pose.theta;
     for (let attempt = 0; attempt < PLACEMENT_ATTEMPTS; attempt++) {

@@ -13,6 +13,7 @@
  * only when the run's supervisor in the thread sends a finger move.
  */
 import { DashboardClient, LOCAL_MODE } from '../robot/dashboard';
+import type { FingerDevice } from '../robot/finger-device';
 import { probeSupportedController } from '../robot/controller-support';
 import {
   GripperError,
@@ -53,7 +54,7 @@ const TICK_MS = 5;
 
 /**
  * Force register of a gripper scene's finger motions (0..255 over the Robotiq's 20..235 N): about
- * 40 N, the grip force of the models' fingers (physics/gripper-mjcf.ts GRIP_FORCE), which holds a
+ * 40 N, the grip force of the models' fingers (contract/end-effector/parallel-gripper.ts GRIP_FORCE), which holds a
  * WAFR clutter object without crushing it.
  */
 const GRIP_FORCE_REGISTER = 24;
@@ -128,7 +129,7 @@ export class LabLink {
     /** The thread that owns the robot command stream, motion capture and every run's supervisor. */
     readonly safety: SafetyThread,
     readonly dashboard: DashboardClient,
-    readonly gripper: RobotiqGripper,
+    readonly gripper: FingerDevice,
     readonly scene: Scene,
     private current: Setup,
   ) {

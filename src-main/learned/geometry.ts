@@ -4,6 +4,7 @@
  * geometry, mass or friction is refused rather than predicted badly.
  */
 import { z } from 'zod';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { MAX_SLIDERS } from './slots';
 
@@ -25,8 +26,11 @@ export class GeometryMismatchError extends Error {
 
 /** The push geometry of a scene whose sliders are identical cylinders; throws otherwise. */
 export function pushGeometryOf(scene: Scene): PushGeometry {
-  if (!scene.pusher)
-    throw new GeometryMismatchError('the robot is a gripper; the learned model knows only the pusher');
+  const tool = endEffectorOf(scene);
+  if (tool.discRadius === undefined)
+    throw new GeometryMismatchError(
+      `the robot is a ${tool.slots.name}; the learned model knows only the pusher`,
+    );
   if (scene.sliders.length > MAX_SLIDERS)
     throw new GeometryMismatchError(
       `${scene.sliders.length} sliders; the learned model has ${MAX_SLIDERS} slots (at most ${MAX_SLIDERS} sliders)`,
@@ -37,7 +41,7 @@ export function pushGeometryOf(scene: Scene): PushGeometry {
       `slider "${first.id}" is a ${first.shape.kind}; the learned model handles cylinders`,
     );
   const g: PushGeometry = {
-    pusherRadius: scene.pusher.radius,
+    pusherRadius: tool.discRadius,
     sliderRadius: first.shape.radius,
     sliderHeight: first.shape.height,
     sliderMass: first.mass,

@@ -9,7 +9,8 @@
  * Parareal then has to iterate away. The result is projected to a feasible state like the
  * analytical model's, because a regression model can leave bodies slightly inside each other.
  */
-import { requirePusher, type Scene } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { layoutForScene, type Control, type State, type StateLayout } from '#contract/state';
 import { footprintOf, footprintReach } from '#physics/geometry2d';
 import { projectFeasible, projectionGeometry, type ProjectionGeometry } from '#physics/projection';
@@ -52,7 +53,7 @@ export class LearnedCoarseModel {
     this.layout = layoutForScene(scene);
     this.projection = projectionGeometry(scene);
     this.reach = scene.sliders.map((s) => footprintReach(footprintOf(s.shape)));
-    this.pusherRadius = requirePusher(scene, 'the learned coarse model').radius;
+    this.pusherRadius = pusherRadius(scene, 'the learned coarse model');
   }
 
   /**

@@ -15,7 +15,7 @@
  * sees the gap between the fingers. Staleness is reported, not acted on: stopping on it
  * is the supervisor's job.
  */
-import { GRIPPER_OPENING, GRIPPER_YAW, type State, type StateLayout } from '#contract/state';
+import type { State, StateLayout } from '#contract/state';
 import type { Calibration } from '../calibration/mocap-table';
 import { nowSeconds } from './clock';
 import { bodiesFingerprint, FrameOrder } from './frame-order';
@@ -64,14 +64,17 @@ export function tableEstimate(
   if (!pusher) return none(`the ${robot} position is known neither from motion capture nor from the robot`);
   const x = layout.create();
   layout.setPusher(x, pusher.x, pusher.y);
-  if (robot === 'gripper') {
-    const opening = gripperOpening?.();
+  const { yaw, opening } = layout.tool;
+  if (yaw !== undefined) {
     if (pusher.yaw === undefined)
-      return none("the gripper's yaw is known neither from motion capture nor from the robot");
-    if (opening === undefined)
-      return none("the gripper's opening is unknown: no position read from the gripper yet");
-    x[GRIPPER_YAW] = pusher.yaw;
-    x[GRIPPER_OPENING] = opening;
+      return none(`the ${robot}'s yaw is known neither from motion capture nor from the robot`);
+    x[yaw] = pusher.yaw;
+  }
+  if (opening !== undefined) {
+    const gap = gripperOpening?.();
+    if (gap === undefined)
+      return none(`the ${robot}'s opening is unknown: no position read from the gripper yet`);
+    x[opening] = gap;
   }
   for (const [i, s] of poses.sliders.entries()) {
     if (!s.pose) return none(`no pose for ${s.id} (${s.rigidBody ?? 'no rigid body bound'})`);

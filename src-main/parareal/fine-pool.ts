@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { Scene } from '#contract/scene';
 import { fromWorkerSchema, type FineJob, type FineResult, type ToWorker } from '#contract/worker-protocol';
+import { toolModuleOf } from '#contract/end-effector/registry';
 import { spawnNodeWorker, type SpawnWorker, type WorkerTransport } from './worker-transport';
 
 export interface FinePoolOptions {
@@ -161,7 +162,14 @@ export class FinePool {
   private sendScene(worker: Worker, key: string): void {
     // A worker whose 'ready' arrives after close() is already being killed: writing to it fails.
     if (this.closed || worker.scenes.has(key)) return;
-    worker.transport.send({ type: 'scene', sceneKey: key, scene: this.scenes.get(key)! } satisfies ToWorker);
+    const scene = this.scenes.get(key)!;
+    const toolModule = toolModuleOf(scene);
+    worker.transport.send({
+      type: 'scene',
+      sceneKey: key,
+      scene,
+      ...(toolModule ? { toolModule } : {}),
+    } satisfies ToWorker);
     worker.scenes.add(key);
   }
 

@@ -5,6 +5,8 @@
  * worker pool stays busy.
  */
 import { performance } from 'node:perf_hooks';
+import type { EndEffector } from '#contract/end-effector/end-effector';
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import type { State } from '#contract/state';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
@@ -108,12 +110,18 @@ export function createPredictor(
 
 /**
  * The coarse models (the analytical ISRR 2019 Eq. 6-9 and the learned CVS 2020 one) model a
- * cylindrical pusher; a gripper scene predicts with the fine model alone.
+ * cylindrical pusher: a tool with a disc radius (contract/end-effector).
  */
-export function assertModelFitsRobot(scene: Pick<Scene, 'name' | 'gripper'>, model: { kind: string }): void {
-  if (scene.gripper && model.kind !== 'fine')
+export function coarseModelled(tool: EndEffector): boolean {
+  return tool.discRadius !== undefined;
+}
+
+/** A scene whose tool the coarse models do not model (a gripper's) predicts with the fine model alone. */
+export function assertModelFitsRobot(scene: ToolEntries & { name: string }, model: { kind: string }): void {
+  const tool = endEffectorOf(scene);
+  if (!coarseModelled(tool) && model.kind !== 'fine')
     throw new Error(
-      `scene "${scene.name}": its robot is a gripper, which the coarse models (analytical, learned) and so Parareal do not model; choose the fine model, not ${model.kind}`,
+      `scene "${scene.name}": its robot is a ${tool.slots.name}, which the coarse models (analytical, learned) and so Parareal do not model; choose the fine model, not ${model.kind}`,
     );
 }
 

@@ -3,7 +3,7 @@
  * velocity per robot DOF (contract/state.ts): (vx, vy) for the pusher, (vx, vy, yaw rate, opening
  * speed) for the gripper.
  */
-import type { ControlLimits } from '#contract/scene';
+import type { ControlLimits } from '#contract/end-effector/end-effector';
 import type { Control } from '#contract/state';
 
 /**
@@ -24,15 +24,16 @@ export function clampControl(u: Control, limits: ControlLimits): Control {
 }
 
 /**
- * |u| of WAFR 2018's noise (Eq. 1, zeta(u) proportional to |u|), in m/s: the pusher's speed, or
- * for the gripper the speed of a point moving with all four inputs at once, each as fast as it
- * moves a point of the gripper: the translation, the yaw rate times `reach` (the farthest point
- * from the grasp centre) and half the opening speed (each finger's).
+ * |u| of WAFR 2018's noise (Eq. 1, zeta(u) proportional to |u|), in m/s: the speed of a point
+ * moving with all the tool's inputs at once, each as fast as it moves a point of the tool
+ * (`speedScales`, its tool's: contract/end-effector): the pusher's speed; for the gripper the
+ * translation, the yaw rate times its reach (the farthest point from the grasp centre) and half
+ * the opening speed (each finger's).
  */
-export function controlMagnitude(u: Control, reach?: number): number {
-  if (u.length === 2) return Math.hypot(u[0]!, u[1]!);
-  if (reach === undefined) throw new Error("a gripper control's magnitude needs the gripper's reach");
-  return Math.hypot(u[0]!, u[1]!, u[2]! * reach, u[3]! / 2);
+export function controlMagnitude(u: Control, speedScales: readonly number[] = [1, 1]): number {
+  if (speedScales.length !== u.length)
+    throw new Error(`a control of ${u.length} entries, speed scales for ${speedScales.length}`);
+  return Math.hypot(...u.map((v, j) => v * speedScales[j]!));
 }
 
 /** The control that holds the robot still. */

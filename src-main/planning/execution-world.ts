@@ -12,30 +12,30 @@
  * The noise comes from the world's own seeded stream: the same seed and controls give the same
  * run, whatever the planner draws from its own stream.
  */
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { type Control } from '#contract/state';
 import type { State } from '#contract/state';
 import { FineModel } from '#physics/fine-model';
-import { gripperReach } from '#physics/gripper-mjcf';
 import { controlMagnitude } from './control-space';
 import type { Plant } from './plant';
 import type { NoiseModel } from './task-file';
 import { Rng } from '../common/rng';
 
 /**
- * The process noise's standard deviation per MuJoCo step of `timestep` for control u; `reach`: the
- * gripper's (gripper-mjcf.ts), for its controls.
+ * The process noise's standard deviation per MuJoCo step of `timestep` for control u;
+ * `speedScales`: its tool's (controlMagnitude).
  */
-export function noiseStd(noise: NoiseModel, u: Control, timestep: number, reach?: number): number {
+export function noiseStd(
+  noise: NoiseModel,
+  u: Control,
+  timestep: number,
+  speedScales?: readonly number[],
+): number {
   if (noise.kind === 'constant') return Math.sqrt(noise.variance);
-  const beta = noise.slope * controlMagnitude(u, reach);
+  const beta = noise.slope * controlMagnitude(u, speedScales);
   if (noise.reading === 'variance-per-second') return Math.sqrt(beta * timestep);
   return noise.reading === 'variance-per-step' ? Math.sqrt(beta) : beta;
-}
-
-/** The reach controlMagnitude needs for a scene's controls: the gripper's, none for the pusher. */
-export function robotReach(scene: Pick<Scene, 'gripper'>): number | undefined {
-  return scene.gripper ? gripperReach(scene.gripper) : undefined;
 }
 
 /**
@@ -65,13 +65,18 @@ export class ExecutionWorld implements Plant {
     private readonly model: FineModel,
     private readonly noise: NoiseModel,
     seed: number,
-    private readonly reach: number | undefined,
+    private readonly speedScales: readonly number[],
   ) {
     this.rng = new Rng(seed);
   }
 
   static async create(scene: Scene, noise: NoiseModel, seed: number, x0: State): Promise<ExecutionWorld> {
-    const world = new ExecutionWorld(await FineModel.create(scene), noise, seed, robotReach(scene));
+    const world = new ExecutionWorld(
+      await FineModel.create(scene),
+      noise,
+      seed,
+      endEffectorOf(scene).speedScales,
+    );
     world.reset(x0, seed);
     return world;
   }
@@ -106,7 +111,7 @@ export class ExecutionWorld implements Plant {
    * sees the world after each MuJoCo step (1-based step count).
    */
   apply(u: Control, dt: number, afterStep?: (k: number) => void): void {
-    const std = noiseStd(this.noise, u, this.model.timestep, this.reach);
+    const std = noiseStd(this.noise, u, this.model.timestep, this.speedScales);
     this.steps += this.model.advanceNoisy(u, dt, std, () => this.rng.normal(), afterStep);
   }
 

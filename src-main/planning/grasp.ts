@@ -23,7 +23,7 @@ import type { Footprint, Placed } from '#physics/geometry2d';
 /**
  * A finger touches an object when their gap is at most this (m): MuJoCo's soft contacts rest a
  * fraction of a millimetre apart or into each other, and a finger force-limited against an
- * object stops within about 2 mm of penetration (physics/gripper-mjcf.ts).
+ * object stops within about 2 mm of penetration (contract/end-effector/parallel-gripper.ts).
  */
 export const FINGER_CONTACT = 0.002;
 

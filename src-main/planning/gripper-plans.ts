@@ -14,7 +14,7 @@
  * scenes an object lies across the straight line within the hand's width.
  */
 import { wrapAngle, type Control, type State } from '#contract/state';
-import type { ControlLimits } from '#contract/scene';
+import type { ControlLimits } from '#contract/end-effector/end-effector';
 import { gripperParts, partCorners } from '#contract/gripper-geometry';
 import { inHand } from './grasp';
 import type { TaskGeometry } from './task-geometry';
@@ -107,7 +107,7 @@ function corridorBlock(
  * pre-grasp point within HAND_MARGIN of the table's edge are not taken.
  */
 export function approachLane(geometry: TaskGeometry, x: State): ApproachLane {
-  const gripper = geometry.gripper;
+  const gripper = geometry.fingers;
   if (!gripper) throw new Error('an approach to grasp needs a gripper scene');
   const L = geometry.layout;
   const p = L.gripperPose(x);
@@ -174,7 +174,7 @@ export function approachTarget(
   x: State,
   o: { n: number; dt: number; limits: ControlLimits; speed?: number },
 ): Control[] {
-  const gripper = geometry.gripper;
+  const gripper = geometry.fingers;
   if (!gripper) throw new Error('an approach to grasp needs a gripper scene');
   const { maxSpeed, maxYawRate = 0, maxOpeningSpeed = 0 } = o.limits;
   const p = geometry.layout.gripperPose(x);

@@ -39,7 +39,7 @@ import type { TaskGeometry } from './task-geometry';
 import type { Plant } from './plant';
 import { restControl } from './control-space';
 import { stepRecord } from './step-record';
-import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW, type Control, type Tolerance } from '#contract/state';
+import { wrapAngle, type Control, type Tolerance } from '#contract/state';
 
 /**
  * 3 mm / 1.5 deg: well inside the real-world spread (8.1 mm / 4.2 deg). The spread says how far any
@@ -158,16 +158,18 @@ function untilAborted<T>(plan: Promise<T>, signal: AbortSignal | undefined): Pro
 }
 
 /**
- * Largest difference between two states: robot and slider positions and the gripper's opening
- * (m), slider angles and the gripper's yaw (rad).
+ * Largest difference between two states: robot and slider positions and the tool's other lengths
+ * (the gripper's opening; m), slider angles and the tool's angles (the gripper's yaw; rad).
  */
 export function stateDivergence(L: StateLayout, a: State, b: State): Tolerance {
   const d = L.maxSliderPoseChange(a, b);
-  const robot = Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
-  if (L.robot === 'pusher') return { translation: Math.max(d.translation, robot), rotation: d.rotation };
-  const opening = Math.abs(a[GRIPPER_OPENING]! - b[GRIPPER_OPENING]!);
-  const yaw = Math.abs(wrapAngle(a[GRIPPER_YAW]! - b[GRIPPER_YAW]!));
-  return { translation: Math.max(d.translation, robot, opening), rotation: Math.max(d.rotation, yaw) };
+  let translation = Math.max(d.translation, Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!));
+  let rotation = d.rotation;
+  for (let j = 2; j < L.robotDofs; j++) {
+    if (L.tool.angles.includes(j)) rotation = Math.max(rotation, Math.abs(wrapAngle(a[j]! - b[j]!)));
+    else translation = Math.max(translation, Math.abs(a[j]! - b[j]!));
+  }
+  return { translation, rotation };
 }
 
 const within = (d: Tolerance, t: Tolerance): boolean =>

@@ -13,7 +13,7 @@
  * Perturbed controls are clamped to the robot's limits (control-space.ts); the stored perturbation
  * is the clamped difference, so U + dU is always the sequence that was actually predicted.
  */
-import type { ControlLimits } from '#contract/scene';
+import type { ControlLimits } from '#contract/end-effector/end-effector';
 import { type Control, type Tolerance } from '#contract/state';
 import type { State } from '#contract/state';
 import { clampControl } from './control-space';

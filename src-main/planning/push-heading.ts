@@ -11,7 +11,7 @@ import { firstInTheWay, tangentPoints } from './way-round';
 /**
  * Where the pusher stands to push the goal object straight at `target`: on the far side of the
  * object from the target, at contact distance (`reach`, centre to centre, the object's bounding
- * radius plus the pusher's); `direction` is the unit push direction.
+ * radius plus the tool's); `direction` is the unit push direction.
  */
 export function prePushPoint(
   geometry: TaskGeometry,
@@ -23,8 +23,7 @@ export function prePushPoint(
   const gy = target.y - s.y;
   const gd = Math.hypot(gx, gy) || 1;
   const reach =
-    footprintReach(geometry.sliders[geometry.goalIndex]!) +
-    (geometry.pusher ? footprintReach(geometry.pusher) : 0);
+    footprintReach(geometry.sliders[geometry.goalIndex]!) + footprintReach(geometry.tool.envelope.footprint);
   return {
     behind: { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach },
     reach,

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { loadSceneFile } from '../common/config-files';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import { problemsOf } from '#contract/scene-file';
 import { loopModeSchema, plannerKindSchema } from '#contract/planner-settings';
 import { MAX_ACTIONS, MAX_CONTROL_DURATION, MAX_HORIZON, SCENE_LIMITS } from '#contract/safety-limits';
@@ -315,31 +316,29 @@ export function loadTaskFile(file: string): LoadedTask {
 export function checkTaskFitsScene(task: Task, scene: Scene, file = '<task>'): void {
   const problems: string[] = [];
   const problem = (field: string, message: string): number => problems.push(`  ${field}: ${message}`);
-  const gripper = scene.gripper !== undefined;
-  const inputs = gripper ? GRIPPER_INPUTS : PUSHER_INPUTS;
+  const tool = endEffectorOf(scene);
+  const inputs = tool.inputs.map((i) => i.name);
+  const name = tool.slots.name;
   const variance = task.planner.optimizer.explorationVariance;
   if (Array.isArray(variance) && variance.length !== inputs.length)
     problem(
       'planner.optimizer.explorationVariance',
-      `has ${variance.length} values; the ${gripper ? 'gripper' : 'pusher'}'s control space has ${inputs.length} inputs (${inputs.join(', ')})`,
+      `has ${variance.length} values; the ${name}'s control space has ${inputs.length} inputs (${inputs.join(', ')})`,
     );
-  if (gripper && !Array.isArray(variance))
+  if (new Set(tool.inputs.map((i) => i.unit)).size > 1 && !Array.isArray(variance))
     problem(
       'planner.optimizer.explorationVariance',
-      `a gripper's inputs differ in units: give one variance per input (${inputs.join(', ')})`,
+      `a ${name}'s inputs differ in units: give one variance per input (${inputs.join(', ')})`,
     );
+  // Grasping needs fingers; placing the robot behind the object needs the cylindrical pusher.
   task.costs.forEach((c, i) => {
-    if ((c.term === 'grasp' || c.term === 'hand-clear') && !gripper)
+    if ((c.term === 'grasp' || c.term === 'hand-clear') && !tool.fingers)
       problem(`costs.${i}.term`, `the ${c.term} term needs a gripper scene`);
   });
   const kind = task.sampling.kind;
-  if (kind === 'clutter' && !gripper) problem('sampling.kind', 'clutter sampling needs a gripper scene');
-  if (kind !== 'clutter' && kind !== 'jitter' && gripper)
-    problem('sampling.kind', `"${kind}" places a pusher behind the object; the scene's robot is a gripper`);
+  if (kind === 'clutter' && !tool.fingers) problem('sampling.kind', 'clutter sampling needs a gripper scene');
+  if (kind !== 'clutter' && kind !== 'jitter' && tool.discRadius === undefined)
+    problem('sampling.kind', `"${kind}" places a pusher behind the object; the scene's robot is a ${name}`);
   if (problems.length > 0)
     throw new TaskFileError(`${file}: task does not fit scene "${scene.name}"\n${problems.join('\n')}`);
 }
-
-/** The control inputs of each robot, in the order of a control vector. */
-const PUSHER_INPUTS = ['vx', 'vy'];
-const GRIPPER_INPUTS = ['vx', 'vy', 'yaw rate', 'opening speed'];

@@ -5,12 +5,14 @@
  * The MPC loop checks every observed state with this; cost terms reuse the same tests so the
  * planner is penalised for exactly what ends a run.
  */
+import type { EndEffector } from '#contract/end-effector/end-effector';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Gripper, Scene } from '#contract/scene';
 import { layoutForScene, type State, type StateLayout } from '#contract/state';
 import { tableRegion, type TableRegion } from '#contract/table-region';
 import { footprintOf, footprintReach, overlap, type Footprint, type Placed } from '#physics/geometry2d';
 import type { Disc } from './way-round';
-import { gripperBodies, handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
+import { handRegion, handRelation, isGrasped, type HandRelation } from './grasp';
 
 export type Failure = 'obstacle-collision' | 'off-table' | 'non-goal-in-goal';
 
@@ -28,9 +30,10 @@ export class TaskGeometry {
   readonly goal: { x: number; y: number; radius: number };
   /** The table top (its outline or its size rectangle). */
   readonly table: TableRegion;
-  /** The pusher's footprint, or null when the robot is a gripper (then `gripper`). */
-  readonly pusher: Footprint | null;
-  readonly gripper: Gripper | null;
+  /** The robot's tool (contract/end-effector). */
+  readonly tool: EndEffector;
+  /** The parallel gripper's dimensions, null for a tool without fingers (which pushes instead of grasping). */
+  readonly fingers: Gripper | null;
   /** Success is a grasp of the goal object (scene goal.grasp), not reaching the region. */
   readonly graspGoal: boolean;
   readonly sliders: Footprint[];
@@ -41,8 +44,8 @@ export class TaskGeometry {
     this.goalIndex = this.layout.sliderIndex(scene.goal.slider);
     this.goal = { ...scene.goal.center, radius: scene.goal.radius };
     this.table = tableRegion(scene.table);
-    this.pusher = scene.pusher ? { kind: 'disc', radius: scene.pusher.radius } : null;
-    this.gripper = scene.gripper ?? null;
+    this.tool = endEffectorOf(scene);
+    this.fingers = this.tool.fingers ?? null;
     this.graspGoal = scene.goal.grasp === true;
     this.sliders = scene.sliders.map((s) => footprintOf(s.shape));
     this.obstacles = scene.obstacles.map((o) => ({ id: o.id, footprint: footprintOf(o.shape), ...o.pose }));
@@ -95,16 +98,15 @@ export class TaskGeometry {
     return { footprint: this.sliders[i]!, ...this.layout.sliderPose(x, i) };
   }
 
-  /** The robot's bodies as seen from above: the pusher's disc, or the gripper's palm and fingers. */
+  /** The robot's bodies as seen from above: its tool's parts (the pusher's disc, the gripper's palm and fingers). */
   placedRobot(x: State): Placed[] {
-    if (this.gripper) return gripperBodies(this.gripper, this.layout.gripperPose(x));
-    return [{ footprint: this.pusher!, x: x[0]!, y: x[1]!, theta: 0 }];
+    return this.tool.parts(x);
   }
 
   /** Where the goal object is relative to the gripper's fingers (null for a pusher). */
   hand(x: State): HandRelation | null {
-    if (!this.gripper) return null;
-    return handRelation(this.gripper, this.layout.gripperPose(x), this.placedSlider(x, this.goalIndex));
+    if (!this.fingers) return null;
+    return handRelation(this.fingers, this.layout.gripperPose(x), this.placedSlider(x, this.goalIndex));
   }
 
   /**
@@ -112,7 +114,7 @@ export class TaskGeometry {
    * (m, 0 when outside): an object there is in the way of the grasp. Empty for a pusher.
    */
   othersInHand(x: State): number[] {
-    const region = this.gripper && handRegion(this.gripper, this.layout.gripperPose(x));
+    const region = this.fingers && handRegion(this.fingers, this.layout.gripperPose(x));
     if (!region) return [];
     const depths: number[] = [];
     for (let i = 0; i < this.sliders.length; i++)

@@ -3,17 +3,23 @@
  * worker pool, the planner the task asks for (MPC, TAMPC or UAMPC) and its seeded streams.
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
-import { controlLimits, type Scene } from '#contract/scene';
+import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { type Planner, type RestPredictor, type StochasticSampler } from './planner';
 import { type PlannerStep } from '#contract/planner-events';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { layoutForScene } from '#contract/state';
 import type { FinePool } from '../parareal/fine-pool';
-import { assertModelFitsRobot, createPredictor, type PredictionModel } from '../parareal/predictor';
+import {
+  assertModelFitsRobot,
+  coarseModelled,
+  createPredictor,
+  type PredictionModel,
+} from '../parareal/predictor';
 import { resolveModel, type ModelRequest } from '../parareal/model-choice';
 import { loadCoarseModel } from './coarse-models';
 import { TrajectoryCost } from './costs/trajectory-cost';
-import { noiseStd, processNoise, robotReach } from './execution-world';
+import { noiseStd, processNoise } from './execution-world';
 import { noiseDofs, stepCount } from '#physics/fine-model';
 import { closeOnTarget } from './gripper-plans';
 import { planners } from './planners';
@@ -84,8 +90,12 @@ export function planningModel(
   request: ModelRequest,
   workers: number,
 ): { model: PredictionModel; reason: string | null } {
-  if (scene.gripper && request.kind === 'auto')
-    return { model: { kind: 'fine' }, reason: 'auto: fine model (a gripper plans with the fine model)' };
+  const tool = endEffectorOf(scene);
+  if (!coarseModelled(tool) && request.kind === 'auto')
+    return {
+      model: { kind: 'fine' },
+      reason: `auto: fine model (a ${tool.slots.name} plans with the fine model)`,
+    };
   const p = task.planner;
   return resolveModel(request, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
 }
@@ -101,7 +111,9 @@ export async function createTaskRun(o: TaskRunSetup): Promise<TaskRunParts> {
   const predictionScene: Scene = { ...scene, fine: p.prediction };
   const predictor = createPredictor(predictionScene, o.pool, model, {
     dt: p.controlDuration,
-    ...(scene.gripper ? {} : { coarse: await loadCoarseModel(predictionScene, o.coarse ?? 'analytical') }),
+    ...(coarseModelled(endEffectorOf(scene))
+      ? { coarse: await loadCoarseModel(predictionScene, o.coarse ?? 'analytical') }
+      : {}),
   });
   const rollout = predictorRollout(predictor);
   const rng = new Rng(deriveSeed(o.seed, 'planner'));
@@ -145,7 +157,7 @@ export function poolSampler(
   const kickScale = Math.sqrt(scene.fine.timestep / worldTimestep);
   // Perturbed velocities per MuJoCo step: the robot's DOFs and each slider's vx, vy, omega.
   const dofs = noiseDofs(layoutForScene(scene));
-  const reach = robotReach(scene);
+  const speedScales = endEffectorOf(scene).speedScales;
   const restStd = kickScale * noiseStd(noise, [0, 0], worldTimestep);
   return async (requests) => {
     const results = await Promise.all(
@@ -153,7 +165,7 @@ export function poolSampler(
         const rng = new Rng(r.seed);
         const controlNoise = processNoise(
           rng,
-          kickScale * noiseStd(noise, r.u, worldTimestep, reach),
+          kickScale * noiseStd(noise, r.u, worldTimestep, speedScales),
           stepCount(r.dt, scene.fine.timestep),
           dofs,
         );

@@ -10,7 +10,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { GripperError, type PositionRange, type RobotiqGripper } from './gripper';
+import type { FingerDevice } from './finger-device';
+import { GripperError, type PositionRange } from './gripper';
 
 /**
  * The least travel (register units) a measured range may span: a 2F-85 or 2F-140 spans about 225;
@@ -60,7 +61,7 @@ export function saveGripperRange(host: string, range: MeasuredRange, dir = gripp
  * Measures an activated gripper's range: fully open, fully closed on nothing, open again. The
  * fingers must be free: an object between them is a GripperError that says so.
  */
-export async function measureGripperRange(gripper: RobotiqGripper): Promise<MeasuredRange> {
+export async function measureGripperRange(gripper: FingerDevice): Promise<MeasuredRange> {
   const open = (await gripper.openFully()).position;
   const closed = (await gripper.closeFully()).position;
   await gripper.openFully();

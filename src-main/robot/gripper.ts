@@ -13,6 +13,15 @@
  * Robotiq's range (ROBOTIQ_OPENING_SPEED).
  */
 import { EventEmitter } from 'node:events';
+import type {
+  FaultClass,
+  FingerDevice,
+  FingerDeviceEvents,
+  GripOptions,
+  GripperFault,
+  GripperStatus,
+  GripperStopReason,
+} from './finger-device';
 import { LineClient, LineClientError, lineReply, type ReplyFraming } from './line-client';
 
 export type GripperVariable =
@@ -24,16 +33,6 @@ export const ObjectStatus = { MOVING: 0, STOPPED_OPENING: 1, HELD: 2, AT_POSITIO
 
 /** STA: activation status. */
 export const ActivationStatus = { RESET: 0, ACTIVATING: 1, ACTIVE: 3 } as const;
-
-export type FaultClass = 'none' | 'priority' | 'minor' | 'major' | 'unknown';
-
-export interface GripperFault {
-  code: number;
-  class: FaultClass;
-  description: string;
-  /** Major faults clear only by toggling ACT (a re-activation). */
-  needsReactivation: boolean;
-}
 
 const FAULTS: Record<number, [FaultClass, string]> = {
   0x00: ['none', 'no fault'],
@@ -178,33 +177,9 @@ export function parseSetReply(command: string, reply: string): void {
   if (text !== 'ack') throw new GripperError(`${SET_NOT_ACKNOWLEDGED} (${command}): "${text}"`);
 }
 
-export interface GripperStatus {
-  activation: number;
-  object: number;
-  position: number;
-  fault: GripperFault;
-}
-
-/** Why the pusher can no longer be trusted: each is a stop reason for the supervisor. */
-export type GripperStopReason =
-  | { kind: 'pusher-lost'; object: number }
-  | { kind: 'fault'; fault: GripperFault }
-  | { kind: 'emergency-stop' }
-  | { kind: 'link-lost'; message: string };
-
-type Events = { stop: [GripperStopReason]; position: [number] };
-
-export interface GripOptions {
-  /** 0..255 each. */
-  position?: number;
-  speed?: number;
-  force?: number;
-  timeoutMs?: number;
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export class RobotiqGripper extends EventEmitter<Events> {
+export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements FingerDevice {
   private monitorTimer: NodeJS.Timeout | undefined;
 
   private constructor(

@@ -23,7 +23,8 @@
  */
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
 import { runOutcomeOf, type RunEnd, type RunOutcome } from '#contract/run-end';
-import { controlLimits, type Scene } from '#contract/scene';
+import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { monotonicSeconds } from '#contract/time';
 import type { CoarseModelKind } from '#contract/planner-settings';
@@ -225,9 +226,10 @@ function attach(ctx: RunContext): (error?: Error) => Promise<void> {
   o.onModel?.(ctx.choice);
   supervisor.on('decision', (d) => report.decision(d));
   if (o.onDecision) supervisor.on('decision', o.onDecision);
-  // In a gripper scene the Robotiq is the robot: its fault is the robot's, not a lost pusher.
+  // A tool with fingers has the Robotiq for them: its fault is the robot's, not a lost pusher.
+  const fingered = endEffectorOf(link.scene).slots.opening !== undefined;
   const onGripper = (r: { kind: string }): void =>
-    link.scene.gripper ? supervisor.gripperFault(r.kind) : supervisor.pusherLost(r.kind);
+    fingered ? supervisor.gripperFault(r.kind) : supervisor.pusherLost(r.kind);
   link.gripper.on('stop', onGripper);
   link.onMocap = (p) => rec?.poses(p);
   const layout = layoutForScene(link.scene);
@@ -330,7 +332,8 @@ async function preflightPhase(
     );
   // Give the streams a moment to deliver fresh state before judging them.
   await waitFor(() => link.robot.latest !== undefined && link.poses()?.ok === true, 2);
-  let first = scene.gripper ? undefined : planAhead();
+  // A tool held by the Robotiq plans ahead while it grips; one with fingers plans from their measured opening.
+  let first = endEffectorOf(scene).slots.opening === undefined ? planAhead() : undefined;
   // Before gripping: the whole list, judged by the rule Arm follows (the gripper's check after it).
   const beforeGripping = (): PreflightReport => {
     const { checks } = labChecks(link, scene);

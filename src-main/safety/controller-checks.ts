@@ -4,7 +4,8 @@
  * UR5's reach and singular zones, and the task's objects against the controller's force limit.
  * Each red check names its fix.
  */
-import { boundingRadius, robotStart, type Scene } from '#contract/scene';
+import { robotStart } from '#contract/end-effector/registry';
+import { boundingRadius, type Scene } from '#contract/scene';
 import type { Vec3 } from '#contract/geometry';
 import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import type { Setup } from '../calibration/setup-file';

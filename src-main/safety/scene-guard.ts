@@ -10,6 +10,7 @@
  * supervisor in another thread. Geometry in the table frame, metres and radians.
  */
 import { LOOKAHEAD_CLEARANCE } from '#contract/safety-limits';
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import type { TableShape } from '#contract/table-region';
 import type { Vertex } from '#contract/polygon';
@@ -29,8 +30,12 @@ export interface SceneGuard {
   obstacles: (PlacedShape & { id: string })[];
   /** The table top: an object whose centre leaves it tips over the edge. */
   table: TableShape;
-  /** The pusher's disc radius (m); absent for a gripper, whose footprint the supervisor holds. */
-  pusherRadius?: number;
+  /**
+   * The robot's body (its tool's: contract/end-effector): its word in stop reasons, and a disc's
+   * radius about the tool point (m) or its outline's corners in its own frame (m, x forward),
+   * which turns with it. Absent: a point.
+   */
+  robot?: { name: string; radius: number; outline: { x: number; y: number }[] };
   /** The tracked objects' outlines, by the scene's slider id. */
   sliders: { id: string; shape: GuardShape }[];
   /** Distance the pusher's (or a gripper's) lookahead must keep from every obstacle (m). */
@@ -39,16 +44,21 @@ export interface SceneGuard {
 
 /** The guard of a scene: its obstacles, table and objects, and the lookahead's clearance. */
 export function sceneGuardFor(
-  scene: Pick<Scene, 'obstacles' | 'table' | 'pusher' | 'sliders'>,
+  scene: ToolEntries & Pick<Scene, 'obstacles' | 'table' | 'sliders'>,
   clearance = LOOKAHEAD_CLEARANCE,
 ): SceneGuard {
+  const tool = endEffectorOf(scene);
   return {
     obstacles: scene.obstacles.map((o) => ({ id: o.id, shape: guardShape(o.shape), ...o.pose })),
     table: {
       size: { x: scene.table.size.x, y: scene.table.size.y },
       ...(scene.table.outline ? { outline: scene.table.outline.map((p) => ({ x: p.x, y: p.y })) } : {}),
     },
-    ...(scene.pusher ? { pusherRadius: scene.pusher.radius } : {}),
+    robot: {
+      name: tool.slots.name,
+      radius: tool.discRadius ?? 0,
+      outline: tool.outline.map((p) => ({ x: p.x, y: p.y })),
+    },
     sliders: scene.sliders.map((s) => ({ id: s.id, shape: guardShape(s.shape) })),
     clearance,
   };

@@ -60,8 +60,11 @@ export interface SupervisedFingers {
   move(opening: number, speed: number): Promise<void>;
 }
 
-/** What a gripper scene adds to the supervision: the tool turns, has an extent and has fingers. */
-export interface GripperSupervision {
+/**
+ * What a tool with a hand (a gripper scene's parallel gripper: contract/end-effector) adds to the
+ * supervision: it turns, has an extent and has fingers (the finger device's).
+ */
+export interface HandSupervision {
   /** Largest yaw rate (rad/s): the scene's, within the control program's cap. */
   maxYawRate: number;
   /** Angular acceleration of turning commands (rad/s^2). */
@@ -97,8 +100,8 @@ export interface SupervisorOptions {
   frame: ToolFrame;
   workspace: Workspace;
   maxSpeed: number;
-  /** A gripper scene's robot; absent for the pusher, which never turns and has no fingers to drive. */
-  gripper?: GripperSupervision;
+  /** A tool with a hand (a gripper scene's); absent for a pusher, which never turns and has no fingers to drive. */
+  hand?: HandSupervision;
   /**
    * The scene's obstacles, table top and objects (plain data: scene-guard.ts). Absent: no scene
    * limits beyond the workspace (unit tests of the other limits).
@@ -150,10 +153,8 @@ export class Supervisor extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
   stopReason: StopReason | undefined;
   stoppedAt: number | undefined;
-  private readonly o: Required<
-    Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>
-  > &
-    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'gripper' | 'guard'>;
+  private readonly o: Required<Omit<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'hand' | 'guard'>> &
+    Pick<SupervisorOptions, 'robot' | 'frame' | 'workspace' | 'hand' | 'guard'>;
   private readonly table: TableRegion | undefined;
   private lastMocapOk: number | undefined;
   /** Frame number of the latest poses. */
@@ -235,7 +236,7 @@ export class Supervisor extends EventEmitter<Events> {
       );
       return false;
     }
-    const g = this.o.gripper;
+    const g = this.o.hand;
     const maxYawRate = g?.maxYawRate ?? 0;
     if (!Number.isFinite(yawRate) || Math.abs(yawRate) > maxYawRate * (1 + 1e-9)) {
       const rate = Number.isFinite(yawRate) ? Math.abs(yawRate) : Infinity;
@@ -305,7 +306,7 @@ export class Supervisor extends EventEmitter<Events> {
    * the run is not running, so a stopped run never reaches the gripper.
    */
   commandFingers(openingSpeed: number, duration: number): boolean {
-    const g = this.o.gripper;
+    const g = this.o.hand;
     if (!g) throw new Error('finger commands need a gripper scene: this run supervises a pusher');
     if (this.state !== 'running') return false;
     const at = this.o.now();
@@ -556,13 +557,14 @@ export class Supervisor extends EventEmitter<Events> {
     if (!guard || guard.obstacles.length === 0) return undefined;
     const t = this.o.lookahead;
     const end = { x: tool.x + vx * t, y: tool.y + vy * t };
-    const g = this.o.gripper;
+    const body = guard.robot ?? { radius: 0, outline: [] };
     for (const o of guard.obstacles) {
       let now: number;
       let along: number;
       let after: number;
-      if (g) {
-        const yaw = g.yawInTable(tcpPose);
+      if (body.outline.length > 0) {
+        // An outline is judged at its corners along the motion (a turn moves them on arcs).
+        const yaw = this.yawAt(tcpPose);
         const gapAt = (s: number): number => {
           const th = yaw + yawRate * s;
           const c = Math.cos(th);
@@ -570,14 +572,15 @@ export class Supervisor extends EventEmitter<Events> {
           const cx = tool.x + vx * s;
           const cy = tool.y + vy * s;
           return Math.min(
-            ...g.footprint.map((p) => pointGap(o, cx + c * p.x - sn * p.y, cy + sn * p.x + c * p.y)),
+            ...body.outline.map((p) => pointGap(o, cx + c * p.x - sn * p.y, cy + sn * p.x + c * p.y)),
           );
         };
         now = gapAt(0);
         after = gapAt(t);
         along = Math.min(gapAt(t / 2), after);
       } else {
-        const r = guard.pusherRadius ?? 0;
+        // A disc about the tool point sweeps a straight segment.
+        const r = body.radius;
         now = pointGap(o, tool.x, tool.y) - r;
         after = pointGap(o, end.x, end.y) - r;
         along = segmentGap(o, tool, end) - r;
@@ -604,24 +607,21 @@ export class Supervisor extends EventEmitter<Events> {
     }
     const guard = this.o.guard;
     if (!guard) return undefined;
-    const robotName = this.o.gripper ? 'gripper' : 'pusher';
+    const body = guard.robot ?? { name: 'pusher', radius: 0, outline: [] };
     const at = fresh(poses.pusher)
       ? { ...poses.pusher.pose!, yaw: poses.pusher.pose!.theta }
-      : robot && {
-          ...frame.pusherInTable(robot.tcpPose),
-          yaw: this.o.gripper?.yawInTable(robot.tcpPose) ?? 0,
-        };
+      : robot && { ...frame.pusherInTable(robot.tcpPose), yaw: this.yawAt(robot.tcpPose) };
     if (at) {
-      const g = this.o.gripper;
       for (const o of guard.obstacles) {
         const c = Math.cos(at.yaw);
         const s = Math.sin(at.yaw);
-        const gap = g
-          ? Math.min(
-              ...g.footprint.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
-            )
-          : pointGap(o, at.x, at.y) - (guard.pusherRadius ?? 0);
-        if (!(gap > 0)) return { code: 'obstacle-contact', body: robotName, obstacle: o.id, gap };
+        const gap =
+          body.outline.length > 0
+            ? Math.min(
+                ...body.outline.map((p) => pointGap(o, at.x + c * p.x - s * p.y, at.y + s * p.x + c * p.y)),
+              )
+            : pointGap(o, at.x, at.y) - body.radius;
+        if (!(gap > 0)) return { code: 'obstacle-contact', body: body.name, obstacle: o.id, gap };
       }
     }
     for (const b of poses.sliders) {
@@ -650,11 +650,14 @@ export class Supervisor extends EventEmitter<Events> {
    * centre: its footprint is a set of corners, and an object can touch an edge between them.
    */
   private nearRobot(object: PlacedShape, at: { x: number; y: number }): boolean {
-    const g = this.o.gripper;
-    const reach = g
-      ? Math.max(...g.footprint.map((p) => Math.hypot(p.x, p.y)))
-      : (this.o.guard?.pusherRadius ?? 0);
+    const body = this.o.guard?.robot;
+    const reach = body ? body.radius + Math.max(0, ...body.outline.map((p) => Math.hypot(p.x, p.y))) : 0;
     return pointGap(object, at.x, at.y) - reach < PUSH_RANGE;
+  }
+
+  /** The tool's yaw in the table frame: a turning tool's from the tool pose, else 0. */
+  private yawAt(tcpPose: readonly number[]): number {
+    return this.o.hand?.yawInTable(tcpPose) ?? 0;
   }
 
   /**

@@ -3,8 +3,7 @@
  * a height band above the table. A command is checked on where it would take the pusher before it
  * is sent, not after the arm got there.
  */
-import type { Gripper, Point } from '#contract/scene';
-import { gripperParts, partCorners } from '#contract/gripper-geometry';
+import type { Point } from '#contract/scene';
 import { sceneTableProblem, type Setup } from '../calibration/setup-file';
 
 export interface Workspace {
@@ -80,17 +79,6 @@ export function checkMotion(
 }
 
 const mm = (m: number): string => `${(m * 1000).toFixed(0)} mm`;
-
-/**
- * The corners of a gripper seen from above, in its own frame (origin at the grasp centre, x
- * forward: contract/gripper-geometry.ts): the palm's and both fingers' corners with the fingers
- * fully open, the widest the gripper gets whatever its opening.
- */
-export function gripperFootprint(g: Gripper): Point[] {
-  return gripperParts(g, { x: 0, y: 0, yaw: 0, opening: g.maxOpening })
-    .flatMap(partCorners)
-    .map(([x, y]) => ({ x, y }));
-}
 
 /** Farthest footprint point from the tool point (m): a yaw rate times this is its fastest swing. */
 export function footprintReach(points: readonly Point[]): number {

@@ -42,6 +42,10 @@ export function foxgloveReadable(schema: object, path = '$'): Node {
     // A nullable field may be null, which reads as missing: it is not required.
     if (Array.isArray(node.required))
       node.required = node.required.filter((k) => !allowsNull(properties[k as string]));
+    // Fields of any form (a scene's registered tool's own: contract/scene.ts) have no type to
+    // show: the object keeps its named properties only.
+    if (isNode(node.additionalProperties) && Object.keys(node.additionalProperties).length === 0)
+      delete node.additionalProperties;
     if (isNode(node.additionalProperties))
       node.additionalProperties = foxgloveReadable(node.additionalProperties, `${path}[*]`);
   }

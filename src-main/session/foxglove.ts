@@ -15,8 +15,10 @@
  */
 import type { ConsoleEvent } from '#contract/console-api';
 import { triangulate } from '#contract/polygon';
-import type { Gripper, Scene } from '#contract/scene';
-import { gripperParts, type GripperPart, type GripperPose } from '#contract/gripper-geometry';
+import type { EndEffector } from '#contract/end-effector/end-effector';
+import { endEffectorOf } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import { orientationToZUp, pointToZUp, type UpAxis } from '../calibration/axes';
 import { axisAngle, quatConjugate, rotate, type Mat3, type Quat, type Vec3 } from '../common/rotation';
 import type { MocapSnapshot } from '../mocap/scene-binding';
@@ -36,7 +38,7 @@ import {
   type TextPrimitive,
   type Time,
 } from './foxglove-schemas';
-import { robotPoint, type LoggedPlannerStep, type NamedState } from './named-state';
+import { robotPoint, stateVector, type LoggedPlannerStep, type NamedState } from './named-state';
 
 /** Frame ids of the frame tree. */
 export const FRAMES = {
@@ -227,23 +229,26 @@ function body(
 }
 
 /**
- * The gripper as the fine model has it (contract/gripper-geometry.ts): the palm and both fingers
- * at its yaw and opening, standing on the table (it never touches it, but its parts are as tall as
- * the objects they push), the fingers darker so the opening reads.
+ * The robot as the fine model has it: its tool's parts at configuration q (contract/end-effector:
+ * the pusher's cylinder, a gripper's palm and both fingers at its yaw and opening), standing on
+ * the table (it never touches it, but its parts are as tall as the objects they push), the parts
+ * after the first (a gripper's fingers) darker so the opening reads.
  */
-function gripperBody(g: Gripper, pose: GripperPose): Pick<SceneEntity, 'cubes'> {
-  const [palm, ...fingers] = gripperParts(g, pose);
-  const cube = (part: GripperPart, height: number, color: Color): CubePrimitive => ({
-    pose: planarPose(part.x, part.y, height / 2, part.theta),
-    size: { x: 2 * part.hx, y: 2 * part.hy, z: height },
-    color,
+function toolBody(tool: EndEffector, q: ArrayLike<number>): Pick<SceneEntity, 'cubes' | 'cylinders'> {
+  const cubes: CubePrimitive[] = [];
+  const cylinders: CylinderPrimitive[] = [];
+  tool.parts(q).forEach((part, i) => {
+    const f = part.footprint;
+    const height = part.height ?? tool.height;
+    const shape: Shape =
+      f.kind === 'disc'
+        ? { kind: 'cylinder', radius: f.radius, height }
+        : { kind: 'box', sizeX: 2 * f.hx, sizeY: 2 * f.hy, height };
+    const b = body(shape, part.x, part.y, part.theta, i === 0 ? COLORS.pusher : COLORS.finger);
+    cubes.push(...b.cubes);
+    cylinders.push(...b.cylinders);
   });
-  return {
-    cubes: [
-      cube(palm, g.palm.height, COLORS.pusher),
-      ...fingers.map((f) => cube(f, g.finger.height, COLORS.finger)),
-    ],
-  };
+  return { cubes, cylinders };
 }
 
 function label(text: string, x: number, y: number, z: number): TextPrimitive {
@@ -322,17 +327,11 @@ export function objectsScene(scene: Scene, state: NamedState, timestamp: Time): 
       }),
     );
   }
-  if (scene.gripper && state.gripper) {
-    entities.push(entity(timestamp, 'gripper', gripperBody(scene.gripper, state.gripper)));
-    return { deletions: [], entities };
-  }
-  if (!scene.pusher || !state.pusher) return { deletions: [], entities };
-  const { radius, height } = scene.pusher;
-  entities.push(
-    entity(timestamp, 'pusher', {
-      ...body({ kind: 'cylinder', radius, height }, state.pusher.x, state.pusher.y, 0, COLORS.pusher),
-    }),
-  );
+  // The robot where the state puts it, when the state is one of the scene's tool.
+  const tool = endEffectorOf(scene);
+  const x = stateVector(state);
+  if (x.length !== layoutForScene(scene).size) return { deletions: [], entities };
+  entities.push(entity(timestamp, tool.slots.name, toolBody(tool, x)));
   return { deletions: [], entities };
 }
 

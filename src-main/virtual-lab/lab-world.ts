@@ -3,24 +3,17 @@
  * virtual arm's tool and the sliders are pushed by it. The arm (virtual UR) and the cameras
  * (virtual NatNet server) see this world the way the real ones see the table.
  *
- * The robot is the scene's: a pusher, or a gripper (the models' MJCF, physics/gripper-mjcf.ts)
- * whose body follows the tool's position and yaw and whose fingers the virtual Robotiq drives
- * (`fingers`). Each is driven by the tool's velocity plus a small correction of the position
+ * The robot is the scene's tool (contract/end-effector): a pusher, or a gripper whose body follows
+ * the arm's tool position and yaw and whose fingers the virtual Robotiq drives (`fingers`). Each is driven by the tool's velocity plus a small correction of the position
  * error, so it tracks the tool without drifting; process noise (Gaussian, on every body's velocity
  * at every step while the robot moves, as in the papers' execution worlds, which step only while a
  * control executes) makes the world less predictable than the planner's.
  */
 import { performance } from 'node:perf_hooks';
+import type { EndEffector } from '#contract/end-effector/end-effector';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
-import {
-  GRIPPER_OPENING,
-  GRIPPER_YAW,
-  initialState,
-  layoutForScene,
-  wrapAngle,
-  type State,
-  type StateLayout,
-} from '#contract/state';
+import { initialState, layoutForScene, wrapAngle, type State, type StateLayout } from '#contract/state';
 import { FineModel } from '#physics/fine-model';
 import { PUSHER_CLEARANCE } from '#physics/mjcf';
 import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';
@@ -67,7 +60,9 @@ export class LabWorld {
   private readonly trackingGain: number;
   /** Height of the robot's rigid body above the table (m): the pusher's or the gripper's centre. */
   private readonly robotZ: number;
-  private tool: ToolMotion | undefined;
+  private motion: ToolMotion | undefined;
+  /** The scene's tool (contract/end-effector). */
+  private readonly tool: EndEffector;
   /** The fingers' target gap and speed (m, m/s), and since when (world time, s) they crawl. */
   private fingerCommand = { opening: 0, speed: 0, slowSince: null as number | null };
   private state: State;
@@ -85,9 +80,8 @@ export class LabWorld {
     private readonly adapter: RobotAdapter,
     private readonly options: LabWorldOptions,
   ) {
-    this.robotZ = scene.gripper
-      ? scene.gripper.finger.height / 2 + PUSHER_CLEARANCE
-      : (scene.pusher?.height ?? 0) / 2 + PUSHER_CLEARANCE;
+    this.tool = endEffectorOf(scene);
+    this.robotZ = this.tool.height / 2 + PUSHER_CLEARANCE;
     this.layout = layoutForScene(scene);
     this.names = sceneRigidBodies(scene).map((b) => b.name);
     this.rng = new Rng(options.seed);
@@ -104,13 +98,15 @@ export class LabWorld {
 
   /** The arm reports its tool motion every control cycle. */
   setTool(motion: ToolMotion): void {
-    this.tool = motion;
+    this.motion = motion;
   }
 
-  /** The gripper's fingers, for the virtual Robotiq; undefined for a pusher scene. */
+  /** The tool's fingers (a gripper's), for the virtual Robotiq; undefined for a tool without. */
   get fingers(): FingerDrive | undefined {
-    if (!this.scene.gripper) return undefined;
-    const opening = (): number => this.state[GRIPPER_OPENING]!;
+    const slot = this.tool.slots.opening;
+    if (slot === undefined) return undefined;
+    const opening = (): number => this.state[slot]!;
+    const maxOpening = this.tool.fingers?.maxOpening ?? 0;
     const stalled = (): boolean => {
       const since = this.fingerCommand.slowSince;
       return since !== null && this.stepsDone * this.fine.timestep - since >= STALL_TIME;
@@ -125,6 +121,7 @@ export class LabWorld {
       get stalled() {
         return stalled();
       },
+      maxOpening,
     };
   }
 
@@ -133,7 +130,8 @@ export class LabWorld {
     const L = this.layout;
     const m = new Map<string, TablePose>();
     const [px, py] = L.pusherPosition(this.state);
-    const theta = L.robot === 'gripper' ? this.state[GRIPPER_YAW]! : 0;
+    const yaw = this.tool.slots.yaw;
+    const theta = yaw === undefined ? 0 : this.state[yaw]!;
     m.set(this.names[0]!, { x: px, y: py, theta, z: this.robotZ });
     this.scene.sliders.forEach((s, i) =>
       m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),
@@ -222,37 +220,41 @@ export class LabWorld {
 
   /** Whether the arm moves the robot (its tool translating or turning) or the fingers move. */
   private robotMoving(): boolean {
-    const t = this.tool;
+    const t = this.motion;
     const tool =
       t !== undefined && (Math.hypot(...t.velocity.slice(0, 3)) > MOVING_SPEED || (t.yawRate ?? 0) !== 0);
     const c = this.fingerCommand;
+    const slot = this.tool.slots.opening;
     const fingers =
-      this.layout.robot === 'gripper' &&
-      c.speed > 0 &&
-      Math.abs(c.opening - this.state[GRIPPER_OPENING]!) > FINGER_TOLERANCE;
+      slot !== undefined && c.speed > 0 && Math.abs(c.opening - this.state[slot]!) > FINGER_TOLERANCE;
     return tool || fingers;
   }
 
   /** The fingers stay where the scene puts them until the Robotiq moves them. */
   private holdFingers(): void {
-    if (this.layout.robot === 'gripper')
-      this.fingerCommand = { opening: this.state[GRIPPER_OPENING]!, speed: 0, slowSince: null };
+    const slot = this.tool.slots.opening;
+    if (slot !== undefined) this.fingerCommand = { opening: this.state[slot]!, speed: 0, slowSince: null };
   }
 
   /** Sets the robot's velocity commands for the MuJoCo step `step` (its index since start). */
   private driveRobot(step: number): void {
     const x = this.fine.readState(this.state);
     const gain = this.trackingGain;
-    const robot: number[] = [];
-    if (this.tool) {
-      const { pose, velocity, yawRate = 0 } = this.tool;
+    // Per DOF of the tool: x and y follow the arm's tool, a yaw its yaw, an opening the fingers'
+    // command; the arm at rest holds them still (the fingers still move).
+    const robot = new Array<number>(this.layout.robotDofs).fill(0);
+    const { yaw: yawSlot, opening: openingSlot } = this.tool.slots;
+    if (this.motion) {
+      const { pose, velocity, yawRate = 0 } = this.motion;
       const target = this.adapter.pusherPosition(pose);
       const v = this.adapter.pusherVelocity([...velocity, 0, 0, yawRate], pose);
-      robot.push(v.vx + gain * (target.x - x[0]!), v.vy + gain * (target.y - x[1]!));
-      if (this.layout.robot === 'gripper')
-        robot.push(yawRate + gain * wrapAngle(this.adapter.toolYaw(pose) - x[GRIPPER_YAW]!));
-    } else robot.push(0, 0, ...(this.layout.robot === 'gripper' ? [0] : []));
-    if (this.layout.robot === 'gripper') robot.push(this.fingerSpeed(x, step * this.fine.timestep));
+      robot[0] = v.vx + gain * (target.x - x[0]!);
+      robot[1] = v.vy + gain * (target.y - x[1]!);
+      if (yawSlot !== undefined)
+        robot[yawSlot] = yawRate + gain * wrapAngle(this.adapter.toolYaw(pose) - x[yawSlot]!);
+    }
+    if (openingSlot !== undefined)
+      robot[openingSlot] = this.fingerSpeed(x, openingSlot, step * this.fine.timestep);
     this.fine.setControl(robot);
   }
 
@@ -260,12 +262,12 @@ export class LabWorld {
    * The fingers' opening speed towards their target: proportional near it, capped at the
    * commanded speed; a stall is noted when they crawl while still away from it.
    */
-  private fingerSpeed(x: State, time: number): number {
+  private fingerSpeed(x: State, slot: number, time: number): number {
     const c = this.fingerCommand;
-    const opening = x[GRIPPER_OPENING]!;
+    const opening = x[slot]!;
     const away = c.opening - opening;
     const u = Math.max(-c.speed, Math.min(c.speed, this.trackingGain * away));
-    const rate = Math.abs(x[this.layout.velocityOffset + GRIPPER_OPENING]!);
+    const rate = Math.abs(x[this.layout.velocityOffset + slot]!);
     const crawling = c.speed > 0 && Math.abs(away) > FINGER_TOLERANCE && rate < c.speed / 5;
     c.slowSince = crawling ? (c.slowSince ?? time) : null;
     return u;

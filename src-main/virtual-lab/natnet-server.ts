@@ -10,7 +10,8 @@
  * pose noise, lost tracking, a frozen stream, a replay of old frames and a restart (here),
  * latency, dropped, reordered and corrupted packets (in the transport).
  */
-import { requirePusher, robotKind, type Scene } from '#contract/scene';
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import {
   identityCalibration,
   mocapOrientation,
@@ -172,13 +173,10 @@ export class VirtualNatNetServer {
     const bodies = sceneRigidBodies(scene);
     const server = new VirtualNatNetServer({ ...options, rigidBodies: bodies });
     const poses = new Map<string, TablePose>();
-    const pusher = requirePusher(scene, 'the virtual motion-capture server');
-    poses.set(bodies[0]!.name, {
-      x: pusher.position.x,
-      y: pusher.position.y,
-      theta: 0,
-      z: pusher.height / 2,
-    });
+    const tool = endEffectorOf(scene);
+    const [x, y] = tool.start;
+    const theta = tool.slots.yaw === undefined ? 0 : tool.start[tool.slots.yaw]!;
+    poses.set(bodies[0]!.name, { x: x!, y: y!, theta, z: tool.height / 2 });
     scene.sliders.forEach((s, i) => poses.set(bodies[i + 1]!.name, { ...s.pose, z: s.shape.height / 2 }));
     server.setPoseSource(() => poses);
     return server;
@@ -367,10 +365,11 @@ function nextFrameNumber(n: number): number {
   return (n + 1) | 0;
 }
 
-/** Rigid bodies of a scene: the robot (pusher or gripper) first (id 1), then each slider (ids 2...). */
-export function sceneRigidBodies(scene: Pick<Scene, 'pusher' | 'gripper' | 'sliders'>): VirtualRigidBody[] {
+/** Rigid bodies of a scene: the robot (its tool) first (id 1), then each slider (ids 2...). */
+export function sceneRigidBodies(scene: ToolEntries & Pick<Scene, 'sliders'>): VirtualRigidBody[] {
+  const tool = endEffectorOf(scene);
   return [
-    { id: 1, name: (scene.pusher ?? scene.gripper)?.rigidBody ?? robotKind(scene) },
+    { id: 1, name: tool.rigidBody ?? tool.slots.name },
     ...scene.sliders.map((s, i) => ({ id: i + 2, name: s.rigidBody ?? s.id })),
   ];
 }

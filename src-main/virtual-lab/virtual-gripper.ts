@@ -15,7 +15,7 @@ import { LineServer } from './virtual-ur/line-server';
 
 /**
  * A gripper's fingers as the virtual Robotiq drives them: towards a gap at a speed, force-limited
- * by the model's finger actuators (physics/gripper-mjcf.ts GRIP_FORCE), so an object between them
+ * by the model's finger actuators (contract/end-effector/parallel-gripper.ts GRIP_FORCE), so an object between them
  * stops them and is held.
  */
 export interface FingerDrive {
@@ -27,6 +27,8 @@ export interface FingerDrive {
    */
   readonly opening: number;
   readonly stalled: boolean;
+  /** The widest gap (m): the tool's fully open fingers, the Robotiq's stroke as it drives them. */
+  readonly maxOpening: number;
 }
 
 /**

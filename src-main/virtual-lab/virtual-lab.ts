@@ -10,7 +10,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
 import type { Vec3 } from '#contract/geometry';
-import { robotStart, type Scene } from '#contract/scene';
+import { endEffectorOf, robotStart } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../common/config-files';
 import { axisAngle, vectorFromRotation } from '../common/rotation';
 import { RobotAdapter } from '../robot/adapter';
@@ -190,11 +191,13 @@ export class VirtualLab {
       pusherOffset: setup.robot.pusherOffset,
     });
     const world = await LabWorld.create(scene, adapter, config.world);
-    // A gripper's tool x axis points along its forward direction; a pusher's orientation is any
-    // that points the tool down.
-    const toolDown: Vec3 = scene.gripper
-      ? vectorFromRotation(adapter.toolDownAt(scene.gripper.pose.theta))
-      : [0, Math.PI, 0];
+    // A turning tool's x axis points along its forward direction (a gripper's); a tool that keeps
+    // its orientation may point down any way.
+    const tool = endEffectorOf(scene);
+    const toolDown: Vec3 =
+      tool.slots.yaw === undefined
+        ? [0, Math.PI, 0]
+        : vectorFromRotation(adapter.toolDownAt(tool.start[tool.slots.yaw]!));
     const homePose: Pose6 = [
       ...adapter.toolPosition({ ...robotStart(scene), z: TIP_HEIGHT }, toolDown),
       ...toolDown,
@@ -224,7 +227,7 @@ export class VirtualLab {
       positionRange: config.gripper.positionRange,
     });
     const fingers = world.fingers;
-    if (scene.gripper && fingers) gripper.attachFingers(fingers, scene.gripper.maxOpening);
+    if (fingers) gripper.attachFingers(fingers, fingers.maxOpening);
     const natnet = new VirtualNatNetServer({
       rigidBodies: sceneRigidBodies(scene),
       rateHz: config.mocap.rateHz,
@@ -265,7 +268,7 @@ export class VirtualLab {
     this.world.setTool({ pose: this.homePose, velocity: [0, 0, 0] });
     this.world.placeScene();
     const fingers = this.world.fingers;
-    if (this.scene.gripper && fingers) this.gripper.attachFingers(fingers, this.scene.gripper.maxOpening);
+    if (fingers) this.gripper.attachFingers(fingers, fingers.maxOpening);
     await this.natnet.nextFrameSent();
   }
 

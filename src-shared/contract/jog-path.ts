@@ -11,7 +11,7 @@
  * nearer the table edge than the setup's workspace margin is refused: a run's supervisor keeps
  * the tool that far inside the edge, and a pusher at the edge pushes objects off the table.
  */
-import { gripperParts, partCorners } from './gripper-geometry';
+import { endEffectorOf, type ToolEntries } from './end-effector/registry';
 import { guardShape, pointGap, segmentGap, type PlacedShape } from './footprint';
 import type { Vertex } from './polygon';
 import type { Scene } from './scene';
@@ -50,12 +50,9 @@ const mm = (m: number): string => (Math.round(m * 1000) + 0).toFixed(0);
  * The disc the tool sweeps: the pusher's radius, or for a gripper the farthest corner of its
  * palm and fully open fingers from the grasp centre (it may turn while jogged by hand).
  */
-export function toolReach(scene: Pick<Scene, 'pusher' | 'gripper'>): number {
-  if (scene.pusher) return scene.pusher.radius;
-  const g = scene.gripper;
-  if (!g) return 0;
-  const parts = gripperParts(g, { x: 0, y: 0, yaw: 0, opening: g.maxOpening });
-  return Math.max(...parts.flatMap((p) => partCorners(p).map(([x, y]) => Math.hypot(x, y))));
+export function toolReach(scene: ToolEntries): number {
+  const tool = endEffectorOf(scene);
+  return (tool.discRadius ?? 0) + Math.max(0, ...tool.outline.map((p) => Math.hypot(p.x, p.y)));
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { SCENE_LIMITS } from './safety-limits';
-import { outlineProblems, tableRegion } from './table-region';
+import { robotIssues } from './end-effector/scene-checks';
+import { offTableMessage, outlineProblems, tableRegion } from './table-region';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
@@ -134,7 +135,7 @@ export const pusherSchema = z
  * gripper}). Its frame: origin at the grasp centre (midway between the fingers' inner faces and
  * halfway along them), x forward (palm to fingertips), y across (the fingers close along it). The
  * palm lies behind the fingers; the fingers slide symmetrically along y. Everything moves in the
- * table plane, a little above the table, driven by velocities as the pusher is (physics/mjcf.ts).
+ * table plane, a little above the table, driven by velocities as the pusher is (contract/end-effector/parallel-gripper.ts).
  */
 export const gripperSchema = z
   .object({
@@ -286,9 +287,15 @@ export const sceneSchema = z
     name: z.string().min(1),
     description: z.string().optional(),
     table: tableSchema,
-    /** The robot: a pusher (every scene before the gripper) or a gripper, exactly one. */
+    /**
+     * The robot, exactly one: a pusher (every scene before the gripper), a gripper, or a tool of a
+     * kind registered in contract/end-effector/registry.ts, whose fields that kind checks.
+     */
     pusher: pusherSchema.optional(),
     gripper: gripperSchema.optional(),
+    tool: z
+      .looseObject({ kind: z.string().min(1).describe('a registered kind of tool (contract/end-effector)') })
+      .optional(),
     sliders: z
       .array(sliderSchema)
       .min(1, 'needs at least one slider')
@@ -323,8 +330,7 @@ export const sceneSchema = z
         ctx.addIssue({ code: 'custom', path, message: offTableMessage(p, scene.table) });
     };
     scene.sliders.forEach((s, i) => offTable(s.pose, ['sliders', i, 'pose']));
-    if (scene.pusher) offTable(scene.pusher.position, ['pusher', 'position']);
-    robotIssues(scene, ctx);
+    robotIssues(scene, ctx, offTable);
     offTable(scene.goal.center, ['goal', 'center']);
 
     if (!scene.sliders.some((s) => s.id === scene.goal.slider)) {
@@ -335,69 +341,6 @@ export const sceneSchema = z
       });
     }
   });
-
-/**
- * "is off the table" with the bounds the point broke: the coordinates out of the table's extent
- * ("x must be within -0.40..0.40 m"), or, inside the extent but off an outline, the outline's.
- */
-export function offTableMessage(
-  p: { x: number; y: number },
-  table: { size: { x: number; y: number }; outline?: readonly unknown[] | undefined },
-): string {
-  const hx = table.size.x / 2;
-  const hy = table.size.y / 2;
-  // At least two decimals (0.40), as many as the size has up to 0.1 mm (0.3375).
-  const metres = (v: number) => {
-    const [whole, decimals = ''] = String(Number(Math.abs(v).toFixed(4))).split('.');
-    return `${v < 0 ? '-' : ''}${whole}.${decimals.padEnd(2, '0')}`;
-  };
-  const range = (h: number) => `${metres(-h)}..${metres(h)} m`;
-  const out = [
-    ...(Math.abs(p.x) > hx ? [`x must be within ${range(hx)}`] : []),
-    ...(Math.abs(p.y) > hy ? [`y must be within ${range(hy)}`] : []),
-  ];
-  if (out.length > 0) return `is off the table (${out.join(', ')})`;
-  return `is off the table: outside its outline (table.outline; the table spans x ${range(hx)}, y ${range(hy)})`;
-}
-
-/** The robot checks of a scene: one robot, and what a gripper needs. */
-function robotIssues(
-  scene: {
-    pusher?: unknown;
-    gripper?: { pose: { x: number; y: number } } | undefined;
-    goal: { grasp?: true | undefined };
-    limits: { maxYawRate?: number | undefined; maxOpeningSpeed?: number | undefined };
-    table: { size: { x: number; y: number } };
-  },
-  ctx: z.RefinementCtx,
-): void {
-  if (!scene.pusher && !scene.gripper)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['pusher'],
-      message: 'a scene needs a robot: a pusher or a gripper',
-    });
-  if (scene.pusher && scene.gripper)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['gripper'],
-      message: 'a scene has one robot: a pusher or a gripper, not both',
-    });
-  if (scene.goal.grasp && !scene.gripper)
-    ctx.addIssue({ code: 'custom', path: ['goal', 'grasp'], message: 'a grasp goal needs a gripper' });
-  if (!scene.gripper) return;
-  const { x, y } = scene.gripper.pose;
-  if (Math.abs(x) > scene.table.size.x / 2 || Math.abs(y) > scene.table.size.y / 2)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['gripper', 'pose'],
-      message: offTableMessage({ x, y }, scene.table),
-    });
-  for (const field of ['maxYawRate', 'maxOpeningSpeed'] as const) {
-    if (scene.limits[field] === undefined)
-      ctx.addIssue({ code: 'custom', path: ['limits', field], message: 'a gripper scene needs this limit' });
-  }
-}
 
 export type PlanarPose = z.infer<typeof planarPoseSchema>;
 export type Point = z.infer<typeof pointSchema>;
@@ -410,45 +353,6 @@ export type SceneInput = z.input<typeof sceneSchema>;
 export type Integrator = z.infer<typeof integratorSchema>;
 export type Pusher = z.infer<typeof pusherSchema>;
 export type Gripper = z.infer<typeof gripperSchema>;
-export type RobotKind = 'pusher' | 'gripper';
-
-export function robotKind(scene: { gripper?: unknown }): RobotKind {
-  return scene.gripper ? 'gripper' : 'pusher';
-}
-
-/** Where the robot starts in the table plane: the pusher's position or the gripper's grasp centre. */
-export function robotStart(scene: Pick<Scene, 'pusher' | 'gripper'>): Point {
-  const p = scene.pusher?.position ?? scene.gripper?.pose;
-  if (!p) throw new Error('a scene needs a robot: a pusher or a gripper');
-  return { x: p.x, y: p.y };
-}
-
-/**
- * The scene's pusher, for the parts that know only the pusher (the coarse models, the lab, the
- * console's drawing); a gripper scene is refused with what refused it.
- */
-export function requirePusher(scene: Pick<Scene, 'name' | 'pusher'>, user: string): Pusher {
-  if (!scene.pusher)
-    throw new Error(`scene "${scene.name}": its robot is a gripper; ${user} knows only the pusher`);
-  return scene.pusher;
-}
-
-/** The robot's translational, yaw and opening speed limits (the last two for a gripper only). */
-export interface ControlLimits {
-  /** m/s */
-  maxSpeed: number;
-  /** rad/s, gripper only */
-  maxYawRate?: number;
-  /** m/s, gripper only */
-  maxOpeningSpeed?: number;
-}
-
-export function controlLimits(scene: Pick<Scene, 'gripper' | 'limits'>): ControlLimits {
-  const { maxPusherSpeed, maxYawRate, maxOpeningSpeed } = scene.limits;
-  if (!scene.gripper) return { maxSpeed: maxPusherSpeed };
-  // The schema requires both for a gripper scene.
-  return { maxSpeed: maxPusherSpeed, maxYawRate: maxYawRate!, maxOpeningSpeed: maxOpeningSpeed! };
-}
 
 /** Radius of the smallest circle about the body origin that contains the shape's footprint. */
 export function boundingRadius(shape: Shape): number {

@@ -6,10 +6,11 @@
  *     robot velocities,
  *     slider_0 vx, vy, omega, ..., slider_{n-1} vx, vy, omega ]
  *
- * The robot is the pusher, q_R = (x, y), length 4 + 6n for n sliders, or the gripper (WAFR 2018
- * Sec. 4), q_R = (x, y, yaw, opening) of its grasp centre (contract/scene.ts gripperSchema) with
- * velocities (vx, vy, yaw rate, opening speed), length 8 + 6n. The robot's velocities are also
- * its controls: a control has one entry per robot DOF (`robotDofs`). Positions in metres, angles
+ * The robot's entries are its tool's (contract/end-effector: `slots`): the pusher's q_R = (x, y),
+ * length 4 + 6n for n sliders, the parallel gripper's (WAFR 2018 Sec. 4) q_R = (x, y, yaw,
+ * opening) of its grasp centre with velocities (vx, vy, yaw rate, opening speed), length 8 + 6n.
+ * The robot's velocities are also its controls: a control has one entry per robot DOF
+ * (`robotDofs`). Positions in metres, angles
  * in radians (counter-clockwise about the table z axis), velocities in m/s and rad/s, all in the
  * table frame.
  *
@@ -17,14 +18,17 @@
  * circle: differences are wrapped to (-pi, pi] so that 3.13 rad and -3.13 rad differ by 0.02 rad,
  * not by 6.26 rad.
  */
-import { robotKind, type RobotKind } from './scene';
+import type { ToolSlots } from './end-effector/end-effector';
+import { GRIPPER_OPENING, GRIPPER_SLOTS, GRIPPER_YAW } from './end-effector/parallel-gripper';
+import { PUSHER_SLOTS } from './end-effector/pusher';
+import { endEffectorOf, type ToolEntries } from './end-effector/registry';
 
 export type State = Float64Array;
 
 /**
  * A control: the robot's joint velocities held for one control duration (WAFR 2018 Sec. 4,
- * u = dq_R/dt), one entry per robot DOF in the state's order: (vx, vy) m/s for the pusher,
- * (vx, vy, yaw rate, opening speed) in m/s, rad/s, m/s for the gripper.
+ * u = dq_R/dt), one entry per robot DOF in the state's order (its tool's `slots.velocities`): (vx,
+ * vy) m/s for the pusher, (vx, vy, yaw rate, opening speed) in m/s, rad/s, m/s for the gripper.
  */
 export type Control = readonly number[];
 
@@ -44,25 +48,26 @@ export class StateLayout {
   readonly size: number;
   /** Offset of the velocity half of the state. */
   readonly velocityOffset: number;
-  /** Indices that hold angles (gripper yaw, slider theta); velocities are never wrapped. */
+  /** Indices that hold angles (the tool's, e.g. the gripper's yaw; slider theta); velocities are never wrapped. */
   readonly angleIndices: readonly number[];
   readonly names: readonly string[];
   /** Robot DOFs: 2 for the pusher (x, y), 4 for the gripper (x, y, yaw, opening); the control's length. */
   readonly robotDofs: number;
+  /** The tool's word in the state's names ("pusher", "gripper"). */
+  readonly robot: string;
 
   constructor(
     readonly sliderIds: readonly string[],
-    readonly robot: RobotKind = 'pusher',
+    readonly tool: ToolSlots = PUSHER_SLOTS,
   ) {
     const n = sliderIds.length;
-    const r = ROBOT_NAMES[robot];
+    const r = tool;
+    const robot = r.name;
+    this.robot = robot;
     this.robotDofs = r.positions.length;
     this.velocityOffset = this.robotDofs + 3 * n;
     this.size = 2 * this.velocityOffset;
-    this.angleIndices = [
-      ...(robot === 'gripper' ? [GRIPPER_YAW] : []),
-      ...sliderIds.map((_, i) => this.posOffset(i) + 2),
-    ];
+    this.angleIndices = [...tool.angles, ...sliderIds.map((_, i) => this.posOffset(i) + 2)];
     const names = r.positions.map((q) => `${robot}.${q}`);
     for (const id of sliderIds) names.push(`${id}.x`, `${id}.y`, `${id}.theta`);
     names.push(...r.velocities.map((q) => `${robot}.${q}`));
@@ -114,9 +119,9 @@ export class StateLayout {
     }
   }
 
-  /** The gripper's pose and opening (a gripper layout only). */
+  /** The parallel gripper's pose and opening (its layout only). */
   gripperPose(s: State): { x: number; y: number; yaw: number; opening: number } {
-    if (this.robot !== 'gripper') throw new Error('the robot is a pusher, not a gripper');
+    if (this.tool !== GRIPPER_SLOTS) throw new Error(`the robot is a ${this.robot}, not a gripper`);
     return { x: s[0]!, y: s[1]!, yaw: s[GRIPPER_YAW]!, opening: s[GRIPPER_OPENING]! };
   }
 
@@ -205,37 +210,22 @@ export function wrapAngle(a: number): number {
   return r;
 }
 
-/** Index of the gripper's yaw and opening in the state (and in its controls). */
-export const GRIPPER_YAW = 2;
-export const GRIPPER_OPENING = 3;
-
-const ROBOT_NAMES: Record<RobotKind, { positions: string[]; velocities: string[] }> = {
-  pusher: { positions: ['x', 'y'], velocities: ['vx', 'vy'] },
-  gripper: { positions: ['x', 'y', 'yaw', 'opening'], velocities: ['vx', 'vy', 'omega', 'vopening'] },
-};
-
-export function layoutForScene(scene: {
-  sliders: readonly { id: string }[];
-  gripper?: unknown;
-}): StateLayout {
+export function layoutForScene(scene: ToolEntries & { sliders: readonly { id: string }[] }): StateLayout {
   return new StateLayout(
     scene.sliders.map((s) => s.id),
-    robotKind(scene),
+    endEffectorOf(scene).slots,
   );
 }
 
 /** The scene's initial state: everything at rest at its initial pose. */
-export function initialState(scene: {
-  pusher?: { position: { x: number; y: number } } | undefined;
-  gripper?: { pose: { x: number; y: number; theta: number }; opening: number } | undefined;
-  sliders: readonly { id: string; pose: { x: number; y: number; theta: number } }[];
-}): State {
+export function initialState(
+  scene: ToolEntries & { sliders: readonly { id: string; pose: { x: number; y: number; theta: number } }[] },
+): State {
   const layout = layoutForScene(scene);
   const s = layout.create();
-  const { pusher, gripper } = scene;
-  if (gripper)
-    layout.setRobot(s, [gripper.pose.x, gripper.pose.y, wrapAngle(gripper.pose.theta), gripper.opening]);
-  else if (pusher) layout.setPusher(s, pusher.position.x, pusher.position.y);
+  const q = [...endEffectorOf(scene).start];
+  for (const j of layout.tool.angles) q[j] = wrapAngle(q[j]!);
+  layout.setRobot(s, q);
   scene.sliders.forEach((sl, i) => layout.setSlider(s, i, sl.pose));
   return s;
 }

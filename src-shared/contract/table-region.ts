@@ -127,3 +127,27 @@ export function outlineProblems(table: TableShape): OutlineProblem[] {
   }
   return problems;
 }
+
+/**
+ * "is off the table" with the bounds the point broke: the coordinates out of the table's extent
+ * ("x must be within -0.40..0.40 m"), or, inside the extent but off an outline, the outline's.
+ */
+export function offTableMessage(
+  p: { x: number; y: number },
+  table: { size: { x: number; y: number }; outline?: readonly unknown[] | undefined },
+): string {
+  const hx = table.size.x / 2;
+  const hy = table.size.y / 2;
+  // At least two decimals (0.40), as many as the size has up to 0.1 mm (0.3375).
+  const metres = (v: number) => {
+    const [whole, decimals = ''] = String(Number(Math.abs(v).toFixed(4))).split('.');
+    return `${v < 0 ? '-' : ''}${whole}.${decimals.padEnd(2, '0')}`;
+  };
+  const range = (h: number) => `${metres(-h)}..${metres(h)} m`;
+  const out = [
+    ...(Math.abs(p.x) > hx ? [`x must be within ${range(hx)}`] : []),
+    ...(Math.abs(p.y) > hy ? [`y must be within ${range(hy)}`] : []),
+  ];
+  if (out.length > 0) return `is off the table (${out.join(', ')})`;
+  return `is off the table: outside its outline (table.outline; the table spans x ${range(hx)}, y ${range(hy)})`;
+}

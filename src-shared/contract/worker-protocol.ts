@@ -40,7 +40,16 @@ export const fineJobSchema = z.object({
 export type FineJob = z.infer<typeof fineJobSchema>;
 
 export const toWorkerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('scene'), sceneKey: z.string(), scene: sceneSchema }),
+  z.object({
+    type: z.literal('scene'),
+    sceneKey: z.string(),
+    scene: sceneSchema,
+    /**
+     * The module that registers the scene's tool when it is not built in
+     * (contract/end-effector/registry.ts toolModuleOf): the worker imports it before compiling.
+     */
+    toolModule: z.string().optional(),
+  }),
   z.object({ type: z.literal('jobs'), jobs: z.array(fineJobSchema).min(1) }),
   /** Frees a scene's compiled model (a long-lived pool keeps only the scenes used last). */
   z.object({ type: z.literal('forget'), sceneKey: z.string() }),

@@ -18,7 +18,8 @@
  * projection, which is the best a kinematic model can do. Several sliders are each treated
  * independently against the pusher.
  */
-import { requirePusher, type Scene } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import type { State, StateLayout } from '#contract/state';
 import { layoutForScene, wrapAngle } from '#contract/state';
 import { closestPoint, firstTouch, footprintOf, type Footprint } from './geometry2d';
@@ -40,7 +41,7 @@ export class AnalyticalCoarseModel {
     this.layout = layoutForScene(scene);
     this.footprints = scene.sliders.map((s) => footprintOf(s.shape));
     this.params = {
-      pusherRadius: requirePusher(scene, 'the analytical coarse model').radius,
+      pusherRadius: pusherRadius(scene, 'the analytical coarse model'),
       kOmega: scene.coarse.kOmega,
       maxOmega: scene.coarse.maxOmega,
     };

@@ -9,8 +9,8 @@
 import loadMujoco from '@mujoco/mujoco';
 import type { Scene } from '#contract/scene';
 import type { Control, State, StateLayout } from '#contract/state';
-import { GRIPPER_YAW, layoutForScene, wrapAngle } from '#contract/state';
-import { GRIPPER_JOINTS, gripperReach } from './gripper-mjcf';
+import { endEffectorOf } from '#contract/end-effector/registry';
+import { layoutForScene, wrapAngle } from '#contract/state';
 import { restHeight, sceneToMjcf } from './mjcf';
 
 export type MujocoModule = Awaited<ReturnType<typeof loadMujoco>>;
@@ -104,22 +104,11 @@ export class FineModel {
       joints: names.map(jointAddress),
       noiseScale,
     });
-    // The gripper's yaw noise is drawn in m/s like the rest and turned into the yaw rate that moves
-    // its farthest point that fast (the noise model's |u| combines the inputs the same way:
-    // planning/execution-world.ts); each finger takes half of the opening's.
-    this.robot = scene.gripper
-      ? [
-          dof([GRIPPER_JOINTS.x]),
-          dof([GRIPPER_JOINTS.y]),
-          dof([GRIPPER_JOINTS.yaw], 1 / gripperReach(scene.gripper)),
-          dof(GRIPPER_JOINTS.fingers),
-        ]
-      : [dof(['pusher_x']), dof(['pusher_y'])];
-    this.robotJoint = mj.mj_name2id(
-      model,
-      mj.mjtObj.mjOBJ_JOINT.value,
-      scene.gripper ? GRIPPER_JOINTS.x : 'pusher_x',
-    );
+    // Each DOF's noise scale is its tool's (a turning DOF's noise is drawn in m/s like the rest);
+    // a DOF over several joints (the gripper's fingers) gives each an equal share.
+    const tool = endEffectorOf(scene);
+    this.robot = tool.joints.map((names, j) => dof(names, tool.noiseScales[j]));
+    this.robotJoint = mj.mj_name2id(model, mj.mjtObj.mjOBJ_JOINT.value, tool.joints[0]![0]!);
     this.sliders = scene.sliders.map((s) => ({
       ...jointAddress(`slider_${s.id}`),
       restZ: restHeight(s.shape),
@@ -226,7 +215,7 @@ export class FineModel {
         q += qpos[a.qpos]!;
         v += qvel[a.qvel]!;
       }
-      out[j] = j === GRIPPER_YAW && layout.robot === 'gripper' ? wrapAngle(q) : q;
+      out[j] = layout.tool.angles.includes(j) ? wrapAngle(q) : q;
       out[layout.velocityOffset + j] = v;
     });
     this.sliders.forEach((a, i) => {

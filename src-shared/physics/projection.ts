@@ -9,7 +9,8 @@
  * than the tolerance. Obstacles take no part: they collide with nothing in the fine model either
  * (mjcf.ts), so a state inside one is a failure for the cost to see, not an infeasibility to hide.
  */
-import { requirePusher, type Scene } from '#contract/scene';
+import { pusherRadius } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import type { State, StateLayout } from '#contract/state';
 import { footprintOf, overlap, type Footprint, type Placed } from './geometry2d';
 
@@ -33,7 +34,7 @@ export function projectionGeometry(scene: Scene): ProjectionGeometry {
   return {
     pusher: {
       kind: 'disc',
-      radius: requirePusher(scene, "the infeasible-state projection (Parareal's)").radius,
+      radius: pusherRadius(scene, "the infeasible-state projection (Parareal's)"),
     },
     sliders: scene.sliders.map((s) => footprintOf(s.shape)),
   };

@@ -6,8 +6,8 @@
  * A bound, from the scene, the state and the control alone:
  * - the robot follows its commanded velocity (velocity actuators of gain mass / timestep,
  *   mjcf.ts): its reference point moves along the commanded (vx, vy) and turns at the commanded
- *   yaw rate. Its body (the gripper's palm and fingers at full opening as one rectangle, the
- *   pusher's disc) is placed at times along the control close enough that no point of it moves
+ *   yaw rate. Its body (its tool's envelope: the gripper's palm and fingers at full opening as one
+ *   rectangle, the pusher's disc) is placed at times along the control close enough that no point of it moves
  *   more than `SAMPLE_TRAVEL` between two; an object whose footprint comes within half that plus
  *   `REACH_MARGIN` (contact lag, soft-contact penetration, the actuators' first steps from the
  *   state's own velocity) of one of them is reached;
@@ -24,10 +24,10 @@
  * A stochastic execution (TAMPC's samples) also kicks the robot's velocity at every step: its
  * drawn kicks widen the robot's speed and its swept region (noiseReach below).
  */
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
-import { GRIPPER_YAW, layoutForScene, type Control, type State } from '#contract/state';
-import { footprintOf, footprintReach, overlap, type Footprint, type Placed } from './geometry2d';
-import { gripperReach } from './gripper-mjcf';
+import { layoutForScene, type Control, type State } from '#contract/state';
+import { footprintOf, footprintReach, overlap, type Placed } from './geometry2d';
 
 /** Slack on the robot's swept region (m): contact lag, penetration, the actuators' first steps. */
 export const REACH_MARGIN = 0.01;
@@ -38,44 +38,6 @@ export const KNOCK = 2.5;
 /** An object slower than this (centre speed, and rim speed of its turning; m/s) is at rest. */
 export const REST_SPEED = 1e-3;
 const GRAVITY = 9.81;
-
-/**
- * The robot's body seen from above, about its reference point, as one footprint: the gripper's
- * palm and both fingers at full opening (a rectangle from the palm's back to the fingertips, the
- * palm's width or the open fingers', whichever is wider; `offset` is its centre ahead of the grasp
- * centre along the hand), the pusher's disc.
- */
-export function robotFootprint(scene: Pick<Scene, 'gripper' | 'pusher'>): {
-  footprint: Footprint;
-  offset: number;
-} {
-  const g = scene.gripper;
-  if (g) {
-    const back = g.finger.length / 2 + g.palm.depth;
-    const front = g.finger.length / 2;
-    return {
-      footprint: {
-        kind: 'rect',
-        hx: (back + front) / 2,
-        hy: Math.max(g.palm.width / 2, g.maxOpening / 2 + g.finger.thickness),
-      },
-      offset: (front - back) / 2,
-    };
-  }
-  if (!scene.pusher) throw new Error('a scene needs a robot to reach anything');
-  return { footprint: { kind: 'disc', radius: scene.pusher.radius }, offset: 0 };
-}
-
-/** The robot's body's reach about its reference point (m): its turning radius. */
-function robotRadius(scene: Pick<Scene, 'gripper' | 'pusher'>): number {
-  const body = robotFootprint(scene);
-  return footprintReach(body.footprint) + Math.abs(body.offset);
-}
-
-/** The fastest any point of the robot moves at velocity v: translation, turning at its radius, each finger at half the opening speed. */
-function pointSpeed(gripper: boolean, radius: number, v: ArrayLike<number>): number {
-  return Math.hypot(v[0]!, v[1]!) + (gripper ? Math.abs(v[GRIPPER_YAW]!) * radius + Math.abs(v[3]!) / 2 : 0);
-}
 
 /** What a phase's process noise adds to the robot's motion: its points' speed (m/s) and its drift off the commanded path (m). */
 export interface NoiseReach {
@@ -97,27 +59,26 @@ export interface NoiseReach {
  * position moves with the corrected velocity, so the true drift is smaller still).
  */
 export function noiseReach(
-  scene: Pick<Scene, 'gripper' | 'pusher' | 'fine'>,
+  scene: ToolEntries & Pick<Scene, 'fine'>,
   values: ArrayLike<number>,
   from: number,
   steps: number,
   stride: number,
   stepTime: number,
 ): NoiseReach {
-  const gripper = scene.gripper !== undefined;
-  const radius = robotRadius(scene);
-  // A kick's yaw value is a speed at the gripper's reach (fine-model.ts), a turn rate of value / reach.
-  const yawScale = scene.gripper ? 1 / gripperReach(scene.gripper) : 1;
+  const tool = endEffectorOf(scene);
+  const dofs = tool.slots.positions.length;
+  // A kick's value is in m/s; its DOF's noise scale makes it the DOF's velocity (fine-model.ts).
+  const scales = tool.noiseScales;
   const c = scene.fine.integrator === 'Euler' ? 0 : 0.5;
-  const kick = [0, 0, 0, 0];
+  const kick = new Array<number>(dofs).fill(0);
   let error = 0;
   let speed = 0;
   let drift = 0;
   for (let k = 0; k < steps; k++) {
     const at = from + k * stride;
-    for (let d = 0; d < (gripper ? 4 : 2); d++) kick[d] = values[at + d]!;
-    kick[GRIPPER_YAW] = gripper ? kick[GRIPPER_YAW]! * yawScale : 0;
-    error = c * error + pointSpeed(gripper, radius, kick);
+    for (let d = 0; d < dofs; d++) kick[d] = values[at + d]! * scales[d]!;
+    error = c * error + tool.pointSpeed(kick);
     speed = Math.max(speed, error);
     drift += error * stepTime;
   }
@@ -130,19 +91,18 @@ export function noiseReach(
  * kicks to the robot (noiseReach), which widen its speed and its swept region.
  */
 export function reachableSliders(
-  scene: Pick<Scene, 'gripper' | 'pusher' | 'sliders' | 'table'>,
+  scene: ToolEntries & Pick<Scene, 'sliders' | 'table'>,
   x: State,
   u: Control,
   dt: number,
   noise: NoiseReach = { speed: 0, drift: 0 },
 ): boolean[] {
   const layout = layoutForScene(scene);
-  const gripper = layout.robot === 'gripper';
-  const body = robotFootprint(scene);
-  const radius = robotRadius(scene);
+  const tool = endEffectorOf(scene);
+  const body = tool.envelope;
   const v0 = layout.robotVelocity(x);
   // The state's own velocity counts while the actuators bring it to u; the noise's kicks on top.
-  const robotSpeed = Math.max(pointSpeed(gripper, radius, u), pointSpeed(gripper, radius, v0)) + noise.speed;
+  const robotSpeed = Math.max(tool.pointSpeed(u), tool.pointSpeed(v0)) + noise.speed;
   const travel = robotSpeed * dt;
 
   const n = layout.sliderCount;
@@ -169,8 +129,8 @@ export function reachableSliders(
   const samples = Math.max(1, Math.ceil(travel / SAMPLE_TRAVEL));
   // The noise's drift moves the body off the commanded path by at most noise.drift.
   const slack = travel / samples / 2 + REACH_MARGIN + noise.drift;
-  const yaw0 = gripper ? x[GRIPPER_YAW]! : 0;
-  const yawRate = gripper ? u[GRIPPER_YAW]! : 0;
+  const yaw0 = tool.slots.yaw === undefined ? 0 : x[tool.slots.yaw]!;
+  const yawRate = tool.slots.yaw === undefined ? 0 : u[tool.slots.yaw]!;
   for (let k = 0; k <= samples; k++) {
     const t = (k / samples) * dt;
     const yaw = yaw0 + yawRate * t;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { StateLayout } from '#contract/state';
+import { GRIPPER_SLOTS } from '#contract/end-effector/parallel-gripper';
 import { bindingFromScene, type MocapSnapshot } from '../../src-main/mocap/scene-binding';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import { referenceScene } from '../helpers/scenes';
@@ -13,7 +14,7 @@ import { referenceScene } from '../helpers/scenes';
 const scene = referenceScene('wafr-clutter');
 const layout = new StateLayout(
   scene.sliders.map((s) => s.id),
-  'gripper',
+  GRIPPER_SLOTS,
 );
 
 /** One frame with every body of the scene at yaw `yaw` (Z-up, identity calibration). */

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseControls } from '../../src-main/cli/controls';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import { controlLimits, type Scene } from '#contract/scene';
+import { controlLimits } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { initialState, type Control, type State } from '#contract/state';
 import { FinePool } from '../../src-main/parareal/fine-pool';
 import { assertModelFitsRobot } from '../../src-main/parareal/predictor';
@@ -217,9 +218,10 @@ describe('the 4-input control space', () => {
 
   it('combines the four inputs into the speed of a point of the gripper for the noise', () => {
     expect(controlMagnitude([0.03, 0.04])).toBeCloseTo(0.05, 15);
-    expect(controlMagnitude([0, 0, 2, 0], 0.1)).toBeCloseTo(0.2, 15);
-    expect(controlMagnitude([0, 0, 0, 0.1], 0.1)).toBeCloseTo(0.05, 15);
-    expect(() => controlMagnitude([0, 0, 1, 0])).toThrow(/reach/);
+    const gripper = [1, 1, 0.1, 1 / 2];
+    expect(controlMagnitude([0, 0, 2, 0], gripper)).toBeCloseTo(0.2, 15);
+    expect(controlMagnitude([0, 0, 0, 0.1], gripper)).toBeCloseTo(0.05, 15);
+    expect(() => controlMagnitude([0, 0, 1, 0])).toThrow(/speed scales/);
   });
 
   it('validates a task against its scene, naming the field', () => {

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Scene } from '#contract/scene';
+import { gripperParts, partCorners, type GripperPose } from '#contract/gripper-geometry';
 import {
   drawTable,
   FINGER_FILL,
-  gripperOutline,
   TARGET_COLOUR,
   type LiveOverlay,
 } from '../../src-renderer/src/lib/draw-table';
@@ -18,6 +18,8 @@ import { referenceScene } from '../helpers/scenes';
 
 const scene: Scene = referenceScene('wafr-clutter');
 const g = scene.gripper!;
+/** The gripper's parts, each as its four corners in the table frame. */
+const gripperOutline = (p: GripperPose): [number, number][][] => gripperParts(g, p).map(partCorners);
 const none: LiveOverlay = { step: null, state: null, executedPath: [], showRollouts: false };
 
 function draw(overlay: Partial<LiveOverlay> = {}) {
@@ -51,7 +53,7 @@ function state(gripper: [number, number, number, number], sliders: [number, numb
 describe('the table view of a gripper scene', () => {
   it("draws the palm and both fingers at the scene's start when nothing is measured", () => {
     const { ctx, t } = draw();
-    const [palm, left, right] = gripperOutline(g, {
+    const [palm, left, right] = gripperOutline({
       x: g.pose.x,
       y: g.pose.y,
       yaw: g.pose.theta,
@@ -89,7 +91,7 @@ describe('the table view of a gripper scene', () => {
       ],
     );
     const { ctx, t } = draw({ state: s });
-    const [palm, left, right] = gripperOutline(g, { x: 0.1, y: -0.05, yaw: Math.PI / 2, opening: 0.06 });
+    const [palm, left, right] = gripperOutline({ x: 0.1, y: -0.05, yaw: Math.PI / 2, opening: 0.06 });
     expectCorners(polygons(ctx, '#ef6c00')[0], palm!, t);
     const fingers = polygons(ctx, FINGER_FILL);
     expectCorners(fingers[0], left!, t);

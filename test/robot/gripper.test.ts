@@ -7,8 +7,8 @@ import {
   GripperFaultError,
   GripperUnavailableError,
   RobotiqGripper,
-  type GripperStopReason,
 } from '../../src-main/robot/gripper';
+import type { GripperStopReason } from '../../src-main/robot/finger-device';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -9,10 +9,11 @@ import { RobotPlant } from '../../src-main/run/robot-plant';
 import {
   Supervisor,
   type Decision,
-  type GripperSupervision,
+  type HandSupervision,
   type SupervisedRobot,
 } from '../../src-main/safety/supervisor';
-import { footprintReach, gripperFootprint, workspaceFor } from '../../src-main/safety/workspace';
+import { parallelGripper } from '#contract/end-effector/parallel-gripper';
+import { footprintReach, workspaceFor } from '../../src-main/safety/workspace';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('wafr-clutter');
@@ -58,8 +59,8 @@ function gripperRun(o: { fingersRefuse?: boolean; pose?: number[] } = {}) {
     sendTwist: (vx, vy, _a, yaw) => wire.push({ kind: 'twist', vx, vy, yawRate: yaw?.rate ?? 0 }),
     stop: () => wire.push({ kind: 'stop' }),
   };
-  const footprint = gripperFootprint(g);
-  const gripper: GripperSupervision = {
+  const footprint = parallelGripper(g).outline;
+  const hand: HandSupervision = {
     maxYawRate: 1,
     maxOpeningSpeed: 0.1,
     yawAcceleration: 0.5 / footprintReach(footprint),
@@ -81,7 +82,7 @@ function gripperRun(o: { fingersRefuse?: boolean; pose?: number[] } = {}) {
     workspace: workspaceFor(scene.table, 0.03, [0, 0.02]),
     maxSpeed: 0.25,
     acceleration: 0.5,
-    gripper,
+    hand,
     now: () => t,
   });
   const decisions: Decision[] = [];

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GRIPPER_OPENING, GRIPPER_YAW } from '#contract/state';
+import { GRIPPER_OPENING, GRIPPER_YAW } from '#contract/end-effector/parallel-gripper';
 import {
   ObjectStatus,
   openingAt,

@@ -1,11 +1,11 @@
 /** `parapush predict`: one control sequence through coarse, fine or Parareal on the worker pool. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
-import { robotKind } from '#contract/scene';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import { initialState, layoutForScene, type Tolerance } from '#contract/state';
 import { FinePool } from '../../parareal/fine-pool';
 import { realWorldSpread } from '../../parareal/parareal';
-import { createPredictor, parsePredictionModel } from '../../parareal/predictor';
+import { coarseModelled, createPredictor, parsePredictionModel } from '../../parareal/predictor';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { loadCoarseModel } from '../../planning/coarse-models';
 import { parseControls, parseDuration } from '../controls';
@@ -109,18 +109,18 @@ export function registerPredictCommand(program: Command): void {
       }
       const pool = new FinePool(opts.workers ? { workers: positiveInt('--workers', opts.workers) } : {});
       try {
-        // A gripper scene has no coarse model (createPredictor says so unless the model is fine).
-        const coarse = scene.gripper
-          ? undefined
-          : await coarseModelForCli(
+        // A tool the coarse models do not model (a gripper) has none (createPredictor says so
+        // unless the model is fine).
+        const coarse = coarseModelled(endEffectorOf(scene))
+          ? await coarseModelForCli(
               scene,
               opts.coarse as CoarseModelKind,
               opts.learnedModel ? { learnedModelDir: opts.learnedModel } : {},
-            );
+            )
+          : undefined;
         const predictor = createPredictor(scene, pool, model, { dt, ...(coarse ? { coarse } : {}) });
         const result = await predictor.predict({ x0: initialState(scene), controls: [controls] });
         const seq = result.sequences[0]!;
-        const ids = scene.sliders.map((s) => s.id);
         if (opts.json) {
           const iterationsOut = seq.iterates.map((states, k) => ({
             k: model.kind === 'fine' ? 0 : k,
@@ -139,7 +139,7 @@ export function registerPredictCommand(program: Command): void {
               ? `  (largest change ${(change.translation * 1000).toFixed(2)} mm / ${((change.rotation * 180) / Math.PI).toFixed(2)} deg)`
               : '';
             process.stdout.write(
-              `${label}${changeText}\n${formatStates(ids, states, false, robotKind(scene))}\n`,
+              `${label}${changeText}\n${formatStates(layoutForScene(scene), states, false)}\n`,
             );
           });
           const t = result.timing;

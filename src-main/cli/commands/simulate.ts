@@ -1,8 +1,7 @@
 /** `parapush simulate`: roll a control sequence out with the fine (MuJoCo) or the coarse model. */
 import type { Command } from 'commander';
 import { loadSceneFile } from '../../common/config-files';
-import { robotKind } from '#contract/scene';
-import { initialState, type State } from '#contract/state';
+import { initialState, layoutForScene, type State } from '#contract/state';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import { FineModel } from '#physics/fine-model';
 import { parseControls, parseDuration } from '../controls';
@@ -37,8 +36,7 @@ export function registerSimulateCommand(program: Command): void {
       } else {
         throw new UsageError(`--model: expected fine or coarse, got "${opts.model}"`);
       }
-      const layout = scene.sliders.map((s) => s.id);
-      process.stdout.write(formatStates(layout, states, opts.json === true, robotKind(scene)));
+      process.stdout.write(formatStates(layoutForScene(scene), states, opts.json === true));
     });
 }
 

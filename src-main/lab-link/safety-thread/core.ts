@@ -17,7 +17,8 @@
  * out as messages). See docs/safety.md, "The safety thread".
  */
 import { performance } from 'node:perf_hooks';
-import { controlLimits, type Scene } from '#contract/scene';
+import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
+import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { NatNetClient } from '../../mocap/client';
 import { bindingFromScene } from '../../mocap/scene-binding';
@@ -33,10 +34,10 @@ import { sceneGuardFor } from '../../safety/scene-guard';
 import {
   Supervisor,
   type Decision,
-  type GripperSupervision,
+  type HandSupervision,
   type SupervisedRobot,
 } from '../../safety/supervisor';
-import { footprintReach, gripperFootprint, labWorkspace } from '../../safety/workspace';
+import { footprintReach, labWorkspace } from '../../safety/workspace';
 import type { Setup } from '../../calibration/setup-file';
 import {
   toSafetySchema,
@@ -317,7 +318,7 @@ export class SafetyCore {
       calibration: setup.robot.calibration,
       pusherOffset: setup.robot.pusherOffset,
     });
-    const gripper = this.gripperSupervision(scene, adapter, setup.safety.acceleration);
+    const hand = this.handSupervision(scene, adapter, setup.safety.acceleration);
     const supervisor = new Supervisor({
       robot: this.commandStream(d),
       frame: {
@@ -329,7 +330,7 @@ export class SafetyCore {
       guard: sceneGuardFor(scene),
       maxSpeed: controlLimits(scene).maxSpeed,
       acceleration: setup.safety.acceleration,
-      ...(gripper ? { gripper } : {}),
+      ...(hand ? { hand } : {}),
       ...config,
     });
     supervisor.on('decision', (decision) =>
@@ -385,20 +386,21 @@ export class SafetyCore {
    * commands accelerate so that the gripper's farthest point accelerates as fast as the setup
    * lets the tool. The fingers are the Robotiq on the main thread, moved by message.
    */
-  private gripperSupervision(
+  private handSupervision(
     scene: Scene,
     adapter: RobotAdapter,
     acceleration: number,
-  ): GripperSupervision | undefined {
-    if (!scene.gripper) return undefined;
+  ): HandSupervision | undefined {
+    const tool = endEffectorOf(scene);
+    if (!tool.fingers) return undefined;
     const { maxYawRate, maxOpeningSpeed } = controlLimits(scene);
-    const footprint = gripperFootprint(scene.gripper);
+    const footprint = tool.outline;
     const opening = (): number | undefined => this.opening;
     return {
       maxYawRate: maxYawRate!,
       maxOpeningSpeed: maxOpeningSpeed!,
       yawAcceleration: acceleration / footprintReach(footprint),
-      maxOpening: scene.gripper.maxOpening,
+      maxOpening: tool.fingers.maxOpening,
       footprint,
       yawInTable: (p) => adapter.toolYaw(p),
       toolTwist: (vx, vy, yawRate, p) => adapter.toolTwist(vx, vy, yawRate, p),

@@ -387,7 +387,7 @@ function goalKeepOut(spec: TermSpec<'goal-keep-out'>, g: TaskGeometry): CostTerm
 }
 
 function grasp(spec: TermSpec<'grasp'>, g: TaskGeometry): CostTerm {
-  const gripper = g.gripper;
+  const gripper = g.fingers;
   if (!gripper) throw new Error('the grasp cost term needs a gripper scene');
   const L = g.layout;
   return {
@@ -407,7 +407,7 @@ function grasp(spec: TermSpec<'grasp'>, g: TaskGeometry): CostTerm {
  * that brushes it at the end.
  */
 function handClear(spec: TermSpec<'hand-clear'>, g: TaskGeometry): CostTerm {
-  if (!g.gripper) throw new Error('the hand-clear cost term needs a gripper scene');
+  if (!g.fingers) throw new Error('the hand-clear cost term needs a gripper scene');
   return {
     name: spec.term,
     running: ({ next }) => {

@@ -58,13 +58,13 @@ export class MpcPlanner implements Planner {
       approachTarget(geometry, ctx.x, { n: horizon, dt: controlDuration, limits: this.o.optimizer, speed });
     const initial = ctx.previous
       ? shiftControls(ctx.previous)
-      : geometry.gripper
+      : geometry.fingers
         ? approach(this.o.initialSpeed)
         : straightToGoal(geometry, ctx.x, horizon, this.o.initialSpeed);
     // Fresh candidates beside the warm start: approach and push towards the goal, or around either
     // side of the obstacle in the way, slowly and at full speed. Sampling noise alone moves a
     // straight push sideways by centimetres, not the decimetre it takes to get around.
-    const fresh = geometry.gripper
+    const fresh = geometry.fingers
       ? speeds.map(approach)
       : waypoints(geometry, ctx.x, this.o.obstacleClearance).flatMap((target) =>
           speeds.map((speed) => approachAndPush(geometry, ctx.x, horizon, speed, controlDuration, target)),

@@ -20,7 +20,7 @@
  *
  * UAMPC is the same planner with n_min = n_max: only slow pushes are considered.
  */
-import type { ControlLimits } from '#contract/scene';
+import type { ControlLimits } from '#contract/end-effector/end-effector';
 import { type Control } from '#contract/state';
 import type { State } from '#contract/state';
 import { addFineWork, noFineWork } from '../../parareal/parareal';
@@ -89,14 +89,14 @@ export function candidateSequences(
   const dx = geometry.goal.x - p.x;
   const dy = geometry.goal.y - p.y;
   const way = bends ? wayInsideLength(p, geometry.goal, corners) : Math.hypot(dx, dy);
-  const approach = geometry.gripper ? 0 : approachDistance(geometry, x, target);
+  const approach = geometry.fingers ? 0 : approachDistance(geometry, x, target);
   const out: Control[][] = [];
   for (let k = 0; k < o.candidates; k++) {
     const n =
       o.candidates === 1
         ? o.minActions
         : Math.round(((o.maxActions - o.minActions) * k) / (o.candidates - 1)) + o.minActions;
-    if (geometry.gripper) {
+    if (geometry.fingers) {
       out.push(approachTarget(geometry, x, { n, dt: o.controlDuration, limits: o }));
       continue;
     }

@@ -1,8 +1,8 @@
 /**
  * Draws the top-down view: table, goal region, obstacles, sliders, pusher, the executed pusher
- * path, the chosen plan and the predicted trajectory of each Parareal iteration. A gripper scene
- * draws the gripper instead of the pusher (palm and both fingers at its yaw and opening) and, for
- * a grasp goal, marks the target object instead of a goal region. Iterations
+ * path, the chosen plan and the predicted trajectory of each Parareal iteration. The robot is its
+ * tool's parts (contract/end-effector: the pusher's disc, a gripper's palm and both fingers at its
+ * yaw and opening); a grasp goal marks the target object instead of a goal region. Iterations
  * differ by dash pattern and label as well as colour, so they read without colour. A what-if
  * re-plan is drawn beside the plan it is compared with: purple, dashed, round markers. Labels
  * are drawn last, on a halo, and placed clear of each other and of the pusher and the sliders
@@ -10,8 +10,10 @@
  */
 import type { LabSetupView } from '#contract/lab-view';
 import { type PlannerStep } from '#contract/planner-events';
-import { boundingRadius, robotStart, type Gripper, type Scene, type Shape } from '#contract/scene';
-import { gripperParts, partCorners, type GripperPose } from '#contract/gripper-geometry';
+import type { EndEffector } from '#contract/end-effector/end-effector';
+import { endEffectorOf } from '#contract/end-effector/registry';
+import { boundingRadius, type Scene, type Shape } from '#contract/scene';
+import { partCorners } from '#contract/gripper-geometry';
 import { circleBox, placeLabels, type Box, type LabelRequest } from './label-layout';
 import {
   describeLab,
@@ -95,7 +97,8 @@ export function drawTable(
   }
 
   const sliderCount = scene.sliders.length;
-  const dofs = scene.gripper ? 4 : 2;
+  const tool = endEffectorOf(scene);
+  const dofs = tool.slots.positions.length;
   const state = overlay.state && overlay.state.length >= dofs + 3 * sliderCount ? overlay.state : null;
   scene.sliders.forEach((s, i) => {
     const pose = state ? poseAt(state, i, dofs) : s.pose;
@@ -130,9 +133,7 @@ export function drawTable(
   if (overlay.whatIf) drawWhatIf(ctx, t, overlay.whatIf, pathLabels);
 
   labels.push(
-    scene.gripper
-      ? drawGripper(ctx, t, scene.gripper, gripperPoseOf(scene.gripper, state), avoid)
-      : drawPusher(ctx, t, scene, state, avoid),
+    drawTool(ctx, t, tool, state ?? tool.start, avoid),
     ...sceneLabels,
     ...pathLabels,
     ...labLabels,
@@ -142,28 +143,6 @@ export function drawTable(
   return t;
 }
 
-/** The pusher: a disc at its measured position (the state's first two entries) or its start. */
-function drawPusher(
-  ctx: CanvasRenderingContext2D,
-  t: ViewTransform,
-  scene: Scene,
-  state: number[] | null,
-  avoid: Box[],
-): LabelRequest {
-  const pusher = state ? { x: state[0]!, y: state[1]! } : robotStart(scene);
-  const [ux, uy] = toCanvas(t, pusher.x, pusher.y);
-  const radius = Math.max(3, (scene.pusher?.radius ?? 0) * t.scale);
-  ctx.fillStyle = PUSHER_FILL;
-  ctx.strokeStyle = ROBOT_STROKE;
-  ctx.lineWidth = 2;
-  ctx.beginPath();
-  ctx.arc(ux, uy, radius, 0, 2 * Math.PI);
-  ctx.fill();
-  ctx.stroke();
-  avoid.push(circleBox(ux, uy, radius));
-  return { text: 'pusher', anchor: [ux, uy], offset: [0, -radius - 10], colour: ROBOT_STROKE };
-}
-
 const PUSHER_FILL = '#ef6c00';
 const ROBOT_STROKE = '#3e2723';
 /** The gripper's fingers: darker than its palm, so the opening reads at a glance. */
@@ -171,55 +150,62 @@ export const FINGER_FILL = '#bf360c';
 /** The target of a grasp goal: its ring and label. */
 export const TARGET_COLOUR = '#c62828';
 
-/** The gripper's pose from a measured state (x, y, yaw, opening first), else the scene's start. */
-function gripperPoseOf(g: Gripper, state: number[] | null): GripperPose {
-  if (state) return { x: state[0]!, y: state[1]!, yaw: state[2]!, opening: state[3]! };
-  return { x: g.pose.x, y: g.pose.y, yaw: g.pose.theta, opening: g.opening };
-}
-
 /**
- * The gripper's parts seen from above, each as its four corners in the table frame (m): the palm
- * behind the fingers, then the left and right finger (contract/gripper-geometry.ts).
+ * The robot: its tool's parts at configuration q (a measured state's first entries, or the
+ * scene's start), a disc as a circle and a rectangle as its polygon, the first part in the tool's
+ * colour and the rest (a gripper's fingers) darker, so the opening reads at a glance. Returns the
+ * tool's label, above it.
  */
-export function gripperOutline(g: Gripper, p: GripperPose): [number, number][][] {
-  return gripperParts(g, p).map(partCorners);
-}
-
-/** Draws the palm and both fingers as polygons; returns the gripper's label. */
-function drawGripper(
+function drawTool(
   ctx: CanvasRenderingContext2D,
   t: ViewTransform,
-  g: Gripper,
-  pose: GripperPose,
+  tool: EndEffector,
+  q: ArrayLike<number>,
   avoid: Box[],
 ): LabelRequest {
-  const parts = gripperOutline(g, pose);
-  parts.forEach((corners, i) => {
+  const [cx, cy] = toCanvas(t, q[0]!, q[1]!);
+  const boxes: Box[] = [];
+  const points: [number, number][] = [];
+  // The label's height above the reference point: the top of the highest part.
+  let top = Infinity;
+  tool.parts(q).forEach((part, i) => {
     ctx.fillStyle = i === 0 ? PUSHER_FILL : FINGER_FILL;
     ctx.strokeStyle = ROBOT_STROKE;
     ctx.lineWidth = 2;
     ctx.beginPath();
-    corners.forEach(([x, y], k) => {
-      const [px, py] = toCanvas(t, x, y);
-      if (k === 0) ctx.moveTo(px, py);
-      else ctx.lineTo(px, py);
-    });
-    ctx.closePath();
+    const f = part.footprint;
+    if (f.kind === 'disc') {
+      const [ux, uy] = toCanvas(t, part.x, part.y);
+      const radius = Math.max(3, f.radius * t.scale);
+      ctx.arc(ux, uy, radius, 0, 2 * Math.PI);
+      boxes.push(circleBox(ux, uy, radius));
+      top = Math.min(top, uy - cy - radius);
+    } else {
+      partCorners({ x: part.x, y: part.y, theta: part.theta, hx: f.hx, hy: f.hy }).forEach(([x, y], k) => {
+        const [px, py] = toCanvas(t, x, y);
+        points.push([px, py]);
+        if (k === 0) ctx.moveTo(px, py);
+        else ctx.lineTo(px, py);
+      });
+      ctx.closePath();
+    }
     ctx.fill();
     ctx.stroke();
   });
-  const points = parts.flat().map(([x, y]) => toCanvas(t, x, y));
-  const xs = points.map((q) => q[0]);
-  const ys = points.map((q) => q[1]);
-  const box = {
-    x: Math.min(...xs),
-    y: Math.min(...ys),
-    w: Math.max(...xs) - Math.min(...xs),
-    h: Math.max(...ys) - Math.min(...ys),
-  };
-  avoid.push(box);
-  const [cx, cy] = toCanvas(t, pose.x, pose.y);
-  return { text: 'gripper', anchor: [cx, cy], offset: [0, box.y - cy - 10], colour: ROBOT_STROKE };
+  if (points.length > 0) {
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const box = {
+      x: Math.min(...xs),
+      y: Math.min(...ys),
+      w: Math.max(...xs) - Math.min(...xs),
+      h: Math.max(...ys) - Math.min(...ys),
+    };
+    boxes.push(box);
+    top = Math.min(top, box.y - cy);
+  }
+  avoid.push(...boxes);
+  return { text: tool.slots.name, anchor: [cx, cy], offset: [0, top - 10], colour: ROBOT_STROKE };
 }
 
 /** A grasp goal's target: a solid ring around the object, clear of its outline. */

@@ -6,6 +6,8 @@
 import type { Obstacle, Scene, Shape, Slider } from '#contract/scene';
 import { SCENE_LIMITS } from '#contract/safety-limits';
 import { boundingRadius } from '#contract/scene';
+import { robotStart } from '#contract/end-effector/registry';
+import { toolReach } from '#contract/jog-path';
 import { tableRegion } from '#contract/table-region';
 import { plainCopy } from './table-view';
 import { LENGTH_STEP, roundLength } from './units';
@@ -33,8 +35,7 @@ export function freeSpot(scene: Scene, radius: number): { x: number; y: number }
     ...scene.sliders.map((s) => ({ ...s.pose, r: boundingRadius(s.shape) })),
     ...scene.obstacles.map((o) => ({ ...o.pose, r: boundingRadius(o.shape) })),
     { ...scene.goal.center, r: scene.goal.radius },
-    ...(scene.pusher ? [{ ...scene.pusher.position, r: scene.pusher.radius }] : []),
-    ...(scene.gripper ? [{ ...scene.gripper.pose, r: scene.gripper.palm.width / 2 }] : []),
+    { ...robotStart(scene), r: toolReach(scene) },
   ];
   const step = 2 * radius + 0.01;
   const nx = Math.floor(scene.table.size.x / 2 / step);

@@ -2,6 +2,7 @@
  * The scene editor's numeric fields: what each shows (mm, deg, kg, plain) and how a typed
  * value goes back into the SI scene.
  */
+import { moveRobotStart, robotStart } from '#contract/end-effector/registry';
 import type { Scene, Shape } from '#contract/scene';
 import { degFromRad, mFromMm, mmFromM, radFromDeg, roundAngle, roundLength } from './units';
 
@@ -69,16 +70,16 @@ export function sceneFields(scene: Scene): SceneField[] {
       group: 'Pusher',
       label: 'x',
       unit: 'mm',
-      get: (s) => s.pusher?.position.x ?? Number.NaN,
-      set: (s, v) => void (s.pusher && (s.pusher.position.x = v)),
+      get: (s) => robotStart(s).x,
+      set: (s, v) => moveRobotStart(s, { ...robotStart(s), x: v }),
     },
     {
       path: 'pusher.position.y',
       group: 'Pusher',
       label: 'y',
       unit: 'mm',
-      get: (s) => s.pusher?.position.y ?? Number.NaN,
-      set: (s, v) => void (s.pusher && (s.pusher.position.y = v)),
+      get: (s) => robotStart(s).y,
+      set: (s, v) => moveRobotStart(s, { ...robotStart(s), y: v }),
     },
     {
       path: 'pusher.radius',

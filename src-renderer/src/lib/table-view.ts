@@ -2,6 +2,8 @@
  * The top-down view's geometry: table frame (metres, x right, y up, origin at the table centre)
  * to canvas pixels (y down), fitted with a margin, and hit-testing for dragging.
  */
+import { moveRobotStart, robotStart } from '#contract/end-effector/registry';
+import { toolReach } from '#contract/jog-path';
 import type { Scene, Shape } from '#contract/scene';
 import { boundingRadius } from '#contract/scene';
 import { roundLength } from './units';
@@ -71,8 +73,8 @@ function within(x: number, y: number, cx: number, cy: number, r: number): boolea
 
 /** The object under a table-frame point, topmost first (pusher, sliders, obstacles, goal). */
 export function hitTest(scene: Scene, x: number, y: number): DragTarget | null {
-  if (scene.pusher && within(x, y, scene.pusher.position.x, scene.pusher.position.y, scene.pusher.radius))
-    return { kind: 'pusher' };
+  const start = robotStart(scene);
+  if (within(x, y, start.x, start.y, toolReach(scene))) return { kind: 'pusher' };
   const shapeHit = (shape: Shape, p: { x: number; y: number }) =>
     within(x, y, p.x, p.y, boundingRadius(shape));
   const s = scene.sliders.findIndex((sl) => shapeHit(sl.shape, sl.pose));
@@ -90,7 +92,7 @@ export function moveTo(scene: Scene, target: DragTarget, px: number, py: number)
   const y = roundLength(py);
   switch (target.kind) {
     case 'pusher':
-      if (next.pusher) next.pusher.position = { x, y };
+      moveRobotStart(next, { x, y });
       break;
     case 'goal':
       next.goal.center = { x, y };

@@ -1,7 +1,11 @@
 /**
- * The Robotiq 2-finger gripper in the fine model: a planar body (palm) on three joints, x and y
+ * The parallel gripper tool (a gripper scene's robot: WAFR 2018 Sec. 4, q_R = (x, y, yaw,
+ * opening) of its grasp centre; its frame and parts: contract/gripper-geometry.ts), whose fingers
+ * are the Robotiq 2-finger device's.
+ *
+ * In the fine model it is a planar body (palm) on three joints, x and y
  * slides and a yaw hinge about its grasp centre, carrying two fingers on slide joints across its
- * forward axis. Every joint is velocity-actuated with the pusher's recipe (mjcf.ts): a heavy body
+ * forward axis. Every joint is velocity-actuated with the pusher's recipe (pusher.ts): a heavy body
  * and a gain of mass / timestep, so the gripper follows its command closely under explicit
  * integrators and contact forces leave a small steady lag.
  *
@@ -11,9 +15,11 @@
  * spans (20-235 N): an unlimited gain of m / dt would squeeze an object with hundreds of newtons
  * and MuJoCo's soft contacts would let the fingers sink into it by centimetres.
  *
- * The joints are named below; fine-model.ts maps them to the state's four gripper entries.
+ * The joints are named below; the tool's `joints` map them to the state's four entries.
  */
-import type { Gripper } from '#contract/scene';
+import { gripperParts, partCorners } from '../gripper-geometry';
+import { gripperSchema, type Gripper } from '../scene';
+import type { EndEffector, EndEffectorKind, ToolSlots } from './end-effector';
 
 /** Mass of the palm body (kg): as heavy as the pusher, for the same gain. */
 export const GRIPPER_MASS = 50;
@@ -21,7 +27,7 @@ export const GRIPPER_MASS = 50;
 export const FINGER_MASS = 5;
 /** Largest force of a finger's actuator (N): within the Robotiq's 20-235 N grip force. */
 export const GRIP_FORCE = 40;
-/** Friction of the gripper's geoms: the pusher's (mjcf.ts PUSHER_FRICTION). */
+/** Friction of the gripper's geoms: the pusher's (pusher.ts PUSHER_FRICTION). */
 const GRIPPER_FRICTION = 0.2;
 
 export const GRIPPER_JOINTS = {
@@ -48,7 +54,7 @@ function yawInertia(g: Gripper): number {
  * The gripper's worldbody lines and actuator lines. `clearance` lifts its lowest geom above the
  * table (it never touches it); `timestep` sets the gains.
  */
-export function gripperMjcf(
+function gripperMjcf(
   g: Gripper,
   o: { clearance: number; timestep: number },
 ): { body: string[]; equality: string[]; actuators: string[] } {
@@ -95,3 +101,81 @@ export function gripperMjcf(
   ];
   return { body, equality, actuators };
 }
+
+/** Entry of q_R holding the gripper's yaw, and its opening (the state's and the controls'). */
+export const GRIPPER_YAW = 2;
+export const GRIPPER_OPENING = 3;
+
+/** Its state entries (contract/state.ts). */
+export const GRIPPER_SLOTS: ToolSlots = {
+  name: 'gripper',
+  positions: ['x', 'y', 'yaw', 'opening'],
+  velocities: ['vx', 'vy', 'omega', 'vopening'],
+  angles: [GRIPPER_YAW],
+  yaw: GRIPPER_YAW,
+  opening: GRIPPER_OPENING,
+};
+
+export function parallelGripper(g: Gripper): EndEffector {
+  // Its widest body: a rectangle from the palm's back to the fingertips, the palm's width or the
+  // open fingers', whichever is wider, centred `offset` ahead of the grasp centre.
+  const back = g.finger.length / 2 + g.palm.depth;
+  const front = g.finger.length / 2;
+  const hx = (back + front) / 2;
+  const hy = Math.max(g.palm.width / 2, g.maxOpening / 2 + g.finger.thickness);
+  const offset = (front - back) / 2;
+  // The envelope's turning radius: a yaw rate times this bounds any point's speed from turning.
+  const radius = Math.hypot(hx, hy) + Math.abs(offset);
+  return {
+    kind: 'parallel-gripper',
+    label: 'parallel gripper',
+    slots: GRIPPER_SLOTS,
+    inputs: [
+      { name: 'vx', unit: 'm/s' },
+      { name: 'vy', unit: 'm/s' },
+      { name: 'yaw rate', unit: 'rad/s', limit: 'maxYawRate' },
+      { name: 'opening speed', unit: 'm/s', limit: 'maxOpeningSpeed' },
+    ],
+    start: [g.pose.x, g.pose.y, g.pose.theta, g.opening],
+    height: g.finger.height,
+    rigidBody: g.rigidBody,
+    parts: (q) =>
+      gripperParts(g, { x: q[0]!, y: q[1]!, yaw: q[GRIPPER_YAW]!, opening: q[GRIPPER_OPENING]! }).map(
+        ({ hx, hy, ...at }, i) => ({
+          footprint: { kind: 'rect', hx, hy },
+          ...at,
+          // The palm is as tall as the scene says; the fingers are the tool's height.
+          ...(i === 0 ? { height: g.palm.height } : {}),
+        }),
+      ),
+    envelope: { footprint: { kind: 'rect', hx, hy }, offset },
+    // The palm's and both fingers' corners with the fingers fully open, the widest it gets.
+    outline: gripperParts(g, { x: 0, y: 0, yaw: 0, opening: g.maxOpening })
+      .flatMap(partCorners)
+      .map(([x, y]) => ({ x, y })),
+    // Translation, turning at the envelope's radius, each finger at half the opening speed.
+    pointSpeed: (v) =>
+      Math.hypot(v[0]!, v[1]!) + (Math.abs(v[GRIPPER_YAW]!) * radius + Math.abs(v[GRIPPER_OPENING]!) / 2),
+    // The yaw's noise is drawn in m/s like the rest and turned into the yaw rate that moves its
+    // farthest point that fast (the noise model's |u| combines the inputs the same way:
+    // planning/execution-world.ts).
+    noiseScales: [1, 1, 1 / gripperReach(g), 1],
+    // The yaw rate at its farthest point, each finger at half the opening speed.
+    speedScales: [1, 1, gripperReach(g), 1 / 2],
+    controlLimits: ({ maxPusherSpeed, maxYawRate, maxOpeningSpeed }) =>
+      // The scene's schema requires both for a gripper scene.
+      ({ maxSpeed: maxPusherSpeed, maxYawRate: maxYawRate!, maxOpeningSpeed: maxOpeningSpeed! }),
+    model: (o) => gripperMjcf(g, o),
+    joints: [[GRIPPER_JOINTS.x], [GRIPPER_JOINTS.y], [GRIPPER_JOINTS.yaw], GRIPPER_JOINTS.fingers],
+    discRadius: undefined,
+    fingers: g,
+  };
+}
+
+export const parallelGripperKind: EndEffectorKind<Gripper> = {
+  kind: 'parallel-gripper',
+  description: 'two fingers closing on an object, turning about its grasp centre (x, y, yaw, opening)',
+  parse: (entry) => gripperSchema.parse(entry),
+  create: parallelGripper,
+  moveStart: (g, at) => ({ ...g, pose: { ...g.pose, x: at.x, y: at.y } }),
+};
