@@ -8,6 +8,7 @@ import type { Scene } from '#contract/scene';
 import { setupResidual } from '../calibration/setup-file';
 import { RobotAdapter } from '../robot/adapter';
 import { agreementCheck } from '../safety/calibration-agreement';
+import { pivotCheck } from '../safety/pivot-check';
 import { preflight, type PreflightReport } from '../safety/preflight';
 import { DEFAULT_MAX_DRIFT } from '../safety/supervisor';
 import type { LabLink } from './lab-link';
@@ -46,6 +47,10 @@ export function labChecks(link: LabLink, scene: Scene): PreflightReport {
     maxCalibrationResidual: setup.safety.maxCalibrationResidual,
     setup,
   });
-  const checks = [...r.checks, agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT)];
+  const checks = [
+    ...r.checks,
+    pivotCheck(scene, setup.mocap.pivots),
+    agreementCheck(poses?.pusher.pose ?? null, robot, frame, DEFAULT_MAX_DRIFT),
+  ];
   return { ok: checks.every((c) => c.ok), checks };
 }

@@ -133,7 +133,9 @@ export class LabWorld {
     const L = this.layout;
     const m = new Map<string, TablePose>();
     const [px, py] = L.pusherPosition(this.state);
-    const theta = L.robot === 'gripper' ? this.state[GRIPPER_YAW]! : 0;
+    // A held pusher turns with the tool (its markers with it); a gripper's yaw is the world's.
+    const theta =
+      L.robot === 'gripper' ? this.state[GRIPPER_YAW]! : this.tool ? this.adapter.toolYaw(this.tool.pose) : 0;
     m.set(this.names[0]!, { x: px, y: py, theta, z: this.robotZ });
     this.scene.sliders.forEach((s, i) =>
       m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),
