@@ -31,10 +31,13 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-/** The virtual lab on the default scene (isrr-obstacle) in a thread, closed after the test. */
-async function labThread(config: Omit<LabConfigInput, 'scene' | 'ports'> = {}): Promise<VirtualLabThread> {
+/** The virtual lab on a scene (default isrr-obstacle) in a thread, closed after the test. */
+async function labThread(
+  config: Omit<LabConfigInput, 'scene' | 'ports'> = {},
+  scene = 'resources/scenes/isrr-obstacle.json',
+): Promise<VirtualLabThread> {
   const lab = await VirtualLabThread.start({
-    scene: path.join(repoRoot, 'resources/scenes/isrr-obstacle.json'),
+    scene: path.join(repoRoot, scene),
     ports: FREE_LAB_PORTS,
     mocap: { multicast: false },
     world: { noiseVariance: 0, seed: 1 },
@@ -246,7 +249,7 @@ describe('parapush run', () => {
   // Motive streams each rigid body at its markers, its axes as the world's at its creation
   // (calibration/pivots.ts); the virtual lab's bodies are as untidy by default (pivot-truth.ts).
   it('reaches the goal on a lab whose pivots are off the objects, with the setup holding their offsets', async () => {
-    const lab = await labThread({ scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json') });
+    const lab = await labThread({}, 'test/fixtures/lab-short-scene.json');
     const pivots = lab.setup.mocap.pivots!;
     expect(Math.hypot(...pivots.object!.position.slice(0, 2))).toBeGreaterThan(0.01);
     expect(pivots.object!.yaw).toBeGreaterThan(0.2);
@@ -258,7 +261,7 @@ describe('parapush run', () => {
   });
 
   it('refuses to arm on that lab with a setup that ignores the pivots, naming the fix; nothing moves', async () => {
-    const lab = await labThread({ scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json') });
+    const lab = await labThread({}, 'test/fixtures/lab-short-scene.json');
     const { pivots: _, ...mocap } = lab.setup.mocap;
     const r = await runCommand(lab, shortTaskFile(), 'coarse', { ...lab.setup, mocap });
     const text = r.stderr.join('\n');
