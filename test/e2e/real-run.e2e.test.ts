@@ -293,7 +293,7 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
         timeout: 10_000,
       })
       .toMatch(/OK.*pusher turn, object placement/);
-    await page.getByRole('heading', { name: 'Pre-flight checklist' }).scrollIntoViewIfNeeded();
+    await checklist.getByRole('row', { name: /Rigid-body pivots measured/ }).scrollIntoViewIfNeeded();
     await shot('pivot-3-checklist.png');
 
     // Every body where the lab truly has it: the console's poses against the lab's own truth (its
