@@ -23,6 +23,7 @@ import { CalibrationError, fitPlanarRigid, fitRigid3d, type RigidFit } from './f
 import { CALIBRATION_LIMITS as L } from './limits';
 import { residualMismatch, residualOf, residualSchema, type Residual } from './residual';
 import { readStoredJson } from '../common/stored-json';
+import { applyPivot, pivotsSchema } from './pivots';
 
 export interface PointPair {
   /** Where the motion capture saw the point (its own frame and up axis). */
@@ -64,6 +65,11 @@ export const calibrationSchema = z
         z.object({ mocap: point3, table: z.union([z.tuple([coordinate, coordinate]), point3]) }).strict(),
       )
       .optional(),
+    /**
+     * Each rigid body's pivot offset (calibration/pivots.ts): where the object is against the
+     * pose Motive streams. A body without one is taken as its pivot, which pre-flight refuses.
+     */
+    pivots: pivotsSchema.optional(),
     createdAt: z.string(),
   })
   .strict()
@@ -94,6 +100,37 @@ export function tablePoint(c: Calibration, mocap: Vec3): Vec3 {
 
 export function tableOrientation(c: Calibration, mocap: Quat): Quat {
   return quatMultiply(c.rotation, orientationToZUp(mocap, c.upAxis));
+}
+
+/**
+ * A rigid body's object on the table: its streamed pivot pose through the calibration and the
+ * body's pivot offset (pivots.ts). The one place a streamed pose becomes an object's pose.
+ */
+export function bodyOnTable(
+  c: Calibration,
+  name: string,
+  position: Vec3,
+  orientation: Quat,
+): { position: Vec3; orientation: Quat } {
+  return applyPivot(tablePoint(c, position), tableOrientation(c, orientation), c.pivots?.[name]);
+}
+
+/**
+ * A rigid body's object point in the motion-capture frame (as streamed, its up axis): the pivot
+ * carried through the body's offset. What the motion capture -> table fit takes for the pusher.
+ */
+export function bodyPointInMocap(
+  c: Pick<Calibration, 'upAxis' | 'pivots'>,
+  name: string,
+  position: Vec3,
+  orientation: Quat,
+): Vec3 {
+  const p = applyPivot(
+    pointToZUp(position, c.upAxis),
+    orientationToZUp(orientation, c.upAxis),
+    c.pivots?.[name],
+  );
+  return pointFromZUp(p.position, c.upAxis);
 }
 
 /** The residual of a calibration's stored points (their distances after the transform, m); null without points. */

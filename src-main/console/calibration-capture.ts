@@ -1,11 +1,13 @@
 /**
  * Live measurements for the calibration wizard, read from the connected lab and never by moving
- * the arm: the pusher rigid body's raw motion-capture position averaged over a short window, and
+ * the arm: a rigid body's streamed pose (its pivot) averaged over a short window, the pusher's
+ * point from it through the setup's pivot offset, and
  * the pusher point the UR5 reports (actual_TCP_pose carried through the pusher offset). Each
  * refuses, with the reason, when its source is untracked, stale or silent.
  */
 import { monotonicSeconds } from '#contract/time';
-import { mulVec, rotationFromVector, type Vec3 } from '../common/rotation';
+import { mulVec, quatNormalize, rotationFromVector, type Quat, type Vec3 } from '../common/rotation';
+import { bodyPointInMocap } from '../calibration/mocap-table';
 import type { LabLink } from '../lab-link/lab-link';
 
 export class CaptureRefused extends Error {
@@ -25,50 +27,82 @@ export interface MocapCaptureOptions {
 export type CaptureLink = Pick<LabLink, 'natnet' | 'scene' | 'poses' | 'robot' | 'setup'>;
 
 /**
- * The pusher body's raw position (Motive's frame and up axis, m) averaged over the window. The
- * raw position, not the table pose: the fit is what turns one into the other.
+ * The pusher's point in Motive's frame and up axis (m), averaged over the window: its body's pivot
+ * carried through the setup's pivot offset for the body (calibration/pivots.ts), so that the fit
+ * maps the pusher's tip, not its markers. Not the table pose: the fit is what turns one into the
+ * other.
  */
-export function captureMocapPoint(link: CaptureLink, options: MocapCaptureOptions = {}): Promise<Vec3> {
+export async function captureMocapPoint(link: CaptureLink, options: MocapCaptureOptions = {}): Promise<Vec3> {
+  const body = link.scene.pusher?.rigidBody;
+  if (!body) {
+    throw new CaptureRefused('the scene binds no motion-capture rigid body to the pusher (pusher.rigidBody)');
+  }
+  const pose = await captureBodyPose(link, body, 'pusher', options);
+  return bodyPointInMocap(link.setup.mocap, body, pose.position, pose.orientation);
+}
+
+/** A rigid body's streamed pose (its pivot, Motive's frame and up axis) averaged over a window. */
+export interface BodyCapture {
+  position: Vec3;
+  orientation: Quat;
+}
+
+/**
+ * A rigid body's raw pose as streamed (its pivot), averaged over the window; refused when the body
+ * is not tracked, the stream stalls or the body moves. `what` is whose it is: `pusher` (the
+ * robot's body) or a slider's id.
+ */
+export function captureBodyPose(
+  link: CaptureLink,
+  body: string,
+  what: string,
+  options: MocapCaptureOptions = {},
+): Promise<BodyCapture> {
   const durationS = options.durationS ?? 0.5;
   const minFrames = options.minFrames ?? 5;
   const maxSpread = options.maxSpread ?? 0.002;
-  const body = link.scene.pusher?.rigidBody;
-  if (!body) {
-    return Promise.reject(
-      new CaptureRefused('the scene binds no motion-capture rigid body to the pusher (pusher.rigidBody)'),
-    );
-  }
-  const now = link.poses()?.pusher;
-  if (!now) return Promise.reject(new CaptureRefused('no motion-capture frame received yet'));
-  if (now.status !== 'ok') {
+  const poses = link.poses();
+  if (!poses) return Promise.reject(new CaptureRefused('no motion-capture frame received yet'));
+  const now = what === 'pusher' ? poses.pusher : poses.sliders.find((b) => b.id === what);
+  if (now && now.status !== 'ok') {
     const age = Number.isFinite(now.ageS) ? `, last seen ${(now.ageS * 1000).toFixed(0)} ms ago` : '';
-    return Promise.reject(new CaptureRefused(`pusher rigid body "${body}" is ${now.status}${age}`));
+    return Promise.reject(new CaptureRefused(`${what} rigid body "${body}" is ${now.status}${age}`));
   }
   return new Promise((resolve, reject) => {
-    const seen: Vec3[] = [];
+    const seen: BodyCapture[] = [];
     let lost = 0;
     const off = link.natnet.on('frame', (_frame, snapshot) => {
       const rb = snapshot.rigidBodies.find((b) => b.name === body);
-      if (rb && rb.trackingValid && rb.position.every(Number.isFinite)) seen.push([...rb.position]);
+      if (rb && rb.trackingValid && [...rb.position, ...rb.orientation].every(Number.isFinite))
+        seen.push({ position: [...rb.position], orientation: [...rb.orientation] });
       else lost++;
     });
     setTimeout(() => {
       off();
       const window = `${(durationS * 1000).toFixed(0)} ms`;
       if (lost > 0)
-        return reject(new CaptureRefused(`pusher rigid body "${body}" was untracked in ${lost} frame(s)`));
+        return reject(new CaptureRefused(`${what} rigid body "${body}" was untracked in ${lost} frame(s)`));
       if (seen.length < minFrames)
         return reject(new CaptureRefused(`only ${seen.length} frame(s) in ${window}: the stream is stale`));
-      const mean: Vec3 = [0, 1, 2].map((k) => seen.reduce((s, p) => s + p[k]!, 0) / seen.length) as Vec3;
-      const spread = Math.max(...seen.map((p) => Math.hypot(p[0] - mean[0], p[1] - mean[1], p[2] - mean[2])));
+      const mean = [0, 1, 2].map((k) => seen.reduce((s, p) => s + p.position[k]!, 0) / seen.length) as Vec3;
+      const spread = Math.max(
+        ...seen.map(({ position: p }) => Math.hypot(p[0] - mean[0], p[1] - mean[1], p[2] - mean[2])),
+      );
       if (spread > maxSpread) {
         return reject(
           new CaptureRefused(
-            `the pusher moved ${(spread * 1000).toFixed(1)} mm during the capture (at most ${(maxSpread * 1000).toFixed(1)} mm): hold it still`,
+            `the ${what} moved ${(spread * 1000).toFixed(1)} mm during the capture (at most ${(maxSpread * 1000).toFixed(1)} mm): hold it still`,
           ),
         );
       }
-      resolve(mean);
+      // Orientations this close average well component-wise (signs aligned with the first).
+      const q0 = seen[0]!.orientation;
+      const sum = [0, 0, 0, 0];
+      for (const { orientation: q } of seen) {
+        const sign = q.reduce((d, v, k) => d + v * q0[k]!, 0) < 0 ? -1 : 1;
+        q.forEach((v, k) => (sum[k] = sum[k]! + sign * v));
+      }
+      resolve({ position: mean, orientation: quatNormalize(sum as Quat) });
     }, durationS * 1000);
   });
 }

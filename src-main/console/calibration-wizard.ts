@@ -1,5 +1,7 @@
 /**
- * The calibration wizard behind the Setup view: two stages, motion capture -> table and table ->
+ * The calibration wizard behind the Setup view: the rigid bodies' pivots (calibration/pivots.ts:
+ * the pusher's measured by turning the tool about its tip before the table stage, each object's
+ * by standing it on its start pose after it), and two stages, motion capture -> table and table ->
  * robot base. In each the operator places the pusher at known table points (by hand, on the
  * pendant, or with the wizard's jog: short slow moves through the control program, robot/jog.ts)
  * and the wizard records the live measurement there, fits the stage's calibration
@@ -8,22 +10,38 @@
  * labs they are dropped.
  */
 import path from 'node:path';
-import type { CalibrationStageId, CalibrationWizardState, JogCheck } from '#contract/console-api';
+import type {
+  CalibrationStageId,
+  CalibrationWizardState,
+  JogCheck,
+  PivotStageState,
+} from '#contract/console-api';
 import { jogBodies, judgeJogPath, toolReach } from '#contract/jog-path';
 import { wallSeconds } from '#contract/time';
 import {
   fitCalibration2d,
   fitCalibration3d,
   saveCalibration,
+  tableOrientation,
   tablePoint,
   type Calibration,
 } from '../calibration/mocap-table';
+import { orientationToZUp, pointToZUp } from '../calibration/axes';
+import { CalibrationError } from '../calibration/fit';
+import { pivotFromPlacement, pivotFromTurn, type PivotOffset } from '../calibration/pivots';
 import { checkResidual } from '../calibration/residual';
 import { fitRobotBase } from '../calibration/robot-base';
 import { norm, sub, type Vec3 } from '../common/rotation';
 import type { Setup } from '../calibration/setup-file';
 import { calibrated } from '../calibration/setup-template';
-import { captureMocapPoint, captureRobotPoint, type CaptureLink } from './calibration-capture';
+import {
+  captureBodyPose,
+  captureMocapPoint,
+  captureRobotPoint,
+  CaptureRefused,
+  type BodyCapture,
+  type CaptureLink,
+} from './calibration-capture';
 import type { LabConnection } from '../lab-link/lab-connection';
 import { tableNow } from '../lab-link/table-now';
 
@@ -51,12 +69,29 @@ interface Stage {
 export interface CaptureSource {
   mocap(link: CaptureLink): Promise<Vec3>;
   robot(link: CaptureLink): Promise<Vec3>;
+  /** A rigid body's streamed pose (its pivot), held still. */
+  body(link: CaptureLink, body: string, what: string): Promise<BodyCapture>;
 }
 
 export const labCaptures: CaptureSource = {
   mocap: (link) => captureMocapPoint(link),
   robot: async (link) => captureRobotPoint(link),
+  body: (link, body, what) => captureBodyPose(link, body, what),
 };
+
+/**
+ * The tool's turns for the pusher's pivot (rad), each followed by a capture but the last, which
+ * brings it back: the pivot seen at 0, 30, 60 and -30 deg.
+ */
+const TURNS = [30, 30, -90, 30].map((d) => (d * Math.PI) / 180);
+/** Largest distance of a turned tip from the circle's centre (m): more, and the tip moved. */
+const MAX_TURN_SPREAD = 0.002;
+
+/** A measured pivot offset, and for a turn how well the tip stayed put (m). */
+interface PivotMeasurement {
+  offset: PivotOffset;
+  spread?: number;
+}
 
 export interface CalibrationWizardOptions {
   /** The lab the console is connected to (the run controller's current session). */
@@ -73,7 +108,11 @@ export class CalibrationWizard {
   private readonly captures: CaptureSource;
   private readonly now: () => number;
   private stages: Record<CalibrationStageId, Stage> = { mocap: emptyStage(), robot: emptyStage() };
+  /** Pivot offsets measured and not yet saved, by rigid-body name. */
+  private pivots = new Map<string, PivotMeasurement>();
+  private pivotsSaved: { file: string; at: number } | null = null;
   private pairsFrom: LabConnection | null = null;
+  private pivotsFrom: LabConnection | null = null;
   private capturing = false;
   /** The jog under way, to stop it (Abort); null: none. */
   private jogging: AbortController | null = null;
@@ -104,7 +143,134 @@ export class CalibrationWizard {
       capturing: this.capturing,
       mocap: stage(this.stages.mocap),
       robot: stage(this.stages.robot),
+      pivots: this.pivotState(session?.current() ?? null),
     };
+  }
+
+  private pivotState(link: CaptureLink | null): PivotStageState {
+    if (!link) return { bodies: [], saved: this.pivotsSaved };
+    const view = (p: PivotOffset) => ({ position: [...p.position] as Vec3, yaw: p.yaw, method: p.method });
+    return {
+      bodies: pivotBodies(link).map((b) => {
+        const m = this.pivots.get(b.body);
+        const saved = link.setup.mocap.pivots?.[b.body];
+        return {
+          ...b,
+          measured: m ? { ...view(m.offset), ...(m.spread !== undefined ? { spread: m.spread } : {}) } : null,
+          saved: saved ? view(saved) : null,
+        };
+      }),
+      saved: this.pivotsSaved,
+    };
+  }
+
+  /**
+   * The pusher body's pivot offset (calibration/pivots.ts pivotFromTurn): the arm turns the tool
+   * about the vertical through the pusher's tip (TURNS), the pivot's streamed pose is captured at
+   * each angle, and the circle it traces is centred on the tip. The tool ends where it started.
+   * Measured before the motion capture -> table stage, whose points are then the tip's.
+   */
+  async measurePusherPivot(): Promise<CalibrationWizardState> {
+    const { session, link } = this.connected();
+    const body = pivotBodies(link).find((b) => b.role === 'pusher')?.body;
+    if (!body)
+      throw new CaptureRefused(
+        'the scene binds no motion-capture rigid body to the pusher (pusher.rigidBody)',
+      );
+    if (this.capturing) throw new Error('a capture is already in progress');
+    if (this.jogging) throw new Error('the arm is jogging: measure once it has stopped');
+    const control = new AbortController();
+    this.capturing = true;
+    this.jogging = control;
+    const samples: BodyCapture[] = [];
+    let turned = 0;
+    try {
+      samples.push(await this.captures.body(link, body, 'pusher'));
+      for (const [i, angle] of TURNS.entries()) {
+        turned += await link.robot.turn(angle, control.signal);
+        if (i < TURNS.length - 1) samples.push(await this.captures.body(link, body, 'pusher'));
+      }
+    } catch (err) {
+      // Back to where the tool started, whatever stopped the measurement (not after an abort).
+      if (!control.signal.aborted && Math.abs(turned) > 0.01)
+        await link.robot.turn(-turned, control.signal).catch(() => undefined);
+      throw err;
+    } finally {
+      this.capturing = false;
+      this.jogging = null;
+    }
+    if (this.options.session() !== session) throw new Error('the lab changed during the measurement');
+    const up = link.setup.mocap.upAxis;
+    const fit = pivotFromTurn(
+      samples.map((p) => ({
+        position: pointToZUp(p.position, up),
+        orientation: orientationToZUp(p.orientation, up),
+      })),
+    );
+    if (fit.spread > MAX_TURN_SPREAD)
+      throw new CalibrationError(
+        `the pusher's tip moved ${(fit.spread * 1000).toFixed(1)} mm while the tool turned (at most ${(MAX_TURN_SPREAD * 1000).toFixed(1)} mm): check the pusher offset and that the pusher sits firmly in the fingers`,
+      );
+    this.pivotsFrom = session;
+    this.pivots.set(body, { offset: fit.offset, spread: fit.spread });
+    this.pivotsSaved = null;
+    return this.state();
+  }
+
+  /**
+   * A slider body's pivot offset from the object standing on its start pose (the scene's, marked
+   * on the table): the pivot's streamed pose through the setup's motion capture -> table
+   * calibration against that pose (pivots.ts pivotFromPlacement). Needs that stage calibrated.
+   */
+  async measureSliderPivot(sliderId: string): Promise<CalibrationWizardState> {
+    const { session, link } = this.connected();
+    const slider = link.scene.sliders.find((s) => s.id === sliderId);
+    if (!slider) throw new Error(`the scene has no object ${sliderId}`);
+    if (!slider.rigidBody)
+      throw new CaptureRefused(`the scene binds no rigid body to ${sliderId} (rigidBody)`);
+    if ((link.setup.notCalibrated ?? []).includes('mocap'))
+      throw new Error('calibrate motion capture -> table first: the placement is judged on the table');
+    if (this.capturing) throw new Error('a capture is already in progress');
+    this.capturing = true;
+    let pose: BodyCapture;
+    try {
+      pose = await this.captures.body(link, slider.rigidBody, sliderId);
+    } finally {
+      this.capturing = false;
+    }
+    if (this.options.session() !== session) throw new Error('the lab changed during the capture');
+    const c = link.setup.mocap;
+    const offset = pivotFromPlacement(
+      { position: tablePoint(c, pose.position), orientation: tableOrientation(c, pose.orientation) },
+      slider.pose,
+    );
+    this.pivotsFrom = session;
+    this.pivots.set(slider.rigidBody, { offset });
+    this.pivotsSaved = null;
+    return this.state();
+  }
+
+  /**
+   * Writes the measured pivot offsets into the setup (with the offsets of bodies not measured
+   * again). A new pusher pivot moves the pusher's point: the motion capture -> table pairs taken
+   * with the old one are dropped, and that stage must be calibrated again.
+   */
+  savePivots(): CalibrationWizardState {
+    const { session, link } = this.connected();
+    if (this.pivots.size === 0) throw new Error('measure a pivot before saving');
+    const pusher = pivotBodies(link).find((b) => b.role === 'pusher')?.body;
+    const before = link.setup.mocap.pivots ?? {};
+    const measured = Object.fromEntries([...this.pivots].map(([body, m]) => [body, m.offset]));
+    const pusherMoved = pusher !== undefined && measured[pusher] !== undefined;
+    const setup: Setup = {
+      ...link.setup,
+      mocap: { ...link.setup.mocap, pivots: { ...before, ...measured } },
+    };
+    const file = session.saveSetup(setup);
+    if (pusherMoved && this.stages.mocap.pairs.length > 0) this.stages.mocap = emptyStage();
+    this.pivots.clear();
+    this.pivotsSaved = { file, at: this.now() };
+    return this.state();
   }
 
   /** Records the live measurement at a known table point (m). */
@@ -261,6 +427,11 @@ export class CalibrationWizard {
       this.stages = { mocap: emptyStage(), robot: emptyStage() };
       this.pairsFrom = null;
     }
+    if (this.pivotsFrom && session !== this.pivotsFrom) {
+      this.pivots.clear();
+      this.pivotsSaved = null;
+      this.pivotsFrom = null;
+    }
     return session;
   }
 
@@ -281,7 +452,12 @@ function fitMocap(pairs: readonly Pair[], setup: Setup, kind: '2d' | '3d'): Fit 
     errors: pairs.map((p) => norm(sub(tablePoint(calibration, p.measured), p.table))),
     rms: calibration.residual.rms,
     max: calibration.residual.max,
-    apply: (s) => calibrated({ ...s, mocap: calibration }, 'mocap'),
+    // The bodies' pivot offsets stay: they are the bodies', not the frame's.
+    apply: (s) =>
+      calibrated(
+        { ...s, mocap: s.mocap.pivots ? { ...calibration, pivots: s.mocap.pivots } : calibration },
+        'mocap',
+      ),
   };
 }
 
@@ -306,4 +482,17 @@ function fitRobot(pairs: readonly Pair[], kind: '2d' | '3d'): Fit {
         'robot',
       ),
   };
+}
+
+/** The bound bodies whose pivots the wizard measures: the robot's (by a turn), each slider's (by a placement). */
+function pivotBodies(link: CaptureLink): { body: string; of: string; role: 'pusher' | 'slider' }[] {
+  const robot = (link.scene.pusher ?? link.scene.gripper)?.rigidBody;
+  return [
+    ...(robot
+      ? [{ body: robot, of: link.scene.pusher ? 'pusher' : 'gripper', role: 'pusher' as const }]
+      : []),
+    ...link.scene.sliders.flatMap((s) =>
+      s.rigidBody ? [{ body: s.rigidBody, of: s.id, role: 'slider' as const }] : [],
+    ),
+  ];
 }

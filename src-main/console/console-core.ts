@@ -402,7 +402,8 @@ export class ConsoleCore {
     >,
   ) {
     const w = this.calibration;
-    if (command.type === 'calibration.jog') this.refuseJogDuringRun();
+    if (command.type === 'calibration.jog' || command.type === 'calibration.pivot-turn')
+      this.refuseJogDuringRun();
     // A run owns the lab: measuring or changing its frames under it would corrupt both.
     if (command.type !== 'calibration.get' && this.runActive())
       throw new Error('calibration cannot change while a run is in progress');
@@ -434,6 +435,23 @@ export class ConsoleCore {
           'calibration',
           `${command.stage === 'mocap' ? 'motion capture -> table' : 'table -> robot base'} calibration saved to ${stage.saved?.file} (residual ${((stage.fit?.rms ?? 0) * 1000).toFixed(1)} mm RMS)`,
         );
+        return state;
+      }
+      case 'calibration.pivot-turn': {
+        const state = await w.measurePusherPivot();
+        const b = state.pivots.bodies.find((x) => x.role === 'pusher');
+        this.log(
+          'info',
+          'calibration',
+          `turned the tool about the pusher's tip: pivot offset ${pivotWords(b?.measured ?? null)}`,
+        );
+        return state;
+      }
+      case 'calibration.pivot-place':
+        return w.measureSliderPivot(command.slider);
+      case 'calibration.pivot-save': {
+        const state = w.savePivots();
+        this.log('info', 'calibration', `rigid-body pivot offsets saved to ${state.pivots.saved?.file}`);
         return state;
       }
     }
@@ -685,4 +703,11 @@ export class ConsoleCore {
 function validateScene(candidate: unknown): ValidationProblem[] {
   const result = sceneSchema.safeParse(candidate);
   return result.success ? [] : problemsOf(result.error);
+}
+
+/** A pivot offset for the event log, mm and deg. */
+function pivotWords(p: { position: readonly number[]; yaw: number; method: string } | null): string {
+  if (!p) return 'not measured';
+  const mm = p.position.map((v) => (v * 1000).toFixed(1)).join(', ');
+  return `(${mm}) mm, ${((p.yaw * 180) / Math.PI).toFixed(1)} deg${p.method === 'motive-reset' ? ' (zero: reset in Motive)' : ''}`;
 }

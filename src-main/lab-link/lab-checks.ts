@@ -10,6 +10,7 @@ import { NO_FRAMES_FIX } from '../mocap/motive-settings';
 import { judgeStreamedAxes } from '../mocap/streamed-axes';
 import { RobotAdapter } from '../robot/adapter';
 import { agreementCheck } from '../safety/calibration-agreement';
+import { pivotCheck } from '../safety/pivot-check';
 import { preflight, type Check, type PreflightReport } from '../safety/preflight';
 import { MAX_CALIBRATION_DRIFT } from '#contract/safety-limits';
 import type { LabLink } from './lab-link';
@@ -53,6 +54,7 @@ export function labChecks(link: LabLink, scene: Scene): PreflightReport {
     mocap!,
     ...mocapStreamChecks(link),
     ...rest,
+    pivotCheck(scene, setup.mocap.pivots),
     agreementCheck(poses?.pusher.pose ?? null, robot, frame, MAX_CALIBRATION_DRIFT),
   ];
   return { ok: checks.every((c) => c.ok), checks };

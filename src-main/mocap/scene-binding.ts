@@ -1,7 +1,9 @@
 /**
  * From rigid bodies to the planar scene state the MPC loop uses: the pusher and each slider are
  * bound to a Motive rigid body by name; each pose is carried into the table frame through the
- * calibration and reduced to (x, y, yaw). A body that is not tracked in the latest frame, or whose
+ * calibration, from the body's pivot to its object through the body's pivot offset
+ * (calibration/pivots.ts), and reduced to (x, y, yaw). Every pose the console uses (planner,
+ * supervisor, scene guard, log, Foxglove) comes from here. A body that is not tracked in the latest frame, or whose
  * last good pose is older than the limit, is reported as such: its last pose is kept for display
  * but `ok` is false, so nothing downstream can silently act on an old pose.
  *
@@ -12,7 +14,7 @@
  * again. This needs `previous`, which carries the last frame number and raw poses.
  */
 import type { Scene } from '#contract/scene';
-import { tableOrientation, tablePoint, type Calibration } from '../calibration/mocap-table';
+import { bodyOnTable, type Calibration } from '../calibration/mocap-table';
 import type { Quat, Vec3 } from './messages/frame';
 import { yawOf } from '../common/rotation';
 import type { SpoofSign } from './spoof-signs';
@@ -158,9 +160,10 @@ function estimate(
         ? 'pose'
         : null;
   if (tracked && repeated === null) {
-    const p = tablePoint(calibration, rb.position);
-    pose = { x: p[0], y: p[1], theta: yawOf(tableOrientation(calibration, rb.orientation)) };
-    z = p[2];
+    // The object's pose, not the pivot's: the body's pivot offset is applied here, once.
+    const o = bodyOnTable(calibration, name, rb.position, rb.orientation);
+    pose = { x: o.position[0], y: o.position[1], theta: yawOf(o.orientation) };
+    z = o.position[2];
     poseTime = snapshot.receivedAt;
     raw = { position: rb.position, orientation: rb.orientation };
   }

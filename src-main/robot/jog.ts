@@ -10,6 +10,7 @@
  */
 import { monotonicSeconds } from '#contract/time';
 import { programPlaying, type RobotState } from './robot-state';
+import { cross, mulVec, rotationFromVector } from '../common/rotation';
 import type { Ur5Connection } from './ur5-connection';
 
 /** Jog speed, m/s: slow enough to watch and to stop by hand (the pendant's fine jog is similar). */
@@ -126,10 +127,96 @@ function settled(robot: JogRobot, pollMs: number): Promise<void> {
   return new Promise((resolve) => {
     const timer = setInterval(() => {
       const v = robot.latest?.tcpSpeed ?? [0, 0, 0];
-      if (Math.hypot(v[0]!, v[1]!, v[2]!) < 0.001 || monotonicSeconds() > until) {
+      const turning = Math.hypot(v[3] ?? 0, v[4] ?? 0, v[5] ?? 0);
+      if ((Math.hypot(v[0]!, v[1]!, v[2]!) < 0.001 && turning < 0.01) || monotonicSeconds() > until) {
         clearInterval(timer);
         resolve();
       }
     }, pollMs);
   });
+}
+
+/** Turn rate of a tool turn, rad/s (about 20 deg/s: a turn the operator watches). */
+export const TURN_RATE = 0.35;
+/** Largest tool turn, rad (90 deg): the calibration's turns are 30 deg apart. */
+export const MAX_TURN = Math.PI / 2;
+const TURN_ACCELERATION = 1;
+/** The tool must turn this much (rad) within STALL_S, or the turn stops as not followed. */
+const TURN_PROGRESS = 0.005;
+
+/** The tool's yaw about base z (rad): the heading of its x axis seen from above. */
+function toolYaw(tcpPose: readonly number[]): number {
+  const R = rotationFromVector(tcpPose.slice(3));
+  return Math.atan2(R[1][0], R[0][0]);
+}
+
+/**
+ * Turns the tool by `angle` rad about the vertical through the pusher's tip (the tool point
+ * `pusherOffset` from the TCP, tool frame), at TURN_RATE, and stops; the tip stays put while the
+ * TCP swings round it (for the calibration wizard's pivot measurement). Resolves with the angle
+ * turned (rad, signed). Same refusals and stops as a jog.
+ */
+export async function turnTool(
+  robot: JogRobot,
+  angle: number,
+  pusherOffset: readonly number[],
+  options: JogOptions = {},
+): Promise<number> {
+  if (!Number.isFinite(angle) || angle === 0) throw new JogRefused('a turn needs an angle');
+  if (Math.abs(angle) > MAX_TURN + 1e-9)
+    throw new JogRefused(
+      `a turn is at most ${((MAX_TURN * 180) / Math.PI).toFixed(0)} deg, not ${((Math.abs(angle) * 180) / Math.PI).toFixed(0)} deg`,
+    );
+  const refusal = jogRefusal(robot);
+  if (refusal) throw new JogRefused(refusal);
+  const start = toolYaw(robot.latest!.tcpPose);
+  const sign = Math.sign(angle);
+  const turned = (s: RobotState): number => {
+    const d = toolYaw(s.tcpPose) - start;
+    return Math.atan2(Math.sin(d), Math.cos(d)) * sign;
+  };
+  const braking = (TURN_RATE * TURN_RATE) / (2 * TURN_ACCELERATION);
+  const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
+  let progress = { turned: 0, at: monotonicSeconds() };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const tick = (): void => {
+        if (options.signal?.aborted) return finish(new JogRefused('the turn was aborted'));
+        const problem = jogRefusal(robot);
+        if (problem) return finish(new JogRefused(`turn stopped: ${problem}`));
+        const state = robot.latest!;
+        const now = turned(state);
+        if (now >= Math.abs(angle) - braking) return finish();
+        if (now > progress.turned + TURN_PROGRESS) progress = { turned: now, at: monotonicSeconds() };
+        else if (monotonicSeconds() - progress.at > STALL_S)
+          return finish(
+            new JogRefused(
+              `the arm did not follow the turn (no turn for ${STALL_S} s; control program ${state.program.state}): stopped`,
+            ),
+          );
+        const program = state.program.state;
+        if (program === 'WAIT_REARM' || program === 'TRIPPED') return void robot.stop();
+        // The TCP swings round the tip: its velocity cancels the turn's at the tip.
+        const rate = sign * TURN_RATE;
+        const arm = mulVec(rotationFromVector(state.tcpPose.slice(3)), pusherOffset);
+        const swing = cross([0, 0, rate], arm);
+        robot.sendTwist(-swing[0], -swing[1], JOG_ACCELERATION, { rate, acceleration: TURN_ACCELERATION });
+      };
+      const timer = setInterval(tick, refreshMs);
+      const onAbort = (): void => finish(new JogRefused('the turn was aborted'));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const finish = (err?: Error): void => {
+        clearInterval(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        robot.stop();
+        if (err) reject(err);
+        else resolve();
+      };
+      tick();
+    });
+  } finally {
+    robot.stop();
+  }
+  await settled(robot, refreshMs);
+  return sign * turned(robot.latest!);
 }

@@ -31,6 +31,13 @@ export function pusherDrift(
 }
 
 /**
+ * What a red agreement names: a pusher body whose pivot is its markers (calibration/pivots.ts), or
+ * calibrations that no longer hold.
+ */
+export const AGREEMENT_FIX =
+  "if the pusher's rigid body has its pivot at its markers, not its tip, measure the pusher's pivot (Setup view, calibration wizard: Pivots) and calibrate motion capture -> table again; otherwise the pusher slipped or a camera moved: recalibrate";
+
+/**
  * The pre-flight check of the agreement: green when the two observations of the pusher are within
  * the limit (or the pusher carries no markers, so that the robot alone places it).
  */
@@ -47,5 +54,12 @@ export function agreementCheck(
   const d = pusherDrift(seen, robot, frame, maxDrift);
   const mm = (m: number): string => `${(m * 1000).toFixed(1)} mm`;
   // Written so that NaN fails.
-  return { id, label, ok: d.drift <= d.limit, reason: `${mm(d.drift)} apart (limit ${mm(d.limit)})` };
+  const ok = d.drift <= d.limit;
+  return {
+    id,
+    label,
+    ok,
+    reason: `${mm(d.drift)} apart (limit ${mm(d.limit)})`,
+    ...(ok ? {} : { fix: AGREEMENT_FIX }),
+  };
 }

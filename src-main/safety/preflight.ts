@@ -28,7 +28,8 @@ export interface Check {
     | 'scene'
     | 'speed-slider'
     | 'reach'
-    | 'force-limit';
+    | 'force-limit'
+    | 'pivots';
   label: string;
   ok: boolean;
   reason: string;

@@ -130,8 +130,11 @@ export class LabWorld {
     const L = this.layout;
     const m = new Map<string, TablePose>();
     const [px, py] = L.pusherPosition(this.state);
+    // A held pusher turns with the tool (its markers with it); a tool with a yaw of its own (a
+    // gripper's) has the world's.
     const yaw = this.tool.slots.yaw;
-    const theta = yaw === undefined ? 0 : this.state[yaw]!;
+    const theta =
+      yaw !== undefined ? this.state[yaw]! : this.motion ? this.adapter.toolYaw(this.motion.pose) : 0;
     m.set(this.names[0]!, { x: px, y: py, theta, z: this.robotZ });
     this.scene.sliders.forEach((s, i) =>
       m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),

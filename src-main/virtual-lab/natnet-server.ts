@@ -25,6 +25,7 @@ import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messa
 import type { ModelDefinitions } from '../mocap/messages/model-def';
 import { encodePacket } from '../mocap/packet';
 import { yawQuat } from '../common/rotation';
+import type { PivotTruth } from './pivot-truth';
 import { FrameSchedule } from './frame-schedule';
 import { natNetFaultsSchema, SeededRandom, type NatNetFaults, type NatNetFaultsInput } from './natnet-faults';
 import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
@@ -58,6 +59,12 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
    * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
    */
   measurementNoise?: { position: number; yaw: number };
+  /**
+   * Where each body's pivot is (by rigid-body name; a body left out has its pivot on the object, as
+   * after Motive's reset): Motive puts a new body's pivot at its markers' centroid, its axes along
+   * the world's at creation (virtual-lab/pivot-truth.ts).
+   */
+  pivots?: Readonly<Record<string, PivotTruth>>;
   /**
    * Number of the first frame (default 1). Motive's frame counter is a signed 32-bit number that
    * wraps from 2^31 - 1 to -2^31 (after 207 days at 120 Hz): start near that to stream the wrap.
@@ -104,6 +111,7 @@ export class VirtualNatNetServer {
   private readonly calibration: Calibration;
   private readonly exposureTicks: bigint;
   private readonly measurementNoise: { position: number; yaw: number };
+  private readonly pivots: Readonly<Record<string, PivotTruth>>;
   private poseSource: PoseSource = () => new Map();
   private faults: NatNetFaults;
   private random: SeededRandom;
@@ -130,6 +138,7 @@ export class VirtualNatNetServer {
       throw new RangeError(`rate ${this.rateHz} Hz is out of range (0, 1000]`);
     this.calibration = options.calibration ?? identityCalibration('y');
     this.measurementNoise = options.measurementNoise ?? DEFAULT_MEASUREMENT_NOISE;
+    this.pivots = options.pivots ?? {};
     this.frameNumber = ((options.firstFrameNumber ?? 1) - 1) | 0;
     this.faults = natNetFaultsSchema.parse(options.faults ?? {});
     this.random = new SeededRandom(this.faults.seed);
@@ -344,12 +353,17 @@ export class VirtualNatNetServer {
       return sd > 0 ? sd * this.random.normal() : 0;
     };
     const positionSd = [this.measurementNoise.position, this.faults.positionNoise] as const;
+    // Motive streams the pivot: the markers' centroid, its axes turned back by the creation yaw.
+    const pivot = this.pivots[rb.name] ?? { markers: [0, 0, 0], creationYaw: 0 };
+    const [mx, my, mz] = pivot.markers;
+    const c = Math.cos(pose.theta);
+    const s = Math.sin(pose.theta);
     const table: [number, number, number] = [
-      pose.x + n(...positionSd),
-      pose.y + n(...positionSd),
-      (pose.z ?? 0) + n(...positionSd),
+      pose.x + c * mx - s * my + n(...positionSd),
+      pose.y + s * mx + c * my + n(...positionSd),
+      (pose.z ?? 0) + mz + n(...positionSd),
     ];
-    const yaw = pose.theta + n(this.measurementNoise.yaw, this.faults.yawNoise);
+    const yaw = pose.theta - pivot.creationYaw + n(this.measurementNoise.yaw, this.faults.yawNoise);
     return {
       id: rb.id,
       position: mocapPoint(this.calibration, table),

@@ -17,6 +17,7 @@ import { axisAngle, vectorFromRotation } from '../common/rotation';
 import { RobotAdapter } from '../robot/adapter';
 import { saveSetup, type SetupInput } from '../calibration/setup-file';
 import { LabWorld } from './lab-world';
+import { pivotTruthSchema, scenePivots, truePivotOffsets } from './pivot-truth';
 import { natNetFaultsSchema } from './natnet-faults';
 import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
 import { positionRangeOptionSchema, VirtualGripper } from './virtual-gripper';
@@ -117,6 +118,13 @@ export const labConfigSchema = z
         /** Motive's frame against the table: yaw about the up axis (rad) and offset (m), Y-up. */
         yaw: z.number().default(0.3),
         offset: z.tuple([z.number(), z.number(), z.number()]).default([0.4, -0.2, 0.05]),
+        /**
+         * Where Motive put each rigid body's pivot (by name; virtual-lab/pivot-truth.ts): the
+         * markers' centroid on the object and the object's yaw when the body was created. Bodies
+         * left out get untidy defaults; `{ "markers": [0, 0, 0], "creationYaw": 0 }` is a pivot
+         * reset onto the object.
+         */
+        pivots: z.record(z.string(), pivotTruthSchema).default({}),
         faults: natNetFaultsSchema.optional(),
       })
       .strict()
@@ -133,6 +141,7 @@ export const labConfigSchema = z
         streaming: { enabled: true, localInterface: 'network', host: 'remote', upAxis: 'y' },
         yaw: 0.3,
         offset: [0.4, -0.2, 0.05],
+        pivots: {},
       }),
     /** The Robotiq: what POS reads at its stops (a 2F-85: about 3 open, 227-230 closed). */
     gripper: z
@@ -230,6 +239,7 @@ export class VirtualLab {
     if (fingers) gripper.attachFingers(fingers, fingers.maxOpening);
     const natnet = new VirtualNatNetServer({
       rigidBodies: sceneRigidBodies(scene),
+      pivots: labPivots(scene, config),
       rateHz: config.mocap.rateHz,
       calibration: setup.mocap,
       multicast: config.mocap.multicast,
@@ -284,6 +294,15 @@ export class VirtualLab {
   }
 }
 
+/** Where the lab's Motive put each body's pivot. */
+export function labPivots(scene: Scene, config: LabConfig) {
+  return scenePivots(
+    scene,
+    sceneRigidBodies(scene).map((b) => b.name),
+    config.mocap.pivots,
+  );
+}
+
 /** The virtual lab's true frames, written as the setup a calibration would produce. */
 function labSetup(scene: Scene, config: LabConfig): SetupInput {
   // Motive streams Y-up unless its Up Axis setting says Z; the calibration maps its Z-up view (the
@@ -298,6 +317,8 @@ function labSetup(scene: Scene, config: LabConfig): SetupInput {
       rotation,
       translation: config.mocap.offset,
       residual: { rms: 0, max: 0, pairs: 0 },
+      // The true offsets of the bodies' pivots, as the calibration wizard measures them.
+      pivots: truePivotOffsets(labPivots(scene, config)),
       createdAt: new Date(0).toISOString(),
     },
     // The virtual table is the scene's own.

@@ -12,9 +12,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { identityCalibration, tablePoint } from '../../src-main/calibration/mocap-table';
+import { bodyOnTable, identityCalibration, type Calibration } from '../../src-main/calibration/mocap-table';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import type { Vec3 } from '#contract/geometry';
+import type { Quat } from '../../src-main/common/rotation';
 import { cli } from '../helpers/cli';
 import { writeLabConfig } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
@@ -98,7 +99,13 @@ function expectBadInput(r: { code: number; stdout: string; stderr: string }, mes
 
 interface ListenFrame {
   frame: number;
-  rigidBodies: { id: number; name: string | null; position: Vec3; trackingValid: boolean }[];
+  rigidBodies: {
+    id: number;
+    name: string | null;
+    position: Vec3;
+    orientation: Quat;
+    trackingValid: boolean;
+  }[];
 }
 
 const frames = (stdout: string): ListenFrame[] =>
@@ -108,9 +115,13 @@ const frames = (stdout: string): ListenFrame[] =>
     .map((l) => JSON.parse(l) as ListenFrame);
 
 /** Each named body's position on the table (m), through the calibration the stream was made with. */
-function onTable(frame: ListenFrame, calibration: Parameters<typeof tablePoint>[0]): Record<string, Vec3> {
+function onTable(frame: ListenFrame, calibration: Calibration): Record<string, Vec3> {
   return Object.fromEntries(
-    frame.rigidBodies.map((b) => [b.name ?? `#${b.id}`, tablePoint(calibration, b.position)]),
+    // Each body's pivot (its markers) carried to its object by the setup's pivot offsets.
+    frame.rigidBodies.map((b) => [
+      b.name ?? `#${b.id}`,
+      bodyOnTable(calibration, b.name ?? '', b.position, b.orientation).position,
+    ]),
   );
 }
 

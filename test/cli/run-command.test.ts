@@ -13,7 +13,7 @@ import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
 import { registerRunCommand } from '../../src-main/cli/commands/run';
-import { saveSetup } from '../../src-main/calibration/setup-file';
+import { saveSetup, type SetupInput } from '../../src-main/calibration/setup-file';
 import { VirtualLabThread } from '../../src-main/virtual-lab/lab-thread/lab-thread';
 import type { LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
@@ -31,10 +31,13 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-/** The virtual lab on the default scene (isrr-obstacle) in a thread, closed after the test. */
-async function labThread(config: Omit<LabConfigInput, 'scene' | 'ports'> = {}): Promise<VirtualLabThread> {
+/** The virtual lab on a scene (default isrr-obstacle) in a thread, closed after the test. */
+async function labThread(
+  config: Omit<LabConfigInput, 'scene' | 'ports'> = {},
+  scene = 'resources/scenes/isrr-obstacle.json',
+): Promise<VirtualLabThread> {
   const lab = await VirtualLabThread.start({
-    scene: path.join(repoRoot, 'resources/scenes/isrr-obstacle.json'),
+    scene: path.join(repoRoot, scene),
     ports: FREE_LAB_PORTS,
     mocap: { multicast: false },
     world: { noiseVariance: 0, seed: 1 },
@@ -69,10 +72,15 @@ interface CommandRun {
 }
 
 /** `parapush run --json` on `lab`, in this process, with its output captured and its log read. */
-async function runCommand(lab: VirtualLabThread, taskFile: string, model = 'coarse'): Promise<CommandRun> {
+async function runCommand(
+  lab: VirtualLabThread,
+  taskFile: string,
+  model = 'coarse',
+  labSetup: SetupInput = lab.setup,
+): Promise<CommandRun> {
   const sessions = mkdtempSync(path.join(tmp, 'sessions-'));
   vi.stubEnv(SESSIONS_DIR_ENV, sessions);
-  const setup = saveSetup(path.join(sessions, 'setup.json'), lab.setup);
+  const setup = saveSetup(path.join(sessions, 'setup.json'), labSetup);
   const stderr: string[] = [];
   const stdout: string[] = [];
   const capture = (into: string[]) => (chunk: string | Uint8Array) => {
@@ -110,6 +118,32 @@ async function runCommand(lab: VirtualLabThread, taskFile: string, model = 'coar
     await session.close();
   }
   return { stderr: stderr.join('').split('\n'), json, exitCode, log, logFile };
+}
+
+/** A quick task on the short lab scene (one straight push to a near goal), at most 20 actions. */
+function shortTaskFile(): string {
+  const file = path.join(tmp, 'lab-short-task.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'lab-short',
+      scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
+      costs: [
+        { term: 'goal-distance', weight: 100 },
+        { term: 'contact', weight: 200 },
+      ],
+      planner: {
+        horizon: 2,
+        controlDuration: 1,
+        initialSpeed: 0.05,
+        optimizer: { rollouts: 4, maxIterations: 1 },
+        maxExecutedActions: 20,
+      },
+      execution: { noise: { kind: 'constant', variance: 0 } },
+      sampling: { kind: 'jitter', halfRange: 0.005 },
+    }),
+  );
+  return file;
 }
 
 /** The run phases the log's /run/status events went through, each once in a row. */
@@ -209,6 +243,36 @@ describe('parapush run', () => {
     expect(r.exitCode).toBe(3);
     expect(phases(r.log)).toEqual(['starting', 'failed']);
     expect(r.log.filter((m) => m.topic === '/planner/step')).toHaveLength(0);
+    expect(twists(r.log)).toEqual([]);
+  });
+
+  // Motive streams each rigid body at its markers, its axes as the world's at its creation
+  // (calibration/pivots.ts); the virtual lab's bodies are as untidy by default (pivot-truth.ts).
+  it('reaches the goal on a lab whose pivots are off the objects, with the setup holding their offsets', async () => {
+    const lab = await labThread({}, 'test/fixtures/lab-short-scene.json');
+    const pivots = lab.setup.mocap.pivots!;
+    expect(Math.hypot(...pivots.object!.position.slice(0, 2))).toBeGreaterThan(0.01);
+    expect(pivots.object!.yaw).toBeGreaterThan(0.2);
+    expect(Math.hypot(...pivots.pusher!.position.slice(0, 2))).toBeGreaterThan(0.01);
+    const r = await runCommand(lab, shortTaskFile());
+    expect(r.stderr).toContainEqual(expect.stringMatching(/^ {2}\[ ok \] Rigid-body pivots measured: /));
+    expect(r.json, r.stderr.join('\n')).toMatchObject({ outcome: 'finished' });
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('refuses to arm on that lab with a setup that ignores the pivots, naming the fix; nothing moves', async () => {
+    const lab = await labThread({}, 'test/fixtures/lab-short-scene.json');
+    const { pivots: _, ...mocap } = lab.setup.mocap;
+    const r = await runCommand(lab, shortTaskFile(), 'coarse', { ...lab.setup, mocap });
+    const text = r.stderr.join('\n');
+    expect(text).toMatch(
+      /\[FAIL\] Rigid-body pivots measured: no pivot offset in the setup for pusher, object/,
+    );
+    expect(text).toMatch(/measure them in the Setup view's calibration wizard/);
+    // The pusher's markers 13 mm off its axis: motion capture and the robot disagree on it too.
+    expect(text).toMatch(/\[FAIL\] Motion capture and robot agree on the pusher: 1\d\.\d mm apart/);
+    expect(r.json).toMatchObject({ outcome: 'failed', cause: 'not-armed', actions: 0 });
+    expect(r.exitCode).toBe(3);
     expect(twists(r.log)).toEqual([]);
   });
 });

@@ -34,7 +34,9 @@ function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody:
   const pusher = { status, ageS: status === 'stale' ? 0.25 : 0 } as PlanarPoses['pusher'];
   const link = {
     scene: { ...scene, pusher: { ...scene.pusher, rigidBody: rigidBody ?? undefined } },
-    poses: () => (status === null ? undefined : ({ pusher } as PlanarPoses)),
+    // No pivot offsets: the pusher's point is its body's streamed position.
+    setup: { mocap: { upAxis: 'y' } },
+    poses: () => (status === null ? undefined : ({ pusher, sliders: [] } as unknown as PlanarPoses)),
     natnet: {
       on: (_e: string, fn: (f: unknown, s: MocapSnapshot) => void) => {
         listeners.push(fn);
@@ -133,7 +135,11 @@ describe('calibration wizard on the virtual lab', () => {
     link = await session.linkFor(scene);
     const wizard = new CalibrationWizard({
       session: () => session,
-      captures: { mocap: async () => next.mocap, robot: async () => next.robot },
+      captures: {
+        mocap: async () => next.mocap,
+        robot: async () => next.robot,
+        body: () => Promise.reject(new Error('this test measures no pivot')),
+      },
     });
     connections = new LabStatusSource(
       {

@@ -29,8 +29,15 @@ export interface LabProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `parapush lab` on `sceneFile` (writing its files in `dir`); resolves once it listens. */
-export async function startLabProcess(sceneFile: string, dir: string): Promise<LabProcess> {
+/**
+ * Starts `parapush lab` on `sceneFile` (writing its files in `dir`); resolves once it listens.
+ * `world` replaces the lab config's world settings.
+ */
+export async function startLabProcess(
+  sceneFile: string,
+  dir: string,
+  world?: { noiseVariance: number; seed: number },
+): Promise<LabProcess> {
   const config = path.join(dir, 'lab.json');
   const setupFile = path.join(dir, 'setup.json');
   const ports = {
@@ -44,7 +51,13 @@ export async function startLabProcess(sceneFile: string, dir: string): Promise<L
   };
   writeFileSync(
     config,
-    JSON.stringify({ scene: sceneFile, ports, mocap: { multicast: false }, robot: { unlockDelay: 0.3 } }),
+    JSON.stringify({
+      scene: sceneFile,
+      ports,
+      mocap: { multicast: false },
+      robot: { unlockDelay: 0.3 },
+      ...(world ? { world } : {}),
+    }),
   );
   const child = spawn(
     process.execPath,

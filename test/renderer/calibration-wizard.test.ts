@@ -24,6 +24,7 @@ function fakeCore(options: { fitError?: string; still?: boolean; rms?: number } 
     capturing: false,
     mocap: empty(),
     robot: empty(),
+    pivots: { bodies: [], saved: null },
   };
   const client = {
     transport: 'websocket',

@@ -26,7 +26,7 @@ import { StateEstimator } from '../../mocap/state-estimator';
 import { RobotAdapter } from '../../robot/adapter';
 import type { RobotState } from '../../robot/robot-state';
 import { Ur5Connection } from '../../robot/ur5-connection';
-import { JogRefused, jogTool } from '../../robot/jog';
+import { JogRefused, jogTool, turnTool } from '../../robot/jog';
 import { RtdeSetupError } from '../../robot/rtde/setup-errors';
 import type { PriorityResult } from '../../common/thread-priority';
 import { quantileOfSorted } from '../../common/quantile';
@@ -116,7 +116,11 @@ export class SafetyCore {
       case 'send-program':
         return this.sendProgram(m.id);
       case 'jog':
-        return this.jog(m.id, m.dx, m.dy);
+        return this.jog(m.id, (robot, signal) => jogTool(robot, m.dx, m.dy, { signal }));
+      case 'turn':
+        return this.jog(m.id, (robot, signal) =>
+          turnTool(robot, m.angle, this.setup?.robot.pusherOffset ?? [0, 0, 0], { signal }),
+        );
       case 'jog-stop':
         return void this.jogging?.abort();
       case 'robot-stop':
@@ -262,10 +266,13 @@ export class SafetyCore {
   }
 
   /**
-   * A jog on the thread's robot link; refused while a run's supervisor is armed or running (the
+   * A jog or a turn of the tool on the thread's robot link; refused while a run's supervisor is armed or running (the
    * supervisor is then the only one to command the arm) and while another jog moves it.
    */
-  private async jog(id: number, dx: number, dy: number): Promise<void> {
+  private async jog(
+    id: number,
+    move: (robot: Ur5Connection, signal: AbortSignal) => Promise<number>,
+  ): Promise<void> {
     const robot = this.devices?.robot;
     const fail = (e: Error): void => this.post({ type: 'reply', id, error: crossing(e) });
     if (!robot) return fail(new Error('the robot is not connected'));
@@ -275,7 +282,7 @@ export class SafetyCore {
     const control = new AbortController();
     this.jogging = control;
     try {
-      const moved = await jogTool(robot, dx, dy, { signal: control.signal });
+      const moved = await move(robot, control.signal);
       this.post({ type: 'reply', id, moved });
     } catch (err) {
       fail(err as Error);

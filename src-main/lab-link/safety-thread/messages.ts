@@ -125,6 +125,12 @@ export const toSafetySchema = z.discriminatedUnion('type', [
    * robot/jog.ts), refused while a run is armed; answered by `reply` with the distance moved.
    */
   z.object({ type: z.literal('jog'), id: z.number().int(), dx: finite, dy: finite }).strict(),
+  /**
+   * A turn of the tool by `angle` rad about the vertical through the pusher's tip (the wizard's
+   * pivot measurement, robot/jog.ts turnTool), refused like a jog; answered by `reply` with the
+   * angle turned in `moved`.
+   */
+  z.object({ type: z.literal('turn'), id: z.number().int(), angle: finite }).strict(),
   /** Stops the jog under way (the operator's Abort). */
   z.object({ type: z.literal('jog-stop') }).strict(),
   /** A stop outside a run (recovery zeroes the twist, closing the lab): stops never move the arm. */
@@ -279,7 +285,7 @@ export const fromSafetySchema = z.discriminatedUnion('type', [
     .object({
       type: z.literal('reply'),
       id: z.number().int(),
-      /** A jog's distance moved (m). */
+      /** A jog's distance moved (m), or a turn's angle (rad). */
       moved: z.number().optional(),
       error: threadErrorSchema.optional(),
     })

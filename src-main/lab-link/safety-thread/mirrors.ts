@@ -46,6 +46,7 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
     private readonly request: {
       sendProgram(): Promise<void>;
       jog(dx: number, dy: number): Promise<number>;
+      turn(angle: number): Promise<number>;
       stopJog(): void;
     },
     private readonly sendStop: () => void,
@@ -102,6 +103,20 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
     signal?.addEventListener('abort', stop, { once: true });
     try {
       return await this.request.jog(dx, dy);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * Turns the tool by `angle` rad about the vertical through the pusher's tip (robot/jog.ts
+   * turnTool); resolves with the angle turned. `signal` stops it.
+   */
+  async turn(angle: number, signal?: AbortSignal): Promise<number> {
+    const stop = (): void => this.request.stopJog();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await this.request.turn(angle);
     } finally {
       signal?.removeEventListener('abort', stop);
     }

@@ -80,6 +80,10 @@ export class SafetyThread extends EventEmitter<Events> {
           this.request({ type: 'jog', id: this.nextId++, dx, dy }, 30_000).then((m) =>
             m.type === 'reply' ? (m.moved ?? 0) : 0,
           ),
+        turn: (angle) =>
+          this.request({ type: 'turn', id: this.nextId++, angle }, 30_000).then((m) =>
+            m.type === 'reply' ? (m.moved ?? 0) : 0,
+          ),
         stopJog: () => this.send({ type: 'jog-stop' }),
       },
       () => this.send({ type: 'robot-stop' }),

@@ -46,6 +46,46 @@ export const calibrationStageSchema = z
     saved: z.object({ file: z.string(), at: nonNegative }).strict().nullable(),
   })
   .strict();
+/** A rigid body's pivot offset (calibration/pivots.ts): the object from the body's pivot. */
+export const pivotOffsetViewSchema = z
+  .object({
+    /** The object's point in the body frame, m. */
+    position: point3,
+    /** The object's yaw against the body's axes, rad. */
+    yaw: finite,
+    /** How it was found: `motive-reset` when measured as zero (the pivot reset in Motive). */
+    method: z.enum(['turn', 'placement', 'motive-reset', 'truth']),
+  })
+  .strict();
+
+/** The pivot stage: each bound body's offset as measured now and as the setup holds it. */
+export const pivotStageSchema = z
+  .object({
+    bodies: z.array(
+      z
+        .object({
+          /** Rigid-body name. */
+          body: z.string(),
+          /** `pusher` (the robot's body, measured by a turn) or a slider's id (by a placement). */
+          of: z.string(),
+          role: z.enum(['pusher', 'slider']),
+          measured: pivotOffsetViewSchema
+            .extend({
+              /** A turn: the largest distance of a turned tip from the circle's centre, m. */
+              spread: nonNegative.optional(),
+            })
+            .strict()
+            .nullable(),
+          /** What the connected setup holds for the body; null: none (pre-flight refuses). */
+          saved: pivotOffsetViewSchema.nullable(),
+        })
+        .strict(),
+    ),
+    saved: z.object({ file: z.string(), at: nonNegative }).strict().nullable(),
+  })
+  .strict();
+export type PivotStageState = z.infer<typeof pivotStageSchema>;
+
 export const calibrationWizardSchema = z
   .object({
     /** The lab the captures come from, in words; null when no lab is connected. */
@@ -58,6 +98,7 @@ export const calibrationWizardSchema = z
     capturing: z.boolean(),
     mocap: calibrationStageSchema,
     robot: calibrationStageSchema,
+    pivots: pivotStageSchema,
   })
   .strict();
 export type CalibrationWizardState = z.infer<typeof calibrationWizardSchema>;
@@ -106,6 +147,16 @@ export const calibrationCommands = [
     .strict(),
   /** Writes the stage's fit into the connected lab's setup (file and live link). */
   z.object({ type: z.literal('calibration.save'), stage: calibrationStageIdSchema }).strict(),
+  /**
+   * Measures the pusher body's pivot offset: the arm turns the tool about the vertical through the
+   * pusher's tip (to 0, 30, 60 and -30 deg, then back), the pivot's pose captured at each; the
+   * circle it traces is centred on the tip.
+   */
+  z.object({ type: z.literal('calibration.pivot-turn') }).strict(),
+  /** Measures a slider body's pivot offset from the object standing on its start pose (its marks). */
+  z.object({ type: z.literal('calibration.pivot-place'), slider: z.string().min(1) }).strict(),
+  /** Writes the measured pivot offsets into the connected lab's setup. */
+  z.object({ type: z.literal('calibration.pivot-save') }).strict(),
 ] as const;
 
 export const calibrationResults = {
@@ -117,4 +168,7 @@ export const calibrationResults = {
   'calibration.jog-check': z.object({ check: jogCheckSchema }).strict(),
   'calibration.fit': calibrationResult,
   'calibration.save': calibrationResult,
+  'calibration.pivot-turn': calibrationResult,
+  'calibration.pivot-place': calibrationResult,
+  'calibration.pivot-save': calibrationResult,
 } as const;

@@ -39,6 +39,7 @@ export const preflightCheckSchema = z
       'speed-slider',
       'reach',
       'force-limit',
+      'pivots',
     ]),
     label: z.string(),
     ok: z.boolean(),
