@@ -15,7 +15,7 @@ describe('parareal-crossover bench', () => {
   it('reads its options and refuses a run without one worker', () => {
     expect(parseCrossoverArgs(['--states', '2', '--workers', '1,4'])).toMatchObject({
       states: 2,
-      reps: 5,
+      reps: 4,
       workers: [1, 4],
       maxWorkers: 128,
     });
