@@ -6,6 +6,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   physics: () => import('./physics'),
   planner: () => import('./planner'),
   parareal: () => import('./parareal'),
+  'parareal-crossover': () => import('./parareal-crossover'),
   mocap: () => import('./mocap'),
   robot: () => import('./robot'),
   logs: () => import('./logs'),

@@ -18,7 +18,7 @@ import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, wrapAngle, type State, type StateLayout, type Control } from '#contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import { createPredictor } from '../src-main/parareal/predictor';
-import { estimateBatchCost } from '../src-main/parareal/model-choice';
+import { pararealModel, predictLatency } from '../src-main/parareal/cost-model';
 import { earlierParts, meanCi95, printTable, writeResult, type Row } from './report';
 
 const paperTable1 = [
@@ -319,14 +319,13 @@ export function sliderStateRms(L: StateLayout, states: readonly State[], fine: r
 }
 
 /**
- * Eq. 5 generalised to W workers with slice skipping and pipelining: the fine work is
- * fineJobs(K, N) jobs of cost c_f spread over W workers, but never shorter than the chain of K
- * dependent jobs; the coarse model adds (K + 1) N c_c serially. The same count as `auto` uses,
- * for one sequence against the fine model's N controls in a row.
+ * Eq. 5 generalised to W workers with slice skipping and pipelining: the cost model of `auto`
+ * (cost-model.ts) in units of one fine control, nothing but the coarse model's cost besides, for
+ * one sequence against the fine model's N controls in a row.
  */
 export function theoreticalSpeedup(K: number, N: number, W: number, ccOverCf: number): number {
-  const model = { kind: 'parareal', iterations: K, tolerance: null, controlsPerSlice: 1 } as const;
-  return N / estimateBatchCost(model, { workers: W, sequences: 1, horizon: N }, ccOverCf);
+  const unit = { fineControl: 1, fineJob: 0, mainPerJob: 0, transit: 0, coarseControl: ccOverCf };
+  return N / predictLatency(pararealModel(K), { workers: W, sequences: 1, horizon: N }, unit);
 }
 
 async function fig6(runs: number): Promise<unknown> {

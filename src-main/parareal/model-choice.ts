@@ -2,19 +2,18 @@
  * The `auto` prediction model: fine or Parareal, whichever is expected to predict a planner's
  * batch of sequences sooner at the accuracy the task needs, given the workers at hand.
  *
- * Both run on one worker pool whose queue holds every fine job of every sequence, so the choice is
- * a matter of counting fine work, in units of one control simulated by the fine model (c):
- * - fine alone: one job of H controls per sequence; S sequences on W workers take
- *   ceil(S / W) * H * c (a job cannot be split).
- * - Parareal with K iterations and one control per slice: iteration k needs the slices from k on
- *   (the first k are exact), so a sequence costs sum_{k=1..K} (H - k + 1) one-control jobs. The
- *   pool packs them, and pipelining leaves a critical path of K controls:
- *   max(K, ceil(S * sum / W)) * c, plus the serial coarse sweeps on the main thread.
- * Parareal pays when the workers outnumber what fine-alone can use (W > S); with the few cores of
- * a lab PC, fine alone wins. `npm run bench -- planner` measures both and prints what auto picks.
+ * Expected from the measured cost model (cost-model.ts): the pool's and Parareal's schedule
+ * replayed with the per-step costs that `npm run bench -- parareal-crossover` measured and
+ * committed (bench/results/parareal-crossover.json). The fine model runs a sequence as one job;
+ * Parareal at K >= 2 runs 2H - 1 or more one-control jobs a sequence, each with its own overhead,
+ * and its main thread's share grows with the batch. So Parareal pays only once the workers
+ * outnumber what the fine model alone can use, by the factor its extra work takes; the committed
+ * bench states that worker count and a test holds auto's switch to it.
  */
 import { parsePredictionModel, type PredictionModel } from './predictor';
 import type { CoarseModelKind, ModelRequestKind } from '#contract/planner-settings';
+import { pararealModel, predictLatency, type CostConstants } from './cost-model';
+import { committedCostConstants } from './crossover-result';
 
 /**
  * What a user asks for (the console's settings, `--model`, an experiment's model spec): a
@@ -72,12 +71,9 @@ export interface PlanningLoad {
  */
 export const ITERATIONS_FOR_REAL_WORLD_ACCURACY = 2;
 
-/** A serial coarse control costs this fraction of a fine one (analytical model: microseconds). */
-const COARSE_TO_FINE_COST = 1e-3;
-
 export interface ModelEstimate {
   model: PredictionModel;
-  /** Expected wall time of one batch in units of one fine-model control. */
+  /** Expected wall time of one batch (s). */
   cost: number;
 }
 
@@ -88,43 +84,22 @@ export interface AutoChoice {
   reason: string;
 }
 
-/** One-control fine jobs of one sequence: K iterations over N slices, exact slices skipped. */
-export function fineJobs(K: number, N: number): number {
-  let jobs = 0;
-  for (let k = 1; k <= Math.min(K, N); k++) jobs += N - k + 1;
-  return jobs;
-}
-
-/**
- * Expected wall time of predicting one batch, in units of one fine-model control
- * (coarseToFine: the cost of a coarse control in the same unit).
- */
-export function estimateBatchCost(
-  model: PredictionModel,
+export function chooseAuto(
   load: PlanningLoad,
-  coarseToFine = COARSE_TO_FINE_COST,
-): number {
-  const { workers: W, sequences: S, horizon: H } = load;
-  if (model.kind === 'coarse') return S * H * coarseToFine;
-  if (model.kind === 'fine') return Math.ceil(S / W) * H;
-  const K = Math.min(model.iterations, H);
-  const fine = Math.max(K, Math.ceil((S * fineJobs(K, H)) / W));
-  return fine + S * H * (K + 1) * coarseToFine;
-}
-
-export function chooseAuto(load: PlanningLoad): AutoChoice {
+  constants: CostConstants = committedCostConstants(),
+): AutoChoice {
   const candidates: PredictionModel[] = [{ kind: 'fine' }];
-  for (let K = ITERATIONS_FOR_REAL_WORLD_ACCURACY; K < load.horizon; K++)
-    candidates.push({ kind: 'parareal', iterations: K, tolerance: null, controlsPerSlice: 1 });
-  const estimates = candidates.map((model) => ({ model, cost: estimateBatchCost(model, load) }));
+  for (let K = ITERATIONS_FOR_REAL_WORLD_ACCURACY; K < load.horizon; K++) candidates.push(pararealModel(K));
+  const estimates = candidates.map((model) => ({ model, cost: predictLatency(model, load, constants) }));
   // Ties go to the fine model: it is exact.
   const best = estimates.reduce((a, b) => (b.cost < a.cost ? b : a));
   const fine = estimates[0]!;
+  const ms = (s: number): string => (s * 1000).toFixed(0);
   const name = (m: PredictionModel): string => (m.kind === 'parareal' ? `parareal:${m.iterations}` : m.kind);
   const reason =
     best === fine
-      ? `auto: fine model (${load.sequences} sequences fill ${load.workers} worker(s); Parareal at K >= ${ITERATIONS_FOR_REAL_WORLD_ACCURACY} needs more fine work than that)`
-      : `auto: ${name(best.model)} (expected ${best.cost.toFixed(1)} against ${fine.cost.toFixed(1)} fine-control times for the fine model on ${load.workers} workers)`;
+      ? `auto: fine model (${load.sequences} sequences on ${load.workers} worker(s): expected ${ms(fine.cost)} ms, Parareal at K >= ${ITERATIONS_FOR_REAL_WORLD_ACCURACY} no sooner)`
+      : `auto: ${name(best.model)} (expected ${ms(best.cost)} ms against ${ms(fine.cost)} ms for the fine model on ${load.workers} workers)`;
   return { model: best.model, estimates, reason };
 }
 

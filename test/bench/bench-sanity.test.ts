@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { theoreticalSpeedup } from '../../bench/parareal';
-import { fineJobs } from '../../src-main/parareal/model-choice';
+import { fineJobs } from '../../src-main/parareal/cost-model';
 
 describe('Parareal speedup bound (ISRR Eq. 5 generalised)', () => {
   it('counts the fine jobs with exact slices skipped', () => {

@@ -222,7 +222,9 @@ describe('parapush run', () => {
     const lab = await labThread({ robot: { software: '5.11', remoteControl: false } });
     const r = await runCommand(lab, defaultTaskFile(2), 'auto');
     // auto on one worker: the fine model, said on stderr, in --json and in the log.
-    const reason = expect.stringMatching(/^auto: fine model \(\d+ sequences fill 1 worker\(s\);/);
+    const reason = expect.stringMatching(
+      /^auto: fine model \(\d+ sequences on 1 worker\(s\): expected \d+ ms/,
+    );
     expect(r.stderr.filter((l) => l.startsWith('model: '))).toEqual([
       expect.stringMatching(/^model: fine on 1 worker, chosen by auto: fine model \(/),
     ]);
