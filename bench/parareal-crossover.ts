@@ -23,9 +23,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { layoutForScene, type State } from '#contract/state';
+import { layoutForScene, type Control, type State } from '#contract/state';
 import { FinePool } from '../src-main/parareal/fine-pool';
-import type { Control, PredictionTiming } from '../src-main/parareal/parareal';
+import type { PredictionTiming } from '../src-main/parareal/parareal';
 import { createPredictor, type PredictionModel } from '../src-main/parareal/predictor';
 import {
   crossoverWorkers,
