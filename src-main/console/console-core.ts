@@ -283,7 +283,7 @@ export class ConsoleCore {
         // The jog has the arm: a run would command it at the same time.
         if (this.calibration.jogInProgress)
           throw new Error('the arm is jogging (calibration): wait for it to stop');
-        return { status: await this.startRun(command.mode) };
+        return { status: await this.startRun(command.mode, command.probe === true) };
       // The lifecycle says whether the operator's command may happen now; the controller acts on
       // it and reports the transition (pause, resume) or the supervisor's start (after arm).
       case 'run.arm':
@@ -484,7 +484,7 @@ export class ConsoleCore {
     return this.run.status;
   }
 
-  private async startRun(mode: RunMode): Promise<RunStatus> {
+  private async startRun(mode: RunMode, probe = false): Promise<RunStatus> {
     const start: RunEvent = { type: 'start', mode };
     // A run aborted before may still be winding down (stopping): the start waits for it below.
     this.refuseUnless(start, 'ending');
@@ -534,7 +534,10 @@ export class ConsoleCore {
     // A starting run has armed nothing yet: the bar shows the robot's own safety until it does.
     this.followRobotSafety(this.connections.current());
     try {
-      await this.runController.start({ mode, scene, settings: this.settings.get() }, sink);
+      await this.runController.start(
+        { mode, scene, settings: this.settings.get(), ...(probe ? { probe } : {}) },
+        sink,
+      );
     } catch (err) {
       this.run.report({
         event: { type: 'end', outcome: runOutcomeOf({ cause: 'error' }), reason: (err as Error).message },

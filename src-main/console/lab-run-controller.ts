@@ -28,7 +28,8 @@ import type { Task } from '../planning/task-file';
 import type { LabLink } from '../lab-link/lab-link';
 import type { RunOwner } from '../run/run-owner';
 import { ABORTED } from '../run/run-report';
-import { supervisedRun, type ArmGate } from '../run/supervised-run';
+import { supervisedRun, type ArmGate, type SupervisedRunOptions } from '../run/supervised-run';
+import { PROBE_NEEDS_PUSHER, probeRunParts } from '../physics-probe/probe-run';
 import { armReadiness } from '#contract/arm-readiness';
 import type { LabConnection } from '../lab-link/lab-connection';
 import {
@@ -57,6 +58,8 @@ export interface LabRunControllerOptions {
 interface ActiveRun {
   mode: RunMode;
   sink: RunSink;
+  /** An identification run's planner (physics-probe/); undefined for a task's run. */
+  planner: SupervisedRunOptions['planner'];
   /**
    * The pending wait for the operator's arm command, when the run is waiting: what the Arm is
    * judged by, and how to end the wait.
@@ -132,9 +135,12 @@ export class LabRunController implements RunController {
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session) throw new Error(NO_REAL_LAB);
     const scene = sceneForRun(request.scene, request.settings);
-    const task = taskForRun(scene, request.settings, this.o.tasksDir);
-    const model = modelForRun(request.settings);
-    const run: ActiveRun = { mode: request.mode, sink, armed: null };
+    if (request.probe && scene.gripper) throw new Error(PROBE_NEEDS_PUSHER);
+    const taskAsSet = taskForRun(scene, request.settings, this.o.tasksDir);
+    const probe = request.probe ? probeRunParts(taskAsSet) : null;
+    const task = probe?.task ?? taskAsSet;
+    const model = probe?.model ?? modelForRun(request.settings);
+    const run: ActiveRun = { mode: request.mode, sink, armed: null, planner: probe?.planner };
     this.active = run;
     this.session = session;
     this.changed();
@@ -166,7 +172,9 @@ export class LabRunController implements RunController {
       sink,
       'info',
       'lab',
-      `connected; planning with ${modelName(model, task, scene, this.owner.workers)}, ${task.planner.kind} planner`,
+      probe
+        ? `connected; identification run: ${probe.pushes.length} probing pushes, predicted with the fine model`
+        : `connected; planning with ${modelName(model, task, scene, this.owner.workers)}, ${task.planner.kind} planner`,
     );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
@@ -266,6 +274,7 @@ export class LabRunController implements RunController {
         seed: this.o.seed ?? 1,
         liveRateHz: this.o.liveRateHz ?? 30,
         ...(run.mode === 'real' ? { confirmArm: (gate: ArmGate) => this.waitForArm(run, gate) } : {}),
+        ...(run.planner ? { planner: run.planner } : {}),
       });
     } catch {
       // Reported by the run itself (its last event says why it failed).

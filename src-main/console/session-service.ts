@@ -6,6 +6,7 @@
  * recovery rewrites the file), lists the sessions folder, opens a log for playback (the recorded console events go out
  * again as events, never to the robot) and re-plans logged steps for what-if comparisons.
  */
+import { loggedPredictionError } from '../session/prediction-error-log';
 import path from 'node:path';
 import type {
   CommandResult,
@@ -146,9 +147,11 @@ export class SessionService {
     const log = await SessionLog.open(file);
     let run: RecordedRun;
     let summary;
+    let predictionError;
     try {
       summary = await log.summary();
       run = await loadRecordedRun(log);
+      predictionError = await loggedPredictionError(log);
     } finally {
       await log.close();
     }
@@ -160,7 +163,13 @@ export class SessionService {
     );
     this.open = { file: name, run, steps: plannerSteps(run), playback };
     const status = playback.seek(0);
-    return { summary, steps: this.open.steps.length, scene: run.scene, playback: { file: name, ...status } };
+    return {
+      summary,
+      steps: this.open.steps.length,
+      scene: run.scene,
+      playback: { file: name, ...status },
+      predictionError,
+    };
   }
 
   private async recover(file: string, confirm: boolean) {

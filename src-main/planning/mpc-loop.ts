@@ -40,6 +40,7 @@ import type { TaskGeometry } from './outcome';
 import type { Plant } from './plant';
 import { restControl } from './control-space';
 import { stepRecord } from './step-record';
+import { predictionError, type PredictionError } from './prediction-error';
 import { wrapAngle, GRIPPER_OPENING, GRIPPER_YAW } from '#contract/state';
 
 /**
@@ -82,6 +83,11 @@ export interface MpcLoopOptions {
    */
   firstPlan?: FirstPlan;
   onStep?(step: PlannerStep): void;
+  /**
+   * After every planned control: the plan's predicted state at its end against the state observed
+   * there (prediction-error.ts), before any rest. Not for a reflex, which is not predicted.
+   */
+  onPredictionError?(e: PredictionError): void;
   /** The run's abort: every plan gets it, and the loop ends as 'aborted' without waiting for one. */
   signal?: AbortSignal;
 }
@@ -317,12 +323,14 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
     for (;;) {
       let x = states[states.length - 1]!;
       const a = o.geometry.assess(x);
-      if (a.success) return finish('success', null, null);
+      // A scripted planner (Planner.finished) ends its run itself: the object in the goal region does not.
+      if (a.success && !o.planner.finished) return finish('success', null, null);
       if (a.failure) return finish('failure', a.failure, a.detail);
       if (controls.length >= o.maxActions)
         return finish('action-limit', null, `${o.maxActions} actions executed`);
       if (time >= o.timeLimit) return finish('time-limit', null, `task time reached ${o.timeLimit} s`);
       if (o.signal?.aborted) return finish('aborted', null, 'aborted');
+      if (o.planner.finished?.()) return finish('success', null, 'every scripted push done');
 
       const reflex = o.reflex?.(x);
       if (reflex) {
@@ -408,6 +416,9 @@ export async function runMpc(o: MpcLoopOptions): Promise<RunSummary> {
         }
       }
       const path = await o.plant.execute(u, o.controlDuration);
+      const predictedEnd = plan.iterates[plan.iterates.length - 1]?.[1];
+      if (o.onPredictionError && predictedEnd)
+        o.onPredictionError(predictionError(L, controls.length, predictedEnd, o.plant.observe()));
       if (plan.restTime > 0) path.push(...(await o.plant.execute(rest, plan.restTime)));
       time += o.controlDuration + plan.restTime;
       controls.push(u);

@@ -64,6 +64,13 @@ export interface Planner {
    * the next step from where the objects come to rest. Without it such plans run synchronously.
    */
   settle?(x: State, restTime: number, signal?: AbortSignal): Promise<State>;
+  /**
+   * Whether the planner has nothing more to do: a scripted planner (an identification run's
+   * probing pushes, physics-probe/) ends its run with it, and only with it or a failure: an object
+   * it pushes into the goal region does not end the run. Task planners leave it out: their runs
+   * end on the task's outcome.
+   */
+  finished?(): boolean;
 }
 
 /** Warm start (WAFR 2018 Sec. 6): drop the executed control and repeat the last one at the end. */

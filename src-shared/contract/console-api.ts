@@ -3,6 +3,7 @@
  * to the renderer. Both transports (Electron IPC and the web-mode WebSocket) carry exactly these
  * messages, and both ends validate them with these schemas. SI units throughout.
  */
+import { runPredictionErrorSchema } from './prediction-error';
 import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { labKindSchema, labViewSchema } from './lab-view';
@@ -113,7 +114,14 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings.get') }).strict(),
   z.object({ type: z.literal('settings.set'), settings: plannerSettingsSchema }).strict(),
   z.object({ type: z.literal('settings.preset'), preset: plannerPresetNameSchema }).strict(),
-  z.object({ type: z.literal('run.start'), mode: runModeSchema }).strict(),
+  z
+    .object({
+      type: z.literal('run.start'),
+      mode: runModeSchema,
+      /** An identification run: probing pushes instead of the task (docs/virtual-lab.md). */
+      probe: z.literal(true).optional(),
+    })
+    .strict(),
   /** The operator's explicit arm step of a real run, once its pre-flight checklist is green. */
   z.object({ type: z.literal('run.arm') }).strict(),
   z.object({ type: z.literal('run.pause') }).strict(),
@@ -649,6 +657,8 @@ export const commandResultSchemas = {
       /** The scene the run was recorded on, for the view only: it never becomes the live scene. */
       scene: sceneSchema.nullable(),
       playback: playbackStatusSchema,
+      /** The planner's prediction error per executed control, as logged; null in a log without it. */
+      predictionError: runPredictionErrorSchema.nullable(),
     })
     .strict(),
   'sessions.recover': z

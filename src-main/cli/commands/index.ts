@@ -67,6 +67,11 @@ export const commandEntries: readonly CommandEntry[] = [
     load: async () => (await import('./run')).registerRunCommand,
   },
   {
+    name: 'physics',
+    summary: "the lab's physics: probe it with an identification run, fit the scene's parameters to logs",
+    load: async () => (await import('./physics')).registerPhysicsCommand,
+  },
+  {
     name: 'robot',
     summary: 'operations on the UR controller',
     load: async () => (await import('./robot')).registerRobotCommand,
