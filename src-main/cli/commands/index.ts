@@ -51,6 +51,11 @@ export const commandEntries: readonly CommandEntry[] = [
     load: async () => (await import('./log')).registerLogCommand,
   },
   {
+    name: 'physics',
+    summary: 'the fine model against the lab: prediction error from session logs, and physics fitted to them',
+    load: async () => (await import('./physics')).registerPhysicsCommand,
+  },
+  {
     name: 'learn',
     summary: 'the learned coarse model (CVS 2020): generate fine-model data, train, evaluate',
     load: async () => (await import('./learn')).registerLearnCommand,
@@ -65,11 +70,6 @@ export const commandEntries: readonly CommandEntry[] = [
     name: 'run',
     summary: 'run a supervised pushing task on the robot: mocap -> state -> planner -> supervisor -> robot',
     load: async () => (await import('./run')).registerRunCommand,
-  },
-  {
-    name: 'physics',
-    summary: "the lab's physics: probe it with an identification run, fit the scene's parameters to logs",
-    load: async () => (await import('./physics')).registerPhysicsCommand,
   },
   {
     name: 'robot',

@@ -1,0 +1,146 @@
+/**
+ * `physics fit` on simulated lab logs with a known truth (the world = the model scene with its
+ * physics changed): it recovers a changed object friction within 15 %, halves the held-out
+ * error, stays within its own uncertainty of the scene's values where the world is the scene, and
+ * says plainly that mass is not determined by quasi-static pushes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readLoggedPushes, type LoggedPushes } from '../../src-main/lab-physics/executed-pushes';
+import { fitPhysics, symmetricEigen } from '../../src-main/lab-physics/fit';
+import { fitRun } from '../../src-main/lab-physics/fit-run';
+import { applyPhysicsProfile, physicsProfileSchema } from '../../src-main/lab-physics/physics-profile';
+import { inProcessReplay } from '../../src-main/lab-physics/prediction-error';
+import { cli } from '../helpers/cli';
+import { boxScene, PROBE_CONTROLS, scaledPhysics, simulatedLabLog } from './simulated-lab-log';
+
+vi.setConfig({ testTimeout: 240_000 });
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-physics-fit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const replay = inProcessReplay();
+afterAll(() => replay.dispose());
+
+const model = boxScene();
+/** Second and third runs: the probe's pushes mirrored and reordered, so held-out runs differ. */
+const runControls: [number, number][][] = [
+  PROBE_CONTROLS,
+  PROBE_CONTROLS.map(([vx, vy]) => [vx, -vy] as [number, number]),
+  [...PROBE_CONTROLS].reverse(),
+];
+
+async function logs(name: string, world: typeof model): Promise<string[]> {
+  const files: string[] = [];
+  for (const [i, controls] of runControls.entries())
+    files.push(
+      await simulatedLabLog({
+        dir: path.join(dir, name),
+        world,
+        model,
+        controls,
+        noise: 0.0003,
+        seed: i + 1,
+      }),
+    );
+  return files;
+}
+
+let grippier: string[];
+let matching: string[];
+let grippierRuns: LoggedPushes[];
+let matchingRuns: LoggedPushes[];
+
+beforeAll(async () => {
+  grippier = await logs('grippier', scaledPhysics(model, { friction: 1.5 }));
+  matching = await logs('matching', model);
+  grippierRuns = await Promise.all(grippier.map(readLoggedPushes));
+  matchingRuns = await Promise.all(matching.map(readLoggedPushes));
+});
+
+describe('physics fit', () => {
+  it('finds eigenvalues and eigenvectors of a symmetric matrix', () => {
+    const { values, vectors } = symmetricEigen([
+      [2, 1],
+      [1, 2],
+    ]);
+    const order = values[0]! < values[1]! ? [0, 1] : [1, 0];
+    expect(values[order[0]!]).toBeCloseTo(1, 12);
+    expect(values[order[1]!]).toBeCloseTo(3, 12);
+    const v = vectors[order[1]!]!;
+    expect(Math.abs(v[0]!)).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(v[0]! * v[1]!).toBeGreaterThan(0);
+  });
+
+  it('recovers a grippier object within 15 % and halves the held-out error', async () => {
+    const result = await fitRun(replay, { scene: model, file: null }, grippierRuns, {
+      parameters: ['friction'],
+      horizon: 2,
+      maxEvaluations: 16,
+      command: ['test'],
+    });
+    const friction = result.fit.estimates[0]!;
+    expect(friction.value).toBeGreaterThan(1.5 * 0.85);
+    expect(friction.value).toBeLessThan(1.5 * 1.15);
+    expect(friction.identifiable).toBe(true);
+    expect(result.heldOut!.after.position.p50).toBeLessThan(result.heldOut!.before.position.p50 / 2);
+    const profile = physicsProfileSchema.parse(result.profile);
+    expect(profile.provenance.logs.map((l) => l.use)).toEqual(['fit', 'held-out', 'fit']);
+    expect(applyPhysicsProfile(model, profile).sliders[0]!.friction).toBeCloseTo(0.2 * friction.value, 9);
+  });
+
+  it('stays within its own uncertainty of the scene where the world is the scene', async () => {
+    const fit = await fitPhysics(replay, model, matchingRuns, {
+      parameters: ['friction'],
+      horizon: 2,
+      maxEvaluations: 16,
+    });
+    const e = fit.estimates[0]!;
+    expect(e.low).toBeLessThanOrEqual(1);
+    expect(e.high).toBeGreaterThanOrEqual(1);
+  });
+
+  it('says that mass is not determined by quasi-static pushes', async () => {
+    const fit = await fitPhysics(replay, model, grippierRuns.slice(0, 1), {
+      parameters: ['friction', 'mass'],
+      horizon: 1,
+      maxEvaluations: 12,
+    });
+    const mass = fit.estimates.find((e) => e.parameter === 'mass')!;
+    expect(mass.identifiable).toBe(false);
+    expect(fit.warnings.join('\n')).toMatch(/mass .* is not determined .*friction ratios, not mass/);
+  });
+
+  it('fits from the command line on two workers and writes the profile and the fitted scene', async () => {
+    const out = path.join(dir, 'lab-physics.json');
+    const r = await cli(
+      'physics',
+      'fit',
+      ...grippier,
+      '--out',
+      out,
+      '--fit',
+      'friction',
+      '--horizon',
+      '1',
+      '--max-evaluations',
+      '6',
+      '--workers',
+      '2',
+    );
+    expect(r.stderr).toMatch(/fit \[/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/friction +x1\.\d+/);
+    const profile = physicsProfileSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(profile.provenance.command).toContain('--fit');
+    expect(profile.provenance.logs).toHaveLength(3);
+    const scene = JSON.parse(readFileSync(path.join(dir, 'lab-physics.scene.json'), 'utf8')) as {
+      sliders: { friction: number }[];
+    };
+    expect(scene.sliders[0]!.friction).toBeCloseTo(profile.objects[0]!.friction, 12);
+    const bad = await cli('physics', 'fit', ...grippier, '--out', out, '--fit', 'mass,colour');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--fit: expected a comma list of mass, friction, table, latency/);
+  });
+});
