@@ -2,15 +2,12 @@
  * The lab learns its physics, on the virtual lab: a world that differs from the scene (objects
  * 1.6 times as heavy, their friction 1.5 times, the table's 0.75 times, motion capture 10 ms late
  * with 0.5 mm noise) and one that matches it. On each: identification runs (physics-probe/),
- * the physics fit on some of their logs (wt-physfit's `lab-physics`, through `PhysicsFit` below),
- * the fine model's held-out multi-step prediction error before and after, and the scene's task
- * run n times with the scene's physics and with the fitted physics, against the matching lab.
+ * the physics fit on their logs (lab-physics/, as `parapush physics fit`: every third run held
+ * out), the fine model's held-out multi-step prediction error before and after, and the scene's
+ * task run n times with the scene's physics and with the fitted physics, against the matching lab.
  * Writes bench/results/physics-lab.json and the generated section docs/physics-fit-lab.md.
  *
- *   npm run bench -- physics-lab [--probes N] [--held-out N] [--runs N] [--scene FILE]
- *
- * Without a fit wired in (`PHYSICS_FIT` below is null), it runs the probes and the task runs with
- * the scene's physics and says in its output and the page that the fit's figures are missing.
+ *   npm run bench -- physics-lab [--probes N] [--held-out N] [--runs N] [--bootstrap N] [--scene FILE]
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +24,12 @@ import { RunOwner } from '../src-main/run/run-owner';
 import { plannerSettingsOf, RunRecorder } from '../src-main/run/run-recorder';
 import { supervisedRun } from '../src-main/run/supervised-run';
 import { VirtualLab, type LabConfigInput } from '../src-main/virtual-lab/virtual-lab';
+import { readLoggedPushes } from '../src-main/lab-physics/executed-pushes';
+import type { PhysicsPoint } from '../src-main/lab-physics/fit';
+import { fitRun, type FitRun } from '../src-main/lab-physics/fit-run';
+import type { Fittable } from '../src-main/lab-physics/physics-profile';
+import { poolReplay } from '../src-main/lab-physics/prediction-error';
+import { FinePool } from '../src-main/parareal/fine-pool';
 import type { WorldMocap, WorldPhysics } from '../src-main/virtual-lab/world-physics';
 import { machineInfo, meanCi95, printTable, writeResult, type Row } from './report';
 
@@ -43,29 +46,57 @@ export const MATCHING_WORLD: { physics: Partial<WorldPhysics>; mocap: Partial<Wo
   mocap: {},
 };
 
+/** The parameters fitted: every one the fit knows (lab-physics/physics-profile.ts FITTABLE). */
+const FIT: Fittable[] = ['mass', 'friction', 'table', 'latency'];
+
 /**
- * The fit as this bench needs it: fit a scene's parameters to session logs, and the fine model's
- * multi-step prediction error on logs with a scene's parameters. wt-physfit's `lab-physics`
- * provides it; `PHYSICS_FIT` is the wiring point.
+ * The world's truth as the fit's multipliers (lab-physics/fit.ts PhysicsPoint): object mass and
+ * friction, table friction, and the motion capture's latency.
  */
-export interface PhysicsFit {
-  fit(
-    logs: string[],
-    scene: Scene,
-  ): Promise<{
-    /** The scene with the fitted values. */
-    scene: Scene;
-    /** Each fitted parameter's value and uncertainty (1 sd), by name. */
-    parameters: Record<string, { value: number; sd: number }>;
-    /** Parameters only identifiable as a combination, in words. */
-    warnings: string[];
-  }>;
-  /** Position error of the fine model's multi-step predictions over the logs, p50 and p95 (m). */
-  error(logs: string[], scene: Scene): Promise<{ p50: number; p95: number }>;
+function truthOf(world: LabWorldInput): PhysicsPoint {
+  return {
+    mass: world.physics.objectMass ?? 1,
+    friction: world.physics.objectFriction ?? 1,
+    table: world.physics.tableFriction ?? 1,
+    latency: world.mocap.latency ?? 0,
+  };
 }
 
-/** The wiring point: the fit of wt-physfit's `lab-physics`; null until it is merged and wired. */
-const PHYSICS_FIT: PhysicsFit | null = null;
+/** `physics fit` on the logs (every third held out) on two fine workers, with a bootstrap for the uncertainty. */
+async function fitLogs(logs: string[], scene: Scene, heldOut: number, bootstrap: number): Promise<FitRun> {
+  const runs = await Promise.all(logs.map((f) => readLoggedPushes(f)));
+  const pool = new FinePool({ workers: 2 });
+  try {
+    return await fitRun(poolReplay(pool), { scene, file: null }, runs, {
+      parameters: FIT,
+      horizon: 3,
+      maxEvaluations: 60,
+      heldOut,
+      bootstrap,
+      command: ['npm', 'run', 'bench', '--', 'physics-lab'],
+    });
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Each fitted parameter against the truth: its estimate, interval, identifiability and relative error. */
+function fitRows(label: string, run: FitRun, truth: PhysicsPoint): Row[] {
+  return run.fit.estimates.map((e) => {
+    const t = truth[e.parameter];
+    const err = e.parameter === 'latency' ? e.value - t : e.value / t - 1;
+    return {
+      world: label,
+      parameter: e.parameter,
+      truth: t,
+      fitted: e.value,
+      '1-sigma': `[${e.low.toPrecision(3)}, ${e.high.toPrecision(3)}]`,
+      identifiable: e.identifiable ? 'yes' : 'no',
+      error: e.parameter === 'latency' ? `${(err * 1000).toFixed(1)} ms` : `${(err * 100).toFixed(1)} %`,
+      'truth within 1-sigma': t >= e.low && t <= e.high ? 'yes' : 'no',
+    };
+  });
+}
 
 interface LabWorldInput {
   physics: Partial<WorldPhysics>;
@@ -197,6 +228,7 @@ export async function run(args: string[]): Promise<void> {
       probes: { type: 'string', default: '3' },
       'held-out': { type: 'string', default: '1' },
       runs: { type: 'string', default: '10' },
+      bootstrap: { type: 'string', default: '8' },
       scene: { type: 'string', default: path.join(repoRoot, 'resources/scenes/isrr-obstacle.json') },
     },
   });
@@ -207,38 +239,44 @@ export async function run(args: string[]): Promise<void> {
   const probes = Number(values.probes);
   const heldOut = Number(values['held-out']);
   const n = Number(values.runs);
+  const bootstrap = Number(values.bootstrap);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'physics-lab-logs-'));
   const result: Record<string, unknown> = {
     machine: machineInfo(),
     scene: scene.name,
     worlds: { differing: DIFFERING_WORLD, matching: MATCHING_WORLD },
   };
-  const missing: string[] = [];
 
   const differingLogs = await probeLogs(sceneFile, scene, task, DIFFERING_WORLD, probes + heldOut, dir);
   const matchingLogs = await probeLogs(sceneFile, scene, task, MATCHING_WORLD, probes, dir);
   result.probeLogs = { differing: differingLogs, matching: matchingLogs };
 
-  let fitted: Scene | null = null;
-  if (PHYSICS_FIT) {
-    const fit = PHYSICS_FIT;
-    const train = differingLogs.slice(0, probes);
-    const test = differingLogs.slice(probes);
-    const f = await fit.fit(train, scene);
-    fitted = f.scene;
-    const before = await fit.error(test, scene);
-    const after = await fit.error(test, f.scene);
-    const m = await fit.fit(matchingLogs, scene);
-    result.fit = {
-      differing: f.parameters,
-      warnings: f.warnings,
-      heldOut: { before, after },
-      matching: m.parameters,
-    };
-  } else
-    missing.push(
-      'the physics fit (wt-physfit) is not wired in: no fitted values, no held-out error, no runs with fitted physics',
-    );
+  const differing = await fitLogs(differingLogs, scene, heldOut, bootstrap);
+  const matching = await fitLogs(matchingLogs, scene, 0, bootstrap);
+  const fitted = differing.fitted;
+  const fitTable = [
+    ...fitRows('differing', differing, truthOf(DIFFERING_WORLD)),
+    ...fitRows('matching', matching, truthOf(MATCHING_WORLD)),
+  ];
+  printTable(`${scene.name}: fitted physics against the worlds' truth`, fitTable);
+  const held = differing.heldOut;
+  const heldRows: Row[] = held
+    ? [
+        {
+          runs: held.runs,
+          'position p50 before mm': held.before.position.p50 * 1000,
+          'position p50 after mm': held.after.position.p50 * 1000,
+          'position p95 before mm': held.before.position.p95 * 1000,
+          'position p95 after mm': held.after.position.p95 * 1000,
+          'p50 ratio after/before': held.after.position.p50 / held.before.position.p50,
+        },
+      ]
+    : [];
+  if (held) printTable('differing world: held-out multi-step prediction error (horizon 3)', heldRows);
+  result.fit = {
+    differing: { estimates: differing.fit.estimates, warnings: differing.fit.warnings, heldOut: held },
+    matching: { estimates: matching.fit.estimates, warnings: matching.fit.warnings },
+  };
 
   const rows: Row[] = [
     runRow('differing lab, scene physics', await taskRuns(sceneFile, scene, task, DIFFERING_WORLD, n)),
@@ -248,36 +286,56 @@ export async function run(args: string[]): Promise<void> {
     runRow('matching lab, scene physics', await taskRuns(sceneFile, scene, task, MATCHING_WORLD, n)),
   ];
   result.taskRuns = rows;
-  result.missing = missing;
   printTable(
     `${scene.name}: task runs (success with 95% Wilson interval; time and actions of successes, mean ± 95% CI)`,
     rows,
   );
-  for (const m of missing) process.stdout.write(`missing: ${m}\n`);
   const file = writeResult('physics-lab', result);
-  writeFileSync(path.join(repoRoot, 'docs/physics-fit-lab.md'), page(result, rows, missing));
+  writeFileSync(
+    path.join(repoRoot, 'docs/physics-fit-lab.md'),
+    page(fitTable, heldRows, rows, differing.fit.warnings),
+  );
   process.stdout.write(`wrote ${file} and docs/physics-fit-lab.md\n`);
 }
 
-/** The generated page: the worlds, the fit's figures (when wired), the task runs. */
-function page(result: Record<string, unknown>, rows: Row[], missing: string[]): string {
-  const cols = Object.keys(rows[0] ?? {});
-  const table = [
-    `| ${cols.join(' | ')} |`,
-    `|${cols.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${cols.map((c) => String(r[c])).join(' | ')} |`),
-  ].join('\n');
+/** The generated page: the worlds, the fit against their truth, the held-out error, the task runs. */
+function page(fitTable: Row[], heldRows: Row[], runRows: Row[], warnings: string[]): string {
+  const table = (rows: Row[]): string => {
+    const cols = Object.keys(rows[0] ?? {});
+    const cell = (v: string | number | undefined): string =>
+      typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : (v ?? '');
+    return [
+      `| ${cols.join(' | ')} |`,
+      `|${cols.map(() => '---').join('|')}|`,
+      ...rows.map((r) => `| ${cols.map((c) => cell(r[c])).join(' | ')} |`),
+    ].join('\n');
+  };
   return [
     '# The physics fit on the virtual lab (generated)',
     '',
-    'Generated by `npm run bench -- physics-lab` (bench/physics-lab.ts) from bench/results/physics-lab.json;',
-    'do not edit by hand. The differing world: ' + JSON.stringify(DIFFERING_WORLD) + '.',
+    'Generated by `npm run bench -- physics-lab` (bench/physics-lab.ts; its data in',
+    'bench/results/physics-lab.json); do not edit by hand. The differing world (docs/virtual-lab.md,',
+    `"A world that differs from the scene"): ${JSON.stringify(DIFFERING_WORLD)}; the matching world is`,
+    "the scene's. Each world was probed by identification runs (`parapush physics probe`'s pushes) and",
+    'fitted with `physics fit` (object mass and friction, table friction, latency: multipliers of the',
+    "scene's values, latency in s).",
     '',
-    ...(result.fit ? ['## Fit', '', '```json', JSON.stringify(result.fit, null, 2), '```', ''] : []),
+    '## Fit against the truth',
+    '',
+    table(fitTable),
+    '',
+    ...(warnings.length > 0
+      ? ['Warnings of the fit (differing world):', '', ...warnings.map((w) => `- ${w}`), '']
+      : []),
+    '## Held-out multi-step prediction error (differing world)',
+    '',
+    heldRows.length > 0 ? table(heldRows) : 'No run was held out.',
+    '',
     '## Task runs',
     '',
-    table,
+    'Success with its 95 % Wilson interval; task time and actions of the successful runs, mean ± 95 % CI.',
     '',
-    ...(missing.length > 0 ? ['## Missing', '', ...missing.map((m) => `- ${m}`), ''] : []),
+    table(runRows),
+    '',
   ].join('\n');
 }
