@@ -132,7 +132,11 @@ async function labWith(
   };
 }
 
-/** `n` identification runs on `world`, each from the scene's start; their session logs. */
+/**
+ * `n` identification runs on `world` that played every push, each from the scene's start; their
+ * session logs, and how many runs a stop ended early (on a loaded machine, stale motion capture):
+ * those are run again, up to 3n runs in all.
+ */
 async function probeLogs(
   sceneFile: string,
   scene: Scene,
@@ -140,11 +144,12 @@ async function probeLogs(
   world: LabWorldInput,
   n: number,
   dir: string,
-) {
+): Promise<{ logs: string[]; stopped: string[] }> {
   const env = await labWith(sceneFile, world, scene);
   const logs: string[] = [];
+  const stopped: string[] = [];
   try {
-    for (let i = 0; i < n; i++) {
+    for (let attempt = 0; logs.length < n && attempt < 3 * n; attempt++) {
       await env.lab.placeObjects();
       const recorder = await RunRecorder.start({
         dir,
@@ -154,24 +159,29 @@ async function probeLogs(
         scene,
         settings: plannerSettingsOf(task, scene, { kind: 'fine' }, 'analytical'),
       });
-      const owner = new RunOwner({});
+      // One worker: the probe predicts one control at a time, and the lab's thread and the safety
+      // thread keep the other core.
+      const owner = new RunOwner({ workers: 1 });
       owner.begin('real', recorder);
+      let finished = false;
       try {
         const r = await probeRun({ link: env.link, task, owner });
+        finished = r.run.outcome === 'finished';
         process.stderr.write(
-          `probe ${i + 1}/${n}: ${r.run.outcome} (${r.run.reason}), ${r.done.length} pushes\n`,
+          `probe ${logs.length + 1}/${n}: ${r.run.outcome} (${r.run.reason}), ${r.done.length} pushes\n`,
         );
       } finally {
         owner.release();
         await owner.close();
         await recorder.close();
       }
-      logs.push(recorder.file);
+      (finished ? logs : stopped).push(recorder.file);
     }
   } finally {
     await env.close();
   }
-  return logs;
+  if (logs.length < n) throw new Error(`only ${logs.length} of ${n} identification runs played every push`);
+  return { logs, stopped };
 }
 
 interface TaskRun {
@@ -249,9 +259,11 @@ export async function run(args: string[]): Promise<void> {
     settings: { probes, heldOut, runs: n, bootstrap },
   };
 
-  const differingLogs = await probeLogs(sceneFile, scene, task, DIFFERING_WORLD, probes + heldOut, dir);
-  const matchingLogs = await probeLogs(sceneFile, scene, task, MATCHING_WORLD, probes, dir);
-  result.probeLogs = { differing: differingLogs, matching: matchingLogs };
+  const differingProbes = await probeLogs(sceneFile, scene, task, DIFFERING_WORLD, probes + heldOut, dir);
+  const matchingProbes = await probeLogs(sceneFile, scene, task, MATCHING_WORLD, probes, dir);
+  const differingLogs = differingProbes.logs;
+  const matchingLogs = matchingProbes.logs;
+  result.probeLogs = { differing: differingProbes, matching: matchingProbes };
 
   const differing = await fitLogs(differingLogs, scene, heldOut, bootstrap);
   const matching = await fitLogs(matchingLogs, scene, 0, bootstrap);
