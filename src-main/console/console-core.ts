@@ -3,6 +3,9 @@
  * web mode. It validates every command, owns the current scene and planner settings, and
  * forwards start/pause/abort to the injected run controller.
  */
+import type { LabPhysicsFit } from '#contract/lab-physics-fit';
+import { fitLabPhysics, PROBE_LOG_LABEL } from '../physics-probe/lab-fit';
+import { poolReplay } from '../lab-physics/prediction-error';
 import {
   commandSchema,
   eventSchema,
@@ -312,6 +315,8 @@ export class ConsoleCore {
         return this.sessions.handle(command);
       case 'connections.get':
         return { connections: this.connections.current().connections };
+      case 'physics.fit':
+        return this.fitPhysics();
       case 'lab.get':
         return this.labControl.info();
       case 'lab.connect': {
@@ -484,6 +489,18 @@ export class ConsoleCore {
     return this.run.status;
   }
 
+  /**
+   * Fits the scene's physics to its identification runs in the sessions folder, on the run
+   * owner's fine workers, and saves it where the lab's runs of the scene find it (physics-probe/lab-fit.ts).
+   */
+  private async fitPhysics(): Promise<LabPhysicsFit> {
+    if (this.runActive() || this.startPending) throw new Error('a run is in progress: fit once it has ended');
+    if (!this.scene) throw new Error('load a scene first');
+    const dir = this.sessions.dir;
+    if (!dir) throw new Error('no sessions folder is configured: there are no identification runs to fit');
+    return fitLabPhysics({ sessionsDir: dir, scene: this.scene, replay: poolReplay(this.run.finePool()) });
+  }
+
   private async startRun(mode: RunMode, probe = false): Promise<RunStatus> {
     const start: RunEvent = { type: 'start', mode };
     // A run aborted before may still be winding down (stopping): the start waits for it below.
@@ -526,7 +543,12 @@ export class ConsoleCore {
     // The run's log, with the operator's start (run/run-recorder.ts).
     let recorder: Awaited<ReturnType<SessionService['startRecording']>>;
     try {
-      recorder = await this.sessions.startRecording(mode, scene, this.settings.get());
+      recorder = await this.sessions.startRecording(
+        mode,
+        scene,
+        this.settings.get(),
+        probe ? PROBE_LOG_LABEL : undefined,
+      );
     } finally {
       this.startPending = false;
     }

@@ -30,6 +30,7 @@ import type { RunOwner } from '../run/run-owner';
 import { ABORTED } from '../run/run-report';
 import { supervisedRun, type ArmGate, type SupervisedRunOptions } from '../run/supervised-run';
 import { PROBE_NEEDS_PUSHER, probeRunParts } from '../physics-probe/probe-run';
+import { withLabPhysics } from '../physics-probe/lab-fit';
 import { armReadiness } from '#contract/arm-readiness';
 import type { LabConnection } from '../lab-link/lab-connection';
 import {
@@ -134,7 +135,10 @@ export class LabRunController implements RunController {
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session) throw new Error(NO_REAL_LAB);
-    const scene = sceneForRun(request.scene, request.settings);
+    // A real run plans with the physics fitted for this scene on the lab, when a fit saved it. The
+    // virtual lab's world is made from the run's scene: a dry run keeps the scene's own.
+    const asSet = sceneForRun(request.scene, request.settings);
+    const scene = request.mode === 'real' ? withLabPhysics(asSet) : asSet;
     if (request.probe && scene.gripper) throw new Error(PROBE_NEEDS_PUSHER);
     const taskAsSet = taskForRun(scene, request.settings, this.o.tasksDir);
     const probe = request.probe ? probeRunParts(taskAsSet) : null;
@@ -207,7 +211,7 @@ export class LabRunController implements RunController {
     this.session = lab;
     this.changed();
     // The scene as the next run will ask for it, so the run finds this link open.
-    await lab.linkFor(sceneForRun(scene, settings));
+    await lab.linkFor(withLabPhysics(sceneForRun(scene, settings)));
   }
 
   /** Closes the real lab's link between runs (the operator's Disconnect). */
@@ -227,7 +231,7 @@ export class LabRunController implements RunController {
     if (!this.o.realLab) throw new Error(NO_REAL_LAB);
     if (this.active) throw new Error('a run is already in progress');
     try {
-      await this.o.realLab.linkFor(sceneForRun(scene, settings));
+      await this.o.realLab.linkFor(withLabPhysics(sceneForRun(scene, settings)));
     } catch (err) {
       throw new Error(`cannot connect to the lab: ${(err as Error).message}`, { cause: err });
     }

@@ -66,6 +66,8 @@ export class SessionService {
     mode: 'dry' | 'real',
     scene: Scene,
     settings: PlannerSettings,
+    /** Ends the log's name (default: the mode): an identification run's is `probe`. */
+    label?: string,
   ): Promise<RunRecorder | null> {
     // A run replaces any playback on screen.
     this.closePlayback();
@@ -76,6 +78,7 @@ export class SessionService {
         dir: this.o.dir,
         origin: 'console',
         mode,
+        ...(label ? { label } : {}),
         scene,
         settings,
         onError: (err) => this.o.log('error', `session log: ${err.message}`),
@@ -86,6 +89,11 @@ export class SessionService {
       this.o.log('error', `no session log for this run: ${(err as Error).message}`);
     }
     return this.recorder;
+  }
+
+  /** The sessions folder; null when none is configured. */
+  get dir(): string | null {
+    return this.o.dir;
   }
 
   /** A recording is open for playback: the table view shows it, not the lab. */

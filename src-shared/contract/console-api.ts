@@ -4,6 +4,7 @@
  * messages, and both ends validate them with these schemas. SI units throughout.
  */
 import { runPredictionErrorSchema } from './prediction-error';
+import { labPhysicsFitSchema } from './lab-physics-fit';
 import { z } from 'zod';
 import { sceneSchema } from './scene';
 import { labKindSchema, labViewSchema } from './lab-view';
@@ -130,6 +131,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('connections.get') }).strict(),
   // The configured real lab, between runs: connect (pre-flight, calibration, jogging before any
   // run) and disconnect; a first setup written from a template when it has none.
+  /** Fits the scene's physics to its identification runs and saves it for the lab's runs (Setup view). */
+  z.object({ type: z.literal('physics.fit') }).strict(),
   z.object({ type: z.literal('lab.get') }).strict(),
   z.object({ type: z.literal('lab.connect') }).strict(),
   z.object({ type: z.literal('lab.disconnect') }).strict(),
@@ -628,6 +631,7 @@ export const commandResultSchemas = {
   'run.resume': z.object({ status: runStatusSchema }).strict(),
   'run.abort': z.object({ status: runStatusSchema }).strict(),
   'connections.get': z.object({ connections: z.array(connectionSchema) }).strict(),
+  'physics.fit': labPhysicsFitSchema,
   'lab.get': labConnectionSchema,
   'lab.connect': labConnectionSchema,
   'lab.disconnect': labConnectionSchema,
