@@ -16,6 +16,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   safety: () => import('./safety'),
   'dry-run-soak': () => import('./dry-run-soak'),
   noise: () => import('./noise'),
+  'physics-fit': () => import('./physics-fit'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);
