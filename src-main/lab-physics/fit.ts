@@ -16,7 +16,7 @@ import type { Scene } from '#contract/scene';
 import { Rng } from '../common/rng';
 import { summarise, type ErrorSummary } from './check';
 import type { LoggedPushes } from './executed-pushes';
-import { FITTABLE_MEANING, type Fittable } from './physics-profile';
+import { FITTABLE_MEANING, type Fittable } from '#contract/physics-profile';
 import type { Replay } from './prediction-error';
 import { minimise, type Algorithm } from './optimizer-thread';
 import { replayErrors, type ControlError } from './replay-windows';
@@ -173,7 +173,8 @@ export async function fitPhysics(
   const counted = async <T>(work: Promise<T>, value: (t: T) => number): Promise<T> => {
     const t = await work;
     best = Math.min(best, value(t));
-    o.progress?.(++done, total, best);
+    done++;
+    o.progress?.(done, total, best);
     return t;
   };
   const objectiveOn = (subset: readonly LoggedPushes[]) => async (z: number[]) =>

@@ -16,7 +16,7 @@ import {
 } from '../../src-main/lab-physics/executed-pushes';
 import { fitPhysics, symmetricEigen } from '../../src-main/lab-physics/fit';
 import { fitRun } from '../../src-main/lab-physics/fit-run';
-import { applyPhysicsProfile, physicsProfileSchema } from '../../src-main/lab-physics/physics-profile';
+import { applyPhysicsProfile, physicsProfileSchema } from '#contract/physics-profile';
 import { inProcessReplay, type Replay } from '../../src-main/lab-physics/prediction-error';
 import { cli } from '../helpers/cli';
 import { boxScene, PROBE_CONTROLS, scaledPhysics, simulatedLabLog } from './simulated-lab-log';
@@ -89,6 +89,8 @@ describe('physics fit', () => {
     expect(friction.value).toBeGreaterThan(2 * 0.85);
     expect(friction.value).toBeLessThan(2 * 1.15);
     expect(friction.identifiable).toBe(true);
+    // The scene's physics, the optimiser's trials and the curvature's, at least.
+    expect(result.fit.evaluations).toBeGreaterThanOrEqual(4);
     expect(result.heldOut!.after.position.p95).toBeLessThan(result.heldOut!.before.position.p95);
     const profile = physicsProfileSchema.parse(result.profile);
     expect(profile.provenance.logs.map((l) => l.use)).toEqual(['fit', 'held-out', 'fit']);

@@ -20,10 +20,10 @@ import {
   applyPhysicsProfile,
   FITTABLE,
   fittableSchema,
-  loadPhysicsProfile,
   PhysicsProfileError,
   type Fittable,
-} from '../../lab-physics/physics-profile';
+} from '#contract/physics-profile';
+import { loadPhysicsProfile } from '../../lab-physics/profile-file';
 import type { Scene } from '#contract/scene';
 
 /** The parameters named by --fit (a comma list). */
