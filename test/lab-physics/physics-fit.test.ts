@@ -18,7 +18,7 @@ import { fitPhysics, symmetricEigen } from '../../src-main/lab-physics/fit';
 import { fitRun } from '../../src-main/lab-physics/fit-run';
 import { applyPhysicsProfile, physicsProfileSchema } from '#contract/physics-profile';
 import { inProcessReplay, type Replay } from '../../src-main/lab-physics/prediction-error';
-import { cli } from '../helpers/cli';
+import { cli, cliWithin } from '../helpers/cli';
 import { boxScene, PROBE_CONTROLS, scaledPhysics, simulatedLabLog } from './simulated-lab-log';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -101,11 +101,11 @@ describe('physics fit', () => {
     const fit = await fitPhysics(replay, model, matchingRuns, {
       parameters: ['friction'],
       horizon: 1,
-      maxEvaluations: 10,
-      bootstrap: 4,
+      maxEvaluations: 8,
+      bootstrap: 3,
     });
     const e = fit.estimates[0]!;
-    expect(fit.bootstrap).toHaveLength(4);
+    expect(fit.bootstrap).toHaveLength(3);
     expect(e.low).toBeLessThanOrEqual(1);
     expect(e.high).toBeGreaterThanOrEqual(1);
   });
@@ -163,7 +163,9 @@ describe('physics fit', () => {
 
   it('fits from the command line on two workers and writes the profile and the fitted scene', async () => {
     const out = path.join(dir, 'lab-physics.json');
-    const r = await cli(
+    // Two workers' start-up and a dozen evaluations: longer than a quick command on a loaded machine.
+    const r = await cliWithin(
+      150_000,
       'physics',
       'fit',
       ...grippier,
