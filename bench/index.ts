@@ -17,6 +17,7 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   'dry-run-soak': () => import('./dry-run-soak'),
   noise: () => import('./noise'),
   'physics-lab': () => import('./physics-lab'),
+  'physics-fit': () => import('./physics-fit'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);

@@ -27,7 +27,7 @@ import { VirtualLabThread } from '../src-main/virtual-lab/lab-thread/lab-thread'
 import { readLoggedPushes } from '../src-main/lab-physics/executed-pushes';
 import type { PhysicsPoint } from '../src-main/lab-physics/fit';
 import { fitRun, type FitRun } from '../src-main/lab-physics/fit-run';
-import type { Fittable } from '../src-main/lab-physics/physics-profile';
+import type { Fittable } from '#contract/physics-profile';
 import { poolReplay } from '../src-main/lab-physics/prediction-error';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { WorldMocap, WorldPhysics } from '../src-main/virtual-lab/world-physics';

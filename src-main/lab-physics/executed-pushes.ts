@@ -18,14 +18,13 @@ import type { PlanarFrame } from '#contract/lab-view';
 import type { MessageOf } from '../session/channels';
 import { stateVector, type NamedState } from '../session/named-state';
 import { SessionLog, SessionLogError } from '../session/reader';
+import { PIECE } from './prediction-error';
 
 /** Why a log cannot be checked or fitted, naming what is missing. */
 export class PhysicsLogError extends Error {
   override name = 'PhysicsLogError';
 }
 
-/** Length of one piece of the executed motion (s): the robot's velocity is held constant over it. */
-export const PIECE = 0.1;
 /** Tool speed under which the arm stands still (m/s). */
 const AT_REST_SPEED = 0.001;
 /** How long the arm must stand still before the end state is read (s), as the plant waits (run/robot-plant.ts). */

@@ -1,7 +1,7 @@
 /** `physics fit`'s report for people: the estimates with their uncertainty, warnings, errors before and after. */
 import type { ErrorSummary } from './check';
 import type { FitRun } from './fit-run';
-import { FITTABLE_MEANING } from './physics-profile';
+import { FITTABLE_MEANING } from '#contract/physics-profile';
 
 const mm = (m: number): string => (m * 1000).toFixed(2);
 const deg = (rad: number): string => ((rad * 180) / Math.PI).toFixed(2);

@@ -8,7 +8,8 @@ import { currentCommit } from '../experiments/provenance';
 import type { ErrorSummary } from './check';
 import type { LoggedPushes } from './executed-pushes';
 import { fitPhysics, multiStepError, SCENE_PHYSICS, sceneWith, type FitOptions, type FitResult } from './fit';
-import { sha256Of, type PhysicsProfile } from './physics-profile';
+import type { PhysicsProfile } from '#contract/physics-profile';
+import { sha256Of } from './profile-file';
 import type { Replay } from './prediction-error';
 
 export interface FitRun {

@@ -16,7 +16,7 @@ import type { Scene } from '#contract/scene';
 import { Rng } from '../common/rng';
 import { summarise, type ErrorSummary } from './check';
 import type { LoggedPushes } from './executed-pushes';
-import { FITTABLE_MEANING, type Fittable } from './physics-profile';
+import { FITTABLE_MEANING, type Fittable } from '#contract/physics-profile';
 import type { Replay } from './prediction-error';
 import { minimise, type Algorithm } from './optimizer-thread';
 import { replayErrors, type ControlError } from './replay-windows';
@@ -30,6 +30,11 @@ const POSITION_SCALE = 0.001;
 const YAW_SCALE = Math.PI / 180;
 /** A parameter is identifiable when its 1-sigma uncertainty is below this (relative; latency: of 50 ms). */
 export const IDENTIFIABLE_SIGMA = 0.075;
+/**
+ * A direction this much less curved than the steepest is flat whatever the residuals' size: a fit
+ * that matches the logs exactly leaves no residual to scale an uncertainty with.
+ */
+const FLAT_CURVATURE = 1e-6;
 /** Central-difference step in z for the curvature. */
 const JACOBIAN_STEP = 0.05;
 
@@ -100,6 +105,8 @@ export interface Direction {
   sigma: number;
   /** The combination in words: a product of powers of the multipliers. */
   combination: string;
+  /** Its curvature against the steepest direction's: near 0, the objective does not change along it at all. */
+  relativeCurvature: number;
 }
 
 export interface FitResult {
@@ -166,7 +173,8 @@ export async function fitPhysics(
   const counted = async <T>(work: Promise<T>, value: (t: T) => number): Promise<T> => {
     const t = await work;
     best = Math.min(best, value(t));
-    o.progress?.(++done, total, best);
+    done++;
+    o.progress?.(done, total, best);
     return t;
   };
   const objectiveOn = (subset: readonly LoggedPushes[]) => async (z: number[]) =>
@@ -220,6 +228,7 @@ export async function fitPhysics(
     vector: vectors[k]!,
     sigma: Math.sqrt(s2 / Math.max(l, floor)),
     combination: combinationOf(names, vectors[k]!),
+    relativeCurvature: l / Math.max(...values),
   }));
 
   // Bootstrap over runs: refit on runs drawn with replacement, from the fit.
@@ -293,8 +302,10 @@ function identifiabilityWarnings(
   directions: readonly Direction[],
 ): string[] {
   const out: string[] = [];
-  const flat = directions.filter((dir) => Math.log(MULTIPLIER_BASE) * dir.sigma >= IDENTIFIABLE_SIGMA);
-  const steep = directions.filter((dir) => Math.log(MULTIPLIER_BASE) * dir.sigma < IDENTIFIABLE_SIGMA);
+  const isFlat = (dir: Direction): boolean =>
+    Math.log(MULTIPLIER_BASE) * dir.sigma >= IDENTIFIABLE_SIGMA || dir.relativeCurvature < FLAT_CURVATURE;
+  const flat = directions.filter(isFlat);
+  const steep = directions.filter((dir) => !isFlat(dir));
   for (const dir of flat) {
     const involved = names.filter((_, i) => Math.abs(dir.vector[i]!) >= 0.3);
     if (involved.length >= 2) {

@@ -12,7 +12,14 @@ import type { Scene } from '#contract/scene';
 import { layoutForScene, wrapAngle, type Control, type State } from '#contract/state';
 import { FineModel } from '#physics/fine-model';
 import type { FinePool } from '../parareal/fine-pool';
-import { PIECE } from './executed-pushes';
+
+/**
+ * Length of one piece of an executed control's replay (s): the robot's velocity is held constant
+ * over it. Each piece starts from a reset MuJoCo state; a tenth of a second keeps the arm's
+ * acceleration ramps in the replay while the resets (each lands an object exactly at rest height)
+ * stay few: at 20 ms they alone moved a replay of the world itself by up to 2.5 mm per control.
+ */
+export const PIECE = 0.1;
 
 export interface ObjectError {
   id: string;

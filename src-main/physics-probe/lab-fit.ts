@@ -11,7 +11,8 @@ import type { LabPhysicsFit } from '#contract/lab-physics-fit';
 import { defaultSetupDir } from '../calibration/setup-file';
 import { PhysicsLogError, readLoggedPushes } from '../lab-physics/executed-pushes';
 import { fitRun } from '../lab-physics/fit-run';
-import { applyPhysicsProfile, loadPhysicsProfile, type Fittable } from '../lab-physics/physics-profile';
+import { applyPhysicsProfile, type Fittable } from '#contract/physics-profile';
+import { loadPhysicsProfile } from '../lab-physics/profile-file';
 import type { Replay } from '../lab-physics/prediction-error';
 import { sessionFileNames } from '../session/sessions-dir';
 

@@ -1,6 +1,6 @@
 /**
  * Session logs of lab runs with a known truth, written fast: the world (a FineModel of the world
- * scene, RK4 at 1 ms) is pushed through a list of controls the way the lab executes them (the
+ * scene, at its own fine settings) is pushed through a list of controls the way the lab executes them (the
  * supervisor streams each control's twist every 8 ms for 1 s, the arm accelerates and stops at a
  * finite acceleration, the plant waits for it to stand still), and the recorder writes what a lab
  * run records: the model scene and settings, the lab's setup (robot base turned on the table),
@@ -64,6 +64,8 @@ export function boxScene(): Scene {
   return {
     ...base,
     name: 'physics-fit-box',
+    // The planner's prediction settings: the world and the fit step alike, and fast.
+    fine: { integrator: 'Euler', timestep: 0.002 },
     pusher: { ...base.pusher!, position: { x: -0.26, y: 0.015 } },
     sliders: [
       {
@@ -158,7 +160,8 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
   };
   rec.record('/session/lab', { lab }, at(0));
 
-  // The world's history at every ms, for late observations.
+  // The world's history at every time step, for late observations.
+  const step = world.timestep;
   const history: State[] = [];
   world.writeState(initialState(o.world));
   history.push(world.readState());
@@ -169,7 +172,7 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
   const latency = o.latency ?? 0;
   const noise = o.noise ?? 0;
   const observe = (time: number): State => {
-    const k = Math.max(0, Math.min(history.length - 1, Math.round((time - latency) * 1000)));
+    const k = Math.max(0, Math.min(history.length - 1, Math.round((time - latency) / step)));
     const x = Float64Array.from(history[k]!);
     for (let i = 0; i < ids.length; i++) {
       const p = 2 + 3 * i;
@@ -181,9 +184,9 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
     return x;
   };
   let velocity: [number, number] = [0, 0];
-  /** Advances the world one ms with the tool's velocity; records what is due. */
+  /** Advances the world one time step with the tool's velocity; records what is due. */
   const tick = (target: [number, number]): void => {
-    const dv = ACCELERATION * 0.001;
+    const dv = ACCELERATION * step;
     velocity = [
       velocity[0] + Math.max(-dv, Math.min(dv, target[0] - velocity[0])),
       velocity[1] + Math.max(-dv, Math.min(dv, target[1] - velocity[1])),
@@ -191,7 +194,7 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
     world.setControl(velocity);
     world.advance(1);
     history.push(world.readState());
-    t = history.length / 1000 - 0.001;
+    t = (history.length - 1) * step;
     if (!o.withoutRobotState && t >= nextRobot) {
       nextRobot += ROBOT_PERIOD;
       const x = history[history.length - 1]!;
@@ -210,7 +213,7 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
   for (const [k, u] of o.controls.entries()) {
     const start = observe(t);
     const predicted = predictor.step(start, u, DT);
-    const step = loggedPlannerStep({
+    const plannerStep = loggedPlannerStep({
       step: k,
       time: t,
       sliderIds: ids,
@@ -222,12 +225,12 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
       costs: [1],
       timings: { planning: PLANNING, prediction: PLANNING, workers: 2, theoreticalSpeedup: 1 },
     });
-    rec.record('/planner/step', step, at(t));
-    for (let i = 0; i < PLANNING * 1000; i++) tick([0, 0]);
+    rec.record('/planner/step', plannerStep, at(t));
+    for (let i = 0; i < Math.round(PLANNING / step); i++) tick([0, 0]);
     const commandStart = t;
     let nextCommand = t;
     const [bx, by] = toBaseVelocity(u[0], u[1]);
-    for (let i = 0; i < DT * 1000; i++) {
+    for (let i = 0; i < Math.round(DT / step); i++) {
       if (t >= nextCommand) {
         nextCommand += COMMAND_PERIOD;
         rec.record(
@@ -245,7 +248,7 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
       { kind: 'stop', sequence: sequence++, vx: 0, vy: 0, acceleration: ACCELERATION },
       at(t),
     );
-    for (let i = 0; i < SETTLE * 1000; i++) tick([0, 0]);
+    for (let i = 0; i < Math.round(SETTLE / step); i++) tick([0, 0]);
   }
   world.dispose();
   predictor.dispose();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inProcessReplay } from '../../src-main/lab-physics/prediction-error';
-import { loadPhysicsProfile } from '../../src-main/lab-physics/physics-profile';
+import { loadPhysicsProfile } from '../../src-main/lab-physics/profile-file';
 import {
   fitLabPhysics,
   physicsProfileFile,

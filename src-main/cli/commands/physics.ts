@@ -21,10 +21,10 @@ import {
   applyPhysicsProfile,
   FITTABLE,
   fittableSchema,
-  loadPhysicsProfile,
   PhysicsProfileError,
   type Fittable,
-} from '../../lab-physics/physics-profile';
+} from '#contract/physics-profile';
+import { loadPhysicsProfile } from '../../lab-physics/profile-file';
 import type { Scene } from '#contract/scene';
 import { registerProbeCommand } from './physics-probe';
 
@@ -208,7 +208,9 @@ export function registerPhysicsCommand(program: Command): void {
         const runs = await readLogs(logs);
         if (heldOut !== undefined && heldOut >= runs.length)
           throw new UsageError(`--hold-out: ${heldOut} of ${runs.length} logs leaves none to fit`);
-        const scene = opts.scene ? loadSceneFile(opts.scene) : runs[0]!.scene;
+        // The fit makes the planner's model agree with the lab: it replays with the planner's prediction settings.
+        const base = opts.scene ? loadSceneFile(opts.scene) : runs[0]!.scene;
+        const scene = { ...base, fine: runs[0]!.settings.prediction };
         const file = opts.scene ?? null;
         const bar = progressBar('fit');
         const result = await asUsage(() =>
@@ -228,7 +230,8 @@ export function registerPhysicsCommand(program: Command): void {
         bar.finish();
         writeFileSync(opts.out, `${JSON.stringify(result.profile, null, 2)}\n`);
         const sceneOut = opts.out.replace(/(\.json)?$/, '.scene.json');
-        writeFileSync(sceneOut, `${JSON.stringify(result.fitted, null, 2)}\n`);
+        // The fitted scene keeps the scene's own fine settings (the world's, not the planner's prediction).
+        writeFileSync(sceneOut, `${JSON.stringify({ ...result.fitted, fine: base.fine }, null, 2)}\n`);
         process.stdout.write(
           opts.json
             ? `${JSON.stringify({ ...result.fit, heldOut: result.heldOut, profile: opts.out, scene: sceneOut }, null, 2)}\n`

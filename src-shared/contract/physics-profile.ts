@@ -1,15 +1,12 @@
 /**
  * A physics profile: the physical parameters of a lab's objects and table as fitted to its own
- * session logs, with where they came from (the logs and their hashes, the commit, the command).
- * `physics fit` writes one; `applyPhysicsProfile` puts its values into a scene of the same objects,
- * so the planner and the fine model predict with the lab's physics, and `physics check --profile`
- * checks with it.
+ * session logs (`parapush physics fit`, src-main/lab-physics/), with where they came from (the
+ * logs and their hashes, the commit, the command). A scene names one in `physics` (the scene file
+ * loader applies it: common/config-files.ts); `applyPhysicsProfile` puts its values into a scene of
+ * the same objects, so the planner and the fine model predict with the lab's physics.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Scene } from '#contract/scene';
-import { formatIssuePath } from '#contract/scene-file';
+import type { Scene } from './scene';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const positive = finite.refine((v) => v > 0, 'must be greater than 0');
@@ -104,22 +101,6 @@ export class PhysicsProfileError extends Error {
   override name = 'PhysicsProfileError';
 }
 
-/** Reads and checks a profile file; a bad field is named with its path. */
-export function loadPhysicsProfile(file: string): PhysicsProfile {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new PhysicsProfileError(`${file}: not a JSON physics profile: ${(err as Error).message}`);
-  }
-  const parsed = physicsProfileSchema.safeParse(json);
-  if (!parsed.success)
-    throw new PhysicsProfileError(
-      `${file}: invalid physics profile\n${parsed.error.issues.map((i) => `  ${formatIssuePath(i.path) || '(root)'}: ${i.message}`).join('\n')}`,
-    );
-  return parsed.data;
-}
-
 /** The scene with the profile's masses and frictions; its objects must be the profile's. */
 export function applyPhysicsProfile(
   scene: Scene,
@@ -135,8 +116,4 @@ export function applyPhysicsProfile(
     return { ...s, mass: fitted.mass, friction: fitted.friction };
   });
   return { ...scene, table: { ...scene.table, friction: profile.table.friction }, sliders };
-}
-
-export function sha256Of(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
