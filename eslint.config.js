@@ -43,6 +43,20 @@ const LAYERS = {
   ],
   // An experiment's runs are recorded by the run's recorder (run/recorded-run.ts).
   experiments: ['contract', 'common', 'parareal', 'learned', 'planning', 'run', 'physics'],
+  // Prediction error and physics fits from session logs (the experiments' progress and statistics).
+  'lab-physics': ['contract', 'common', 'physics', 'parareal', 'session', 'experiments'],
+  // The identification run: probing pushes through the supervised run, then a fit.
+  'physics-probe': [
+    'contract',
+    'common',
+    'physics',
+    'calibration',
+    'parareal',
+    'planning',
+    'session',
+    'run',
+    'lab-physics',
+  ],
 };
 const MAIN_FOLDERS = [...Object.keys(LAYERS), 'console', 'cli', 'shell'];
 

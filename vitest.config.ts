@@ -44,6 +44,8 @@ const realtime = [
   'test/experiments/slurm.test.ts',
   'test/console/program-restart.test.ts',
   'test/virtual-lab/lab-thread-stall.test.ts',
+  'test/virtual-lab/world-mocap.test.ts',
+  'test/virtual-lab/probe-run.test.ts',
   'test/bench/dry-run-soak.test.ts',
   'test/e2e/**/*.test.ts',
 ];

@@ -17,6 +17,8 @@ const suites: Record<string, () => Promise<{ run(args: string[]): Promise<void> 
   safety: () => import('./safety'),
   'dry-run-soak': () => import('./dry-run-soak'),
   noise: () => import('./noise'),
+  'physics-lab': () => import('./physics-lab'),
+  'physics-fit': () => import('./physics-fit'),
 };
 
 const [suiteName, ...suiteArgs] = process.argv.slice(2);

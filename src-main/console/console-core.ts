@@ -3,6 +3,9 @@
  * web mode. It validates every command, owns the current scene and planner settings, and
  * forwards start/pause/abort to the injected run controller.
  */
+import type { LabPhysicsFit } from '#contract/lab-physics-fit';
+import { fitLabPhysics, PROBE_LOG_LABEL } from '../physics-probe/lab-fit';
+import { poolReplay } from '../lab-physics/prediction-error';
 import {
   commandSchema,
   eventSchema,
@@ -291,6 +294,7 @@ export class ConsoleCore {
     setup: (c) => this.createSetup(c.template),
     foxglove: async (c) => ({ foxglove: await this.setFoxglove(c.port) }),
     robot: (c) => (c.type === 'robot.recover' ? this.recoverRobot(c.confirm) : this.restartProgram()),
+    physics: () => this.fitPhysics(),
     calibration: async (c) => {
       if (c.type !== 'calibration.jog-check') return { calibration: await this.calibrate(c) };
       this.refuseJogDuringRun();
@@ -335,7 +339,7 @@ export class ConsoleCore {
         // The jog has the arm: a run would command it at the same time.
         if (this.calibration.jogInProgress)
           throw new Error('the arm is jogging (calibration): wait for it to stop');
-        return { status: await this.startRun(command.mode) };
+        return { status: await this.startRun(command.mode, command.probe === true) };
       // The lifecycle says whether the operator's command may happen now; the controller acts on
       // it and reports the transition (pause, resume) or the supervisor's start (after arm).
       case 'run.arm':
@@ -531,7 +535,19 @@ export class ConsoleCore {
     return this.run.status;
   }
 
-  private async startRun(mode: RunMode): Promise<RunStatus> {
+  /**
+   * Fits the scene's physics to its identification runs in the sessions folder, on the run
+   * owner's fine workers, and saves it where the lab's runs of the scene find it (physics-probe/lab-fit.ts).
+   */
+  private async fitPhysics(): Promise<LabPhysicsFit> {
+    if (this.runActive() || this.startPending) throw new Error('a run is in progress: fit once it has ended');
+    if (!this.scene) throw new Error('load a scene first');
+    const dir = this.sessions.dir;
+    if (!dir) throw new Error('no sessions folder is configured: there are no identification runs to fit');
+    return fitLabPhysics({ sessionsDir: dir, scene: this.scene, replay: poolReplay(this.run.finePool()) });
+  }
+
+  private async startRun(mode: RunMode, probe = false): Promise<RunStatus> {
     const start: RunEvent = { type: 'start', mode };
     // A run aborted before may still be winding down (stopping): the start waits for it below.
     this.refuseUnless(start, 'ending');
@@ -573,7 +589,12 @@ export class ConsoleCore {
     // The run's log, with the operator's start (run/run-recorder.ts).
     let recorder: Awaited<ReturnType<SessionService['startRecording']>>;
     try {
-      recorder = await this.sessions.startRecording(mode, scene, this.settings.get());
+      recorder = await this.sessions.startRecording(
+        mode,
+        scene,
+        this.settings.get(),
+        probe ? PROBE_LOG_LABEL : undefined,
+      );
     } finally {
       this.startPending = false;
     }
@@ -581,7 +602,10 @@ export class ConsoleCore {
     // A starting run has armed nothing yet: the bar shows the robot's own safety until it does.
     this.followRobotSafety(this.connections.current());
     try {
-      await this.controller().start({ mode, scene, settings: this.settings.get() }, sink);
+      await this.controller().start(
+        { mode, scene, settings: this.settings.get(), ...(probe ? { probe } : {}) },
+        sink,
+      );
     } catch (err) {
       this.run.report({
         event: { type: 'end', outcome: runOutcomeOf({ cause: 'error' }), reason: (err as Error).message },

@@ -28,8 +28,11 @@ import type { Task } from '../planning/task-file';
 import type { LabLink } from '../lab-link/lab-link';
 import type { RunOwner } from '../run/run-owner';
 import { ABORTED } from '../run/run-report';
-import { supervisedRun, type ArmGate } from '../run/supervised-run';
+import { supervisedRun, type ArmGate, type SupervisedRunOptions } from '../run/supervised-run';
+import { PROBE_NEEDS_PUSHER, probeRunParts } from '../physics-probe/probe-run';
+import { withLabPhysics } from '../physics-probe/lab-fit';
 import { armReadiness } from '#contract/arm-readiness';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { LabConnection } from '../lab-link/lab-connection';
 import {
   NO_REAL_LAB,
@@ -58,6 +61,8 @@ export interface LabRunControllerOptions {
 interface ActiveRun {
   mode: RunMode;
   sink: RunSink;
+  /** An identification run's planner (physics-probe/); undefined for a task's run. */
+  planner: SupervisedRunOptions['planner'];
   /**
    * The pending wait for the operator's arm command, when the run is waiting: what the Arm is
    * judged by, and how to end the wait.
@@ -132,10 +137,16 @@ export class LabRunController implements RunController {
     if (this.active) throw new Error('a run is already in progress');
     const session = request.mode === 'dry' ? this.o.virtualLab : this.o.realLab;
     if (!session) throw new Error(NO_REAL_LAB);
-    const scene = sceneForRun(request.scene, request.settings);
-    const task = taskForRun(baseTask(scene, this.o.tasksDir), { settings: request.settings });
-    const model = modelForRun(request.settings);
-    const run: ActiveRun = { mode: request.mode, sink, armed: null };
+    // A real run plans with the physics fitted for this scene on the lab, when a fit saved it. The
+    // virtual lab's world is made from the run's scene: a dry run keeps the scene's own.
+    const asSet = sceneForRun(request.scene, request.settings);
+    const scene = request.mode === 'real' ? withLabPhysics(asSet) : asSet;
+    if (request.probe && endEffectorOf(scene).kind !== 'pusher') throw new Error(PROBE_NEEDS_PUSHER);
+    const taskAsSet = taskForRun(baseTask(scene, this.o.tasksDir), { settings: request.settings });
+    const probe = request.probe ? probeRunParts(taskAsSet) : null;
+    const task = probe?.task ?? taskAsSet;
+    const model = probe?.model ?? modelForRun(request.settings);
+    const run: ActiveRun = { mode: request.mode, sink, armed: null, planner: probe?.planner };
     this.active = run;
     this.session = session;
     this.changed();
@@ -167,7 +178,9 @@ export class LabRunController implements RunController {
       sink,
       'info',
       'lab',
-      `connected; planning with ${modelName(model, task, scene, this.owner.workers)}, ${task.planner.kind} planner`,
+      probe
+        ? `connected; identification run: ${probe.pushes.length} probing pushes, predicted with the fine model`
+        : `connected; planning with ${modelName(model, task, scene, this.owner.workers)}, ${task.planner.kind} planner`,
     );
     this.ending = this.execute(run, link, task, model, request.settings);
   }
@@ -200,7 +213,7 @@ export class LabRunController implements RunController {
     this.session = lab;
     this.changed();
     // The scene as the next run will ask for it, so the run finds this link open.
-    await lab.linkFor(sceneForRun(scene, settings));
+    await lab.linkFor(withLabPhysics(sceneForRun(scene, settings)));
   }
 
   /** Closes the real lab's link between runs (the operator's Disconnect). */
@@ -220,7 +233,7 @@ export class LabRunController implements RunController {
     if (!this.o.realLab) throw new Error(NO_REAL_LAB);
     if (this.active) throw new Error('a run is already in progress');
     try {
-      await this.o.realLab.linkFor(sceneForRun(scene, settings));
+      await this.o.realLab.linkFor(withLabPhysics(sceneForRun(scene, settings)));
     } catch (err) {
       throw new Error(`cannot connect to the lab: ${(err as Error).message}`, { cause: err });
     }
@@ -267,6 +280,7 @@ export class LabRunController implements RunController {
         seed: this.o.seed ?? 1,
         liveRateHz: this.o.liveRateHz ?? 30,
         ...(run.mode === 'real' ? { confirmArm: (gate: ArmGate) => this.waitForArm(run, gate) } : {}),
+        ...(run.planner ? { planner: run.planner } : {}),
       });
     } catch {
       // Reported by the run itself (its last event says why it failed).

@@ -33,6 +33,8 @@ export interface RunRequest {
   mode: RunMode;
   scene: Scene;
   settings: PlannerSettings;
+  /** An identification run: probing pushes instead of the task (physics-probe/). */
+  probe?: boolean;
 }
 
 /** Why a real run cannot start without a real lab, and how to configure one (docs/console.md). */

@@ -6,6 +6,7 @@
  * recovery rewrites the file), lists the sessions folder, opens a log for playback (the recorded console events go out
  * again as events, never to the robot) and re-plans logged steps for what-if comparisons.
  */
+import { loggedPredictionError } from '../session/prediction-error-log';
 import path from 'node:path';
 import { type PlannerStep } from '#contract/planner-events';
 import type { CommandResult, ConsoleCommand, ConsoleEvent, PlaybackStatusInfo } from '#contract/console-api';
@@ -60,6 +61,8 @@ export class SessionService {
     mode: 'dry' | 'real',
     scene: Scene,
     settings: PlannerSettings,
+    /** Ends the log's name (default: the mode): an identification run's is `probe`. */
+    label?: string,
   ): Promise<RunRecorder | null> {
     // A run replaces any playback on screen.
     this.closePlayback();
@@ -70,6 +73,7 @@ export class SessionService {
         dir: this.o.dir,
         origin: 'console',
         mode,
+        ...(label ? { label } : {}),
         scene,
         settings,
         onError: (err) => this.o.log('error', `session log: ${err.message}`),
@@ -80,6 +84,11 @@ export class SessionService {
       this.o.log('error', `no session log for this run: ${(err as Error).message}`);
     }
     return this.recorder;
+  }
+
+  /** The sessions folder; null when none is configured. */
+  get dir(): string | null {
+    return this.o.dir;
   }
 
   /** A recording is open for playback: the table view shows it, not the lab. */
@@ -141,9 +150,11 @@ export class SessionService {
     const log = await SessionLog.open(file);
     let run: RecordedRun;
     let summary;
+    let predictionError;
     try {
       summary = await log.summary();
       run = await loadRecordedRun(log);
+      predictionError = await loggedPredictionError(log);
     } finally {
       await log.close();
     }
@@ -155,7 +166,13 @@ export class SessionService {
     );
     this.open = { file: name, run, steps: plannerSteps(run), playback };
     const status = playback.seek(0);
-    return { summary, steps: this.open.steps.length, scene: run.scene, playback: { file: name, ...status } };
+    return {
+      summary,
+      steps: this.open.steps.length,
+      scene: run.scene,
+      playback: { file: name, ...status },
+      predictionError,
+    };
   }
 
   private async recover(file: string, confirm: boolean) {

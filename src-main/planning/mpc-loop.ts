@@ -31,6 +31,7 @@
  * Plant: the simulated execution world, whose clock is the task time, or the real robot. What a
  * step reports of its plan is step-record.ts's.
  */
+import { predictionError, type PredictionError } from './prediction-error';
 import { performance } from 'node:perf_hooks';
 import { type Plan, type Planner } from './planner';
 import type { State, StateLayout } from '#contract/state';
@@ -81,6 +82,11 @@ export interface MpcLoopOptions {
    */
   firstPlan?: FirstPlan;
   onStep?(step: PlannerStep): void;
+  /**
+   * After every planned control: the plan's predicted state at its end against the state observed
+   * there (prediction-error.ts), before any rest. Not for a reflex, which is not predicted.
+   */
+  onPredictionError?(e: PredictionError): void;
   /** The run's abort: every plan gets it, and the loop ends as 'aborted' without waiting for one. */
   signal?: AbortSignal;
 }
@@ -288,13 +294,15 @@ class MpcLoop {
   private judge(x: State): RunSummary | null {
     const o = this.o;
     const a = o.geometry.assess(x);
-    if (a.success) return this.finish('success', null, null);
+    // A scripted planner (Planner.finished) ends its run itself: the object in the goal region does not.
+    if (a.success && !o.planner.finished) return this.finish('success', null, null);
     if (a.failure) return this.finish('failure', a.failure, a.detail);
     if (this.controls.length >= o.maxActions)
       return this.finish('action-limit', null, `${o.maxActions} actions executed`);
     if (this.time >= o.timeLimit)
       return this.finish('time-limit', null, `task time reached ${o.timeLimit} s`);
     if (o.signal?.aborted) return this.finish('aborted', null, 'aborted');
+    if (o.planner.finished?.()) return this.finish('success', null, 'every scripted push done');
     return null;
   }
 
@@ -389,6 +397,11 @@ class MpcLoop {
   private async execute(plan: Plan, u: Control): Promise<RunSummary | null> {
     const o = this.o;
     const path = await o.plant.execute(u, o.controlDuration);
+    const predictedEnd = plan.iterates[plan.iterates.length - 1]?.[1];
+    if (o.onPredictionError && predictedEnd)
+      o.onPredictionError(
+        predictionError(o.geometry.layout, this.controls.length, predictedEnd, o.plant.observe()),
+      );
     if (plan.restTime > 0) path.push(...(await o.plant.execute(this.rest, plan.restTime)));
     this.time += o.controlDuration + plan.restTime;
     this.controls.push(u);

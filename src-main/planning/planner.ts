@@ -76,6 +76,12 @@ export interface Planner {
   plan(ctx: PlanContext): Promise<Plan>;
   /** The state after restTime s at rest from x, as the planner's model predicts it (plans that end in a rest). */
   settle?(x: State, restTime: number, signal?: AbortSignal): Promise<State>;
+  /**
+   * Whether the planner has nothing more to do: a scripted planner (an identification run's
+   * probing pushes, physics-probe/) ends its run with it, and only with it or a failure: an object
+   * it pushes into the goal region does not end the run. Task planners leave it out.
+   */
+  finished?(): boolean;
 }
 
 /** What a planner is built from: the task and its scene, and the parts every planner shares. */

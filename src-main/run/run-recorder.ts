@@ -128,6 +128,11 @@ export class RunRecorder {
     this.rec.model(choice);
   }
 
+  /** The planner's prediction error of one executed control (planning/prediction-error.ts). */
+  predictionError(e: PayloadOf<'/planner/prediction-error'>): void {
+    this.rec.predictionError(e);
+  }
+
   /** A command as the supervisor sent it to the robot (in the safety thread, reported here). */
   command(c: SentCommand): void {
     this.rec.command(c.kind, c.seq, c.vx, c.vy, c.acceleration, c.yawRate);

@@ -49,6 +49,9 @@ import { armReadiness } from '#contract/arm-readiness';
 import { describeStop } from '../safety/stop-reasons';
 import type { Decision } from '../safety/supervisor';
 import type { PredictionModel } from '../parareal/predictor';
+import type { FinePool } from '../parareal/fine-pool';
+import type { Planner } from '../planning/planner';
+import type { TaskGeometry } from '../planning/task-geometry';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { LabLink } from '../lab-link/lab-link';
 import { RobotPlant, RunStoppedError } from './robot-plant';
@@ -95,6 +98,11 @@ export interface SupervisedRunOptions {
   onModel?(choice: ModelChoice): void;
   /** Rate of the measured-state events for the live view and the log (Hz); default 30. */
   liveRateHz?: number;
+  /**
+   * The run's planner in place of the task's: an identification run's scripted probing pushes
+   * (physics-probe/). It plans through the same loop, so every check and the supervisor apply.
+   */
+  planner?(parts: { geometry: TaskGeometry; pool: FinePool; scene: Scene }): Planner;
 }
 
 /** The model a run plans with: asked for (the request's kind), used, on how many workers, and auto's reason. */
@@ -274,6 +282,15 @@ async function warmAndRun(ctx: RunContext): Promise<SupervisedRunResult> {
       seed: o.seed ?? 1,
       ...(o.coarse ? { coarse: o.coarse } : {}),
     });
+    if (o.planner)
+      taskRun = {
+        ...taskRun,
+        planner: o.planner({
+          geometry: taskRun.geometry,
+          pool,
+          scene: { ...ctx.planScene, fine: o.task.planner.prediction },
+        }),
+      };
     let warm = false;
     void pool.warm().then(() => (warm = true));
     await waitFor(() => warm || o.owner.aborted, WARM_UP_LIMIT);
@@ -450,10 +467,12 @@ async function execute(
         ctx.report.step(step);
         o.onStep?.(step);
       },
+      onPredictionError: (e) => o.owner.runRecorder?.predictionError(e),
       signal: o.owner.signal,
       ...(first ? { firstPlan: first } : {}),
     });
-    const reason = summary.outcome === 'success' ? 'goal reached' : (summary.detail ?? summary.outcome);
+    // A scripted planner's end is a success with its own words (mpc-loop.ts).
+    const reason = summary.detail ?? (summary.outcome === 'success' ? 'goal reached' : summary.outcome);
     supervisor.finish(`${summary.outcome}: ${reason}`);
     await supervisor.settled();
     return result({

@@ -205,6 +205,24 @@ export const runModelSchema = stamped({
   reason: z.string().nullable().describe('why auto chose the model; null when it was asked for by name'),
 });
 
+/**
+ * The planner's prediction error of one executed control (planning/prediction-error.ts): its
+ * predicted state at the control's end against the one observed there. Named number fields, so
+ * Foxglove's Plot panel plots `.position` and `.yaw` (or one object's) over the run.
+ */
+export const predictionErrorSchema = stamped({
+  step: z.number().int().describe('the executed step, from 0'),
+  position: finite.describe('m, the largest object position error'),
+  yaw: finite.describe('rad, the largest object yaw error'),
+  objects: z.array(
+    z.object({
+      id: z.string(),
+      position: finite.describe('m'),
+      yaw: finite.describe('rad'),
+    }),
+  ),
+});
+
 export const runOutcomeRecordSchema = stamped({
   /**
    * How the run ended: its lifecycle outcome (contract/run-lifecycle.ts: finished, aborted,
@@ -249,6 +267,7 @@ export const channels = {
   '/supervisor/decision': supervisorDecisionSchema,
   '/supervisor/event': supervisorEventSchema,
   '/planner/step': plannerStepEventSchema,
+  '/planner/prediction-error': predictionErrorSchema,
   '/operator/action': operatorActionSchema,
   '/console/log': consoleLogSchema,
   '/run/status': runStatusEventSchema,

@@ -114,6 +114,11 @@ function rowsOf(topic: Topic, message: unknown): TableRow[] {
     }
     case '/planner/step':
       return plannerStepRows(message as MessageOf<'/planner/step'>);
+    case '/planner/prediction-error': {
+      // One column pair per object: <id>.position, <id>.yaw.
+      const { objects, ...rest } = message as MessageOf<'/planner/prediction-error'>;
+      return [main({ ...rest, ...Object.fromEntries(objects.map(({ id, ...e }) => [id, e])) })];
+    }
     default:
       return [main(message)];
   }

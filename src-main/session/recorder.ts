@@ -302,6 +302,11 @@ export class SessionRecorder {
     this.record('/run/outcome', { outcome, detail });
   }
 
+  /** The planner's prediction error of one executed control. */
+  predictionError(e: PayloadOf<'/planner/prediction-error'>): void {
+    this.record('/planner/prediction-error', e);
+  }
+
   /** The prediction model the run plans with: asked for, used, and auto's reason. */
   model(choice: PayloadOf<'/run/model'>): void {
     this.record('/run/model', choice);

@@ -8,6 +8,10 @@
  * error, so it tracks the tool without drifting; process noise (Gaussian, on every body's velocity
  * at every step while the robot moves, as in the papers' execution worlds, which step only while a
  * control executes) makes the world less predictable than the planner's.
+ *
+ * The world may differ from the scene (world-physics.ts): its objects heavier, grippier or
+ * slicker than the scene says, and its motion capture late: the cameras then see the world as it
+ * was `mocapLatency` s before (a history of its states, interpolated).
  */
 import { performance } from 'node:perf_hooks';
 import type { EndEffector } from '#contract/end-effector/end-effector';
@@ -21,6 +25,8 @@ import type { RobotAdapter } from '../robot/adapter';
 import { Rng } from '../common/rng';
 import type { TablePose } from './natnet-server';
 import { sceneRigidBodies } from './natnet-server';
+import { StateHistory } from './state-history';
+import { physicsScale, SCENE_PHYSICS, type WorldPhysics } from './world-physics';
 
 export interface ToolMotion {
   pose: readonly number[];
@@ -37,6 +43,10 @@ export interface LabWorldOptions {
   trackingGain?: number;
   /** Wall-clock interval of the stepping timer (ms). */
   tickMs?: number;
+  /** How the world's physics differs from the scene's (default: not at all). */
+  physics?: WorldPhysics;
+  /** s the cameras lag the world: poses() shows it as it was that long ago (default 0). */
+  mocapLatency?: number;
 }
 
 /** Tool speed below which the arm counts as at rest (m/s): a tenth of a millimetre per second. */
@@ -73,6 +83,8 @@ export class LabWorld {
   skippedSteps = 0;
   /** The robot's contact force in the table plane, filtered (N). */
   private force = 0;
+  /** The world's recent states, for cameras that lag it; undefined when they do not. */
+  private readonly history: StateHistory | undefined;
 
   private constructor(
     private readonly scene: Scene,
@@ -90,10 +102,18 @@ export class LabWorld {
     this.state = initialState(scene);
     fine.writeState(this.state);
     this.holdFingers();
+    const latency = options.mocapLatency ?? 0;
+    if (latency > 0) {
+      // Twice the lag: a late tick still finds the states on both sides of the time it shows.
+      this.history = new StateHistory(2 * latency + 0.05, new Set(this.layout.angleIndices));
+      this.history.reset(this.worldTime(), this.state);
+    }
   }
 
   static async create(scene: Scene, adapter: RobotAdapter, options: LabWorldOptions): Promise<LabWorld> {
-    return new LabWorld(scene, await FineModel.create(scene), adapter, options);
+    const fine = await FineModel.create(scene);
+    fine.scalePhysics(physicsScale(options.physics ?? SCENE_PHYSICS));
+    return new LabWorld(scene, fine, adapter, options);
   }
 
   /** The arm reports its tool motion every control cycle. */
@@ -125,21 +145,40 @@ export class LabWorld {
     };
   }
 
-  /** Current poses by rigid-body name, for the virtual motion-capture server. */
+  /**
+   * Poses by rigid-body name as the cameras see them, for the virtual motion-capture server: the
+   * current ones, or those of `mocapLatency` s ago.
+   */
   poses(): Map<string, TablePose> {
+    const latency = this.options.mocapLatency ?? 0;
+    // `latency` before the world's latest state: exactly that much later than cameras on time,
+    // which see the latest state.
+    return this.posesOf((this.history && this.history.at(this.worldTime() - latency)) ?? this.state);
+  }
+
+  /** The world's own current poses by rigid-body name, whatever the cameras lag. */
+  truePoses(): Map<string, TablePose> {
+    return this.posesOf(this.state);
+  }
+
+  private posesOf(state: State): Map<string, TablePose> {
     const L = this.layout;
     const m = new Map<string, TablePose>();
-    const [px, py] = L.pusherPosition(this.state);
-    // A held pusher turns with the tool (its markers with it); a tool with a yaw of its own (a
-    // gripper's) has the world's.
+    const [px, py] = L.pusherPosition(state);
+    // A held pusher turns with the tool (its markers with it: the arm's latest yaw, which changes
+    // far slower than the cameras lag); a tool with a yaw of its own (a gripper's) has the world's.
     const yaw = this.tool.slots.yaw;
-    const theta =
-      yaw !== undefined ? this.state[yaw]! : this.motion ? this.adapter.toolYaw(this.motion.pose) : 0;
+    const theta = yaw !== undefined ? state[yaw]! : this.motion ? this.adapter.toolYaw(this.motion.pose) : 0;
     m.set(this.names[0]!, { x: px, y: py, theta, z: this.robotZ });
     this.scene.sliders.forEach((s, i) =>
-      m.set(this.names[i + 1]!, { ...L.sliderPose(this.state, i), z: s.shape.height / 2 }),
+      m.set(this.names[i + 1]!, { ...L.sliderPose(state, i), z: s.shape.height / 2 }),
     );
     return m;
+  }
+
+  /** The time the world's state is of, on the same clock: its start plus the steps it has taken. */
+  private worldTime(): number {
+    return this.startedAt / 1000 + this.stepsDone * this.fine.timestep;
   }
 
   /**
@@ -151,6 +190,8 @@ export class LabWorld {
     this.state = initialState(this.scene);
     this.fine.writeState(this.state);
     this.holdFingers();
+    // The table was reset while nobody watched: the next frame shows it reset, however late.
+    this.history?.reset(this.worldTime(), this.state);
   }
 
   /**
@@ -218,6 +259,7 @@ export class LabWorld {
       this.state = this.fine.readState();
       const k = 1 - Math.exp(-(steps * dt) / FORCE_FILTER_S);
       this.force += k * (this.fine.robotContactForce() - this.force);
+      this.history?.push(this.worldTime(), this.state);
     }
   }
 

@@ -74,6 +74,9 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
 
 export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 
+/** Camera mid-exposure to transmit, s, of an on-time pipeline (exposureLatencyS's default). */
+export const DEFAULT_EXPOSURE_LATENCY = 0.004;
+
 /** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
 const HISTORY = 1200;
 
@@ -170,7 +173,7 @@ export class VirtualNatNetServer {
     );
     this.transport.setFaults(this.faults);
     this.exposureTicks = BigInt(
-      Math.round((options.exposureLatencyS ?? 0.004) * this.transport.clockFrequency),
+      Math.round((options.exposureLatencyS ?? DEFAULT_EXPOSURE_LATENCY) * this.transport.clockFrequency),
     );
   }
 
@@ -234,6 +237,11 @@ export class VirtualNatNetServer {
       };
       this.sendListeners.push(once);
     });
+  }
+
+  /** Camera mid-exposure to transmit, s, as the frames are stamped. */
+  get exposureLatency(): number {
+    return Number(this.exposureTicks) / this.transport.clockFrequency;
   }
 
   get commandPort(): number {

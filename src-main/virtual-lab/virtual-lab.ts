@@ -19,7 +19,13 @@ import { saveSetup, type SetupInput } from '../calibration/setup-file';
 import { LabWorld } from './lab-world';
 import { pivotTruthSchema, scenePivots, truePivotOffsets } from './pivot-truth';
 import { natNetFaultsSchema } from './natnet-faults';
-import { sceneRigidBodies, VirtualNatNetServer } from './natnet-server';
+import {
+  DEFAULT_EXPOSURE_LATENCY,
+  DEFAULT_MEASUREMENT_NOISE,
+  sceneRigidBodies,
+  VirtualNatNetServer,
+} from './natnet-server';
+import { SCENE_PHYSICS, worldMocapSchema, worldPhysicsSchema } from './world-physics';
 import { positionRangeOptionSchema, VirtualGripper } from './virtual-gripper';
 import { VirtualUr, type VirtualUrPorts } from './virtual-ur';
 import type { Pose6 } from './virtual-ur/arm';
@@ -152,9 +158,13 @@ export const labConfigSchema = z
       .object({
         noiseVariance: z.number().min(0).default(1e-4),
         seed: z.number().int().default(1),
+        /** How the world's objects, pusher and table differ from the scene's (world-physics.ts). */
+        physics: worldPhysicsSchema.default(SCENE_PHYSICS),
+        /** How late and noisy the world's motion capture is (world-physics.ts). */
+        mocap: worldMocapSchema.default({ latency: 0 }),
       })
       .strict()
-      .default({ noiseVariance: 1e-4, seed: 1 }),
+      .default({ noiseVariance: 1e-4, seed: 1, physics: SCENE_PHYSICS, mocap: { latency: 0 } }),
   })
   .strict();
 
@@ -199,7 +209,12 @@ export class VirtualLab {
       calibration: setup.robot.calibration,
       pusherOffset: setup.robot.pusherOffset,
     });
-    const world = await LabWorld.create(scene, adapter, config.world);
+    const world = await LabWorld.create(scene, adapter, {
+      noiseVariance: config.world.noiseVariance,
+      seed: config.world.seed,
+      physics: config.world.physics,
+      mocapLatency: config.world.mocap.latency,
+    });
     // A turning tool's x axis points along its forward direction (a gripper's); a tool that keeps
     // its orientation may point down any way.
     const tool = endEffectorOf(scene);
@@ -252,6 +267,16 @@ export class VirtualLab {
       appVersion: MOTIVE_VERSIONS[config.mocap.motive].app,
       streaming: config.mocap.streaming,
       ...(config.mocap.faults ? { faults: config.mocap.faults } : {}),
+      // A late pipeline stamps its frames with their true exposure: that much earlier.
+      exposureLatencyS: DEFAULT_EXPOSURE_LATENCY + config.world.mocap.latency,
+      ...(config.world.mocap.positionNoise !== undefined
+        ? {
+            measurementNoise: {
+              position: config.world.mocap.positionNoise,
+              yaw: DEFAULT_MEASUREMENT_NOISE.yaw,
+            },
+          }
+        : {}),
     });
     natnet.setPoseSource(() => world.poses());
     world.start();

@@ -14,6 +14,7 @@ import { plannerStepSchema } from './planner-events';
 import { calibrationCommands, calibrationResults } from './console-api/calibration-commands';
 import { foxgloveStatusSchema, labCommands, labResults } from './console-api/lab-commands';
 import { finite, nonNegative } from './console-api/numbers';
+import { physicsCommands, physicsResults } from './console-api/physics-commands';
 import { runCommands, runResults } from './console-api/run-commands';
 import { sceneCommands, sceneResults, sceneSourceSchema } from './console-api/scene-commands';
 import { playbackStatusSchema, sessionCommands, sessionResults } from './console-api/sessions-commands';
@@ -22,6 +23,7 @@ import { connectionSchema, preflightReportSchema, runStatusSchema } from './cons
 
 export * from './console-api/calibration-commands';
 export * from './console-api/lab-commands';
+export * from './console-api/physics-commands';
 export * from './console-api/run-commands';
 export * from './console-api/scene-commands';
 export * from './console-api/sessions-commands';
@@ -56,6 +58,7 @@ export const commandSchema = z.discriminatedUnion('type', [
   ...labCommands,
   ...sessionCommands,
   ...calibrationCommands,
+  ...physicsCommands,
 ]);
 export type ConsoleCommand = z.infer<typeof commandSchema>;
 export type CommandType = ConsoleCommand['type'];
@@ -167,6 +170,7 @@ export const commandResultSchemas = {
   ...labResults,
   ...sessionResults,
   ...calibrationResults,
+  ...physicsResults,
 } as const satisfies Record<CommandType, z.ZodType>;
 export type CommandResult<T extends CommandType> = z.infer<(typeof commandResultSchemas)[T]>;
 

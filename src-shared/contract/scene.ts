@@ -308,6 +308,11 @@ export const sceneSchema = z
     limits: limitsSchema.default({ maxPusherSpeed: 0.1 }),
     fine: fineModelSettingsSchema.default({ timestep: 0.001, integrator: 'RK4' }),
     coarse: coarseModelSettingsSchema.default({ kOmega: 0.1, maxOmega: 0.05 }),
+    /**
+     * A physics profile (`parapush physics fit`) whose object masses and frictions and table
+     * friction this scene takes, a path relative to the scene file; the scene file loader applies it.
+     */
+    physics: z.string().min(1).optional(),
   })
   .strict()
   .superRefine((scene, ctx) => {

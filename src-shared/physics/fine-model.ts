@@ -66,11 +66,22 @@ export interface FineWorkCount {
   solverIterations: number;
 }
 
+/** Factors on a compiled model's physical parameters (FineModel.scalePhysics); 1 leaves one as built. */
+export interface PhysicsScale {
+  mass: number;
+  /** On top of the mass's: a factor on the mass's distribution (the radius of gyration squared). */
+  inertia: number;
+  objectFriction: number;
+  robotFriction: number;
+  tableFriction: number;
+}
+
 export class FineModel {
   readonly layout: StateLayout;
   private readonly sliders: SliderAddress[];
   /** Id of the robot's first joint (its x slide), whose body tree is the robot. */
   private readonly robotJoint: number;
+  private readonly sliderIds: string[];
   private readonly robot: RobotDof[];
   private disposed = false;
   /**
@@ -109,6 +120,7 @@ export class FineModel {
     const tool = endEffectorOf(scene);
     this.robot = tool.joints.map((names, j) => dof(names, tool.noiseScales[j]));
     this.robotJoint = mj.mj_name2id(model, mj.mjtObj.mjOBJ_JOINT.value, tool.joints[0]![0]!);
+    this.sliderIds = scene.sliders.map((s) => s.id);
     this.sliders = scene.sliders.map((s) => ({
       ...jointAddress(`slider_${s.id}`),
       restZ: restHeight(s.shape),
@@ -284,6 +296,47 @@ export class FineModel {
       const share = d.joints.length;
       for (let i = 0; i < share; i++) ctrl[c++] = share === 1 ? u[j]! : u[j]! / share;
     });
+  }
+
+  /**
+   * Scales the compiled model's physical parameters in place: every slider's mass and, with it
+   * and by `inertia` besides, its rotational inertia; the sliding friction of the sliders' geoms,
+   * the robot's (pusher or gripper) and the table's. MuJoCo takes the larger friction of a contact
+   * pair, so these are the geoms' coefficients, not the pairs'. The virtual lab's world uses it to
+   * differ from the scene it was built from (virtual-lab/world-physics.ts). Resets the data.
+   */
+  scalePhysics(s: PhysicsScale): void {
+    this.assertLive();
+    const { mj, model, data } = this;
+    const sliderBodies = new Set(
+      this.sliderIds.map((id) => mj.mj_name2id(model, mj.mjtObj.mjOBJ_BODY.value, `slider_${id}`)),
+    );
+    const mass = model.body_mass as Float64Array;
+    const inertia = model.body_inertia as Float64Array;
+    for (const b of sliderBodies) {
+      mass[b] = mass[b]! * s.mass;
+      for (let k = 0; k < 3; k++) inertia[3 * b + k] = inertia[3 * b + k]! * s.mass * s.inertia;
+    }
+    const tableId = mj.mj_name2id(model, mj.mjtObj.mjOBJ_GEOM.value, 'table');
+    const geomBody = model.geom_bodyid as Int32Array;
+    const friction = model.geom_friction as Float64Array;
+    for (let g = 0; g < geomBody.length; g++) {
+      const body = geomBody[g]!;
+      // World-body geoms other than the table are obstacles, which collide with nothing.
+      const scale =
+        g === tableId
+          ? s.tableFriction
+          : sliderBodies.has(body)
+            ? s.objectFriction
+            : body === 0
+              ? 1
+              : s.robotFriction;
+      friction[3 * g] = friction[3 * g]! * scale;
+    }
+    // Derived constants (the bodies' inverse weights the constraint solver scales by) follow the masses.
+    mj.mj_setConst(model, data);
+    mj.mj_resetData(model, data);
+    this.iterations = undefined;
   }
 
   dispose(): void {

@@ -8,7 +8,7 @@ import type { ConsoleEvent } from '#contract/console-api';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { WHAT_IF_UNAVAILABLE } from '../../src-main/session/what-if';
 import { repoRoot } from '../helpers/scenes';
-import { plannerStep, recordEveryChannel, stateEvent } from './sample-messages';
+import { plannerStep, recordEveryChannel, samplePredictionError, stateEvent } from './sample-messages';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-console-sessions-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,7 +63,7 @@ describe('sessions in the console core', () => {
     const opened = await core.handle({ type: 'sessions.open', file: sessions[0]!.file });
     expect(opened).toMatchObject({
       ok: true,
-      result: { steps: 1, playback: { position: 0, playing: false } },
+      result: { steps: 1, playback: { position: 0, playing: false }, predictionError: null },
     });
     await core.handle({ type: 'playback.speed', speed: 10 });
     await core.handle({ type: 'playback.play' });
@@ -78,6 +78,30 @@ describe('sessions in the console core', () => {
       error: WHAT_IF_UNAVAILABLE,
     });
     core.dispose();
+  });
+
+  it("opens a log with the planner's prediction error per step, and its p50 and p95", async () => {
+    const own = mkdtempSync(path.join(os.tmpdir(), 'parapush-console-prediction-'));
+    const rec = await SessionRecorder.create({ dir: own, label: 'dry', origin: 'test' });
+    recordEveryChannel(rec);
+    rec.predictionError({ ...samplePredictionError, step: 1, position: 0.012, yaw: 0.01 });
+    await rec.close();
+    const core = new ConsoleCore({ scenesDir: path.join(repoRoot, 'resources/scenes'), sessionsDir: own });
+    const opened = await core.handle({ type: 'sessions.open', file: path.basename(rec.file) });
+    expect(opened).toMatchObject({
+      ok: true,
+      result: {
+        predictionError: {
+          steps: [0, 1],
+          position: [0.004, 0.012],
+          yaw: [0.035, 0.01],
+          p50: { position: 0.004, yaw: 0.01 },
+          p95: { position: 0.012, yaw: 0.035 },
+        },
+      },
+    });
+    core.dispose();
+    rmSync(own, { recursive: true, force: true });
   });
 
   it('names a log cut short when the console starts, and recovers it once the operator confirms', async () => {

@@ -6,7 +6,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionRecorder } from '../../src-main/session/recorder';
 import { repoRoot } from '../helpers/scenes';
-import { mocapStats, recordEveryChannel, robotState, sampleModelChoice } from './sample-messages';
+import {
+  mocapStats,
+  recordEveryChannel,
+  robotState,
+  sampleModelChoice,
+  samplePredictionError,
+} from './sample-messages';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-logcli-'));
@@ -94,6 +100,25 @@ describe('parapush log', () => {
     const last = lines[51]!.split(',');
     expect(Number(last[header.indexOf('timestamp')])).toBeCloseTo(49 / 500, 9);
     expect(existsSync(path.join(out, 'planner_step.csv'))).toBe(true);
+  });
+
+  it("the planner's prediction error: counted by info, one CSV row per step with a column pair per object", async () => {
+    const info = JSON.parse((await cli('info', complete, '--json')).stdout);
+    expect(info.channels).toContainEqual({ topic: '/planner/prediction-error', messages: 1 });
+    const out = path.join(dir, 'csv-prediction');
+    expect((await cli('export', complete, '--out', out)).code).toBe(0);
+    const [head, row, ...rest] = readFileSync(path.join(out, 'planner_prediction_error.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(rest).toEqual([]);
+    const header = head!.split(',');
+    const cells = row!.split(',');
+    const cell = (name: string): number => Number(cells[header.indexOf(name)]);
+    const id = samplePredictionError.objects[0]!.id;
+    expect(cell('step')).toBe(0);
+    expect(cell('position')).toBeCloseTo(0.004, 12);
+    expect(cell(`${id}.position`)).toBeCloseTo(0.004, 12);
+    expect(cell(`${id}.yaw`)).toBeCloseTo(0.035, 12);
   });
 
   it('recover makes a cut-short log readable, and info explains before', async () => {

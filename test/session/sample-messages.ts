@@ -190,6 +190,14 @@ export const sampleModelChoice = {
     'auto: fine model (32 sequences fill 2 worker(s); Parareal at K >= 2 needs more fine work than that)',
 } as const;
 
+/** Step 0's prediction error: the object ended 4 mm and 2 deg from where the plan said. */
+export const samplePredictionError = {
+  step: 0,
+  position: 0.004,
+  yaw: 0.035,
+  objects: [{ id: sliderIds[0]!, position: 0.004, yaw: 0.035 }],
+};
+
 export function recordEveryChannel(r: SessionRecorder): void {
   r.settings('dry', sampleScene, sampleSettings);
   r.setup(sampleSetup);
@@ -206,6 +214,7 @@ export function recordEveryChannel(r: SessionRecorder): void {
   r.event({ type: 'supervisor', time: 0.5, decision: 'limit', reason: 'speed limited to 100 mm/s' });
   r.event(stateEvent(0.5));
   r.event({ type: 'planner-step', step: plannerStep(0, 0.5) });
+  r.predictionError(samplePredictionError);
   r.event({ type: 'log', at: 1_700_000_000.5, level: 'warn', source: 'supervisor', message: 'limited' });
   r.outcome('success', null);
   r.event({ type: 'run', status: runStatus('finished', 'goal reached') });

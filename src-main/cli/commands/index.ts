@@ -51,6 +51,11 @@ export const commandEntries: readonly CommandEntry[] = [
     load: async () => (await import('./log')).registerLogCommand,
   },
   {
+    name: 'physics',
+    summary: 'the fine model against the lab: prediction error from session logs, and physics fitted to them',
+    load: async () => (await import('./physics')).registerPhysicsCommand,
+  },
+  {
     name: 'learn',
     summary: 'the learned coarse model (CVS 2020): generate fine-model data, train, evaluate',
     load: async () => (await import('./learn')).registerLearnCommand,

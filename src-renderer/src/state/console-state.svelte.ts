@@ -7,6 +7,7 @@
  * aside when playback opens and comes back when it closes; replayed log lines are marked as
  * playback and leave the log again on a seek (the core replays them) or when playback closes.
  */
+import type { RunPredictionError } from '#contract/prediction-error';
 import {
   idleRunStatus,
   type Connection,
@@ -48,6 +49,8 @@ export interface OpenSession {
   steps: number;
   /** The scene the run was recorded on: drawn during playback, never the live scene. */
   scene: Scene | null;
+  /** The planner's prediction error per executed control, as logged; null in a log without it. */
+  predictionError?: RunPredictionError | null;
 }
 
 /**

@@ -6,7 +6,14 @@ import { runStatusSchema } from './status';
 export const abortSourceSchema = z.enum(['button', 'escape-key', 'space-key', 'remote']);
 
 export const runCommands = [
-  z.object({ type: z.literal('run.start'), mode: runModeSchema }).strict(),
+  z
+    .object({
+      type: z.literal('run.start'),
+      mode: runModeSchema,
+      /** An identification run: probing pushes instead of the task (docs/virtual-lab.md). */
+      probe: z.literal(true).optional(),
+    })
+    .strict(),
   /** The operator's explicit arm step of a real run, once its pre-flight checklist is green. */
   z.object({ type: z.literal('run.arm') }).strict(),
   z.object({ type: z.literal('run.pause') }).strict(),

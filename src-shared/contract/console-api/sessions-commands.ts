@@ -10,6 +10,7 @@ import { modelRequestKindSchema, plannerSettingsSchema } from '../planner-settin
 import { runModeSchema } from '../run-lifecycle';
 import { sceneSchema } from '../scene';
 import { finite, nonNegative } from './numbers';
+import { runPredictionErrorSchema } from '../prediction-error';
 
 /** A session log file name inside the sessions folder: no folders, no way out of it. */
 const sessionFileNameSchema = z
@@ -133,6 +134,8 @@ export const sessionResults = {
       /** The scene the run was recorded on, for the view only: it never becomes the live scene. */
       scene: sceneSchema.nullable(),
       playback: playbackStatusSchema,
+      /** The planner's prediction error per executed control, as logged; null in a log without it. */
+      predictionError: runPredictionErrorSchema.nullable(),
     })
     .strict(),
   'sessions.recover': z
