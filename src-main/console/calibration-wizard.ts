@@ -496,3 +496,8 @@ function pivotBodies(link: CaptureLink): { body: string; of: string; role: 'push
     ),
   ];
 }
+
+/** The robot's body in the wizard's pivot stage (the pusher's, measured by turning the tool). */
+export function robotPivot(state: CalibrationWizardState): PivotStageState['bodies'][number] | undefined {
+  return state.pivots.bodies.find((x) => x.role === 'pusher');
+}

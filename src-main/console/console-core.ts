@@ -38,7 +38,7 @@ import { sceneSchema, type Scene } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
 import { offeredPlanners } from '../planning/planners';
 import { RunOwner } from '../run/run-owner';
-import { CalibrationWizard } from './calibration-wizard';
+import { CalibrationWizard, robotPivot } from './calibration-wizard';
 import { ProgramRestarter } from './program-restart';
 import { RobotRecovery } from './robot-recovery';
 import type { ConnectionSource, LabStatus } from '../lab-link/status-source';
@@ -443,7 +443,7 @@ export class ConsoleCore {
       }
       case 'calibration.pivot-turn': {
         const state = await w.measurePusherPivot();
-        const b = state.pivots.bodies.find((x) => x.role === 'pusher');
+        const b = robotPivot(state);
         this.log(
           'info',
           'calibration',

@@ -141,7 +141,7 @@ export class LabRunController implements RunController {
     // virtual lab's world is made from the run's scene: a dry run keeps the scene's own.
     const asSet = sceneForRun(request.scene, request.settings);
     const scene = request.mode === 'real' ? withLabPhysics(asSet) : asSet;
-    if (request.probe && endEffectorOf(scene).kind !== 'pusher') throw new Error(PROBE_NEEDS_PUSHER);
+    if (request.probe && endEffectorOf(scene).discRadius === undefined) throw new Error(PROBE_NEEDS_PUSHER);
     const taskAsSet = taskForRun(baseTask(scene, this.o.tasksDir), { settings: request.settings });
     const probe = request.probe ? probeRunParts(taskAsSet) : null;
     const task = probe?.task ?? taskAsSet;

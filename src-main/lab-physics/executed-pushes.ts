@@ -152,7 +152,7 @@ async function readOpened(log: SessionLog): Promise<LoggedPushes> {
   }
   if (!settingsMessage) throw new PhysicsLogError(`${file}: no /session/settings: the log names no scene`);
   const scene = sceneSchema.parse(settingsMessage.scene);
-  if (endEffectorOf(scene).kind !== 'pusher')
+  if (endEffectorOf(scene).discRadius === undefined)
     throw new PhysicsLogError(`${file}: a gripper run; physics check and fit replay pusher runs only`);
   if (tool.length === 0)
     throw new PhysicsLogError(

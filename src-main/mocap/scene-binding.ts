@@ -13,6 +13,7 @@
  * (by hundredths of a millimetre at rest), so a pose repeated to the last bit was not measured
  * again. This needs `previous`, which carries the last frame number and raw poses.
  */
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { bodyOnTable, type Calibration } from '../calibration/mocap-table';
 import type { Quat, Vec3 } from './messages/frame';
@@ -28,11 +29,11 @@ export interface MocapBinding {
   sliders: { id: string; rigidBody?: string }[];
 }
 
-export function bindingFromScene(scene: Pick<Scene, 'pusher' | 'gripper' | 'sliders'>): MocapBinding {
+export function bindingFromScene(scene: ToolEntries & Pick<Scene, 'sliders'>): MocapBinding {
   const binding: MocapBinding = { sliders: scene.sliders.map((s) => ({ id: s.id, rigidBody: s.rigidBody })) };
   // The robot's body: the pusher's, or a gripper's (whose yaw is the pose's theta: its pivot at the
   // grasp centre, its x axis forward).
-  const robot = (scene.pusher ?? scene.gripper)?.rigidBody;
+  const robot = endEffectorOf(scene).rigidBody;
   if (robot) binding.pusher = robot;
   return binding;
 }

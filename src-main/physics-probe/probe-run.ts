@@ -80,7 +80,7 @@ export function probeRunParts(
 export async function probeRun(
   o: Omit<SupervisedRunOptions, 'task' | 'model' | 'planner'> & { task: Task; pushes?: readonly ProbePush[] },
 ): Promise<ProbeRunResult> {
-  if (endEffectorOf(o.link.scene).kind !== 'pusher') throw new Error(PROBE_NEEDS_PUSHER);
+  if (endEffectorOf(o.link.scene).discRadius === undefined) throw new Error(PROBE_NEEDS_PUSHER);
   const parts = probeRunParts(o.task, o.pushes);
   const run = await supervisedRun({ ...o, task: parts.task, model: parts.model, planner: parts.planner });
   const planner = parts.made();

@@ -6,6 +6,7 @@
  * pusher's raw pivot absorbs the pusher's). A run is refused until each bound body's offset was
  * measured by the wizard, or measured as zero after a pivot reset in Motive.
  */
+import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import type { Pivots } from '../calibration/pivots';
 import type { Check } from './preflight';
@@ -14,16 +15,12 @@ import type { Check } from './preflight';
 export const PIVOT_FIX =
   "measure them in the Setup view's calibration wizard (Pivots: turn the tool for the pusher, place each object on its start pose), or reset each body's pivot onto its object in Motive (Builder pane, Pivot/Orientation) and confirm it with the wizard's check";
 
-export function pivotCheck(
-  scene: Pick<Scene, 'pusher' | 'gripper' | 'sliders'>,
-  pivots: Pivots | undefined,
-): Check {
+export function pivotCheck(scene: ToolEntries & Pick<Scene, 'sliders'>, pivots: Pivots | undefined): Check {
   const id = 'pivots';
   const label = 'Rigid-body pivots measured';
-  const bodies = [
-    (scene.pusher ?? scene.gripper)?.rigidBody,
-    ...scene.sliders.map((s) => s.rigidBody),
-  ].filter((b): b is string => b !== undefined);
+  const bodies = [endEffectorOf(scene).rigidBody, ...scene.sliders.map((s) => s.rigidBody)].filter(
+    (b): b is string => b !== undefined,
+  );
   const missing = bodies.filter((b) => !pivots?.[b]);
   if (missing.length > 0)
     return {

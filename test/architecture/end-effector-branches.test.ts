@@ -18,13 +18,17 @@ const ALLOWED = 5;
 
 /**
  * Files whose `pusher` and `gripper` are not a scene's robot: the session log's named states and
- * their CSV columns are keyed by the robot's word in the state's names, and the calibration
- * wizard's `pusher` is the robot's motion-capture body.
+ * their CSV columns (and the logged states a physics check replays) are keyed by the robot's word
+ * in the state's names, and the calibration wizard's, its captures' and its pivot steps' `pusher`
+ * is the robot's motion-capture body.
  */
 const NOT_A_SCENE = new Set([
   'src-main/session/named-state.ts',
   'src-main/session/csv-export.ts',
+  'src-main/lab-physics/executed-pushes.ts',
   'src-main/console/calibration-wizard.ts',
+  'src-main/console/calibration-capture.ts',
+  'src-renderer/src/components/PivotSteps.svelte',
 ]);
 
 const BRANCH = new RegExp(

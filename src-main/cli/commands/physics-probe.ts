@@ -75,7 +75,7 @@ export function registerProbeCommand(physics: Command): void {
           throw new UsageError(`no task file for scene "${scene.name}" in resources/tasks: give --task FILE`);
         loaded = { ...loadTaskFile(taskFile), scene };
       }
-      if (endEffectorOf(loaded.scene).kind !== 'pusher') throw new UsageError(PROBE_NEEDS_PUSHER);
+      if (endEffectorOf(loaded.scene).discRadius === undefined) throw new UsageError(PROBE_NEEDS_PUSHER);
       const pushes = opts.pushes
         ? readStoredJson(requireFile(opts.pushes, '--pushes'), z.array(probePushSchema).min(1), {
             what: 'probe pushes',
