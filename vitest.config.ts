@@ -62,7 +62,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    setupFiles: ['test/vitest-setup/fast-check-seed.ts'],
+    setupFiles: ['test/vitest-setup/fast-check-seed.ts', 'test/vitest-setup/jsdom-match-media.ts'],
     // Gripper ranges measured by tests go to a scratch folder, never the user's data folder.
     env: { PARAPUSH_GRIPPER_DIR: path.join(os.tmpdir(), 'parapush-test-grippers') },
     projects: [

@@ -439,11 +439,21 @@ export function generatedResults(
         ),
       }
     : {};
-  const safety = readFileSync(path.join(root, 'docs/safety.md'), 'utf8');
+  const safetyPage = path.join(root, 'docs/safety.md');
+  const soak: Record<string, string> = existsSync(safetyPage)
+    ? {
+        'docs/safety.md': withGeneratedBlock(
+          readFileSync(safetyPage, 'utf8'),
+          SOAK_BEGIN,
+          SOAK_END,
+          soakTable(root),
+        ),
+      }
+    : {};
   return {
     ...noise,
+    ...soak,
     ...reports,
-    'docs/safety.md': withGeneratedBlock(safety, SOAK_BEGIN, SOAK_END, soakTable(root)),
     'docs/cluster.md': withGeneratedBlock(
       withGeneratedBlock(cluster, COST_BEGIN, COST_END, costTable(costs)),
       WAFR_BEGIN,

@@ -9,7 +9,8 @@
  * fine workers.
  */
 import type { Scene } from '#contract/scene';
-import { layoutForScene, wrapAngle, type Control, type State } from '#contract/state';
+import { PUSHER_SLOTS } from '#contract/end-effector/pusher';
+import { StateLayout, wrapAngle, type Control, type State } from '#contract/state';
 import { FineModel } from '#physics/fine-model';
 import type { FinePool } from '../parareal/fine-pool';
 
@@ -34,13 +35,13 @@ export interface StepSimulator {
   step(x: State, u: Control, dt: number): State;
 }
 
-/** Pose errors of every object between a predicted and an observed state (same layout). */
+/** Pose errors of every object between a predicted and an observed state of a pusher run (same layout). */
 export function poseErrors(
   sliderIds: readonly string[],
   predicted: ArrayLike<number>,
   observed: ArrayLike<number>,
 ): ObjectError[] {
-  const layout = layoutForScene({ sliders: sliderIds.map((id) => ({ id })) });
+  const layout = new StateLayout(sliderIds, PUSHER_SLOTS);
   return sliderIds.map((id, i) => {
     const p = layout.posOffset(i);
     return {

@@ -51,6 +51,7 @@ export function idleCalibrationWizard(): { calibration: CalibrationWizardState }
       capturing: false,
       mocap: stage,
       robot: stage,
+      pivots: { bodies: [], saved: null },
     }),
   };
 }

@@ -11,22 +11,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { StepTiming } from '../../src-renderer/src/state/console-state.svelte';
 import { RecordingContext, RecordingPath2D } from '../helpers/recording-canvas';
 
-// uPlot asks matchMedia for the pixel ratio when it loads, before any test runs; jsdom has none.
-vi.hoisted(() => {
-  window.matchMedia = ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia;
-});
-
-const { default: Plot } = await import('../../src-renderer/src/components/Plot.svelte');
-const { default: Plots } = await import('../../src-renderer/src/components/Plots.svelte');
+import Plot from '../../src-renderer/src/components/Plot.svelte';
+import Plots from '../../src-renderer/src/components/Plots.svelte';
 
 let contexts: RecordingContext[];
 let intersections: { callback: IntersectionObserverCallback; targets: Element[] }[];
