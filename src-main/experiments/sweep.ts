@@ -99,7 +99,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepFile | null> {
     if (o.signal?.aborted) return null;
     writeReport(dir, reportTitle(o.task, { ...o, noiseSlope: b }), readRunRecords(dir), o.models);
   }
-  return writeSweepReport(o.outDir, levels);
+  return writeSweepReport(o.outDir, levels, o.taskDef.planner.timeLimit);
 }
 
 /** The level folders of a sweep folder, by increasing b. */
@@ -119,8 +119,8 @@ export function readLevels(dir: string): { noiseSlope: number; folder: string; f
  * runs (`levels`: the order to report them in; by default every level folder by increasing b).
  * The levels must be one experiment apart from b.
  */
-export function writeSweepReport(dir: string, levels?: readonly number[]): SweepFile {
-  const { sweep, files } = sweepReport(dir, levels);
+export function writeSweepReport(dir: string, levels?: readonly number[], timeLimit?: number): SweepFile {
+  const { sweep, files } = sweepReport(dir, levels, timeLimit);
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return sweep;
@@ -130,6 +130,8 @@ export function writeSweepReport(dir: string, levels?: readonly number[]): Sweep
 export function sweepReport(
   dir: string,
   levels?: readonly number[],
+  /** The runs' time limit (s), where failures are censored; by default the shipped task's. */
+  timeLimit?: number,
 ): { sweep: SweepFile; files: Record<string, string>; runs: SweepRuns } {
   const found = readLevels(dir);
   const chosen = levels
@@ -171,7 +173,7 @@ export function sweepReport(
     runs,
     files: {
       'sweep.json': `${JSON.stringify(stored, null, 2)}\n`,
-      'results.md': sweepMarkdown(stored, '', runs, taskLimits(config.task).timeLimit),
+      'results.md': sweepMarkdown(stored, '', runs, timeLimit ?? taskLimits(config.task).timeLimit),
       'success.svg': sweepSvg(stored, 'success'),
       'task-time.svg': sweepSvg(stored, 'task-time'),
     },

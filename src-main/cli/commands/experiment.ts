@@ -325,7 +325,7 @@ function addSweepCommand(cmd: Command): void {
         throw new UsageError('--noise-slope: a sweep sets the level of each run; give --noise-slopes');
       if (sub.report) {
         try {
-          writeSweepReport(opts.out);
+          writeSweepReport(opts.out, undefined, loadTask(opts.task).task.planner.timeLimit);
         } catch (e) {
           throw new UsageError(`--report: ${(e as Error).message}`);
         }
