@@ -7,6 +7,7 @@
  * same execution-noise seed and the same planner seed for a scene, so models are compared on
  * paired runs.
  */
+import type { PredictionError } from '../planning/prediction-error';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { type PlannerStep } from '#contract/planner-events';
 import os from 'node:os';
@@ -266,7 +267,10 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
         const onAbort = (): void => stop.abort();
         o.signal?.addEventListener('abort', onAbort);
         const limit = o.maxActions;
-        const run = (onStep?: (step: PlannerStep) => void): Promise<RunSummary> =>
+        const run = (
+          onStep?: (step: PlannerStep) => void,
+          onPredictionError?: (e: PredictionError) => void,
+        ): Promise<RunSummary> =>
           runTaskOn({
             task,
             scene,
@@ -280,6 +284,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
               // Aborted while its last action is being planned, the run still executes it.
               if (limit !== undefined && step.step + 1 >= limit) stop.abort();
             },
+            ...(onPredictionError ? { onPredictionError } : {}),
             signal: stop.signal,
           });
         let summary: RunSummary;

@@ -3,6 +3,7 @@
  * worker pool, the planner the task asks for (MPC, TAMPC or UAMPC) and its seeded streams.
  * The experiment runner, the benchmark and (later) the console all build runs through here.
  */
+import type { PredictionError } from './prediction-error';
 import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { type Planner, type RestPredictor, type StochasticSampler } from './planner';
@@ -214,6 +215,8 @@ export async function runTaskOn(
     plant: Plant;
     /** Told of every executed step (the run's recorder, when it has one). */
     onStep?: (step: PlannerStep) => void;
+    /** Told of each planned control's prediction error (the run's recorder, when it has one). */
+    onPredictionError?: (e: PredictionError) => void;
     signal?: AbortSignal;
   },
 ): Promise<RunSummary> {
@@ -234,6 +237,7 @@ export async function runTaskOn(
         ? { reflex: closeOnTarget(parts.geometry, controlLimits(o.scene), p.controlDuration) }
         : {}),
       ...(o.onStep ? { onStep: o.onStep } : {}),
+      ...(o.onPredictionError ? { onPredictionError: o.onPredictionError } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
     });
   } finally {

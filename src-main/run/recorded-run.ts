@@ -8,6 +8,7 @@
  * Log times are this machine's clock while the run was computed (planning and simulating); the
  * run's own clock, which counts simulated execution, is in each step's and state's `time`.
  */
+import type { PredictionError } from '../planning/prediction-error';
 import type { ConsoleEvent } from '#contract/console-api';
 import { type PlannerStep } from '#contract/planner-events';
 import type { RunSummary } from '#contract/planner-events';
@@ -32,8 +33,11 @@ export interface RecordedRunOptions {
   coarse: CoarseModelKind;
   /** Fine workers the run plans on (what `auto` chooses for). */
   workers: number;
-  /** Runs the MPC loop, telling `onStep` of every executed step. */
-  run(onStep: (step: PlannerStep) => void): Promise<RunSummary>;
+  /** Runs the MPC loop, telling `onStep` of every executed step and `onPredictionError` of its prediction's error. */
+  run(
+    onStep: (step: PlannerStep) => void,
+    onPredictionError: (e: PredictionError) => void,
+  ): Promise<RunSummary>;
 }
 
 /** Runs `o.run` with its session log; returns its summary and the log's file. */
@@ -61,11 +65,14 @@ export async function recordedRun(o: RecordedRunOptions): Promise<{ summary: Run
   try {
     report.status({ event: { type: 'run-started' }, safety: 'safe' });
     let last: PlannerStep | undefined;
-    const summary = await o.run((step) => {
-      last = step;
-      report.emit(measured(step.time, step.sliderIds, step.start));
-      report.step(step);
-    });
+    const summary = await o.run(
+      (step) => {
+        last = step;
+        report.emit(measured(step.time, step.sliderIds, step.start));
+        report.step(step);
+      },
+      (e) => recorder.predictionError(e),
+    );
     const end = summary.states.at(-1);
     if (last && end) report.emit(measured(summary.taskTime, last.sliderIds, end));
     report.ended({

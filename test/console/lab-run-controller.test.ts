@@ -161,6 +161,7 @@ describe('dry runs on the virtual lab', () => {
       'speed-slider',
       'reach',
       'force-limit',
+      'pivots',
       'calibration-agreement',
     ]);
     // The gripper really held the pusher in the run before: the checklist is green.

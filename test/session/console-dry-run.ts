@@ -32,11 +32,13 @@ export async function consoleDryRun(o: {
     await ok({ type: 'settings.set', settings: fastDryRun(3) });
     await ok({ type: 'run.start', mode: 'dry' });
     const seen = () => JSON.stringify(events.filter((e) => e.type === 'log' || e.type === 'run').slice(-6));
-    await waitUntil('a planner step', () => events.some((e) => e.type === 'planner-step'), {
-      seen,
-      timeoutMs: 120_000,
-    });
-    // Let the first push go on a little: commands on the wire, the arm moving.
+    // The second plan: the first push has run to its end (its prediction's error logged).
+    await waitUntil(
+      'a second planner step',
+      () => events.some((e) => e.type === 'planner-step' && e.step.step >= 1),
+      { seen, timeoutMs: 120_000 },
+    );
+    // Let the second push go on a little: commands on the wire, the arm moving.
     await new Promise((r) => setTimeout(r, 300));
     await ok({ type: 'run.abort', source: 'escape-key' });
     await waitUntil(
