@@ -5,7 +5,7 @@
  * vertical. Each reports how well it matched its points.
  */
 import { add, norm, quatNormalize, rotate, sub, yawQuat, type Quat, type Vec3 } from '../common/rotation';
-import { symmetricEigen } from './eigen';
+import { symmetricEigen } from '../common/eigen';
 import { residualOf, type Residual } from './residual';
 
 export class CalibrationError extends Error {

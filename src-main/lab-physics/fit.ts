@@ -12,6 +12,7 @@
  * (and multi-step windows overlap), so that uncertainty is a lower bound; `bootstrap` refits on
  * runs drawn with replacement for one that is not.
  */
+import { symmetricEigen } from '../common/eigen';
 import type { Scene } from '#contract/scene';
 import { Rng } from '../common/rng';
 import { summarise, type ErrorSummary } from './check';
@@ -216,7 +217,10 @@ export async function fitPhysics(
   const m = at.residuals.length;
   const jtj = names.map((_, i) => names.map((_, j) => dot(columns[i]!, columns[j]!)));
   const s2 = (meanSquare(at.residuals) * m) / Math.max(1, m - d);
-  const { values, vectors } = symmetricEigen(jtj);
+  const eigen = symmetricEigen(jtj);
+  const values = eigen.values;
+  // Each eigenvector as a row (symmetricEigen gives them as columns).
+  const vectors = values.map((_, k) => eigen.vectors.map((row) => row[k]!));
   const floor = Math.max(...values) * 1e-12 || 1e-12;
   // Covariance of z: s^2 V diag(1/lambda) V'.
   const cov = names.map((_, i) =>
@@ -331,47 +335,4 @@ function identifiabilityWarnings(
     out.push(`${e.parameter} (${FITTABLE_MEANING[e.parameter]}) is not determined by these logs${why}`);
   }
   return out;
-}
-
-/** Eigenvalues and unit eigenvectors of a small symmetric matrix (cyclic Jacobi rotations). */
-export function symmetricEigen(matrix: readonly (readonly number[])[]): {
-  values: number[];
-  vectors: number[][];
-} {
-  const n = matrix.length;
-  const a = matrix.map((r) => [...r]);
-  const v: number[][] = a.map((_, i) => a.map((_, j) => (i === j ? 1 : 0)));
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) off += a[i]![j]! ** 2;
-    if (off < 1e-30) break;
-    for (let p = 0; p < n; p++) {
-      for (let q = p + 1; q < n; q++) {
-        if (Math.abs(a[p]![q]!) < 1e-300) continue;
-        const theta = (a[q]![q]! - a[p]![p]!) / (2 * a[p]![q]!);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < n; k++) {
-          const akp = a[k]![p]!;
-          const akq = a[k]![q]!;
-          a[k]![p] = c * akp - s * akq;
-          a[k]![q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < n; k++) {
-          const apk = a[p]![k]!;
-          const aqk = a[q]![k]!;
-          a[p]![k] = c * apk - s * aqk;
-          a[q]![k] = s * apk + c * aqk;
-        }
-        for (let k = 0; k < n; k++) {
-          const vkp = v[k]![p]!;
-          const vkq = v[k]![q]!;
-          v[k]![p] = c * vkp - s * vkq;
-          v[k]![q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
-  return { values: a.map((r, i) => r[i]!), vectors: a.map((_, k) => v.map((r) => r[k]!)) };
 }

@@ -14,7 +14,8 @@ import {
   readLoggedPushes,
   type LoggedPushes,
 } from '../../src-main/lab-physics/executed-pushes';
-import { fitPhysics, symmetricEigen } from '../../src-main/lab-physics/fit';
+import { symmetricEigen } from '../../src-main/common/eigen';
+import { fitPhysics } from '../../src-main/lab-physics/fit';
 import { fitRun } from '../../src-main/lab-physics/fit-run';
 import { applyPhysicsProfile, physicsProfileSchema } from '#contract/physics-profile';
 import { inProcessReplay, type Replay } from '../../src-main/lab-physics/prediction-error';
@@ -73,7 +74,7 @@ describe('physics fit', () => {
     const order = values[0]! < values[1]! ? [0, 1] : [1, 0];
     expect(values[order[0]!]).toBeCloseTo(1, 12);
     expect(values[order[1]!]).toBeCloseTo(3, 12);
-    const v = vectors[order[1]!]!;
+    const v = vectors.map((row) => row[order[1]!]!);
     expect(Math.abs(v[0]!)).toBeCloseTo(Math.SQRT1_2, 12);
     expect(v[0]! * v[1]!).toBeGreaterThan(0);
   });

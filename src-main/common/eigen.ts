@@ -1,7 +1,7 @@
 /** Eigen-decomposition of small symmetric matrices by cyclic Jacobi rotations (exact enough, always converges). */
 
 /** Returns eigenvalues and eigenvectors (columns of `vectors`, i.e. vectors[row][col]). */
-export function symmetricEigen(m: number[][]): { values: number[]; vectors: number[][] } {
+export function symmetricEigen(m: readonly (readonly number[])[]): { values: number[]; vectors: number[][] } {
   const n = m.length;
   const a = m.map((row) => row.slice());
   const v: number[][] = Array.from({ length: n }, (_, i) =>
