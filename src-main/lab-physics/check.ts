@@ -4,9 +4,11 @@
  * planner's own prediction error where the log holds its predictions.
  */
 import type { Scene } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import { stateVector } from '../session/named-state';
 import { observedVector, PhysicsLogError, type LoggedPushes } from './executed-pushes';
-import { poseErrors, type ObjectError, type Replay } from './prediction-error';
+import type { Replay } from './prediction-error';
+import { objectErrors, type ObjectError } from '#contract/pose-error';
 import { quantile, replayErrors } from './replay-windows';
 
 export interface ErrorSummary {
@@ -93,14 +95,14 @@ export async function physicsCheck(
     const scene = o.model?.scene ?? run.scene;
     if (o.model) requireSameLayout(run, o.model.scene, o.model.file);
     const errors = await replayErrors(replay, scene, [run], { horizon: 1, latency, signal: o.signal });
-    const ids = scene.sliders.map((s) => s.id);
+    const layout = layoutForScene(scene);
     const steps: CheckedStep[] = run.pushes.map((p) => {
       const observedEnd = observedVector(run.states, p.end, latency);
       return {
         push: p.index,
         start: p.start,
         model: errors.find((e) => e.push === p.index)!.objects,
-        planner: p.predictedEnd ? poseErrors(ids, stateVector(p.predictedEnd), observedEnd) : null,
+        planner: p.predictedEnd ? objectErrors(layout, stateVector(p.predictedEnd), observedEnd) : null,
       };
     });
     const plannerErrors = steps.flatMap((s) => s.planner ?? []);

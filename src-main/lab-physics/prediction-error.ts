@@ -10,7 +10,8 @@
  */
 import type { Scene } from '#contract/scene';
 import { PUSHER_SLOTS } from '#contract/end-effector/pusher';
-import { StateLayout, wrapAngle, type Control, type State } from '#contract/state';
+import { StateLayout, type Control, type State } from '#contract/state';
+import { objectErrors, type ObjectError } from '#contract/pose-error';
 import { FineModel } from '#physics/fine-model';
 import type { FinePool } from '../parareal/fine-pool';
 
@@ -22,34 +23,9 @@ import type { FinePool } from '../parareal/fine-pool';
  */
 export const PIECE = 0.1;
 
-export interface ObjectError {
-  id: string;
-  /** m, table plane. */
-  position: number;
-  /** rad, |wrapped difference|. */
-  yaw: number;
-}
-
 /** Anything that steps the fine model: FineModel itself, or a model of another scene's physics. */
 export interface StepSimulator {
   step(x: State, u: Control, dt: number): State;
-}
-
-/** Pose errors of every object between a predicted and an observed state of a pusher run (same layout). */
-export function poseErrors(
-  sliderIds: readonly string[],
-  predicted: ArrayLike<number>,
-  observed: ArrayLike<number>,
-): ObjectError[] {
-  const layout = new StateLayout(sliderIds, PUSHER_SLOTS);
-  return sliderIds.map((id, i) => {
-    const p = layout.posOffset(i);
-    return {
-      id,
-      position: Math.hypot(predicted[p]! - observed[p]!, predicted[p + 1]! - observed[p + 1]!),
-      yaw: Math.abs(wrapAngle(predicted[p + 2]! - observed[p + 2]!)),
-    };
-  });
 }
 
 export interface StepReplay {
@@ -61,7 +37,7 @@ export interface StepReplay {
   end: ArrayLike<number>;
   /** The planner's own prediction of the end, when known. */
   predictedEnd?: ArrayLike<number> | null;
-  /** Length of a piece, s (default PIECE, 20 ms); a whole number of the model's time steps. */
+  /** Length of a piece, s (default PIECE); a whole number of the model's time steps. */
   piece?: number;
 }
 
@@ -84,11 +60,12 @@ export function predictionErrorOfStep(
   step: StepReplay,
 ): StepError {
   const dt = step.piece ?? PIECE;
+  const layout = new StateLayout(sliderIds, PUSHER_SLOTS);
   let x: State = Float64Array.from(step.start);
   for (const u of step.pieces) x = model.step(x, [u[0], u[1]], dt);
   return {
-    model: poseErrors(sliderIds, x, step.end),
-    planner: step.predictedEnd ? poseErrors(sliderIds, step.predictedEnd, step.end) : null,
+    model: objectErrors(layout, x, step.end),
+    planner: step.predictedEnd ? objectErrors(layout, step.predictedEnd, step.end) : null,
     predicted: x,
   };
 }

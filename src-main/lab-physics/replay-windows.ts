@@ -5,9 +5,10 @@
  * plan. Horizon 1 is the one-step error `physics check` reports.
  */
 import type { Scene } from '#contract/scene';
-import { wrapAngle, type State } from '#contract/state';
+import { layoutForScene, type State } from '#contract/state';
 import { observedVector, type LoggedPushes } from './executed-pushes';
-import { poseErrors, type ObjectError, type Replay, type ReplayJob } from './prediction-error';
+import type { Replay, ReplayJob } from './prediction-error';
+import { objectErrors, poseResidual, type ObjectError } from '#contract/pose-error';
 
 export interface WindowPlan {
   job: ReplayJob;
@@ -59,7 +60,7 @@ export async function replayErrors(
   const plans = runs.map((run) => replayWindows(run, o.horizon, o.latency));
   const jobs = plans.flatMap((p) => p.map((w) => w.job));
   const results = await replay(model, jobs, o.signal);
-  const ids = model.sliders.map((s) => s.id);
+  const layout = layoutForScene(model);
   const out: ControlError[] = [];
   let r = 0;
   plans.forEach((windows, run) => {
@@ -73,30 +74,12 @@ export async function replayErrors(
           run,
           push,
           offset,
-          objects: poseErrors(ids, predicted, observed),
-          residual: poseResidual(ids.length, predicted, observed),
+          objects: objectErrors(layout, predicted, observed),
+          residual: poseResidual(layout, predicted, observed),
         });
       });
     }
   });
-  return out;
-}
-
-/** Predicted minus observed pose of each object (x, y in m, yaw wrapped, rad). */
-export function poseResidual(
-  objects: number,
-  predicted: ArrayLike<number>,
-  observed: ArrayLike<number>,
-): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < objects; i++) {
-    const p = 2 + 3 * i;
-    out.push(
-      predicted[p]! - observed[p]!,
-      predicted[p + 1]! - observed[p + 1]!,
-      wrapAngle(predicted[p + 2]! - observed[p + 2]!),
-    );
-  }
   return out;
 }
 

@@ -4,15 +4,8 @@
  * costs nothing (both are at hand when the control ends: no simulation), so every live run logs
  * it per step; `parapush physics check` re-simulates from the logs for the fine model's own error.
  */
+import { objectErrors, type ObjectError } from '#contract/pose-error';
 import type { State, StateLayout } from '#contract/state';
-import { wrapAngle } from '#contract/state';
-
-/** One object's error: position (m) and yaw (rad, absolute, wrapped). */
-export interface ObjectError {
-  id: string;
-  position: number;
-  yaw: number;
-}
 
 /** The prediction error of one executed control. */
 export interface PredictionError {
@@ -30,11 +23,7 @@ export function predictionError(
   predicted: State,
   observed: State,
 ): PredictionError {
-  const objects = L.sliderIds.map((id, i) => {
-    const p = L.sliderPose(predicted, i);
-    const o = L.sliderPose(observed, i);
-    return { id, position: Math.hypot(p.x - o.x, p.y - o.y), yaw: Math.abs(wrapAngle(p.theta - o.theta)) };
-  });
+  const objects = objectErrors(L, predicted, observed);
   return {
     step,
     objects,

@@ -133,7 +133,7 @@ export class StateLayout {
     return [s[this.velocityOffset]!, s[this.velocityOffset + 1]!];
   }
 
-  sliderPose(s: State, i: number): { x: number; y: number; theta: number } {
+  sliderPose(s: ArrayLike<number>, i: number): { x: number; y: number; theta: number } {
     const o = this.posOffset(i);
     return { x: s[o]!, y: s[o + 1]!, theta: s[o + 2]! };
   }
