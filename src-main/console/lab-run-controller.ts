@@ -61,8 +61,8 @@ export interface LabRunControllerOptions {
 interface ActiveRun {
   mode: RunMode;
   sink: RunSink;
-  /** An identification run's planner (physics-probe/); undefined for a task's run. */
-  planner: SupervisedRunOptions['planner'];
+  /** What makes it an identification run (physics-probe/): its planner and rest; null for a task's run. */
+  probe: Pick<SupervisedRunOptions, 'planner' | 'restAfterAction'> | null;
   /**
    * The pending wait for the operator's arm command, when the run is waiting: what the Arm is
    * judged by, and how to end the wait.
@@ -146,7 +146,7 @@ export class LabRunController implements RunController {
     const probe = request.probe ? probeRunParts(taskAsSet) : null;
     const task = probe?.task ?? taskAsSet;
     const model = probe?.model ?? modelForRun(request.settings);
-    const run: ActiveRun = { mode: request.mode, sink, armed: null, planner: probe?.planner };
+    const run: ActiveRun = { mode: request.mode, sink, armed: null, probe };
     this.active = run;
     this.session = session;
     this.changed();
@@ -280,7 +280,7 @@ export class LabRunController implements RunController {
         seed: this.o.seed ?? 1,
         liveRateHz: this.o.liveRateHz ?? 30,
         ...(run.mode === 'real' ? { confirmArm: (gate: ArmGate) => this.waitForArm(run, gate) } : {}),
-        ...(run.planner ? { planner: run.planner } : {}),
+        ...(run.probe ? { planner: run.probe.planner, restAfterAction: run.probe.restAfterAction } : {}),
       });
     } catch {
       // Reported by the run itself (its last event says why it failed).

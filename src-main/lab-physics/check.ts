@@ -6,7 +6,7 @@
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import { stateVector } from '../session/named-state';
-import { observedVector, PhysicsLogError, type LoggedPushes } from './executed-pushes';
+import { observedEnd, PhysicsLogError, type LoggedPushes } from './executed-pushes';
 import type { Replay } from './prediction-error';
 import { objectErrors, type ObjectError } from '#contract/pose-error';
 import { quantile, replayErrors } from './replay-windows';
@@ -97,12 +97,12 @@ export async function physicsCheck(
     const errors = await replayErrors(replay, scene, [run], { horizon: 1, latency, signal: o.signal });
     const layout = layoutForScene(scene);
     const steps: CheckedStep[] = run.pushes.map((p) => {
-      const observedEnd = observedVector(run.states, p.end, latency);
+      const end = observedEnd(run, p.index, latency);
       return {
         push: p.index,
         start: p.start,
         model: errors.find((e) => e.push === p.index)!.objects,
-        planner: p.predictedEnd ? objectErrors(layout, stateVector(p.predictedEnd), observedEnd) : null,
+        planner: p.predictedEnd ? objectErrors(layout, stateVector(p.predictedEnd), end) : null,
       };
     });
     const plannerErrors = steps.flatMap((s) => s.planner ?? []);

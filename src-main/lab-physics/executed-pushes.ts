@@ -15,6 +15,7 @@ import { endEffectorOf } from '#contract/end-effector/registry';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
 import { sceneSchema } from '#contract/scene';
+import { layoutForScene } from '#contract/state';
 import type { PlanarFrame } from '#contract/lab-view';
 import type { MessageOf } from '../session/channels';
 import { stateVector, type NamedState } from '../session/named-state';
@@ -51,7 +52,7 @@ export interface ExecutedPush {
   index: number;
   /** First command, s since the log's first message. */
   start: number;
-  /** The arm at rest again (start + pieces * PIECE). */
+  /** The arm at rest again for SETTLE: the end is observed from then (within the last piece). */
   end: number;
   /** The commanded velocity, table frame (m/s). */
   command: { vx: number; vy: number };
@@ -177,18 +178,23 @@ async function readOpened(log: SessionLog): Promise<LoggedPushes> {
     const restAt = restAfter(toolSpeed, burst.last);
     // The robot's record ends before the arm stood still: a log cut short.
     if (restAt === null || restAt + SETTLE > lastTool) break;
-    const n = Math.max(1, Math.ceil((restAt + SETTLE - burst.first) / PIECE));
+    // Observed once the arm has stood still for SETTLE; the replay covers that in whole pieces,
+    // the arm held where it stood from then on: the next control may start within the last piece,
+    // and its motion is its own replay's, not this one's.
+    const restedAt = restAt + SETTLE;
+    const n = Math.max(1, Math.ceil((restedAt - burst.first) / PIECE));
+    const toolUntil = (t: number): { x: number; y: number } => toolAt(tool, Math.min(t, restedAt));
     const pieces: [number, number][] = [];
     for (let j = 0; j < n; j++) {
-      const a = toolAt(tool, burst.first + j * PIECE);
-      const b = toolAt(tool, burst.first + (j + 1) * PIECE);
+      const a = toolUntil(burst.first + j * PIECE);
+      const b = toolUntil(burst.first + (j + 1) * PIECE);
       pieces.push(toTable((b.x - a.x) / PIECE, (b.y - a.y) / PIECE));
     }
     const [vx, vy] = toTable(burst.vx, burst.vy);
     pushes.push({
       index: pushes.length,
       start: burst.first,
-      end: burst.first + n * PIECE,
+      end: restedAt,
       command: { vx, vy },
       pieces,
       predictedEnd: predictionFor(steps, burst.first, vx, vy),
@@ -290,33 +296,70 @@ function predictionFor(
   return null;
 }
 
-/** The last observed state at or before t (the first one if none is). */
-export function observedAt(states: readonly TimedState[], t: number): TimedState {
+/** Index of the last state at or before t (0 if none is). */
+function lastAtOrBefore(states: readonly TimedState[], t: number): number {
   let lo = 0;
   let hi = states.length - 1;
-  if (t < states[0]!.t) return states[0]!;
+  if (t < states[0]!.t) return 0;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (states[mid]!.t <= t) lo = mid;
     else hi = mid - 1;
   }
-  return states[lo]!;
+  return lo;
 }
 
 /**
- * The observed state as a state vector at rest (the run's estimates have no velocities): the
- * world at time t, read `latency` s later in the log.
+ * Stretch of rest on each side of a control averaged into its observed start and end (s). Between
+ * two controls the table stands still; the frames of a short stretch next to the control see the
+ * same poses, so their mean is the pose with the cameras' noise divided by the square root of their
+ * number, where a single frame would carry it whole into every residual of a fit. Only a short
+ * stretch: an object the pusher still leans on creeps on in MuJoCo's soft contacts (and on a real
+ * table), and a long mean would read it later than the replay predicts it.
  */
-export function observedVector(states: readonly TimedState[], t: number, latency: number): number[] {
-  const named = observedAt(states, t + latency).state;
-  const zero = (s: NamedState): NamedState => ({
+const REST_AVERAGE = 0.2;
+
+/** The observed state when executed control k started: the mean over the rest before it. */
+export function observedStart(run: LoggedPushes, k: number, latency: number): number[] {
+  const push = run.pushes[k]!;
+  const previousEnd = k > 0 ? run.pushes[k - 1]!.end : -Infinity;
+  return restingVector(run, Math.max(previousEnd, push.start - REST_AVERAGE), push.start, latency);
+}
+
+/** The observed state once executed control k ended: the mean over the rest after it. */
+export function observedEnd(run: LoggedPushes, k: number, latency: number): number[] {
+  const push = run.pushes[k]!;
+  const nextStart = run.pushes[k + 1]?.start ?? Infinity;
+  return restingVector(run, push.end, Math.min(nextStart, push.end + REST_AVERAGE), latency);
+}
+
+/**
+ * The mean observed state over a rest from `from` to `to` (world time; the log's states are read
+ * `latency` s later), as a state vector at rest (the run's estimates carry no velocities); angles
+ * are averaged on the circle. With no state inside the rest, the last one before its end.
+ */
+function restingVector(run: LoggedPushes, from: number, to: number, latency: number): number[] {
+  const states = run.states;
+  const last = lastAtOrBefore(states, to + latency);
+  const inside: number[][] = [];
+  for (let i = last; i >= 0 && states[i]!.t >= from + latency && states[i]!.t <= to + latency; i--)
+    inside.push(atRest(states[i]!.state));
+  if (inside.length === 0) return atRest(states[last]!.state);
+  const angles = new Set(layoutForScene(run.scene).angleIndices);
+  return inside[0]!.map((_, j) => {
+    if (angles.has(j)) {
+      const s = inside.reduce((sum, v) => sum + Math.sin(v[j]!), 0);
+      const c = inside.reduce((sum, v) => sum + Math.cos(v[j]!), 0);
+      return Math.atan2(s, c);
+    }
+    return inside.reduce((sum, v) => sum + v[j]!, 0) / inside.length;
+  });
+}
+
+/** A named observed state as a state vector with every velocity zero. */
+function atRest(s: NamedState): number[] {
+  return stateVector({
     ...(s.pusher ? { pusher: { ...s.pusher, vx: 0, vy: 0 } } : {}),
     sliders: s.sliders.map((b) => ({ ...b, vx: 0, vy: 0, omega: 0 })),
   });
-  return stateVector(zero(named));
-}
-
-/** Whether the observed states reach past t + latency (the end of a control can be read). */
-export function observedUntil(states: readonly TimedState[]): number {
-  return states[states.length - 1]!.t;
 }

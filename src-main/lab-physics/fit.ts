@@ -32,6 +32,14 @@ const YAW_SCALE = Math.PI / 180;
 /** A parameter is identifiable when its 1-sigma uncertainty is below this (relative; latency: of 50 ms). */
 export const IDENTIFIABLE_SIGMA = 0.075;
 /**
+ * Parameters pushes cannot determine whatever the curvature says. The pusher moves as the arm is
+ * told, so every force on an object (its friction on the table and on the pusher) scales with its
+ * weight, as does its inertia: its motion does not depend on its mass. What curvature the replay's
+ * error still shows along mass comes from the model's own approximations (soft contacts, the
+ * replay's pieces), and a fit along it finds a mass that makes up for them, not the object's.
+ */
+const NOT_IDENTIFIABLE_BY_PUSHES: ReadonlySet<Fittable> = new Set(['mass']);
+/**
  * A direction this much less curved than the steepest is flat whatever the residuals' size: a fit
  * that matches the logs exactly leaves no residual to scale an uncertainty with.
  */
@@ -134,6 +142,7 @@ async function evaluate(
   const errors = await replayErrors(replay, sceneWith(model, p), runs, {
     horizon: o.horizon,
     latency: p.latency,
+    contactOnly: true,
     signal: o.signal,
   });
   const residuals = errors.flatMap((e) =>
@@ -263,7 +272,7 @@ export async function fitPhysics(
       value,
       low: n === 'latency' ? Math.max(0, lo.latency) : lo[n],
       high: n === 'latency' ? hi.latency : hi[n],
-      identifiable: relative < IDENTIFIABLE_SIGMA,
+      identifiable: relative < IDENTIFIABLE_SIGMA && !NOT_IDENTIFIABLE_BY_PUSHES.has(n),
     };
   });
   return {
@@ -328,7 +337,7 @@ function identifiabilityWarnings(
     if (e.identifiable) continue;
     const why =
       e.parameter === 'mass'
-        ? ': a pusher that moves at the velocity it is told sees friction ratios, not mass (quasi-static pushing)'
+        ? ': a pusher that moves at the velocity it is told sees friction ratios, not mass (every force on the object scales with its weight)'
         : e.parameter === 'latency'
           ? ': the observed states are read with the arm and objects at rest, where a delay changes nothing'
           : '';

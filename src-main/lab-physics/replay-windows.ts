@@ -6,8 +6,10 @@
  */
 import type { Scene } from '#contract/scene';
 import { layoutForScene, type State } from '#contract/state';
-import { observedVector, type LoggedPushes } from './executed-pushes';
-import type { Replay, ReplayJob } from './prediction-error';
+import { observedEnd, observedStart, type LoggedPushes } from './executed-pushes';
+import { PIECE, type Replay, type ReplayJob } from './prediction-error';
+import { endEffectorOf } from '#contract/end-effector/registry';
+import { footprintOf, footprintReach } from '#physics/geometry2d';
 import { objectErrors, poseResidual, type ObjectError } from '#contract/pose-error';
 
 export interface WindowPlan {
@@ -18,8 +20,52 @@ export interface WindowPlan {
   ends: number[];
 }
 
-/** The replay windows of a run: one starting at every executed control. */
-export function replayWindows(run: LoggedPushes, horizon: number, latency: number): WindowPlan[] {
+/**
+ * m beyond touching within which the pusher's sampled path counts as reaching an object: more than
+ * it travels between two samples (a piece at the arm's 0.25 m/s is 25 mm; the path is sampled at
+ * every piece's start, middle and end).
+ */
+const CONTACT_MARGIN = 0.015;
+
+/**
+ * Whether the pusher, moved by `controls` from the observed state x, comes within touching distance
+ * of an object where it stood at x. A window that never does leaves every object where it was in
+ * any physics: its residuals are the cameras' noise alone, and only dilute a fit's objective.
+ */
+export function reachesAnObject(
+  scene: Scene,
+  x: readonly number[],
+  controls: readonly [number, number][],
+): boolean {
+  const layout = layoutForScene(scene);
+  const radius = endEffectorOf(scene).discRadius ?? 0;
+  const objects = scene.sliders.map((s, i) => ({
+    ...layout.sliderPose(x, i),
+    reach: footprintReach(footprintOf(s.shape)) + radius + CONTACT_MARGIN,
+  }));
+  let [px, py] = layout.pusherPosition(x);
+  const near = (): boolean => objects.some((o) => Math.hypot(px - o.x, py - o.y) <= o.reach);
+  if (near()) return true;
+  for (const [vx, vy] of controls) {
+    for (let h = 0; h < 2; h++) {
+      px += (vx * PIECE) / 2;
+      py += (vy * PIECE) / 2;
+      if (near()) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The replay windows of a run: one starting at every executed control (with `contactOnly`, only
+ * those in which the pusher reaches an object).
+ */
+export function replayWindows(
+  run: LoggedPushes,
+  horizon: number,
+  latency: number,
+  contactOnly = false,
+): WindowPlan[] {
   const out: WindowPlan[] = [];
   for (let k = 0; k < run.pushes.length; k++) {
     const pushes: number[] = [];
@@ -30,8 +76,10 @@ export function replayWindows(run: LoggedPushes, horizon: number, latency: numbe
       pushes.push(j);
       ends.push(controls.length - 1);
     }
+    const x = observedStart(run, k, latency);
+    if (contactOnly && !reachesAnObject(run.scene, x, controls)) continue;
     out.push({
-      job: { x: observedVector(run.states, run.pushes[k]!.start, latency), controls },
+      job: { x, controls },
       pushes,
       ends,
     });
@@ -55,20 +103,20 @@ export async function replayErrors(
   replay: Replay,
   model: Scene,
   runs: readonly LoggedPushes[],
-  o: { horizon: number; latency: number; signal?: AbortSignal },
+  o: { horizon: number; latency: number; contactOnly?: boolean; signal?: AbortSignal },
 ): Promise<ControlError[]> {
-  const plans = runs.map((run) => replayWindows(run, o.horizon, o.latency));
+  const plans = runs.map((run) => replayWindows(run, o.horizon, o.latency, o.contactOnly));
   const jobs = plans.flatMap((p) => p.map((w) => w.job));
   const results = await replay(model, jobs, o.signal);
   const layout = layoutForScene(model);
   const out: ControlError[] = [];
   let r = 0;
   plans.forEach((windows, run) => {
-    const { pushes, states } = runs[run]!;
+    const logged = runs[run]!;
     for (const w of windows) {
       const simulated: State[] = results[r++]!;
       w.pushes.forEach((push, offset) => {
-        const observed = observedVector(states, pushes[push]!.end, o.latency);
+        const observed = observedEnd(logged, push, o.latency);
         const predicted = simulated[w.ends[offset]!]!;
         out.push({
           run,

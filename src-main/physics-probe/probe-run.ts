@@ -14,6 +14,12 @@ import { DEFAULT_PROBE_PUSHES, type ProbePush } from './probe-pushes';
 
 /** Controls an identification run may take at most: the approaches and pushes of a long script. */
 const PROBE_ACTIONS = 400;
+/**
+ * s the arm holds still after each control: the fit reads the table at rest between controls as
+ * the mean of the poses logged over this rest (15 at the log's 30 Hz), a quarter of one frame's
+ * camera noise.
+ */
+export const PROBE_REST = 0.5;
 
 export interface ProbeRunResult {
   run: SupervisedRunResult;
@@ -56,6 +62,7 @@ export function probeRunParts(
   model: ModelRequest;
   pushes: readonly ProbePush[];
   planner: NonNullable<SupervisedRunOptions['planner']>;
+  restAfterAction: number;
   made(): ProbePlanner | undefined;
 } {
   const probe = probeTask(task);
@@ -73,6 +80,7 @@ export function probeRunParts(
         pool,
         predictionScene: scene,
       })),
+    restAfterAction: PROBE_REST,
     made: () => made,
   };
 }
@@ -82,7 +90,13 @@ export async function probeRun(
 ): Promise<ProbeRunResult> {
   if (endEffectorOf(o.link.scene).discRadius === undefined) throw new Error(PROBE_NEEDS_PUSHER);
   const parts = probeRunParts(o.task, o.pushes);
-  const run = await supervisedRun({ ...o, task: parts.task, model: parts.model, planner: parts.planner });
+  const run = await supervisedRun({
+    ...o,
+    task: parts.task,
+    model: parts.model,
+    planner: parts.planner,
+    restAfterAction: parts.restAfterAction,
+  });
   const planner = parts.made();
   return { run, done: planner?.done ?? [], skipped: planner?.skipped ?? [], pushes: parts.pushes };
 }

@@ -103,6 +103,11 @@ export interface SupervisedRunOptions {
    * (physics-probe/). It plans through the same loop, so every check and the supervisor apply.
    */
   planner?(parts: { geometry: TaskGeometry; pool: FinePool; scene: Scene }): Planner;
+  /**
+   * s the arm holds still after each control before the next is planned (default 0): an
+   * identification run's rest, over which the log's poses of the table at rest are averaged.
+   */
+  restAfterAction?: number;
 }
 
 /** The model a run plans with: asked for (the request's kind), used, on how many workers, and auto's reason. */
@@ -434,7 +439,11 @@ async function execute(
   const p = o.task.planner;
   const plant = new RobotPlant({
     supervisor,
-    betweenActions: () => o.owner.betweenActions(),
+    betweenActions: async () => {
+      const rest = o.restAfterAction ?? 0;
+      if (rest > 0) await new Promise((r) => setTimeout(r, rest * 1000));
+      await o.owner.betweenActions();
+    },
     estimate: ctx.observe,
     armAtRest: () => toolAtRest(link.robot.latest),
   });

@@ -125,7 +125,7 @@ export class StateLayout {
     return { x: s[0]!, y: s[1]!, yaw: s[GRIPPER_YAW]!, opening: s[GRIPPER_OPENING]! };
   }
 
-  pusherPosition(s: State): [number, number] {
+  pusherPosition(s: ArrayLike<number>): [number, number] {
     return [s[0]!, s[1]!];
   }
 

@@ -14,7 +14,7 @@ import { PhysicsLogError, readLoggedPushes } from '../../src-main/lab-physics/ex
 import { inProcessReplay, PIECE, predictionErrorOfStep } from '../../src-main/lab-physics/prediction-error';
 import { FineModel } from '#physics/fine-model';
 import { stateVector } from '../../src-main/session/named-state';
-import { observedVector } from '../../src-main/lab-physics/executed-pushes';
+import { observedEnd, observedStart } from '../../src-main/lab-physics/executed-pushes';
 import { sessionLogBytes } from '../session/damaged-logs';
 import { openTableScene } from '../helpers/scenes';
 import { cli } from '../helpers/cli';
@@ -89,9 +89,9 @@ describe('physics check', () => {
       fine,
       run.scene.sliders.map((s) => s.id),
       {
-        start: observedVector(run.states, p.start, 0),
+        start: observedStart(run, 2, 0),
         pieces: p.pieces,
-        end: observedVector(run.states, p.end, 0),
+        end: observedEnd(run, 2, 0),
         predictedEnd: p.predictedEnd ? stateVector(p.predictedEnd) : null,
       },
     );

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  observedVector,
+  observedEnd,
+  observedStart,
   readLoggedPushes,
   type LoggedPushes,
 } from '../../src-main/lab-physics/executed-pushes';
@@ -142,10 +143,8 @@ describe('physics fit', () => {
       const k = Math.log(((scene.sliders[0]!.mass / 0.5) * (scene.table.friction / 0.8)) / 1.2);
       const run = grippierRuns[0]!;
       return jobs.map((j) => {
-        const push = run.pushes.find((p) =>
-          observedVector(run.states, p.start, 0).every((v, i) => v === j.x[i]),
-        )!;
-        const end = Float64Array.from(observedVector(run.states, push.end, 0));
+        const push = run.pushes.findIndex((_, k) => observedStart(run, k, 0).every((v, i) => v === j.x[i]));
+        const end = Float64Array.from(observedEnd(run, push, 0));
         end[2] = end[2]! + 0.001 * k;
         return j.controls.map(() => end);
       });
