@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { withGeneratedBlock } from './results-page';
 import { robotBenchTable } from './robot-bench-table';
+import { consoleBenchTable } from './console-bench-table';
 
 export interface BenchBlock {
   page: string;
@@ -18,6 +19,7 @@ export interface BenchBlock {
 
 export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/robot.md', name: 'robot bench', table: robotBenchTable },
+  { page: 'docs/console.md', name: 'console abort bench', table: consoleBenchTable },
 ];
 
 export const blockBegin = (name: string): string =>
