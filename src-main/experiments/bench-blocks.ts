@@ -10,6 +10,7 @@ import path from 'node:path';
 import { withGeneratedBlock } from './results-page';
 import { robotBenchTable } from './robot-bench-table';
 import { consoleBenchTable } from './console-bench-table';
+import { mocapBenchTable } from './mocap-bench-table';
 
 export interface BenchBlock {
   page: string;
@@ -20,6 +21,7 @@ export interface BenchBlock {
 export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/robot.md', name: 'robot bench', table: robotBenchTable },
   { page: 'docs/console.md', name: 'console abort bench', table: consoleBenchTable },
+  { page: 'docs/motion-capture.md', name: 'mocap bench', table: mocapBenchTable },
 ];
 
 export const blockBegin = (name: string): string =>
