@@ -11,6 +11,7 @@ import { withGeneratedBlock } from './results-page';
 import { robotBenchTable } from './robot-bench-table';
 import { consoleBenchTable } from './console-bench-table';
 import { mocapBenchTable } from './mocap-bench-table';
+import { safetyBenchTable } from './safety-bench-table';
 
 export interface BenchBlock {
   page: string;
@@ -22,6 +23,7 @@ export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/robot.md', name: 'robot bench', table: robotBenchTable },
   { page: 'docs/console.md', name: 'console abort bench', table: consoleBenchTable },
   { page: 'docs/motion-capture.md', name: 'mocap bench', table: mocapBenchTable },
+  { page: 'docs/safety.md', name: 'safety thread bench', table: safetyBenchTable },
 ];
 
 export const blockBegin = (name: string): string =>
