@@ -12,6 +12,7 @@ import { robotBenchTable } from './robot-bench-table';
 import { consoleBenchTable } from './console-bench-table';
 import { mocapBenchTable } from './mocap-bench-table';
 import { safetyBenchTable } from './safety-bench-table';
+import { logsBenchTable } from './logs-bench-table';
 
 export interface BenchBlock {
   page: string;
@@ -24,6 +25,7 @@ export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/console.md', name: 'console abort bench', table: consoleBenchTable },
   { page: 'docs/motion-capture.md', name: 'mocap bench', table: mocapBenchTable },
   { page: 'docs/safety.md', name: 'safety thread bench', table: safetyBenchTable },
+  { page: 'docs/sessions.md', name: 'session log bench', table: logsBenchTable },
 ];
 
 export const blockBegin = (name: string): string =>
