@@ -13,6 +13,8 @@ import { consoleBenchTable } from './console-bench-table';
 import { mocapBenchTable } from './mocap-bench-table';
 import { safetyBenchTable } from './safety-bench-table';
 import { logsBenchTable } from './logs-bench-table';
+import { physicsBenchTable } from './physics-bench-table';
+import { fig5Table, fig6Table } from './parareal-bench-tables';
 
 export interface BenchBlock {
   page: string;
@@ -26,6 +28,9 @@ export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/motion-capture.md', name: 'mocap bench', table: mocapBenchTable },
   { page: 'docs/safety.md', name: 'safety thread bench', table: safetyBenchTable },
   { page: 'docs/sessions.md', name: 'session log bench', table: logsBenchTable },
+  { page: 'docs/physics-and-parareal.md', name: 'physics bench', table: physicsBenchTable },
+  { page: 'docs/physics-and-parareal.md', name: 'parareal fig5 bench', table: fig5Table },
+  { page: 'docs/physics-and-parareal.md', name: 'parareal fig6 bench', table: fig6Table },
 ];
 
 export const blockBegin = (name: string): string =>
