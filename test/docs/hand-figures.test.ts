@@ -132,6 +132,12 @@ describe('hand-written figures', () => {
     ]);
     expect(found.every((f) => f.line === 1)).toBe(true);
     expect(handWrittenFigures(page).map((f) => f.line)).toContain(8);
+    // Whole numbers count after a statistic; a period or a limit alone is a setting.
+    expect(
+      handWrittenFigures(
+        'Ticks every 5 ms, stale after 100 ms: p50 3 ms, median 5 s, max 28 ms, p99 3.5 ms.',
+      ).map((f) => f.figure),
+    ).toEqual(['p50 3 ms', 'median 5 s', 'max 28 ms', '3.5 ms']);
   });
 
   for (const page of pages) {
