@@ -1,8 +1,8 @@
 /**
  * Reading a committed bench result (bench/results/NAME.json, written by `npm run bench -- NAME`)
  * for a generated block of a page, and saying where its figures come from: the file, and the
- * machine, date and load its own `machine` stamp records. The benches record no commit, so a
- * block says so rather than naming one.
+ * commit, machine, date and load its own `machine` stamp records. Results written before the
+ * benches recorded their commit say so rather than guess one.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,8 @@ export const benchMachineSchema = z.object({
   node: z.string(),
   date: z.string(),
   loadAtStart: z.number().optional(),
+  /** The commit whose code ran (-dirty: with local changes); absent in older results. */
+  commit: z.string().optional(),
 });
 export type BenchMachine = z.infer<typeof benchMachineSchema>;
 
@@ -36,7 +38,10 @@ export function readBench<S extends z.ZodType>(
 /** Where a block's figures come from: "`bench/results/robot.json`, recorded 2026-11-21 on ...". */
 export function provenanceText(name: string, machine: BenchMachine): string {
   const load = machine.loadAtStart === undefined ? '' : `, load average ${machine.loadAtStart} at the start`;
-  return `\`${benchPath(name)}\`, recorded ${machine.date.slice(0, 10)} on ${machine.cores} cores (${machine.cpu}, Node ${machine.node}${load}); the file records no commit`;
+  const commit = machine.commit
+    ? `at commit \`${machine.commit.slice(0, 12)}\`${machine.commit.endsWith('-dirty') ? ' with local changes' : ''}`
+    : 'the file records no commit';
+  return `\`${benchPath(name)}\`, recorded ${machine.date.slice(0, 10)} on ${machine.cores} cores (${machine.cpu}, Node ${machine.node}${load}); ${commit}`;
 }
 
 /** What a block says while its bench has no committed result. */
