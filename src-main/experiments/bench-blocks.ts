@@ -15,6 +15,7 @@ import { safetyBenchTable } from './safety-bench-table';
 import { logsBenchTable } from './logs-bench-table';
 import { physicsBenchTable } from './physics-bench-table';
 import { fig5Table, fig6Table } from './parareal-bench-tables';
+import { soakTable } from './soak-table';
 
 export interface BenchBlock {
   page: string;
@@ -27,6 +28,7 @@ export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/console.md', name: 'console abort bench', table: consoleBenchTable },
   { page: 'docs/motion-capture.md', name: 'mocap bench', table: mocapBenchTable },
   { page: 'docs/safety.md', name: 'safety thread bench', table: safetyBenchTable },
+  { page: 'docs/safety.md', name: 'dry-run soak', table: soakTable },
   { page: 'docs/sessions.md', name: 'session log bench', table: logsBenchTable },
   { page: 'docs/physics-and-parareal.md', name: 'physics bench', table: physicsBenchTable },
   { page: 'docs/physics-and-parareal.md', name: 'parareal fig5 bench', table: fig5Table },
