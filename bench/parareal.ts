@@ -387,7 +387,7 @@ async function fig6(runs: number): Promise<unknown> {
     }
   }
   printTable(
-    `ISRR Fig. 6: wall time of a 4 s prediction (4 slices), ${runs} runs each, 95% CI; theory = Eq. 5 for W workers with slice skipping (paper: 4 cores, fine 1.22 s, Parareal 1 iteration 0.31 s)`,
+    `ISRR Fig. 6: wall time of a 4 s prediction (4 slices), ${runs} runs each, 95% CI; theory = Eq. 5 for W workers with slice skipping`,
     rows,
   );
   return { runs, cores: os.availableParallelism(), rows };

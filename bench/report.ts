@@ -4,6 +4,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { z } from 'zod';
 import { readStoredJson } from '../src-main/common/stored-json';
+import { currentCommit, ProvenanceError } from '../src-main/experiments/provenance';
 
 export type Row = Record<string, string | number>;
 
@@ -33,9 +34,20 @@ export function printTable(title: string, rows: Row[]): void {
  */
 const loadAtStart = os.loadavg()[0]!;
 
-/** The machine a benchmark ran on, recorded beside every result. */
+/** The checkout's commit (marked -dirty with local changes), or none outside a git checkout. */
+function benchCommit(): Record<string, string> {
+  try {
+    return { commit: currentCommit() };
+  } catch (e) {
+    if (e instanceof ProvenanceError) return {};
+    throw e;
+  }
+}
+
+/** The machine a benchmark ran on and the commit whose code ran, recorded beside every result. */
 export function machineInfo(): Record<string, string | number> {
   return {
+    ...benchCommit(),
     cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.availableParallelism(),
     node: process.version,

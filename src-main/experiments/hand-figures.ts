@@ -2,8 +2,9 @@
  * Finds measured results typed by hand into a Markdown page: every measured figure of README.md
  * and docs/*.md must come from `npm run results` inside a generated block, so that a page cannot
  * drift from the committed data. What counts as a measured result: a figure with a unit of time,
- * length, angle or share (s, ms, mm, deg, %), a mean with ±, successes out of runs (x/y), a p-value
- * or a speed-up (N times faster). Generated blocks, code (fenced, indented or inline) and the
+ * length, angle or share (s, ms, mm, deg, %) written with decimals, or a whole one after a statistic
+ * (p99, median, mean, max), a mean with ±, successes out of runs (x/y), a p-value or a speed-up
+ * (N times faster). Generated blocks, code (fenced, indented or inline) and the
  * allowed phrases (constants: paper values, settings) are left out.
  */
 
@@ -21,6 +22,8 @@ const FIGURE = new RegExp(
     '\\bp\\s*[=<>≤≥]\\s*0?\\.\\d+',
     '\\b\\d+(?:\\.\\d+)?\\s?%',
     '\\b\\d+\\.\\d+\\s?(?:s|ms|mm|min|deg|°)\\b',
+    // a whole number is a setting as often as not ("5 ms period"), but not after a statistic
+    '\\b(?:p\\d\\d|median|mean|max)\\s+\\d+\\s?(?:s|ms|mm|min|deg)\\b',
     '\\b\\d+(?:\\.\\d+)?\\s?(?:times|x) (?:faster|slower)',
   ].join('|'),
   'g',

@@ -23,7 +23,6 @@ import {
   type ScoredClaim,
 } from './claims';
 import { benchClaims } from './bench-claims';
-import { SOAK_BEGIN, SOAK_END, soakTable } from './soak-table';
 import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
 import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits } from './run-limits';
 import {
@@ -439,20 +438,8 @@ export function generatedResults(
         ),
       }
     : {};
-  const safetyPage = path.join(root, 'docs/safety.md');
-  const soak: Record<string, string> = existsSync(safetyPage)
-    ? {
-        'docs/safety.md': withGeneratedBlock(
-          readFileSync(safetyPage, 'utf8'),
-          SOAK_BEGIN,
-          SOAK_END,
-          soakTable(root),
-        ),
-      }
-    : {};
   return {
     ...noise,
-    ...soak,
     ...reports,
     'docs/cluster.md': withGeneratedBlock(
       withGeneratedBlock(cluster, COST_BEGIN, COST_END, costTable(costs)),

@@ -2,7 +2,7 @@
  * The virtual Motive keeps its camera clock through a stalled event loop (a planning step's load
  * on the thread it runs on): the frames the stall held up go out late, at once, each numbered and
  * stamped for the camera time it was taken at, and the server counts them, where it used to carry
- * on numbering as if no time had passed (the 102 ms dry-run stop, docs/safety.md). The stall is
+ * on numbering as if no time had passed (a stall of the lab's own thread, docs/safety.md). The stall is
  * injected by blocking the event loop; nothing here asserts a duration.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

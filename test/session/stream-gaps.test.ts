@@ -34,7 +34,7 @@ const stalled =
     i >= 30 ? { ...s, receivedAt: s.receivedAt + stall } : s;
 
 describe('the longest gap of a stream', () => {
-  it('is a paused source when the next frame in sequence comes alone (the 102 ms dry run)', () => {
+  it('is a paused source when the next frame in sequence comes alone (a stall of the lab thread)', () => {
     const g = streamGaps(frames(100, stalled(0.1)))!;
     expect(g.max).toBeCloseTo(0.1 + PERIOD, 9);
     expect(g.p50).toBeCloseTo(PERIOD, 9);

@@ -1,0 +1,44 @@
+/**
+ * docs/console.md's abort-latency block, from `npm run bench -- console`
+ * (bench/results/console.json): from `run.abort` reaching the core to the stop written by the
+ * client and decoded by the virtual controller, against the bench's target.
+ */
+import { z } from 'zod';
+import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } from './bench-file';
+
+const consoleBenchSchema = z.object({
+  machine: benchMachineSchema,
+  targetMs: z.number(),
+  rows: z
+    .array(
+      z
+        .object({
+          stage: z.string(),
+          aborts: z.number().int(),
+          'p50 ms': z.number(),
+          'p90 ms': z.number(),
+          'max ms': z.number(),
+        })
+        // "within N ms", N the target
+        .catchall(z.unknown()),
+    )
+    .min(1),
+});
+
+/** The block's Markdown. */
+export function consoleBenchTable(root: string): string {
+  const r = readBench(root, 'console', consoleBenchSchema);
+  if (!r) return notMeasured('console');
+  return [
+    `From \`run.abort\` reaching the core to the stop, over dry runs on the virtual lab (${provenanceText('console', r.machine)}):`,
+    '',
+    `| stage | aborts | p50 | p90 | max | within ${r.targetMs} ms |`,
+    '| --- | --- | --- | --- | --- | --- |',
+    ...r.rows.map((s) => {
+      const within = z
+        .string()
+        .parse(s[`within ${r.targetMs} ms`], { error: () => `${s.stage}: no "within ${r.targetMs} ms"` });
+      return `| ${s.stage} | ${s.aborts} | ${fixed(s['p50 ms'], 2)} ms | ${fixed(s['p90 ms'], 2)} ms | ${fixed(s['max ms'], 2)} ms | ${within} |`;
+    }),
+  ].join('\n');
+}
