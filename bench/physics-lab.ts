@@ -2,21 +2,27 @@
  * The lab learns its physics, on the virtual lab: a world that differs from the scene (objects
  * 1.6 times as heavy, their friction 1.5 times, the table's 0.75 times, motion capture 10 ms late
  * with 0.5 mm noise) and one that matches it. On each: identification runs (physics-probe/),
- * the physics fit on their logs (lab-physics/, as `parapush physics fit`: every third run held
- * out), the fine model's held-out multi-step prediction error before and after, and the scene's
- * task run n times with the scene's physics and with the fitted physics, against the matching lab.
- * Writes bench/results/physics-lab.json and the generated section docs/physics-fit-lab.md.
+ * the physics fit on their logs (lab-physics/, as `parapush physics fit`, `--held-out` runs of
+ * the differing world held out), the fine model's held-out multi-step prediction error before and
+ * after, and the scene's task run n times with the scene's physics and with the fitted physics,
+ * against the matching lab. Writes bench/results/physics-lab.json, which `npm run results` puts
+ * into docs/physics-fit.md (experiments/physics-lab-table.ts).
  *
  *   npm run bench -- physics-lab [--probes N] [--held-out N] [--runs N] [--bootstrap N] [--scene FILE]
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
-import { meanCiText, wilsonInterval } from '../src-main/experiments/stats';
+import { benchMachineSchema } from '../src-main/experiments/bench-file';
+import {
+  physicsLabResultSchema,
+  physicsLabText,
+  type PhysicsLabResult,
+} from '../src-main/experiments/physics-lab-table';
 import { LabLink, loopbackLabAddress } from '../src-main/lab-link/lab-link';
 import { probeRun } from '../src-main/physics-probe/probe-run';
 import { loadTaskFile, type Task } from '../src-main/planning/task-file';
@@ -32,7 +38,7 @@ import type { Fittable } from '#contract/physics-profile';
 import { poolReplay } from '../src-main/lab-physics/prediction-error';
 import { FinePool } from '../src-main/parareal/fine-pool';
 import type { WorldMocap, WorldPhysics } from '../src-main/virtual-lab/world-physics';
-import { machineInfo, meanCi95, printTable, writeResult, type Row } from './report';
+import { machineInfo, writeResult } from './report';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const repoRoot = path.resolve(here, '..');
@@ -87,24 +93,6 @@ async function fitLogs(logs: string[], scene: Scene, heldOut: number, bootstrap:
   } finally {
     await pool.close();
   }
-}
-
-/** Each fitted parameter against the truth: its estimate, interval, identifiability and relative error. */
-function fitRows(label: string, run: FitRun, truth: PhysicsPoint): Row[] {
-  return run.fit.estimates.map((e) => {
-    const t = truth[e.parameter];
-    const err = e.parameter === 'latency' ? e.value - t : e.value / t - 1;
-    return {
-      world: label,
-      parameter: e.parameter,
-      truth: t,
-      fitted: e.value,
-      '1-sigma': `[${e.low.toPrecision(3)}, ${e.high.toPrecision(3)}]`,
-      identifiable: e.identifiable ? 'yes' : 'no',
-      error: e.parameter === 'latency' ? `${(err * 1000).toFixed(1)} ms` : `${(err * 100).toFixed(1)} %`,
-      'truth within 1-sigma': t >= e.low && t <= e.high ? 'yes' : 'no',
-    };
-  });
 }
 
 interface LabWorldInput {
@@ -236,26 +224,14 @@ async function taskRuns(
   return runs;
 }
 
-function runRow(label: string, runs: TaskRun[]): Row {
-  const ok = runs.filter((r) => r.outcome === 'finished');
-  const w = wilsonInterval(ok.length, runs.length);
-  return {
-    condition: label,
-    n: runs.length,
-    success: `${ok.length}/${runs.length} [${(w.low * 100).toFixed(0)}, ${(w.high * 100).toFixed(0)}] %`,
-    'task time s': meanCiText(meanCi95(ok.map((r) => r.taskTime ?? Number.NaN))),
-    actions: meanCiText(meanCi95(ok.map((r) => r.actions))),
-  };
-}
-
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
       probes: { type: 'string', default: '3' },
-      'held-out': { type: 'string', default: '1' },
+      'held-out': { type: 'string', default: '2' },
       runs: { type: 'string', default: '10' },
-      bootstrap: { type: 'string', default: '8' },
+      bootstrap: { type: 'string', default: '3' },
       scene: { type: 'string', default: path.join(repoRoot, 'resources/scenes/isrr-obstacle.json') },
     },
   });
@@ -263,146 +239,80 @@ export async function run(args: string[]): Promise<void> {
   const scene = loadSceneFile(sceneFile);
   const taskFile = path.join(repoRoot, 'resources/tasks', `${scene.name}.json`);
   const task = loadTaskFile(taskFile).task;
-  const probes = Number(values.probes);
-  const heldOut = Number(values['held-out']);
-  const n = Number(values.runs);
-  const bootstrap = Number(values.bootstrap);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'physics-lab-logs-'));
-  const result: Record<string, unknown> = {
-    machine: machineInfo(),
-    scene: scene.name,
-    worlds: { differing: DIFFERING_WORLD, matching: MATCHING_WORLD },
-    settings: { probes, heldOut, runs: n, bootstrap },
+  const settings = {
+    probes: Number(values.probes),
+    heldOut: Number(values['held-out']),
+    runs: Number(values.runs),
+    bootstrap: Number(values.bootstrap),
   };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'physics-lab-logs-'));
 
   // Wall time of each stage (s), as data beside the results.
-  const stages: Record<string, number> = {};
+  const stageSeconds: Record<string, number> = {};
   const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
     try {
       return await work();
     } finally {
-      stages[name] = (performance.now() - t0) / 1000;
-      process.stderr.write(`${name}: ${stages[name]!.toFixed(0)} s\n`);
+      stageSeconds[name] = (performance.now() - t0) / 1000;
+      process.stderr.write(`${name}: ${stageSeconds[name]!.toFixed(0)} s\n`);
     }
   };
-  result.stageSeconds = stages;
-  const differingProbes = await timed('probe differing', () =>
-    probeLogs(sceneFile, scene, task, DIFFERING_WORLD, probes + heldOut, dir),
+  const differingProbes = await timed('probing the differing world', () =>
+    probeLogs(sceneFile, scene, task, DIFFERING_WORLD, settings.probes + settings.heldOut, dir),
   );
-  const matchingProbes = await timed('probe matching', () =>
-    probeLogs(sceneFile, scene, task, MATCHING_WORLD, probes, dir),
+  const matchingProbes = await timed('probing the matching world', () =>
+    probeLogs(sceneFile, scene, task, MATCHING_WORLD, settings.probes, dir),
   );
-  const differingLogs = differingProbes.logs;
-  const matchingLogs = matchingProbes.logs;
-  result.probeLogs = { differing: differingProbes, matching: matchingProbes };
-
-  const differing = await timed('fit differing', () => fitLogs(differingLogs, scene, heldOut, bootstrap));
-  const matching = await timed('fit matching', () => fitLogs(matchingLogs, scene, 0, bootstrap));
-  const fitted = differing.fitted;
-  const fitTable = [
-    ...fitRows('differing', differing, truthOf(DIFFERING_WORLD)),
-    ...fitRows('matching', matching, truthOf(MATCHING_WORLD)),
+  const differing = await timed('fitting the differing world', () =>
+    fitLogs(differingProbes.logs, scene, settings.heldOut, settings.bootstrap),
+  );
+  const matching = await timed('fitting the matching world', () =>
+    fitLogs(matchingProbes.logs, scene, 0, settings.bootstrap),
+  );
+  const conditions: [string, Scene, LabWorldInput][] = [
+    ['differing lab, scene physics', scene, DIFFERING_WORLD],
+    ['differing lab, fitted physics', differing.fitted, DIFFERING_WORLD],
+    ['matching lab, scene physics', scene, MATCHING_WORLD],
   ];
-  printTable(`${scene.name}: fitted physics against the worlds' truth`, fitTable);
-  const held = differing.heldOut;
-  const heldRows: Row[] = held
-    ? [
-        {
-          runs: held.runs,
-          'position p50 before mm': held.before.position.p50 * 1000,
-          'position p50 after mm': held.after.position.p50 * 1000,
-          'position p95 before mm': held.before.position.p95 * 1000,
-          'position p95 after mm': held.after.position.p95 * 1000,
-          'p50 ratio after/before': held.after.position.p50 / held.before.position.p50,
-        },
-      ]
-    : [];
-  if (held) printTable('differing world: held-out multi-step prediction error (horizon 3)', heldRows);
-  result.fit = {
-    differing: { estimates: differing.fit.estimates, warnings: differing.fit.warnings, heldOut: held },
-    matching: { estimates: matching.fit.estimates, warnings: matching.fit.warnings },
+  const runs: PhysicsLabResult['taskRuns'] = [];
+  for (const [condition, plannerScene, world] of conditions)
+    runs.push({
+      condition,
+      runs: await timed(`task runs: ${condition}`, () =>
+        taskRuns(sceneFile, plannerScene, task, world, settings.runs),
+      ),
+    });
+
+  const result: PhysicsLabResult = {
+    machine: benchMachineSchema.parse(machineInfo()),
+    scene: scene.name,
+    command: ['npm run bench -- physics-lab', ...args].join(' '),
+    worlds: { differing: DIFFERING_WORLD, matching: MATCHING_WORLD },
+    settings,
+    probes: {
+      differing: { runs: differingProbes.logs.length, rerun: differingProbes.stopped.length },
+      matching: { runs: matchingProbes.logs.length, rerun: matchingProbes.stopped.length },
+    },
+    fits: [
+      fitEntry('differing', differing, truthOf(DIFFERING_WORLD)),
+      fitEntry('matching', matching, truthOf(MATCHING_WORLD)),
+    ],
+    taskRuns: runs,
+    stageSeconds,
   };
-
-  const rows: Row[] = [
-    runRow(
-      'differing lab, scene physics',
-      await timed('runs differing/scene', () => taskRuns(sceneFile, scene, task, DIFFERING_WORLD, n)),
-    ),
-    runRow(
-      'differing lab, fitted physics',
-      await timed('runs differing/fitted', () => taskRuns(sceneFile, fitted, task, DIFFERING_WORLD, n)),
-    ),
-    runRow(
-      'matching lab, scene physics',
-      await timed('runs matching/scene', () => taskRuns(sceneFile, scene, task, MATCHING_WORLD, n)),
-    ),
-  ];
-  result.taskRuns = rows;
-  printTable(
-    `${scene.name}: task runs (success with 95% Wilson interval; time and actions of successes, mean ± 95% CI)`,
-    rows,
-  );
   const file = writeResult('physics-lab', result);
-  // Beside the results when they go elsewhere (a test's or a trial's run): the committed page is the committed results'.
-  const pageFile = process.env.PARAPUSH_BENCH_OUT
-    ? path.join(process.env.PARAPUSH_BENCH_OUT, 'physics-fit-lab.md')
-    : path.join(repoRoot, 'docs/physics-fit-lab.md');
-  writeFileSync(
-    pageFile,
-    page(fitTable, heldRows, rows, differing.fit.warnings, { probes, heldOut, runs: n, bootstrap }),
+  process.stdout.write(
+    `${physicsLabText(physicsLabResultSchema.parse(result))}\n\nwrote ${file}; \`npm run results\` puts it into docs/physics-fit.md\n`,
   );
-  process.stdout.write(`wrote ${file} and ${pageFile}\n`);
 }
 
-/** The generated page: the worlds, the fit against their truth, the held-out error, the task runs. */
-function page(
-  fitTable: Row[],
-  heldRows: Row[],
-  runRows: Row[],
-  warnings: string[],
-  settings: { probes: number; heldOut: number; runs: number; bootstrap: number },
-): string {
-  const table = (rows: Row[]): string => {
-    const cols = Object.keys(rows[0] ?? {});
-    const cell = (v: string | number | undefined): string =>
-      typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4)) : (v ?? '');
-    return [
-      `| ${cols.join(' | ')} |`,
-      `|${cols.map(() => '---').join('|')}|`,
-      ...rows.map((r) => `| ${cols.map((c) => cell(r[c])).join(' | ')} |`),
-    ].join('\n');
+/** A fit's estimates against the world's truth, its warnings and held-out error. */
+function fitEntry(world: string, run: FitRun, truth: PhysicsPoint): PhysicsLabResult['fits'][number] {
+  return {
+    world,
+    estimates: run.fit.estimates.map((e) => ({ ...e, truth: truth[e.parameter] })),
+    warnings: run.fit.warnings,
+    heldOut: run.heldOut,
   };
-  return [
-    '# The physics fit on the virtual lab (generated)',
-    '',
-    'Generated by `npm run bench -- physics-lab` (bench/physics-lab.ts; its data in',
-    'bench/results/physics-lab.json); do not edit by hand. The differing world (docs/virtual-lab.md,',
-    `"A world that differs from the scene"): ${JSON.stringify(DIFFERING_WORLD)}; the matching world is`,
-    "the scene's. Each world was probed by identification runs (`parapush physics probe`'s pushes) and",
-    'fitted with `physics fit` (object mass and friction, table friction, latency: multipliers of the',
-    "scene's values, latency in s).",
-    '',
-    `This run: ${settings.probes} identification runs fitted and ${settings.heldOut} held out on the differing world,`,
-    `${settings.probes} on the matching one, ${settings.bootstrap} bootstrap refits, ${settings.runs} task runs per condition`,
-    `(\`npm run bench -- physics-lab --probes ${settings.probes} --held-out ${settings.heldOut} --runs ${settings.runs} --bootstrap ${settings.bootstrap}\`).`,
-    '',
-    '## Fit against the truth',
-    '',
-    table(fitTable),
-    '',
-    ...(warnings.length > 0
-      ? ['Warnings of the fit (differing world):', '', ...warnings.map((w) => `- ${w}`), '']
-      : []),
-    '## Held-out multi-step prediction error (differing world)',
-    '',
-    heldRows.length > 0 ? table(heldRows) : 'No run was held out.',
-    '',
-    '## Task runs',
-    '',
-    'Success with its 95 % Wilson interval; task time and actions of the successful runs, mean ± 95 % CI.',
-    '',
-    table(runRows),
-    '',
-  ].join('\n');
 }

@@ -16,6 +16,7 @@ import { logsBenchTable } from './logs-bench-table';
 import { physicsBenchTable } from './physics-bench-table';
 import { fig5Table, fig6Table } from './parareal-bench-tables';
 import { soakTable } from './soak-table';
+import { physicsLabTable } from './physics-lab-table';
 
 export interface BenchBlock {
   page: string;
@@ -33,6 +34,7 @@ export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/physics-and-parareal.md', name: 'physics bench', table: physicsBenchTable },
   { page: 'docs/physics-and-parareal.md', name: 'parareal fig5 bench', table: fig5Table },
   { page: 'docs/physics-and-parareal.md', name: 'parareal fig6 bench', table: fig6Table },
+  { page: 'docs/physics-fit.md', name: 'physics-lab bench', table: physicsLabTable },
 ];
 
 export const blockBegin = (name: string): string =>

@@ -177,7 +177,7 @@ export async function fitPhysics(
   const d = names.length;
   const bootstrapFits = o.bootstrap ?? 0;
   const jacobianEvaluations = 2 * d + 1;
-  const total = o.maxEvaluations * (1 + bootstrapFits) + jacobianEvaluations + 1;
+  const total = o.maxEvaluations + Math.ceil(o.maxEvaluations / 2) * bootstrapFits + jacobianEvaluations + 1;
   let done = 0;
   let best = Infinity;
   const counted = async <T>(work: Promise<T>, value: (t: T) => number): Promise<T> => {
@@ -249,7 +249,11 @@ export async function fitPhysics(
   const bootstrap: PhysicsPoint[] = [];
   for (let b = 0; b < bootstrapFits; b++) {
     const sample = runs.map(() => runs[Math.floor(rng.uniform() * runs.length)]!);
-    const refit = await minimise({ ...problem, x0: zBest }, objectiveOn(sample));
+    // From the fit, which a resample moves a little: half the budget finds its minimum.
+    const refit = await minimise(
+      { ...problem, x0: zBest, maxEvaluations: Math.ceil(o.maxEvaluations / 2) },
+      objectiveOn(sample),
+    );
     bootstrap.push(pointOf(names, refit.x));
   }
 
