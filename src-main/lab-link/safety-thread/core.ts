@@ -183,6 +183,8 @@ export class SafetyCore {
 
   private async connect(m: SafetyConnect): Promise<void> {
     this.setup = m.setup;
+    // A tool of a registered kind registers itself when its module is imported.
+    for (const module of m.toolModules) await import(module);
     const offset = (performance.timeOrigin - m.clockOrigin) / 1000;
     try {
       const robot = await Ur5Connection.connect({

@@ -33,6 +33,14 @@ export function toolModuleOf(scene: ToolEntries): string | undefined {
   return scene.tool ? modules.get(scene.tool.kind) : undefined;
 }
 
+/**
+ * The modules of every registered kind: another thread or process (the safety thread, the virtual
+ * lab's thread) imports them to know the same tools as this one.
+ */
+export function toolModules(): string[] {
+  return [...modules.values()];
+}
+
 /** Every kind of tool, with its description (for lists of tools). */
 export function endEffectorKinds(): readonly EndEffectorKind[] {
   return [...kinds.values()];
