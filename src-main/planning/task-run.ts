@@ -95,7 +95,7 @@ export function planningModel(
   if (!coarseModelled(tool) && request.kind === 'auto')
     return {
       model: { kind: 'fine' },
-      reason: `auto: fine model (a ${tool.slots.name} plans with the fine model)`,
+      reason: `auto: fine model (the ${tool.title} plans with the fine model)`,
     };
   const p = task.planner;
   return resolveModel(request, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });

@@ -192,7 +192,7 @@ export class SafetyCore {
         ...(m.robot.rtdePort ? { rtdePort: m.robot.rtdePort } : {}),
         ...(m.robot.scriptPort ? { scriptPort: m.robot.scriptPort } : {}),
         sendProgramOnConnect: m.robot.sendProgramOnConnect,
-        tool: m.setup.robot.tool,
+        flangeLoad: m.setup.robot.tool,
         onNotice: (message) => this.post({ type: 'robot-event', event: 'notice', message }),
       });
       const estimator = new StateEstimator({

@@ -116,7 +116,7 @@ export function pusherRadius(scene: ToolEntries & { name: string }, user: string
   const tool = endEffectorOf(scene);
   if (tool.discRadius === undefined)
     throw new Error(
-      `scene "${scene.name}": its robot is a ${tool.slots.name}; ${user} knows only the pusher`,
+      `scene "${scene.name}": its robot is the ${tool.title}; ${user} knows only the cylindrical pusher`,
     );
   return tool.discRadius;
 }
