@@ -2,13 +2,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { runPlannerKindSchema } from '#contract/planner-settings';
 import { integratorSchema } from '#contract/scene';
 import { wallSeconds } from '#contract/time';
 import type { RunEnd } from '#contract/run-end';
 import { loadSceneFile } from '../../common/config-files';
 import { parseModelRequest } from '../../parareal/model-choice';
 import { loadTaskFile, type Task } from '../../planning/task-file';
+import { offeredPlanners } from '../../planning/planners';
 import {
   shippedTaskFile,
   taskForRun,
@@ -78,12 +78,10 @@ export function optionalPort(name: string, v: string | undefined): number | unde
 export function taskOfOptions(task: Task, opts: Pick<RunOptions, 'planner' | 'async' | 'prediction'>): Task {
   const overrides: TaskOverrides = {};
   if (opts.planner) {
-    const kind = runPlannerKindSchema.safeParse(opts.planner);
-    if (!kind.success)
-      throw new UsageError(
-        `--planner: expected ${runPlannerKindSchema.options.join(' or ')}, got "${opts.planner}"`,
-      );
-    overrides.planner = kind.data;
+    const offered = offeredPlanners().map((p) => p.kind);
+    if (!offered.includes(opts.planner))
+      throw new UsageError(`--planner: expected ${offered.join(' or ')}, got "${opts.planner}"`);
+    overrides.planner = opts.planner;
   }
   if (opts.async) overrides.loopMode = 'asynchronous';
   if (opts.prediction !== undefined) overrides.prediction = parseFineSpec('--prediction', opts.prediction);
@@ -144,7 +142,12 @@ export function registerRunCommand(program: Command): void {
       'parareal:2',
     )
     .option('--coarse <model>', 'coarse model of Parareal: analytical | learned', 'analytical')
-    .option('--planner <kind>', `${runPlannerKindSchema.options.join(' | ')} (default: the task file's)`)
+    .option(
+      '--planner <kind>',
+      `${offeredPlanners()
+        .map((p) => p.kind)
+        .join(' | ')} (default: the task file's)`,
+    )
     .option('--async', 'plan the next step while the arm executes this one (asynchronous MPC)')
     .option(
       '--prediction <INTEGRATOR:MS>',
