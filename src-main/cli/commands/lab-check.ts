@@ -13,7 +13,7 @@ import { labChecks } from '../../lab-link/lab-checks';
 import type { Check } from '../../safety/preflight';
 import { MocapInterfaceError, type InterfaceTable } from '../../mocap/mocap-interface';
 import { requireFile, UsageError } from '../errors';
-import { optionalPort } from './run';
+import { optionalPort } from '../lab-run';
 
 export interface LabCheckOptions {
   robot: string;
