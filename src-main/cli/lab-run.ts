@@ -9,7 +9,7 @@ import type { Scene } from '#contract/scene';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defaultSetupDir, loadSetup, sceneTableProblem, type Setup } from '../calibration/setup-file';
-import { LabLink } from '../lab-link/lab-link';
+import { LabLink, type LabAddress } from '../lab-link/lab-link';
 import { isLoopback, mocapLocalFor } from '../lab-link/real-lab-connection';
 import { RunOwner } from '../run/run-owner';
 import type { RunRecorder } from '../run/run-recorder';
@@ -70,13 +70,8 @@ export function labSetupFor(opts: LabOptions, scene: Scene): Setup {
   return setup;
 }
 
-/** Connects to the lab the options name (NatNet on loopback for a loopback server, else any interface). */
-export function connectLab(
-  opts: LabOptions,
-  scene: Scene,
-  setup: Setup,
-  log: (line: string) => void,
-): Promise<LabLink> {
+/** The lab's address and ports as the options give them (NatNet on loopback for a loopback server, else any interface). */
+export function labAddressOf(opts: LabOptions): LabAddress {
   const ports = {
     rtde: optionalPort('--rtde-port', opts.rtdePort),
     script: optionalPort('--script-port', opts.scriptPort),
@@ -84,18 +79,23 @@ export function connectLab(
     gripper: optionalPort('--gripper-port', opts.gripperPort),
     natnetCommand: optionalPort('--natnet-port', opts.natnetPort),
   };
+  return {
+    robotHost: opts.robot,
+    mocapHost: opts.mocap,
+    mocapLocal: opts.mocapLocal ?? mocapLocalFor(opts.mocap),
+    ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** Connects to the lab the options name. */
+export function connectLab(
+  opts: LabOptions,
+  scene: Scene,
+  setup: Setup,
+  log: (line: string) => void,
+): Promise<LabLink> {
   log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
-  return LabLink.connect(
-    {
-      robotHost: opts.robot,
-      mocapHost: opts.mocap,
-      mocapLocal: opts.mocapLocal ?? mocapLocalFor(opts.mocap),
-      ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
-    },
-    scene,
-    setup,
-    log,
-  );
+  return LabLink.connect(labAddressOf(opts), scene, setup, log);
 }
 
 /**
