@@ -20,6 +20,7 @@ const realtime = [
   'test/virtual-lab/start-order-faults.test.ts',
   'test/virtual-lab/headless-run-crash.test.ts',
   'test/virtual-lab/gripper-lab.test.ts',
+  'test/virtual-lab/flat-pusher-lab.test.ts',
   'test/virtual-lab/controller-profiles.test.ts',
   'test/virtual-lab/motive-commissioning.test.ts',
   'test/virtual-lab/controller-commissioning.test.ts',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Rewrites import specifiers after source files moved (docs/architecture.md, "Layers"): every
- * relative specifier that no longer resolves is resolved where the importing file and its target
+ * relative or aliased (#contract/..., #physics/...) specifier that no longer resolves is resolved where the importing file and its target
  * used to be, carried through the moves given, and written again, relative to the importer or,
  * for the shared folders, through their package.json "imports" alias (#contract/..., #physics/...).
  * A specifier that still resolves is left alone, so the script can run again, e.g. after a merge
@@ -107,13 +107,19 @@ function rewrite(file) {
   const text = readFileSync(path.join(root, file), 'utf8');
   const dir = path.posix.dirname(file);
   const oldDir = path.posix.dirname(mapBack(file));
-  const pattern = /((?:from|import|mock|require|importActual)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g;
+  const pattern =
+    /((?:from|import|mock|require|importActual)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*|#\w+\/[^'"]*)\2/g;
   const next = text.replace(pattern, (whole, lead, quote, spec, offset) => {
     // An import written inside a double-quoted string (a lint fixture in a test) is text, not an import.
     const before = text.slice(text.lastIndexOf('\n', offset) + 1, offset);
     if ((before.match(/"/g) ?? []).length % 2 === 1) return whole;
-    const here = path.posix.normalize(path.posix.join(dir, spec));
-    const there = path.posix.normalize(path.posix.join(oldDir, spec));
+    // An alias names the same file from wherever it is imported.
+    const alias = ALIASES.find(([, a]) => spec.startsWith(a));
+    if (spec.startsWith('#') && !alias) return whole;
+    const here = alias
+      ? alias[0] + spec.slice(alias[1].length)
+      : path.posix.normalize(path.posix.join(dir, spec));
+    const there = alias ? here : path.posix.normalize(path.posix.join(oldDir, spec));
     const target = movedTarget(there) ?? existing(here);
     if (!target) return whole;
     const wanted = specifierFor(file, target, spec);

@@ -13,7 +13,7 @@ import { residualMismatch, residualSchema } from '../calibration/residual';
 import { baseResidual, basePointSchema, calibrationInputSchema } from '../calibration/robot-base';
 import { readStoredJson } from '../common/stored-json';
 import { SETUP_LIMITS } from '#contract/safety-limits';
-import { toolSchema } from '#contract/tool';
+import { flangeLoadSchema } from '#contract/flange-load';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
@@ -67,10 +67,10 @@ export const setupSchema = z
         /** Pusher tip centre from the tool centre point, tool frame (m). */
         pusherOffset: z.tuple([pusherOffsetComponent, pusherOffsetComponent, pusherOffsetComponent]),
         /**
-         * The tool on the flange, declared by the control program (set_payload, set_tcp): its mass
-         * and centre of gravity, and the TCP the pusher offset is measured from.
+         * The flange load (contract/flange-load.ts), declared by the control program (set_payload,
+         * set_tcp): its mass and centre of gravity, and the TCP the pusher offset is measured from.
          */
-        tool: toolSchema.prefault({}),
+        tool: flangeLoadSchema.prefault({}),
         /** How well the table -> base fit matched its points (m); absent when not fitted by the wizard. */
         residual: residualSchema.optional(),
         /** The point pairs of that fit: the residual is recomputed from them on load. */

@@ -32,7 +32,7 @@ export function parseControls(arg: string, scene: ToolEntries & Pick<Scene, 'lim
     throw new UsageError(
       dimension === 2 && units.length === 1
         ? `--controls: expected a non-empty array of [${names}] pairs in ${units[0]}, e.g. [[0.05,0],[0.05,0]]`
-        : `--controls: expected a non-empty array of [${names}] in ${tool.inputs.map((i) => i.unit).join(', ')} (the scene's robot is a ${tool.slots.name}), e.g. [[${[0.05, ...new Array<number>(dimension - 1).fill(0)].join(',')}]]`,
+        : `--controls: expected a non-empty array of [${names}] in ${tool.inputs.map((i) => i.unit).join(', ')} (the scene's robot is the ${tool.title}), e.g. [[${[0.05, ...new Array<number>(dimension - 1).fill(0)].join(',')}]]`,
     );
   }
   const limits = controlLimits(scene);

@@ -11,6 +11,14 @@ import {
   withCurrentSettingsNames,
   type PlannerSettings,
 } from '#contract/planner-settings';
+import { plannerOf } from '../planning/planners';
+
+/** Settings checked against their schema and their planner against the registry's kinds. */
+function checked(settings: unknown): PlannerSettings {
+  const parsed = plannerSettingsSchema.parse(settings);
+  plannerOf(parsed.planner);
+  return parsed;
+}
 
 export class SettingsStore {
   private settings: PlannerSettings;
@@ -23,7 +31,7 @@ export class SettingsStore {
       try {
         const stored: unknown = JSON.parse(readFileSync(file, 'utf8'));
         const current = withCurrentSettingsNames(stored);
-        this.settings = plannerSettingsSchema.parse(current);
+        this.settings = checked(current);
         if (current !== stored) this.write();
       } catch (err) {
         this.loadProblem = `ignored ${file}: ${(err as Error).message}`;
@@ -36,7 +44,7 @@ export class SettingsStore {
   }
 
   set(settings: PlannerSettings): PlannerSettings {
-    this.settings = plannerSettingsSchema.parse(settings);
+    this.settings = checked(settings);
     this.write();
     return this.settings;
   }

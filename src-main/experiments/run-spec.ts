@@ -5,9 +5,9 @@
  * file's); their settings stay those of the task file, so WAFR's TAMPC, MPC and UAMPC compare on
  * paired runs.
  */
-import { plannerKindSchema } from '#contract/planner-settings';
 import { parseModelSpec, type ModelSpec } from '../parareal/model-choice';
 import type { Task } from '../planning/task-file';
+import { isPlannerKind, plannerKinds } from '../planning/planners';
 
 export interface RunSpec extends ModelSpec {
   /** Planner kind replacing the task file's, or null to keep it. */
@@ -18,10 +18,7 @@ export function parseRunSpec(spec: string): RunSpec {
   const [model = '', planner, ...rest] = spec.split('/');
   if (rest.length > 0) throw new Error(`"${spec}": at most one /PLANNER`);
   if (planner === undefined) return { ...parseModelSpec(model), planner: null };
-  const kind = plannerKindSchema.safeParse(planner);
-  if (!kind.success)
-    throw new Error(
-      `"${spec}": unknown planner "${planner}" (expected ${plannerKindSchema.options.join(', ')})`,
-    );
-  return { ...parseModelSpec(model), planner: kind.data };
+  if (!isPlannerKind(planner))
+    throw new Error(`"${spec}": unknown planner "${planner}" (expected ${plannerKinds.join(', ')})`);
+  return { ...parseModelSpec(model), planner };
 }

@@ -35,6 +35,7 @@ import { ProgramNotRunningError } from '../robot/ur5-connection';
 import type { ControllerReadiness } from '../safety/preflight';
 import { bindingFromScene, type PlanarPoses } from '../mocap/scene-binding';
 import { StateEstimator, type PusherFromRobot, type TableEstimate } from '../mocap/state-estimator';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import type { Setup } from '../calibration/setup-file';
@@ -295,7 +296,7 @@ export class LabLink {
    * and fully open in a gripper scene. True when ready.
    */
   async prepareGripper(): Promise<boolean> {
-    const stroke = this.scene.gripper?.maxOpening;
+    const stroke = endEffectorOf(this.scene).fingers?.maxOpening;
     if (stroke === undefined) return this.gripPusher();
     this.gripper.stopMonitor();
     this.gripper.removeAllListeners('position');
@@ -344,7 +345,7 @@ export class LabLink {
    * gaps (m) and opening speeds (m/s), sent as Robotiq register values.
    */
   fingersFor(): SupervisedFingers | undefined {
-    const stroke = this.scene.gripper?.maxOpening;
+    const stroke = endEffectorOf(this.scene).fingers?.maxOpening;
     if (stroke === undefined) return undefined;
     const opening = (): number | undefined => this.opening;
     const range = (): PositionRange => {

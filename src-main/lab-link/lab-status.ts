@@ -6,6 +6,7 @@
  */
 import type { Connection, RunStatus } from '#contract/console-api';
 import type { LabView } from '#contract/lab-view';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import type { MocapStats } from '../mocap/stats';
 import { programPlaying } from '../robot/robot-state';
@@ -184,7 +185,7 @@ function gripper(link: LabLink): Connection {
     state: 'connected',
     latency: null,
     // In a gripper scene the gripper is the robot: ready means activated and open, not holding.
-    detail: link.scene.gripper
+    detail: endEffectorOf(link.scene).fingers
       ? `${g.held ? 'ready' : 'not ready'}: ${g.detail}`
       : g.held
         ? `pusher held (${g.detail})`

@@ -10,7 +10,12 @@ import { LabLink } from './lab-link';
 import { defaultSetupDir, loadSetup } from '../calibration/setup-file';
 import { LabConnection } from './lab-connection';
 
-const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
+export const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
+
+/** The local interface that receives a Motive server's NatNet frames: loopback for one on loopback, else any. */
+export function mocapLocalFor(mocapHost: string): string {
+  return isLoopback(mocapHost) ? '127.0.0.1' : '0.0.0.0';
+}
 
 export function realLabConnection(settings: RealLabSettings): LabConnection {
   const setupFile = settings.setupFile ?? path.join(defaultSetupDir(), `${settings.robotHost}.json`);
@@ -26,7 +31,7 @@ export function realLabConnection(settings: RealLabSettings): LabConnection {
         {
           robotHost: settings.robotHost,
           mocapHost: settings.mocapHost,
-          mocapLocal: settings.mocapLocal ?? (isLoopback(settings.mocapHost) ? '127.0.0.1' : '0.0.0.0'),
+          mocapLocal: settings.mocapLocal ?? mocapLocalFor(settings.mocapHost),
           ...(settings.ports ? { ports: settings.ports } : {}),
         },
         scene,

@@ -29,7 +29,7 @@ export function pushGeometryOf(scene: Scene): PushGeometry {
   const tool = endEffectorOf(scene);
   if (tool.discRadius === undefined)
     throw new GeometryMismatchError(
-      `the robot is a ${tool.slots.name}; the learned model knows only the pusher`,
+      `the robot is the ${tool.title}; the learned model knows only the cylindrical pusher`,
     );
   if (scene.sliders.length > MAX_SLIDERS)
     throw new GeometryMismatchError(

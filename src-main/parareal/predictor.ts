@@ -121,7 +121,7 @@ export function assertModelFitsRobot(scene: ToolEntries & { name: string }, mode
   const tool = endEffectorOf(scene);
   if (!coarseModelled(tool) && model.kind !== 'fine')
     throw new Error(
-      `scene "${scene.name}": its robot is a ${tool.slots.name}, which the coarse models (analytical, learned) and so Parareal do not model; choose the fine model, not ${model.kind}`,
+      `scene "${scene.name}": its robot is the ${tool.title}, which the coarse models (analytical, learned) and so Parareal do not model; choose the fine model, not ${model.kind}`,
     );
 }
 

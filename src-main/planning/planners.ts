@@ -1,28 +1,37 @@
 /**
  * The registry of planners (in the manner of MuJoCo MPC's planners/include.cc): each kind a task
  * may name, with its name, description and how it is built. A planner lives in a folder of its own
- * (mpc/, tampc/) and is added here; the console's planner list is built from these entries.
+ * (mpc/, tampc/) and is added here, one line: the kinds a task file, a run's settings, an
+ * experiment's MODEL/PLANNER and `parapush run --planner` accept are this registry's keys, and the
+ * console's planner list is built from its entries.
  */
 import type { PlannerKindEntry } from '#contract/console-api';
-import { runPlannerKindSchema } from '#contract/planner-settings';
 import { mpc } from './mpc/definition';
 import type { PlannerDefinition } from './planner';
 import { tampc, uampc } from './tampc/definition';
-import type { Task } from './task-file';
 
-/** The planner kinds a task file names (contract/planner-settings.ts plannerKindSchema). */
-export type PlannerKind = Task['planner']['kind'];
+export const planners = { mpc, tampc, uampc } as const satisfies Record<string, PlannerDefinition>;
 
-export const planners: { readonly [K in PlannerKind]: PlannerDefinition } = { mpc, tampc, uampc };
+/** A kind the registry has. */
+export type PlannerKind = keyof typeof planners;
 
-/** The entries the console lists (those it offers), in registry order. */
+/** Every kind, in registry order. */
+export const plannerKinds = Object.keys(planners) as PlannerKind[];
+
+export function isPlannerKind(kind: string): kind is PlannerKind {
+  return Object.hasOwn(planners, kind);
+}
+
+/** The registry's entry of `kind`; throws naming the kinds there are for one it does not have. */
+export function plannerOf(kind: string): PlannerDefinition {
+  if (!isPlannerKind(kind))
+    throw new Error(`unknown planner "${kind}" (the planners: ${plannerKinds.join(', ')})`);
+  return planners[kind];
+}
+
+/** The entries the console and `parapush run --planner` offer, in registry order. */
 export function offeredPlanners(): PlannerKindEntry[] {
-  return (Object.keys(planners) as PlannerKind[])
+  return plannerKinds
     .filter((kind) => planners[kind].offered)
-    .map((kind) => ({
-      // An offered planner is one the console's settings and `parapush run --planner` may name.
-      kind: runPlannerKindSchema.parse(kind),
-      name: planners[kind].name,
-      description: planners[kind].description,
-    }));
+    .map((kind) => ({ kind, name: planners[kind].name, description: planners[kind].description }));
 }

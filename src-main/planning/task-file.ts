@@ -318,17 +318,17 @@ export function checkTaskFitsScene(task: Task, scene: Scene, file = '<task>'): v
   const problem = (field: string, message: string): number => problems.push(`  ${field}: ${message}`);
   const tool = endEffectorOf(scene);
   const inputs = tool.inputs.map((i) => i.name);
-  const name = tool.slots.name;
+  const name = tool.title;
   const variance = task.planner.optimizer.explorationVariance;
   if (Array.isArray(variance) && variance.length !== inputs.length)
     problem(
       'planner.optimizer.explorationVariance',
-      `has ${variance.length} values; the ${name}'s control space has ${inputs.length} inputs (${inputs.join(', ')})`,
+      `has ${variance.length} values; the control space of the ${name} has ${inputs.length} inputs (${inputs.join(', ')})`,
     );
   if (new Set(tool.inputs.map((i) => i.unit)).size > 1 && !Array.isArray(variance))
     problem(
       'planner.optimizer.explorationVariance',
-      `a ${name}'s inputs differ in units: give one variance per input (${inputs.join(', ')})`,
+      `the ${name}'s inputs differ in units: give one variance per input (${inputs.join(', ')})`,
     );
   // Grasping needs fingers; placing the robot behind the object needs the cylindrical pusher.
   task.costs.forEach((c, i) => {
@@ -338,7 +338,7 @@ export function checkTaskFitsScene(task: Task, scene: Scene, file = '<task>'): v
   const kind = task.sampling.kind;
   if (kind === 'clutter' && !tool.fingers) problem('sampling.kind', 'clutter sampling needs a gripper scene');
   if (kind !== 'clutter' && kind !== 'jitter' && tool.discRadius === undefined)
-    problem('sampling.kind', `"${kind}" places a pusher behind the object; the scene's robot is a ${name}`);
+    problem('sampling.kind', `"${kind}" places a pusher behind the object; the scene's robot is the ${name}`);
   if (problems.length > 0)
     throw new TaskFileError(`${file}: task does not fit scene "${scene.name}"\n${problems.join('\n')}`);
 }

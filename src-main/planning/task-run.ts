@@ -23,7 +23,7 @@ import { TrajectoryCost } from './costs/trajectory-cost';
 import { noiseStd, processNoise } from './execution-world';
 import { noiseDofs, stepCount } from '#physics/fine-model';
 import { closeOnTarget } from './gripper-plans';
-import { planners } from './planners';
+import { plannerOf } from './planners';
 import { runMpc, type MpcLoopOptions } from './mpc-loop';
 import type { Plant } from './plant';
 import type { RunSummary } from '#contract/planner-events';
@@ -95,7 +95,7 @@ export function planningModel(
   if (!coarseModelled(tool) && request.kind === 'auto')
     return {
       model: { kind: 'fine' },
-      reason: `auto: fine model (a ${tool.slots.name} plans with the fine model)`,
+      reason: `auto: fine model (the ${tool.title} plans with the fine model)`,
     };
   const p = task.planner;
   return resolveModel(request, { workers, sequences: p.optimizer.rollouts, horizon: p.horizon });
@@ -120,7 +120,7 @@ export async function createTaskRun(o: TaskRunSetup): Promise<TaskRunParts> {
   const rng = new Rng(deriveSeed(o.seed, 'planner'));
   const labels = iterationLabeller(model, p.horizon);
   const settings = optimizerSettings(task, scene);
-  const planner = planners[p.kind].create({
+  const planner = plannerOf(p.kind).create({
     task,
     scene,
     geometry,

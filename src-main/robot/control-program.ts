@@ -13,7 +13,7 @@ import {
   MIN_COMMAND_ACCELERATION,
   STOP_YAW_DECELERATION,
 } from '#contract/safety-limits';
-import { toolSchema, type ToolInput } from '#contract/tool';
+import { flangeLoadSchema, type FlangeLoadInput } from '#contract/flange-load';
 import { CommandCode, ProgramState, REGISTER_NUMBERS } from './registers';
 
 export const PROGRAM_NAME = 'parapush_control';
@@ -124,17 +124,17 @@ export function rtdeWatchdogFrequency(settings: ControlProgramSettings): number 
 export function renderControlProgram(
   input: ControlProgramSettingsInput = {},
   target: ProgramTarget = DEFAULT_TARGET,
-  toolInput: ToolInput = {},
+  flangeLoad: FlangeLoadInput = {},
 ): string {
   const s = controlProgramSettingsSchema.parse(input);
-  const tool = toolSchema.parse(toolInput);
+  const load = flangeLoadSchema.parse(flangeLoad);
   const rotation = stoplTakesRotation(target) ? ', STOP_YAW_DECELERATION' : '';
   const values: Record<string, string> = {
     stopWatchdog: `STOP_ACCELERATION${rotation}`,
     stopCommand: `acc${rotation}`,
-    payloadMass: float(tool.mass),
-    payloadCog: `[${tool.centerOfGravity.map(float).join(', ')}]`,
-    tcp: pose(tool.tcp),
+    payloadMass: float(load.mass),
+    payloadCog: `[${load.centerOfGravity.map(float).join(', ')}]`,
+    tcp: pose(load.tcp),
     watchdogTimeout: float(s.watchdogTimeout),
     stopAcceleration: float(s.stopAcceleration),
     maxSpeed: float(s.maxSpeed),

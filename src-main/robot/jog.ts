@@ -77,32 +77,64 @@ export async function jogTool(
     (s.tcpPose[0]! - start[0]!) * ux + (s.tcpPose[1]! - start[1]!) * uy;
   // Stop commanding where the ramp down ends on the point.
   const braking = (JOG_SPEED * JOG_SPEED) / (2 * JOG_ACCELERATION);
+  await moveUntil(robot, options, {
+    word: 'jog',
+    progress: along,
+    until: distance - braking,
+    least: PROGRESS,
+    command: () => robot.sendTwist(ux * JOG_SPEED, uy * JOG_SPEED, JOG_ACCELERATION),
+  });
+  return Math.max(0, along(robot.latest!));
+}
+
+/** One motion of the tool (a jog, a turn) as moveUntil drives it. */
+interface ToolMotion {
+  /** Its word in messages. */
+  word: 'jog' | 'turn';
+  /** How far the tool has come along it in state s (m, rad). */
+  progress(s: RobotState): number;
+  /** The progress at which commanding stops (the ramp down ends on the target). */
+  until: number;
+  /** The least gain of progress within STALL_S, else the motion stops as not followed. */
+  least: number;
+  /** Sends its speed command for state s (one refresh). */
+  command(s: RobotState): void;
+}
+
+/**
+ * Drives `motion` to its end: its speed command refreshed every `refreshMs` (default a quarter of
+ * the program's watchdog) until its progress reaches `until`, then a stop, and waits for the tool
+ * to come to rest. Fails, with the arm stopped, when the robot
+ * is no longer ready, the arm does not follow, or `options.signal` aborts.
+ */
+async function moveUntil(robot: JogRobot, options: JogOptions, motion: ToolMotion): Promise<void> {
   const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
-  let progress = { along: 0, at: monotonicSeconds() };
+  let progress = { value: 0, at: monotonicSeconds() };
   try {
     await new Promise<void>((resolve, reject) => {
       const tick = (): void => {
-        if (options.signal?.aborted) return finish(new JogRefused('the jog was aborted'));
+        if (options.signal?.aborted) return finish(new JogRefused(`the ${motion.word} was aborted`));
         const problem = jogRefusal(robot);
-        if (problem) return finish(new JogRefused(`jog stopped: ${problem}`));
-        const now = along(robot.latest!);
-        if (now >= distance - braking) return finish();
-        if (now > progress.along + PROGRESS) progress = { along: now, at: monotonicSeconds() };
+        if (problem) return finish(new JogRefused(`${motion.word} stopped: ${problem}`));
+        const state = robot.latest!;
+        const now = motion.progress(state);
+        if (now >= motion.until) return finish();
+        if (now > progress.value + motion.least) progress = { value: now, at: monotonicSeconds() };
         else if (monotonicSeconds() - progress.at > STALL_S)
           return finish(
             new JogRefused(
-              `the arm did not follow the jog (no motion for ${STALL_S} s; control program ${robot.latest!.program.state}, speed scaling ${robot.latest!.speedScaling.toFixed(2)}): stopped`,
+              `the arm did not follow the ${motion.word} (no progress for ${STALL_S} s; control program ${state.program.state}, speed scaling ${state.speedScaling.toFixed(2)}): stopped`,
             ),
           );
         // A program waiting for its re-arm (or tripped by its watchdog when this process stalled
         // past it, which a loaded machine can do) ignores a motion command until a zero command
         // re-arms it, as at the start of every run: send that, then the motion.
-        const program = robot.latest!.program.state;
+        const program = state.program.state;
         if (program === 'WAIT_REARM' || program === 'TRIPPED') robot.stop();
-        else robot.sendTwist(ux * JOG_SPEED, uy * JOG_SPEED, JOG_ACCELERATION);
+        else motion.command(state);
       };
       const timer = setInterval(tick, refreshMs);
-      const onAbort = (): void => finish(new JogRefused('the jog was aborted'));
+      const onAbort = (): void => finish(new JogRefused(`the ${motion.word} was aborted`));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const finish = (err?: Error): void => {
         clearInterval(timer);
@@ -114,11 +146,10 @@ export async function jogTool(
       tick();
     });
   } finally {
-    // Whatever ended the jog, the last word to the arm is a stop (the connection keeps it fresh).
+    // Whatever ended the motion, the last word to the arm is a stop (the connection keeps it fresh).
     robot.stop();
   }
   await settled(robot, refreshMs);
-  return Math.max(0, along(robot.latest!));
 }
 
 /** Resolves once the tool has come to rest (or after a second: the stop is the program's then). */
@@ -176,47 +207,18 @@ export async function turnTool(
     return Math.atan2(Math.sin(d), Math.cos(d)) * sign;
   };
   const braking = (TURN_RATE * TURN_RATE) / (2 * TURN_ACCELERATION);
-  const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
-  let progress = { turned: 0, at: monotonicSeconds() };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const tick = (): void => {
-        if (options.signal?.aborted) return finish(new JogRefused('the turn was aborted'));
-        const problem = jogRefusal(robot);
-        if (problem) return finish(new JogRefused(`turn stopped: ${problem}`));
-        const state = robot.latest!;
-        const now = turned(state);
-        if (now >= Math.abs(angle) - braking) return finish();
-        if (now > progress.turned + TURN_PROGRESS) progress = { turned: now, at: monotonicSeconds() };
-        else if (monotonicSeconds() - progress.at > STALL_S)
-          return finish(
-            new JogRefused(
-              `the arm did not follow the turn (no turn for ${STALL_S} s; control program ${state.program.state}): stopped`,
-            ),
-          );
-        const program = state.program.state;
-        if (program === 'WAIT_REARM' || program === 'TRIPPED') return void robot.stop();
-        // The TCP swings round the tip: its velocity cancels the turn's at the tip.
-        const rate = sign * TURN_RATE;
-        const arm = mulVec(rotationFromVector(state.tcpPose.slice(3)), pusherOffset);
-        const swing = cross([0, 0, rate], arm);
-        robot.sendTwist(-swing[0], -swing[1], JOG_ACCELERATION, { rate, acceleration: TURN_ACCELERATION });
-      };
-      const timer = setInterval(tick, refreshMs);
-      const onAbort = (): void => finish(new JogRefused('the turn was aborted'));
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      const finish = (err?: Error): void => {
-        clearInterval(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        robot.stop();
-        if (err) reject(err);
-        else resolve();
-      };
-      tick();
-    });
-  } finally {
-    robot.stop();
-  }
-  await settled(robot, refreshMs);
+  await moveUntil(robot, options, {
+    word: 'turn',
+    progress: turned,
+    until: Math.abs(angle) - braking,
+    least: TURN_PROGRESS,
+    command: (state) => {
+      // The TCP swings round the tip: its velocity cancels the turn's at the tip.
+      const rate = sign * TURN_RATE;
+      const arm = mulVec(rotationFromVector(state.tcpPose.slice(3)), pusherOffset);
+      const swing = cross([0, 0, rate], arm);
+      robot.sendTwist(-swing[0], -swing[1], JOG_ACCELERATION, { rate, acceleration: TURN_ACCELERATION });
+    },
+  });
   return sign * turned(robot.latest!);
 }

@@ -24,7 +24,7 @@ import {
   type ControlProgramSettings,
   type ControlProgramSettingsInput,
 } from './control-program';
-import type { ToolInput } from '#contract/tool';
+import type { FlangeLoadInput } from '#contract/flange-load';
 import { inputsHeld, inputsHeldNotice, refuseUnsupportedController } from './controller-support';
 import { CommandCode, COMMAND_INPUTS, nextSequence } from './registers';
 import { decodeRobotState, programPlaying, STATE_OUTPUTS, type RobotState } from './robot-state';
@@ -40,8 +40,8 @@ export interface Ur5ConnectionOptions {
   /** 30002 (secondary) or 30003 (realtime). */
   scriptPort?: number;
   program?: ControlProgramSettingsInput;
-  /** The tool the program declares (set_payload, set_tcp): the setup's. */
-  tool?: ToolInput;
+  /** The flange load the program declares (set_payload, set_tcp): the setup's. */
+  flangeLoad?: FlangeLoadInput;
   /**
    * How long to retry when the command inputs are IN_USE by a previous session the controller
    * still holds (its TCP connection not yet timed out after a pulled cable), s.
@@ -122,10 +122,10 @@ export class Ur5Connection extends EventEmitter<Events> {
   private closing = false;
   private reconnecting = false;
   private readonly opts: Required<
-    Omit<Ur5ConnectionOptions, 'program' | 'frequency' | 'tool' | 'onNotice'>
+    Omit<Ur5ConnectionOptions, 'program' | 'frequency' | 'flangeLoad' | 'onNotice'>
   > & {
     frequency?: number;
-    tool?: ToolInput;
+    flangeLoad?: FlangeLoadInput;
     onNotice?: (text: string) => void;
   };
 
@@ -231,7 +231,7 @@ export class Ur5Connection extends EventEmitter<Events> {
     this.script = undefined;
     const script = await ScriptConnection.open(this.opts.host, this.opts.scriptPort, this.opts.timeoutMs);
     this.script = script;
-    await script.send(renderControlProgram(this.settings, this.target, this.opts.tool));
+    await script.send(renderControlProgram(this.settings, this.target, this.opts.flangeLoad));
     this.emit('programSent');
     try {
       const first = await this.waitForState(

@@ -7,7 +7,7 @@
 import { robotStart } from '#contract/end-effector/registry';
 import { boundingRadius, type Scene } from '#contract/scene';
 import type { Vec3 } from '#contract/geometry';
-import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/flange-load';
 import type { Setup } from '../calibration/setup-file';
 import { RobotAdapter } from '../robot/adapter';
 import type { RobotState } from '../robot/robot-state';

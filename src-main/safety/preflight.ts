@@ -4,6 +4,7 @@
  */
 import { checkResidual } from '../calibration/residual';
 import { NO_FRAMES_FIX } from '../mocap/motive-settings';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { tableRegion } from '#contract/table-region';
 import type { PlanarPoses } from '../mocap/scene-binding';
@@ -169,7 +170,7 @@ function robotChecks(r: RobotState | undefined, linkUp: boolean, problem: string
 }
 
 function gripperCheck(g: PreflightInputs['gripper'], scene: Scene): Check {
-  const [id, label] = scene.gripper
+  const [id, label] = endEffectorOf(scene).fingers
     ? (['gripper-open', 'Gripper activated and fully open'] as const)
     : (['pusher-held', 'Pusher held by the gripper'] as const);
   if (!g) return { id, label, ok: false, reason: 'no gripper status' };

@@ -55,7 +55,7 @@ export function sceneGuardFor(
       ...(scene.table.outline ? { outline: scene.table.outline.map((p) => ({ x: p.x, y: p.y })) } : {}),
     },
     robot: {
-      name: tool.slots.name,
+      name: tool.title,
       radius: tool.discRadius ?? 0,
       outline: tool.outline.map((p) => ({ x: p.x, y: p.y })),
     },

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/flange-load';
 import type { Vec3 } from '#contract/geometry';
 import { endEffectorOf, robotStart } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';

@@ -8,7 +8,7 @@
  * a MuJoCo execution world can make the pusher follow the tool.
  */
 import { z } from 'zod';
-import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/flange-load';
 import { VirtualController, type MotionSample } from './virtual-ur/controller';
 import { createDashboardServer } from './virtual-ur/dashboard-server';
 import type { LineServer } from './virtual-ur/line-server';

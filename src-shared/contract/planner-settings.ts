@@ -26,15 +26,13 @@ export const modelRequestKindSchema = z.enum(['coarse', 'parareal', 'fine', 'aut
 export const coarseModelKindSchema = z.enum(['analytical', 'learned']);
 export type CoarseModelKind = z.infer<typeof coarseModelKindSchema>;
 /**
- * Every planner (the task file's planner.kind): MPC, task-adaptive MPC (WAFR 2018) and UAMPC, the
- * WAFR baseline that is task-adaptive MPC with n_min = n_max (docs/planner.md).
+ * A planner's kind (the task file's planner.kind, a run's settings): the name of an entry of the
+ * planner registry (src-main/planning/planners.ts), which alone lists the kinds and checks a kind
+ * against them, so that a planner is added by its folder and its registry line.
  */
-export const plannerKindSchema = z.enum(['mpc', 'tampc', 'uampc']);
-/**
- * The planners the console and `parapush run --planner` offer (the planner registry's offered
- * entries, src-main/planning/planners.ts); UAMPC is a baseline for experiments only.
- */
-export const runPlannerKindSchema = plannerKindSchema.extract(['mpc', 'tampc']);
+export const plannerKindSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*$/, 'a planner kind: lower-case letters, digits and dashes');
 /**
  * synchronous: the arm holds still while each step is planned; asynchronous: the next step is
  * planned while the arm executes this one (the task file's planner.loopMode).
@@ -80,7 +78,7 @@ export const plannerSettingsSchema = z
     maxPusherSpeed: positive.describe('m/s'),
     /**
      * Any planner kind, so that a run's settings record what it planned with (an experiment's
-     * UAMPC runs too); the console lists only the kinds it offers (runPlannerKindSchema).
+     * UAMPC runs too); the console lists only the kinds the registry offers.
      */
     planner: plannerKindSchema,
     /** Upper bound on executed actions before the run ends unsuccessfully. */

@@ -25,6 +25,9 @@ describe('parapush scene check', () => {
     expect(r.stdout.trimEnd().split('\n')).toEqual(
       readmeGlob.map((f) => expect.stringMatching(`^${f}: ok \\(`)),
     );
+    // Each names its robot by the tool's title.
+    expect(r.stdout).toMatch(/isrr-obstacle\.json: ok \(isrr-obstacle: Cylindrical pusher, 1 slider/);
+    expect(r.stdout).toMatch(/wafr-clutter\.json: ok \(wafr-clutter: Parallel gripper, /);
   });
 
   it('reports every file even after failures, one line each, and exits 2 for a missing file', async () => {

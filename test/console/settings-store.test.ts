@@ -51,4 +51,14 @@ describe('settings store', () => {
     expect(store.loadProblem).toMatch(/ignored .*planner-settings\.json/);
     expect(readFileSync(file, 'utf8')).toBe(stored);
   });
+
+  it('refuses a planner the registry does not have, in a file and when set', () => {
+    const file = settingsFile();
+    writeFileSync(file, JSON.stringify({ ...defaultPlannerSettings, planner: 'mppi' }));
+    const store = new SettingsStore(file);
+    expect(store.get()).toEqual(defaultPlannerSettings);
+    expect(store.loadProblem).toMatch(/unknown planner "mppi"/);
+    expect(() => store.set({ ...defaultPlannerSettings, planner: 'mppi' })).toThrow(/unknown planner "mppi"/);
+    expect(store.set({ ...defaultPlannerSettings, planner: 'uampc' }).planner).toBe('uampc');
+  });
 });

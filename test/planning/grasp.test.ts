@@ -235,11 +235,11 @@ describe('the 4-input control space', () => {
     json.planner.optimizer.explorationVariance = [1e-4, 1e-4];
     expect(fit(json, scene)).toThrow(TaskFileError);
     expect(fit(json, scene)).toThrow(
-      /planner\.optimizer\.explorationVariance: has 2 values; the gripper's control space has 4 inputs \(vx, vy, yaw rate, opening speed\)/,
+      /planner\.optimizer\.explorationVariance: has 2 values; the control space of the Parallel gripper has 4 inputs \(vx, vy, yaw rate, opening speed\)/,
     );
     json.planner.optimizer.explorationVariance = 1e-4;
     expect(fit(json, scene)).toThrow(
-      /planner\.optimizer\.explorationVariance: a gripper's inputs differ in units/,
+      /planner\.optimizer\.explorationVariance: the Parallel gripper's inputs differ in units/,
     );
     json.planner.optimizer.explorationVariance = [1e-4, 1e-4, 1e-2, 1e-4, 1];
     expect(() => parseTask(json)).toThrow(/planner\.optimizer\.explorationVariance/);
@@ -272,7 +272,7 @@ describe('the 4-input control space', () => {
 
   it('plans a gripper with the fine model only', async () => {
     expect(() => assertModelFitsRobot(scene, { kind: 'parareal' })).toThrow(
-      /its robot is a gripper, which the coarse models \(analytical, learned\) and so Parareal do not model; choose the fine model/,
+      /its robot is the Parallel gripper, which the coarse models \(analytical, learned\) and so Parareal do not model; choose the fine model/,
     );
     expect(() => assertModelFitsRobot(scene, { kind: 'fine' })).not.toThrow();
     const pool = new FinePool({ workers: 1 });

@@ -10,10 +10,18 @@ import { Rng } from '../../src-main/common/rng';
 import { TrajectoryCost } from '../../src-main/planning/costs/trajectory-cost';
 import { MpcPlanner } from '../../src-main/planning/mpc/mpc-planner';
 import { TaskGeometry } from '../../src-main/planning/task-geometry';
-import { offeredPlanners, planners, type PlannerKind } from '../../src-main/planning/planners';
-import { plannerKindSchema, runPlannerKindSchema } from '#contract/planner-settings';
+import {
+  offeredPlanners,
+  plannerKinds,
+  plannerOf,
+  planners,
+  type PlannerKind,
+} from '../../src-main/planning/planners';
+import { plannerPresets, plannerSettingsSchema } from '#contract/planner-settings';
+import { parseRunSpec } from '../../src-main/experiments/run-spec';
+import { taskOfOptions } from '../../src-main/cli/commands/run';
 import { TampcPlanner } from '../../src-main/planning/tampc/tampc-planner';
-import { loadTaskFile } from '../../src-main/planning/task-file';
+import { loadTaskFile, parseTask } from '../../src-main/planning/task-file';
 import { referenceScene, repoRoot } from '../helpers/scenes';
 import { kinematicRollout, kinematicStep } from './toy';
 
@@ -69,7 +77,32 @@ describe('planner registry', () => {
     expect(planners.mpc.create(parts())).toBeInstanceOf(MpcPlanner);
     expect(planners.tampc.create(parts())).toBeInstanceOf(TampcPlanner);
     expect(planners.uampc.create(parts())).toBeInstanceOf(TampcPlanner);
-    expect(Object.keys(planners).sort()).toEqual([...plannerKindSchema.options].sort());
+  });
+
+  it("takes the kinds from the registry's entries: a task, a run's settings and an experiment name each", () => {
+    expect(plannerKinds).toEqual(Object.keys(planners));
+    for (const kind of plannerKinds) {
+      expect(
+        parseTask({ ...fromFile, scene: 'x.json', planner: { ...fromFile.planner, kind } }).planner.kind,
+      ).toBe(kind);
+      expect(
+        plannerSettingsSchema.parse({ ...plannerPresets.recommended.settings, planner: kind }).planner,
+      ).toBe(kind);
+      expect(parseRunSpec(`fine/${kind}`).planner).toBe(kind);
+      expect(plannerOf(kind)).toBe(planners[kind]);
+    }
+    // A kind the registry lacks is refused wherever it is named, naming the registry's kinds.
+    expect(() => parseRunSpec('fine/mppi')).toThrow(
+      `unknown planner "mppi" (expected ${plannerKinds.join(', ')})`,
+    );
+    expect(() => plannerOf('mppi')).toThrow(
+      `unknown planner "mppi" (the planners: ${plannerKinds.join(', ')})`,
+    );
+    expect(() => taskOfOptions(fromFile, { planner: 'uampc' })).toThrow(
+      `--planner: expected ${offeredPlanners()
+        .map((p) => p.kind)
+        .join(' or ')}, got "uampc"`,
+    );
   });
 
   it('carries a name and description per entry; the console offers the kinds a run may name', () => {
@@ -77,7 +110,8 @@ describe('planner registry', () => {
       expect(entry.name.length).toBeGreaterThan(0);
       expect(entry.description.length).toBeGreaterThan(entry.name.length);
     }
-    expect(offeredPlanners().map((p) => p.kind)).toEqual(runPlannerKindSchema.options);
+    expect(offeredPlanners().map((p) => p.kind)).toEqual(plannerKinds.filter((k) => planners[k].offered));
+    expect(offeredPlanners().map((p) => p.kind)).toEqual(['mpc', 'tampc']);
     expect(offeredPlanners()[0]).toEqual({
       kind: 'mpc',
       name: planners.mpc.name,

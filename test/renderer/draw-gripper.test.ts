@@ -130,7 +130,7 @@ describe('the table view of a gripper scene', () => {
     expect(ctx.painted.some((p) => p.style === '#2e7d32')).toBe(false);
     const texts = ctx.texts().map((l) => l.text);
     expect(texts).toContain('target (TARGET)');
-    expect(texts).toContain('gripper');
+    expect(texts).toContain('Parallel gripper');
     expect(texts).not.toContain('GOAL');
   });
 });

@@ -202,7 +202,7 @@ describe('drawTable: labels', () => {
     const labels = ctx.texts();
     for (const [text, colour] of [
       ['GOAL', '#1b5e20'],
-      ['pusher', '#3e2723'],
+      ['Cylindrical pusher', '#3e2723'],
       ['object', '#0d47a1'],
       ['obstacle', '#fff'],
       ['wall', '#fff'],
@@ -239,7 +239,7 @@ describe('drawTable: labels', () => {
     const { ctx } = draw({ state: state([-0.27, 0], [-0.22, 0, 0]), step: crowded });
     const labels = ctx.texts().filter((l) => !/^\d+ mm$/.test(l.text));
     expect(labels.map((l) => l.text)).toEqual(
-      expect.arrayContaining(['pusher', 'object', 'k=0', 'k=1', 'k=2', 'k=3']),
+      expect.arrayContaining(['Cylindrical pusher', 'object', 'k=0', 'k=1', 'k=2', 'k=3']),
     );
     const boxes = labels.map(boxOf);
     const marks = [...ctx.discs(COLOURS.pusher), ...ctx.discs(COLOURS.slider)].map(circle);

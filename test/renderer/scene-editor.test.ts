@@ -68,9 +68,9 @@ describe('scene editor', () => {
   it('refuses text that is not a number without calling the core', async () => {
     const { client, sent } = recordingClient();
     render(SceneView, { client, scene, file: null, dirty: false });
-    await fireEvent.change(screen.getByLabelText('Pusher x (mm)'), { target: { value: 'abc' } });
+    await fireEvent.change(screen.getByLabelText('Cylindrical pusher x (mm)'), { target: { value: 'abc' } });
     expect((await screen.findByLabelText('Validation problems')).textContent).toContain(
-      'Pusher x: must be a number',
+      'Cylindrical pusher x: must be a number',
     );
     expect(sent.some((c) => c.type === 'scene.update')).toBe(false);
   });

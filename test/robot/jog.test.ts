@@ -2,9 +2,11 @@
  * The calibration wizard's jog against the virtual UR controller on loopback, through the real
  * connection and control program: the tool moves the asked step along the asked base axis and
  * stops; a step too long, a robot in a protective stop or an aborted jog are refused or stopped.
+ * A turn swings the TCP round the pusher's tip, which stays put.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { JogRefused, jogRefusal, jogTool, MAX_JOG } from '../../src-main/robot/jog';
+import { JogRefused, jogRefusal, jogTool, MAX_JOG, TURN_RATE, turnTool } from '../../src-main/robot/jog';
+import { mulVec, rotationFromVector } from '../../src-main/common/rotation';
 import { VirtualUr } from '../../src-main/virtual-lab/virtual-ur';
 import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 
@@ -64,5 +66,27 @@ describe('jogTool (virtual UR on loopback)', () => {
     await robot.waitForState((s) => s.tcpSpeed[0] === 0);
     expect(robot.latest!.tcpPose[0]! - x0).toBeLessThan(0.02);
     expect(ur.controller.arm.speed).toBe(0);
+  });
+});
+
+describe('turnTool (virtual UR on loopback)', () => {
+  it('turns the tool the asked angle about the vertical through the tip, which stays put', async () => {
+    const { ur, robot } = await connected();
+    const offset = [0, 0, 0.15];
+    const tip = (pose: readonly number[]): number[] => {
+      const arm = mulVec(rotationFromVector(pose.slice(3)), offset);
+      return [pose[0]! + arm[0]!, pose[1]! + arm[1]!];
+    };
+    const before = tip(robot.latest!.tcpPose);
+    const turned = await turnTool(robot, -0.3, offset);
+    // Commanding stops a ramp-down short of the angle (TURN_RATE^2 / 2 at 1 rad/s^2: 0.06 rad);
+    // the controller's stop decelerates faster, so the turn ends short by at most that.
+    expect(turned).toBeLessThan(-0.3 + TURN_RATE ** 2 / 2);
+    expect(turned).toBeGreaterThan(-0.31);
+    const after = tip(robot.latest!.tcpPose);
+    expect(Math.hypot(after[0]! - before[0]!, after[1]! - before[1]!)).toBeLessThan(0.002);
+    expect(ur.controller.arm.speed).toBe(0);
+    expect(ur.controller.arm.yawRate).toBe(0);
+    await expect(turnTool(robot, Math.PI, offset)).rejects.toThrow(/at most 90 deg/);
   });
 });

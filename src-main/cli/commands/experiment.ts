@@ -17,7 +17,12 @@ import { readRunRecords, type RunRecord } from '../../experiments/run-record';
 import { reportTitle, writeReport } from '../../experiments/report';
 import { ProgressBar } from '../../experiments/progress';
 import { parseRunSpec } from '../../experiments/run-spec';
-import { currentCommit, describeInputCheck, recordInputs } from '../../experiments/provenance';
+import {
+  currentCommit,
+  describeInputCheck,
+  recordInputs,
+  type InputCheck,
+} from '../../experiments/provenance';
 import {
   configOf,
   experimentTask,
@@ -74,7 +79,10 @@ const shippedTaskNames = (): string[] =>
     .map((f) => path.basename(f, '.json'))
     .sort();
 
-/** The options the experiment command and its sweep share, parsed and checked. */
+/**
+ * The options the experiment command and its sweep share, parsed and checked: the task (for the
+ * checks of the options that change it) and the batch's inputs as runExperiment and runSweep take them.
+ */
 function experimentInputs(opts: ExperimentCliOptions) {
   const loaded = loadTask(opts.task);
   const { task, scene } = loaded;
@@ -92,13 +100,19 @@ function experimentInputs(opts: ExperimentCliOptions) {
   }
   return {
     task,
-    scene,
-    inputs: recordInputs({ taskFile: loaded.file, sceneFile: loaded.sceneFile, models }),
-    models,
-    scenes: wholeNumber('--scenes', opts.scenes, 1),
-    seed: wholeNumber('--seed', opts.seed, 0),
-    shard: parseShard(opts.shard),
-    workers: opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount(),
+    batch: {
+      task: task.name,
+      taskDef: task,
+      scene,
+      inputs: recordInputs({ taskFile: loaded.file, sceneFile: loaded.sceneFile, models }),
+      models,
+      scenes: wholeNumber('--scenes', opts.scenes, 1),
+      seed: wholeNumber('--seed', opts.seed, 0),
+      ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+      outDir: opts.out,
+      shard: parseShard(opts.shard),
+      workers: opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount(),
+    },
   };
 }
 
@@ -125,31 +139,54 @@ function printSweepReport(outDir: string): void {
   process.stdout.write(`${readFileSync(path.join(outDir, 'results.md'), 'utf8')}\n`);
 }
 
-/** `experiment verify DIR --full`: every scene of the shard, every model, and the record written. */
-async function verifyFullCli(dir: string, loaded: LoadedTask, shard: Shard): Promise<void> {
+/**
+ * `experiment verify DIR`: the stored runs `which` names (with --full, every scene of the shard and
+ * every model, and the record written) rerun on this code from the task as it loads now, with
+ * Ctrl-C as the abort; prints whether they repeat, or the first difference (exit 1).
+ */
+async function verifyCli(
+  dir: string,
+  loaded: LoadedTask,
+  which:
+    | { full: true; shard: Shard }
+    | { full: false; scenes: number[]; models: readonly string[]; maxActions: number | undefined },
+): Promise<void> {
   const config = readExperimentFile(dir);
-  const bar = new ProgressBar(shardScenes(config.scenes, shard).length * config.models.length);
+  const runs = which.full
+    ? shardScenes(config.scenes, which.shard).length * config.models.length
+    : which.scenes.length * which.models.length;
+  const bar = new ProgressBar(runs);
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
+  const common = {
+    dir,
+    taskDef: loaded.task,
+    scene: loaded.scene,
+    inputs: { taskFile: loaded.file, sceneFile: loaded.sceneFile },
+    onInputs: (check: InputCheck) => {
+      for (const line of describeInputCheck(check)) process.stdout.write(`${dir}: ${line}\n`);
+    },
+    signal: abort.signal,
+    onProgress: (note: string) => {
+      if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
+      else bar.tick(note);
+    },
+  };
   try {
-    const result = await verifyFull({
-      dir,
-      taskDef: loaded.task,
-      scene: loaded.scene,
-      shard,
-      inputs: { taskFile: loaded.file, sceneFile: loaded.sceneFile },
-      onInputs: (check) => {
-        for (const line of describeInputCheck(check)) process.stdout.write(`${dir}: ${line}\n`);
-      },
-      signal: abort.signal,
-      onProgress: (note) => {
-        if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
-        else bar.tick(note);
-      },
-    });
+    const result = which.full
+      ? await verifyFull({ ...common, shard: which.shard })
+      : await verifyExperiment({
+          ...common,
+          scenes: which.scenes,
+          models: which.models,
+          ...(which.maxActions !== undefined ? { maxActions: which.maxActions } : {}),
+        });
     if (result.ok) {
-      process.stdout.write(`${dir}: ${result.runs} runs repeat bit for bit; recorded in ${result.record}\n`);
+      const where = 'record' in result ? `recorded in ${result.record}` : `at ${currentCommit()}`;
+      process.stdout.write(
+        `${dir}: ${result.runs} runs repeat bit for bit${which.full ? '; ' : ' '}${where}\n`,
+      );
       return;
     }
     process.stdout.write(`${dir}: differs at ${describeDifference(result.difference)}\n`);
@@ -238,25 +275,16 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option('--json', 'print the summary as one JSON object instead of the Markdown table')
     .action(async (opts: ExperimentCliOptions) => {
-      const { task, scene, inputs, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const { task, batch } = experimentInputs(opts);
+      const { models } = batch;
       const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
       checkNoiseSlope(task, b);
-      const bar = new ProgressBar(shardScenes(scenes, shard).length * models.length);
+      const bar = new ProgressBar(shardScenes(batch.scenes, batch.shard).length * models.length);
       const done = await untilInterrupted((signal) =>
         runExperiment({
-          task: task.name,
-          models,
-          scenes,
-          seed,
-          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          ...batch,
           ...(b !== undefined ? { noiseSlope: b } : {}),
-          taskDef: task,
-          scene,
-          inputs,
-          outDir: opts.out,
           ...(opts.sessions ? { sessionsDir: path.join(opts.out, 'sessions') } : {}),
-          shard,
-          workers,
           signal,
           onRun: ({ model, scene: s, record }) => bar.tick(`${model} scene ${s}: ${runLine(record)}`),
         }),
@@ -332,27 +360,19 @@ function addSweepCommand(cmd: Command): void {
         printSweepReport(opts.out);
         return;
       }
-      const { task, scene, inputs, models, scenes, seed, shard, workers } = experimentInputs(opts);
+      const { task, batch } = experimentInputs(opts);
       const levels = sub.noiseSlopes.split(',').map((v) => noiseSlope('--noise-slopes', v.trim()));
       if (new Set(levels).size !== levels.length)
         throw new UsageError('--noise-slopes: name each level once');
       checkNoiseSlope(task, levels[0], '--noise-slopes');
-      const bar = new ProgressBar(levels.length * shardScenes(scenes, shard).length * models.length);
+      const bar = new ProgressBar(
+        levels.length * shardScenes(batch.scenes, batch.shard).length * batch.models.length,
+      );
       const done = await untilInterrupted((signal) =>
         runSweep({
-          task: task.name,
-          models,
-          scenes,
-          seed,
-          ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+          ...batch,
           noiseSlopes: levels,
-          taskDef: task,
-          scene,
-          inputs,
-          outDir: opts.out,
           ...(opts.sessions ? { sessions: true } : {}),
-          shard,
-          workers,
           signal,
           onRun: ({ noiseSlope: b, model, scene: s, record }) =>
             bar.tick(`b = ${b} ${model} scene ${s}: ${runLine(record)}`),
@@ -409,13 +429,12 @@ function addVerifyCommand(cmd: Command): void {
         requireFile(path.join(dir, 'experiment.json'), 'verify');
         const config = readExperimentFile(dir);
         const loaded = loadTask(opts.taskFile ?? config.task);
-        const { task, scene } = loaded;
         if (opts.full) {
           if (opts.scene !== undefined || opts.only !== undefined || opts.maxActions !== undefined)
             throw new UsageError(
               '--full reruns every scene of every model: drop --scene, --only and --max-actions',
             );
-          await verifyFullCli(dir, loaded, parseShard(opts.shard));
+          await verifyCli(dir, loaded, { full: true, shard: parseShard(opts.shard) });
           return;
         }
         const scenes = (opts.scene ?? '0').split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
@@ -425,41 +444,7 @@ function addVerifyCommand(cmd: Command): void {
           .filter(Boolean);
         const maxActions =
           opts.maxActions === undefined ? undefined : wholeNumber('--max-actions', opts.maxActions, 1);
-        const models = only ?? config.models;
-        const bar = new ProgressBar(scenes.length * models.length);
-        const abort = new AbortController();
-        const onSigint = (): void => abort.abort();
-        process.once('SIGINT', onSigint);
-        try {
-          const result = await verifyExperiment({
-            dir,
-            taskDef: task,
-            scene,
-            scenes,
-            models,
-            ...(maxActions !== undefined ? { maxActions } : {}),
-            inputs: { taskFile: loaded.file, sceneFile: loaded.sceneFile },
-            onInputs: (check) => {
-              for (const line of describeInputCheck(check)) process.stdout.write(`${dir}: ${line}\n`);
-            },
-            signal: abort.signal,
-            onProgress: (note) => {
-              if (note.endsWith('rerunning')) process.stderr.write(`${note}\n`);
-              else bar.tick(note);
-            },
-          });
-          if (result.ok) {
-            process.stdout.write(`${dir}: ${result.runs} runs repeat bit for bit at ${currentCommit()}\n`);
-            return;
-          }
-          process.stdout.write(`${dir}: differs at ${describeDifference(result.difference)}\n`);
-          process.exitCode = EXIT_FAILURE;
-        } catch (e) {
-          if (e instanceof VerifyError) throw new UsageError(e.message);
-          throw e;
-        } finally {
-          process.off('SIGINT', onSigint);
-        }
+        await verifyCli(dir, loaded, { full: false, scenes, models: only ?? config.models, maxActions });
       },
     );
 }
@@ -469,16 +454,17 @@ function addSlurmCommands(cmd: Command): void {
   registerExperimentSlurmCommands(cmd, (command) => {
     // The experiment command's options belong to the parent, wherever they stand on the line.
     const opts = command.optsWithGlobals<ExperimentCliOptions>();
-    const { task, models, scenes, seed } = experimentInputs(opts);
+    const { task, batch } = experimentInputs(opts);
     const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
     checkNoiseSlope(task, b);
+    const { models, scenes, seed, loopMode } = batch;
     return {
       config: configOf({
         task: task.name,
         models,
         scenes,
         seed,
-        ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+        ...(loopMode ? { loopMode } : {}),
         ...(b !== undefined ? { noiseSlope: b } : {}),
       }),
       task: opts.task,

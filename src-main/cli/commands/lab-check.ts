@@ -13,22 +13,11 @@ import { labChecks } from '../../lab-link/lab-checks';
 import type { Check } from '../../safety/preflight';
 import { MocapInterfaceError, type InterfaceTable } from '../../mocap/mocap-interface';
 import { requireFile, UsageError } from '../errors';
-import { optionalPort } from './run';
+import { labAddressOf, type LabOptions } from '../lab-run';
 
-export interface LabCheckOptions {
-  robot: string;
-  mocap: string;
-  mocapLocal?: string;
+export interface LabCheckOptions extends LabOptions {
   scene: string;
-  setup?: string;
-  rtdePort?: string;
-  scriptPort?: string;
-  dashboardPort?: string;
-  gripperPort?: string;
-  natnetPort?: string;
 }
-
-const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
 
 /** Fresh state this long after connecting, s: the checks then judge what the devices say now. */
 const SETTLE_S = 1;
@@ -56,20 +45,7 @@ export async function labCheck(
   const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
   if (!existsSync(setupFile)) throw new UsageError(`no lab setup at ${setupFile}: give --setup FILE`);
   const setup = loadSetup(setupFile);
-  const ports = {
-    rtde: optionalPort('--rtde-port', opts.rtdePort),
-    script: optionalPort('--script-port', opts.scriptPort),
-    dashboard: optionalPort('--dashboard-port', opts.dashboardPort),
-    gripper: optionalPort('--gripper-port', opts.gripperPort),
-    natnetCommand: optionalPort('--natnet-port', opts.natnetPort),
-  };
-  const address: LabAddress = {
-    robotHost: opts.robot,
-    mocapHost: opts.mocap,
-    mocapLocal: opts.mocapLocal ?? (isLoopback(opts.mocap) ? '127.0.0.1' : '0.0.0.0'),
-    ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
-    ...(interfaces ? { interfaces } : {}),
-  };
+  const address: LabAddress = { ...labAddressOf(opts), ...(interfaces ? { interfaces } : {}) };
   let link: LabLink;
   try {
     link = await LabLink.connect(address, scene, setup, (notice) => say(`... ${notice}`));

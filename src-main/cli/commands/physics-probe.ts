@@ -4,45 +4,24 @@
  * show how the lab's objects slide and turn (physics-probe/), for `parapush physics fit`.
  */
 import { endEffectorOf } from '#contract/end-effector/registry';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { wallSeconds } from '#contract/time';
-import { loadSceneFile } from '../../common/config-files';
 import { readStoredJson } from '../../common/stored-json';
-import { loadTaskFile } from '../../planning/task-file';
-import { shippedTaskFile } from '../../planning/task-for-run';
-import { LabLink } from '../../lab-link/lab-link';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
-import { RunOwner } from '../../run/run-owner';
-import { ABORTED } from '../../run/run-report';
-import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { defaultSessionsDir } from '../../session/sessions-dir';
-import { tasksDir } from '../../common/paths';
 import { PROBE_NEEDS_PUSHER, probeRun } from '../../physics-probe/probe-run';
 import { probePushSchema } from '../../physics-probe/probe-pushes';
 import { requireFile, UsageError } from '../errors';
-import { checklistLines, exitStatus, optionalPort } from './run';
+import { checklistLines, exitStatus } from './run';
+import { connectLab, labSetupFor, labTaskOf, withRunOwner, type LabOptions } from '../lab-run';
 import { z } from 'zod';
 
-interface ProbeOptions {
-  robot: string;
-  mocap: string;
-  mocapLocal?: string;
+interface ProbeOptions extends LabOptions {
   scene?: string;
   task?: string;
   pushes?: string;
-  setup?: string;
   workers?: string;
-  rtdePort?: string;
-  scriptPort?: string;
-  dashboardPort?: string;
-  gripperPort?: string;
-  natnetPort?: string;
   json?: boolean;
 }
-
-const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
 
 export function registerProbeCommand(physics: Command): void {
   physics
@@ -65,52 +44,16 @@ export function registerProbeCommand(physics: Command): void {
     .option('--natnet-port <port>', 'NatNet command port')
     .option('--json', 'print one JSON object with the outcome at the end')
     .action(async (opts: ProbeOptions) => {
-      if (!opts.scene && !opts.task) throw new UsageError('give --scene FILE or --task FILE');
-      let loaded;
-      if (opts.task) loaded = loadTaskFile(requireFile(opts.task, '--task'));
-      else {
-        const scene = loadSceneFile(opts.scene!);
-        const taskFile = shippedTaskFile(tasksDir, scene.name);
-        if (!taskFile)
-          throw new UsageError(`no task file for scene "${scene.name}" in resources/tasks: give --task FILE`);
-        loaded = { ...loadTaskFile(taskFile), scene };
-      }
+      const loaded = labTaskOf(opts);
       if (endEffectorOf(loaded.scene).discRadius === undefined) throw new UsageError(PROBE_NEEDS_PUSHER);
       const pushes = opts.pushes
         ? readStoredJson(requireFile(opts.pushes, '--pushes'), z.array(probePushSchema).min(1), {
             what: 'probe pushes',
           })
         : undefined;
-      const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
-      if (!existsSync(setupFile))
-        throw new UsageError(
-          isLoopback(opts.robot)
-            ? `no lab setup at ${setupFile}: start the virtual lab first (parapush lab), or give --setup FILE`
-            : `no lab setup at ${setupFile}: calibrate this lab first, or give --setup FILE`,
-        );
-      const setup = loadSetup(setupFile);
-      const misfit = sceneTableProblem(setup, loaded.scene.table);
-      if (misfit) throw new UsageError(`the scene does not fit the lab setup ${setupFile}: ${misfit}`);
+      const setup = labSetupFor(opts, loaded.scene);
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
-      const ports = {
-        rtde: optionalPort('--rtde-port', opts.rtdePort),
-        script: optionalPort('--script-port', opts.scriptPort),
-        dashboard: optionalPort('--dashboard-port', opts.dashboardPort),
-        gripper: optionalPort('--gripper-port', opts.gripperPort),
-        natnetCommand: optionalPort('--natnet-port', opts.natnetPort),
-      };
-      log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
-      const link = await LabLink.connect(
-        {
-          robotHost: opts.robot,
-          mocapHost: opts.mocap,
-          mocapLocal: opts.mocapLocal ?? (isLoopback(opts.mocap) ? '127.0.0.1' : '0.0.0.0'),
-          ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
-        },
-        loaded.scene,
-        setup,
-        log,
-      );
+      const link = await connectLab(opts, loaded.scene, setup, log);
       const recorder = await RunRecorder.start({
         dir: defaultSessionsDir(),
         origin: 'headless',
@@ -121,31 +64,17 @@ export function registerProbeCommand(physics: Command): void {
         onError: (e) => log(`session log: ${e.message} (the run goes on)`),
       });
       log(`session log: ${recorder.file}`);
-      const owner = new RunOwner(opts.workers ? { workers: Number(opts.workers) } : {});
-      owner.begin('real', recorder);
-      const onSignal = (signal: NodeJS.Signals): void => {
-        owner.operator('run.abort', signal);
-        owner.emit({
-          type: 'log',
-          at: wallSeconds(),
-          level: 'warn',
-          source: 'operator',
-          message: `Abort requested by operator (${signal})`,
-        });
-        log('abort requested (signal): stopping the arm');
-        owner.abort(ABORTED);
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
       try {
-        const r = await probeRun({
-          link,
-          task: loaded.task,
-          owner,
-          ...(pushes ? { pushes } : {}),
-          onPreflight: (report, stage) => checklistLines(report, stage).forEach(log),
-          onDecision: (d) => log(`supervisor: ${d.kind}${'message' in d ? `: ${d.message}` : ''}`),
-        });
+        const r = await withRunOwner({ workers: opts.workers, recorder, log }, (owner) =>
+          probeRun({
+            link,
+            task: loaded.task,
+            owner,
+            ...(pushes ? { pushes } : {}),
+            onPreflight: (report, stage) => checklistLines(report, stage).forEach(log),
+            onDecision: (d) => log(`supervisor: ${d.kind}${'message' in d ? `: ${d.message}` : ''}`),
+          }),
+        );
         log(
           `probe ${r.run.outcome}: ${r.run.reason}; ${r.done.length} of ${r.pushes.length} pushes done` +
             (r.skipped.length > 0
@@ -158,10 +87,6 @@ export function registerProbeCommand(physics: Command): void {
           );
         process.exitCode = exitStatus(r.run);
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        owner.release();
-        await owner.close();
         await link.close();
         await recorder.close();
       }

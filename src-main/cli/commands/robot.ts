@@ -8,7 +8,7 @@ import { DashboardClient } from '../../robot/dashboard';
 import { Ur5Connection } from '../../robot/ur5-connection';
 import { recoverRobotFromProtectiveStop, robotRecoveryPorts } from '../../safety/recovery';
 import { UsageError } from '../errors';
-import { optionalPort } from './run';
+import { optionalPort } from '../lab-run';
 
 interface RecoverOptions {
   robot: string;

@@ -1,24 +1,12 @@
 /** `parapush run`: a whole supervised run through the real protocols (lab or virtual lab). */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { runPlannerKindSchema } from '#contract/planner-settings';
 import { integratorSchema } from '#contract/scene';
-import { wallSeconds } from '#contract/time';
 import type { RunEnd } from '#contract/run-end';
-import { loadSceneFile } from '../../common/config-files';
 import { parseModelRequest } from '../../parareal/model-choice';
-import { loadTaskFile, type Task } from '../../planning/task-file';
-import {
-  shippedTaskFile,
-  taskForRun,
-  TaskOverrideError,
-  type TaskOverrides,
-} from '../../planning/task-for-run';
-import { LabLink } from '../../lab-link/lab-link';
+import type { Task } from '../../planning/task-file';
+import { offeredPlanners } from '../../planning/planners';
+import { taskForRun, TaskOverrideError, type TaskOverrides } from '../../planning/task-for-run';
 import { plannerSettingsOf, RunRecorder } from '../../run/run-recorder';
-import { RunOwner } from '../../run/run-owner';
-import { ABORTED } from '../../run/run-report';
 import {
   supervisedRun,
   type ModelChoice,
@@ -27,18 +15,14 @@ import {
 } from '../../run/supervised-run';
 import type { PreflightReport } from '../../safety/preflight';
 import { judgedAfterArm } from '#contract/arm-readiness';
-import { defaultSetupDir, loadSetup, sceneTableProblem } from '../../calibration/setup-file';
 import { parseFineSpec } from '../controls';
-import { requireFile, UsageError } from '../errors';
+import { connectLab, labSetupFor, labTaskOf, withRunOwner, type LabOptions } from '../lab-run';
+import { UsageError } from '../errors';
 import { foxgloveOriginOption, liveViewOptions, startLive } from '../live-view-options';
 import { liveViewNotice } from '../../session/foxglove-live';
 import { defaultSessionsDir } from '../../session/sessions-dir';
-import { tasksDir } from '../../common/paths';
 
-interface RunOptions {
-  robot: string;
-  mocap: string;
-  mocapLocal?: string;
+interface RunOptions extends LabOptions {
   scene?: string;
   task?: string;
   model: string;
@@ -46,27 +30,11 @@ interface RunOptions {
   planner?: string;
   async?: boolean;
   prediction?: string;
-  setup?: string;
   workers?: string;
   seed: string;
-  rtdePort?: string;
-  scriptPort?: string;
-  dashboardPort?: string;
-  gripperPort?: string;
-  natnetPort?: string;
   json?: boolean;
   foxglove?: string | true;
   foxgloveOrigin?: string[];
-}
-
-const isLoopback = (host: string): boolean => host === 'localhost' || host.startsWith('127.');
-
-export function optionalPort(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 65535)
-    throw new UsageError(`${name}: expected a port number, got "${v}"`);
-  return n;
 }
 
 /**
@@ -78,12 +46,10 @@ export function optionalPort(name: string, v: string | undefined): number | unde
 export function taskOfOptions(task: Task, opts: Pick<RunOptions, 'planner' | 'async' | 'prediction'>): Task {
   const overrides: TaskOverrides = {};
   if (opts.planner) {
-    const kind = runPlannerKindSchema.safeParse(opts.planner);
-    if (!kind.success)
-      throw new UsageError(
-        `--planner: expected ${runPlannerKindSchema.options.join(' or ')}, got "${opts.planner}"`,
-      );
-    overrides.planner = kind.data;
+    const offered = offeredPlanners().map((p) => p.kind);
+    if (!offered.includes(opts.planner))
+      throw new UsageError(`--planner: expected ${offered.join(' or ')}, got "${opts.planner}"`);
+    overrides.planner = opts.planner;
   }
   if (opts.async) overrides.loopMode = 'asynchronous';
   if (opts.prediction !== undefined) overrides.prediction = parseFineSpec('--prediction', opts.prediction);
@@ -144,7 +110,12 @@ export function registerRunCommand(program: Command): void {
       'parareal:2',
     )
     .option('--coarse <model>', 'coarse model of Parareal: analytical | learned', 'analytical')
-    .option('--planner <kind>', `${runPlannerKindSchema.options.join(' | ')} (default: the task file's)`)
+    .option(
+      '--planner <kind>',
+      `${offeredPlanners()
+        .map((p) => p.kind)
+        .join(' | ')} (default: the task file's)`,
+    )
     .option('--async', 'plan the next step while the arm executes this one (asynchronous MPC)')
     .option(
       '--prediction <INTEGRATOR:MS>',
@@ -165,16 +136,7 @@ export function registerRunCommand(program: Command): void {
     )
     .addOption(foxgloveOriginOption())
     .action(async (opts: RunOptions) => {
-      if (!opts.scene && !opts.task) throw new UsageError('give --scene FILE or --task FILE');
-      let loaded;
-      if (opts.task) loaded = loadTaskFile(requireFile(opts.task, '--task'));
-      else {
-        const scene = loadSceneFile(opts.scene!);
-        const taskFile = shippedTaskFile(tasksDir, scene.name);
-        if (!taskFile)
-          throw new UsageError(`no task file for scene "${scene.name}" in resources/tasks: give --task FILE`);
-        loaded = { ...loadTaskFile(taskFile), scene };
-      }
+      const loaded = labTaskOf(opts);
       const task = taskOfOptions(loaded.task, opts);
       let model;
       try {
@@ -185,41 +147,13 @@ export function registerRunCommand(program: Command): void {
       if (opts.coarse !== 'analytical' && opts.coarse !== 'learned') {
         throw new UsageError(`--coarse: expected analytical or learned, got "${opts.coarse}"`);
       }
+      const coarse = opts.coarse;
       const liveView = liveViewOptions(opts);
-      const setupFile = opts.setup ?? path.join(defaultSetupDir(), `${opts.robot}.json`);
-      if (!existsSync(setupFile)) {
-        // On loopback the lab is the virtual one, whose setup `parapush lab` writes when it starts.
-        throw new UsageError(
-          isLoopback(opts.robot)
-            ? `no lab setup at ${setupFile}: start the virtual lab first (parapush lab, in another terminal; it writes this setup), or give --setup FILE`
-            : `no lab setup at ${setupFile}: calibrate this lab first (the console's Setup view, calibration wizard), or give --setup FILE`,
-        );
-      }
-      const setup = loadSetup(setupFile);
-      const misfit = sceneTableProblem(setup, loaded.scene.table);
-      if (misfit) throw new UsageError(`the scene does not fit the lab setup ${setupFile}: ${misfit}`);
+      const setup = labSetupFor(opts, loaded.scene);
       const log = (line: string): void => void process.stderr.write(`${line}\n`);
       const live = liveView.port === null ? null : await startLive(liveView.port, liveView.origins);
       if (live) log(liveViewNotice(live.url));
-      log(`connecting to robot ${opts.robot} and motion capture ${opts.mocap} ...`);
-      const ports = {
-        rtde: optionalPort('--rtde-port', opts.rtdePort),
-        script: optionalPort('--script-port', opts.scriptPort),
-        dashboard: optionalPort('--dashboard-port', opts.dashboardPort),
-        gripper: optionalPort('--gripper-port', opts.gripperPort),
-        natnetCommand: optionalPort('--natnet-port', opts.natnetPort),
-      };
-      const link = await LabLink.connect(
-        {
-          robotHost: opts.robot,
-          mocapHost: opts.mocap,
-          mocapLocal: opts.mocapLocal ?? (isLoopback(opts.mocap) ? '127.0.0.1' : '0.0.0.0'),
-          ports: Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
-        },
-        loaded.scene,
-        setup,
-        log,
-      );
+      const link = await connectLab(opts, loaded.scene, setup, log);
       // The run's one recorder, as a console run has: the run's events go straight into it.
       const recorder = await RunRecorder.start({
         dir: defaultSessionsDir(),
@@ -231,49 +165,34 @@ export function registerRunCommand(program: Command): void {
         ...(live ? { tap: live.tap } : {}),
       });
       log(`session log: ${recorder.file}`);
-      // The run's owner, as the console has one: its status, clock, abort, log and fine workers.
-      const owner = new RunOwner(opts.workers ? { workers: Number(opts.workers) } : {});
-      owner.begin('real', recorder);
-      const onSignal = (signal: NodeJS.Signals): void => {
-        // The request, then the stop it causes (the order of the run's event log).
-        owner.operator('run.abort', signal);
-        owner.emit({
-          type: 'log',
-          at: wallSeconds(),
-          level: 'warn',
-          source: 'operator',
-          message: `Abort requested by operator (${signal})`,
-        });
-        log('abort requested (signal): stopping the arm');
-        owner.abort(ABORTED);
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
       let choice: ModelChoice | null = null;
       try {
-        const result = await supervisedRun({
-          link,
-          task,
-          model,
-          coarse: opts.coarse,
-          seed: Number(opts.seed),
-          owner,
-          onModel: (c) => {
-            choice = c;
-            log(
-              `model: ${c.model} on ${c.workers} worker${c.workers === 1 ? '' : 's'}${c.reason ? `, chosen by ${c.reason}` : ` (asked for: ${c.requested})`}`,
-            );
-          },
-          onPreflight: (r, stage) => checklistLines(r, stage).forEach(log),
-          onDecision: (d) =>
-            log(
-              `supervisor: ${d.kind}${'message' in d ? `: ${d.message}` : ''}${'failed' in d ? `: ${d.failed.join('; ')}` : ''}`,
-            ),
-          onStep: (s) =>
-            log(
-              `step ${s.step + 1}: u = ${controlText(s.plan[0]!)}, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
-            ),
-        });
+        // The run's owner, as the console has one: its status, clock, abort, log and fine workers.
+        const result = await withRunOwner({ workers: opts.workers, recorder, log }, (owner) =>
+          supervisedRun({
+            link,
+            task,
+            model,
+            coarse,
+            seed: Number(opts.seed),
+            owner,
+            onModel: (c) => {
+              choice = c;
+              log(
+                `model: ${c.model} on ${c.workers} worker${c.workers === 1 ? '' : 's'}${c.reason ? `, chosen by ${c.reason}` : ` (asked for: ${c.requested})`}`,
+              );
+            },
+            onPreflight: (r, stage) => checklistLines(r, stage).forEach(log),
+            onDecision: (d) =>
+              log(
+                `supervisor: ${d.kind}${'message' in d ? `: ${d.message}` : ''}${'failed' in d ? `: ${d.failed.join('; ')}` : ''}`,
+              ),
+            onStep: (s) =>
+              log(
+                `step ${s.step + 1}: u = ${controlText(s.plan[0]!)}, planning ${s.timings.planning.toFixed(2)} s, cost ${s.costs.at(-1)?.toFixed(3) ?? '-'}`,
+              ),
+          }),
+        );
         log(`run ${result.outcome}: ${result.reason}`);
         if (result.supervisor.stopReason?.code === 'protective-stop') log(recoveryHint(opts));
         if (opts.json) {
@@ -283,10 +202,6 @@ export function registerRunCommand(program: Command): void {
         }
         process.exitCode = exitStatus(result);
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        owner.release();
-        await owner.close();
         await link.close();
         await recorder.close();
         await live?.close();

@@ -1,5 +1,6 @@
 /** `parapush scene check FILE...` and `parapush scene schema`: validate scene files, print the JSON Schema. */
 import type { Command } from 'commander';
+import { endEffectorOf } from '#contract/end-effector/registry';
 import { loadSceneFile } from '../../common/config-files';
 import { NoSuchSceneFileError, SceneFileError, sceneJsonSchema } from '#contract/scene-file';
 import { EXIT_BAD_INPUT, EXIT_FAILURE } from '../errors';
@@ -10,7 +11,7 @@ function checkLine(file: string): { ok: boolean; line: string; missing?: boolean
     const s = loadSceneFile(file);
     return {
       ok: true,
-      line: `${file}: ok (${s.name}: ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))`,
+      line: `${file}: ok (${s.name}: ${endEffectorOf(s).title}, ${s.sliders.length} slider(s), ${s.obstacles.length} obstacle(s))`,
     };
   } catch (err) {
     if (err instanceof NoSuchSceneFileError) return { ok: false, line: err.message, missing: true };

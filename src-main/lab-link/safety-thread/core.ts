@@ -183,6 +183,8 @@ export class SafetyCore {
 
   private async connect(m: SafetyConnect): Promise<void> {
     this.setup = m.setup;
+    // A tool of a registered kind registers itself when its module is imported.
+    for (const module of m.toolModules) await import(module);
     const offset = (performance.timeOrigin - m.clockOrigin) / 1000;
     try {
       const robot = await Ur5Connection.connect({
@@ -190,7 +192,7 @@ export class SafetyCore {
         ...(m.robot.rtdePort ? { rtdePort: m.robot.rtdePort } : {}),
         ...(m.robot.scriptPort ? { scriptPort: m.robot.scriptPort } : {}),
         sendProgramOnConnect: m.robot.sendProgramOnConnect,
-        tool: m.setup.robot.tool,
+        flangeLoad: m.setup.robot.tool,
         onNotice: (message) => this.post({ type: 'robot-event', event: 'notice', message }),
       });
       const estimator = new StateEstimator({

@@ -66,6 +66,11 @@ export const connectSchema = z
       })
       .strict(),
     scene: sceneSchema,
+    /**
+     * The modules of the tools registered on the main thread (contract/end-effector/registry.ts
+     * toolModules): the thread imports them before it reads the scene's tool.
+     */
+    toolModules: z.array(z.string()),
     setup: setupSchema,
     /** Period of the supervisor's watchdog tick, ms. */
     tickMs: finite.positive(),

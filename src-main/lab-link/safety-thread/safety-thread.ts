@@ -11,6 +11,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { SAFETY_THREAD_WATCH } from '#contract/safety-limits';
+import { toolModules } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import type { Setup } from '../../calibration/setup-file';
 import {
@@ -106,11 +107,16 @@ export class SafetyThread extends EventEmitter<Events> {
 
   /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
   static async start(
-    connect: Omit<SafetyConnect, 'type' | 'clockOrigin'>,
+    connect: Omit<SafetyConnect, 'type' | 'clockOrigin' | 'toolModules'>,
     /** Told what the robot connection waits for meanwhile (RTDE inputs held by a previous session). */
     onNotice?: (text: string) => void,
   ): Promise<SafetyThread> {
-    const start: ToSafety = { type: 'connect', ...connect, clockOrigin: performance.timeOrigin };
+    const start: ToSafety = {
+      type: 'connect',
+      ...connect,
+      toolModules: toolModules(),
+      clockOrigin: performance.timeOrigin,
+    };
     const { thread, answer } = await WorkerThread.start({
       entry,
       schema: fromSafetySchema,

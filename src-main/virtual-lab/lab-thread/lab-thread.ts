@@ -10,6 +10,7 @@ import type { Setup } from '../../calibration/setup-file';
 import type { PriorityResult } from '../../common/thread-priority';
 import { WorkerThread } from '../../common/worker-thread';
 import type { LabConfigInput } from '../virtual-lab';
+import { toolModules } from '#contract/end-effector/registry';
 import { labConfigSchema } from '../virtual-lab';
 import { fromLabSchema, type FromLab, type LabThreadPorts, type ToLab } from './messages';
 
@@ -64,7 +65,7 @@ export class VirtualLabThread extends EventEmitter<Events> {
 
   /** Starts a thread and the lab in it; resolves once its servers listen. */
   static async start(config: LabConfigInput): Promise<VirtualLabThread> {
-    const start: ToLab = { type: 'start', config: labConfigSchema.parse(config) };
+    const start: ToLab = { type: 'start', config: labConfigSchema.parse(config), toolModules: toolModules() };
     const { thread, answer } = await WorkerThread.start({
       entry,
       schema: fromLabSchema,

@@ -27,8 +27,11 @@ export type LabThreadPorts = z.infer<typeof labThreadPortsSchema>;
 const request = { id: z.number().int() };
 
 export const toLabSchema = z.discriminatedUnion('type', [
-  /** Start the lab on this config (its scene a file); answered by `started` or `failed`. */
-  z.object({ type: z.literal('start'), config: labConfigSchema }).strict(),
+  /**
+   * Start the lab on this config (its scene a file), knowing the tools registered on the main
+   * thread (contract/end-effector/registry.ts toolModules); answered by `started` or `failed`.
+   */
+  z.object({ type: z.literal('start'), config: labConfigSchema, toolModules: z.array(z.string()) }).strict(),
   /** Reset the table to the scene's start poses (VirtualLab.placeObjects). */
   z.object({ type: z.literal('place-objects'), ...request }).strict(),
   /** Fault injection: the virtual controller enters a protective stop as if the arm hit something. */

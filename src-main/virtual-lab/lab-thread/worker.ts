@@ -50,16 +50,19 @@ port.on('message', (raw: unknown) => {
   switch (m.type) {
     case 'start':
       if (lab) throw new Error('the virtual lab is already running');
-      VirtualLab.start(m.config).then(
-        (started) => {
-          lab = started;
-          send({ type: 'started', ports: started.ports, setup: started.setup, priority });
-        },
-        (err: Error) => {
-          send({ type: 'failed', message: err.message });
-          port.close();
-        },
-      );
+      // A tool of a registered kind registers itself when its module is imported.
+      Promise.all(m.toolModules.map((module) => import(module)))
+        .then(() => VirtualLab.start(m.config))
+        .then(
+          (started) => {
+            lab = started;
+            send({ type: 'started', ports: started.ports, setup: started.setup, priority });
+          },
+          (err: Error) => {
+            send({ type: 'failed', message: err.message });
+            port.close();
+          },
+        );
       return;
     case 'place-objects':
       void answer(m.id, (l) => l.placeObjects());

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { parseControlProgram, programDeclarations, PROGRAM_NAME } from '../../robot/control-program';
 import { REGISTER_NUMBERS } from '../../robot/registers';
 import { RobotMode, RuntimeState, SafetyMode } from '../../robot/rtde/robot-state-codes';
-import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/tool';
+import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/flange-load';
 import { VirtualArm, type Pose6 } from './arm';
 import { ControlProgramRunner, type RegisterFile } from './control-program-runner';
 import {

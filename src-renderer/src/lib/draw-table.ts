@@ -205,7 +205,7 @@ function drawTool(
     top = Math.min(top, box.y - cy);
   }
   avoid.push(...boxes);
-  return { text: tool.slots.name, anchor: [cx, cy], offset: [0, top - 10], colour: ROBOT_STROKE };
+  return { text: tool.title, anchor: [cx, cy], offset: [0, top - 10], colour: ROBOT_STROKE };
 }
 
 /** A grasp goal's target: a solid ring around the object, clear of its outline. */

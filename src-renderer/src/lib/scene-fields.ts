@@ -2,7 +2,7 @@
  * The scene editor's numeric fields: what each shows (mm, deg, kg, plain) and how a typed
  * value goes back into the SI scene.
  */
-import { moveRobotStart, robotStart } from '#contract/end-effector/registry';
+import { endEffectorOf, moveRobotStart, robotStart } from '#contract/end-effector/registry';
 import type { Scene, Shape } from '#contract/scene';
 import { degFromRad, mFromMm, mmFromM, radFromDeg, roundAngle, roundLength } from './units';
 
@@ -48,6 +48,7 @@ function shapeFields(group: string, base: string, shapeOf: (s: Scene) => Shape):
 }
 
 export function sceneFields(scene: Scene): SceneField[] {
+  const robot = endEffectorOf(scene).title;
   const fields: SceneField[] = [
     {
       path: 'table.size.x',
@@ -67,7 +68,7 @@ export function sceneFields(scene: Scene): SceneField[] {
     },
     {
       path: 'pusher.position.x',
-      group: 'Pusher',
+      group: robot,
       label: 'x',
       unit: 'mm',
       get: (s) => robotStart(s).x,
@@ -75,7 +76,7 @@ export function sceneFields(scene: Scene): SceneField[] {
     },
     {
       path: 'pusher.position.y',
-      group: 'Pusher',
+      group: robot,
       label: 'y',
       unit: 'mm',
       get: (s) => robotStart(s).y,
@@ -83,7 +84,7 @@ export function sceneFields(scene: Scene): SceneField[] {
     },
     {
       path: 'pusher.radius',
-      group: 'Pusher',
+      group: robot,
       label: 'radius',
       unit: 'mm',
       get: (s) => s.pusher?.radius ?? Number.NaN,

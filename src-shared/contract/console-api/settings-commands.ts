@@ -1,10 +1,10 @@
 /** The console API's planner settings commands, and the planners the settings may choose. */
 import { z } from 'zod';
-import { plannerPresetNameSchema, plannerSettingsSchema, runPlannerKindSchema } from '../planner-settings';
+import { plannerKindSchema, plannerPresetNameSchema, plannerSettingsSchema } from '../planner-settings';
 
 /** A planner the console offers, as the planner registry lists it (src-main/planning/planners.ts). */
 export const plannerKindEntrySchema = z
-  .object({ kind: runPlannerKindSchema, name: z.string(), description: z.string() })
+  .object({ kind: plannerKindSchema, name: z.string(), description: z.string() })
   .strict();
 export type PlannerKindEntry = z.infer<typeof plannerKindEntrySchema>;
 

@@ -72,8 +72,11 @@ export interface ToolModel {
 export interface EndEffector {
   /** The registry's name of its kind: "pusher", "parallel-gripper", ... */
   readonly kind: string;
-  /** What the operator reads (UI, CLI, stop reasons): "pusher", "parallel gripper". */
-  readonly label: string;
+  /**
+   * Its title, the one name the operator reads for it (the table view, the scene editor, CLI
+   * output): "Cylindrical pusher", "Parallel gripper".
+   */
+  readonly title: string;
   /** Its entries in the state. */
   readonly slots: ToolSlots;
   /**

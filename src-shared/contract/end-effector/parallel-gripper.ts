@@ -128,7 +128,7 @@ export function parallelGripper(g: Gripper): EndEffector {
   const radius = Math.hypot(hx, hy) + Math.abs(offset);
   return {
     kind: 'parallel-gripper',
-    label: 'parallel gripper',
+    title: 'Parallel gripper',
     slots: GRIPPER_SLOTS,
     inputs: [
       { name: 'vx', unit: 'm/s' },

@@ -34,7 +34,7 @@ export function discPusher(pusher: Pusher): EndEffector {
   const disc = { kind: 'disc', radius: pusher.radius } as const;
   return {
     kind: 'pusher',
-    label: 'pusher',
+    title: 'Cylindrical pusher',
     slots: PUSHER_SLOTS,
     inputs: [
       { name: 'vx', unit: 'm/s' },

@@ -33,6 +33,14 @@ export function toolModuleOf(scene: ToolEntries): string | undefined {
   return scene.tool ? modules.get(scene.tool.kind) : undefined;
 }
 
+/**
+ * The modules of every registered kind: another thread or process (the safety thread, the virtual
+ * lab's thread) imports them to know the same tools as this one.
+ */
+export function toolModules(): string[] {
+  return [...modules.values()];
+}
+
 /** Every kind of tool, with its description (for lists of tools). */
 export function endEffectorKinds(): readonly EndEffectorKind[] {
   return [...kinds.values()];
@@ -108,7 +116,7 @@ export function pusherRadius(scene: ToolEntries & { name: string }, user: string
   const tool = endEffectorOf(scene);
   if (tool.discRadius === undefined)
     throw new Error(
-      `scene "${scene.name}": its robot is a ${tool.slots.name}; ${user} knows only the pusher`,
+      `scene "${scene.name}": its robot is the ${tool.title}; ${user} knows only the cylindrical pusher`,
     );
   return tool.discRadius;
 }

@@ -34,7 +34,7 @@ function flatPusher(p: FlatPusher): EndEffector {
   const disc = { kind: 'disc', radius: Math.hypot(hx, hy) } as const;
   return {
     kind: 'flat-pusher',
-    label: 'flat pusher',
+    title: 'Wide flat pusher',
     slots: SLOTS,
     inputs: [
       { name: 'vx', unit: 'm/s' },

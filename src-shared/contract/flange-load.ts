@@ -1,8 +1,10 @@
 /**
- * The tool on the robot's flange as the control program declares it to the controller
- * (`set_payload`, `set_tcp`, as URCL's and ur_rtde's programs do): a wrong payload trips
- * protective stops or dulls collision detection, and the TCP is the point the console's
- * calibration and pusher offset are measured from. Part of the lab setup (robot.tool).
+ * The flange load: what hangs on the robot's flange (the Robotiq and the pusher it holds) as the
+ * control program declares it to the controller (`set_payload`, `set_tcp`, as URCL's and
+ * ur_rtde's programs do): a wrong payload trips protective stops or dulls collision detection,
+ * and the TCP is the point the console's calibration and pusher offset are measured from. Part of
+ * the lab setup (its `robot.tool` entry, the key setup files have always used). Not the end
+ * effector (contract/end-effector/), which is what the planner moves on the table.
  */
 import { z } from 'zod';
 
@@ -30,7 +32,7 @@ const tcpComponent = within(-Math.PI, Math.PI, 'm or rad');
  * centre of gravity about mid-gripper, and the TCP at the flange (what the calibration assumes
  * unless told otherwise).
  */
-export const toolSchema = z
+export const flangeLoadSchema = z
   .object({
     mass: within(0, UR5_MAX_PAYLOAD, 'kg').default(1).describe('kg, gripper and pusher'),
     centerOfGravity: z
@@ -46,5 +48,5 @@ export const toolSchema = z
   })
   .strict();
 
-export type Tool = z.infer<typeof toolSchema>;
-export type ToolInput = z.input<typeof toolSchema>;
+export type FlangeLoad = z.infer<typeof flangeLoadSchema>;
+export type FlangeLoadInput = z.input<typeof flangeLoadSchema>;
