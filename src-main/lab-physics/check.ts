@@ -12,10 +12,10 @@ import { objectErrors, type ObjectError } from '#contract/pose-error';
 import { quantile, replayErrors } from './replay-windows';
 
 export interface ErrorSummary {
-  /** m */
-  position: { p50: number; p95: number };
+  /** m: median, 95th percentile and root mean square (the tail weighs in it as in a fit's objective). */
+  position: { p50: number; p95: number; rms: number };
   /** rad */
-  yaw: { p50: number; p95: number };
+  yaw: { p50: number; p95: number; rms: number };
   /** Object-steps summarised. */
   count: number;
 }
@@ -48,9 +48,11 @@ export interface CheckReport {
 export function summarise(errors: readonly ObjectError[]): ErrorSummary {
   const position = errors.map((e) => e.position);
   const yaw = errors.map((e) => e.yaw);
+  const rms = (xs: readonly number[]): number =>
+    xs.length === 0 ? NaN : Math.sqrt(xs.reduce((s, x) => s + x * x, 0) / xs.length);
   return {
-    position: { p50: quantile(position, 0.5), p95: quantile(position, 0.95) },
-    yaw: { p50: quantile(yaw, 0.5), p95: quantile(yaw, 0.95) },
+    position: { p50: quantile(position, 0.5), p95: quantile(position, 0.95), rms: rms(position) },
+    yaw: { p50: quantile(yaw, 0.5), p95: quantile(yaw, 0.95), rms: rms(yaw) },
     count: errors.length,
   };
 }

@@ -26,8 +26,8 @@ export const FITTABLE_MEANING: Record<Fittable, string> = {
 
 const errorSummarySchema = z
   .object({
-    position: z.object({ p50: nonNegative, p95: nonNegative }).strict().describe('m'),
-    yaw: z.object({ p50: nonNegative, p95: nonNegative }).strict().describe('rad'),
+    position: z.object({ p50: nonNegative, p95: nonNegative, rms: nonNegative }).strict().describe('m'),
+    yaw: z.object({ p50: nonNegative, p95: nonNegative, rms: nonNegative }).strict().describe('rad'),
     count: z.number().int().min(0),
   })
   .strict();

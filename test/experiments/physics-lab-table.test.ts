@@ -3,8 +3,8 @@ import { physicsLabTable, type PhysicsLabResult } from '../../src-main/experimen
 import { benchRoot, MACHINE } from '../helpers/bench-root';
 
 const summary = (p50: number) => ({
-  position: { p50, p95: 2 * p50 },
-  yaw: { p50: 0.001, p95: 0.01 },
+  position: { p50, p95: 2 * p50, rms: 1.5 * p50 },
+  yaw: { p50: 0.001, p95: 0.01, rms: 0 },
   count: 40,
 });
 const run = (outcome: string, taskTime: number | null, actions: number) => ({ outcome, taskTime, actions });
@@ -62,14 +62,18 @@ describe('physics-lab bench block', () => {
     expect(text).toContain('5 on the differing world (1 run again after a stop), 3 on the matching world');
     expect(text).toContain('| differing | friction | x1.500 | x1.600 | [x1.520, x1.680] | yes | 6.7 % |');
     expect(text).toContain('| differing | latency | 10.0 ms | 4.0 ms | [0.0 ms, 20.0 ms] | no | -6.0 ms |');
-    expect(text).toContain('| differing | 2 | 40 | 2.00 / 0.90 | 4.00 / 1.80 | 0.57 / 0.57 |');
+    expect(text).toContain(
+      '| differing | 2 | 40 | 3.00 / 1.35 | 2.00 / 0.90 | 4.00 / 1.80 | 3.00 / 1.35 | 0.57 / 0.57 | 0.00 / 0.00 |',
+    );
     expect(text).toContain(
       '| differing lab, scene physics | 2 | 1/2 [9, 91] % | 30.0 (n = 1) | 20.0 (n = 1) |',
     );
     expect(text).toContain(
       "- **holds**: every parameter the fit reports as determined is within 15 % of the world's (friction 6.7 %).",
     );
-    expect(text).toContain('- **holds**: the held-out multi-step position error (p50) falls to at most 0.5');
+    expect(text).toContain(
+      '- **holds**: the held-out multi-step prediction error (root mean square, 1 mm as 1 deg) falls to at most 0.5',
+    );
     expect(text).toContain(
       "- **holds**: on the matching world every fitted value is within its own 1-sigma interval of the scene's (all are).",
     );
@@ -83,7 +87,7 @@ describe('physics-lab bench block', () => {
         "15 % of the world's (",
       ),
     );
-    expect(text).toMatch(/\*\*does not hold\*\*: the held-out .* \(2\.00 mm to 1\.50 mm \(0\.75\)\)/);
+    expect(text).toMatch(/\*\*does not hold\*\*: the held-out .* \(3\.00 to 2\.25 \(0\.75\)\)/);
     expect(text).toMatch(
       /\*\*does not hold\*\*: on the matching world .*outside: friction x1\.020 \[x1\.010, x1\.070\]/,
     );

@@ -15,7 +15,11 @@ import { boxScene } from './simulated-lab-log';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'parapush-physics-profile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const summary = { position: { p50: 0.001, p95: 0.002 }, yaw: { p50: 0.01, p95: 0.02 }, count: 5 };
+const summary = {
+  position: { p50: 0.001, p95: 0.002, rms: 0.0013 },
+  yaw: { p50: 0.01, p95: 0.02, rms: 0.012 },
+  count: 5,
+};
 const profile: PhysicsProfile = {
   format: 'parapush-physics-profile',
   version: 1,
