@@ -40,7 +40,7 @@ async function withLab<T>(
     scriptPort: ur.ports.secondary,
   });
   try {
-    await c.waitForState((s) => s.program.state === 'ARMED', 3000);
+    await c.waitForState((s) => s.program.state === 'ARMED', 3);
     return await body(ur, c);
   } finally {
     await c.disconnect();

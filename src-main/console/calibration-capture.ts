@@ -5,7 +5,7 @@
  * the pusher point the UR5 reports (actual_TCP_pose carried through the pusher offset). Each
  * refuses, with the reason, when its source is untracked, stale or silent.
  */
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import { mulVec, quatNormalize, rotationFromVector, type Quat, type Vec3 } from '../common/rotation';
 import { bodyPointInMocap } from '../calibration/mocap-table';
 import type { LabLink } from '../lab-link/lab-link';

@@ -17,7 +17,7 @@
  */
 import type { State, StateLayout } from '#contract/state';
 import type { Calibration } from '../calibration/mocap-table';
-import { nowSeconds } from './clock';
+import { monotonicSeconds } from '../common/clock';
 import { bodiesFingerprint, FrameOrder } from './frame-order';
 import { latestSign, recentSign, type SpoofSign } from './spoof-signs';
 import {
@@ -102,7 +102,7 @@ export class StateEstimator {
   private sign: SpoofSign | undefined;
 
   constructor(private readonly o: StateEstimatorOptions) {
-    this.clock = o.clock ?? nowSeconds;
+    this.clock = o.clock ?? monotonicSeconds;
   }
 
   get layout(): StateLayout {

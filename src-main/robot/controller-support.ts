@@ -28,14 +28,10 @@ export function refuseUnsupportedController(version: ControllerVersion): void {
  * UnsupportedControllerError for one the console cannot drive; any other answer, or none,
  * returns (the caller's own error then stands).
  */
-export async function probeSupportedController(
-  host: string,
-  rtdePort: number,
-  timeoutMs = 2000,
-): Promise<void> {
+export async function probeSupportedController(host: string, rtdePort: number, timeout = 2): Promise<void> {
   let version: ControllerVersion;
   try {
-    const client = await RtdeClient.connect({ host, port: rtdePort, timeoutMs });
+    const client = await RtdeClient.connect({ host, port: rtdePort, timeout });
     try {
       await client.negotiateProtocol();
       version = await client.controllerVersion();

@@ -8,9 +8,10 @@
  * a robot that runs normally with the program waiting, and stopped by Abort: a jog the operator
  * watches, not a plan.
  */
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import { programPlaying, type RobotState } from './robot-state';
 import { cross, mulVec, rotationFromVector } from '../common/rotation';
+import { every } from '../common/timers';
 import type { Ur5Connection } from './ur5-connection';
 
 /** Jog speed, m/s: slow enough to watch and to stop by hand (the pendant's fine jog is similar). */
@@ -20,12 +21,12 @@ export const MAX_JOG = 0.05;
 /** Acceleration to and from the jog speed, m/s^2 (gentle: 0.02 m/s is reached within 0.2 mm). */
 const JOG_ACCELERATION = 1;
 /**
- * The arm must gain this much along the jog (m) within STALL_S, or the jog stops as not followed.
+ * The arm must gain this much along the jog (m) within STALL_AFTER, or the jog stops as not followed.
  * Judged on progress, not on the nominal time: a controller slowed by its speed slider (or a
  * virtual one on a loaded machine) still finishes, one that does not move is stopped.
  */
 const PROGRESS = 0.0005;
-const STALL_S = 1.5;
+const STALL_AFTER = 1.5;
 
 export class JogRefused extends Error {
   override name = 'JogRefused';
@@ -35,8 +36,8 @@ export class JogRefused extends Error {
 export type JogRobot = Pick<Ur5Connection, 'sendTwist' | 'stop' | 'linkUp' | 'latest' | 'settings'>;
 
 export interface JogOptions {
-  /** Refresh period of the speed command, ms (default: a quarter of the program's watchdog). */
-  refreshMs?: number;
+  /** Refresh period of the speed command, s (default: a quarter of the program's watchdog). */
+  refresh?: number;
   /** Aborts the jog: the arm is stopped at once. */
   signal?: AbortSignal;
 }
@@ -77,7 +78,7 @@ export async function jogTool(
     (s.tcpPose[0]! - start[0]!) * ux + (s.tcpPose[1]! - start[1]!) * uy;
   // Stop commanding where the ramp down ends on the point.
   const braking = (JOG_SPEED * JOG_SPEED) / (2 * JOG_ACCELERATION);
-  const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
+  const refresh = options.refresh ?? robot.settings.watchdogTimeout / 4;
   let progress = { along: 0, at: monotonicSeconds() };
   try {
     await new Promise<void>((resolve, reject) => {
@@ -88,10 +89,10 @@ export async function jogTool(
         const now = along(robot.latest!);
         if (now >= distance - braking) return finish();
         if (now > progress.along + PROGRESS) progress = { along: now, at: monotonicSeconds() };
-        else if (monotonicSeconds() - progress.at > STALL_S)
+        else if (monotonicSeconds() - progress.at > STALL_AFTER)
           return finish(
             new JogRefused(
-              `the arm did not follow the jog (no motion for ${STALL_S} s; control program ${robot.latest!.program.state}, speed scaling ${robot.latest!.speedScaling.toFixed(2)}): stopped`,
+              `the arm did not follow the jog (no motion for ${STALL_AFTER} s; control program ${robot.latest!.program.state}, speed scaling ${robot.latest!.speedScaling.toFixed(2)}): stopped`,
             ),
           );
         // A program waiting for its re-arm (or tripped by its watchdog when this process stalled
@@ -101,7 +102,7 @@ export async function jogTool(
         if (program === 'WAIT_REARM' || program === 'TRIPPED') robot.stop();
         else robot.sendTwist(ux * JOG_SPEED, uy * JOG_SPEED, JOG_ACCELERATION);
       };
-      const timer = setInterval(tick, refreshMs);
+      const timer = every(refresh, tick);
       const onAbort = (): void => finish(new JogRefused('the jog was aborted'));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const finish = (err?: Error): void => {
@@ -117,22 +118,22 @@ export async function jogTool(
     // Whatever ended the jog, the last word to the arm is a stop (the connection keeps it fresh).
     robot.stop();
   }
-  await settled(robot, refreshMs);
+  await settled(robot, refresh);
   return Math.max(0, along(robot.latest!));
 }
 
 /** Resolves once the tool has come to rest (or after a second: the stop is the program's then). */
-function settled(robot: JogRobot, pollMs: number): Promise<void> {
+function settled(robot: JogRobot, poll: number): Promise<void> {
   const until = monotonicSeconds() + 1;
   return new Promise((resolve) => {
-    const timer = setInterval(() => {
+    const timer = every(poll, () => {
       const v = robot.latest?.tcpSpeed ?? [0, 0, 0];
       const turning = Math.hypot(v[3] ?? 0, v[4] ?? 0, v[5] ?? 0);
       if ((Math.hypot(v[0]!, v[1]!, v[2]!) < 0.001 && turning < 0.01) || monotonicSeconds() > until) {
         clearInterval(timer);
         resolve();
       }
-    }, pollMs);
+    });
   });
 }
 
@@ -141,7 +142,7 @@ export const TURN_RATE = 0.35;
 /** Largest tool turn, rad (90 deg): the calibration's turns are 30 deg apart. */
 export const MAX_TURN = Math.PI / 2;
 const TURN_ACCELERATION = 1;
-/** The tool must turn this much (rad) within STALL_S, or the turn stops as not followed. */
+/** The tool must turn this much (rad) within STALL_AFTER, or the turn stops as not followed. */
 const TURN_PROGRESS = 0.005;
 
 /** The tool's yaw about base z (rad): the heading of its x axis seen from above. */
@@ -176,7 +177,7 @@ export async function turnTool(
     return Math.atan2(Math.sin(d), Math.cos(d)) * sign;
   };
   const braking = (TURN_RATE * TURN_RATE) / (2 * TURN_ACCELERATION);
-  const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
+  const refresh = options.refresh ?? robot.settings.watchdogTimeout / 4;
   let progress = { turned: 0, at: monotonicSeconds() };
   try {
     await new Promise<void>((resolve, reject) => {
@@ -188,10 +189,10 @@ export async function turnTool(
         const now = turned(state);
         if (now >= Math.abs(angle) - braking) return finish();
         if (now > progress.turned + TURN_PROGRESS) progress = { turned: now, at: monotonicSeconds() };
-        else if (monotonicSeconds() - progress.at > STALL_S)
+        else if (monotonicSeconds() - progress.at > STALL_AFTER)
           return finish(
             new JogRefused(
-              `the arm did not follow the turn (no turn for ${STALL_S} s; control program ${state.program.state}): stopped`,
+              `the arm did not follow the turn (no turn for ${STALL_AFTER} s; control program ${state.program.state}): stopped`,
             ),
           );
         const program = state.program.state;
@@ -202,7 +203,7 @@ export async function turnTool(
         const swing = cross([0, 0, rate], arm);
         robot.sendTwist(-swing[0], -swing[1], JOG_ACCELERATION, { rate, acceleration: TURN_ACCELERATION });
       };
-      const timer = setInterval(tick, refreshMs);
+      const timer = every(refresh, tick);
       const onAbort = (): void => finish(new JogRefused('the turn was aborted'));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const finish = (err?: Error): void => {
@@ -217,6 +218,6 @@ export async function turnTool(
   } finally {
     robot.stop();
   }
-  await settled(robot, refreshMs);
+  await settled(robot, refresh);
   return sign * turned(robot.latest!);
 }

@@ -24,7 +24,7 @@ import {
   STOP_REACTION,
   SUPERVISOR_DEFAULTS,
 } from '#contract/safety-limits';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
@@ -343,7 +343,7 @@ export class Supervisor extends EventEmitter<Events> {
   stream(vx: number, vy: number, yawRate: number, duration: number, period: number): Promise<boolean> {
     this.streamEnd?.(false);
     return new Promise((resolve) => {
-      const end = performance.now() / 1000 + duration;
+      const end = monotonicSeconds() + duration;
       let timer: NodeJS.Timeout | undefined;
       const finish = (ok: boolean): void => {
         clearTimeout(timer);
@@ -352,7 +352,7 @@ export class Supervisor extends EventEmitter<Events> {
       };
       this.streamEnd = finish;
       const step = (): void => {
-        const left = end - performance.now() / 1000;
+        const left = end - monotonicSeconds();
         if (left <= 0) {
           this.hold();
           return finish(this.state === 'running');

@@ -84,8 +84,8 @@ export function wallSecondsOf(wall: number): number {
 /** A stop reason with its age in s (older logs: `ageMs`). */
 function stopReasonInSeconds(reason: unknown): unknown {
   if (!isObject(reason) || typeof reason.ageMs !== 'number') return reason;
-  const { ageMs, ...rest } = reason;
-  return { ...rest, age: ageMs / 1000 };
+  const { ageMs: ms, ...rest } = reason;
+  return { ...rest, age: ms / 1000 };
 }
 
 /**

@@ -67,7 +67,7 @@ export interface SessionRecorderOptions {
   /** Ends the file name, e.g. "dry" or "real". */
   label: string;
   origin: PayloadOf<'/session/info'>['origin'];
-  flushIntervalMs?: number;
+  flushInterval?: number;
   /**
    * Told about a write error once; recording stops at it (the run goes on). Also told, once per
    * kind, about a message that could not be recorded (it is left out; the run goes on).
@@ -82,8 +82,8 @@ export type MessageTap = (topic: Topic, logTime: bigint, data: Uint8Array<ArrayB
 
 /** Highest rate of the derived Foxglove frames and objects (Hz): enough for a smooth 3D view. */
 const FOXGLOVE_RATE_HZ = 30;
-/** The fixed frames and the static scene are written again this often (ms), for seeking. */
-const STATIC_PERIOD_MS = 1000;
+/** The fixed frames and the static scene are written again this often (s), for seeking. */
+const STATIC_PERIOD = 1;
 
 const encoder = new TextEncoder();
 
@@ -121,13 +121,13 @@ export class SessionRecorder {
     mkdirSync(o.dir, { recursive: true });
     const startWall = Date.now();
     const startPerf = performance.now();
-    const file = path.join(o.dir, sessionFileName(startWall, o.label));
+    const file = path.join(o.dir, sessionFileName(startWall / 1000, o.label));
     await writeSessionLock(file);
     const version = softwareVersion();
     const live = await LiveMcapFile.create(
       file,
       { profile: SESSION_PROFILE, library: `${version.name} ${version.version}` },
-      { flushIntervalMs: o.flushIntervalMs, onError: o.onError },
+      { flushInterval: o.flushInterval, onError: o.onError },
     );
     // One schema record per schema name (the three Foxglove scene channels share theirs).
     const schemaIds = new Map<string, number>();
@@ -373,7 +373,7 @@ export class SessionRecorder {
 
   /** Whether a rate-limited view is due again (and, if so, marks it written now). */
   private due(view: keyof SessionRecorder['lastAt'], nowPerf: number): boolean {
-    const period = view === 'static' ? STATIC_PERIOD_MS : 1000 / FOXGLOVE_RATE_HZ;
+    const period = (view === 'static' ? STATIC_PERIOD : 1 / FOXGLOVE_RATE_HZ) * 1000;
     if (nowPerf - this.lastAt[view] < period) return false;
     this.lastAt[view] = nowPerf;
     return true;

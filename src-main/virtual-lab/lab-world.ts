@@ -23,6 +23,7 @@ import { PUSHER_CLEARANCE } from '#physics/mjcf';
 import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';
 import type { RobotAdapter } from '../robot/adapter';
 import { Rng } from '../common/rng';
+import { every } from '../common/timers';
 import type { TablePose } from './natnet-server';
 import { sceneRigidBodies } from './natnet-server';
 import { StateHistory } from './state-history';
@@ -41,8 +42,8 @@ export interface LabWorldOptions {
   seed: number;
   /** Gain of the pusher's position correction towards the tool (1/s). */
   trackingGain?: number;
-  /** Wall-clock interval of the stepping timer (ms). */
-  tickMs?: number;
+  /** Wall-clock interval of the stepping timer (s). */
+  tick?: number;
   /** How the world's physics differs from the scene's (default: not at all). */
   physics?: WorldPhysics;
   /** s the cameras lag the world: poses() shows it as it was that long ago (default 0). */
@@ -223,7 +224,7 @@ export class LabWorld {
     this.startedAt = performance.now();
     this.stepsDone = 0;
     const tick = (): void => this.catchUp();
-    this.timer = setInterval(tick, this.options.tickMs ?? 4);
+    this.timer = every(this.options.tick ?? 0.004, tick);
   }
 
   stop(): void {

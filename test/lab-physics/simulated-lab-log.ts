@@ -129,7 +129,7 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
     dir: o.dir,
     label: 'dry',
     origin: 'headless',
-    flushIntervalMs: 60_000,
+    flushInterval: 60,
   });
   const t0 = performance.now();
   const at = (t: number): number => t0 + t * 1000;

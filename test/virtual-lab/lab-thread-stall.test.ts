@@ -12,12 +12,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import { setupSchema } from '../../src-main/calibration/setup-file';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
-import { nowSeconds } from '../../src-main/mocap/clock';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import { programPlaying } from '../../src-main/robot/robot-state';
 import { streamGaps, type StreamSample } from '../../src-main/session/stream-gaps';
 import { VirtualLabThread } from '../../src-main/virtual-lab/lab-thread/lab-thread';
 import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
-import { monotonicSeconds } from '#contract/time';
 import { FREE_LAB_PORTS } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
 
@@ -49,7 +48,7 @@ async function gapsThroughStall(lab: { ports: Parameters<typeof loopbackLabAddre
     setupSchema.parse(lab.setup),
   );
   closing.push(() => link.close());
-  await link.robot.waitForState(programPlaying, 5000);
+  await link.robot.waitForState(programPlaying, 5);
   const frames: StreamSample[] = [];
   const states: StreamSample[] = [];
   link.natnet.on('frame', (_, s) =>
@@ -60,9 +59,9 @@ async function gapsThroughStall(lab: { ports: Parameters<typeof loopbackLabAddre
   );
   await new Promise((r) => setTimeout(r, 500));
   // Each stream's window on its own clock: motion capture on hrtime, robot states on performance.now.
-  const before = { mocap: nowSeconds(), robot: monotonicSeconds() };
+  const before = { mocap: monotonicSeconds(), robot: monotonicSeconds() };
   stallMainThread(STALL_MS);
-  const after = { mocap: nowSeconds(), robot: monotonicSeconds() };
+  const after = { mocap: monotonicSeconds(), robot: monotonicSeconds() };
   await new Promise((r) => setTimeout(r, 500));
   const around = (samples: StreamSample[], from: number, to: number) =>
     samples.filter((s) => s.receivedAt >= from - 0.3 && s.receivedAt <= to + 0.3);
