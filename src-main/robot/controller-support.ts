@@ -62,6 +62,6 @@ export function inputsHeld(err: unknown): boolean {
 }
 
 /** What the operator reads while the console waits for held inputs. */
-export function inputsHeldNotice(retryS: number): string {
-  return `RTDE inputs held by a previous session; retrying for up to ${retryS} s`;
+export function inputsHeldNotice(retry: number): string {
+  return `RTDE inputs held by a previous session; retrying for up to ${retry} s`;
 }

@@ -438,7 +438,7 @@ export class Supervisor extends EventEmitter<Events> {
     if (poses.ok) {
       // As old as its oldest pose, not as new as this call: a dropped (out-of-order) frame comes
       // back as the last poses aged to its arrival, and must not make them look fresh.
-      const ages = bodies.filter((b) => b.status !== 'unbound').map((b) => b.ageS);
+      const ages = bodies.filter((b) => b.status !== 'unbound').map((b) => b.age);
       this.lastMocapOk = at - Math.max(0, ...ages);
       return;
     }
@@ -449,9 +449,9 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const stale = bodies.find((b) => b.status === 'stale');
-    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.ageS));
+    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.age));
     else if (stale)
-      this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', age: stale.ageS });
+      this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', age: stale.age });
   }
 
   /**

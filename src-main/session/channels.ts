@@ -88,7 +88,7 @@ const bodyEstimateSchema = z.object({
   z: finite.nullable(),
   poseTime: finite.nullable(),
   tracked: z.boolean(),
-  ageS: finite.nullable().describe('s since the pose was seen; null: never seen'),
+  age: finite.nullable().describe('s since the pose was seen; null: never seen'),
   stale: z.boolean(),
   repeated: z
     .enum(['frame', 'pose'])

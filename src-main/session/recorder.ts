@@ -251,7 +251,7 @@ export class SessionRecorder {
     const estimate = <T extends PlanarPoses['pusher']>({ raw: _raw, ...b }: T) => ({
       ...b,
       rigidBody: b.rigidBody ?? null,
-      ageS: Number.isFinite(b.ageS) ? b.ageS : null,
+      age: Number.isFinite(b.age) ? b.age : null,
     });
     this.record('/mocap/poses', {
       ...poses,

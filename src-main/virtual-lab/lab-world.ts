@@ -58,7 +58,7 @@ const MOVING_SPEED = 1e-4;
  * limit on a force estimated from joint torques, not on single solver steps, so the first touch's
  * contact impulse (a few ms) does not count at its peak.
  */
-const FORCE_FILTER_S = 0.02;
+const FORCE_FILTER_TIME = 0.02;
 
 /** Fingers this long below a fifth of their commanded speed, away from their target, have stalled (s). */
 const STALL_TIME = 0.05;
@@ -258,7 +258,7 @@ export class LabWorld {
     }
     if (steps > 0) {
       this.state = this.fine.readState();
-      const k = 1 - Math.exp(-(steps * dt) / FORCE_FILTER_S);
+      const k = 1 - Math.exp(-(steps * dt) / FORCE_FILTER_TIME);
       this.force += k * (this.fine.robotContactForce() - this.force);
       this.history?.push(this.worldTime(), this.state);
     }

@@ -53,7 +53,7 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
   calibration?: Calibration;
   faults?: NatNetFaultsInput;
   /** Simulated camera mid-exposure -> transmit time (s), stamped into each frame. */
-  exposureLatencyS?: number;
+  exposureLatency?: number;
   /**
    * Standard deviations of the residual jitter of a tracked rigid body at rest: position (m) and
    * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
@@ -74,14 +74,14 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
 
 export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 
-/** Camera mid-exposure to transmit, s, of an on-time pipeline (exposureLatencyS's default). */
+/** Camera mid-exposure to transmit, s, of an on-time pipeline (exposureLatency's default). */
 export const DEFAULT_EXPOSURE_LATENCY = 0.004;
 
 /** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
 const HISTORY = 1200;
 
 /** The longest backlog a stalled event loop leaves to send late (s); the camera clock jumps over older frames. */
-const MAX_BACKLOG_S = 0.25;
+const MAX_BACKLOG = 0.25;
 
 interface BuiltFrame {
   frameNumber: number;
@@ -173,7 +173,7 @@ export class VirtualNatNetServer {
     );
     this.transport.setFaults(this.faults);
     this.exposureTicks = BigInt(
-      Math.round((options.exposureLatencyS ?? DEFAULT_EXPOSURE_LATENCY) * this.transport.clockFrequency),
+      Math.round((options.exposureLatency ?? DEFAULT_EXPOSURE_LATENCY) * this.transport.clockFrequency),
     );
   }
 
@@ -284,7 +284,7 @@ export class VirtualNatNetServer {
     const schedule = new FrameSchedule(
       monotonicNanoseconds(),
       periodNs,
-      Math.ceil(MAX_BACKLOG_S * this.rateHz),
+      Math.ceil(MAX_BACKLOG * this.rateHz),
     );
     const tick = (): void => {
       if (!this.running) return;
@@ -331,7 +331,7 @@ export class VirtualNatNetServer {
       const poses = this.poseSource();
       frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
     }
-    // On time, a frame leaves when it is due; the cameras exposed it exposureLatencyS before.
+    // On time, a frame leaves when it is due; the cameras exposed it exposureLatency before.
     const due = this.transport.ticksAt(dueAtNs);
     frame.transmit = this.transport.ticks();
     frame.dataReceived = due > this.exposureTicks / 2n ? due - this.exposureTicks / 2n : 0n;

@@ -31,12 +31,12 @@ export interface TimedFrame {
 
 /**
  * The frame packets of a capture and when each goes out relative to the first. Gaps keep their
- * length up to maxGapS (a capture paused for minutes, or packet files from different sessions,
+ * length up to maxGap (a capture paused for minutes, or packet files from different sessions,
  * should not stall playback); time running backwards counts as no gap.
  */
 export function frameSchedule(
   packets: readonly CapturedPacket[],
-  maxGapS = 1,
+  maxGap = 1,
 ): { frames: TimedFrame[]; decoder: CaptureDecoder } {
   const decoder = new CaptureDecoder();
   const frames: TimedFrame[] = [];
@@ -46,7 +46,7 @@ export function frameSchedule(
     const decoded = decoder.push(p);
     if (!decoded || peekMessageId(p.bytes) !== MessageId.FrameOfData) continue;
     const t = p.time ?? decoded.frame.timestamp;
-    if (previous !== undefined) at += Math.min(maxGapS, Math.max(0, t - previous));
+    if (previous !== undefined) at += Math.min(maxGap, Math.max(0, t - previous));
     previous = t;
     frames.push({ at, bytes: p.bytes });
   }

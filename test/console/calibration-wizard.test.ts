@@ -31,7 +31,7 @@ const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.j
 /** A link with scripted motion-capture frames, for the refusals that a healthy lab never shows. */
 function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody: string | null = 'pusher') {
   const listeners: ((f: unknown, s: MocapSnapshot) => void)[] = [];
-  const pusher = { status, ageS: status === 'stale' ? 0.25 : 0 } as PlanarPoses['pusher'];
+  const pusher = { status, age: status === 'stale' ? 0.25 : 0 } as PlanarPoses['pusher'];
   const link = {
     scene: { ...scene, pusher: { ...scene.pusher, rigidBody: rigidBody ?? undefined } },
     // No pivot offsets: the pusher's point is its body's streamed position.
@@ -58,7 +58,7 @@ function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody:
 }
 
 describe('motion-capture capture refusals', () => {
-  const fast = { durationS: 0.05, minFrames: 3 };
+  const fast = { duration: 0.05, minFrames: 3 };
 
   it('refuses with the reason when the pusher is untracked, stale, unbound or never seen', async () => {
     await expect(captureMocapPoint(scriptedLink('untracked').link, fast)).rejects.toThrow(
