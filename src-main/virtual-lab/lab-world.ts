@@ -13,7 +13,6 @@
  * slicker than the scene says, and its motion capture late: the cameras then see the world as it
  * was `mocapLatency` s before (a history of its states, interpolated).
  */
-import { performance } from 'node:perf_hooks';
 import type { EndEffector } from '#contract/end-effector/end-effector';
 import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
@@ -28,6 +27,7 @@ import type { TablePose } from './natnet-server';
 import { sceneRigidBodies } from './natnet-server';
 import { StateHistory } from './state-history';
 import { physicsScale, SCENE_PHYSICS, type WorldPhysics } from './world-physics';
+import { monotonicSeconds } from '../common/clock';
 
 export interface ToolMotion {
   pose: readonly number[];
@@ -179,7 +179,7 @@ export class LabWorld {
 
   /** The time the world's state is of, on the same clock: its start plus the steps it has taken. */
   private worldTime(): number {
-    return this.startedAt / 1000 + this.stepsDone * this.fine.timestep;
+    return this.startedAt + this.stepsDone * this.fine.timestep;
   }
 
   /**
@@ -221,7 +221,7 @@ export class LabWorld {
   }
 
   start(): void {
-    this.startedAt = performance.now();
+    this.startedAt = monotonicSeconds();
     this.stepsDone = 0;
     const tick = (): void => this.catchUp();
     this.timer = every(this.options.tick ?? 0.004, tick);
@@ -240,7 +240,7 @@ export class LabWorld {
   /** Steps the world up to the current wall-clock time. */
   private catchUp(): void {
     const dt = this.fine.timestep;
-    const due = Math.floor((performance.now() - this.startedAt) / 1000 / dt) - this.stepsDone;
+    const due = Math.floor((monotonicSeconds() - this.startedAt) / dt) - this.stepsDone;
     // After a long stall (a debugger, a loaded machine) jump ahead rather than burst.
     const maxBurst = Math.ceil(0.05 / dt);
     const steps = Math.min(due, maxBurst);
