@@ -100,6 +100,36 @@ const layerRules = [
   ),
 ];
 
+/**
+ * Seconds in every name (docs/architecture.md, "Units"): a time is held in s and named for what it
+ * is (`timeout`, `staleAfter`), its unit in the doc comment; milliseconds exist only where a Node
+ * or DOM timer is set (common/timers.ts). A declared name ending in a unit fails: Ms, Millis,
+ * Milliseconds, Seconds, Secs, Sec, a camelCase S (`ageS`) and the UPPER_CASE forms (`_MS`, `_S`,
+ * `_SEC`, `_SECONDS`). Reading another API's property (`stat.mtimeMs`) declares nothing and passes.
+ */
+const UNIT_SUFFIX = '(Ms|Millis|Milliseconds|Seconds|Secs|Sec|[a-z0-9]S|_MS|_MILLIS|_S|_SEC|_SECS|_SECONDS)$';
+/**
+ * Exempt: the clocks; names fixed by a document or a committed file: NatNet 4.1's precision
+ * timestamp seconds, the learned model card's and dataset manifest's generationSeconds (their
+ * files' hashes are recorded by the committed experiments), and the old names of a lab config's
+ * and a session log's fields that are refused or converted (latencyMs, ageMs).
+ */
+const EXEMPT = '^(monotonicSeconds|wallSeconds|precisionSeconds|generationSeconds|latencyMs|ageMs)$';
+const unitsInNames = {
+  files: ['src-*/**/*.ts', 'src-*/**/*.svelte', 'bench/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
+  rules: {
+    '@typescript-eslint/naming-convention': [
+      'error',
+      {
+        selector: 'default',
+        format: null,
+        filter: { regex: EXEMPT, match: false },
+        custom: { regex: UNIT_SUFFIX, match: false },
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-artifacts', 'bench/results'] },
   js.configs.recommended,
@@ -120,6 +150,7 @@ export default tseslint.config(
   // file an alias names: the renderer's build config imports the contract by its path.
   { files: ['src-renderer/vite.config.ts'], rules: { 'no-restricted-imports': 'off' } },
   ...layerRules,
+  unitsInNames,
   // The renderer runs in a browser page: the shared contract only, no Node, no main-process code.
   restrictImports(
     ['src-renderer/src/**/*.ts', 'src-renderer/src/**/*.svelte'],

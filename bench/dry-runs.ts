@@ -29,7 +29,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../src-main/common/clock';
 import { parseArgs } from 'node:util';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { LabInputWrite } from '../src-main/virtual-lab/lab-thread/lab-thread';
@@ -65,11 +65,11 @@ interface DryRun {
   /** From the operator's start (the run.start command) to the first motion command on the wire, s. */
   startToPush: number | null;
   /**
-   * performance.now() when the supervisor armed, ms: the start plus the decision's run time (the
+   * When the supervisor armed, s (common/clock): the start plus the decision's run time (the
    * run's clock starts just after the start is sent, so this is at most a few ms early).
    */
   armedAt: number | null;
-  /** performance.now() when the operator started the run, ms. */
+  /** When the operator started the run, s (common/clock). */
   startedAt: number;
 }
 
@@ -98,7 +98,7 @@ export async function run(args: string[]): Promise<void> {
     // When the supervisor armed, on its decision's clock (run time): the event itself can reach
     // the console after the first command has reached the controller.
     if (e.type === 'supervisor' && e.reason.startsWith('Armed') && current.armedAt === null)
-      current.armedAt = current.startedAt + e.time * 1000;
+      current.armedAt = current.startedAt + e.time;
     if (e.type === 'planner-step') {
       current.planning.push(e.step.timings.planning);
       current.sequences.push(e.step.timings.sequences ?? Number.NaN);
@@ -126,7 +126,7 @@ export async function run(args: string[]): Promise<void> {
         armToPush: null,
         startToPush: null,
         armedAt: null,
-        startedAt: performance.now(),
+        startedAt: monotonicSeconds(),
       };
       current = run;
       const t0 = run.startedAt;
@@ -136,8 +136,8 @@ export async function run(args: string[]): Promise<void> {
           at(INPUT_NAMES.command) === CommandCode.SPEED &&
           (at(INPUT_NAMES.vx) !== 0 || at(INPUT_NAMES.vy) !== 0);
         if (!moving || run.startToPush !== null) return;
-        run.startToPush = (w.receivedAt - run.startedAt) / 1000;
-        if (run.armedAt !== null) run.armToPush = (w.receivedAt - run.armedAt) / 1000;
+        run.startToPush = w.receivedAt - run.startedAt;
+        if (run.armedAt !== null) run.armToPush = w.receivedAt - run.armedAt;
       };
       // What the virtual controller decodes, relayed from the lab's thread, from the run's start on.
       let offInput: (() => void) | undefined;
@@ -150,7 +150,7 @@ export async function run(args: string[]): Promise<void> {
       current.outcome = ended.outcome;
       current.reason = ended.reason;
       offInput?.();
-      current.seconds = (performance.now() - t0) / 1000;
+      current.seconds = monotonicSeconds() - t0;
       current.actions = current.planning.length;
       done.push(current);
       process.stderr.write(

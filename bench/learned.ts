@@ -249,41 +249,52 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
     let t0 = performance.now();
     const fineRuns = 5;
     for (let i = 0; i < fineRuns; i++) fine.step(x0s[i]!, controls[i]![0]!, DT);
-    const fineMs = (performance.now() - t0) / fineRuns;
+    // Costs in s per state.
+    const fineCost = (performance.now() - t0) / 1000 / fineRuns;
     fine.dispose();
     const analytical = new AnalyticalCoarseModel(scene);
     t0 = performance.now();
     const aRuns = 2000;
     for (let i = 0; i < aRuns; i++)
       analytical.step(x0s[i % 20]!, controls[i % 20]![0]![0]!, controls[i % 20]![0]![1]!, DT);
-    const analyticalMs = (performance.now() - t0) / aRuns;
+    const analyticalCost = (performance.now() - t0) / 1000 / aRuns;
     const learned = LearnedCoarseModel.load(scene, modelDir);
     const us = controls.map((c) => c[0]!);
     learned.stepBatch(x0s, us, DT);
     t0 = performance.now();
     const singleRuns = 200;
     for (let i = 0; i < singleRuns; i++) learned.step(x0s[i % 20]!, us[i % 20]![0]!, us[i % 20]![1]!, DT);
-    const singleMs = (performance.now() - t0) / singleRuns;
+    const singleCost = (performance.now() - t0) / 1000 / singleRuns;
     t0 = performance.now();
     const batchRuns = 50;
     for (let i = 0; i < batchRuns; i++) learned.stepBatch(x0s, us, DT);
-    const batchMs = (performance.now() - t0) / batchRuns / x0s.length;
+    const batchCost = (performance.now() - t0) / 1000 / batchRuns / x0s.length;
     learned.dispose();
     rows.push(
-      { sliders: n, model: 'fine (MuJoCo, 1000 steps of 1 ms)', 'ms per state': fineMs, 'fine / this': 1 },
+      {
+        sliders: n,
+        model: 'fine (MuJoCo, 1000 steps of 1 ms)',
+        'ms per state': fineCost * 1000,
+        'fine / this': 1,
+      },
       {
         sliders: n,
         model: 'learned, one state per call',
-        'ms per state': singleMs,
-        'fine / this': fineMs / singleMs,
+        'ms per state': singleCost * 1000,
+        'fine / this': fineCost / singleCost,
       },
       {
         sliders: n,
         model: 'learned, 20 rollouts per call',
-        'ms per state': batchMs,
-        'fine / this': fineMs / batchMs,
+        'ms per state': batchCost * 1000,
+        'fine / this': fineCost / batchCost,
       },
-      { sliders: n, model: 'analytical', 'ms per state': analyticalMs, 'fine / this': fineMs / analyticalMs },
+      {
+        sliders: n,
+        model: 'analytical',
+        'ms per state': analyticalCost * 1000,
+        'fine / this': fineCost / analyticalCost,
+      },
     );
   }
   printTable('Cost of one 1 s coarse step relative to one fine step (in this process, one core)', rows);

@@ -41,7 +41,7 @@ export async function run(args: string[]): Promise<void> {
     const recorded = await measure(seconds, recorder);
     const f0 = performance.now();
     const summary = await recorder.close();
-    const finalizeS = (performance.now() - f0) / 1000;
+    const finalizeTime = (performance.now() - f0) / 1000;
     const bytes = statSync(recorder.file).size;
 
     // The synchronous part the control loop itself pays: one robot-state record() call.
@@ -81,7 +81,7 @@ export async function run(args: string[]): Promise<void> {
       'recorder overhead, % of a core (goal <= 2)': overheadPct,
       'record() call, us': perCallUs,
       'log size, MB per minute': (bytes / 1e6 / summary.duration) * 60,
-      'finalize (index) time, s': finalizeS,
+      'finalize (index) time, s': finalizeTime,
       'messages per second': messages / summary.duration,
     };
     printTable(

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { VirtualNatNetServer, type TablePose } from '../src-main/virtual-lab/natnet-server';
 import { identityCalibration } from '../src-main/calibration/mocap-table';
 import { NatNetClient } from '../src-main/mocap/client';
-import { nowNs } from '../src-main/mocap/clock';
+import { monotonicNanoseconds } from '../src-main/common/clock';
 import { emptyFrame, type FrameOfData } from '../src-main/mocap/messages/frame';
 import { decodePacket, encodePacket } from '../src-main/mocap/packet';
 import { toPlanarPoses, type MocapBinding, type PlanarPoses } from '../src-main/mocap/scene-binding';
@@ -99,7 +99,7 @@ async function latency(multicast: boolean, version: NatNetVersion, seconds: numb
     if (snapshot.rigidBodies.some((b) => b.name === undefined)) return;
     state = toPlanarPoses(snapshot, binding, calibration, { previous: state });
     const at = sent.get(frame.frameNumber);
-    if (at !== undefined && state.ok) samples.push(Number(nowNs() - at) / 1e6);
+    if (at !== undefined && state.ok) samples.push(Number(monotonicNanoseconds() - at) / 1e6);
     sent.delete(frame.frameNumber);
   });
   await client.connect();

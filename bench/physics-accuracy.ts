@@ -36,7 +36,7 @@ export const ACCURACY_SETTINGS: { integrator: Integrator; timestep: number }[] =
   { integrator: 'implicitfast', timestep: 0.005 },
 ];
 
-const PUSH_SECONDS = 4;
+const PUSH_DURATION = 4;
 
 function pushScene(): Scene {
   return { ...loadSceneFile('resources/scenes/isrr-obstacle.json'), obstacles: [] };
@@ -73,10 +73,10 @@ async function finalStates(
     const t0 = performance.now();
     const states = pushes.map((p) => {
       let x = p.x0;
-      for (let t = 0; t < PUSH_SECONDS; t++) x = fine.step(x, p.u, 1);
+      for (let t = 0; t < PUSH_DURATION; t++) x = fine.step(x, p.u, 1);
       return x;
     });
-    return { states, msPerSimSecond: (performance.now() - t0) / (pushes.length * PUSH_SECONDS) };
+    return { states, msPerSimSecond: (performance.now() - t0) / (pushes.length * PUSH_DURATION) };
   } finally {
     fine.dispose();
   }
@@ -177,7 +177,8 @@ export async function replayAccuracyRows(
   settings: readonly FineModelSettings[],
 ): Promise<Row[]> {
   const run = async (s: FineModelSettings) => {
-    let cpuMs = 0;
+    /** CPU time, s. */
+    let cpu = 0;
     let seconds = 0;
     let steps = 0;
     let solverIterations = 0;
@@ -204,7 +205,7 @@ export async function replayAccuracyRows(
         }
         // CPU time, not wall time: the comparison should not depend on what else the machine runs.
         const c = process.cpuUsage(c0);
-        cpuMs += (c.user + c.system) / 1000;
+        cpu += (c.user + c.system) / 1e6;
         steps += predict.work.steps - w0.steps;
         solverIterations += predict.work.solverIterations - w0.solverIterations;
       } finally {
@@ -212,7 +213,7 @@ export async function replayAccuracyRows(
         fine.dispose();
       }
     }
-    return { states, msPerSimSecond: cpuMs / seconds, iterationsPerStep: solverIterations / steps };
+    return { states, msPerSimSecond: (cpu * 1000) / seconds, iterationsPerStep: solverIterations / steps };
   };
   const layouts = groups.flatMap((g) => g.replays.map(() => layoutForScene(g.scene)));
   const reference = await run({ integrator: 'RK4', timestep: 0.001 });

@@ -248,14 +248,14 @@ export async function run(args: string[]): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'physics-lab-logs-'));
 
   // Wall time of each stage (s), as data beside the results.
-  const stageSeconds: Record<string, number> = {};
+  const stages: Record<string, number> = {};
   const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
     const t0 = performance.now();
     try {
       return await work();
     } finally {
-      stageSeconds[name] = (performance.now() - t0) / 1000;
-      process.stderr.write(`${name}: ${stageSeconds[name]!.toFixed(0)} s\n`);
+      stages[name] = (performance.now() - t0) / 1000;
+      process.stderr.write(`${name}: ${stages[name]!.toFixed(0)} s\n`);
     }
   };
   const differingProbes = await timed('probing the differing world', () =>
@@ -299,7 +299,7 @@ export async function run(args: string[]): Promise<void> {
       fitEntry('matching', matching, truthOf(MATCHING_WORLD)),
     ],
     taskRuns: runs,
-    stageSeconds,
+    stages,
   };
   const file = writeResult('physics-lab', result);
   process.stdout.write(

@@ -153,7 +153,7 @@ class CountingPool extends FinePool {
   jobs = 0;
   mujocoSteps = 0;
   /** Worker time of the fine jobs so far (s). */
-  jobSeconds = 0;
+  jobTime = 0;
   private readonly timesteps = new Map<string, number>();
 
   override registerScene(scene: Scene): string {
@@ -168,24 +168,24 @@ class CountingPool extends FinePool {
     this.mujocoSteps += input.controls.length * stepCount(input.dt, h);
     if (input.noise && input.noise.rest > 0) this.mujocoSteps += stepCount(input.noise.rest, h);
     const r = await super.run(input, signal);
-    this.jobSeconds += r.seconds;
+    this.jobTime += r.seconds;
     return r;
   }
 
   reset(): void {
-    this.restore({ jobs: 0, mujocoSteps: 0, jobSeconds: 0 });
+    this.restore({ jobs: 0, mujocoSteps: 0, jobTime: 0 });
   }
 
-  counts(): { jobs: number; mujocoSteps: number; jobSeconds: number } {
-    return { jobs: this.jobs, mujocoSteps: this.mujocoSteps, jobSeconds: this.jobSeconds };
+  counts(): { jobs: number; mujocoSteps: number; jobTime: number } {
+    return { jobs: this.jobs, mujocoSteps: this.mujocoSteps, jobTime: this.jobTime };
   }
 
-  restore(c: { jobs: number; mujocoSteps: number; jobSeconds: number }): void {
-    ({ jobs: this.jobs, mujocoSteps: this.mujocoSteps, jobSeconds: this.jobSeconds } = c);
+  restore(c: { jobs: number; mujocoSteps: number; jobTime: number }): void {
+    ({ jobs: this.jobs, mujocoSteps: this.mujocoSteps, jobTime: this.jobTime } = c);
   }
 
   /** CPU seconds the live workers have used (Linux /proc; null elsewhere). */
-  workerCpuSeconds(): number | null {
+  workerCpuTime(): number | null {
     let total = 0;
     for (const pid of this.pids()) {
       const stat = `/proc/${pid}/stat`;
@@ -282,7 +282,7 @@ export async function run(args: string[]): Promise<void> {
             const counted = pool.counts();
             await pool.warm();
             pool.restore(counted);
-            const workerCpu0 = pool.workerCpuSeconds();
+            const workerCpu0 = pool.workerCpuTime();
             const fine = fines[i]!;
             for (let s = 0; s < seg.along.length; s++) {
               const t0 = performance.now();
@@ -304,7 +304,7 @@ export async function run(args: string[]): Promise<void> {
               errMm.push(d.translation * 1000);
               errDeg.push((d.rotation * 180) / Math.PI);
             }
-            const workerCpu1 = pool.workerCpuSeconds();
+            const workerCpu1 = pool.workerCpuTime();
             workerCpu =
               workerCpu === null || workerCpu0 === null || workerCpu1 === null
                 ? null
@@ -312,8 +312,8 @@ export async function run(args: string[]): Promise<void> {
             if (spec === 'auto') label = `auto (${predictionModelSpec(parts.model)})`;
             parts.dispose();
           }
-          const mainS = mainCpuUs / 1e6 / stepCountAll;
-          const workerS = workerCpu === null ? null : workerCpu / stepCountAll;
+          const mainPerStep = mainCpuUs / 1e6 / stepCountAll;
+          const workerPerStep = workerCpu === null ? null : workerCpu / stepCountAll;
           const m = meanCi95(times);
           rows.push({
             model: label,
@@ -333,11 +333,12 @@ export async function run(args: string[]): Promise<void> {
             objects: scene.sliders.length,
             'fine jobs/step': pool.jobs / stepCountAll,
             'MuJoCo steps/step': pool.mujocoSteps / stepCountAll,
-            'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobSeconds * 1e6) / pool.mujocoSteps : 0,
-            'job s/step': pool.jobSeconds / stepCountAll,
-            'worker CPU s/step': workerS ?? '',
-            'planner CPU s/step': mainS,
-            'idle-machine s/step': workerS === null ? '' : idleEstimate(workerS, mainS, workers),
+            'us/MuJoCo step': pool.mujocoSteps > 0 ? (pool.jobTime * 1e6) / pool.mujocoSteps : 0,
+            'job s/step': pool.jobTime / stepCountAll,
+            'worker CPU s/step': workerPerStep ?? '',
+            'planner CPU s/step': mainPerStep,
+            'idle-machine s/step':
+              workerPerStep === null ? '' : idleEstimate(workerPerStep, mainPerStep, workers),
           });
         }
       } finally {

@@ -12,6 +12,7 @@ import { VirtualUr } from '../src-main/virtual-lab/virtual-ur';
 import { CommandCode, INPUT_NAMES } from '../src-main/robot/registers';
 import { Ur5Connection } from '../src-main/robot/ur5-connection';
 import { printTable, writeResult, type Row } from './report';
+import { monotonicSeconds } from '../src-main/common/clock';
 import { quantileOfSorted } from '../src-main/common/quantile';
 
 const EPHEMERAL = { rtde: 0, dashboard: 0, secondary: 0, realtime: 0 };
@@ -40,7 +41,7 @@ async function withLab<T>(
     scriptPort: ur.ports.secondary,
   });
   try {
-    await c.waitForState((s) => s.program.state === 'ARMED', 3000);
+    await c.waitForState((s) => s.program.state === 'ARMED', 3);
     return await body(ur, c);
   } finally {
     await c.disconnect();
@@ -108,9 +109,9 @@ async function abortLatency(aborts: number): Promise<{ row: Row; samples: number
         };
         ur.rtde.on('input', onInput);
       });
-      const t0 = performance.now();
+      const t0 = monotonicSeconds();
       c.stop(1.5);
-      samples.push((await arrived) - t0);
+      samples.push(((await arrived) - t0) * 1000);
       await sleep(10);
     }
     const s = summary(samples);
@@ -135,5 +136,10 @@ export async function run(args: string[]): Promise<void> {
   );
   const abort = await abortLatency(aborts);
   printTable('Abort latency: stop() -> stop command decoded by the controller', [abort.row]);
-  writeResult('robot', { seconds, loops, abort: abort.row, abortSamplesMs: abort.samples });
+  writeResult('robot', {
+    seconds,
+    loops,
+    abort: abort.row,
+    abortSamples: abort.samples.map((ms) => ms / 1000),
+  });
 }

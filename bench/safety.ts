@@ -18,6 +18,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../src-main/common/clock';
+import { every } from '../src-main/common/timers';
 import { parseArgs } from 'node:util';
 import { describePriority } from '../src-main/common/thread-priority';
 import { latenessStats } from '../src-main/lab-link/safety-thread/core';
@@ -26,7 +28,8 @@ import type { SafetyStats, SafetyThread } from '../src-main/lab-link/safety-thre
 import type { LabLink } from '../src-main/lab-link/lab-link';
 import { betweenRuns, consoleOnVirtualLab, dryRunToEnd } from './console-dry-runs';
 import { printTable, writeResult } from './report';
-const TICK_MS = 5;
+/** The supervisor's tick period, s (lab-link.ts). */
+const TICK = 0.005;
 
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -57,12 +60,13 @@ export async function run(args: string[]): Promise<void> {
     }
     // Both figures count from here, once the load runs.
     await link.safety.tickStats(true);
-    let last = performance.now();
-    probe = setInterval(() => {
-      const now = performance.now();
-      mainLateness.push(Math.max(0, now - last - TICK_MS));
+    let last = monotonicSeconds();
+    probe = every(TICK, () => {
+      const now = monotonicSeconds();
+      // Lateness in ms, as the thread's.
+      mainLateness.push(Math.max(0, now - last - TICK) * 1000);
       last = now;
-    }, TICK_MS);
+    });
 
     const end = performance.now() + seconds * 1000;
     while (performance.now() < end) {
@@ -98,7 +102,7 @@ export async function run(args: string[]): Promise<void> {
       { where: 'main thread (probe)', ...figures(main) },
     ];
     printTable(
-      `Supervisor tick lateness, ms (${TICK_MS} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes; safety thread at ${threadPriority ? describePriority(threadPriority) : 'unknown priority'})`,
+      `Supervisor tick lateness, ms (${TICK * 1000} ms period; ${runs.length} dry runs in ${seconds} s, planner on every core, ${hogCount} CPU-bound processes; safety thread at ${threadPriority ? describePriority(threadPriority) : 'unknown priority'})`,
       rows,
     );
     // A staleness stop with frames arriving every few ms would be the thread's fault; with gaps
@@ -112,7 +116,7 @@ export async function run(args: string[]): Promise<void> {
       },
     ]);
     writeResult('safety', {
-      tickMs: TICK_MS,
+      tick: TICK,
       seconds,
       hogs: hogCount,
       scene: values.scene,

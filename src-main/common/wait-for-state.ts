@@ -3,6 +3,7 @@
  * robot link (robot/ur5-connection.ts) and its mirror on the main thread (lab-link/safety-thread/
  * mirrors.ts) both answer "resolve once the robot is in such a state" this way.
  */
+import { after } from './timers';
 
 /** A source of states: the latest one kept, each new one emitted as `state`. */
 export interface StateEmitter<S> {
@@ -13,12 +14,12 @@ export interface StateEmitter<S> {
 
 /**
  * Resolves with the first state (the latest included) that satisfies `predicate`; rejects after
- * `timeoutMs` naming `what` was awaited.
+ * `timeout` s naming `what` was awaited.
  */
 export function waitForState<S>(
   source: StateEmitter<S>,
   predicate: (s: S) => boolean,
-  timeoutMs: number,
+  timeout: number,
   what = 'state',
 ): Promise<S> {
   const latest = source.latest;
@@ -30,10 +31,10 @@ export function waitForState<S>(
       source.off('state', onState);
       resolve(s);
     };
-    const timer = setTimeout(() => {
+    const timer = after(timeout, () => {
       source.off('state', onState);
-      reject(new Error(`${what} not reached within ${timeoutMs} ms`));
-    }, timeoutMs);
+      reject(new Error(`${what} not reached within ${timeout} s`));
+    });
     source.on('state', onState);
   });
 }

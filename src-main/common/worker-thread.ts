@@ -47,8 +47,8 @@ export interface StartOptions<M, R> {
   schema: z.ZodType<M>;
   /** The first message to the worker (what it should start doing). */
   start: unknown;
-  /** Longest wait for the start's answer, ms. */
-  timeoutMs: number;
+  /** Longest wait for the start's answer, s. */
+  timeout: number;
   /** The start's answer (R), its failure (an Error), or neither (undefined: kept for the owner). */
   settle(m: M): R | Error | undefined;
   /** The errors of a start that did not come about, in the owner's words. */
@@ -108,7 +108,7 @@ export class WorkerThread<M> {
         if (err) reject(err);
         else resolve(r as R);
       };
-      const timer = setTimeout(() => done(new Error(o.errors.timeout)), o.timeoutMs);
+      const timer = setTimeout(() => done(new Error(o.errors.timeout)), o.timeout * 1000);
       thread.listen({
         message: (m) => {
           const settled = o.settle(m);
@@ -153,11 +153,11 @@ export class WorkerThread<M> {
     return this.worker.terminate();
   }
 
-  /** Asks the worker to end (`request`); ends it after `graceMs` when it has not. */
-  async end(request: unknown, graceMs: number): Promise<void> {
+  /** Asks the worker to end (`request`); ends it after `grace` s when it has not. */
+  async end(request: unknown, grace: number): Promise<void> {
     if (this.hasEnded) return;
     this.post(request);
-    const timer = setTimeout(() => void this.worker.terminate(), graceMs);
+    const timer = setTimeout(() => void this.worker.terminate(), grace * 1000);
     await this.exited;
     clearTimeout(timer);
   }

@@ -5,7 +5,7 @@
  * the pusher point the UR5 reports (actual_TCP_pose carried through the pusher offset). Each
  * refuses, with the reason, when its source is untracked, stale or silent.
  */
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import { mulVec, quatNormalize, rotationFromVector, type Quat, type Vec3 } from '../common/rotation';
 import { bodyPointInMocap } from '../calibration/mocap-table';
 import type { LabLink } from '../lab-link/lab-link';
@@ -16,7 +16,7 @@ export class CaptureRefused extends Error {
 
 export interface MocapCaptureOptions {
   /** How long to average over (s). */
-  durationS?: number;
+  duration?: number;
   /** Fewer frames than this in the window means the stream is stalling. */
   minFrames?: number;
   /** Largest distance of any frame's position from the mean (m): more means the marker moved. */
@@ -58,14 +58,14 @@ export function captureBodyPose(
   what: string,
   options: MocapCaptureOptions = {},
 ): Promise<BodyCapture> {
-  const durationS = options.durationS ?? 0.5;
+  const duration = options.duration ?? 0.5;
   const minFrames = options.minFrames ?? 5;
   const maxSpread = options.maxSpread ?? 0.002;
   const poses = link.poses();
   if (!poses) return Promise.reject(new CaptureRefused('no motion-capture frame received yet'));
   const now = what === 'pusher' ? poses.pusher : poses.sliders.find((b) => b.id === what);
   if (now && now.status !== 'ok') {
-    const age = Number.isFinite(now.ageS) ? `, last seen ${(now.ageS * 1000).toFixed(0)} ms ago` : '';
+    const age = Number.isFinite(now.age) ? `, last seen ${(now.age * 1000).toFixed(0)} ms ago` : '';
     return Promise.reject(new CaptureRefused(`${what} rigid body "${body}" is ${now.status}${age}`));
   }
   return new Promise((resolve, reject) => {
@@ -79,7 +79,7 @@ export function captureBodyPose(
     });
     setTimeout(() => {
       off();
-      const window = `${(durationS * 1000).toFixed(0)} ms`;
+      const window = `${(duration * 1000).toFixed(0)} ms`;
       if (lost > 0)
         return reject(new CaptureRefused(`${what} rigid body "${body}" was untracked in ${lost} frame(s)`));
       if (seen.length < minFrames)
@@ -103,7 +103,7 @@ export function captureBodyPose(
         q.forEach((v, k) => (sum[k] = sum[k]! + sign * v));
       }
       resolve({ position: mean, orientation: quatNormalize(sum as Quat) });
-    }, durationS * 1000);
+    }, duration * 1000);
   });
 }
 

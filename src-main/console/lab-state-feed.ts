@@ -23,7 +23,7 @@ export interface LabStateFeedOptions {
 /** A change smaller than this (m, rad) is measurement noise: not sent again. */
 const STILL = 1e-4;
 /** The same reading is sent again after this long (s), for a view that opened meanwhile. */
-const REFRESH_S = 1;
+const REFRESH_PERIOD = 1;
 
 export class LabStateFeed {
   private readonly timer: NodeJS.Timeout;
@@ -32,7 +32,7 @@ export class LabStateFeed {
 
   constructor(private readonly o: LabStateFeedOptions) {
     const rate = o.rateHz ?? 15;
-    this.refreshTicks = Math.max(1, Math.round(rate * REFRESH_S));
+    this.refreshTicks = Math.max(1, Math.round(rate * REFRESH_PERIOD));
     this.timer = setInterval(() => this.tick(), 1000 / rate);
     this.timer.unref();
   }

@@ -7,7 +7,7 @@
  * afterwards: the next run arms after its own pre-flight checks.
  */
 import type { CommandResult } from '#contract/console-api';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import {
   NOT_CONFIRMED,
   recoverRobotFromProtectiveStop,
@@ -70,8 +70,7 @@ export class RobotRecovery {
       // Judge the safety mode on a state that arrived after the request, never on an old one.
       const asked = monotonicSeconds();
       const state = await robot
-        // The robot client's timers take ms.
-        .waitForState((s) => s.receivedAt >= asked, FRESH_STATE * 1000)
+        .waitForState((s) => s.receivedAt >= asked, FRESH_STATE)
         .catch(() => {
           throw new Error(`no robot state within ${FRESH_STATE} s: cannot tell whether it is stopped`);
         });

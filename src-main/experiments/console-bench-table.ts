@@ -8,7 +8,8 @@ import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } fro
 
 const consoleBenchSchema = z.object({
   machine: benchMachineSchema,
-  targetMs: z.number(),
+  /** s */
+  target: z.number(),
   rows: z
     .array(
       z
@@ -32,12 +33,14 @@ export function consoleBenchTable(root: string): string {
   return [
     `From \`run.abort\` reaching the core to the stop, over dry runs on the virtual lab (${provenanceText('console', r.machine)}):`,
     '',
-    `| stage | aborts | p50 | p90 | max | within ${r.targetMs} ms |`,
+    `| stage | aborts | p50 | p90 | max | within ${Math.round(r.target * 1000)} ms |`,
     '| --- | --- | --- | --- | --- | --- |',
     ...r.rows.map((s) => {
       const within = z
         .string()
-        .parse(s[`within ${r.targetMs} ms`], { error: () => `${s.stage}: no "within ${r.targetMs} ms"` });
+        .parse(s[`within ${Math.round(r.target * 1000)} ms`], {
+          error: () => `${s.stage}: no "within ${Math.round(r.target * 1000)} ms"`,
+        });
       return `| ${s.stage} | ${s.aborts} | ${fixed(s['p50 ms'], 2)} ms | ${fixed(s['p90 ms'], 2)} ms | ${fixed(s['max ms'], 2)} ms | ${within} |`;
     }),
   ].join('\n');

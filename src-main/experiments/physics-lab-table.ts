@@ -56,7 +56,8 @@ export const physicsLabResultSchema = z.object({
     }),
   ),
   taskRuns: z.array(z.object({ condition: z.string(), runs: z.array(taskRunSchema) })),
-  stageSeconds: z.record(z.string(), z.number()),
+  /** s each stage took, by name. */
+  stages: z.record(z.string(), z.number()),
 });
 export type PhysicsLabResult = z.infer<typeof physicsLabResultSchema>;
 type Estimate = z.infer<typeof estimateSchema>;
@@ -188,7 +189,7 @@ export function physicsLabText(r: PhysicsLabResult): string {
         `${p.runs} on the ${world} world${p.rerun > 0 ? ` (${p.rerun} run again after a stop)` : ''}`,
     )
     .join(', ');
-  const stages = Object.entries(r.stageSeconds)
+  const stages = Object.entries(r.stages)
     .map(([stage, s]) => `${stage} ${(s / 60).toFixed(1)} min`)
     .join(', ');
   const warnings = r.fits.flatMap((f) => f.warnings.map((w) => `- ${f.world}: ${w}`));

@@ -8,7 +8,8 @@ import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } fro
 
 const safetyBenchSchema = z.object({
   machine: benchMachineSchema,
-  tickMs: z.number(),
+  /** s */
+  tick: z.number(),
   seconds: z.number(),
   hogs: z.number().int(),
   scene: z.string(),
@@ -38,7 +39,7 @@ export function safetyBenchTable(root: string): string {
     : 'safety thread at normal priority (raising it was refused)';
   const g = r.frameGaps;
   return [
-    `${r.seconds} s of console dry runs on \`${r.scene}\`, ${r.hogs} CPU-bound processes beside them, ${priority} (${provenanceText('safety', r.machine)}). Lateness: how much longer than its ${r.tickMs} ms period each tick waited.`,
+    `${r.seconds} s of console dry runs on \`${r.scene}\`, ${r.hogs} CPU-bound processes beside them, ${priority} (${provenanceText('safety', r.machine)}). Lateness: how much longer than its ${Math.round(r.tick * 1000)} ms period each tick waited.`,
     '',
     '| clock | ticks | lateness p50 | p99 | max | staleness stops |',
     '| --- | --- | --- | --- | --- | --- |',

@@ -50,8 +50,8 @@ import {
 import type { MocapSnapshot } from '../mocap/scene-binding';
 import { SafetyThread } from './safety-thread/safety-thread';
 
-/** Period of the supervisor's watchdog tick in the safety thread, ms. */
-const TICK_MS = 5;
+/** Period of the supervisor's watchdog tick in the safety thread, s. */
+const TICK = 0.005;
 
 /**
  * Force register of a gripper scene's finger motions (0..255 over the Robotiq's 20..235 N): about
@@ -207,7 +207,7 @@ export class LabLink {
           },
           scene,
           setup,
-          tickMs: TICK_MS,
+          tick: TICK,
         },
         onNotice,
       );

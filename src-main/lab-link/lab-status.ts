@@ -27,7 +27,7 @@ export interface LabInUse {
 }
 
 /** A pusher pose older than this (s) says the frames have stopped (the estimator's age of it). */
-const FRAMES_STOPPED_S = 1;
+const FRAMES_STOPPED_AFTER = 1;
 
 export class LabStatusSource implements ConnectionSource {
   private readonly listeners = new Set<(status: LabStatus) => void>();
@@ -128,7 +128,7 @@ export class LabStatusSource implements ConnectionSource {
 function optitrack(link: LabLink): Connection {
   const s = link.natnet.getStats();
   const latency = s.totalLatency ?? s.systemLatency ?? null;
-  const fresh = (link.poses()?.pusher.ageS ?? Infinity) < FRAMES_STOPPED_S;
+  const fresh = (link.poses()?.pusher.age ?? Infinity) < FRAMES_STOPPED_AFTER;
   const state = s.frames === 0 ? 'connecting' : fresh ? 'connected' : 'error';
   return {
     id: 'optitrack',

@@ -29,7 +29,7 @@ export interface TrainOptions {
    */
   slotShuffles: number;
   /** Stop after the epoch that crosses this wall time (s); null for no limit. */
-  maxSeconds: number | null;
+  maxDuration: number | null;
   onEpoch?: (e: EpochRecord, bestEpoch: number) => void;
 }
 
@@ -42,7 +42,7 @@ export const defaultTrainOptions: Omit<TrainOptions, 'seed'> = {
   patience: 10,
   penetrationWeight: 0.01,
   slotShuffles: 1,
-  maxSeconds: null,
+  maxDuration: null,
 };
 
 export interface EpochRecord {
@@ -231,7 +231,7 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
       stoppedBy = 'early-stopping';
       break;
     }
-    if (o.maxSeconds !== null && record.seconds >= o.maxSeconds) {
+    if (o.maxDuration !== null && record.seconds >= o.maxDuration) {
       stoppedBy = epoch === o.epochs ? 'epochs' : 'time';
       break;
     }

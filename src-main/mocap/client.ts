@@ -24,7 +24,7 @@
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
-import { nowNs, nowSeconds } from './clock';
+import { monotonicNanoseconds, monotonicSeconds } from '../common/clock';
 import { ClockSync } from './clock-sync';
 import { DEFAULT_COMMAND_PORT, DEFAULT_MULTICAST_GROUP, MessageId } from './message-ids';
 import type { FrameOfData } from './messages/frame';
@@ -44,6 +44,7 @@ import {
 } from './version';
 import { bodiesFingerprint } from './frame-order';
 import type { SpoofSign } from './spoof-signs';
+import { after, every } from '../common/timers';
 
 export interface NatNetClientOptions {
   /** Motive's address (the command port is asked for SERVERINFO there). */
@@ -58,15 +59,17 @@ export interface NatNetClientOptions {
   clientName?: string;
   /** NatNet version the client announces in CONNECT (a unicast stream comes in it). */
   natNetVersion?: NatNetVersion;
-  keepAliveMs?: number;
-  echoIntervalMs?: number;
-  /** CONNECT is repeated at this interval until SERVERINFO arrives. */
-  connectRetryMs?: number;
+  /** Period of KEEPALIVE to a unicast server, s. */
+  keepAlive?: number;
+  /** Period of ECHOREQUEST (the clock offset to the server), s. */
+  echoInterval?: number;
+  /** CONNECT is repeated at this interval until SERVERINFO arrives, s. */
+  connectRetry?: number;
   /**
    * After this long without a frame, CONNECT is sent again: a restarted Motive has forgotten its
-   * unicast clients (while still answering echo) and answers with its new SERVERINFO.
+   * unicast clients (while still answering echo) and answers with its new SERVERINFO. In s.
    */
-  reconnectAfterMs?: number;
+  reconnectAfter?: number;
 }
 
 export interface NatNetClientEvents {
@@ -107,17 +110,17 @@ export function serverInfoProblem(info: ServerInfo): string | undefined {
 type Listeners = { [K in keyof NatNetClientEvents]: NatNetClientEvents[K][] };
 
 /** A model-definition request still unanswered after this long is sent again (s). */
-const MODELDEF_RETRY_S = 1;
+const MODELDEF_RETRY = 1;
 /** Never ask more often than this, however many frames carry the models-changed flag (s). */
-const MODELDEF_MIN_SPACING_S = 0.1;
+const MODELDEF_MIN_SPACING = 0.1;
 /**
  * An answer (SERVERINFO to CONNECT, MODELDEF to its request) is expected at most this long after
  * the latest question (s): later, what is still unanswered is taken as lost, and an answer that
  * comes is one nobody asked for.
  */
-const ANSWER_WITHIN_S = 3;
+const ANSWER_WITHIN = 3;
 
-/** Questions sent and not yet answered, forgotten ANSWER_WITHIN_S after the latest. */
+/** Questions sent and not yet answered, forgotten ANSWER_WITHIN after the latest. */
 class Outstanding {
   private count = 0;
   private lastAt = -Infinity;
@@ -133,7 +136,7 @@ class Outstanding {
    * repeat it.
    */
   answered(at: number): boolean {
-    const waiting = this.count > 0 && at - this.lastAt <= ANSWER_WITHIN_S;
+    const waiting = this.count > 0 && at - this.lastAt <= ANSWER_WITHIN;
     this.count = 0;
     return waiting;
   }
@@ -186,10 +189,10 @@ export class NatNetClient {
       localAddress: '0.0.0.0',
       clientName: 'Parapush',
       natNetVersion: ANNOUNCED_VERSION,
-      keepAliveMs: 1000,
-      echoIntervalMs: 1000,
-      connectRetryMs: 1000,
-      reconnectAfterMs: 2000,
+      keepAlive: 1,
+      echoInterval: 1,
+      connectRetry: 1,
+      reconnectAfter: 2,
       ...options,
     };
   }
@@ -237,8 +240,8 @@ export class NatNetClient {
     return this.clock.offset;
   }
 
-  /** Opens the sockets and resolves with SERVERINFO (rejects after timeoutMs). */
-  async connect(timeoutMs = 5000): Promise<ServerInfo> {
+  /** Opens the sockets and resolves with SERVERINFO (rejects after `timeout` s). */
+  async connect(timeout = 5): Promise<ServerInfo> {
     if (this.command) throw new Error('already connected');
     this.serverIp = await resolveIPv4(this.opts.serverAddress);
     this.localIp =
@@ -260,19 +263,18 @@ export class NatNetClient {
       this.connectedWaiters.push({ resolve, reject }),
     );
     this.sendConnect();
-    const retry = setInterval(() => {
+    const retry = every(this.opts.connectRetry, () => {
       if (!this.serverInfo) this.sendConnect();
-    }, this.opts.connectRetryMs);
+    });
     this.timers.push(retry);
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(noAnswerProblem(`${this.opts.serverAddress}:${this.opts.commandPort}`))),
-        timeoutMs,
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = after(timeout, () =>
+        reject(new Error(noAnswerProblem(`${this.opts.serverAddress}:${this.opts.commandPort}`))),
       );
     });
     try {
-      const info = await Promise.race([connected, timeout]);
+      const info = await Promise.race([connected, timedOut]);
       this.startTimers();
       return info;
     } catch (err) {
@@ -297,13 +299,13 @@ export class NatNetClient {
   }
 
   /** Sends a REQUEST and resolves with the RESPONSE bytes (requests are answered in order). */
-  request(command: string, timeoutMs = 2000): Promise<Uint8Array> {
+  request(command: string, timeout = 2): Promise<Uint8Array> {
     const run = (): Promise<Uint8Array> =>
       new Promise<Uint8Array>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.pendingResponse = undefined;
           reject(new Error(`no response to "${command}"`));
-        }, timeoutMs);
+        }, timeout * 1000);
         this.pendingResponse = {
           resolve: (b) => (clearTimeout(timer), resolve(b)),
           reject: (e) => (clearTimeout(timer), reject(e)),
@@ -316,7 +318,7 @@ export class NatNetClient {
   }
 
   requestModelDefinitions(): void {
-    this.lastModelDefRequest = nowSeconds();
+    this.lastModelDefRequest = monotonicSeconds();
     this.modelDefsAsked.asked(this.lastModelDefRequest);
     this.send({ kind: 'requestModelDef' });
   }
@@ -326,7 +328,7 @@ export class NatNetClient {
   }
 
   private sendConnect(): void {
-    this.connectsSent.asked(nowSeconds());
+    this.connectsSent.asked(monotonicSeconds());
     this.send({
       kind: 'connect',
       name: this.opts.clientName,
@@ -337,28 +339,25 @@ export class NatNetClient {
   }
 
   private sendEcho(): void {
-    const t = nowNs();
+    const t = monotonicNanoseconds();
     this.echoSent.set(t, Number(t) / 1e9);
     if (this.echoSent.size > 64) this.echoSent.delete(this.echoSent.keys().next().value!);
     this.send({ kind: 'echoRequest', clientTime: t });
   }
 
   private startTimers(): void {
-    this.lastFrameAt = nowSeconds();
+    this.lastFrameAt = monotonicSeconds();
     this.sendEcho();
-    this.timers.push(setInterval(() => this.sendEcho(), this.opts.echoIntervalMs));
+    this.timers.push(every(this.opts.echoInterval, () => this.sendEcho()));
     this.timers.push(
-      setInterval(() => {
+      every(this.opts.keepAlive, () => {
         if (this.serverInfo && !this.serverInfo.multicast) this.send({ kind: 'keepAlive' });
-      }, this.opts.keepAliveMs),
+      }),
     );
     this.timers.push(
-      setInterval(
-        () => {
-          if (nowSeconds() - this.lastFrameAt > this.opts.reconnectAfterMs / 1000) this.sendConnect();
-        },
-        Math.max(10, this.opts.reconnectAfterMs / 2),
-      ),
+      every(Math.max(0.01, this.opts.reconnectAfter / 2), () => {
+        if (monotonicSeconds() - this.lastFrameAt > this.opts.reconnectAfter) this.sendConnect();
+      }),
     );
   }
 
@@ -466,7 +465,7 @@ export class NatNetClient {
   }
 
   private handle(packet: Buffer, from: dgram.RemoteInfo, socket: 'command' | 'data'): void {
-    const arrivedAt = nowSeconds();
+    const arrivedAt = monotonicSeconds();
     if (!this.fromServer(from, socket, arrivedAt)) return;
     const bytes = new Uint8Array(packet.buffer, packet.byteOffset, packet.byteLength);
     // A stream in a bitstream we cannot read was named once (linkError); its frames are not errors.
@@ -549,7 +548,7 @@ export class NatNetClient {
     const previous = this.serverInfo;
     this.serverInfo = info;
     // The answer to a reconnect after silence: a restarted Motive may stream from a new socket.
-    if (at - this.lastFrameAt > this.opts.reconnectAfterMs / 1000) this.dataSourcePort = undefined;
+    if (at - this.lastFrameAt > this.opts.reconnectAfter) this.dataSourcePort = undefined;
     const changed =
       !previous ||
       formatVersion(previous.natNetVersion) !== formatVersion(info.natNetVersion) ||
@@ -588,8 +587,8 @@ export class NatNetClient {
     const sinceLast = arrivedAt - this.lastModelDefRequest;
     if (
       (unknown || (frame.params & 0x02) !== 0) &&
-      sinceLast > MODELDEF_MIN_SPACING_S &&
-      (!this.modelDefsAsked.waiting || sinceLast > MODELDEF_RETRY_S)
+      sinceLast > MODELDEF_MIN_SPACING &&
+      (!this.modelDefsAsked.waiting || sinceLast > MODELDEF_RETRY)
     ) {
       this.requestModelDefinitions();
     }

@@ -89,7 +89,7 @@ export interface BodyEstimate {
   poseTime: number | null;
   /** Tracked (present with the tracking-valid bit) in the latest frame. */
   tracked: boolean;
-  ageS: number;
+  age: number;
   /** Older than the limit (or never seen). */
   stale: boolean;
   status: BodyStatus;
@@ -102,7 +102,7 @@ export interface PlanarPoses {
   /** Every bound body is tracked and fresh. */
   ok: boolean;
   /**
-   * The latest sign that the stream may be spoofed, when it was seen within SUSPECT_HOLD_S
+   * The latest sign that the stream may be spoofed, when it was seen within SUSPECT_HOLD
    * (spoof-signs.ts): no run arms on such a stream, and a run stops on it. Set by the state
    * estimator, which judges the stream; absent otherwise.
    */
@@ -113,19 +113,19 @@ export interface PlanarPoseOptions {
   /** Local time (s) to judge staleness at; defaults to the snapshot's arrival. */
   now?: number;
   /** Poses older than this are stale (s). */
-  maxAgeS?: number;
+  maxAge?: number;
   /** The previous result, whose last good poses are carried while a body is untracked. */
   previous?: PlanarPoses;
 }
 
-export const DEFAULT_MAX_POSE_AGE_S = 0.1;
+export const DEFAULT_MAX_POSE_AGE = 0.1;
 
 function estimate(
   name: string | undefined,
   snapshot: MocapSnapshot,
   calibration: Calibration,
   now: number,
-  maxAgeS: number,
+  maxAge: number,
   previous: BodyEstimate | undefined,
   frameAdvanced: boolean,
 ): BodyEstimate {
@@ -138,7 +138,7 @@ function estimate(
       z: null,
       poseTime: null,
       tracked: false,
-      ageS: Infinity,
+      age: Infinity,
       stale: true,
       status: 'unbound',
     };
@@ -168,8 +168,8 @@ function estimate(
     poseTime = snapshot.receivedAt;
     raw = { position: rb.position, orientation: rb.orientation };
   }
-  const ageS = poseTime === null ? Infinity : Math.max(0, now - poseTime);
-  const stale = !(ageS <= maxAgeS);
+  const age = poseTime === null ? Infinity : Math.max(0, now - poseTime);
+  const stale = !(age <= maxAge);
   const status: BodyStatus = !tracked
     ? rb === undefined && pose === null
       ? 'missing'
@@ -177,7 +177,7 @@ function estimate(
     : stale
       ? 'stale'
       : 'ok';
-  return { rigidBody: name, raw, repeated, pose, z, poseTime, tracked, ageS, stale, status };
+  return { rigidBody: name, raw, repeated, pose, z, poseTime, tracked, age, stale, status };
 }
 
 function samePose(a: RawPose, b: RawPose): boolean {
@@ -194,10 +194,10 @@ export function toPlanarPoses(
   options: PlanarPoseOptions = {},
 ): PlanarPoses {
   const now = options.now ?? snapshot.receivedAt;
-  const maxAgeS = options.maxAgeS ?? DEFAULT_MAX_POSE_AGE_S;
+  const maxAge = options.maxAge ?? DEFAULT_MAX_POSE_AGE;
   const prev = options.previous;
   const advanced = prev === undefined || snapshot.frameNumber !== prev.frameNumber;
-  const pusher = estimate(binding.pusher, snapshot, calibration, now, maxAgeS, prev?.pusher, advanced);
+  const pusher = estimate(binding.pusher, snapshot, calibration, now, maxAge, prev?.pusher, advanced);
   const sliders = binding.sliders.map((s) => ({
     id: s.id,
     ...estimate(
@@ -205,7 +205,7 @@ export function toPlanarPoses(
       snapshot,
       calibration,
       now,
-      maxAgeS,
+      maxAge,
       prev?.sliders.find((p) => p.id === s.id),
       advanced,
     ),
@@ -220,14 +220,14 @@ export function toPlanarPoses(
 }
 
 /** Re-judges ages at a later time (no new frame): poses go stale when frames stop arriving. */
-export function ageTo(poses: PlanarPoses, now: number, maxAgeS = DEFAULT_MAX_POSE_AGE_S): PlanarPoses {
+export function ageTo(poses: PlanarPoses, now: number, maxAge = DEFAULT_MAX_POSE_AGE): PlanarPoses {
   const age = (b: BodyEstimate): BodyEstimate => {
     if (b.status === 'unbound') return b;
-    const ageS = b.poseTime === null ? Infinity : Math.max(0, now - b.poseTime);
-    const stale = !(ageS <= maxAgeS);
+    const age = b.poseTime === null ? Infinity : Math.max(0, now - b.poseTime);
+    const stale = !(age <= maxAge);
     const status: BodyStatus =
       b.status === 'ok' && stale ? 'stale' : b.status === 'stale' && !stale ? 'ok' : b.status;
-    return { ...b, ageS, stale, status };
+    return { ...b, age, stale, status };
   };
   const pusher = age(poses.pusher);
   const sliders = poses.sliders.map((s) => ({ ...s, ...age(s) }));

@@ -41,7 +41,7 @@ export type SpoofSign = z.infer<typeof spoofSignSchema>;
  * pre-flight check takes and than the gaps a sender that repeats its attempt needs to leave to
  * be effective; short enough that a lab that fixed the cause can go on.
  */
-export const SUSPECT_HOLD_S = 5;
+export const SUSPECT_HOLD = 5;
 
 /** The latest of two signs (either may be missing). */
 export function latestSign(a: SpoofSign | undefined, b: SpoofSign | undefined): SpoofSign | undefined {
@@ -50,7 +50,7 @@ export function latestSign(a: SpoofSign | undefined, b: SpoofSign | undefined): 
   return b.at >= a.at ? b : a;
 }
 
-/** `sign` when it was seen within SUSPECT_HOLD_S before `now`, else undefined. */
+/** `sign` when it was seen within SUSPECT_HOLD before `now`, else undefined. */
 export function recentSign(sign: SpoofSign | undefined, now: number): SpoofSign | undefined {
-  return sign && now - sign.at <= SUSPECT_HOLD_S ? sign : undefined;
+  return sign && now - sign.at <= SUSPECT_HOLD ? sign : undefined;
 }

@@ -17,7 +17,7 @@
  */
 import type { State, StateLayout } from '#contract/state';
 import type { Calibration } from '../calibration/mocap-table';
-import { nowSeconds } from './clock';
+import { monotonicSeconds } from '../common/clock';
 import { bodiesFingerprint, FrameOrder } from './frame-order';
 import { latestSign, recentSign, type SpoofSign } from './spoof-signs';
 import {
@@ -102,7 +102,7 @@ export class StateEstimator {
   private sign: SpoofSign | undefined;
 
   constructor(private readonly o: StateEstimatorOptions) {
-    this.clock = o.clock ?? nowSeconds;
+    this.clock = o.clock ?? monotonicSeconds;
   }
 
   get layout(): StateLayout {
@@ -115,7 +115,7 @@ export class StateEstimator {
    * dropped: the latest poses come back aged to its arrival, so a replayed or reordered stream
    * goes stale like a silent one, and a sender that numbers its frames ahead moves no pose. A sign
    * of a second sender (the client's, or two numberings at once, or one number with two
-   * contents) comes back on the poses as `suspect` for SUSPECT_HOLD_S.
+   * contents) comes back on the poses as `suspect` for SUSPECT_HOLD.
    */
   frame(snapshot: MocapSnapshot): PlanarPoses {
     const at = snapshot.receivedAt;

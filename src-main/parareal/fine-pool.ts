@@ -22,8 +22,8 @@ import { spawnNodeWorker, type SpawnWorker, type WorkerTransport } from './worke
 export interface FinePoolOptions {
   workers?: number;
   spawn?: SpawnWorker;
-  /** A single job running longer than this fails (ms). */
-  jobTimeoutMs?: number;
+  /** A single job running longer than this fails (s). */
+  jobTimeout?: number;
   /** A job whose worker died this many times fails instead of being retried. */
   maxAttempts?: number;
   /**
@@ -92,7 +92,7 @@ export function defaultWorkerCount(): number {
 export class FinePool {
   readonly size: number;
   private readonly spawn: SpawnWorker;
-  private readonly jobTimeoutMs: number;
+  private readonly jobTimeout: number;
   private readonly maxAttempts: number;
   private readonly workers = new Set<Worker>();
   private readonly queue: Pending[] = [];
@@ -114,7 +114,7 @@ export class FinePool {
     if (!Number.isInteger(this.size) || this.size < 1)
       throw new Error(`worker count must be >= 1, got ${this.size}`);
     this.spawn = options.spawn ?? spawnNodeWorker;
-    this.jobTimeoutMs = options.jobTimeoutMs ?? 60_000;
+    this.jobTimeout = options.jobTimeout ?? 60;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.compiledScenes = options.compiledScenes ?? 4;
     this.onWorkerReplaced = options.onWorkerReplaced;
@@ -368,7 +368,7 @@ export class FinePool {
   private timeOut(worker: Worker): void {
     // A worker runs its batch in order and answers each job as it ends: the first unanswered one ran over.
     const running = worker.inFlight.values().next().value!;
-    const reason = `fine job ${running.job.id} timed out after ${this.jobTimeoutMs} ms on worker ${worker.transport.pid}`;
+    const reason = `fine job ${running.job.id} timed out after ${this.jobTimeout} s on worker ${worker.transport.pid}`;
     const retry: Pending[] = [];
     for (const p of worker.inFlight.values()) {
       if (!p.retryTimeouts) p.reject(new FineJobError(`${reason}; the worker was replaced`));
@@ -390,7 +390,7 @@ export class FinePool {
     if (worker.inFlight.size === 0) return;
     // Jobs of a batch run one after another, so each gets the full budget from when the previous
     // one finished.
-    worker.timer = setTimeout(() => this.timeOut(worker), this.jobTimeoutMs);
+    worker.timer = setTimeout(() => this.timeOut(worker), this.jobTimeout * 1000);
   }
 
   private dispatch(): void {

@@ -32,7 +32,6 @@
  * step reports of its plan is step-record.ts's.
  */
 import { predictionError, type PredictionError } from './prediction-error';
-import { performance } from 'node:perf_hooks';
 import { type Plan, type Planner } from './planner';
 import type { State, StateLayout } from '#contract/state';
 import type { PlannerStep, RunSummary } from '#contract/planner-events';
@@ -41,6 +40,7 @@ import type { Plant } from './plant';
 import { restControl } from './control-space';
 import { stepRecord } from './step-record';
 import { wrapAngle, type Control, type Tolerance } from '#contract/state';
+import { monotonicSeconds } from '../common/clock';
 
 /**
  * 3 mm / 1.5 deg: well inside the real-world spread (8.1 mm / 4.2 deg). The spread says how far any
@@ -101,7 +101,7 @@ export interface FirstPlan {
   settled: Promise<Error | undefined>;
   /** Gives the plan up: its queued predictions leave the workers. */
   cancel: AbortController;
-  /** performance.now() when it was begun (ms). */
+  /** When it was begun, s (common/clock). */
   startedAt: number;
 }
 
@@ -118,12 +118,12 @@ export function planFirstStep(o: {
   signal?: AbortSignal;
 }): FirstPlan {
   const cancel = new AbortController();
-  const startedAt = performance.now();
+  const startedAt = monotonicSeconds();
   const signal = o.signal ? AbortSignal.any([o.signal, cancel.signal]) : cancel.signal;
   const plan = untilAborted(
     o.planner.plan({ x: o.x, step: 0, uPrev: restControl(o.geometry.layout.robotDofs), signal }),
     signal,
-  ).then((made) => ({ plan: made, planning: (performance.now() - startedAt) / 1000 }));
+  ).then((made) => ({ plan: made, planning: monotonicSeconds() - startedAt }));
   const settled = plan.then(
     () => undefined,
     (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
@@ -209,7 +209,7 @@ function fromFirstPlan(f: FirstPlan, loopStart: number): PendingPlan {
     basis: Promise.resolve(f.basis),
     plan,
     cancel: f.cancel,
-    overlap: (loopStart - f.startedAt) / 1000,
+    overlap: loopStart - f.startedAt,
     beforeLoop: true,
   };
 }
@@ -253,7 +253,7 @@ class MpcLoop {
     this.rest = restControl(this.L.robotDofs);
     this.uPrev = this.rest;
     this.states = [o.plant.observe()];
-    this.pending = o.firstPlan ? fromFirstPlan(o.firstPlan, performance.now()) : null;
+    this.pending = o.firstPlan ? fromFirstPlan(o.firstPlan, monotonicSeconds()) : null;
   }
 
   async run(): Promise<RunSummary> {
@@ -376,7 +376,7 @@ class MpcLoop {
     if (!predicted) return;
     const end = Float64Array.from(predicted);
     const cancel = new AbortController();
-    const started = performance.now();
+    const started = monotonicSeconds();
     const basis =
       plan.restTime > 0 && settle ? settle(end, plan.restTime, cancel.signal) : Promise.resolve(end);
     const step = this.controls.length + 1;
@@ -385,7 +385,7 @@ class MpcLoop {
       // The reflex acts on that state without a plan: planning for it would only hold the workers.
       if (o.reflex?.(b)) return null;
       const made = await this.planNow(b, step, u, previous, cancel.signal);
-      return { ...made, ready: (performance.now() - started) / 1000 };
+      return { ...made, ready: monotonicSeconds() - started };
     });
     // A dropped plan's failure must not become an unhandled rejection.
     basis.catch(() => undefined);
@@ -442,7 +442,7 @@ class MpcLoop {
     signal?: AbortSignal,
   ): Promise<{ plan: Plan; planning: number }> {
     const o = this.o;
-    const t0 = performance.now();
+    const t0 = monotonicSeconds();
     const signals = [o.signal, signal].filter((s): s is AbortSignal => s !== undefined);
     const both = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const plan = await untilAborted(
@@ -455,7 +455,7 @@ class MpcLoop {
       }),
       o.signal,
     );
-    return { plan, planning: (performance.now() - t0) / 1000 };
+    return { plan, planning: monotonicSeconds() - t0 };
   }
 
   /** A plan for observed state x: the pending one if its prediction held, else a fresh one. */

@@ -28,14 +28,10 @@ export function refuseUnsupportedController(version: ControllerVersion): void {
  * UnsupportedControllerError for one the console cannot drive; any other answer, or none,
  * returns (the caller's own error then stands).
  */
-export async function probeSupportedController(
-  host: string,
-  rtdePort: number,
-  timeoutMs = 2000,
-): Promise<void> {
+export async function probeSupportedController(host: string, rtdePort: number, timeout = 2): Promise<void> {
   let version: ControllerVersion;
   try {
-    const client = await RtdeClient.connect({ host, port: rtdePort, timeoutMs });
+    const client = await RtdeClient.connect({ host, port: rtdePort, timeout });
     try {
       await client.negotiateProtocol();
       version = await client.controllerVersion();
@@ -66,6 +62,6 @@ export function inputsHeld(err: unknown): boolean {
 }
 
 /** What the operator reads while the console waits for held inputs. */
-export function inputsHeldNotice(retryS: number): string {
-  return `RTDE inputs held by a previous session; retrying for up to ${retryS} s`;
+export function inputsHeldNotice(retry: number): string {
+  return `RTDE inputs held by a previous session; retrying for up to ${retry} s`;
 }

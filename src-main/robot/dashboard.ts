@@ -108,8 +108,8 @@ export class DashboardClient {
     readonly software: SoftwareVersion | undefined,
   ) {}
 
-  static async connect(host: string, port = 29999, timeoutMs = 2000): Promise<DashboardClient> {
-    const lines = await LineClient.connect(host, port, 'dashboard', timeoutMs);
+  static async connect(host: string, port = 29999, timeout = 2): Promise<DashboardClient> {
+    const lines = await LineClient.connect(host, port, 'dashboard', timeout);
     try {
       const welcome = await lines.readLine();
       if (!/Universal Robots Dashboard Server/i.test(welcome)) {

@@ -38,7 +38,8 @@ export interface GripOptions {
   position?: number;
   speed?: number;
   force?: number;
-  timeoutMs?: number;
+  /** s */
+  timeout?: number;
 }
 
 /** Its events: why it can no longer be trusted ('stop', once), each finger position it reads. */
@@ -51,15 +52,15 @@ export interface FingerDevice extends Pick<
   /** Activation, object, position and fault as the device reports them now. */
   status(): Promise<GripperStatus>;
   /** Resets and activates it (clearing a major fault); resolves once active. */
-  activate(timeoutMs?: number): Promise<void>;
+  activate(timeout?: number): Promise<void>;
   /** Starts a finger motion to `position` at `speed` and `force`; resolves once acknowledged. */
   move(position: number, speed: number, force: number): Promise<void>;
   /** Grips the pusher and confirms it is held; throws when the fingers close on nothing or fault. */
   closeOnPusher(options?: GripOptions): Promise<GripperStatus>;
   /** Opens fully; throws when something stops the fingers or on a fault. */
-  openFully(timeoutMs?: number): Promise<GripperStatus>;
+  openFully(timeout?: number): Promise<GripperStatus>;
   /** Closes fully with nothing between the fingers; throws when something stops them or on a fault. */
-  closeFully(timeoutMs?: number): Promise<GripperStatus>;
+  closeFully(timeout?: number): Promise<GripperStatus>;
   /**
    * Watches for faults, an emergency stop and a lost link, and for the pusher slipping while it
    * `holdsPusher`; otherwise reports each finger position. Emits one 'stop' and ends.

@@ -23,6 +23,8 @@ import type {
   GripperStopReason,
 } from './finger-device';
 import { LineClient, LineClientError, lineReply, type ReplyFraming } from './line-client';
+import { monotonicSeconds } from '../common/clock';
+import { sleep } from '../common/timers';
 
 export type GripperVariable =
   'ACT' | 'GTO' | 'ATR' | 'ARD' | 'FOR' | 'SPE' | 'POS' | 'STA' | 'PRE' | 'OBJ' | 'FLT';
@@ -177,14 +179,13 @@ export function parseSetReply(command: string, reply: string): void {
   if (text !== 'ack') throw new GripperError(`${SET_NOT_ACKNOWLEDGED} (${command}): "${text}"`);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements FingerDevice {
   private monitorTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly lines: LineClient,
-    private readonly pollMs: number,
+    /** Between two reads of a register awaited, s. */
+    private readonly poll: number,
   ) {
     super();
   }
@@ -192,13 +193,13 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
   static async connect(
     host: string,
     port = 63352,
-    options: { timeoutMs?: number; pollMs?: number } = {},
+    options: { timeout?: number; poll?: number } = {},
   ): Promise<RobotiqGripper> {
     // A newline after a bare `ack` (not what the URCap sends, but harmless) must not become a reply.
-    const lines = await LineClient.connect(host, port, 'gripper', options.timeoutMs ?? 2000, {
+    const lines = await LineClient.connect(host, port, 'gripper', options.timeout ?? 2, {
       dropBlankLines: true,
     });
-    return new RobotiqGripper(lines, options.pollMs ?? 20);
+    return new RobotiqGripper(lines, options.poll ?? 0.02);
   }
 
   async get(variable: GripperVariable): Promise<number> {
@@ -233,20 +234,16 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
   }
 
   /** Reset, then activate; resolves when STA = 3 (active). Clears major faults too. */
-  async activate(timeoutMs = 5000): Promise<void> {
+  async activate(timeout = 5): Promise<void> {
     await this.set({ ACT: 0 });
     await this.set({ ATR: 0 });
     await this.until(
       async () => (await this.get('ACT')) === 0 && (await this.get('STA')) === ActivationStatus.RESET,
-      timeoutMs,
+      timeout,
       'reset',
     );
     await this.set({ ACT: 1 });
-    await this.until(
-      async () => (await this.get('STA')) === ActivationStatus.ACTIVE,
-      timeoutMs,
-      'activation',
-    );
+    await this.until(async () => (await this.get('STA')) === ActivationStatus.ACTIVE, timeout, 'activation');
   }
 
   /**
@@ -254,10 +251,10 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
    * requested position with nothing between them (OBJ = 3) or on a fault.
    */
   async closeOnPusher(options: GripOptions = {}): Promise<GripperStatus> {
-    const { position = 255, speed = 128, force = 128, timeoutMs = 5000 } = options;
+    const { position = 255, speed = 128, force = 128, timeout = 5 } = options;
     await this.set({ POS: position, SPE: speed, FOR: force, GTO: 1 });
-    await this.until(async () => (await this.get('PRE')) === position, timeoutMs, 'position request echo');
-    const object = await this.motionEnd(timeoutMs, 'grip');
+    await this.until(async () => (await this.get('PRE')) === position, timeout, 'position request echo');
+    const object = await this.motionEnd(timeout, 'grip');
     if (object !== ObjectStatus.HELD) {
       throw new GripperError(
         object === ObjectStatus.AT_POSITION
@@ -269,7 +266,7 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
   }
 
   /** Waits until the fingers stop (OBJ leaves MOVING) and returns the object status; a fault throws. */
-  private async motionEnd(timeoutMs: number, what: string): Promise<number> {
+  private async motionEnd(timeout: number, what: string): Promise<number> {
     let object: number = ObjectStatus.MOVING;
     await this.until(
       async () => {
@@ -277,7 +274,7 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
         object = await this.get('OBJ');
         return object !== ObjectStatus.MOVING;
       },
-      timeoutMs,
+      timeout,
       what,
     );
     return object;
@@ -295,9 +292,9 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
    * Opens fully and resolves once the fingers stand at the open position (OBJ = 3); an object
    * that stops them on the way (OBJ = 1) or a fault is a GripperError.
    */
-  async openFully(timeoutMs = 5000): Promise<GripperStatus> {
+  async openFully(timeout = 5): Promise<GripperStatus> {
     await this.move(0, 255, 0);
-    const object = await this.motionEnd(timeoutMs, 'opening');
+    const object = await this.motionEnd(timeout, 'opening');
     if (object !== ObjectStatus.AT_POSITION)
       throw new GripperError(`the fingers stopped before they were fully open (OBJ = ${object})`);
     return this.status();
@@ -307,9 +304,9 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
    * Closes fully at full speed with nothing between the fingers and resolves once they stand at
    * the mechanical stop (OBJ = 3); an object that stops them (OBJ = 2) or a fault is a GripperError.
    */
-  async closeFully(timeoutMs = 5000): Promise<GripperStatus> {
+  async closeFully(timeout = 5): Promise<GripperStatus> {
     await this.move(255, 255, 0);
-    const object = await this.motionEnd(timeoutMs, 'closing');
+    const object = await this.motionEnd(timeout, 'closing');
     if (object !== ObjectStatus.AT_POSITION)
       throw new GripperError(
         `an object stopped the fingers closing (OBJ = ${object}): clear the fingers and activate again`,
@@ -347,7 +344,7 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
         if (err instanceof GripperUnavailableError) return report({ kind: 'emergency-stop' });
         return report({ kind: 'link-lost', message: (err as Error).message });
       }
-      if (this.monitorTimer) this.monitorTimer = setTimeout(() => void poll(), this.pollMs);
+      if (this.monitorTimer) this.monitorTimer = setTimeout(() => void poll(), this.poll * 1000);
     };
     this.monitorTimer = setTimeout(() => void poll(), 0);
   }
@@ -368,13 +365,13 @@ export class RobotiqGripper extends EventEmitter<FingerDeviceEvents> implements 
       throw new GripperFaultError(fault);
   }
 
-  private async until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
+  private async until(check: () => Promise<boolean>, timeout: number, what: string): Promise<void> {
+    const deadline = monotonicSeconds() + timeout;
     for (;;) {
       if (await check()) return;
-      if (performance.now() > deadline)
-        throw new GripperError(`gripper ${what} not complete within ${timeoutMs} ms`);
-      await sleep(this.pollMs);
+      if (monotonicSeconds() > deadline)
+        throw new GripperError(`gripper ${what} not complete within ${timeout} s`);
+      await sleep(this.poll);
     }
   }
 }

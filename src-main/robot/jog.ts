@@ -8,10 +8,11 @@
  * a robot that runs normally with the program waiting, and stopped by Abort: a jog the operator
  * watches, not a plan.
  */
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import { programPlaying, type RobotState } from './robot-state';
 import { cross, mulVec, rotationFromVector } from '../common/rotation';
 import type { Ur5Connection } from './ur5-connection';
+import { every } from '../common/timers';
 
 /** Jog speed, m/s: slow enough to watch and to stop by hand (the pendant's fine jog is similar). */
 export const JOG_SPEED = 0.02;
@@ -20,12 +21,12 @@ export const MAX_JOG = 0.05;
 /** Acceleration to and from the jog speed, m/s^2 (gentle: 0.02 m/s is reached within 0.2 mm). */
 const JOG_ACCELERATION = 1;
 /**
- * The arm must gain this much along the jog (m) within STALL_S, or the jog stops as not followed.
+ * The arm must gain this much along the jog (m) within STALL_AFTER, or the jog stops as not followed.
  * Judged on progress, not on the nominal time: a controller slowed by its speed slider (or a
  * virtual one on a loaded machine) still finishes, one that does not move is stopped.
  */
 const PROGRESS = 0.0005;
-const STALL_S = 1.5;
+const STALL_AFTER = 1.5;
 
 export class JogRefused extends Error {
   override name = 'JogRefused';
@@ -35,8 +36,8 @@ export class JogRefused extends Error {
 export type JogRobot = Pick<Ur5Connection, 'sendTwist' | 'stop' | 'linkUp' | 'latest' | 'settings'>;
 
 export interface JogOptions {
-  /** Refresh period of the speed command, ms (default: a quarter of the program's watchdog). */
-  refreshMs?: number;
+  /** Refresh period of the speed command, s (default: a quarter of the program's watchdog). */
+  refresh?: number;
   /** Aborts the jog: the arm is stopped at once. */
   signal?: AbortSignal;
 }
@@ -95,20 +96,20 @@ interface ToolMotion {
   progress(s: RobotState): number;
   /** The progress at which commanding stops (the ramp down ends on the target). */
   until: number;
-  /** The least gain of progress within STALL_S, else the motion stops as not followed. */
+  /** The least gain of progress within STALL_AFTER, else the motion stops as not followed. */
   least: number;
   /** Sends its speed command for state s (one refresh). */
   command(s: RobotState): void;
 }
 
 /**
- * Drives `motion` to its end: its speed command refreshed every `refreshMs` (default a quarter of
+ * Drives `motion` to its end: its speed command refreshed every `refresh` (default a quarter of
  * the program's watchdog) until its progress reaches `until`, then a stop, and waits for the tool
  * to come to rest. Fails, with the arm stopped, when the robot
  * is no longer ready, the arm does not follow, or `options.signal` aborts.
  */
 async function moveUntil(robot: JogRobot, options: JogOptions, motion: ToolMotion): Promise<void> {
-  const refreshMs = options.refreshMs ?? (robot.settings.watchdogTimeout * 1000) / 4;
+  const refresh = options.refresh ?? robot.settings.watchdogTimeout / 4;
   let progress = { value: 0, at: monotonicSeconds() };
   try {
     await new Promise<void>((resolve, reject) => {
@@ -120,10 +121,10 @@ async function moveUntil(robot: JogRobot, options: JogOptions, motion: ToolMotio
         const now = motion.progress(state);
         if (now >= motion.until) return finish();
         if (now > progress.value + motion.least) progress = { value: now, at: monotonicSeconds() };
-        else if (monotonicSeconds() - progress.at > STALL_S)
+        else if (monotonicSeconds() - progress.at > STALL_AFTER)
           return finish(
             new JogRefused(
-              `the arm did not follow the ${motion.word} (no progress for ${STALL_S} s; control program ${state.program.state}, speed scaling ${state.speedScaling.toFixed(2)}): stopped`,
+              `the arm did not follow the ${motion.word} (no progress for ${STALL_AFTER} s; control program ${state.program.state}, speed scaling ${state.speedScaling.toFixed(2)}): stopped`,
             ),
           );
         // A program waiting for its re-arm (or tripped by its watchdog when this process stalled
@@ -133,7 +134,7 @@ async function moveUntil(robot: JogRobot, options: JogOptions, motion: ToolMotio
         if (program === 'WAIT_REARM' || program === 'TRIPPED') robot.stop();
         else motion.command(state);
       };
-      const timer = setInterval(tick, refreshMs);
+      const timer = every(refresh, tick);
       const onAbort = (): void => finish(new JogRefused(`the ${motion.word} was aborted`));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const finish = (err?: Error): void => {
@@ -149,21 +150,21 @@ async function moveUntil(robot: JogRobot, options: JogOptions, motion: ToolMotio
     // Whatever ended the motion, the last word to the arm is a stop (the connection keeps it fresh).
     robot.stop();
   }
-  await settled(robot, refreshMs);
+  await settled(robot, refresh);
 }
 
 /** Resolves once the tool has come to rest (or after a second: the stop is the program's then). */
-function settled(robot: JogRobot, pollMs: number): Promise<void> {
+function settled(robot: JogRobot, poll: number): Promise<void> {
   const until = monotonicSeconds() + 1;
   return new Promise((resolve) => {
-    const timer = setInterval(() => {
+    const timer = every(poll, () => {
       const v = robot.latest?.tcpSpeed ?? [0, 0, 0];
       const turning = Math.hypot(v[3] ?? 0, v[4] ?? 0, v[5] ?? 0);
       if ((Math.hypot(v[0]!, v[1]!, v[2]!) < 0.001 && turning < 0.01) || monotonicSeconds() > until) {
         clearInterval(timer);
         resolve();
       }
-    }, pollMs);
+    });
   });
 }
 
@@ -172,7 +173,7 @@ export const TURN_RATE = 0.35;
 /** Largest tool turn, rad (90 deg): the calibration's turns are 30 deg apart. */
 export const MAX_TURN = Math.PI / 2;
 const TURN_ACCELERATION = 1;
-/** The tool must turn this much (rad) within STALL_S, or the turn stops as not followed. */
+/** The tool must turn this much (rad) within STALL_AFTER, or the turn stops as not followed. */
 const TURN_PROGRESS = 0.005;
 
 /** The tool's yaw about base z (rad): the heading of its x axis seen from above. */

@@ -48,7 +48,8 @@ export class LineClient {
   private constructor(
     private readonly socket: net.Socket,
     readonly label: string,
-    private readonly timeoutMs: number,
+    /** Connect and per-reply timeout, s. */
+    private readonly timeout: number,
     /** Drop blank lines nobody asked for, instead of keeping them for readLine(). */
     private readonly dropBlankLines: boolean,
   ) {
@@ -104,15 +105,15 @@ export class LineClient {
     host: string,
     port: number,
     label: string,
-    timeoutMs = 2000,
+    timeout = 2,
     options: { dropBlankLines?: boolean } = {},
   ): Promise<LineClient> {
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host, port });
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new LineClientError(`${label} ${host}:${port}: no connection within ${timeoutMs} ms`));
-      }, timeoutMs);
+        reject(new LineClientError(`${label} ${host}:${port}: no connection within ${timeout} s`));
+      }, timeout * 1000);
       socket.once('error', (err) => {
         clearTimeout(timer);
         reject(new LineClientError(`${label} ${host}:${port}: ${err.message}`));
@@ -120,7 +121,7 @@ export class LineClient {
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeAllListeners('error');
-        resolve(new LineClient(socket, label, timeoutMs, options.dropBlankLines ?? false));
+        resolve(new LineClient(socket, label, timeout, options.dropBlankLines ?? false));
       });
     });
   }
@@ -146,10 +147,10 @@ export class LineClient {
         const i = this.waiters.indexOf(w);
         if (i < 0) return;
         this.waiters.splice(i, 1);
-        reject(new LineClientError(`${this.label}: no reply within ${this.timeoutMs} ms`));
+        reject(new LineClientError(`${this.label}: no reply within ${this.timeout} s`));
         // A late reply would now pair with the wrong request: the stream is unusable.
         this.socket.destroy();
-      }, this.timeoutMs).unref();
+      }, this.timeout * 1000).unref();
     });
   }
 

@@ -35,7 +35,7 @@ export const STATE_OUTPUTS = [
 export interface RobotState {
   /** Controller time, s. */
   timestamp: number;
-  /** Monotonic time at decode, s (performance.now() / 1000). */
+  /** Monotonic time at decode, s (common/clock.ts). */
   receivedAt: number;
   /** Tool pose in the base frame: x, y, z (m), rotation vector (rad). */
   tcpPose: number[];

@@ -9,6 +9,7 @@
  *   reset the connection, and the controller may then discard the program.
  */
 import net from 'node:net';
+import { after } from '../common/timers';
 
 export class ScriptFramingError extends Error {
   override name = 'ScriptFramingError';
@@ -43,7 +44,7 @@ export class ScriptConnection {
   ) {}
 
   /** Connects and resolves once the controller has sent its first bytes. */
-  static open(host: string, port: number, timeoutMs = 2000): Promise<ScriptConnection> {
+  static open(host: string, port: number, timeout = 2): Promise<ScriptConnection> {
     const label = `script port ${host}:${port}`;
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host, port });
@@ -53,7 +54,7 @@ export class ScriptConnection {
         socket.destroy();
         reject(new Error(`${label}: ${message}`));
       };
-      const timer = setTimeout(() => fail(`the controller sent nothing within ${timeoutMs} ms`), timeoutMs);
+      const timer = after(timeout, () => fail(`the controller sent nothing within ${timeout} s`));
       socket.once('error', (err) => fail(err.message));
       socket.once('close', () => fail('closed by the controller'));
       socket.once('data', () => {
@@ -84,12 +85,12 @@ export class ScriptConnection {
 
   /**
    * Closes with a FIN and keeps reading until the controller closes its side (its state stream
-   * never lands unread); after `graceMs` without that the socket is dropped.
+   * never lands unread); after `grace` s without that the socket is dropped.
    */
-  close(graceMs = 1000): void {
+  close(grace = 1): void {
     if (this.closed) return;
     this.closed = true;
-    const timer = setTimeout(() => this.socket.destroy(), graceMs);
+    const timer = after(grace, () => this.socket.destroy());
     timer.unref();
     this.socket.once('close', () => clearTimeout(timer));
     this.socket.end();

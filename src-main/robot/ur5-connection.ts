@@ -11,12 +11,12 @@
  *   (a slow planning step) leaves the arm stopped and the program running, not halted.
  * - The program is sent as the controller expects (robot/script-connection.ts) and counts as sent
  *   only once the controller runs it: a program that does not run is ProgramNotRunningError.
- * - A lost link (socket closed, or no state for `staleAfterMs`) is reported at once; reconnecting
+ * - A lost link (socket closed, or no state for `staleAfter`) is reported at once; reconnecting
  *   sets up RTDE again and writes a stop, never a motion. The program re-arms on that stop.
  */
 import { EventEmitter } from 'node:events';
 import { MIN_COMMAND_ACCELERATION, STOP_YAW_DECELERATION } from '#contract/safety-limits';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import {
   controlProgramSettingsSchema,
   maxStopDuration,
@@ -32,6 +32,7 @@ import { maxFrequencyOf, RtdeClient, type ControllerVersion } from './rtde/clien
 import type { ProtocolVersion, TextMessage } from './rtde/messages';
 import type { Recipe } from './rtde/recipe';
 import { ScriptConnection } from './script-connection';
+import { every, sleep } from '../common/timers';
 import { waitForState } from '../common/wait-for-state';
 
 export interface Ur5ConnectionOptions {
@@ -46,21 +47,23 @@ export interface Ur5ConnectionOptions {
    * How long to retry when the command inputs are IN_USE by a previous session the controller
    * still holds (its TCP connection not yet timed out after a pulled cable), s.
    */
-  inputsHeldRetryS?: number;
+  inputsHeldRetry?: number;
   /** Told what the connection waits for and why (inputs held by a previous session), in the operator's words. */
   onNotice?: (text: string) => void;
   /** Send the control program on the first connect (default true). After a reconnect it is sent only if it no longer runs. */
   sendProgramOnConnect?: boolean;
   /** Output frequency; default: 125 Hz for a CB3, 500 Hz for an e-Series. */
   frequency?: number;
-  /** Interval of stop refreshes while idle, ms (default: a quarter of the watchdog timeout). */
-  keepAliveMs?: number;
-  /** No state for this long counts as a lost link, ms. */
-  staleAfterMs?: number;
+  /** Interval of stop refreshes while idle, s (default: a quarter of the watchdog timeout). */
+  keepAlive?: number;
+  /** No state for this long counts as a lost link, s. */
+  staleAfter?: number;
   /** Reconnect automatically after link loss (default true). */
   reconnect?: boolean;
-  reconnectDelayMs?: { initial: number; max: number };
-  timeoutMs?: number;
+  /** Wait before a reconnect attempt, s: doubled after each failure up to `max`. */
+  reconnectDelay?: { initial: number; max: number };
+  /** Connect, program start and reply timeout, s. */
+  timeout?: number;
 }
 
 /** A turn of the tool about base z: yaw rate (rad/s) reached at `acceleration` (rad/s^2). */
@@ -137,13 +140,13 @@ export class Ur5Connection extends EventEmitter<Events> {
       rtdePort: 30004,
       scriptPort: 30002,
       sendProgramOnConnect: true,
-      keepAliveMs: (this.settings.watchdogTimeout * 1000) / 4,
-      staleAfterMs: 250,
+      keepAlive: this.settings.watchdogTimeout / 4,
+      staleAfter: 0.25,
       reconnect: true,
-      reconnectDelayMs: { initial: 100, max: 2000 },
-      timeoutMs: 2000,
+      reconnectDelay: { initial: 0.1, max: 2 },
+      timeout: 2,
       // Within the safety thread's 15 s start: longer holds are retried by connecting again.
-      inputsHeldRetryS: 10,
+      inputsHeldRetry: 10,
       ...options,
     };
   }
@@ -229,18 +232,18 @@ export class Ur5Connection extends EventEmitter<Events> {
     const oldHeartbeat = before && programPlaying(before) ? before.program.heartbeat : undefined;
     this.script?.close();
     this.script = undefined;
-    const script = await ScriptConnection.open(this.opts.host, this.opts.scriptPort, this.opts.timeoutMs);
+    const script = await ScriptConnection.open(this.opts.host, this.opts.scriptPort, this.opts.timeout);
     this.script = script;
     await script.send(renderControlProgram(this.settings, this.target, this.opts.flangeLoad));
     this.emit('programSent');
     try {
       const first = await this.waitForState(
         (s) => programPlaying(s) && (oldHeartbeat === undefined || s.program.heartbeat < oldHeartbeat),
-        this.opts.timeoutMs,
+        this.opts.timeout,
       );
       await this.waitForState(
         (s) => programPlaying(s) && s.program.heartbeat > first.program.heartbeat,
-        this.opts.timeoutMs,
+        this.opts.timeout,
       );
     } catch {
       const s = this.latest;
@@ -254,8 +257,8 @@ export class Ur5Connection extends EventEmitter<Events> {
   }
 
   /** Resolves with the first state (the latest included) that satisfies `predicate`. */
-  waitForState(predicate: (s: RobotState) => boolean, timeoutMs = this.opts.timeoutMs): Promise<RobotState> {
-    return waitForState(this, predicate, timeoutMs, 'robot state');
+  waitForState(predicate: (s: RobotState) => boolean, timeout = this.opts.timeout): Promise<RobotState> {
+    return waitForState(this, predicate, timeout, 'robot state');
   }
 
   async disconnect(): Promise<void> {
@@ -282,10 +285,10 @@ export class Ur5Connection extends EventEmitter<Events> {
   /**
    * Opens RTDE. Inputs held by a previous session (IN_USE after a pulled cable, until the
    * controller's side of that connection times out) are waited for: said once through `onNotice`,
-   * retried until `inputsHeldRetryS`, then the IN_USE error is thrown as it came.
+   * retried until `inputsHeldRetry`, then the IN_USE error is thrown as it came.
    */
   private async open(): Promise<void> {
-    const giveUpAt = monotonicSeconds() + this.opts.inputsHeldRetryS;
+    const giveUpAt = monotonicSeconds() + this.opts.inputsHeldRetry;
     let said = false;
     for (;;) {
       try {
@@ -295,9 +298,9 @@ export class Ur5Connection extends EventEmitter<Events> {
         if (!inputsHeld(err) || monotonicSeconds() >= giveUpAt || this.closing) throw err;
         if (!said) {
           said = true;
-          this.opts.onNotice?.(inputsHeldNotice(this.opts.inputsHeldRetryS));
+          this.opts.onNotice?.(inputsHeldNotice(this.opts.inputsHeldRetry));
         }
-        await new Promise((r) => setTimeout(r, 250));
+        await sleep(0.25);
       }
     }
   }
@@ -307,7 +310,7 @@ export class Ur5Connection extends EventEmitter<Events> {
     const client = await RtdeClient.connect({
       host: this.opts.host,
       port: this.opts.rtdePort,
-      timeoutMs: this.opts.timeoutMs,
+      timeout: this.opts.timeout,
     });
     try {
       this.protocolVersion = await client.negotiateProtocol();
@@ -317,7 +320,7 @@ export class Ur5Connection extends EventEmitter<Events> {
       await client.setupOutputs(STATE_OUTPUTS, this.frequency);
       const input = await client.setupInputs(COMMAND_INPUTS);
       client.on('output', (p) => {
-        this.latest = decodeRobotState(p.values, p.receivedAt / 1000);
+        this.latest = decodeRobotState(p.values, p.receivedAt);
         this.emit('state', this.latest);
       });
       client.on('text', (t) => this.emit('text', t));
@@ -330,22 +333,17 @@ export class Ur5Connection extends EventEmitter<Events> {
     }
     // A fresh link always begins with a stop: the program re-arms on it, nothing moves.
     this.stop();
-    this.keepAlive = setInterval(() => {
+    this.keepAlive = every(this.opts.keepAlive, () => {
       const last = this.lastCommand;
       if (last.code === CommandCode.STOP) this.stop(last.acceleration);
       // The program has stopped the arm on this twist by now: say so, and keep its watchdog fed.
       else if (monotonicSeconds() - last.at > this.settings.watchdogTimeout) this.stop();
-    }, this.opts.keepAliveMs);
+    });
     const openedAt = monotonicSeconds();
-    this.staleCheck = setInterval(
-      () => {
-        const last = Math.max(this.latest?.receivedAt ?? -Infinity, openedAt);
-        if (this.link && monotonicSeconds() - last > this.opts.staleAfterMs / 1000) {
-          this.link.client.close();
-        }
-      },
-      Math.max(10, this.opts.staleAfterMs / 4),
-    );
+    this.staleCheck = every(Math.max(0.01, this.opts.staleAfter / 4), () => {
+      const last = Math.max(this.latest?.receivedAt ?? -Infinity, openedAt);
+      if (this.link && monotonicSeconds() - last > this.opts.staleAfter) this.link.client.close();
+    });
   }
 
   private dropLink(): void {
@@ -367,9 +365,9 @@ export class Ur5Connection extends EventEmitter<Events> {
   private async reconnectLoop(): Promise<void> {
     if (this.reconnecting) return;
     this.reconnecting = true;
-    let delay = this.opts.reconnectDelayMs.initial;
+    let delay = this.opts.reconnectDelay.initial;
     while (!this.closing && !this.link) {
-      await new Promise((r) => setTimeout(r, delay));
+      await sleep(delay);
       if (this.closing) break;
       try {
         await this.open();
@@ -379,7 +377,7 @@ export class Ur5Connection extends EventEmitter<Events> {
         const within = maxStopDuration(this.settings, this.target) + 0.02;
         const alive = await this.waitForState(
           (s) => programPlaying(s) && s.program.heartbeat !== first.program.heartbeat,
-          within * 1000,
+          within,
         ).then(
           () => true,
           () => false,
@@ -393,7 +391,7 @@ export class Ur5Connection extends EventEmitter<Events> {
       } catch (err) {
         this.dropLink();
         this.emit('reconnectFailed', err as Error);
-        delay = Math.min(delay * 2, this.opts.reconnectDelayMs.max);
+        delay = Math.min(delay * 2, this.opts.reconnectDelay.max);
       }
     }
     this.reconnecting = false;

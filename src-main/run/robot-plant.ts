@@ -8,7 +8,7 @@
  */
 import type { State } from '#contract/state';
 import { type Control } from '#contract/state';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import type { TableEstimate } from '../mocap/state-estimator';
 import type { Plant } from '../planning/plant';
 import type { Supervisor } from '../safety/supervisor';

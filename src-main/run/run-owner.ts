@@ -20,7 +20,8 @@
  */
 import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { endsRun, isRunActive, type RunLifecycle, type RunMode } from '#contract/run-lifecycle';
-import { monotonicSeconds, wallSeconds } from '#contract/time';
+import { wallSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import { defaultWorkerCount, FinePool } from '../parareal/fine-pool';
 import type { SpawnWorker } from '../parareal/worker-transport';
 import type { RunRecorder } from './run-recorder';

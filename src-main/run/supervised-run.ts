@@ -26,7 +26,7 @@ import { runOutcomeOf, type RunEnd, type RunOutcome } from '#contract/run-end';
 import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import type { CoarseModelKind } from '#contract/planner-settings';
 import { predictionModelSpec } from '../parareal/predictor';
 import type { ModelRequest } from '../parareal/model-choice';

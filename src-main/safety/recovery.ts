@@ -12,7 +12,8 @@
  * runs, on the console's live robot link), where the robot's own safety mode says whether there is
  * a protective stop to recover from.
  */
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
+import { sleep as sleepFor } from '../common/timers';
 import type { DashboardClient } from '../robot/dashboard';
 import type { Ur5Connection } from '../robot/ur5-connection';
 import type { Supervisor } from './supervisor';
@@ -89,8 +90,7 @@ async function unlockAndRestart(
   options: RecoveryOptions,
 ): Promise<void> {
   const now = options.now ?? monotonicSeconds;
-  const sleep =
-    options.sleep ?? ((seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)));
+  const sleep = options.sleep ?? sleepFor;
   if (stoppedAt !== undefined) {
     const wait = stoppedAt + (options.unlockDelay ?? UNLOCK_DELAY) - now();
     if (wait > 0) await sleep(wait);
@@ -118,17 +118,13 @@ export function robotRecoveryPorts(robot: RecoveryRobot, dashboard: DashboardCli
   return {
     unlockProtectiveStop: () => dashboard.unlockProtectiveStop(),
     waitForRunning: async (timeout) =>
-      void (await robot.waitForState(
-        (s) => s.robotMode === 'RUNNING' && s.safetyMode === 'NORMAL',
-        timeout * 1000,
-      )),
+      void (await robot.waitForState((s) => s.robotMode === 'RUNNING' && s.safetyMode === 'NORMAL', timeout)),
     zeroTwist: () => void robot.stop(),
     resendProgram: () => robot.sendProgram(),
     waitForProgram: async (timeout) =>
       void (await robot.waitForState(
         (s) => s.safetyMode === 'NORMAL' && s.runtimeState === 'PLAYING',
-        // The robot client's timers take ms.
-        timeout * 1000,
+        timeout,
       )),
   };
 }

@@ -24,7 +24,7 @@ import {
   STOP_REACTION,
   SUPERVISOR_DEFAULTS,
 } from '#contract/safety-limits';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../common/clock';
 import type { BodyEstimate, PlanarPoses } from '../mocap/scene-binding';
 import type { RobotState } from '../robot/robot-state';
 import { programPlaying } from '../robot/robot-state';
@@ -343,7 +343,7 @@ export class Supervisor extends EventEmitter<Events> {
   stream(vx: number, vy: number, yawRate: number, duration: number, period: number): Promise<boolean> {
     this.streamEnd?.(false);
     return new Promise((resolve) => {
-      const end = performance.now() / 1000 + duration;
+      const end = monotonicSeconds() + duration;
       let timer: NodeJS.Timeout | undefined;
       const finish = (ok: boolean): void => {
         clearTimeout(timer);
@@ -352,7 +352,7 @@ export class Supervisor extends EventEmitter<Events> {
       };
       this.streamEnd = finish;
       const step = (): void => {
-        const left = end - performance.now() / 1000;
+        const left = end - monotonicSeconds();
         if (left <= 0) {
           this.hold();
           return finish(this.state === 'running');
@@ -438,7 +438,7 @@ export class Supervisor extends EventEmitter<Events> {
     if (poses.ok) {
       // As old as its oldest pose, not as new as this call: a dropped (out-of-order) frame comes
       // back as the last poses aged to its arrival, and must not make them look fresh.
-      const ages = bodies.filter((b) => b.status !== 'unbound').map((b) => b.ageS);
+      const ages = bodies.filter((b) => b.status !== 'unbound').map((b) => b.age);
       this.lastMocapOk = at - Math.max(0, ...ages);
       return;
     }
@@ -449,9 +449,9 @@ export class Supervisor extends EventEmitter<Events> {
       return;
     }
     const stale = bodies.find((b) => b.status === 'stale');
-    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.ageS));
+    if (stale?.repeated) this.halt(frozen(stale, poses.frameNumber, stale.age));
     else if (stale)
-      this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', age: stale.ageS });
+      this.halt({ code: 'mocap-stale', body: stale.rigidBody ?? 'unnamed body', age: stale.age });
   }
 
   /**

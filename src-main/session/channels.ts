@@ -3,7 +3,7 @@
  * validate what is read back) and the JSON Schema derived from it (stored in the file, so Foxglove
  * and any other reader know the fields). Every message of our own (`parapush.*`) channels carries
  * two timestamps next to its payload: `mono`, seconds since the recording started on the
- * monotonic clock (performance.now), and `wall`, s since the epoch (Date.now). States and poses
+ * monotonic clock (common/clock.ts), and `wall`, s since the epoch (Date.now). States and poses
  * have named fields (named-state.ts), never unnamed arrays. Beside them, `/foxglove/*` channels
  * carry Foxglove's well-known schemas (foxglove-schemas.ts, foxglove.ts), unstamped, for its Log,
  * 3D and Transform panels. SI units throughout.
@@ -88,7 +88,7 @@ const bodyEstimateSchema = z.object({
   z: finite.nullable(),
   poseTime: finite.nullable(),
   tracked: z.boolean(),
-  ageS: finite.nullable().describe('s since the pose was seen; null: never seen'),
+  age: finite.nullable().describe('s since the pose was seen; null: never seen'),
   stale: z.boolean(),
   repeated: z
     .enum(['frame', 'pose'])

@@ -11,6 +11,7 @@ import { withoutNulls } from './absent-nulls';
 import { hasNullableFields, isFoxgloveTopic } from './channels';
 import type { FoxgloveLive } from './foxglove-live';
 import type { SessionLog } from './reader';
+import { monotonicSeconds } from '../common/clock';
 
 export interface PlaybackServeOptions {
   /** Play speed: 1 real time, 10 ten times faster. */
@@ -29,13 +30,13 @@ export async function serveRecordedSession(
 ): Promise<number> {
   if (!(o.speed > 0)) throw new Error(`speed must be above 0, not ${o.speed}`);
   let first: bigint | null = null;
-  const start = performance.now();
+  const start = monotonicSeconds();
   let sent = 0;
   for await (const m of log.messages()) {
     if (o.signal?.aborted) break;
     first ??= m.logTime;
-    const due = Number(m.logTime - first) / 1e6 / o.speed - (performance.now() - start);
-    if (due > 0) await sleep(due);
+    const due = Number(m.logTime - first) / 1e9 / o.speed - (monotonicSeconds() - start);
+    if (due > 0) await sleep(due * 1000);
     const replacer = !isFoxgloveTopic(m.topic) && hasNullableFields(m.topic) ? withoutNulls : undefined;
     live.tap(m.topic, m.logTime, encoder.encode(JSON.stringify(m.message, replacer)));
     sent++;

@@ -6,7 +6,7 @@
  * timings.measuredSpeedup, which was always null) are dropped, a planner step's rollouts (arrays
  * of states) become { states } objects, planner settings' renamed fields take today's names
  * (contract/planner-settings.ts withCurrentSettingsNames), and times recorded in ms are
- * converted to seconds (inSeconds). Nothing writes these forms any more.
+ * converted to seconds (fromLegacyUnits). Nothing writes these forms any more.
  */
 import { z } from 'zod';
 import { withCurrentSettingsNames } from '#contract/planner-settings';
@@ -82,24 +82,40 @@ export function wallSecondsOf(wall: number): number {
 }
 
 /** A stop reason with its age in s (older logs: `ageMs`). */
-function stopReasonInSeconds(reason: unknown): unknown {
+function stopReasonFromLegacy(reason: unknown): unknown {
   if (!isObject(reason) || typeof reason.ageMs !== 'number') return reason;
-  const { ageMs, ...rest } = reason;
-  return { ...rest, age: ageMs / 1000 };
+  const { ageMs: ms, ...rest } = reason;
+  return { ...rest, age: ms / 1000 };
+}
+
+/** A body estimate with its age, s, named `age` (older logs: `ageS`). */
+function bodyAgeNamed(body: unknown): unknown {
+  if (!isObject(body) || !Object.hasOwn(body, 'ageS')) return body;
+  const { ageS: age, ...rest } = body;
+  return { ...rest, age };
+}
+
+/** Poses whose bodies' ages are named `age` (older logs: `ageS`). */
+function posesAgeNamed(json: Record<string, unknown>): Record<string, unknown> {
+  if (!isObject(json.pusher) || !Object.hasOwn(json.pusher, 'ageS')) return json;
+  const sliders = Array.isArray(json.sliders) ? json.sliders.map(bodyAgeNamed) : json.sliders;
+  return { ...json, pusher: bodyAgeNamed(json.pusher), sliders };
 }
 
 /**
- * The message with every time in seconds: a message of an older log (its wall stamp in ms) has its
- * ms fields converted; any other is returned as it is.
+ * The message with every time in seconds and named without a unit: a message of an older log (its
+ * wall stamp in ms) has its ms fields converted, a body estimate's `ageS` becomes `age`; any other
+ * is returned as it is.
  */
-export function inSeconds(topic: Topic, json: unknown): unknown {
+export function fromLegacyUnits(topic: Topic, raw: unknown): unknown {
+  const json = topic === '/mocap/poses' && isObject(raw) ? posesAgeNamed(raw) : raw;
   if (!isObject(json) || typeof json.wall !== 'number' || json.wall <= MS_WALL) return json;
   const m: Record<string, unknown> = { ...json, wall: json.wall / 1000 };
   const seconds = (v: unknown): unknown => (typeof v === 'number' ? v / 1000 : v);
   if (topic === '/robot/state') m.receivedAt = seconds(m.receivedAt);
   if (topic === '/supervisor/decision') {
     m.at = seconds(m.at);
-    if ('reason' in m) m.reason = stopReasonInSeconds(m.reason);
+    if ('reason' in m) m.reason = stopReasonFromLegacy(m.reason);
   }
   const event = m.event;
   if (topic === '/console/log' && isObject(event)) m.event = { ...event, at: seconds(event.at) };

@@ -15,20 +15,23 @@ export const LISTING_CACHE_FILE = '.sessions-index.json';
 const entrySchema = z
   .object({
     size: z.number().int().min(0),
-    mtimeMs: z.number(),
+    /** Last modified, s since the epoch. */
+    modified: z.number(),
     state: z.enum(['complete', 'needs-recovery', 'unreadable']),
     summary: sessionSummarySchema.nullable(),
     problem: z.string().nullable(),
   })
   .strict();
-const cacheSchema = z.object({ version: z.literal(1), logs: z.record(z.string(), entrySchema) }).strict();
+// Version 2: `modified` in s (version 1 held the ms of stat's mtimeMs); an older cache is rebuilt.
+const cacheSchema = z.object({ version: z.literal(2), logs: z.record(z.string(), entrySchema) }).strict();
 
 export type ListingEntry = z.infer<typeof entrySchema>;
 
 /** The file's identity as far as the cache is concerned. */
 export interface FileStamp {
   size: number;
-  mtimeMs: number;
+  /** Last modified, s since the epoch. */
+  modified: number;
 }
 
 export class ListingCache {
@@ -51,7 +54,7 @@ export class ListingCache {
   /** The entry of a log whose file has not changed since; undefined otherwise. */
   get(name: string, stamp: FileStamp): ListingEntry | undefined {
     const entry = this.logs[name];
-    return entry && entry.size === stamp.size && entry.mtimeMs === stamp.mtimeMs ? entry : undefined;
+    return entry && entry.size === stamp.size && entry.modified === stamp.modified ? entry : undefined;
   }
 
   set(name: string, entry: ListingEntry): void {
@@ -65,7 +68,7 @@ export class ListingCache {
     if (!this.changed && Object.keys(kept).length === Object.keys(this.logs).length) return;
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
-      await writeFile(temp, `${JSON.stringify({ version: 1, logs: kept })}\n`);
+      await writeFile(temp, `${JSON.stringify({ version: 2, logs: kept })}\n`);
       await rename(temp, this.file);
       this.changed = false;
     } catch {

@@ -18,8 +18,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { McapRecordBuilder, type McapTypes } from '@mcap/core';
 import { syncDir, writeFully } from './mcap-file';
+import { every } from '../common/timers';
 
-export const DEFAULT_FLUSH_INTERVAL_MS = 250;
+/** Period of writing the queued bytes to the file, s. */
+export const DEFAULT_FLUSH_INTERVAL = 0.25;
 /**
  * Bytes encoded but not yet written that make a recorder fault. A full run logs well under
  * 1 MB/s, so this is tens of seconds of a disk that takes nothing.
@@ -32,7 +34,8 @@ export class RecorderFault extends Error {
 }
 
 export interface LiveMcapFileOptions {
-  flushIntervalMs?: number;
+  /** s */
+  flushInterval?: number;
   maxQueuedBytes?: number;
   onError?: (err: Error) => void;
 }
@@ -63,11 +66,11 @@ export class LiveMcapFile {
   private constructor(
     readonly file: string,
     private readonly handle: LiveFileHandle,
-    flushIntervalMs: number,
+    flushInterval: number,
     private readonly maxQueuedBytes: number,
     private readonly onError: (err: Error) => void,
   ) {
-    this.timer = setInterval(() => void this.flush(), flushIntervalMs);
+    this.timer = every(flushInterval, () => void this.flush());
     // A recording alone must not keep the process alive.
     this.timer.unref();
   }
@@ -96,7 +99,7 @@ export class LiveMcapFile {
     const live = new LiveMcapFile(
       file,
       handle,
-      options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS,
+      options.flushInterval ?? DEFAULT_FLUSH_INTERVAL,
       options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
       options.onError ?? (() => undefined),
     );

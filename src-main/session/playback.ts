@@ -8,7 +8,7 @@
  * step, supervisor decision and log line before it, and the scene states thinned to one per
  * 20 ms of log time (the executed path), ending with the last state before the point.
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../common/clock';
 import { type PlannerStep } from '#contract/planner-events';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
@@ -16,11 +16,12 @@ import type { Scene } from '#contract/scene';
 import { consoleEventTopics, type MessageOf } from './channels';
 import { plannerStepOf, stateVector } from './named-state';
 import type { LoggedMessage, SessionLog } from './reader';
+import { after } from '../common/timers';
 
 export const MIN_SPEED = 0.1;
 export const MAX_SPEED = 10;
 /** While playing, the status (timeline position) is reported at least this often. */
-const STATUS_INTERVAL_MS = 250;
+const STATUS_INTERVAL = 0.25;
 /** Seeking replays scene states at most this close together (s of log time). */
 const SEEK_STATE_SPACING = 0.02;
 /** Events due within this much log time count as due now (timer rounding must not spin the loop), s. */
@@ -99,15 +100,16 @@ export interface PlaybackStatus {
 }
 
 export interface PlaybackClock {
-  /** ms, monotonic */
+  /** s, monotonic */
   now(): number;
-  setTimer(fn: () => void, ms: number): unknown;
+  /** Runs `fn` once after `seconds`. */
+  setTimer(fn: () => void, seconds: number): unknown;
   clearTimer(handle: unknown): void;
 }
 
 export const realClock: PlaybackClock = {
-  now: () => performance.now(),
-  setTimer: (fn, ms) => setTimeout(fn, ms),
+  now: monotonicSeconds,
+  setTimer: (fn, seconds) => after(seconds, fn),
   clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
@@ -212,7 +214,7 @@ export class Playback {
   }
 
   private currentPosition(): number {
-    const p = this.anchor.position + ((this.clock.now() - this.anchor.clock) / 1000) * this.speed;
+    const p = this.anchor.position + (this.clock.now() - this.anchor.clock) * this.speed;
     return Math.min(p, this.run.duration);
   }
 
@@ -229,9 +231,9 @@ export class Playback {
       this.report();
       return;
     }
-    if (this.clock.now() - this.lastStatusAt >= STATUS_INTERVAL_MS) this.report();
+    if (this.clock.now() - this.lastStatusAt >= STATUS_INTERVAL) this.report();
     const due = this.next < events.length ? events[this.next]!.t : this.run.duration;
-    const wait = Math.min(((due - position) / this.speed) * 1000, STATUS_INTERVAL_MS);
+    const wait = Math.min((due - position) / this.speed, STATUS_INTERVAL);
     this.timer = this.clock.setTimer(this.pump, Math.max(wait, 0));
   };
 

@@ -11,7 +11,7 @@ import { McapIndexedReader } from '@mcap/core';
 import { formatIssues } from '#contract/console-api';
 import { channels, isTopic, withAbsentNulls, type MessageOf, type Topic } from './channels';
 import { checkMcapMagic } from './finalize';
-import { inSeconds, upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';
+import { fromLegacyUnits, upgradeLegacyMessage, wallSecondsOf } from './legacy-messages';
 import { FileReadable } from './mcap-file';
 import { ListingCache, type ListingEntry } from './listing-cache';
 import { recordsProblem, scanRecords } from './record-scan';
@@ -161,7 +161,7 @@ export class SessionLog {
         );
       }
       // A log from before times were in seconds: its ms fields converted first.
-      json = withAbsentNulls(topic, inSeconds(topic, json));
+      json = withAbsentNulls(topic, fromLegacyUnits(topic, json));
       const parsed = channels[topic].safeParse(json);
       // A log from before states were named: its messages are turned into today's.
       const message = parsed.success ? (parsed.data as MessageOf<T>) : upgradeLegacyMessage(topic as T, json);
@@ -198,14 +198,16 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
   const out: SessionListing[] = [];
   for (const name of names.sort().reverse()) {
     const file = path.join(dir, name);
-    const { size: bytes, mtimeMs } = await stat(file);
+    const stats = await stat(file);
+    const bytes = stats.size;
+    const modified = stats.mtimeMs / 1000;
     if (await isBeingRecorded(file)) {
       out.push({ file: name, state: 'recording', summary: null, problem: null, bytes });
       continue;
     }
-    let entry = cache.get(name, { size: bytes, mtimeMs });
+    let entry = cache.get(name, { size: bytes, modified });
     if (!entry) {
-      entry = { size: bytes, mtimeMs, ...(await examine(file)) };
+      entry = { size: bytes, modified, ...(await examine(file)) };
       cache.set(name, entry);
     }
     out.push({ file: name, state: entry.state, summary: entry.summary, problem: entry.problem, bytes });
@@ -215,7 +217,7 @@ export async function listSessions(dir: string): Promise<SessionListing[]> {
 }
 
 /** A log's listing: opened, summarised, its chunks checked. */
-async function examine(file: string): Promise<Omit<ListingEntry, 'size' | 'mtimeMs'>> {
+async function examine(file: string): Promise<Omit<ListingEntry, 'size' | 'modified'>> {
   try {
     const log = await SessionLog.open(file);
     try {

@@ -20,7 +20,6 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ConsoleEvent } from '#contract/console-api';
 import type { PlannerSettings } from '#contract/planner-settings';
@@ -31,6 +30,7 @@ import type { MocapStats } from '../mocap/stats';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import type { Setup } from '../calibration/setup-file';
+import { monotonicSeconds } from '../common/clock';
 import { withoutNulls } from './absent-nulls';
 import {
   channelJsonSchema,
@@ -67,7 +67,7 @@ export interface SessionRecorderOptions {
   /** Ends the file name, e.g. "dry" or "real". */
   label: string;
   origin: PayloadOf<'/session/info'>['origin'];
-  flushIntervalMs?: number;
+  flushInterval?: number;
   /**
    * Told about a write error once; recording stops at it (the run goes on). Also told, once per
    * kind, about a message that could not be recorded (it is left out; the run goes on).
@@ -82,8 +82,8 @@ export type MessageTap = (topic: Topic, logTime: bigint, data: Uint8Array<ArrayB
 
 /** Highest rate of the derived Foxglove frames and objects (Hz): enough for a smooth 3D view. */
 const FOXGLOVE_RATE_HZ = 30;
-/** The fixed frames and the static scene are written again this often (ms), for seeking. */
-const STATIC_PERIOD_MS = 1000;
+/** The fixed frames and the static scene are written again this often (s), for seeking. */
+const STATIC_PERIOD = 1;
 
 const encoder = new TextEncoder();
 
@@ -94,12 +94,13 @@ export class SessionRecorder {
   readonly sessionId = randomUUID();
   private readonly channelIds: Map<Topic, number>;
   private readonly sequences: number[];
-  private readonly startPerf: number;
+  /** The monotonic clock at the start, s. */
+  private readonly startMono: number;
   private readonly startWallNs: bigint;
   private closing: Promise<SessionSummary> | undefined;
   private scene: Scene | null = null;
   private setupFile: Setup | null = null;
-  /** performance.now() at the last message of each rate-limited Foxglove view. */
+  /** The monotonic clock at the last message of each rate-limited Foxglove view, s. */
   private readonly lastAt = { static: -Infinity, tool: -Infinity, bodies: -Infinity, objects: -Infinity };
   private readonly reported = new Set<string>();
 
@@ -107,27 +108,27 @@ export class SessionRecorder {
     readonly file: string,
     private readonly live: LiveMcapFile,
     startWall: number,
-    startPerf: number,
+    startMono: number,
     private readonly onError: (err: Error) => void,
     private readonly tap: MessageTap | undefined,
   ) {
-    this.startPerf = startPerf;
-    this.startWallNs = BigInt(Math.round(startWall)) * 1_000_000n;
+    this.startMono = startMono;
+    this.startWallNs = BigInt(Math.round(startWall * 1000)) * 1_000_000n;
     this.channelIds = new Map(topics.map((t, i) => [t, i + 1]));
     this.sequences = topics.map(() => 0);
   }
 
   static async create(o: SessionRecorderOptions): Promise<SessionRecorder> {
     mkdirSync(o.dir, { recursive: true });
-    const startWall = Date.now();
-    const startPerf = performance.now();
+    const startWall = wallSeconds();
+    const startMono = monotonicSeconds();
     const file = path.join(o.dir, sessionFileName(startWall, o.label));
     await writeSessionLock(file);
     const version = softwareVersion();
     const live = await LiveMcapFile.create(
       file,
       { profile: SESSION_PROFILE, library: `${version.name} ${version.version}` },
-      { flushIntervalMs: o.flushIntervalMs, onError: o.onError },
+      { flushInterval: o.flushInterval, onError: o.onError },
     );
     // One schema record per schema name (the three Foxglove scene channels share theirs).
     const schemaIds = new Map<string, number>();
@@ -150,7 +151,7 @@ export class SessionRecorder {
       file,
       live,
       startWall,
-      startPerf,
+      startMono,
       o.onError ?? (() => undefined),
       o.tap,
     );
@@ -171,15 +172,15 @@ export class SessionRecorder {
   }
 
   /** Records one message on a channel; cheap enough for the 500 Hz robot state. */
-  record<T extends Topic>(topic: T, payload: PayloadOf<T>, nowPerf = performance.now()): void {
+  record<T extends Topic>(topic: T, payload: PayloadOf<T>, at = monotonicSeconds()): void {
     if (this.closing) return;
-    const logTime = this.logTime(nowPerf);
+    const logTime = this.logTime(at);
     const body = JSON.stringify(payload, nullableTopics.has(topic) ? withoutNulls : undefined);
     let text = body;
     if (!isFoxgloveTopic(topic)) {
       // The stamps go first (the summary reads "wall" from the head of a message); building the
       // text by hand saves copying the payload into a new object at 500 Hz.
-      const stamp = `{"mono":${(nowPerf - this.startPerf) / 1000},"wall":${wallSeconds()}`;
+      const stamp = `{"mono":${at - this.startMono},"wall":${wallSeconds()}`;
       text = body.length > 2 ? `${stamp},${body.slice(1)}` : `${stamp}}`;
     }
     const index = this.channelIds.get(topic)!;
@@ -198,18 +199,18 @@ export class SessionRecorder {
   settings(mode: 'dry' | 'real', scene: Scene, settings: PlannerSettings): void {
     this.scene = scene;
     this.record('/session/settings', { mode, scene, settings });
-    this.writeStatic(performance.now(), true);
+    this.writeStatic(monotonicSeconds(), true);
   }
 
   /** The lab setup of the run: the fixed frames (table, motion capture, robot base). */
   setup(setup: Setup): void {
     this.setupFile = setup;
-    this.writeStatic(performance.now(), true);
+    this.writeStatic(monotonicSeconds(), true);
   }
 
   /** A frame as the client named it, and the frame's own timestamp (s, the server's clock) when known. */
   mocapFrame(frame: MocapSnapshot, timestamp?: number): void {
-    const now = performance.now();
+    const now = monotonicSeconds();
     this.record(
       '/mocap/frame',
       {
@@ -251,7 +252,7 @@ export class SessionRecorder {
     const estimate = <T extends PlanarPoses['pusher']>({ raw: _raw, ...b }: T) => ({
       ...b,
       rigidBody: b.rigidBody ?? null,
-      ageS: Number.isFinite(b.ageS) ? b.ageS : null,
+      age: Number.isFinite(b.age) ? b.age : null,
     });
     this.record('/mocap/poses', {
       ...poses,
@@ -261,7 +262,7 @@ export class SessionRecorder {
   }
 
   robotState(state: RobotState): void {
-    const now = performance.now();
+    const now = monotonicSeconds();
     this.record(
       '/robot/state',
       { ...state, tcpPose: tcpPoseFields(state.tcpPose), tcpSpeed: tcpSpeedFields(state.tcpSpeed) },
@@ -319,7 +320,7 @@ export class SessionRecorder {
    */
   event(event: ConsoleEvent): void {
     if (this.closing) return;
-    const now = performance.now();
+    const now = monotonicSeconds();
     try {
       switch (event.type) {
         case 'state': {
@@ -363,19 +364,19 @@ export class SessionRecorder {
     return this.closing;
   }
 
-  private logTime(nowPerf: number): bigint {
-    return this.startWallNs + BigInt(Math.round((nowPerf - this.startPerf) * 1e6));
+  private logTime(at: number): bigint {
+    return this.startWallNs + BigInt(Math.round((at - this.startMono) * 1e9));
   }
 
-  private time(nowPerf: number) {
-    return foxgloveTime(this.logTime(nowPerf));
+  private time(at: number) {
+    return foxgloveTime(this.logTime(at));
   }
 
   /** Whether a rate-limited view is due again (and, if so, marks it written now). */
-  private due(view: keyof SessionRecorder['lastAt'], nowPerf: number): boolean {
-    const period = view === 'static' ? STATIC_PERIOD_MS : 1000 / FOXGLOVE_RATE_HZ;
-    if (nowPerf - this.lastAt[view] < period) return false;
-    this.lastAt[view] = nowPerf;
+  private due(view: keyof SessionRecorder['lastAt'], at: number): boolean {
+    const period = view === 'static' ? STATIC_PERIOD : 1 / FOXGLOVE_RATE_HZ;
+    if (at - this.lastAt[view] < period) return false;
+    this.lastAt[view] = at;
     return true;
   }
 
@@ -383,14 +384,14 @@ export class SessionRecorder {
    * The fixed frames and the table scene, now and then once a second: a viewer that seeks into
    * the log finds them close before any point.
    */
-  private writeStatic(nowPerf: number, force = false): void {
+  private writeStatic(at: number, force = false): void {
     if (!this.scene && !this.setupFile) return;
-    if (force) this.lastAt.static = nowPerf;
-    else if (!this.due('static', nowPerf)) return;
-    const time = this.time(nowPerf);
+    if (force) this.lastAt.static = at;
+    else if (!this.due('static', at)) return;
+    const time = this.time(at);
     if (this.setupFile)
-      this.record('/foxglove/tf', { transforms: setupTransforms(this.setupFile, time) }, nowPerf);
-    if (this.scene) this.record('/foxglove/scene/table', tableScene(this.scene, time), nowPerf);
+      this.record('/foxglove/tf', { transforms: setupTransforms(this.setupFile, time) }, at);
+    if (this.scene) this.record('/foxglove/scene/table', tableScene(this.scene, time), at);
   }
 
   private problem(what: string, err: Error): void {

@@ -16,9 +16,9 @@ export function defaultSessionsDir(env: NodeJS.ProcessEnv = process.env): string
     : path.join(os.homedir(), '.parapush', 'sessions');
 }
 
-/** A file name for a session started at `wallMs`, e.g. 2024-05-01T10-20-30-123Z_dry.mcap. */
-export function sessionFileName(wallMs: number, label: string): string {
-  const stamp = new Date(wallMs).toISOString().replace(/[:.]/g, '-');
+/** A file name for a session started at `wall` (s since the epoch), e.g. 2024-05-01T10-20-30-123Z_dry.mcap. */
+export function sessionFileName(wall: number, label: string): string {
+  const stamp = new Date(wall * 1000).toISOString().replace(/[:.]/g, '-');
   const safe = label.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40);
   return `${stamp}_${safe}.mcap`;
 }

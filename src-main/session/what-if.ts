@@ -8,12 +8,12 @@
  * terms, which the console gets from whoever wires the MPC loop into it (the run controller);
  * until that factory is injected, what-if answers with WHAT_IF_UNAVAILABLE instead of guessing.
  */
-import { performance } from 'node:perf_hooks';
 import { type Planner } from '../planning/planner';
 import { type PlannerStep } from '#contract/planner-events';
 import type { PlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
 import { stepRecord } from '../planning/step-record';
+import { monotonicSeconds } from '../common/clock';
 
 export const WHAT_IF_UNAVAILABLE =
   'What-if re-planning is not available: no planner is connected to the console (it comes with the MPC run controller).';
@@ -40,7 +40,7 @@ export async function replanStep(
 ): Promise<WhatIfResult> {
   const { planner, dispose } = await factory.create(scene, settings);
   try {
-    const t0 = performance.now();
+    const t0 = monotonicSeconds();
     const plan = await planner.plan({
       x: Float64Array.from(original.start),
       step: original.step,
@@ -48,7 +48,7 @@ export async function replanStep(
       // the what-if's assumption, and it only matters to smoothness cost terms.
       uPrev: [0, 0],
     });
-    const planning = (performance.now() - t0) / 1000;
+    const planning = monotonicSeconds() - t0;
     // Described as the run describes its steps (planning/step-record.ts), without rollout traces.
     const replanned = stepRecord({
       step: original.step,

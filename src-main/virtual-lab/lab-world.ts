@@ -13,7 +13,6 @@
  * slicker than the scene says, and its motion capture late: the cameras then see the world as it
  * was `mocapLatency` s before (a history of its states, interpolated).
  */
-import { performance } from 'node:perf_hooks';
 import type { EndEffector } from '#contract/end-effector/end-effector';
 import { endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
@@ -23,10 +22,12 @@ import { PUSHER_CLEARANCE } from '#physics/mjcf';
 import { FINGER_TOLERANCE, type FingerDrive } from './virtual-gripper';
 import type { RobotAdapter } from '../robot/adapter';
 import { Rng } from '../common/rng';
+import { every } from '../common/timers';
 import type { TablePose } from './natnet-server';
 import { sceneRigidBodies } from './natnet-server';
 import { StateHistory } from './state-history';
 import { physicsScale, SCENE_PHYSICS, type WorldPhysics } from './world-physics';
+import { monotonicSeconds } from '../common/clock';
 
 export interface ToolMotion {
   pose: readonly number[];
@@ -41,8 +42,8 @@ export interface LabWorldOptions {
   seed: number;
   /** Gain of the pusher's position correction towards the tool (1/s). */
   trackingGain?: number;
-  /** Wall-clock interval of the stepping timer (ms). */
-  tickMs?: number;
+  /** Wall-clock interval of the stepping timer (s). */
+  tick?: number;
   /** How the world's physics differs from the scene's (default: not at all). */
   physics?: WorldPhysics;
   /** s the cameras lag the world: poses() shows it as it was that long ago (default 0). */
@@ -57,7 +58,7 @@ const MOVING_SPEED = 1e-4;
  * limit on a force estimated from joint torques, not on single solver steps, so the first touch's
  * contact impulse (a few ms) does not count at its peak.
  */
-const FORCE_FILTER_S = 0.02;
+const FORCE_FILTER_TIME = 0.02;
 
 /** Fingers this long below a fifth of their commanded speed, away from their target, have stalled (s). */
 const STALL_TIME = 0.05;
@@ -178,7 +179,7 @@ export class LabWorld {
 
   /** The time the world's state is of, on the same clock: its start plus the steps it has taken. */
   private worldTime(): number {
-    return this.startedAt / 1000 + this.stepsDone * this.fine.timestep;
+    return this.startedAt + this.stepsDone * this.fine.timestep;
   }
 
   /**
@@ -220,10 +221,10 @@ export class LabWorld {
   }
 
   start(): void {
-    this.startedAt = performance.now();
+    this.startedAt = monotonicSeconds();
     this.stepsDone = 0;
     const tick = (): void => this.catchUp();
-    this.timer = setInterval(tick, this.options.tickMs ?? 4);
+    this.timer = every(this.options.tick ?? 0.004, tick);
   }
 
   stop(): void {
@@ -239,7 +240,7 @@ export class LabWorld {
   /** Steps the world up to the current wall-clock time. */
   private catchUp(): void {
     const dt = this.fine.timestep;
-    const due = Math.floor((performance.now() - this.startedAt) / 1000 / dt) - this.stepsDone;
+    const due = Math.floor((monotonicSeconds() - this.startedAt) / dt) - this.stepsDone;
     // After a long stall (a debugger, a loaded machine) jump ahead rather than burst.
     const maxBurst = Math.ceil(0.05 / dt);
     const steps = Math.min(due, maxBurst);
@@ -257,7 +258,7 @@ export class LabWorld {
     }
     if (steps > 0) {
       this.state = this.fine.readState();
-      const k = 1 - Math.exp(-(steps * dt) / FORCE_FILTER_S);
+      const k = 1 - Math.exp(-(steps * dt) / FORCE_FILTER_TIME);
       this.force += k * (this.fine.robotContactForce() - this.force);
       this.history?.push(this.worldTime(), this.state);
     }

@@ -18,7 +18,7 @@ import {
   mocapPoint,
   type Calibration,
 } from '../calibration/mocap-table';
-import { nowNs } from '../mocap/clock';
+import { monotonicNanoseconds } from '../common/clock';
 import { formatVersion } from '../mocap/version';
 import { DEFAULT_COMMAND_PORT, DEFAULT_DATA_PORT } from '../mocap/message-ids';
 import { emptyFrame, type FrameOfData, type RigidBodyData } from '../mocap/messages/frame';
@@ -53,7 +53,7 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
   calibration?: Calibration;
   faults?: NatNetFaultsInput;
   /** Simulated camera mid-exposure -> transmit time (s), stamped into each frame. */
-  exposureLatencyS?: number;
+  exposureLatency?: number;
   /**
    * Standard deviations of the residual jitter of a tracked rigid body at rest: position (m) and
    * yaw (rad). Defaults to a calibrated OptiTrack system's figures (0.02 mm, 0.01 deg).
@@ -74,14 +74,14 @@ export interface VirtualNatNetServerOptions extends Partial<NatNetTransportOptio
 
 export const DEFAULT_MEASUREMENT_NOISE = { position: 2e-5, yaw: 2e-4 };
 
-/** Camera mid-exposure to transmit, s, of an on-time pipeline (exposureLatencyS's default). */
+/** Camera mid-exposure to transmit, s, of an on-time pipeline (exposureLatency's default). */
 export const DEFAULT_EXPOSURE_LATENCY = 0.004;
 
 /** Frames kept for a replay (NatNetFaults.replay's largest value: 10 s at 120 Hz). */
 const HISTORY = 1200;
 
 /** The longest backlog a stalled event loop leaves to send late (s); the camera clock jumps over older frames. */
-const MAX_BACKLOG_S = 0.25;
+const MAX_BACKLOG = 0.25;
 
 interface BuiltFrame {
   frameNumber: number;
@@ -103,8 +103,8 @@ export interface StreamLateness {
   framesLate: number;
   /** Frames never taken: due longer ago than the backlog holds, the camera clock jumped over them. */
   framesSkipped: number;
-  /** The most overdue frame sent so far (ms). */
-  longestLateMs: number;
+  /** The most overdue frame sent so far (s). */
+  longestLate: number;
 }
 
 export class VirtualNatNetServer {
@@ -132,7 +132,7 @@ export class VirtualNatNetServer {
   private running = false;
   private readonly sendListeners: ((f: SentFrame) => void)[] = [];
   /** How far the streaming fell behind the camera clock (a stalled event loop), for tests and benches. */
-  readonly lateness: StreamLateness = { framesLate: 0, framesSkipped: 0, longestLateMs: 0 };
+  readonly lateness: StreamLateness = { framesLate: 0, framesSkipped: 0, longestLate: 0 };
 
   constructor(options: VirtualNatNetServerOptions) {
     this.rigidBodies = options.rigidBodies;
@@ -160,7 +160,7 @@ export class VirtualNatNetServer {
         appName: options.appName,
         appVersion: options.appVersion,
         clockFrequency: options.clockFrequency,
-        clientTimeoutMs: options.clientTimeoutMs,
+        clientTimeout: options.clientTimeout,
       },
       {
         modelDefinitions: () => this.modelDefinitions(),
@@ -173,7 +173,7 @@ export class VirtualNatNetServer {
     );
     this.transport.setFaults(this.faults);
     this.exposureTicks = BigInt(
-      Math.round((options.exposureLatencyS ?? DEFAULT_EXPOSURE_LATENCY) * this.transport.clockFrequency),
+      Math.round((options.exposureLatency ?? DEFAULT_EXPOSURE_LATENCY) * this.transport.clockFrequency),
     );
   }
 
@@ -281,19 +281,23 @@ export class VirtualNatNetServer {
   private startStreaming(): void {
     this.running = true;
     const periodNs = BigInt(Math.round(1e9 / this.rateHz));
-    const schedule = new FrameSchedule(nowNs(), periodNs, Math.ceil(MAX_BACKLOG_S * this.rateHz));
+    const schedule = new FrameSchedule(
+      monotonicNanoseconds(),
+      periodNs,
+      Math.ceil(MAX_BACKLOG * this.rateHz),
+    );
     const tick = (): void => {
       if (!this.running) return;
-      const { slots, skipped } = schedule.due(nowNs());
+      const { slots, skipped } = schedule.due(monotonicNanoseconds());
       if (!this.restarting) {
         this.lateness.framesSkipped += skipped;
         for (const slot of slots) {
           const late = this.step(slot).sentAtNs - slot;
           if (late > periodNs) this.lateness.framesLate++;
-          this.lateness.longestLateMs = Math.max(this.lateness.longestLateMs, Number(late) / 1e6);
+          this.lateness.longestLate = Math.max(this.lateness.longestLate, Number(late) / 1e9);
         }
       }
-      this.timer = setTimeout(tick, schedule.msUntilNext(nowNs()));
+      this.timer = setTimeout(tick, schedule.msUntilNext(monotonicNanoseconds()));
     };
     tick();
   }
@@ -302,10 +306,10 @@ export class VirtualNatNetServer {
    * Builds and sends one frame from the current poses. Frozen on 'frame': the last frame again;
    * on 'poses': the last frame's poses under a new frame number and timestamps. Replaying: the
    * next of the replayed frames, as it was sent. `dueAtNs` is when the camera clock made it due
-   * (mocap/clock nowNs; default now): its exposure times are stamped from that, its transmit time
+   * (common/clock monotonicNanoseconds; default now): its exposure times are stamped from that, its transmit time
    * is when it actually leaves.
    */
-  step(dueAtNs: bigint = nowNs()): SentFrame {
+  step(dueAtNs: bigint = monotonicNanoseconds()): SentFrame {
     if (this.faults.replay > 0 && this.history.length > 0) {
       this.replaying ??= { frames: this.history.slice(-this.faults.replay), next: 0 };
       const r = this.replaying;
@@ -327,7 +331,7 @@ export class VirtualNatNetServer {
       const poses = this.poseSource();
       frame.rigidBodies = this.rigidBodies.map((rb) => this.rigidBodyData(rb, poses.get(rb.name)));
     }
-    // On time, a frame leaves when it is due; the cameras exposed it exposureLatencyS before.
+    // On time, a frame leaves when it is due; the cameras exposed it exposureLatency before.
     const due = this.transport.ticksAt(dueAtNs);
     frame.transmit = this.transport.ticks();
     frame.dataReceived = due > this.exposureTicks / 2n ? due - this.exposureTicks / 2n : 0n;
@@ -344,7 +348,7 @@ export class VirtualNatNetServer {
 
   /** Hands a built frame to the transport, which re-encodes it for a client of another bitstream. */
   private send(built: BuiltFrame, dueAtNs: bigint): SentFrame {
-    const sent = { frameNumber: built.frameNumber, sentAtNs: nowNs(), dueAtNs };
+    const sent = { frameNumber: built.frameNumber, sentAtNs: monotonicNanoseconds(), dueAtNs };
     this.transport.sendFrame(built.packet, (v) => encodePacket({ kind: 'frame', ...built.frame }, v));
     // A copy: one-shot listeners remove themselves while the list is walked.
     for (const fn of [...this.sendListeners]) fn(sent);

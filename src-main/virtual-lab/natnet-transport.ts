@@ -5,7 +5,7 @@
  * What goes into the frames is someone else's job (the virtual server, or capture replay).
  */
 import dgram from 'node:dgram';
-import { nowNs } from '../mocap/clock';
+import { monotonicNanoseconds, monotonicSeconds } from '../common/clock';
 import { DEFAULT_MULTICAST_GROUP, MessageId } from '../mocap/message-ids';
 import type { ModelDefinitions } from '../mocap/messages/model-def';
 import type { ServerInfo } from '../mocap/messages/server-info';
@@ -36,8 +36,8 @@ export interface NatNetTransportOptions {
   appVersion?: NatNetVersion;
   /** Server clock ticks per second (frame times and echo answers). */
   clockFrequency?: number;
-  /** A unicast client that sends nothing for this long is dropped (ms). */
-  clientTimeoutMs?: number;
+  /** A unicast client that sends nothing for this long is dropped (s). */
+  clientTimeout?: number;
 }
 
 export interface NatNetTransportHandlers {
@@ -73,7 +73,7 @@ export class NatNetServerTransport {
   private heldBack: OutgoingFrame | undefined;
   /** Motive is not running (setDown): nothing is sent or answered. */
   private down = false;
-  private readonly startNs = nowNs();
+  private readonly startNs = monotonicNanoseconds();
   private readonly streaming: MotiveStreaming;
   readonly clockFrequency: number;
   /** Counters for tests and the status line. */
@@ -129,10 +129,10 @@ export class NatNetServerTransport {
 
   /** The server clock now, in ticks of clockFrequency (starts at 0 when the server starts). */
   ticks(): bigint {
-    return this.ticksAt(nowNs());
+    return this.ticksAt(monotonicNanoseconds());
   }
 
-  /** The server clock at local monotonic time `ns` (mocap/clock nowNs), in ticks. */
+  /** The server clock at local monotonic time `ns` (common/clock monotonicNanoseconds), in ticks. */
   ticksAt(ns: bigint): bigint {
     return ((ns - this.startNs) * BigInt(this.clockFrequency)) / 1_000_000_000n;
   }
@@ -262,8 +262,8 @@ export class NatNetServerTransport {
   }
 
   private dropSilentClients(): void {
-    const limit = this.opts.clientTimeoutMs ?? 5000;
-    const now = Date.now();
+    const limit = this.opts.clientTimeout ?? 5;
+    const now = monotonicSeconds();
     for (const [key, c] of this.clients) if (now - c.lastSeen > limit) this.clients.delete(key);
   }
 
@@ -305,7 +305,12 @@ export class NatNetServerTransport {
               this.opts.natNetVersion,
             )
           : this.versionFor(rinfo);
-      this.clients.set(key, { address: rinfo.address, port: rinfo.port, lastSeen: Date.now(), version });
+      this.clients.set(key, {
+        address: rinfo.address,
+        port: rinfo.port,
+        lastSeen: monotonicSeconds(),
+        version,
+      });
     }
     switch (m.kind) {
       case 'connect':

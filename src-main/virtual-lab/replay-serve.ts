@@ -10,6 +10,7 @@ import { peekMessageId } from '../mocap/packet';
 import { CaptureDecoder } from '../mocap/replay';
 import { NATNET_3_0 } from '../mocap/version';
 import { NatNetServerTransport, type NatNetTransportOptions } from './natnet-transport';
+import { monotonicSeconds } from '../common/clock';
 
 export interface ServeCaptureOptions extends Pick<
   NatNetTransportOptions,
@@ -31,12 +32,12 @@ export interface TimedFrame {
 
 /**
  * The frame packets of a capture and when each goes out relative to the first. Gaps keep their
- * length up to maxGapS (a capture paused for minutes, or packet files from different sessions,
+ * length up to maxGap (a capture paused for minutes, or packet files from different sessions,
  * should not stall playback); time running backwards counts as no gap.
  */
 export function frameSchedule(
   packets: readonly CapturedPacket[],
-  maxGapS = 1,
+  maxGap = 1,
 ): { frames: TimedFrame[]; decoder: CaptureDecoder } {
   const decoder = new CaptureDecoder();
   const frames: TimedFrame[] = [];
@@ -46,7 +47,7 @@ export function frameSchedule(
     const decoded = decoder.push(p);
     if (!decoded || peekMessageId(p.bytes) !== MessageId.FrameOfData) continue;
     const t = p.time ?? decoded.frame.timestamp;
-    if (previous !== undefined) at += Math.min(maxGapS, Math.max(0, t - previous));
+    if (previous !== undefined) at += Math.min(maxGap, Math.max(0, t - previous));
     previous = t;
     frames.push({ at, bytes: p.bytes });
   }
@@ -85,23 +86,24 @@ export async function serveCapture(
   const period = frames.length > 1 && lastAt > 0 ? lastAt / (frames.length - 1) : 1 / 120;
   try {
     do {
-      const start = performance.now();
+      const start = monotonicSeconds();
       for (const f of frames) {
-        const wait = start + (f.at * 1000) / speed - performance.now();
+        const wait = start + f.at / speed - monotonicSeconds();
         if (wait > 0) await sleep(wait, options.signal);
         if (options.signal?.aborted) return;
         transport.sendFrame(f.bytes);
       }
-      if (options.loop) await sleep((period * 1000) / speed, options.signal);
+      if (options.loop) await sleep(period / speed, options.signal);
     } while (options.loop && !options.signal?.aborted);
   } finally {
     await transport.stop();
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Resolves after `seconds`, or at once when `signal` aborts. */
+function sleep(seconds: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
+    const t = setTimeout(done, seconds * 1000);
     function done(): void {
       clearTimeout(t);
       signal?.removeEventListener('abort', done);

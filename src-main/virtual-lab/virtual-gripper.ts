@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { openingAt, positionFor, ROBOTIQ_OPENING_SPEED } from '../robot/gripper';
 import { LineServer } from './virtual-ur/line-server';
+import { monotonicSeconds } from '../common/clock';
 
 /**
  * A gripper's fingers as the virtual Robotiq drives them: towards a gap at a speed, force-limited
@@ -136,7 +137,7 @@ export class VirtualGripper {
   // ---- protocol ---------------------------------------------------------------------------
 
   private now(): number {
-    return performance.now() / 1000;
+    return monotonicSeconds();
   }
 
   private get activationStatus(): number {

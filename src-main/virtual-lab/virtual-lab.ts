@@ -268,7 +268,7 @@ export class VirtualLab {
       streaming: config.mocap.streaming,
       ...(config.mocap.faults ? { faults: config.mocap.faults } : {}),
       // A late pipeline stamps its frames with their true exposure: that much earlier.
-      exposureLatencyS: DEFAULT_EXPOSURE_LATENCY + config.world.mocap.latency,
+      exposureLatency: DEFAULT_EXPOSURE_LATENCY + config.world.mocap.latency,
       ...(config.world.mocap.positionNoise !== undefined
         ? {
             measurementNoise: {

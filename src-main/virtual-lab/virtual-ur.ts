@@ -9,11 +9,13 @@
  */
 import { z } from 'zod';
 import { NORMAL_PRESET_FORCE_LIMIT } from '#contract/flange-load';
+import { monotonicSeconds } from '../common/clock';
 import { VirtualController, type MotionSample } from './virtual-ur/controller';
 import { createDashboardServer } from './virtual-ur/dashboard-server';
 import type { LineServer } from './virtual-ur/line-server';
 import { VirtualRtdeServer } from './virtual-ur/rtde-server';
 import { ScriptServer } from './virtual-ur/script-server';
+import { after } from '../common/timers';
 import { softwareVersionSchema } from './virtual-ur/profile';
 
 const port = z.number().int().min(0).max(65535);
@@ -131,20 +133,20 @@ export class VirtualUr {
    */
   private startLoop(): void {
     this.running = true;
-    const periodMs = 1000 / this.controller.frequency;
-    let next = performance.now() + periodMs;
+    const period = 1 / this.controller.frequency;
+    let next = monotonicSeconds() + period;
     const run = (): void => {
       if (!this.running) return;
-      const now = performance.now();
-      if (now - next > 50 * periodMs) next = now;
+      const now = monotonicSeconds();
+      if (now - next > 50 * period) next = now;
       while (now >= next) {
         this.controller.tick();
         this.rtde.publish();
-        next += periodMs;
+        next += period;
       }
-      this.timer = setTimeout(run, Math.max(0, next - performance.now()));
+      this.timer = after(Math.max(0, next - monotonicSeconds()), run);
     };
-    this.timer = setTimeout(run, periodMs);
+    this.timer = after(period, run);
   }
 
   async stop(): Promise<void> {

@@ -24,7 +24,7 @@ describe('safety benchmark', () => {
       err.mockRestore();
     }
     const result = JSON.parse(readFileSync(path.join(out, 'safety.json'), 'utf8'));
-    expect(result).toMatchObject({ tickMs: 5, seconds: 5, hogs: 0, scene: 'isrr-obstacle.json' });
+    expect(result).toMatchObject({ tick: 0.005, seconds: 5, hogs: 0, scene: 'isrr-obstacle.json' });
     for (const where of ['main', 'thread', 'frames'] as const) {
       const s = where === 'frames' ? result.frameGaps : result.lateness[where];
       expect(s.ticks, where).toBeGreaterThan(0);

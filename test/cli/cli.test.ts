@@ -141,7 +141,7 @@ describe('a command that does not end', () => {
     // `mocap serve` runs until Ctrl+C: the limit kills it and the call says what it printed.
     const serve = ['mocap', 'serve', '--scene', 'test/fixtures/lab-short-scene.json', '--unicast'];
     const ports = ['--command-port', '0', '--data-port', '0'];
-    await expect(cliWithin(3000, ...serve, ...ports)).rejects.toThrow(
+    await expect(cliWithin(3, ...serve, ...ports)).rejects.toThrow(
       /^parapush mocap serve .* did not end within 3 s\n--- stdout ---\n[\s\S]*\n--- stderr ---\n/,
     );
   });

@@ -12,7 +12,7 @@ import { writeTinyTaskFile } from '../helpers/tiny-task';
 vi.setConfig({ testTimeout: 240_000 });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-sweep-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const cli = (...args: string[]) => cliWithin(230_000, ...args);
+const cli = (...args: string[]) => cliWithin(230, ...args);
 
 /** The CLI tests' tiny task with WAFR's action-proportional noise or constant noise. */
 const taskFile = (name: string, noise: object): string => writeTinyTaskFile(tmp, name, noise);

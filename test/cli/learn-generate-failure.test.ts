@@ -17,7 +17,7 @@ describe('parapush learn generate', () => {
     const out = path.join(tmp, 'data');
     // A worker's start-up on a loaded two-core machine can take tens of seconds.
     const r = await cliWithin(
-      230_000,
+      230,
       'learn',
       'generate',
       '--scene',

@@ -22,9 +22,11 @@ import { repoRoot } from '../helpers/scenes';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'parapush-long-'));
 const scene = path.join(repoRoot, 'test/fixtures/lab-short-scene.json');
-/** Starting a lab or a server on a starved two-core machine can take a while. */
-const STARTUP_MS = 90_000;
-vi.setConfig({ testTimeout: STARTUP_MS });
+/** Starting a lab or a server on a starved two-core machine can take a while, s. */
+const STARTUP = 90;
+/** Vitest's test time limits are in ms. */
+const STARTUP_LIMIT = STARTUP * 1000;
+vi.setConfig({ testTimeout: STARTUP_LIMIT });
 
 /** A `parapush` process that runs until stopped, with its output collected as it comes. */
 interface Running {
@@ -70,9 +72,9 @@ async function waitFor(
   r: Running,
   read: () => string,
   pattern: RegExp,
-  ms = STARTUP_MS,
+  within = STARTUP,
 ): Promise<RegExpMatchArray> {
-  const until = Date.now() + ms;
+  const until = Date.now() + within * 1000;
   for (;;) {
     const m = read().match(pattern);
     if (m) return m;
@@ -145,7 +147,7 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
     });
     lab = start('lab', '--config', config, '--setup-out', setupFile, '--json');
     info = JSON.parse((await waitFor(lab, lab.stdout, /^\{.*\}$/m))[0]) as typeof info;
-  }, STARTUP_MS + 10_000);
+  }, STARTUP_LIMIT + 10_000);
 
   it('prints its ports and writes the setup a run loads', () => {
     expect(info).toMatchObject({ scene: 'lab-short', multicast: false, setup: setupFile });
@@ -192,7 +194,7 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
       expect(bodies.object![0]).toBeCloseTo(-0.1, 3);
       expect(bodies.object![1]).toBeCloseTo(0, 3);
     },
-    STARTUP_MS,
+    STARTUP_LIMIT,
   );
 
   it(
@@ -217,7 +219,7 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
         'robot 127.0.0.1: safety mode NORMAL\nthere is no protective stop to recover from: nothing done\n',
       );
     },
-    STARTUP_MS,
+    STARTUP_LIMIT,
   );
 
   it(
@@ -268,7 +270,7 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
       ]);
       expect(r.stderr).not.toMatch(/^\s+at /m);
     },
-    STARTUP_MS,
+    STARTUP_LIMIT,
   );
 
   it(
@@ -276,7 +278,7 @@ describe('parapush lab, with mocap listen and robot recover against it', () => {
     async () => {
       expect(await interrupt(lab)).toBe(0);
     },
-    STARTUP_MS,
+    STARTUP_LIMIT,
   );
 });
 
@@ -322,7 +324,7 @@ describe('parapush mocap serve, with mocap listen against it', () => {
       expect(sent).not.toBeNull();
       expect(Number(sent![1])).toBeGreaterThanOrEqual(2);
     },
-    2 * STARTUP_MS,
+    2 * STARTUP_LIMIT,
   );
 });
 

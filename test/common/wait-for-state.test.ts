@@ -19,14 +19,14 @@ describe('waitForState', () => {
   it('resolves at once with the latest state when it already satisfies the predicate', async () => {
     const c = new Counter();
     c.report(0);
-    expect(await waitForState(c, (n) => n === 0, 1000)).toBe(0);
+    expect(await waitForState(c, (n) => n === 0, 1)).toBe(0);
     expect(c.listenerCount('state')).toBe(0);
   });
 
   it('resolves with the first later state that satisfies it and stops listening', async () => {
     const c = new Counter();
     c.report(1);
-    const waiting = waitForState(c, (n) => n >= 3, 10_000);
+    const waiting = waitForState(c, (n) => n >= 3, 10);
     c.report(2);
     c.report(4);
     c.report(5);
@@ -36,9 +36,9 @@ describe('waitForState', () => {
 
   it('rejects naming what was awaited when no state satisfies it, and stops listening', async () => {
     const c = new Counter();
-    const waiting = waitForState(c, (n) => n < 0, 20, 'robot state');
+    const waiting = waitForState(c, (n) => n < 0, 0.02, 'robot state');
     c.report(1);
-    await expect(waiting).rejects.toThrow('robot state not reached within 20 ms');
+    await expect(waiting).rejects.toThrow('robot state not reached within 0.02 s');
     expect(c.listenerCount('state')).toBe(0);
   });
 });

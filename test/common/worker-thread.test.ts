@@ -21,13 +21,13 @@ const entry = {
   source: new URL('../fixtures/workers/echo-worker.ts', import.meta.url),
 };
 
-function start(mode: string, timeoutMs = 20_000) {
+function start(mode: string, timeout = 20) {
   let abandoned = 0;
   const started = WorkerThread.start({
     entry,
     schema,
     start: { mode },
-    timeoutMs,
+    timeout,
     settle: (m: Message) => (m.type === 'ready' ? m : m.type === 'failed' ? new Error(m.message) : undefined),
     errors: {
       timeout: 'the echo worker did not start',
@@ -87,7 +87,7 @@ describe('worker thread', () => {
   });
 
   it('rejects a worker that never answers', async () => {
-    const s = start('silent', 3000);
+    const s = start('silent', 3);
     await expect(s.started).rejects.toThrow('the echo worker did not start');
     expect(s.abandoned()).toBe(1);
   });

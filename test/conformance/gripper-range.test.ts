@@ -103,7 +103,7 @@ describe('virtual Robotiq 2F-85: its real position range', () => {
 describe('the gap through a measured range', () => {
   it('measures 3..228 at activation, stores it, and reports and commands the gap within 1 mm across the stroke', async () => {
     const g = await gripper();
-    const client = await RobotiqGripper.connect('127.0.0.1', g.port, { pollMs: 5 });
+    const client = await RobotiqGripper.connect('127.0.0.1', g.port, { poll: 0.005 });
     cleanup.push(() => client.close());
     await client.activate();
     const measured = await measureGripperRange(client);

@@ -19,7 +19,7 @@ import { ConsoleCore } from '../../src-main/console/console-core';
 import { LabStatusSource } from '../../src-main/lab-link/lab-status';
 import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
 import { loadCalibration, mocapPoint } from '../../src-main/calibration/mocap-table';
-import { nowSeconds } from '../../src-main/mocap/clock';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import type { Vec3 } from '../../src-main/common/rotation';
 import type { MocapSnapshot, PlanarPoses } from '../../src-main/mocap/scene-binding';
 import type { LabLink } from '../../src-main/lab-link/lab-link';
@@ -31,7 +31,7 @@ const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.j
 /** A link with scripted motion-capture frames, for the refusals that a healthy lab never shows. */
 function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody: string | null = 'pusher') {
   const listeners: ((f: unknown, s: MocapSnapshot) => void)[] = [];
-  const pusher = { status, ageS: status === 'stale' ? 0.25 : 0 } as PlanarPoses['pusher'];
+  const pusher = { status, age: status === 'stale' ? 0.25 : 0 } as PlanarPoses['pusher'];
   const link = {
     scene: { ...scene, pusher: { ...scene.pusher, rigidBody: rigidBody ?? undefined } },
     // No pivot offsets: the pusher's point is its body's streamed position.
@@ -47,7 +47,7 @@ function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody:
   const frame = (position: Vec3, trackingValid = true): void => {
     const snapshot: MocapSnapshot = {
       frameNumber: 1,
-      receivedAt: nowSeconds(),
+      receivedAt: monotonicSeconds(),
       rigidBodies: [
         { id: 1, name: 'pusher', position, orientation: [0, 0, 0, 1], meanError: 0, trackingValid },
       ],
@@ -58,7 +58,7 @@ function scriptedLink(status: PlanarPoses['pusher']['status'] | null, rigidBody:
 }
 
 describe('motion-capture capture refusals', () => {
-  const fast = { durationS: 0.05, minFrames: 3 };
+  const fast = { duration: 0.05, minFrames: 3 };
 
   it('refuses with the reason when the pusher is untracked, stale, unbound or never seen', async () => {
     await expect(captureMocapPoint(scriptedLink('untracked').link, fast)).rejects.toThrow(
@@ -110,7 +110,7 @@ describe('motion-capture capture refusals', () => {
     expect(() => captureRobotPoint(link(undefined))).toThrow('no robot state received yet');
     expect(() => captureRobotPoint(link(undefined, false))).toThrow(/RTDE link to the UR5 is down/);
     expect(() =>
-      captureRobotPoint(link({ receivedAt: performance.now() / 1000 - 0.5, tcpPose: [0, 0, 0, 0, 0, 0] })),
+      captureRobotPoint(link({ receivedAt: monotonicSeconds() - 0.5, tcpPose: [0, 0, 0, 0, 0, 0] })),
     ).toThrow(/robot state is stale: none for 5\d\d ms/);
   });
 });

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import { LabStatusSource } from '../../src-main/lab-link/lab-status';
 import { VirtualLabConnection } from '../../src-main/lab-link/virtual-lab-connection';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import { repoRoot } from '../helpers/scenes';
 
 const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'));
@@ -25,7 +25,7 @@ describe('the UR5 between runs, read by a busy console thread', () => {
 
   beforeAll(async () => {
     const link = await session.linkFor(scene);
-    await link.robot.waitForState((r) => r.safetyMode === 'NORMAL', 10_000);
+    await link.robot.waitForState((r) => r.safetyMode === 'NORMAL', 10);
     status = new LabStatusSource(
       {
         currentConnection: () => session,

@@ -12,7 +12,7 @@
  */
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleCore } from '../../src-main/console/console-core';
@@ -37,7 +37,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
   let core: ConsoleCore;
   let page: Page;
   const cspViolations: string[] = [];
-  /** performance.now() of each STOP the virtual controller decodes, from the run on. */
+  /** When the virtual controller decoded each STOP from the run on, s (common/clock). */
   const stops: number[] = [];
 
   beforeAll(async () => {
@@ -161,7 +161,7 @@ describe.skipIf(!haveChromium)('console in Chromium (web mode, real core, virtua
   });
 
   it('aborts on Esc: the virtual controller gets the stop and the UI says "Aborted by operator"', async () => {
-    const before = performance.now();
+    const before = monotonicSeconds();
     await page.keyboard.press('Escape');
     await expect.poll(() => stops.filter((t) => t >= before).length).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('run-reason').textContent()).toBe('Aborted by operator');

@@ -51,7 +51,7 @@ function result(friction: number, after: number, matchingLow: number): PhysicsLa
         runs: [run('finished', 25, 16), run('finished', 27, 18)],
       },
     ],
-    stageSeconds: { 'probing the differing world': 600 },
+    stages: { 'probing the differing world': 600 },
   };
 }
 

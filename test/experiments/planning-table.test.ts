@@ -5,13 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { planningTable, readPlannerBenches } from '../../src-main/experiments/planning-table';
 import { repoRoot } from '../helpers/scenes';
 
-const bench = (task: string, planS: number, extra: Record<string, unknown> = {}): object => ({
+const bench = (task: string, planTime: number, extra: Record<string, unknown> = {}): object => ({
   machine: { cpu: 'x', cores: 2, loadAtStart: 0.4 },
   task,
   planner: 'mpc',
   steps: 3,
   rows: [
-    { model: 'auto (fine)', workers: 2, 'plan s/step': planS, '±95%': 0.1, 'control s': 1, 'real-time': 'x' },
+    {
+      model: 'auto (fine)',
+      workers: 2,
+      'plan s/step': planTime,
+      '±95%': 0.1,
+      'control s': 1,
+      'real-time': 'x',
+    },
   ],
   ...extra,
 });

@@ -5,7 +5,7 @@ import { benchRoot, MACHINE } from '../helpers/bench-root';
 function result(raised: boolean): object {
   return {
     machine: MACHINE,
-    tickMs: 5,
+    tick: 0.005,
     seconds: 60,
     hogs: 2,
     scene: 'isrr-obstacle.json',

@@ -88,11 +88,10 @@ describe.skipIf(unavailable !== null)(
       cli('experiment', 'slurm', ...common(), '--out', out, '--shards', `${SHARDS}`, '--cpus-per-task', '1');
 
     /** Waits until Slurm has none of the jobs queued or running. */
-    async function settled(ids: string[], timeoutMs = 100_000): Promise<void> {
-      const end = Date.now() + timeoutMs;
+    async function settled(ids: string[], timeout = 100): Promise<void> {
+      const end = Date.now() + timeout * 1000;
       while (cluster!.run('squeue', '--noheader', `--jobs=${ids.join(',')}`, '--format=%i').trim() !== '') {
-        if (Date.now() > end)
-          throw new Error(`jobs ${ids.join(', ')} still queued after ${timeoutMs / 1000} s`);
+        if (Date.now() > end) throw new Error(`jobs ${ids.join(', ')} still queued after ${timeout} s`);
         await sleep(500);
       }
     }
@@ -128,7 +127,7 @@ describe.skipIf(unavailable !== null)(
       cluster = await startSlurmCluster();
       // The CLI (and through sbatch, every job) reaches this cluster by Slurm's own variable.
       process.env.SLURM_CONF = cluster.env.SLURM_CONF;
-      const r = await cliWithin(120_000, 'experiment', ...common(), '--workers', '1', '--out', local());
+      const r = await cliWithin(120, 'experiment', ...common(), '--workers', '1', '--out', local());
       expect(r.code, r.stderr).toBe(0);
     }, 180_000);
 

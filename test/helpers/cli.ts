@@ -7,11 +7,11 @@ import { repoRoot } from './scenes';
 const run = promisify(execFile);
 
 /**
- * How long a command may take, ms: just under Vitest's 60 s test timeout (a command starts in a
+ * How long a command may take, s: just under Vitest's 60 s test timeout (a command starts in a
  * few seconds, but a starved two-core machine can take tens), so a command that never ends (a
  * socket left open) fails its test with its output rather than as a bare test timeout.
  */
-export const CLI_TIMEOUT_MS = 55_000;
+export const CLI_TIMEOUT = 55;
 
 export interface CliResult {
   code: number;
@@ -20,15 +20,15 @@ export interface CliResult {
 }
 
 export function cli(...args: string[]): Promise<CliResult> {
-  return cliWithin(CLI_TIMEOUT_MS, ...args);
+  return cliWithin(CLI_TIMEOUT, ...args);
 }
 
-/** `cli` with its own time limit (ms); past it the command is killed and the call fails with its output. */
-export async function cliWithin(timeoutMs: number, ...args: string[]): Promise<CliResult> {
+/** `cli` with its own time limit (s); past it the command is killed and the call fails with its output. */
+export async function cliWithin(timeout: number, ...args: string[]): Promise<CliResult> {
   try {
     const r = await run(process.execPath, [path.join(repoRoot, 'bin/parapush.mjs'), ...args], {
       cwd: repoRoot,
-      timeout: timeoutMs,
+      timeout: timeout * 1000,
       killSignal: 'SIGKILL',
     });
     return { code: 0, ...r };
@@ -36,7 +36,7 @@ export async function cliWithin(timeoutMs: number, ...args: string[]): Promise<C
     const e = err as { code: number | null; killed?: boolean; stdout: string; stderr: string };
     if (e.killed)
       throw new Error(
-        `parapush ${args.join(' ')} did not end within ${timeoutMs / 1000} s\n` +
+        `parapush ${args.join(' ')} did not end within ${timeout} s\n` +
           `--- stdout ---\n${e.stdout}\n--- stderr ---\n${e.stderr}`,
         { cause: err },
       );

@@ -95,9 +95,9 @@ export class ConsoleOnLab {
   lastRun = (): RunStatus | undefined =>
     this.events.filter((e) => e.type === 'run').at(-1)?.status as RunStatus | undefined;
 
-  /** Polls `get` until it gives something; past `timeoutMs` it fails with the run's last status. */
-  until = async <T>(what: string, get: () => T | undefined | false, timeoutMs = 20_000): Promise<T> => {
-    const end = Date.now() + timeoutMs;
+  /** Polls `get` until it gives something; past `timeout` s it fails with the run's last status. */
+  until = async <T>(what: string, get: () => T | undefined | false, timeout = 20): Promise<T> => {
+    const end = Date.now() + timeout * 1000;
     for (;;) {
       const v = get();
       if (v) return v;

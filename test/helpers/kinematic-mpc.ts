@@ -13,13 +13,12 @@ import { TaskGeometry } from '../../src-main/planning/task-geometry';
 import type { Plant } from '../../src-main/planning/plant';
 import { kinematicStep } from '../planning/toy';
 import { referenceScene } from './scenes';
+import { sleep } from '../../src-main/common/timers';
 
 /** The ISRR obstacle task's table without its obstacle: straight pushes stay clear. */
 export const scene = { ...referenceScene('isrr-obstacle'), obstacles: [] };
 export const geometry = new TaskGeometry(scene);
 const L = geometry.layout;
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export interface KinematicPlannerOptions {
   /** The control of every step's plan (default 0.05 m/s along x). */
@@ -28,7 +27,7 @@ export interface KinematicPlannerOptions {
    * How long planning step n takes (ms of wall time). Given, the planner waits on a timer even for
    * 0 ms, so its answer comes a macrotask later; not given, it answers at once.
    */
-  delayMs?: (step: number) => number;
+  delay?: (step: number) => number;
 }
 
 /** Plans three controls of `control(step)`, predicting kinematic motion; records every request and when. */
@@ -46,7 +45,7 @@ export class KinematicPlanner implements Planner {
 
   async plan(ctx: PlanContext): Promise<Plan> {
     this.asked.push({ ctx, at: performance.now() });
-    if (this.options.delayMs) await sleep(this.options.delayMs(ctx.step));
+    if (this.options.delay) await sleep(this.options.delay(ctx.step));
     const u = this.options.control?.(ctx.step) ?? [0.05, 0];
     const states = [ctx.x];
     for (let k = 0; k < 3; k++) states.push(kinematicStep(L, states[k]!, u, this.dt));
@@ -66,7 +65,7 @@ export class KinematicPlanner implements Planner {
 
 export interface KinematicPlantOptions {
   /** Wall time one execution takes (ms); given, even 0 waits on a timer; not given, none. */
-  realMs?: number;
+  real?: number;
   /** Sideways drift added to every control (m/s): the table does not do what the plan predicts. */
   bias?: number;
 }
@@ -83,7 +82,7 @@ export class KinematicPlant implements Plant {
   }
   async execute(u: Control, dt: number): Promise<State[]> {
     const start = performance.now();
-    if (this.options.realMs !== undefined) await sleep(this.options.realMs);
+    if (this.options.real !== undefined) await sleep(this.options.real);
     this.x = kinematicStep(L, this.x, [u[0]!, u[1]! + (this.options.bias ?? 0)], dt);
     this.executed.push({ u, start, end: performance.now() });
     return [this.observe()];

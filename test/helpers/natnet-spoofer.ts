@@ -6,7 +6,7 @@
  *   unicast to the data port;
  * - from Motive's own socket (`forged`): the transport's send, which is what a sender that
  *   writes Motive's address and port into its datagrams achieves;
- * plus, every `serverInfoEveryMs`, a SERVERINFO nobody asked for that names another multicast
+ * plus, every `serverInfoEvery` s, a SERVERINFO nobody asked for that names another multicast
  * group, both ways. Everything goes to 127.0.0.1 only.
  */
 import dgram from 'node:dgram';
@@ -31,7 +31,7 @@ export interface SpooferOptions {
   forged?: boolean;
   /** A multicast stream's group and data port: copies go there too, and by unicast to the port. */
   multicast?: { group: string; dataPort: number };
-  serverInfoEveryMs?: number;
+  serverInfoEvery?: number;
 }
 
 export interface Spoofer {
@@ -141,11 +141,14 @@ export async function startSpoofer(o: SpooferOptions): Promise<Spoofer> {
   };
   const infoPacket = encodePacket({ kind: 'serverInfo', ...bogusInfo }, version);
   timers.push(
-    setInterval(() => {
-      out.send(infoPacket, o.client.commandPort, o.client.address);
-      if (o.forged ?? true) o.server.transport.sendFrame(infoPacket);
-      sent.serverInfo++;
-    }, o.serverInfoEveryMs ?? 200),
+    setInterval(
+      () => {
+        out.send(infoPacket, o.client.commandPort, o.client.address);
+        if (o.forged ?? true) o.server.transport.sendFrame(infoPacket);
+        sent.serverInfo++;
+      },
+      (o.serverInfoEvery ?? 0.2) * 1000,
+    ),
   );
 
   return {

@@ -39,15 +39,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitFor(
-  what: string,
-  ok: () => boolean,
-  timeoutMs: number,
-  logs: () => string,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
+async function waitFor(what: string, ok: () => boolean, timeout: number, logs: () => string): Promise<void> {
+  const end = Date.now() + timeout * 1000;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`${what} within ${timeoutMs / 1000} s\n${logs()}`);
+    if (Date.now() > end) throw new Error(`${what} within ${timeout} s\n${logs()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import { afterEach } from 'vitest';
 import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
 import type { InputWrite } from '../../src-main/virtual-lab/virtual-ur/rtde-server';
@@ -64,7 +64,7 @@ export function speedCommands<W extends { names: readonly string[]; values: read
   return speeds;
 }
 
-/** performance.now() of each STOP command the virtual controller decodes, from now on. */
+/** When the virtual controller decoded each STOP command from now on, s (common/clock). */
 export function stopCommandTimes(ur: {
   rtde: { on(e: 'input', f: (w: InputWrite) => void): unknown };
 }): number[] {
@@ -159,7 +159,7 @@ export function runOnLab(
 /**
  * A previous console's robot link that owned the RTDE command inputs, cut off by a pulled cable:
  * the virtual controller drops its connections, and keeps the inputs held for its
- * `rtdeHalfOpenHold` from then. Resolves with when the cable was pulled (performance.now(), ms).
+ * `rtdeHalfOpenHold` from then. Resolves with when the cable was pulled (s, common/clock).
  */
 export async function pullCableOnPreviousSession(lab: VirtualLab): Promise<number> {
   const previous = await Ur5Connection.connect({
@@ -169,7 +169,7 @@ export async function pullCableOnPreviousSession(lab: VirtualLab): Promise<numbe
     reconnect: false,
   });
   lab.ur.rtde.dropClients();
-  const pulledAt = performance.now();
+  const pulledAt = monotonicSeconds();
   await previous.disconnect();
   return pulledAt;
 }

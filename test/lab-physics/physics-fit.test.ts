@@ -165,7 +165,7 @@ describe('physics fit', () => {
     const out = path.join(dir, 'lab-physics.json');
     // Two workers' start-up and a dozen evaluations: longer than a quick command on a loaded machine.
     const r = await cliWithin(
-      150_000,
+      150,
       'physics',
       'fit',
       ...grippier,

@@ -7,7 +7,7 @@
  * the robot's state in its base frame, the commands, the planner's steps (with the model scene's
  * own fine prediction) and the observed states, optionally late and noisy as motion capture is.
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import type { LabView } from '#contract/lab-view';
 import { defaultPlannerSettings } from '#contract/planner-settings';
 import type { Scene } from '#contract/scene';
@@ -129,10 +129,10 @@ export async function simulatedLabLog(o: SimulatedLogOptions): Promise<string> {
     dir: o.dir,
     label: 'dry',
     origin: 'headless',
-    flushIntervalMs: 60_000,
+    flushInterval: 60,
   });
-  const t0 = performance.now();
-  const at = (t: number): number => t0 + t * 1000;
+  const t0 = monotonicSeconds();
+  const at = (t: number): number => t0 + t;
   const base = ROBOT_BASE;
   const c = Math.cos(base.yaw);
   const s = Math.sin(base.yaw);

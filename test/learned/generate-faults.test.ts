@@ -26,7 +26,7 @@ const COUNT = 12;
 const settings = generationSettings(scene, { seed: 5, dt: 0.1, sliderMix: [1, 1, 1, 1], blockSize: 6 });
 // Long enough that a healthy job on a loaded machine does not run over (a job of a replacement
 // worker includes compiling its scenes); a stalled worker costs the test this long once.
-const JOB_TIMEOUT_MS = 8000;
+const JOB_TIMEOUT = 8;
 
 /** One batch of jobs as sent to a worker, and the worker it went to. */
 interface Batch {
@@ -45,7 +45,7 @@ function faultyPool(fault: { before?: (b: Batch) => void; after?: (b: Batch) => 
   let n = 0;
   const pool = new FinePool({
     workers: 2,
-    jobTimeoutMs: JOB_TIMEOUT_MS,
+    jobTimeout: JOB_TIMEOUT,
     onWorkerReplaced: (e) => replaced.push(e),
     spawn: () =>
       spawnWithSendHook((m, forward, transport) => {
@@ -95,7 +95,7 @@ describe('learn generate under worker faults', () => {
       fault: 'stalled',
       when: 'before' as const,
       act: (t: WorkerTransport): void => void process.kill(t.pid!, 'SIGSTOP'),
-      reason: (pid: number) => new RegExp(`timed out after ${JOB_TIMEOUT_MS} ms on worker ${pid}$`),
+      reason: (pid: number) => new RegExp(`timed out after ${JOB_TIMEOUT} s on worker ${pid}$`),
     },
     {
       fault: 'killed',

@@ -31,12 +31,12 @@ function frame(n: number, ids: number[], params = 0): Uint8Array {
   return encodePacket({ kind: 'frame', ...f }, [3, 1, 0, 0]);
 }
 
-async function until<T>(fn: () => T | undefined, timeoutMs = 5000): Promise<T> {
+async function until<T>(fn: () => T | undefined, timeout = 5): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     const v = fn();
     if (v !== undefined) return v;
-    if (Date.now() - t0 > timeoutMs) throw new Error('timed out');
+    if (Date.now() - t0 > timeout * 1000) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -129,9 +129,9 @@ describe('NatNet client', () => {
       serverAddress: '127.0.0.1',
       commandPort: port,
       localAddress: '127.0.0.1',
-      keepAliveMs: 50,
-      echoIntervalMs: 50,
-      reconnectAfterMs: 200,
+      keepAlive: 0.05,
+      echoInterval: 0.05,
+      reconnectAfter: 0.2,
     });
     cleanups.push(() => client.close());
     await client.connect();

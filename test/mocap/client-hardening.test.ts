@@ -65,12 +65,12 @@ afterEach(async () => {
   unhandled.length = 0;
 });
 
-function clientFor(port: number, connectRetryMs = 50): NatNetClient {
+function clientFor(port: number, connectRetry = 0.05): NatNetClient {
   const client = new NatNetClient({
     serverAddress: '127.0.0.1',
     commandPort: port,
     localAddress: '127.0.0.1',
-    connectRetryMs,
+    connectRetry,
   });
   cleanups.push(() => client.close());
   return client;
@@ -121,7 +121,7 @@ describe('NatNet client against hostile input', () => {
       serverAddress: '127.0.0.1',
       commandPort: server.port,
       localAddress: '127.0.0.1',
-      reconnectAfterMs: 200,
+      reconnectAfter: 0.2,
     });
     cleanups.push(() => client.close());
     await client.connect(2000);

@@ -65,7 +65,7 @@ describe("Motive's frame counter wrapping round", () => {
     });
     await client.connect();
     await waitUntil('frames past the wrap', () => arrived.filter((n) => n < 0).length >= 40, {
-      timeoutMs: 20_000,
+      timeout: 20,
     });
     await client.close();
     expect(arrived.some((n) => n > 0)).toBe(true);
@@ -117,7 +117,7 @@ describe('a reordering network between Motive and the client', () => {
       estimator.frame(s);
     });
     await client.connect();
-    await waitUntil('300 frames', () => arrived.length >= 300, { timeoutMs: 20_000 });
+    await waitUntil('300 frames', () => arrived.length >= 300, { timeout: 20 });
     await client.close();
     const stats = client.getStats();
     // Frames that arrived after a newer one, counted from what arrived.

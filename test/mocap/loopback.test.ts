@@ -12,7 +12,7 @@ import {
   type MocapSnapshot,
   type PlanarPoses,
 } from '../../src-main/mocap/scene-binding';
-import { nowSeconds } from '../../src-main/mocap/clock';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import { pointFromZUp } from '../../src-main/calibration/axes';
 import { VirtualNatNetServer, type TablePose } from '../../src-main/virtual-lab/natnet-server';
 
@@ -70,23 +70,19 @@ async function setup(opts: {
     serverAddress: '127.0.0.1',
     commandPort: server.commandPort,
     localAddress: '127.0.0.1',
-    echoIntervalMs: 50,
-    keepAliveMs: 200,
+    echoInterval: 0.05,
+    keepAlive: 0.2,
   });
   cleanups.push(() => client.close());
   return { server, client, poses };
 }
 
-function nextFrames(
-  client: NatNetClient,
-  n: number,
-  timeoutMs = 8000,
-): Promise<[FrameOfData, MocapSnapshot][]> {
+function nextFrames(client: NatNetClient, n: number, timeout = 8): Promise<[FrameOfData, MocapSnapshot][]> {
   return new Promise((resolve, reject) => {
     const got: [FrameOfData, MocapSnapshot][] = [];
     const timer = setTimeout(
       () => (off(), reject(new Error(`only ${got.length} of ${n} frames`))),
-      timeoutMs,
+      timeout * 1000,
     );
     const off = client.on('frame', (f, s) => {
       // Frames before the model definitions arrive have no names yet.
@@ -228,7 +224,7 @@ describe('client clock sync, stats and faults over loopback', () => {
     server.setPoseSource(() => new Map());
     await server.stop();
     await new Promise((r) => setTimeout(r, 150));
-    const later = ageTo(last, nowSeconds(), 0.1);
+    const later = ageTo(last, monotonicSeconds(), 0.1);
     expect(later.ok).toBe(false);
     expect(later.sliders[0]!.status).toBe('stale');
   });

@@ -102,7 +102,7 @@ describe('toPlanarPoses', () => {
     expect(second.sliders[0]!.status).toBe('untracked');
     expect(second.sliders[0]!.tracked).toBe(false);
     expect(second.sliders[0]!.pose!.x).toBeCloseTo(0.3, 6);
-    expect(second.sliders[0]!.ageS).toBeCloseTo(0.01, 9);
+    expect(second.sliders[0]!.age).toBeCloseTo(0.01, 9);
   });
 
   it('reports a body absent from the frame as missing', () => {
@@ -124,7 +124,7 @@ describe('toPlanarPoses', () => {
     expect(later.ok).toBe(false);
     expect(later.sliders[0]!.status).toBe('stale');
     expect(later.sliders[0]!.stale).toBe(true);
-    expect(later.sliders[0]!.ageS).toBeCloseTo(0.25, 9);
+    expect(later.sliders[0]!.age).toBeCloseTo(0.25, 9);
     const frame = snap(1, 5, [body(2, 'Box', 0, 0, 0, 'z'), body(1, 'Pusher', 0, 0, 0, 'z')]);
     const judgedLate = toPlanarPoses(frame, binding, cal, { now: 6 });
     expect(judgedLate.pusher.status).toBe('stale');

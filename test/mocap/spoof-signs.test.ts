@@ -9,7 +9,7 @@ import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { layoutForScene } from '#contract/state';
 import { FrameOrder } from '../../src-main/mocap/frame-order';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
-import { SUSPECT_HOLD_S } from '../../src-main/mocap/spoof-signs';
+import { SUSPECT_HOLD } from '../../src-main/mocap/spoof-signs';
 import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import { preflight } from '../../src-main/safety/preflight';
 import { describeStop } from '../../src-main/safety/stop-reasons';
@@ -128,7 +128,7 @@ describe('frame order against a second sender', () => {
 });
 
 describe('the state estimator under a second sender', () => {
-  it('moves no pose, says the stream may be spoofed for SUSPECT_HOLD_S, and pre-flight stays red meanwhile', () => {
+  it('moves no pose, says the stream may be spoofed for SUSPECT_HOLD, and pre-flight stays red meanwhile', () => {
     const est = estimator();
     let last = est.frame(snapshot(100, 0));
     let k = 1;
@@ -153,9 +153,9 @@ describe('the state estimator under a second sender', () => {
     const red = preflight({ ...inputs, mocap: last }).checks.find((c) => c.id === 'mocap')!;
     expect(red.ok).toBe(false);
     expect(red.reason).toMatch(/^may be spoofed: frame \d+ came 1048576 frames ahead of frame \d+/);
-    // The sender stops: clean frames for SUSPECT_HOLD_S, and the stream is trusted again.
+    // The sender stops: clean frames for SUSPECT_HOLD, and the stream is trusted again.
     const quietFrom = k * PERIOD;
-    for (; k * PERIOD - quietFrom <= SUSPECT_HOLD_S + PERIOD; k++)
+    for (; k * PERIOD - quietFrom <= SUSPECT_HOLD + PERIOD; k++)
       last = est.frame(snapshot(100 + k, k * PERIOD));
     expect(last.suspect).toBeUndefined();
     expect(preflight({ ...inputs, mocap: last }).checks.find((c) => c.id === 'mocap')!.ok).toBe(true);
@@ -171,7 +171,7 @@ describe('the state estimator under a second sender', () => {
     };
     expect(est.frame({ ...snapshot(2, PERIOD), suspect: sign }).suspect).toEqual(sign);
     expect(est.poses(1)?.suspect).toEqual(sign);
-    expect(est.poses(0.005 + SUSPECT_HOLD_S + 0.01)?.suspect).toBeUndefined();
+    expect(est.poses(0.005 + SUSPECT_HOLD + 0.01)?.suspect).toBeUndefined();
   });
 });
 

@@ -100,7 +100,7 @@ async function streamAndClient(multicast: boolean) {
     }
   });
   await client.connect();
-  await waitUntil('a stream of frames', () => taken.length >= 30, { timeoutMs: 10_000 });
+  await waitUntil('a stream of frames', () => taken.length >= 30, { timeout: 10 });
   return { server, client, estimator, judged, taken, takenNumbers, dataPort };
 }
 
@@ -201,7 +201,7 @@ describe('a second sender posing as Motive, over loopback', () => {
       shift: 0.44,
       probes: false,
       forged: false,
-      serverInfoEveryMs: 60_000,
+      serverInfoEvery: 60,
       multicast: { group: GROUP, dataPort },
     });
     // The group copies come from another port and are refused; the unicast ones are not even read.
@@ -220,7 +220,7 @@ describe('a second sender posing as Motive, over loopback', () => {
     const before = client.getStats();
     const takenBefore = taken.length;
     const spoofer = await startSpoofer({ server, client: client.localEndpoint!, bodyId: 2, shift: 0.44 });
-    await waitUntil('50 probes', () => spoofer.sent.probes >= 50, { timeoutMs: 5000 });
+    await waitUntil('50 probes', () => spoofer.sent.probes >= 50, { timeout: 5 });
     await attack(spoofer, 500);
     const stats = client.getStats();
     expect(worstBoxError(judged)).toBeLessThan(0.001);

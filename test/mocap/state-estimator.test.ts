@@ -70,7 +70,7 @@ describe('the state estimator', () => {
     const late = e.estimate();
     expect(late.at).toBe(1.25);
     expect(late.poses!.ok).toBe(false);
-    expect(late.poses!.sliders[0]).toMatchObject({ status: 'stale', ageS: 0.25 });
+    expect(late.poses!.sliders[0]).toMatchObject({ status: 'stale', age: 0.25 });
     // Stale poses still give the state: stopping on them is the supervisor's job.
     expect(late.state).not.toBeNull();
   });

@@ -42,9 +42,9 @@ describe('NatNet client: a bitstream it cannot decode', () => {
       serverAddress: '127.0.0.1',
       commandPort: port,
       localAddress: '127.0.0.1',
-      keepAliveMs: 50,
-      echoIntervalMs: 50,
-      reconnectAfterMs: 100,
+      keepAlive: 0.05,
+      echoInterval: 0.05,
+      reconnectAfter: 0.1,
     });
     cleanups.push(() => client.close());
     const errors: NatNetLinkError[] = [];

@@ -6,7 +6,7 @@
  * injected by blocking the event loop; nothing here asserts a duration.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nowNs } from '../../src-main/mocap/clock';
+import { monotonicNanoseconds } from '../../src-main/common/clock';
 import { decodePacket } from '../../src-main/mocap/packet';
 import { FrameSchedule } from '../../src-main/virtual-lab/frame-schedule';
 import { VirtualNatNetServer, type SentFrame } from '../../src-main/virtual-lab/natnet-server';
@@ -61,7 +61,7 @@ describe('the virtual NatNet server under a stalled event loop', () => {
     // Due once the server's clock has run past the exposure latency, sent after 50 ms of other
     // work on the thread.
     block(20);
-    const due = nowNs();
+    const due = monotonicNanoseconds();
     block(50);
     server.step(due);
     const decoded = decodePacket(sent.mock.calls[0]![0], server.transport.version);

@@ -95,11 +95,11 @@ function isAlive(pid: number): boolean {
 
 describe('fine worker pool', () => {
   it('fails a stuck job with a clear timeout error and replaces the worker', async () => {
-    const pool = new FinePool({ workers: 1, spawn: stuckWorker, jobTimeoutMs: 100 });
+    const pool = new FinePool({ workers: 1, spawn: stuckWorker, jobTimeout: 0.1 });
     const key = pool.registerScene(scene);
     await expect(
       pool.run({ sceneKey: key, x: initialState(scene), controls: [[0.01, 0]], dt: 1 }),
-    ).rejects.toThrow(/timed out after 100 ms.*replaced/);
+    ).rejects.toThrow(/timed out after 0.1 s.*replaced/);
     await new Promise((r) => setTimeout(r, 10));
     expect(pool.replacements).toBe(1);
     await pool.close();
@@ -109,7 +109,7 @@ describe('fine worker pool', () => {
     // Worker 0 never answers; its replacement answers everything.
     const workers = scriptedWorkers({ stuck: (k) => k === 0 });
     const log = replacementLog();
-    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeoutMs: 20, ...log });
+    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeout: 0.02, ...log });
     const key = pool.registerScene(scene);
     const x = initialState(scene);
     const job = (retryTimeouts: boolean) =>
@@ -118,7 +118,7 @@ describe('fine worker pool', () => {
     // (first, so it is the one that runs over) and a planner's.
     const [waiting, planner, waiting2, planner2] = [job(true), job(false), job(true), job(false)];
     await expect(planner).rejects.toThrow(
-      /fine job 1 timed out after 20 ms on worker 100; the worker was replaced$/,
+      /fine job 1 timed out after 0.02 s on worker 100; the worker was replaced$/,
     );
     expect((await waiting).states).toEqual([x]);
     await Promise.all([waiting2, planner2]);
@@ -130,7 +130,7 @@ describe('fine worker pool', () => {
       { worker: 1, ids: [4] },
     ]);
     expect(log.events).toEqual([
-      { pid: 100, reason: 'fine job 1 timed out after 20 ms on worker 100', requeued: 1 },
+      { pid: 100, reason: 'fine job 1 timed out after 0.02 s on worker 100', requeued: 1 },
     ]);
     expect(pool.replacements).toBe(1);
     await pool.close();
@@ -139,7 +139,7 @@ describe('fine worker pool', () => {
   it('gives up on a job that times out maxAttempts times, not counting the runs it held up', async () => {
     const workers = scriptedWorkers({ stuck: () => true });
     const log = replacementLog();
-    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeoutMs: 10, maxAttempts: 3, ...log });
+    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeout: 0.01, maxAttempts: 3, ...log });
     const key = pool.registerScene(scene);
     const x = initialState(scene);
     const jobs = [1, 2, 3, 4].map(() =>
@@ -148,11 +148,11 @@ describe('fine worker pool', () => {
         .catch((e: Error) => e.message),
     );
     expect(await jobs[0]).toBe(
-      'fine job 1 timed out after 10 ms on worker 102; the worker was replaced; gave up after 3 attempts',
+      'fine job 1 timed out after 0.01 s on worker 102; the worker was replaced; gave up after 3 attempts',
     );
     // Job 2 sat behind job 1 in its batches, never started, and kept its attempts for its own runs.
     expect(await jobs[1]).toBe(
-      'fine job 2 timed out after 10 ms on worker 105; the worker was replaced; gave up after 3 attempts',
+      'fine job 2 timed out after 0.01 s on worker 105; the worker was replaced; gave up after 3 attempts',
     );
     expect(workers.sent.slice(0, 6)).toEqual([
       { worker: 0, ids: [1, 2] },
@@ -171,7 +171,7 @@ describe('fine worker pool', () => {
   it('fails a job the worker fails at once, even one that may wait', async () => {
     const workers = scriptedWorkers({ stuck: () => false, failing: new Set([1]) });
     const log = replacementLog();
-    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeoutMs: 60_000, ...log });
+    const pool = new FinePool({ workers: 1, spawn: workers.spawn, jobTimeout: 60, ...log });
     const key = pool.registerScene(scene);
     await expect(
       pool.run({ sceneKey: key, x: initialState(scene), controls: [[0.01, 0]], dt: 1 }, undefined, {

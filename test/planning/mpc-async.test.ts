@@ -18,18 +18,18 @@ import {
   scene,
 } from '../helpers/kinematic-mpc';
 import { kinematicStep } from './toy';
+import { sleep } from '../../src-main/common/timers';
 
 const L = geometry.layout;
 const spread: Tolerance = { translation: 0.008, rotation: 0.07 };
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Plans u = (0.05, step / 1000), distinct per step, taking `delayMs(step)` of wall time. */
-const recordingPlanner = (dt: number, delayMs: (step: number) => number = () => 0): KinematicPlanner =>
-  new KinematicPlanner(dt, { control: (step) => [0.05, step / 1000], delayMs });
+/** Plans u = (0.05, step / 1000), distinct per step, taking `delay(step)` s of wall time. */
+const recordingPlanner = (dt: number, delay: (step: number) => number = () => 0): KinematicPlanner =>
+  new KinematicPlanner(dt, { control: (step) => [0.05, step / 1000], delay });
 
-/** Moves pusher and object kinematically, `bias` m/s sideways; execute takes `realMs` of wall time. */
-const kinematicPlant = (x: State, realMs = 0, bias = 0): KinematicPlant =>
-  new KinematicPlant(x, { realMs, bias });
+/** Moves pusher and object kinematically, `bias` m/s sideways; execute takes `real` s of wall time. */
+const kinematicPlant = (x: State, real = 0, bias = 0): KinematicPlant =>
+  new KinematicPlant(x, { real, bias });
 
 const run = (plant: Plant, planner: Planner, o: { maxActions: number; dt: number; signal?: AbortSignal }) =>
   runKinematicLoop(plant, planner, { ...o, tolerance: spread, asynchronous: true });
@@ -38,7 +38,7 @@ describe('asynchronous MPC', () => {
   it('plans step n+1 during control n, from the state plan n predicts at its end', async () => {
     const dt = 0.05;
     const planner = recordingPlanner(dt);
-    const plant = kinematicPlant(initialState(scene), 30);
+    const plant = kinematicPlant(initialState(scene), 0.03);
     const { summary, steps } = run(plant, planner, { maxActions: 4, dt });
     expect((await summary).actions).toBe(4);
     for (let n = 0; n < 3; n++) {
@@ -84,10 +84,10 @@ describe('asynchronous MPC', () => {
   it('drops a plan that arrives after an abort', async () => {
     const dt = 0.02;
     const abort = new AbortController();
-    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
-    const plant = kinematicPlant(initialState(scene), 20);
+    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 0.08));
+    const plant = kinematicPlant(initialState(scene), 0.02);
     const { summary } = run(plant, planner, { maxActions: 10, dt, signal: abort.signal });
-    await sleep(40); // control 0 done, plan 1 still running
+    await sleep(0.04); // control 0 done, plan 1 still running
     abort.abort();
     const s = await summary;
     expect(s.outcome).toBe('aborted');
@@ -97,10 +97,10 @@ describe('asynchronous MPC', () => {
   it('cancels the plan for the next step when the run ends during a control', async () => {
     const dt = 0.02;
     const abort = new AbortController();
-    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 80));
-    const plant = kinematicPlant(initialState(scene), 30);
+    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 0.08));
+    const plant = kinematicPlant(initialState(scene), 0.03);
     const { summary } = run(plant, planner, { maxActions: 10, dt, signal: abort.signal });
-    await sleep(10); // control 0 under way, plan 1 started
+    await sleep(0.01); // control 0 under way, plan 1 started
     abort.abort();
     expect((await summary).outcome).toBe('aborted');
     expect(planner.asked).toHaveLength(2);
@@ -185,7 +185,7 @@ describe('asynchronous MPC', () => {
       },
     };
     // Plans after the first take three controls' time: every one is late.
-    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 3 * dt * 1000));
+    const planner = recordingPlanner(dt, (step) => (step === 0 ? 0 : 3 * dt));
     const { summary } = run(plant, planner, { maxActions: 3, dt });
     const s = await summary;
     expect(s.actions).toBe(3);

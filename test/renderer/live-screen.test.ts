@@ -6,7 +6,7 @@ import type { ConsoleEvent, RunStatus } from '#contract/console-api';
 import { overlap, placeLabels, type LabelRequest } from '../../src-renderer/src/lib/label-layout';
 import { plannerProgress, type ProgressInput } from '../../src-renderer/src/lib/planner-progress';
 import { formatLegendValue, integerRange, latestFinite } from '../../src-renderer/src/lib/plot-axes';
-import { formatRunTime, runSeconds } from '../../src-renderer/src/lib/run-clock';
+import { formatRunTime, elapsedRunTime } from '../../src-renderer/src/lib/run-clock';
 import { ConsoleState, idleRun } from '../../src-renderer/src/state/console-state.svelte';
 import { plannerStep } from '../session/sample-messages';
 
@@ -24,22 +24,22 @@ describe('run clock in the console state', () => {
     expect(m.runActive).toBe(true);
     m.apply(runEvent({ phase: 'running', mode: 'dry', startedAt, safety: 'safe' }));
     now += 7.4;
-    expect(runSeconds(m.runClock, now)).toBeCloseTo(7.4);
+    expect(elapsedRunTime(m.runClock, now)).toBeCloseTo(7.4);
     // The core reports the abort before the run has wound down: its elapsed is still 0.
     m.apply(
       runEvent({ phase: 'aborted', mode: 'dry', startedAt, reason: 'Aborted by operator', elapsed: 0 }),
     );
     expect(m.runActive).toBe(false);
     now += 60;
-    expect(formatRunTime(runSeconds(m.runClock, now))).toBe('00:07');
+    expect(formatRunTime(elapsedRunTime(m.runClock, now))).toBe('00:07');
     // The run's end arrives later with the core's elapsed: the timer stays where the run stopped.
     m.apply(
       runEvent({ phase: 'aborted', mode: 'dry', startedAt, reason: 'Aborted by operator', elapsed: 9.1 }),
     );
-    expect(formatRunTime(runSeconds(m.runClock, now))).toBe('00:07');
+    expect(formatRunTime(elapsedRunTime(m.runClock, now))).toBe('00:07');
     // The next run starts from zero.
     m.apply(runEvent({ phase: 'starting', mode: 'dry', startedAt: now }));
-    expect(runSeconds(m.runClock, now)).toBe(0);
+    expect(elapsedRunTime(m.runClock, now)).toBe(0);
   });
 
   it("takes the core's elapsed when the stop reports one", () => {

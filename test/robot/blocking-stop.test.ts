@@ -24,7 +24,7 @@ describe('reconnect liveness with a blocking stopl', () => {
       host: '127.0.0.1',
       rtdePort: ur.ports.rtde,
       scriptPort: ur.ports.secondary,
-      reconnectDelayMs: { initial: 100, max: 200 },
+      reconnectDelay: { initial: 0.1, max: 0.2 },
     });
     cleanup.push(() => c.disconnect());
     await c.waitForState((s) => s.program.state === 'ARMED');

@@ -492,7 +492,7 @@ describe(`codec properties (fast-check seed ${SEED})`, () => {
           fc.array(fc.nat(), { maxLength: 8 }),
           async (lines, end, cuts) => {
             script = split(Buffer.from(lines.map((l) => l + end).join(''), 'latin1'), cuts);
-            const client = await LineClient.connect('127.0.0.1', port, 'dashboard', 2000);
+            const client = await LineClient.connect('127.0.0.1', port, 'dashboard', 2);
             try {
               const got: string[] = [];
               for (let i = 0; i < lines.length; i++) got.push(await client.readLine());
@@ -513,7 +513,7 @@ describe(`codec properties (fast-check seed ${SEED})`, () => {
           fc.array(fc.nat(), { maxLength: 8 }),
           async (bytes, cuts) => {
             script = split(Buffer.from(bytes), cuts);
-            const client = await LineClient.connect('127.0.0.1', port, 'gripper', 500);
+            const client = await LineClient.connect('127.0.0.1', port, 'gripper', 0.5);
             try {
               // Read until the stream ends (the server closes): every outcome is a line or a typed error.
               for (let i = 0; i < 100; i++) {

@@ -36,7 +36,7 @@ async function scripted(script: Record<string, string[]>): Promise<{ port: numbe
 }
 
 async function client(port: number): Promise<RobotiqGripper> {
-  const g = await RobotiqGripper.connect('127.0.0.1', port, { pollMs: 5 });
+  const g = await RobotiqGripper.connect('127.0.0.1', port, { poll: 0.005 });
   cleanup.push(() => g.close());
   return g;
 }
@@ -51,7 +51,7 @@ describe('Robotiq client against scripted replies', () => {
       'SET ACT 1': ['ack'],
     });
     const g = await client(port);
-    await g.activate(2000);
+    await g.activate(2);
     expect(heard.slice(0, 3)).toEqual(['SET ACT 0', 'SET ATR 0', 'GET ACT']);
     expect(heard.indexOf('SET ACT 1')).toBeGreaterThan(heard.indexOf('GET STA'));
     expect(heard.at(-1)).toBe('GET STA');
@@ -128,12 +128,12 @@ describe('Robotiq client against scripted replies', () => {
     const server = new LineServer({ reply: () => 'silence', frame: () => '' });
     const port = await server.listen(0);
     cleanup.push(() => server.close());
-    const g = await RobotiqGripper.connect('127.0.0.1', port, { timeoutMs: 200, pollMs: 5 });
+    const g = await RobotiqGripper.connect('127.0.0.1', port, { timeout: 0.2, poll: 0.005 });
     cleanup.push(() => g.close());
     const err = await g.set({ ACT: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GripperError);
     expect((err as Error).message).toMatch(
-      /^gripper did not acknowledge SET \(SET ACT 1\): gripper: no reply within 200 ms/,
+      /^gripper did not acknowledge SET \(SET ACT 1\): gripper: no reply within 0.2 s/,
     );
   });
 

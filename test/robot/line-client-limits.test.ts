@@ -36,7 +36,7 @@ async function server(reply: (line: string, socket: net.Socket) => void): Promis
 }
 
 async function connect(port: number): Promise<LineClient> {
-  const client = await LineClient.connect('127.0.0.1', port, 'gripper', 5000);
+  const client = await LineClient.connect('127.0.0.1', port, 'gripper', 5);
   cleanups.push(() => client.close());
   return client;
 }

@@ -71,7 +71,7 @@ describe('pre-flight names device problems plainly', () => {
   });
 
   it('a gripper that did not acknowledge a SET', () => {
-    const detail = `${SET_NOT_ACKNOWLEDGED} (SET ACT 1): gripper: no reply within 2000 ms`;
+    const detail = `${SET_NOT_ACKNOWLEDGED} (SET ACT 1): gripper: no reply within 2 s`;
     const r = preflight(inputs({ gripper: { held: false, detail } }));
     expect(check(r, 'pusher-held')).toMatchObject({ ok: false, reason: detail });
   });

@@ -41,8 +41,8 @@ describe('ScriptConnection', () => {
     cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
     cleanup.push(() => sockets.forEach((s) => s.destroy()));
     const port = (server.address() as net.AddressInfo).port;
-    await expect(ScriptConnection.open('127.0.0.1', port, 100)).rejects.toThrow(
-      /the controller sent nothing within 100 ms/,
+    await expect(ScriptConnection.open('127.0.0.1', port, 0.1)).rejects.toThrow(
+      /the controller sent nothing within 0.1 s/,
     );
   });
 });

@@ -23,7 +23,7 @@ async function connect(ur: VirtualUr): Promise<Ur5Connection> {
     host: '127.0.0.1',
     rtdePort: ur.ports.rtde,
     scriptPort: ur.ports.secondary,
-    reconnectDelayMs: { initial: 50, max: 200 },
+    reconnectDelay: { initial: 0.05, max: 0.2 },
   });
   cleanup.push(() => c.disconnect());
   await c.waitForState((s) => s.program.state === 'ARMED');
@@ -138,7 +138,7 @@ describe('Ur5Connection against the virtual controller', () => {
     halt();
     await restored;
     expect(lost).toHaveLength(1);
-    await c.waitForState((s) => s.program.state === 'ARMED' && s.tcpSpeed[0] === 0, 3000);
+    await c.waitForState((s) => s.program.state === 'ARMED' && s.tcpSpeed[0] === 0, 3);
     // Nothing moves on its own after the reconnect.
     let maxSpeed = 0;
     const off = ur.onMotion(() => (maxSpeed = Math.max(maxSpeed, ur.controller.arm.speed)));
@@ -160,7 +160,7 @@ describe('Ur5Connection against the virtual controller', () => {
     // The planner stalls: no twist for 0.5 s of controller time, longer than the RTDE watchdog's 0.3 s.
     halt();
     const pausedAt = c.latest!.timestamp;
-    const later = await c.waitForState((s) => s.timestamp >= pausedAt + 0.5, 3000);
+    const later = await c.waitForState((s) => s.timestamp >= pausedAt + 0.5, 3);
     expect(later.tcpSpeed[0]).toBe(0);
     expect(later.runtimeState).toBe('PLAYING');
     // Re-armed by the keep-alive's stop: the next twist moves the arm again, no restart needed.

@@ -62,7 +62,7 @@ function body(name: string, x: number, y: number): BodyEstimate {
     z: 0,
     poseTime: 0,
     tracked: true,
-    ageS: 0,
+    age: 0,
     stale: false,
     status: 'ok',
   };

@@ -105,7 +105,7 @@ function body(status: BodyEstimate['status'], name = 'object'): BodyEstimate {
     z: 0,
     poseTime: 0,
     tracked: status === 'ok',
-    ageS: status === 'stale' ? 0.2 : 0,
+    age: status === 'stale' ? 0.2 : 0,
     stale: status === 'stale',
     status,
   };

@@ -36,7 +36,7 @@ export async function consoleDryRun(o: {
     await waitUntil(
       'a second planner step',
       () => events.some((e) => e.type === 'planner-step' && e.step.step >= 1),
-      { seen, timeoutMs: 120_000 },
+      { seen, timeout: 120 },
     );
     // Let the second push go on a little: commands on the wire, the arm moving.
     await new Promise((r) => setTimeout(r, 300));
@@ -45,7 +45,7 @@ export async function consoleDryRun(o: {
       'the log to be closed',
       () =>
         events.some((e) => e.type === 'log' && /^session log .*: (aborted|failed|finished)/.test(e.message)),
-      { seen, timeoutMs: 60_000 },
+      { seen, timeout: 60 },
     );
   } finally {
     await consoleOnLab.dispose();

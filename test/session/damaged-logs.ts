@@ -41,7 +41,7 @@ export async function sessionLogBytes(
     dir,
     label: 'damaged',
     origin: 'test',
-    flushIntervalMs: 60_000,
+    flushInterval: 60,
   });
   recordEveryChannel(rec);
   for (let i = 0; i < robotStates; i++) rec.robotState(robotState(i / 500));

@@ -57,8 +57,8 @@ describe("channel schemas in Foxglove's reader's form", () => {
 
   it('reads a discriminated union as one object with every field and the tags as an enumeration', () => {
     const union = z.discriminatedUnion('code', [
-      z.object({ code: z.literal('stale'), ageMs: z.number() }),
-      z.object({ code: z.literal('frozen'), ageMs: z.number(), frameNumber: z.number().int() }),
+      z.object({ code: z.literal('stale'), age: z.number() }),
+      z.object({ code: z.literal('frozen'), age: z.number(), frameNumber: z.number().int() }),
       z.object({ code: z.literal('abort') }),
     ]);
     const schema = foxgloveReadable(z.toJSONSchema(z.object({ reason: union })));
@@ -66,7 +66,7 @@ describe("channel schemas in Foxglove's reader's form", () => {
     expect(reason.type).toBe('object');
     expect(reason.properties).toMatchObject({
       code: { type: 'string', enum: ['stale', 'frozen', 'abort'] },
-      ageMs: { type: 'number' },
+      age: { type: 'number' },
       frameNumber: { type: 'integer' },
     });
     expect(unreadable(schema)).toEqual([]);

@@ -68,7 +68,7 @@ function message(size: number) {
 function liveOn(handle: LiveFileHandle, o: { maxQueuedBytes?: number; errors?: Error[] } = {}) {
   const live = LiveMcapFile.onHandle('test.mcap', handle, header, {
     // The timer never fires within a test: flushes are the test's own.
-    flushIntervalMs: 1_000_000,
+    flushInterval: 1000,
     ...(o.maxQueuedBytes === undefined ? {} : { maxQueuedBytes: o.maxQueuedBytes }),
     onError: (e) => o.errors?.push(e),
   });

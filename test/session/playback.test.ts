@@ -23,13 +23,13 @@ class ManualClock implements PlaybackClock {
   private timers = new Map<number, { due: number; fn: () => void }>();
   private id = 0;
   now = () => this.t;
-  setTimer = (fn: () => void, ms: number) => {
-    this.timers.set(++this.id, { due: this.t + ms, fn });
+  setTimer = (fn: () => void, seconds: number) => {
+    this.timers.set(++this.id, { due: this.t + seconds, fn });
     return this.id;
   };
   clearTimer = (h: unknown) => void this.timers.delete(h as number);
-  advance(ms: number): void {
-    const end = this.t + ms;
+  advance(seconds: number): void {
+    const end = this.t + seconds;
     for (;;) {
       const next = [...this.timers.entries()].sort((a, b) => a[1].due - b[1].due)[0];
       if (!next || next[1].due > end) break;
@@ -87,11 +87,11 @@ describe('playback', () => {
     p.setSpeed(2);
     p.play();
     // Half the run's log time at 2x is a quarter of it on the clock.
-    clock.advance((run.duration / 4) * 1000);
+    clock.advance(run.duration / 4);
     const half = run.events.filter((e) => e.t <= run.duration / 2).length;
     expect(out).toHaveLength(half);
     expect(out).toEqual(live.slice(0, half));
-    clock.advance(run.duration * 1000);
+    clock.advance(run.duration);
     expect(out).toEqual(live);
     expect(statuses.at(-1)).toMatchObject({ playing: false, ended: true, position: run.duration });
   });
@@ -106,15 +106,15 @@ describe('playback', () => {
       clock,
     );
     p.play();
-    clock.advance(100);
+    clock.advance(0.1);
     const paused = p.pause();
     const n = out.length;
-    clock.advance(10_000);
+    clock.advance(10);
     expect(out).toHaveLength(n);
     expect(paused.position).toBeCloseTo(0.1, 6);
     p.setSpeed(10);
     p.play();
-    clock.advance(1000);
+    clock.advance(1);
     expect(out).toEqual(live);
   });
 
@@ -138,7 +138,7 @@ describe('playback', () => {
     expect(out.filter((e) => e.type === 'state').at(-1)).toEqual(lastStateBefore.event);
     out.length = 0;
     p.play();
-    clock.advance(10_000);
+    clock.advance(10);
     expect(out).toEqual(run.events.filter((e) => e.t > at).map((e) => e.event));
   });
 

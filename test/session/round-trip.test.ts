@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stampedTopics, topics } from '../../src-main/session/channels';
-import { inSeconds, upgradeLegacyMessage } from '../../src-main/session/legacy-messages';
+import { fromLegacyUnits, upgradeLegacyMessage } from '../../src-main/session/legacy-messages';
 import { loggedPlannerStep, namedState, plannerStepOf } from '../../src-main/session/named-state';
 import { loadRecordedRun } from '../../src-main/session/playback';
 import { SessionLog, listSessions } from '../../src-main/session/reader';
@@ -233,7 +233,7 @@ describe('session log round trip', () => {
   it('reads messages of a log recorded with its times in ms, in seconds', () => {
     const wall = 1_700_000_000_500;
     const stop = { kind: 'stop', at: 2500, reason: { code: 'loop-stalled', ageMs: 120 }, message: 'x' };
-    expect(inSeconds('/supervisor/decision', { mono: 1, wall, ...stop })).toEqual({
+    expect(fromLegacyUnits('/supervisor/decision', { mono: 1, wall, ...stop })).toEqual({
       mono: 1,
       wall: 1_700_000_000.5,
       kind: 'stop',
@@ -241,16 +241,20 @@ describe('session log round trip', () => {
       reason: { code: 'loop-stalled', age: 0.12 },
       message: 'x',
     });
-    expect(inSeconds('/robot/state', { mono: 1, wall, receivedAt: 2500 })).toMatchObject({ receivedAt: 2.5 });
-    expect(inSeconds('/console/log', { mono: 1, wall, event: { type: 'log', at: wall } })).toMatchObject({
+    expect(fromLegacyUnits('/robot/state', { mono: 1, wall, receivedAt: 2500 })).toMatchObject({
+      receivedAt: 2.5,
+    });
+    expect(
+      fromLegacyUnits('/console/log', { mono: 1, wall, event: { type: 'log', at: wall } }),
+    ).toMatchObject({
       event: { at: 1_700_000_000.5 },
     });
     expect(
-      inSeconds('/run/status', { mono: 1, wall, event: { type: 'run', status: { startedAt: wall } } }),
+      fromLegacyUnits('/run/status', { mono: 1, wall, event: { type: 'run', status: { startedAt: wall } } }),
     ).toMatchObject({ event: { status: { startedAt: 1_700_000_000.5 } } });
     // A message of today's logs (its wall stamp in s) is left as it is.
     const today = { mono: 1, wall: 1_700_000_000.5, receivedAt: 2.5 };
-    expect(inSeconds('/robot/state', today)).toBe(today);
+    expect(fromLegacyUnits('/robot/state', today)).toBe(today);
     // The summary of such a log dates it in s too.
     const builder = new SummaryBuilder();
     builder.add('/session/info', 0n, new TextEncoder().encode(JSON.stringify({ mono: 0, wall })));

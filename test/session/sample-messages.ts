@@ -98,7 +98,7 @@ export function planarPoses(frameNumber: number, t: number): PlanarPoses {
     z: 0.02,
     poseTime: t,
     tracked: true,
-    ageS: 0.004,
+    age: 0.004,
     stale: false,
     status: 'ok' as const,
   });

@@ -143,7 +143,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 const sentSoFar = (): string =>
   JSON.stringify(shell.window?.contents.sent.map((e) => (e.type === 'log' ? e.message : e.type)));
 const until = <T>(what: string, get: () => T | undefined | null | false): Promise<T> =>
-  waitUntil(what, get, { timeoutMs: 60_000, seen: sentSoFar });
+  waitUntil(what, get, { timeout: 60, seen: sentSoFar });
 
 const statuses = (): RunStatus[] =>
   shell.window!.contents.sent.flatMap((e) => (e.type === 'run' ? [e.status] : []));

@@ -41,7 +41,7 @@ describe('the virtual lab with a gripper scene', () => {
   it("moves the world's fingers as the Robotiq is commanded and reports where they are", async () => {
     // The controller's default unlock time: this test drives the Robotiq alone.
     const lab = await labs.lab({ scene: gripperScene, robot: {} });
-    const gripper = await RobotiqGripper.connect('127.0.0.1', lab.gripper.port, { pollMs: 10 });
+    const gripper = await RobotiqGripper.connect('127.0.0.1', lab.gripper.port, { poll: 0.01 });
     labs.closeAfter(() => gripper.close());
     const stroke = lab.scene.gripper!.maxOpening;
     const worldOpening = (): number => lab.world.snapshot()[GRIPPER_OPENING]!;

@@ -29,12 +29,12 @@ function start(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return child;
 }
 
-function firstLine(stream: NodeJS.ReadableStream, match: RegExp, timeoutMs: number): Promise<string> {
+function firstLine(stream: NodeJS.ReadableStream, match: RegExp, timeout: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: stream });
     const timer = setTimeout(
-      () => reject(new Error(`no line matching ${match} within ${timeoutMs} ms`)),
-      timeoutMs,
+      () => reject(new Error(`no line matching ${match} within ${timeout} s`)),
+      timeout * 1000,
     );
     rl.on('line', (line) => {
       if (match.test(line)) {
@@ -55,7 +55,7 @@ describe('headless run killed with SIGKILL', () => {
     );
     const setup = path.join(dir, 'setup.json');
     const lab = start(['lab', '--config', config, '--setup-out', setup, '--json'], {});
-    const info = JSON.parse(await firstLine(lab.stdout!, /^\{/, 30_000)) as { ports: Record<string, number> };
+    const info = JSON.parse(await firstLine(lab.stdout!, /^\{/, 30)) as { ports: Record<string, number> };
     const p = info.ports;
     const sessions = path.join(dir, 'sessions');
     const run = start(
@@ -86,7 +86,7 @@ describe('headless run killed with SIGKILL', () => {
       ],
       { PARAPUSH_SESSIONS_DIR: sessions },
     );
-    await firstLine(run.stderr!, /^step 2:/, 60_000);
+    await firstLine(run.stderr!, /^step 2:/, 60);
     await new Promise((r) => setTimeout(r, 300)); // mid-motion
     const killedAt = wallSeconds();
     run.kill('SIGKILL');

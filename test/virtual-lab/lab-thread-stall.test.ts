@@ -12,18 +12,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
 import { setupSchema } from '../../src-main/calibration/setup-file';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
-import { nowSeconds } from '../../src-main/mocap/clock';
+import { monotonicSeconds } from '../../src-main/common/clock';
 import { programPlaying } from '../../src-main/robot/robot-state';
 import { streamGaps, type StreamSample } from '../../src-main/session/stream-gaps';
 import { VirtualLabThread } from '../../src-main/virtual-lab/lab-thread/lab-thread';
 import { VirtualLab, type LabConfigInput } from '../../src-main/virtual-lab/virtual-lab';
-import { monotonicSeconds } from '#contract/time';
 import { FREE_LAB_PORTS } from '../helpers/lab-config';
 import { repoRoot } from '../helpers/scenes';
 
 const sceneFile = path.join(repoRoot, 'resources/scenes/isrr-obstacle.json');
 const config: LabConfigInput = { scene: sceneFile, ports: FREE_LAB_PORTS, mocap: { multicast: false } };
-const STALL_MS = 300;
+/** How long the main thread is held up, s. */
+const STALL = 0.3;
 /** The supervisor's staleness limit for both streams, s. */
 const STALE = 0.1;
 
@@ -33,9 +33,9 @@ afterEach(async () => {
 });
 
 /** Busy-waits on this (the main) thread. */
-function stallMainThread(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+function stallMainThread(seconds: number): void {
+  const end = monotonicSeconds() + seconds;
+  while (monotonicSeconds() < end);
 }
 
 /**
@@ -49,7 +49,7 @@ async function gapsThroughStall(lab: { ports: Parameters<typeof loopbackLabAddre
     setupSchema.parse(lab.setup),
   );
   closing.push(() => link.close());
-  await link.robot.waitForState(programPlaying, 5000);
+  await link.robot.waitForState(programPlaying, 5);
   const frames: StreamSample[] = [];
   const states: StreamSample[] = [];
   link.natnet.on('frame', (_, s) =>
@@ -59,20 +59,20 @@ async function gapsThroughStall(lab: { ports: Parameters<typeof loopbackLabAddre
     states.push({ receivedAt: s.receivedAt, number: null, sourceTime: s.timestamp }),
   );
   await new Promise((r) => setTimeout(r, 500));
-  // Each stream's window on its own clock: motion capture on hrtime, robot states on performance.now.
-  const before = { mocap: nowSeconds(), robot: monotonicSeconds() };
-  stallMainThread(STALL_MS);
-  const after = { mocap: nowSeconds(), robot: monotonicSeconds() };
+  // Both streams' arrival times are on the one monotonic clock.
+  const before = monotonicSeconds();
+  stallMainThread(STALL);
+  const after = monotonicSeconds();
   await new Promise((r) => setTimeout(r, 500));
   const around = (samples: StreamSample[], from: number, to: number) =>
     samples.filter((s) => s.receivedAt >= from - 0.3 && s.receivedAt <= to + 0.3);
   const during = (samples: StreamSample[], from: number, to: number) =>
     samples.filter((s) => s.receivedAt > from && s.receivedAt < to).length;
   return {
-    frames: streamGaps(around(frames, before.mocap, after.mocap))!,
-    states: streamGaps(around(states, before.robot, after.robot))!,
-    framesDuring: during(frames, before.mocap, after.mocap),
-    statesDuring: during(states, before.robot, after.robot),
+    frames: streamGaps(around(frames, before, after))!,
+    states: streamGaps(around(states, before, after))!,
+    framesDuring: during(frames, before, after),
+    statesDuring: during(states, before, after),
   };
 }
 
@@ -82,8 +82,8 @@ describe("a stall of the lab process's main thread", () => {
     closing.push(() => lab.stop());
     const g = await gapsThroughStall(lab);
     // Received all through the stall: 120 Hz frames and 500 Hz robot states, none 100 ms apart.
-    expect(g.framesDuring).toBeGreaterThan((STALL_MS / 1000) * 120 * 0.5);
-    expect(g.statesDuring).toBeGreaterThan((STALL_MS / 1000) * 500 * 0.5);
+    expect(g.framesDuring).toBeGreaterThan(STALL * 120 * 0.5);
+    expect(g.statesDuring).toBeGreaterThan(STALL * 500 * 0.5);
     expect(g.frames.max).toBeLessThan(STALE);
     expect(g.states.max).toBeLessThan(STALE);
   }, 60_000);
@@ -92,7 +92,7 @@ describe("a stall of the lab process's main thread", () => {
     const lab = await VirtualLab.start(config);
     closing.push(() => lab.stop());
     const g = await gapsThroughStall(lab);
-    expect(g.frames.max).toBeGreaterThan((STALL_MS / 1000) * 0.8);
-    expect(g.states.max).toBeGreaterThan((STALL_MS / 1000) * 0.8);
+    expect(g.frames.max).toBeGreaterThan(STALL * 0.8);
+    expect(g.states.max).toBeGreaterThan(STALL * 0.8);
   }, 60_000);
 });

@@ -86,7 +86,7 @@ describe("Motive's up axis, judged from the frames against the setup's", () => {
   it('Motive streaming Z-up to a setup calibrated Y-up: red with the Up Axis fix, nothing moves', async () => {
     const { lab, link, twists } = await connect({ streaming: { upAxis: 'z' } }, {}, { setupUpAxis: 'y' });
     if (!(link instanceof LabLink)) throw link;
-    await waitUntil('a frame', () => link.streamedBodies() !== undefined, { timeoutMs: 5000 });
+    await waitUntil('a frame', () => link.streamedBodies() !== undefined, { timeout: 5 });
     const axes = labChecks(link, lab.scene).checks.find((c) => c.id === 'mocap-axes')!;
     expect(axes.ok).toBe(false);
     expect(axes.reason).toMatch(/^Motive streams Z-up \(.+ about its z axis\), the setup is Y-up/);
@@ -97,7 +97,7 @@ describe("Motive's up axis, judged from the frames against the setup's", () => {
   it('Motive streaming Z-up to a setup calibrated Z-up passes', async () => {
     const { lab, link } = await connect({ streaming: { upAxis: 'z' } });
     if (!(link instanceof LabLink)) throw link;
-    await waitUntil('a frame', () => link.streamedBodies() !== undefined, { timeoutMs: 5000 });
+    await waitUntil('a frame', () => link.streamedBodies() !== undefined, { timeout: 5 });
     const axes = labChecks(link, lab.scene).checks.find((c) => c.id === 'mocap-axes')!;
     expect(axes).toMatchObject({ ok: true, reason: 'Z-up as the setup, positions in metres' });
   });
@@ -153,7 +153,7 @@ describe('NatNet bitstreams', () => {
       if (!(link instanceof LabLink)) throw link;
       // The thread reports the client's statistics every 250 ms: wait for a report that saw frames.
       await waitUntil('10 frames in the stats', () => link.natnet.getStats().frames >= 10, {
-        timeoutMs: 5000,
+        timeout: 5,
       });
       expect([...lab.natnet.transport.clientVersions().values()]).toEqual([`${streamed}.0.0`]);
       expect(link.natnet.getStats().decodeErrors).toBe(0);

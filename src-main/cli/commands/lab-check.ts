@@ -20,7 +20,7 @@ export interface LabCheckOptions extends LabOptions {
 }
 
 /** Fresh state this long after connecting, s: the checks then judge what the devices say now. */
-const SETTLE_S = 1;
+const SETTLE = 1;
 
 /** The gripper's checks are judged by a run after it grips: checking moves nothing, so not here. */
 const judgedByTheRun = (c: Check): boolean => c.id === 'pusher-held' || c.id === 'gripper-open';
@@ -57,7 +57,7 @@ export async function labCheck(
     return { status: 1, checks: [] };
   }
   try {
-    await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
+    await new Promise((r) => setTimeout(r, SETTLE * 1000));
     // The run's own checklist (lab-checks.ts): what lab check passes, a run's pre-flight passes.
     const report = labChecks(link, scene);
     const checks = report.checks.filter((c) => !judgedByTheRun(c));

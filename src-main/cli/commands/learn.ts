@@ -405,7 +405,7 @@ function trainSettings(o: TrainCliOptions) {
     patience: wholeNumber('--patience', o.patience, 1),
     penetrationWeight,
     slotShuffles: wholeNumber('--slot-shuffles', o.slotShuffles, 0),
-    maxSeconds: o.maxMinutes ? positiveNumber('--max-minutes', o.maxMinutes) * 60 : null,
+    maxDuration: o.maxMinutes ? positiveNumber('--max-minutes', o.maxMinutes) * 60 : null,
   };
 }
 

@@ -16,7 +16,6 @@
  * dashboard and the Robotiq (its faults come in as messages, a gripper scene's finger moves go
  * out as messages). See docs/safety.md, "The safety thread".
  */
-import { performance } from 'node:perf_hooks';
 import { controlLimits, endEffectorOf } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
@@ -24,16 +23,16 @@ import { NatNetClient } from '../../mocap/client';
 import { bindingFromScene } from '../../mocap/scene-binding';
 import { StateEstimator } from '../../mocap/state-estimator';
 import { RobotAdapter } from '../../robot/adapter';
-import type { RobotState } from '../../robot/robot-state';
 import { Ur5Connection } from '../../robot/ur5-connection';
 import { JogRefused, jogTool, turnTool } from '../../robot/jog';
 import { RtdeSetupError } from '../../robot/rtde/setup-errors';
+import { monotonicSeconds } from '../../common/clock';
 import type { PriorityResult } from '../../common/thread-priority';
 import { quantileOfSorted } from '../../common/quantile';
+import { every } from '../../common/timers';
 import { sceneGuardFor } from '../../safety/scene-guard';
 import {
   Supervisor,
-  type Decision,
   type HandSupervision,
   type SupervisedRobot,
 } from '../../safety/supervisor';
@@ -54,16 +53,14 @@ import {
 const MAX_SAMPLES = 100_000;
 /** A heartbeat every this many ticks (50 ms at 5 ms): the main thread's sign the thread runs. */
 const HEARTBEAT_TICKS = 10;
-/** Motion-capture statistics go to the main thread this often, ms (the console reads them at 4 Hz). */
-const MOCAP_STATS_MS = 250;
+/** Motion-capture statistics go to the main thread this often, s (the console reads them at 4 Hz). */
+const MOCAP_STATS_PERIOD = 0.25;
 
 interface Devices {
   robot: Ur5Connection;
   natnet: NatNetClient;
   estimator: StateEstimator;
   scene: Scene;
-  /** Main-thread monotonic time = this thread's + offset (s). */
-  offset: number;
 }
 
 export class SafetyCore {
@@ -185,7 +182,6 @@ export class SafetyCore {
     this.setup = m.setup;
     // A tool of a registered kind registers itself when its module is imported.
     for (const module of m.toolModules) await import(module);
-    const offset = (performance.timeOrigin - m.clockOrigin) / 1000;
     try {
       const robot = await Ur5Connection.connect({
         host: m.robot.host,
@@ -201,13 +197,13 @@ export class SafetyCore {
         calibration: () => this.setup!.mocap,
       });
       const natnet = new NatNetClient(m.natnet);
-      const devices: Devices = { robot, natnet, estimator, scene: m.scene, offset };
+      const devices: Devices = { robot, natnet, estimator, scene: m.scene };
       this.devices = devices;
       this.wireRobot(devices);
       natnet.on('frame', (frame, snapshot) => {
-        const at = performance.now();
+        const at = monotonicSeconds();
         if (this.lastFrameAt !== undefined && this.gaps.length < MAX_SAMPLES)
-          this.gaps.push(at - this.lastFrameAt);
+          this.gaps.push((at - this.lastFrameAt) * 1000);
         this.lastFrameAt = at;
         // The supervisor first: the mirror to the main thread comes after its decision.
         this.supervisor?.updateMocap(estimator.frame(snapshot));
@@ -217,9 +213,9 @@ export class SafetyCore {
         await robot.disconnect();
         throw err;
       });
-      this.startTicking(m.tickMs);
+      this.startTicking(m.tick);
       this.timers.push(
-        setInterval(() => this.post({ type: 'mocap-stats', stats: natnet.getStats() }), MOCAP_STATS_MS),
+        every(MOCAP_STATS_PERIOD, () => this.post({ type: 'mocap-stats', stats: natnet.getStats() })),
       );
       this.post({
         type: 'ready',
@@ -236,10 +232,10 @@ export class SafetyCore {
 
   /** Mirrors the robot link to the main thread and feeds the supervisor from it. */
   private wireRobot(d: Devices): void {
-    const { robot, offset } = d;
+    const { robot } = d;
     robot.on('state', (s) => {
       this.supervisor?.updateRobot(s);
-      this.post({ type: 'robot-state', state: onMainClock(s, offset) });
+      this.post({ type: 'robot-state', state: s });
     });
     robot.on('linkLost', (err) => {
       this.supervisor?.robotLinkLost(err.message);
@@ -345,10 +341,10 @@ export class SafetyCore {
     supervisor.on('decision', (decision) =>
       this.post({
         type: 'decision',
-        decision: { ...decision, at: decision.at + d.offset } as Decision,
+        decision,
         state: supervisor.state,
         ...(supervisor.stopReason ? { stopReason: supervisor.stopReason } : {}),
-        ...(supervisor.stoppedAt !== undefined ? { stoppedAt: supervisor.stoppedAt + d.offset } : {}),
+        ...(supervisor.stoppedAt !== undefined ? { stoppedAt: supervisor.stoppedAt } : {}),
       }),
     );
     this.supervisor = supervisor;
@@ -427,17 +423,17 @@ export class SafetyCore {
     };
   }
 
-  private startTicking(periodMs: number): void {
-    let last = performance.now();
+  private startTicking(period: number): void {
+    let last = monotonicSeconds();
     this.timers.push(
-      setInterval(() => {
-        const now = performance.now();
-        // Lateness: how much longer than its period this tick waited since the last one.
-        this.record(Math.max(0, now - last - periodMs));
+      every(period, () => {
+        const now = monotonicSeconds();
+        // Lateness: how much longer than its period this tick waited since the last one, ms.
+        this.record(Math.max(0, now - last - period) * 1000);
         last = now;
         this.supervisor?.tick();
         if (this.ticks % HEARTBEAT_TICKS === 0) this.post({ type: 'heartbeat' });
-      }, periodMs),
+      }),
     );
   }
 
@@ -461,11 +457,6 @@ export class SafetyCore {
     d.robot.stop();
     await Promise.allSettled([d.robot.disconnect(), d.natnet.close()]);
   }
-}
-
-/** A robot state with its arrival time on the main thread's clock. */
-function onMainClock(s: RobotState, offset: number): RobotState {
-  return { ...s, receivedAt: s.receivedAt + offset };
 }
 
 /** p50, p99 and max of lateness samples (ms); zeros before the first tick. */

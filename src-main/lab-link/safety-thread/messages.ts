@@ -4,10 +4,9 @@
  * crosses as plain data (addresses, the scene and setup files' own contents, numbers), so the
  * thread builds its devices and its Supervisor from the same inputs the main thread would.
  *
- * Times: a robot state's receivedAt and a decision's `at` are on the main thread's monotonic
- * clock (contract/time.ts) when they arrive; the thread converts them before sending (its own
- * performance clock starts at a different origin). Motion-capture times are the process's
- * hrtime clock (mocap/clock.ts), the same in every thread.
+ * Times (a robot state's receivedAt, a decision's `at`, motion-capture arrival times) are on the
+ * process's one monotonic clock (common/clock.ts), whose origin is the same in every thread: they
+ * cross as they are.
  */
 import { z } from 'zod';
 import { preflightReportSchema } from '#contract/console-api';
@@ -72,10 +71,8 @@ export const connectSchema = z
      */
     toolModules: z.array(z.string()),
     setup: setupSchema,
-    /** Period of the supervisor's watchdog tick, ms. */
-    tickMs: finite.positive(),
-    /** The main thread's performance.timeOrigin: times sent back are on its monotonic clock. */
-    clockOrigin: finite,
+    /** Period of the supervisor's watchdog tick, s. */
+    tick: finite.positive(),
   })
   .strict();
 export type SafetyConnect = z.infer<typeof connectSchema>;

@@ -123,8 +123,8 @@ export class RobotMirror extends EventEmitter<RobotEvents> {
   }
 
   /** Resolves with the first state (the latest included) that satisfies `predicate`. */
-  waitForState(predicate: (s: RobotState) => boolean, timeoutMs = 2000): Promise<RobotState> {
-    return waitForState(this, predicate, timeoutMs, 'robot state');
+  waitForState(predicate: (s: RobotState) => boolean, timeout = 2): Promise<RobotState> {
+    return waitForState(this, predicate, timeout, 'robot state');
   }
 }
 

@@ -5,11 +5,10 @@
  * mirrors (mirrors.ts), a run's decisions and commands to that run's SupervisorMirror. Every message from the thread is parsed (messages.ts) before it is acted on.
  *
  * Fail safe: a thread that exits, throws, sends something that is not a safety message or sends
- * no heartbeat for HEARTBEAT_LIMIT_MS (while this thread itself kept time) is ended, and the run
+ * no heartbeat for SAFETY_THREAD_WATCH.heartbeatLimit (while this thread itself kept time) is ended, and the run
  * it supervised stops with the reason; the robot link counts as lost.
  */
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import { SAFETY_THREAD_WATCH } from '#contract/safety-limits';
 import { toolModules } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
@@ -24,14 +23,14 @@ import {
 } from './messages';
 import { MocapMirror, threadError, RobotMirror } from './mirrors';
 import { SupervisorMirror } from './supervisor-mirror';
+import { monotonicSeconds } from '../../common/clock';
 import { WorkerThread } from '../../common/worker-thread';
+import { every } from '../../common/timers';
 
-/** Longest wait for the thread to connect to the lab and report ready, or to answer, ms. */
-const START_TIMEOUT_MS = 15_000;
-/** No heartbeat for this long, ms: the thread has stopped answering (SAFETY_THREAD_WATCH). */
-const HEARTBEAT_LIMIT_MS = SAFETY_THREAD_WATCH.heartbeatLimit * 1000;
-/** The heartbeat check's period, ms. */
-const CHECK_MS = SAFETY_THREAD_WATCH.heartbeatCheck * 1000;
+/** Longest wait for the thread to connect to the lab and report ready, or to answer, s. */
+const START_TIMEOUT = 15;
+/** No heartbeat for this long, s: the thread has stopped answering. The heartbeat check's period, s. */
+const { heartbeatLimit, heartbeatCheck } = SAFETY_THREAD_WATCH;
 
 type Events = {
   /** The thread ended or stopped answering: the lab link is gone. */
@@ -63,7 +62,7 @@ export class SafetyThread extends EventEmitter<Events> {
   >();
   private closing = false;
   private failed: Error | undefined;
-  private lastHeartbeat = performance.now();
+  private lastHeartbeat = monotonicSeconds();
   private watchdog: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -75,14 +74,14 @@ export class SafetyThread extends EventEmitter<Events> {
       ready.robot,
       {
         sendProgram: () =>
-          this.request({ type: 'send-program', id: this.nextId++ }, 60_000).then(() => undefined),
+          this.request({ type: 'send-program', id: this.nextId++ }, 60).then(() => undefined),
         // A jog lasts seconds at the most (robot/jog.ts: 50 mm at 20 mm/s, or its stall limit).
         jog: (dx, dy) =>
-          this.request({ type: 'jog', id: this.nextId++, dx, dy }, 30_000).then((m) =>
+          this.request({ type: 'jog', id: this.nextId++, dx, dy }, 30).then((m) =>
             m.type === 'reply' ? (m.moved ?? 0) : 0,
           ),
         turn: (angle) =>
-          this.request({ type: 'turn', id: this.nextId++, angle }, 30_000).then((m) =>
+          this.request({ type: 'turn', id: this.nextId++, angle }, 30).then((m) =>
             m.type === 'reply' ? (m.moved ?? 0) : 0,
           ),
         stopJog: () => this.send({ type: 'jog-stop' }),
@@ -107,21 +106,16 @@ export class SafetyThread extends EventEmitter<Events> {
 
   /** Starts the thread and connects it to the lab; resolves once the robot link and motion capture are up. */
   static async start(
-    connect: Omit<SafetyConnect, 'type' | 'clockOrigin' | 'toolModules'>,
+    connect: Omit<SafetyConnect, 'type' | 'toolModules'>,
     /** Told what the robot connection waits for meanwhile (RTDE inputs held by a previous session). */
     onNotice?: (text: string) => void,
   ): Promise<SafetyThread> {
-    const start: ToSafety = {
-      type: 'connect',
-      ...connect,
-      toolModules: toolModules(),
-      clockOrigin: performance.timeOrigin,
-    };
+    const start: ToSafety = { type: 'connect', ...connect, toolModules: toolModules() };
     const { thread, answer } = await WorkerThread.start({
       entry,
       schema: fromSafetySchema,
       start,
-      timeoutMs: START_TIMEOUT_MS,
+      timeout: START_TIMEOUT,
       // What the thread reports before it is ready (states, frames) is handled once it is.
       settle: (m) => {
         if (m.type === 'robot-event' && m.event === 'notice') onNotice?.(m.message ?? '');
@@ -184,34 +178,36 @@ export class SafetyThread extends EventEmitter<Events> {
   }
 
   private startWatchdog(): void {
-    let lastCheck = performance.now();
-    this.watchdog = setInterval(() => {
-      const now = performance.now();
+    let lastCheck = monotonicSeconds();
+    this.watchdog = every(heartbeatCheck, () => {
+      const now = monotonicSeconds();
       // A check that ran late says this thread stalled: the heartbeats wait in its queue.
-      const stalledHere = now - lastCheck > CHECK_MS + HEARTBEAT_LIMIT_MS / 2;
+      const stalledHere = now - lastCheck > heartbeatCheck + heartbeatLimit / 2;
       lastCheck = now;
       if (stalledHere) {
         this.lastHeartbeat = now;
         return;
       }
       const silent = now - this.lastHeartbeat;
-      if (silent > HEARTBEAT_LIMIT_MS) {
+      if (silent > heartbeatLimit) {
         this.fail(
-          new Error(`the safety thread stopped answering (no heartbeat for ${silent.toFixed(0)} ms)`),
+          new Error(
+            `the safety thread stopped answering (no heartbeat for ${(silent * 1000).toFixed(0)} ms)`,
+          ),
         );
         void this.worker.terminate();
       }
-    }, CHECK_MS);
+    });
   }
 
-  private request(m: ToSafety & { id: number }, timeoutMs = START_TIMEOUT_MS): Promise<FromSafety> {
+  private request(m: ToSafety & { id: number }, timeout = START_TIMEOUT): Promise<FromSafety> {
     return new Promise((resolve, reject) => {
       if (!this.alive) return reject(new Error('the safety thread has ended'));
       // A thread that stopped answering must not hang its caller.
       const timer = setTimeout(() => {
         this.waiting.delete(m.id);
         reject(new Error('the safety thread did not answer'));
-      }, timeoutMs);
+      }, timeout * 1000);
       this.waiting.set(m.id, {
         resolve: (r) => {
           clearTimeout(timer);
@@ -233,7 +229,7 @@ export class SafetyThread extends EventEmitter<Events> {
   private handle(m: FromSafety): void {
     switch (m.type) {
       case 'heartbeat':
-        this.lastHeartbeat = performance.now();
+        this.lastHeartbeat = monotonicSeconds();
         return;
       case 'robot-state':
         return this.robot.state(m.state);
@@ -289,5 +285,5 @@ export class SafetyThread extends EventEmitter<Events> {
 
 /** Asks the worker to close (it stops the arm and lets go of the lab); ends it after a second. */
 function stopWorker(worker: WorkerThread<FromSafety>): Promise<void> {
-  return worker.end('close', 1000);
+  return worker.end('close', 1);
 }

@@ -7,7 +7,7 @@
  * program's watchdog stops the arm without a command).
  */
 import { EventEmitter } from 'node:events';
-import { monotonicSeconds } from '#contract/time';
+import { monotonicSeconds } from '../../common/clock';
 import type { PreflightReport } from '../../safety/preflight';
 import { describeStop, type StopReason } from '../../safety/stop-reasons';
 import type { Decision, SupervisorState } from '../../safety/supervisor';
@@ -25,8 +25,8 @@ export interface SentCommand {
 
 type Events = { decision: [Decision]; command: [SentCommand] };
 
-/** Longest wait for the thread to confirm the arm is stopped at the end of a run, ms. */
-const SETTLE_MS = 1000;
+/** Longest wait for the thread to confirm the arm is stopped at the end of a run, s. */
+const SETTLE_WITHIN = 1;
 
 export class SupervisorMirror extends EventEmitter<Events> {
   state: SupervisorState = 'disarmed';
@@ -140,7 +140,7 @@ export class SupervisorMirror extends EventEmitter<Events> {
     this.send({ type: 'reset' });
   }
 
-  /** Resolves once the thread reports the supervisor inactive (stopped or never armed), or after SETTLE_MS. */
+  /** Resolves once the thread reports the supervisor inactive (stopped or never armed), or after SETTLE_WITHIN. */
   settled(): Promise<void> {
     if (!this.active) return Promise.resolve();
     return new Promise((resolve) => {
@@ -152,7 +152,7 @@ export class SupervisorMirror extends EventEmitter<Events> {
       const on = (): void => {
         if (!this.active) done();
       };
-      const timer = setTimeout(done, SETTLE_MS);
+      const timer = setTimeout(done, SETTLE_WITHIN * 1000);
       this.on('decision', on);
     });
   }

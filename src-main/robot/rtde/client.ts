@@ -22,6 +22,7 @@ import {
 } from './messages';
 import { makeRecipe, packFields, unpackFields, type Recipe } from './recipe';
 import { failedVariables, RtdeSetupError } from './setup-errors';
+import { monotonicSeconds } from '../../common/clock';
 
 export interface ControllerVersion {
   major: number;
@@ -33,7 +34,7 @@ export interface ControllerVersion {
 export interface OutputPackage {
   recipe: Recipe;
   values: FieldValue[];
-  /** performance.now() when the bytes were decoded. */
+  /** When the bytes were decoded, s (common/clock monotonicSeconds). */
   receivedAt: number;
 }
 
@@ -47,8 +48,8 @@ interface Pending {
 export interface RtdeClientOptions {
   host: string;
   port?: number;
-  /** Connect and per-request timeout. */
-  timeoutMs?: number;
+  /** Connect and per-request timeout, s. */
+  timeout?: number;
 }
 
 export class RtdeConnectionError extends Error {
@@ -75,7 +76,7 @@ export class RtdeClient extends EventEmitter<Events> {
 
   private constructor(
     private readonly socket: net.Socket,
-    private readonly timeoutMs: number,
+    private readonly timeout: number,
   ) {
     super();
     socket.setNoDelay(true);
@@ -85,17 +86,17 @@ export class RtdeClient extends EventEmitter<Events> {
   }
 
   static connect(options: RtdeClientOptions): Promise<RtdeClient> {
-    const { host, port = 30004, timeoutMs = 2000 } = options;
+    const { host, port = 30004, timeout = 2 } = options;
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host, port });
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new RtdeConnectionError(`RTDE ${host}:${port}: no connection within ${timeoutMs} ms`));
-      }, timeoutMs);
+        reject(new RtdeConnectionError(`RTDE ${host}:${port}: no connection within ${timeout} s`));
+      }, timeout * 1000);
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeAllListeners('error');
-        resolve(new RtdeClient(socket, timeoutMs));
+        resolve(new RtdeClient(socket, timeout));
       });
       socket.once('error', (err) => {
         clearTimeout(timer);
@@ -211,8 +212,8 @@ export class RtdeClient extends EventEmitter<Events> {
         reject,
         timer: setTimeout(() => {
           this.pending.splice(this.pending.indexOf(entry), 1);
-          reject(new RtdeConnectionError(`no reply to ${m.kind} within ${this.timeoutMs} ms`));
-        }, this.timeoutMs),
+          reject(new RtdeConnectionError(`no reply to ${m.kind} within ${this.timeout} s`));
+        }, this.timeout * 1000),
       };
       this.pending.push(entry);
       this.socket.write(bytes);
@@ -237,7 +238,7 @@ export class RtdeClient extends EventEmitter<Events> {
     if (m.kind === 'data') {
       const recipe = this.outputRecipes.get(m.recipeId);
       if (!recipe) return; // a package for a recipe replaced since; nothing to decode it with
-      this.emit('output', { recipe, values: unpackFields(recipe, m.fields), receivedAt: performance.now() });
+      this.emit('output', { recipe, values: unpackFields(recipe, m.fields), receivedAt: monotonicSeconds() });
       return;
     }
     const i = this.pending.findIndex((p) => p.type === type);

@@ -5,7 +5,6 @@
  * `error`: the lab's servers are gone with it.
  */
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import type { Setup } from '../../calibration/setup-file';
 import type { PriorityResult } from '../../common/thread-priority';
 import { WorkerThread } from '../../common/worker-thread';
@@ -14,12 +13,12 @@ import { toolModules } from '#contract/end-effector/registry';
 import { labConfigSchema } from '../virtual-lab';
 import { fromLabSchema, type FromLab, type LabThreadPorts, type ToLab } from './messages';
 
-/** Longest wait for the lab to start (MuJoCo world, servers listening), ms. */
-const START_TIMEOUT_MS = 30_000;
-/** Longest wait for the thread to stop its servers and end, ms. */
-const STOP_TIMEOUT_MS = 5_000;
+/** Longest wait for the lab to start (MuJoCo world, servers listening), s. */
+const START_TIMEOUT = 30;
+/** Longest wait for the thread to stop its servers and end, s. */
+const STOP_TIMEOUT = 5;
 
-/** An RTDE input package the virtual controller decoded; receivedAt on this thread's performance.now(). */
+/** An RTDE input package the virtual controller decoded; receivedAt in s (common/clock, the same in every thread). */
 export interface LabInputWrite {
   names: string[];
   values: Extract<FromLab, { type: 'input' }>['values'];
@@ -70,7 +69,7 @@ export class VirtualLabThread extends EventEmitter<Events> {
       entry,
       schema: fromLabSchema,
       start,
-      timeoutMs: START_TIMEOUT_MS,
+      timeout: START_TIMEOUT,
       settle: (m) =>
         m.type === 'started'
           ? m
@@ -121,7 +120,7 @@ export class VirtualLabThread extends EventEmitter<Events> {
     if (this.stopping) return this.worker.exited;
     this.stopping = true;
     const stop: ToLab = { type: 'stop' };
-    await this.worker.end(stop, STOP_TIMEOUT_MS);
+    await this.worker.end(stop, STOP_TIMEOUT);
   }
 
   private request(type: 'place-objects' | 'protective-stop'): Promise<void> {
@@ -144,7 +143,7 @@ export class VirtualLabThread extends EventEmitter<Events> {
       if (m.type === 'done') w?.resolve();
       else w?.reject(new Error(m.message));
     } else if (m.type === 'input') {
-      const w = { names: m.names, values: m.values, receivedAt: m.receivedAt - performance.timeOrigin };
+      const w = { names: m.names, values: m.values, receivedAt: m.receivedAt };
       for (const l of this.inputListeners) l(w);
     }
   }

@@ -60,8 +60,8 @@ export const fromLabSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('done'), ...request }).strict(),
   z.object({ type: z.literal('refused'), ...request, message: z.string() }).strict(),
   /**
-   * An RTDE input package the controller decoded; `receivedAt` is the epoch time in ms
-   * (performance.timeOrigin + now in the thread), so the main thread can put it on its own clock.
+   * An RTDE input package the controller decoded; `receivedAt` in s on the process's monotonic
+   * clock (common/clock.ts), the same in every thread.
    */
   z
     .object({

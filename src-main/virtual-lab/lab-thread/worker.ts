@@ -4,7 +4,6 @@
  * machines of their own, so a busy main thread cannot delay its frames and robot states. Started
  * by lab-thread.ts; every message it receives is parsed (messages.ts) before it is acted on.
  */
-import { performance } from 'node:perf_hooks';
 import type { InputWrite } from '../virtual-ur/rtde-server';
 import { VirtualLab } from '../virtual-lab';
 import { enterWorkerThread } from '../../common/worker-thread';
@@ -21,7 +20,7 @@ const forwardInput = (w: InputWrite): void =>
     type: 'input',
     names: [...w.names],
     values: w.values.map((v) => (typeof v === 'object' ? [...v] : v)),
-    receivedAt: performance.timeOrigin + w.receivedAt,
+    receivedAt: w.receivedAt,
   });
 
 async function answer(id: number, act: (lab: VirtualLab) => Promise<void> | void): Promise<void> {

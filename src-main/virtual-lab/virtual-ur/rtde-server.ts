@@ -26,6 +26,7 @@ import { makeRecipe, packFields, unpackFields, type Recipe } from '../../robot/r
 import type { FieldType, FieldValue } from '../../robot/rtde/field-types';
 import type { VirtualController } from './controller';
 import { inputVariable, isLowRegister, outputVariable, type OutputVariable } from './rtde-variables';
+import { monotonicSeconds } from '../../common/clock';
 
 export interface RtdeServerOptions {
   /** Highest protocol version accepted (1 models an old controller). */
@@ -175,7 +176,7 @@ class Session {
       c.noteInputWrite(n);
     });
     if (this.server.listenerCount('input') > 0) {
-      this.server.emit('input', { names: recipe.names, values, receivedAt: performance.now() });
+      this.server.emit('input', { names: recipe.names, values, receivedAt: monotonicSeconds() });
     }
   }
 
@@ -209,7 +210,7 @@ class Session {
 export interface InputWrite {
   names: readonly string[];
   values: FieldValue[];
-  /** performance.now() when the package was decoded. */
+  /** When the package was decoded, s (common/clock monotonicSeconds). */
   receivedAt: number;
 }
 

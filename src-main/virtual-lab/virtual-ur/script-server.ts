@@ -6,7 +6,7 @@
  *   column 1 opens a program that runs to the first line that is `end` in column 1; any other
  *   non-blank line is a program of its own (a trailing `name()` call replaces the program it
  *   follows, and fails: the name is not defined in it);
- * - a program is taken once it has sat for ACCEPT_DELAY_MS on a connection that is still open; a
+ * - a program is taken once it has sat for ACCEPT_DELAY on a connection that is still open; a
  *   connection closed before then (FIN or reset) discards it. The manual says a program whose
  *   sender closes without reading what the controller sent may be discarded; the model makes
  *   that "may" a "will", so a client that writes and closes fails here as it might on a real arm.
@@ -17,8 +17,8 @@ import net from 'node:net';
 import type { VirtualController } from './controller';
 import { listen } from './rtde-server';
 
-/** Time a program needs before the controller runs it (its compile step), ms. */
-export const ACCEPT_DELAY_MS = 20;
+/** Time a program needs before the controller runs it (its compile step), s. */
+export const ACCEPT_DELAY = 0.02;
 
 /** Primary protocol: package type ROBOT_MESSAGE, robot message type VERSION. */
 const ROBOT_MESSAGE = 20;
@@ -91,7 +91,7 @@ export class ScriptServer {
             this.timers.delete(timer);
             if (closed) controller.emit('event', 'program discarded: connection closed before it was taken');
             else controller.loadScript(program);
-          }, ACCEPT_DELAY_MS);
+          }, ACCEPT_DELAY * 1000);
           this.timers.add(timer);
         }
       };

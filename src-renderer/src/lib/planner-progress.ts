@@ -92,7 +92,7 @@ function activity(o: ProgressInput, controlDuration: number | null): Activity | 
 }
 
 /** "1.3 s" */
-export function formatSeconds(s: number, decimals = 1): string {
+export function formatDuration(s: number, decimals = 1): string {
   return `${s.toFixed(decimals)} s`;
 }
 

@@ -14,7 +14,7 @@ export interface RunClock {
 }
 
 /** Run time in seconds at wall clock `now` (s since the epoch). */
-export function runSeconds(clock: RunClock, now: number): number {
+export function elapsedRunTime(clock: RunClock, now: number): number {
   if (clock.active && clock.startedAt !== null) return Math.max(0, now - clock.startedAt);
   return clock.stopped;
 }
