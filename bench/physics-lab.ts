@@ -85,7 +85,7 @@ async function fitLogs(logs: string[], scene: Scene, heldOut: number, bootstrap:
     return await fitRun(poolReplay(pool), { scene, file: null }, runs, {
       parameters: FIT,
       horizon: 3,
-      maxEvaluations: 60,
+      maxEvaluations: 30,
       heldOut,
       bootstrap,
       command: ['npm', 'run', 'bench', '--', 'physics-lab'],
