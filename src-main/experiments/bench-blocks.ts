@@ -17,6 +17,7 @@ import { physicsBenchTable } from './physics-bench-table';
 import { fig5Table, fig6Table } from './parareal-bench-tables';
 import { soakTable } from './soak-table';
 import { physicsLabTable } from './physics-lab-table';
+import { physicsFitBenchTable } from './physics-fit-bench-table';
 
 export interface BenchBlock {
   page: string;
@@ -35,6 +36,7 @@ export const BENCH_BLOCKS: readonly BenchBlock[] = [
   { page: 'docs/physics-and-parareal.md', name: 'parareal fig5 bench', table: fig5Table },
   { page: 'docs/physics-and-parareal.md', name: 'parareal fig6 bench', table: fig6Table },
   { page: 'docs/physics-fit.md', name: 'physics-lab bench', table: physicsLabTable },
+  { page: 'docs/physics-fit.md', name: 'physics-fit bench', table: physicsFitBenchTable },
 ];
 
 export const blockBegin = (name: string): string =>

@@ -75,9 +75,18 @@ export function poseRms(s: z.infer<typeof errorSummarySchema>): number {
   return Math.hypot(s.position.rms * 1000, (s.yaw.rms * 180) / Math.PI);
 }
 
+type TaskRuns = z.infer<typeof taskRunSchema>[];
+
 /** Relative error of a multiplier, or the absolute one of latency (s). */
 function errorOf(e: Estimate): number {
   return e.parameter === 'latency' ? e.value - e.truth : e.value / e.truth - 1;
+}
+
+/** Error relative to the world's value (latency's too; a latency against a world on time is off unless 0). */
+function relativeError(e: Estimate): number {
+  if (e.parameter !== 'latency') return errorOf(e);
+  if (e.truth > 0) return errorOf(e) / e.truth;
+  return e.value === 0 ? 0 : Infinity;
 }
 
 function errorText(e: Estimate): string {
@@ -96,8 +105,8 @@ export function physicsLabCriteria(
   const differing = r.fits.find((f) => f.world === 'differing');
   const matching = r.fits.find((f) => f.world === 'matching');
   if (differing) {
-    const identifiable = differing.estimates.filter((e) => e.identifiable && e.parameter !== 'latency');
-    const off = identifiable.filter((e) => Math.abs(errorOf(e)) > RECOVERY_TOLERANCE);
+    const identifiable = differing.estimates.filter((e) => e.identifiable);
+    const off = identifiable.filter((e) => Math.abs(relativeError(e)) > RECOVERY_TOLERANCE);
     out.push({
       criterion: `every parameter the fit reports as determined is within ${RECOVERY_TOLERANCE * 100} % of the world's`,
       holds: identifiable.length > 0 && off.length === 0,
@@ -115,6 +124,30 @@ export function physicsLabCriteria(
         why: `${poseRms(held.before).toFixed(2)} to ${poseRms(held.after).toFixed(2)} (${ratio.toFixed(2)})`,
       });
     }
+  }
+  const runs = (condition: string) => r.taskRuns.find((t) => t.condition === condition)?.runs;
+  const [scene, fitted, reference] = [
+    runs('differing lab, scene physics'),
+    runs('differing lab, fitted physics'),
+    runs('matching lab, scene physics'),
+  ];
+  if (scene && fitted && reference) {
+    const ok = (xs: TaskRuns) => xs.filter((x) => x.outcome === 'finished');
+    const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+    const time = (xs: TaskRuns): number =>
+      mean(ok(xs).flatMap((x) => (x.taskTime === null ? [] : [x.taskTime])));
+    const actions = (xs: TaskRuns): number => mean(ok(xs).map((x) => x.actions));
+    const closer = (f: (xs: TaskRuns) => number): boolean =>
+      Math.abs(f(fitted) - f(reference)) <= Math.abs(f(scene) - f(reference));
+    out.push({
+      criterion:
+        "with the fitted physics on the differing lab: success not lower, task time and actions closer to the matching lab's than with the scene's physics",
+      holds:
+        ok(fitted).length / fitted.length >= ok(scene).length / scene.length &&
+        closer(time) &&
+        closer(actions),
+      why: `success ${ok(scene).length}/${scene.length} to ${ok(fitted).length}/${fitted.length}; mean task time ${time(scene).toFixed(1)} s to ${time(fitted).toFixed(1)} s against ${time(reference).toFixed(1)} s; actions ${actions(scene).toFixed(1)} to ${actions(fitted).toFixed(1)} against ${actions(reference).toFixed(1)}; the task runs table gives each mean's interval`,
+    });
   }
   if (matching) {
     const outside = matching.estimates.filter((e) => e.truth < e.low || e.truth > e.high);

@@ -32,13 +32,16 @@ const YAW_SCALE = Math.PI / 180;
 /** A parameter is identifiable when its 1-sigma uncertainty is below this (relative; latency: of 50 ms). */
 export const IDENTIFIABLE_SIGMA = 0.075;
 /**
- * Parameters pushes cannot determine whatever the curvature says. The pusher moves as the arm is
- * told, so every force on an object (its friction on the table and on the pusher) scales with its
- * weight, as does its inertia: its motion does not depend on its mass. What curvature the replay's
- * error still shows along mass comes from the model's own approximations (soft contacts, the
- * replay's pieces), and a fit along it finds a mass that makes up for them, not the object's.
+ * Parameters these logs cannot determine whatever the curvature says. Mass: the pusher moves as
+ * the arm is told, so every force on an object (its friction on the table and on the pusher)
+ * scales with its weight, as does its inertia: its motion does not depend on its mass. Latency:
+ * every observed state is read with the table at rest, where a delay changes no reading. What
+ * curvature the replay's error still shows along them comes from the model's own approximations
+ * (soft contacts, the replay's pieces, the edges of a rest) and a fit along it finds values that
+ * make up for those: on the virtual lab it put a 10 ms late motion capture at 2.5 ms +- 0.8
+ * (docs/physics-fit.md, "On the virtual lab").
  */
-const NOT_IDENTIFIABLE_BY_PUSHES: ReadonlySet<Fittable> = new Set(['mass']);
+const NOT_IDENTIFIABLE_BY_PUSHES: ReadonlySet<Fittable> = new Set(['mass', 'latency']);
 /**
  * A direction this much less curved than the steepest is flat whatever the residuals' size: a fit
  * that matches the logs exactly leaves no residual to scale an uncertainty with.

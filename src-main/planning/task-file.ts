@@ -12,7 +12,7 @@ import { loopModeSchema, plannerKindSchema } from '#contract/planner-settings';
 import { MAX_ACTIONS, MAX_CONTROL_DURATION, MAX_HORIZON, SCENE_LIMITS } from '#contract/safety-limits';
 import { DEFAULT_PREDICTION, fineModelSettingsSchema, pointSchema, type Scene } from '#contract/scene';
 import { tableRegion } from '#contract/table-region';
-import { DEFAULT_REPLAN_TOLERANCE } from './mpc-loop';
+import { DEFAULT_REPLAN_TOLERANCE } from './replan-tolerance';
 import { costTermSchema } from './costs/cost-terms';
 import { readStoredJson } from '../common/stored-json';
 

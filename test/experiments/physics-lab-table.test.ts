@@ -50,6 +50,7 @@ function result(friction: number, after: number, matchingLow: number): PhysicsLa
         condition: 'differing lab, fitted physics',
         runs: [run('finished', 25, 16), run('finished', 27, 18)],
       },
+      { condition: 'matching lab, scene physics', runs: [run('finished', 26, 17), run('finished', 26, 17)] },
     ],
     stages: { 'probing the differing world': 600 },
   };
@@ -76,6 +77,13 @@ describe('physics-lab bench block', () => {
     );
     expect(text).toContain(
       "- **holds**: on the matching world every fitted value is within its own 1-sigma interval of the scene's (all are).",
+    );
+  });
+
+  it('judges the task runs: success not lower, time and actions closer to the matching lab', () => {
+    const text = physicsLabTable(benchRoot({ 'physics-lab': result(1.6, 0.0009, 0.97) }));
+    expect(text).toContain(
+      "- **holds**: with the fitted physics on the differing lab: success not lower, task time and actions closer to the matching lab's than with the scene's physics (success 1/2 to 2/2; mean task time 30.0 s to 26.0 s against 26.0 s; actions 20.0 to 17.0 against 17.0;",
     );
   });
 
