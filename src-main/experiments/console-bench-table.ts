@@ -36,11 +36,9 @@ export function consoleBenchTable(root: string): string {
     `| stage | aborts | p50 | p90 | max | within ${Math.round(r.target * 1000)} ms |`,
     '| --- | --- | --- | --- | --- | --- |',
     ...r.rows.map((s) => {
-      const within = z
-        .string()
-        .parse(s[`within ${Math.round(r.target * 1000)} ms`], {
-          error: () => `${s.stage}: no "within ${Math.round(r.target * 1000)} ms"`,
-        });
+      const within = z.string().parse(s[`within ${Math.round(r.target * 1000)} ms`], {
+        error: () => `${s.stage}: no "within ${Math.round(r.target * 1000)} ms"`,
+      });
       return `| ${s.stage} | ${s.aborts} | ${fixed(s['p50 ms'], 2)} ms | ${fixed(s['p90 ms'], 2)} ms | ${fixed(s['max ms'], 2)} ms | ${within} |`;
     }),
   ].join('\n');

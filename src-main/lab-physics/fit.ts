@@ -8,9 +8,10 @@
  * 50 ms * (z + 1). The objective is the mean square of the pose residuals, positions in mm and yaw
  * in degrees. At the minimum the residuals' Jacobian (central differences) gives the curvature
  * J'J: its eigen-directions are the combinations the logs determine (steep) or leave open (flat),
- * and s^2 (J'J)^-1 each parameter's 1-sigma uncertainty. Residuals of one run are correlated
- * (and multi-step windows overlap), so that uncertainty is a lower bound; `bootstrap` refits on
- * runs drawn with replacement for one that is not.
+ * and s^2 (J'J)^-1 each parameter's 1-sigma uncertainty. Residuals of one run are correlated (and
+ * multi-step windows overlap), so that counts too many independent samples: the cluster-robust
+ * (sandwich) covariance counts each run as one, and the larger of the two is taken; with a few runs
+ * it is itself uncertain, and `bootstrap` refits on runs drawn with replacement for a third view.
  */
 import { symmetricEigen } from '../common/eigen';
 import type { Scene } from '#contract/scene';
@@ -240,6 +241,14 @@ export async function fitPhysics(
       values.reduce((s, l, k) => s + (s2 * vectors[k]![i]! * vectors[k]![j]!) / Math.max(l, floor), 0),
     ),
   );
+  const robust = clusterRobustCovariance(
+    columns,
+    at.residuals,
+    at.errors.flatMap((e) => e.residual.map(() => e.run)),
+    values,
+    vectors,
+    floor,
+  );
   const directions: Direction[] = values.map((l, k) => ({
     vector: vectors[k]!,
     sigma: Math.sqrt(s2 / Math.max(l, floor)),
@@ -261,7 +270,7 @@ export async function fitPhysics(
   }
 
   const sigmaZ = names.map((n, i) => {
-    const curvature = Math.sqrt(cov[i]![i]!);
+    const curvature = Math.max(Math.sqrt(cov[i]![i]!), robust ? Math.sqrt(robust[i]![i]!) : 0);
     if (bootstrap.length < 2) return curvature;
     const zs = bootstrap.map((p) => zOf(n, p));
     const mean = zs.reduce((s, v) => s + v, 0) / zs.length;
@@ -295,6 +304,40 @@ export async function fitPhysics(
     evaluations: done,
     bootstrap,
   };
+}
+
+/**
+ * The cluster-robust (sandwich) covariance of z, A^-1 B A^-1 with A = J'J and B the sum over runs
+ * of (J_g' r_g)(J_g' r_g)' (times G / (G - 1) for G runs): the residuals of one run are correlated
+ * (one object, overlapping windows, the same camera noise at a rest read twice), so it counts each
+ * run as one sample where s^2 (J'J)^-1 counts every residual as one. Null for fewer than two runs,
+ * where it says nothing (J'r vanishes at a minimum).
+ */
+function clusterRobustCovariance(
+  columns: readonly (readonly number[])[],
+  residuals: readonly number[],
+  runOf: readonly number[],
+  values: readonly number[],
+  vectors: readonly (readonly number[])[],
+  floor: number,
+): number[][] | null {
+  const runs = [...new Set(runOf)];
+  if (runs.length < 2) return null;
+  const d = columns.length;
+  const range = Array.from({ length: d }, (_, i) => i);
+  const inverse = range.map((i) =>
+    range.map((j) =>
+      values.reduce((s, l, k) => s + (vectors[k]![i]! * vectors[k]![j]!) / Math.max(l, floor), 0),
+    ),
+  );
+  const scores = runs.map((g) =>
+    range.map((i) => columns[i]!.reduce((s, c, k) => (runOf[k] === g ? s + c * residuals[k]! : s), 0)),
+  );
+  const correction = runs.length / (runs.length - 1);
+  const meat = range.map((i) => range.map((j) => correction * scores.reduce((s, v) => s + v[i]! * v[j]!, 0)));
+  const product = (a: number[][], b: number[][]): number[][] =>
+    range.map((i) => range.map((j) => range.reduce((s, k) => s + a[i]![k]! * b[k]![j]!, 0)));
+  return product(product(inverse, meat), inverse);
 }
 
 function dot(a: readonly number[], b: readonly number[]): number {

@@ -31,11 +31,7 @@ import type { PriorityResult } from '../../common/thread-priority';
 import { quantileOfSorted } from '../../common/quantile';
 import { every } from '../../common/timers';
 import { sceneGuardFor } from '../../safety/scene-guard';
-import {
-  Supervisor,
-  type HandSupervision,
-  type SupervisedRobot,
-} from '../../safety/supervisor';
+import { Supervisor, type HandSupervision, type SupervisedRobot } from '../../safety/supervisor';
 import { footprintReach, labWorkspace } from '../../safety/workspace';
 import type { Setup } from '../../calibration/setup-file';
 import {
