@@ -130,6 +130,27 @@ const unitsInNames = {
   },
 };
 
+/**
+ * One monotonic clock (src-main/common/clock.ts, hrtime: one origin in every thread) and one wall
+ * clock (contract/time.ts): nothing else reads a clock, so no stamp or stopwatch of one origin
+ * meets another's. The fine worker, a process of its own that may import only the contract and
+ * the physics, times its jobs with its own performance.now(): a duration it reports in s, never a
+ * stamp compared with another.
+ */
+const CLOCK = 'read time through src-main/common/clock.ts (monotonic) or contract/time.ts (wall)';
+const oneClock = {
+  files: ['src-*/**/*.ts', 'src-*/**/*.svelte'],
+  ignores: ['src-main/common/clock.ts', 'src-shared/contract/time.ts', 'src-workers/fine-worker.ts'],
+  rules: {
+    'no-restricted-properties': [
+      'error',
+      { object: 'performance', property: 'now', message: CLOCK },
+      { object: 'Date', property: 'now', message: CLOCK },
+      { object: 'process', property: 'hrtime', message: CLOCK },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'test-artifacts', 'bench/results'] },
   js.configs.recommended,
@@ -151,6 +172,7 @@ export default tseslint.config(
   { files: ['src-renderer/vite.config.ts'], rules: { 'no-restricted-imports': 'off' } },
   ...layerRules,
   unitsInNames,
+  oneClock,
   // The renderer runs in a browser page: the shared contract only, no Node, no main-process code.
   restrictImports(
     ['src-renderer/src/**/*.ts', 'src-renderer/src/**/*.svelte'],

@@ -1,3 +1,5 @@
+import { monotonicSeconds } from '../common/clock';
+
 /** A one-line progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise). */
 export interface ProgressBar {
   update(done: number, total: number, note?: string): void;
@@ -7,14 +9,14 @@ export interface ProgressBar {
 }
 
 export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
-  const t0 = Date.now();
+  const t0 = monotonicSeconds();
   let lastDecile = -1;
   let lastLine = '';
   const render = (done: number, total: number, note = ''): string => {
     const frac = total > 0 ? Math.min(1, done / total) : 1;
     const width = 24;
     const filled = Math.round(frac * width);
-    const elapsed = (Date.now() - t0) / 1000;
+    const elapsed = monotonicSeconds() - t0;
     const eta = frac > 0 ? (elapsed / frac) * (1 - frac) : 0;
     return `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${elapsed.toFixed(0)} s elapsed, ~${eta.toFixed(0)} s left${note ? ` ${note}` : ''}`;
   };

@@ -1,10 +1,12 @@
+import { monotonicSeconds } from '../common/clock';
+
 /**
  * A one-line progress bar on stderr. On a terminal it redraws in place; into a file or a
  * scheduler's log it prints one line per finished item instead, so logs stay readable.
  */
 export class ProgressBar {
   private done = 0;
-  private readonly started = Date.now();
+  private readonly started = monotonicSeconds();
 
   constructor(
     private readonly total: number,
@@ -17,7 +19,7 @@ export class ProgressBar {
     this.done++;
     const frac = this.total ? this.done / this.total : 1;
     const filled = Math.round(frac * this.width);
-    const elapsed = (Date.now() - this.started) / 1000;
+    const elapsed = monotonicSeconds() - this.started;
     const eta = this.done ? (elapsed / this.done) * (this.total - this.done) : 0;
     const line = `[${'#'.repeat(filled)}${'-'.repeat(this.width - filled)}] ${this.done}/${this.total} ${formatDuration(elapsed)} elapsed, ETA ${formatDuration(eta)}  ${note}`;
     if (this.stream.isTTY) {

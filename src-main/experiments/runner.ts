@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { type PlannerStep } from '#contract/planner-events';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../common/clock';
 import { z } from 'zod';
 import type { Scene } from '#contract/scene';
 import { FinePool } from '../parareal/fine-pool';
@@ -260,7 +260,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
           world = await ExecutionWorld.create(scene, taskDef.execution.noise, execSeed, x0);
           worldScene = scene;
         }
-        const t0 = performance.now();
+        const t0 = monotonicSeconds();
         const loadAtStart = os.loadavg()[0]!;
         const plant = world;
         const stop = new AbortController();
@@ -316,7 +316,7 @@ export async function runScenes(o: SceneRunsOptions): Promise<void> {
           seed: o.seed,
           workers: pool.size,
           controlDuration: task.planner.controlDuration,
-          wallTime: (performance.now() - t0) / 1000,
+          wallTime: monotonicSeconds() - t0,
           loadAtStart: Number(loadAtStart.toFixed(2)),
           ...(sampledObject ? { object: sampledObject } : {}),
           ...(session ? { session } : {}),

@@ -16,7 +16,7 @@
  * away and never touched, so simulating them would only cost time. Their end state is their
  * start state.
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../common/clock';
 import type { Scene } from '#contract/scene';
 import { layoutForScene } from '#contract/state';
 import type { FineRunner } from '../parareal/parareal';
@@ -146,7 +146,7 @@ export class BlockGenerator {
     const s = this.settings;
     if (!Number.isInteger(count) || count < 1 || count > s.blockSize)
       throw new Error(`block ${index}: 1 to ${s.blockSize} transitions, asked for ${count}`);
-    const t0 = performance.now();
+    const t0 = monotonicSeconds();
     const mixTotal = s.sliderMix.reduce((a, b) => a + b, 0);
     const rng = new Rng(deriveSeed(s.seed, `block-${index}`));
     const records = new Float32Array(count * RECORD_FLOATS);
@@ -196,7 +196,7 @@ export class BlockGenerator {
       jobs.push(job);
     }
     await Promise.all(jobs);
-    return { index, records, sliderCounts, contacts, seconds: (performance.now() - t0) / 1000 };
+    return { index, records, sliderCounts, contacts, seconds: monotonicSeconds() - t0 };
   }
 }
 

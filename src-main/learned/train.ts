@@ -3,7 +3,7 @@
  * mini-batches, the loss of loss.ts, early stopping on the validation loss with the best epoch's
  * weights kept, and an optional wall-time budget.
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../common/clock';
 import { Rng } from '../common/rng';
 import { recordAt, type Dataset } from './dataset';
 import { MAX_SLIDERS, paddedLayout } from './slots';
@@ -119,7 +119,7 @@ function shuffle(rng: Rng, xs: number[], length = xs.length): void {
 }
 
 export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<TrainResult> {
-  const t0 = performance.now();
+  const t0 = monotonicSeconds();
   const { geometry, dt } = dataset.manifest;
   const n = dataset.manifest.count;
   const order = Array.from({ length: n }, (_, i) => i);
@@ -216,7 +216,7 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
       valLoss: val.loss,
       valMse: val.mse,
       valPenetration: val.penetration,
-      seconds: (performance.now() - t0) / 1000,
+      seconds: monotonicSeconds() - t0,
     };
     history.push(record);
     if (val.loss < best) {
@@ -247,6 +247,6 @@ export async function trainModel(dataset: Dataset, o: TrainOptions): Promise<Tra
     stoppedBy,
     trainCount: training.count,
     validationCount,
-    seconds: (performance.now() - t0) / 1000,
+    seconds: monotonicSeconds() - t0,
   };
 }

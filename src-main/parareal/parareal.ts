@@ -18,7 +18,7 @@
  * - Stopping: after K iterations, or when the largest change of any slider pose between two
  *   iterates falls below the tolerance, or when every slice is exact (k = number of slices).
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../common/clock';
 import type { Control, State, StateLayout, Tolerance } from '#contract/state';
 import type { FineResult } from '#contract/worker-protocol';
 import { projectFeasible, type ProjectionGeometry } from '#physics/projection';
@@ -129,7 +129,7 @@ export async function parareal(
   settings: PararealSettings,
   request: PredictionRequest,
 ): Promise<PararealResult> {
-  const t0 = performance.now();
+  const t0 = monotonicSeconds();
   const timing: PredictionTiming = {
     wallTime: 0,
     coarseTime: 0,
@@ -163,7 +163,7 @@ export async function parareal(
       }
     }),
   );
-  timing.wallTime = (performance.now() - t0) / 1000;
+  timing.wallTime = monotonicSeconds() - t0;
   const fineTotal = timing.fineJobTimes.reduce((a, b) => a + b, 0);
   timing.overheadTime = Math.max(0, timing.wallTime - timing.coarseTime - fineTotal / ctx.fine.size);
   return { sequences, timing };
@@ -190,14 +190,14 @@ async function runSequence(
   const sliceControls = (n: number): Control[] => controls.slice(n * m, (n + 1) * m);
 
   const coarseSlice = (start: State, n: number): State[] => {
-    const c0 = performance.now();
+    const c0 = monotonicSeconds();
     const out: State[] = [];
     let x = start;
     for (const u of sliceControls(n)) {
       x = coarse.step(x, u[0]!, u[1]!, settings.dt);
       out.push(x);
     }
-    timing.coarseTime += (performance.now() - c0) / 1000;
+    timing.coarseTime += monotonicSeconds() - c0;
     return out;
   };
 
@@ -294,7 +294,7 @@ function batchedCoarseSweep(
   controls: readonly Control[][],
   timing: PredictionTiming,
 ): State[][][] {
-  const c0 = performance.now();
+  const c0 = monotonicSeconds();
   const m = settings.controlsPerSlice;
   const sweeps: State[][][] = controls.map(() => []);
   const current = starts.slice();
@@ -311,7 +311,7 @@ function batchedCoarseSweep(
       (sweeps[r]![Math.floor(j / m)] ??= []).push(next[k]!);
     });
   }
-  timing.coarseTime += (performance.now() - c0) / 1000;
+  timing.coarseTime += monotonicSeconds() - c0;
   return sweeps;
 }
 

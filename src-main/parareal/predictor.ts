@@ -4,7 +4,7 @@
  * Parareal combining the two. All of them take a batch of control sequences at once so the
  * worker pool stays busy.
  */
-import { performance } from 'node:perf_hooks';
+import { monotonicSeconds } from '../common/clock';
 import type { EndEffector } from '#contract/end-effector/end-effector';
 import { endEffectorOf, type ToolEntries } from '#contract/end-effector/registry';
 import type { Scene } from '#contract/scene';
@@ -131,14 +131,14 @@ async function fineOnly(
   dt: number,
   request: PredictionRequest,
 ): Promise<PararealResult> {
-  const t0 = performance.now();
+  const t0 = monotonicSeconds();
   const starts = Array.isArray(request.x0) ? request.x0 : request.controls.map(() => request.x0 as State);
   const results = await Promise.all(
     request.controls.map((controls, r) =>
       pool.run({ sceneKey, x: starts[r]!, controls: controls.map((u) => [...u]), dt }, request.signal),
     ),
   );
-  const wallTime = (performance.now() - t0) / 1000;
+  const wallTime = monotonicSeconds() - t0;
   const fineJobTimes = results.map((r) => r.seconds);
   const timing: PredictionTiming = {
     wallTime,

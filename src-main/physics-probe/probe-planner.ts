@@ -13,6 +13,7 @@ import type { FinePool } from '../parareal/fine-pool';
 import type { Plan, PlanContext, Planner } from '../planning/planner';
 import type { TaskGeometry } from '../planning/task-geometry';
 import { contactReach, PRE_PUSH_GAP, prePush, probeDirection, type ProbePush } from './probe-pushes';
+import { monotonicSeconds } from '../common/clock';
 
 /** m: within this of the pre-push point the approach is done. */
 const AT_POINT = 0.002;
@@ -58,7 +59,7 @@ export class ProbePlanner implements Planner {
 
   async plan(ctx: PlanContext): Promise<Plan> {
     const { u, restTime } = this.next(ctx.x);
-    const t0 = performance.now();
+    const t0 = monotonicSeconds();
     const r = await this.o.pool.run(
       { sceneKey: this.sceneKey, x: ctx.x, controls: [[...u]], dt: this.o.controlDuration },
       ctx.signal,
@@ -70,7 +71,7 @@ export class ProbePlanner implements Planner {
       iterationLabels: [1],
       changes: [],
       costs: [0],
-      predictionTime: (performance.now() - t0) / 1000,
+      predictionTime: monotonicSeconds() - t0,
       sequences: 1,
       work: { cpu: r.cpu, steps: r.steps, solverIterations: r.solverIterations },
     };

@@ -1,6 +1,7 @@
 /**
  * Seconds everywhere, named without a unit: lint rejects a declared name that ends in one
- * (eslint.config.js, unitsInNames), and lets another API's millisecond property be read.
+ * (eslint.config.js, unitsInNames), and lets another API's millisecond property be read; and one
+ * clock: only the clock modules read one (oneClock).
  */
 import path from 'node:path';
 import { ESLint } from 'eslint';
@@ -49,5 +50,20 @@ describe('units in names', () => {
       '}',
     ].join('\n');
     expect(await rejectedNames('src-main/robot/unit-fixture.ts', code)).toEqual([]);
+  });
+
+  it('lets only the clock modules read a clock', async () => {
+    const code = [
+      'export const a = performance.now();',
+      'export const b = Date.now();',
+      'export const c = process.hrtime.bigint();',
+    ].join('\n');
+    const readers = async (file: string): Promise<number> => {
+      const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+      return result!.messages.filter((m) => m.ruleId === 'no-restricted-properties').length;
+    };
+    expect(await readers('src-main/parareal/clock-fixture.ts')).toBe(3);
+    expect(await readers('src-shared/physics/clock-fixture.ts')).toBe(3);
+    expect(await readers('src-main/common/clock.ts')).toBe(0);
   });
 });
