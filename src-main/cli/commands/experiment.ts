@@ -15,7 +15,7 @@ import { loadTaskFile, TaskFileError, type LoadedTask, type Task } from '../../p
 import { TaskOverrideError } from '../../planning/task-for-run';
 import { readRunRecords, type RunRecord } from '../../experiments/run-record';
 import { reportTitle, writeReport } from '../../experiments/report';
-import { ProgressBar } from '../../experiments/progress';
+import { itemBar } from '../../common/progress-bar';
 import { parseRunSpec } from '../../experiments/run-spec';
 import {
   currentCommit,
@@ -155,7 +155,7 @@ async function verifyCli(
   const runs = which.full
     ? shardScenes(config.scenes, which.shard).length * config.models.length
     : which.scenes.length * which.models.length;
-  const bar = new ProgressBar(runs);
+  const bar = itemBar('verify', runs);
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
@@ -279,7 +279,7 @@ export function registerExperimentCommand(program: Command): void {
       const { models } = batch;
       const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
       checkNoiseSlope(task, b);
-      const bar = new ProgressBar(shardScenes(batch.scenes, batch.shard).length * models.length);
+      const bar = itemBar('runs', shardScenes(batch.scenes, batch.shard).length * models.length);
       const done = await untilInterrupted((signal) =>
         runExperiment({
           ...batch,
@@ -365,7 +365,8 @@ function addSweepCommand(cmd: Command): void {
       if (new Set(levels).size !== levels.length)
         throw new UsageError('--noise-slopes: name each level once');
       checkNoiseSlope(task, levels[0], '--noise-slopes');
-      const bar = new ProgressBar(
+      const bar = itemBar(
+        'sweep',
         levels.length * shardScenes(batch.scenes, batch.shard).length * batch.models.length,
       );
       const done = await untilInterrupted((signal) =>

@@ -35,7 +35,7 @@ import { defaultTrainOptions, trainModel } from '../../learned/train';
 import { parseFineSpec } from '../controls';
 import { EXIT_FAILURE, requireFile, UsageError } from '../errors';
 import { parseShard } from '../shard-option';
-import { progressBar } from '../progress-bar';
+import { progressBar } from '../../common/progress-bar';
 
 function wholeNumber(name: string, arg: string, min: number): number {
   const v = Number(arg);

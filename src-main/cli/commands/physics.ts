@@ -14,7 +14,7 @@ import { inProcessReplay, poolReplay, type Replay } from '../../lab-physics/pred
 import { FinePool } from '../../parareal/fine-pool';
 import { requireFile, UsageError } from '../errors';
 import { wholeNumber } from '../whole-number';
-import { progressBar } from '../progress-bar';
+import { progressBar } from '../../common/progress-bar';
 import { fitRun } from '../../lab-physics/fit-run';
 import { fitReport } from '../../lab-physics/fit-report';
 import {

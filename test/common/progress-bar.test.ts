@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressBar } from '../../src-main/cli/progress-bar';
+import { formatDuration, itemBar, progressBar } from '../../src-main/common/progress-bar';
 
 /** A stderr stand-in that keeps what was written. */
 function stream(isTTY: boolean): { out: string[]; s: NodeJS.WriteStream } {
@@ -29,5 +29,23 @@ describe('progress bar', () => {
     bar.update(1, 4, 'blocks');
     bar.log('a worker was replaced');
     expect(out.at(-1)).toBe('a worker was replaced\n');
+  });
+
+  it('counts items one tick at a time, a line each off a terminal', () => {
+    const { out, s } = stream(false);
+    const bar = itemBar('runs', 2, s);
+    bar.tick('fine scene 1: finished');
+    bar.tick('fine scene 2: failed');
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatch(/^runs \[#{12}\.{12}\] 1\/2 .* fine scene 1: finished\n$/);
+    expect(out[1]).toMatch(/^runs \[#{24}\] 2\/2 .* fine scene 2: failed\n$/);
+  });
+
+  it('writes durations in seconds, minutes and hours', () => {
+    expect([formatDuration(42), formatDuration(185), formatDuration(7620)]).toEqual([
+      '42s',
+      '3m05s',
+      '2h07m',
+    ]);
   });
 });
