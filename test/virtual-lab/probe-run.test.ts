@@ -49,8 +49,11 @@ describe('an identification run', () => {
       await owner.close();
       await recorder.close();
     }
-    expect(r.run.outcome).toBe('finished');
-    expect(r.run.reason).toBe('every scripted push done');
+    // Outcome and reason together, so a failed run shows why it ended.
+    expect({ outcome: r.run.outcome, reason: r.run.reason }).toEqual({
+      outcome: 'finished',
+      reason: 'every scripted push done',
+    });
     expect(r.done).toEqual([0, 1]);
     expect(r.skipped).toEqual([]);
     const end = lab.world.truePoses().get('object')!;
