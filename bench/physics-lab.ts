@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { pusherFriction } from '#contract/end-effector/pusher';
 import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { benchMachineSchema } from '../src-main/experiments/bench-file';
@@ -61,18 +62,25 @@ export const MATCHING_WORLD: LabWorldInput = {
   noiseVariance: 0,
 };
 
-/** The parameters fitted: every one the fit knows (lab-physics/physics-profile.ts FITTABLE). */
+/** The parameters fitted: every one the fit knows (contract/physics-profile.ts FITTABLE). */
 const FIT: Fittable[] = ['mass', 'friction', 'table', 'latency'];
 
 /**
- * The world's truth as the fit's multipliers (lab-physics/fit.ts PhysicsPoint): object mass and
- * friction, table friction, and the motion capture's latency.
+ * The world's truth as the fit's multipliers (lab-physics/fit.ts PhysicsPoint) of the scene's
+ * contacts: object mass, pusher-object and object-table friction, and the motion capture's
+ * latency. MuJoCo slides a contact at the larger of its geoms' coefficients, so a contact's
+ * multiplier is the larger scaled coefficient over the larger of the scene's.
  */
-function truthOf(world: LabWorldInput): PhysicsPoint {
+function truthOf(world: LabWorldInput, scene: Scene): PhysicsPoint {
+  const k = { objectFriction: 1, pusherFriction: 1, tableFriction: 1, ...world.physics };
+  const object = scene.sliders[0]!.friction;
+  const pusher = pusherFriction(scene.pusher!);
+  const table = scene.table.friction;
+  const contact = (a: number, ka: number, b: number, kb: number) => Math.max(a * ka, b * kb) / Math.max(a, b);
   return {
     mass: world.physics.objectMass ?? 1,
-    friction: world.physics.objectFriction ?? 1,
-    table: world.physics.tableFriction ?? 1,
+    friction: contact(pusher, k.pusherFriction, object, k.objectFriction),
+    table: contact(table, k.tableFriction, object, k.objectFriction),
     latency: world.mocap.latency ?? 0,
   };
 }
@@ -295,8 +303,8 @@ export async function run(args: string[]): Promise<void> {
       matching: { runs: matchingProbes.logs.length, rerun: matchingProbes.stopped.length },
     },
     fits: [
-      fitEntry('differing', differing, truthOf(DIFFERING_WORLD)),
-      fitEntry('matching', matching, truthOf(MATCHING_WORLD)),
+      fitEntry('differing', differing, truthOf(DIFFERING_WORLD, scene)),
+      fitEntry('matching', matching, truthOf(MATCHING_WORLD, scene)),
     ],
     taskRuns: runs,
     stages,

@@ -3,6 +3,7 @@
  * before and after, and the physics profile with its provenance.
  */
 import path from 'node:path';
+import { pusherFriction } from '#contract/end-effector/pusher';
 import type { Scene } from '#contract/scene';
 import { currentCommit } from '../experiments/provenance';
 import type { ErrorSummary } from './check';
@@ -58,6 +59,8 @@ export async function fitRun(
     scene: model.scene.name,
     objects: fitted.sliders.map((s) => ({ id: s.id, mass: s.mass, friction: s.friction })),
     table: { friction: fitted.table.friction },
+    // A fit replays pusher runs, on a model of their pusher (check.ts requireSameLayout).
+    pusher: { friction: pusherFriction(fitted.pusher!) },
     mocap: { latency: fit.point.latency },
     fit: {
       parameters: [...o.parameters],

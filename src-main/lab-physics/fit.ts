@@ -3,9 +3,12 @@
  * model's multi-step prediction error (replay-windows.ts) with NLopt's derivative-free BOBYQA
  * (optimizer-thread.ts), each evaluation replayed on the fine workers.
  *
- * Parameters are searched as z in [-1, 1]: object mass, object friction and table friction as
- * multipliers 4^z of the scene's values (a quarter to four times), motion-capture latency as
- * 50 ms * (z + 1). The objective is the mean square of the pose residuals, positions in mm and yaw
+ * Parameters are searched as z in [-1, 1]: object mass, pusher-object friction and object-table
+ * friction as multipliers 4^z of the scene's values (a quarter to four times), motion-capture
+ * latency as 50 ms * (z + 1). MuJoCo gives a contact the larger of its two geoms' coefficients, so
+ * the pusher-object multiplier scales the pusher's and the objects' coefficients alike (their
+ * contact's is the larger of the two, scaled) and the object-table one the table's (object-table
+ * contacts take the table's while it is the larger, as in every scene here). The objective is the mean square of the pose residuals, positions in mm and yaw
  * in degrees. At the minimum the residuals' Jacobian (central differences) gives the curvature
  * J'J: its eigen-directions are the combinations the logs determine (steep) or leave open (flat),
  * and s^2 (J'J)^-1 each parameter's 1-sigma uncertainty. Residuals of one run are correlated (and
@@ -13,6 +16,7 @@
  * (sandwich) covariance counts each run as one, and the larger of the two is taken; with a few runs
  * it is itself uncertain, and `bootstrap` refits on runs drawn with replacement for a third view.
  */
+import { pusherFriction } from '#contract/end-effector/pusher';
 import { symmetricEigen } from '../common/eigen';
 import type { Scene } from '#contract/scene';
 import { Rng } from '../common/rng';
@@ -84,6 +88,9 @@ export function sceneWith(scene: Scene, p: PhysicsPoint): Scene {
     ...scene,
     table: { ...scene.table, friction: scene.table.friction * p.table },
     sliders: scene.sliders.map((s) => ({ ...s, mass: s.mass * p.mass, friction: s.friction * p.friction })),
+    ...(scene.pusher
+      ? { pusher: { ...scene.pusher, friction: pusherFriction(scene.pusher) * p.friction } }
+      : {}),
   };
 }
 

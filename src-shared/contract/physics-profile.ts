@@ -19,8 +19,8 @@ export type Fittable = z.infer<typeof fittableSchema>;
 /** What each fitted parameter means, in the words the reports use. */
 export const FITTABLE_MEANING: Record<Fittable, string> = {
   mass: "objects' mass (and so inertia: MuJoCo derives it from mass and shape)",
-  friction: "objects' friction (pusher-object contacts; object-table where above the table's)",
-  table: "table's friction (object-table contacts)",
+  friction: "pusher-object friction (the pusher's and the objects' coefficients alike)",
+  table: "object-table friction (the table's coefficient)",
   latency: 'motion-capture latency',
 };
 
@@ -50,6 +50,8 @@ export const physicsProfileSchema = z
       )
       .min(1),
     table: z.object({ friction: positive }).strict(),
+    /** The pusher the runs were made with (a fit replays pusher runs only). */
+    pusher: z.object({ friction: positive.describe('sliding friction coefficient') }).strict(),
     mocap: z.object({ latency: nonNegative.describe('s') }).strict(),
     fit: z
       .object({
@@ -101,7 +103,10 @@ export class PhysicsProfileError extends Error {
   override name = 'PhysicsProfileError';
 }
 
-/** The scene with the profile's masses and frictions; its objects must be the profile's. */
+/**
+ * The scene with the profile's masses and frictions; its objects must be the profile's. A scene
+ * whose robot is not a pusher keeps its robot's friction: the profile's was fitted for a pusher.
+ */
 export function applyPhysicsProfile(
   scene: Scene,
   profile: PhysicsProfile,
@@ -115,5 +120,10 @@ export function applyPhysicsProfile(
       );
     return { ...s, mass: fitted.mass, friction: fitted.friction };
   });
-  return { ...scene, table: { ...scene.table, friction: profile.table.friction }, sliders };
+  return {
+    ...scene,
+    table: { ...scene.table, friction: profile.table.friction },
+    sliders,
+    ...(scene.pusher ? { pusher: { ...scene.pusher, friction: profile.pusher.friction } } : {}),
+  };
 }

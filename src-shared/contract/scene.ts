@@ -127,6 +127,13 @@ export const pusherSchema = z
     height: bodyLength.describe('m'),
     position: pointSchema.describe('initial position'),
     rigidBody: z.string().min(1).optional().describe('motion-capture rigid-body name'),
+    /**
+     * Sliding friction coefficient of the pusher's surface; absent: the authors' 0.2
+     * (contract/end-effector/pusher.ts PUSHER_FRICTION). A lab's fitted physics sets it.
+     */
+    friction: frictionCoefficient
+      .optional()
+      .describe("sliding friction coefficient of the pusher's surface; absent: 0.2"),
   })
   .strict();
 

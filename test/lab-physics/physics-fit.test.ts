@@ -99,6 +99,27 @@ describe('physics fit', () => {
     expect(applyPhysicsProfile(model, profile).sliders[0]!.friction).toBeCloseTo(0.2 * friction.value, 9);
   });
 
+  it('recovers a pusher-object friction below the pusher’s default, and writes the pusher’s into the profile', async () => {
+    // Pusher and object half as grippy: their contact slides at 0.1, below the authors' 0.2 that
+    // the pusher's coefficient defaults to (MuJoCo takes the larger of the two).
+    const slicker = scaledPhysics(model, { friction: 0.5, pusher: 0.5 });
+    const files = await logs('slicker', slicker);
+    const runs = await Promise.all(files.map(readLoggedPushes));
+    const result = await fitRun(replay, { scene: model, file: null }, runs, {
+      parameters: ['friction'],
+      horizon: 1,
+      maxEvaluations: 16,
+      heldOut: 0,
+      command: ['test'],
+    });
+    const friction = result.fit.estimates[0]!;
+    expect(friction.value).toBeGreaterThan(0.5 * 0.85);
+    expect(friction.value).toBeLessThan(0.5 * 1.15);
+    const fitted = applyPhysicsProfile(model, physicsProfileSchema.parse(result.profile));
+    expect(fitted.pusher!.friction).toBeCloseTo(0.2 * friction.value, 9);
+    expect(fitted.sliders[0]!.friction).toBeCloseTo(model.sliders[0]!.friction * friction.value, 9);
+  });
+
   it('stays within its own uncertainty of the scene where the world is the scene', async () => {
     const fit = await fitPhysics(replay, model, matchingRuns, {
       parameters: ['friction'],

@@ -26,6 +26,7 @@ const profile: PhysicsProfile = {
   scene: 'physics-fit-box',
   objects: [{ id: 'target', mass: 0.8, friction: 0.4 }],
   table: { friction: 0.6 },
+  pusher: { friction: 0.3 },
   mocap: { latency: 0.01 },
   fit: {
     parameters: ['friction', 'table'],
@@ -55,6 +56,7 @@ describe('a scene that names a physics profile', () => {
     expect(scene.sliders[0]!.mass).toBe(0.8);
     expect(scene.sliders[0]!.friction).toBe(0.4);
     expect(scene.table.friction).toBe(0.6);
+    expect(scene.pusher!.friction).toBe(0.3);
     expect(scene.physics).toBe('lab.json');
   });
 

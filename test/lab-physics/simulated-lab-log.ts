@@ -7,6 +7,7 @@
  * the robot's state in its base frame, the commands, the planner's steps (with the model scene's
  * own fine prediction) and the observed states, optionally late and noisy as motion capture is.
  */
+import { pusherFriction } from '#contract/end-effector/pusher';
 import { monotonicSeconds } from '../../src-main/common/clock';
 import type { LabView } from '#contract/lab-view';
 import { defaultPlannerSettings } from '#contract/planner-settings';
@@ -90,10 +91,16 @@ export const PROBE_CONTROLS: [number, number][] = [
   [0.04, -0.016],
 ];
 
-/** A scene with its objects' mass and friction and the table's friction scaled. */
-export function scaledPhysics(scene: Scene, k: { mass?: number; friction?: number; table?: number }): Scene {
+/** A scene with its objects' mass and friction, the table's and the pusher's friction scaled. */
+export function scaledPhysics(
+  scene: Scene,
+  k: { mass?: number; friction?: number; table?: number; pusher?: number },
+): Scene {
   return {
     ...scene,
+    ...(scene.pusher
+      ? { pusher: { ...scene.pusher, friction: pusherFriction(scene.pusher) * (k.pusher ?? 1) } }
+      : {}),
     table: { ...scene.table, friction: scene.table.friction * (k.table ?? 1) },
     sliders: scene.sliders.map((s) => ({
       ...s,

@@ -30,6 +30,11 @@ export const PUSHER_MASS = 50;
  */
 export const PUSHER_FRICTION = 0.2;
 
+/** A pusher's friction coefficient: its scene's, or the authors'. */
+export function pusherFriction(pusher: Pusher): number {
+  return pusher.friction ?? PUSHER_FRICTION;
+}
+
 export function discPusher(pusher: Pusher): EndEffector {
   const disc = { kind: 'disc', radius: pusher.radius } as const;
   return {
@@ -57,7 +62,7 @@ export function discPusher(pusher: Pusher): EndEffector {
           `    <body name="pusher" pos="0 0 ${pusher.height / 2 + clearance}">`,
           '      <joint name="pusher_x" type="slide" axis="1 0 0"/>',
           '      <joint name="pusher_y" type="slide" axis="0 1 0"/>',
-          `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="${PUSHER_FRICTION} 0.005 0.0001"/>`,
+          `      <geom name="pusher" type="cylinder" size="${pusher.radius} ${pusher.height / 2}" mass="${PUSHER_MASS}" friction="${pusherFriction(pusher)} 0.005 0.0001"/>`,
           '    </body>',
         ],
         equality: [],
