@@ -48,5 +48,22 @@ export function provenanceText(name: string, machine: BenchMachine): string {
 export const notMeasured = (name: string, command = `npm run bench -- ${name}`): string =>
   `Not measured: no \`${benchPath(name)}\` is committed (\`${command}\` writes it).`;
 
+/**
+ * A page block made from one committed bench result stamped with its machine: `render` gives the
+ * block's lines from the result and the sentence saying where its figures come from
+ * (provenanceText); while no result is committed the block says it is not measured. A result that
+ * does not match `schema` throws, naming the file and the wrong fields (readStoredJson).
+ */
+export function benchTable<S extends z.ZodType<{ machine: BenchMachine }>>(
+  name: string,
+  schema: S,
+  render: (result: z.infer<S>, provenance: string) => readonly string[],
+): (root: string) => string {
+  return (root) => {
+    const r = readBench(root, name, schema);
+    return r ? render(r, provenanceText(name, r.machine)).join('\n') : notMeasured(name);
+  };
+}
+
 /** Fixed decimals. */
 export const fixed = (x: number, digits: number): string => x.toFixed(digits);

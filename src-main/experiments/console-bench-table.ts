@@ -4,7 +4,7 @@
  * client and decoded by the virtual controller, against the bench's target.
  */
 import { z } from 'zod';
-import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable, fixed } from './bench-file';
 
 const consoleBenchSchema = z.object({
   machine: benchMachineSchema,
@@ -27,19 +27,15 @@ const consoleBenchSchema = z.object({
 });
 
 /** The block's Markdown. */
-export function consoleBenchTable(root: string): string {
-  const r = readBench(root, 'console', consoleBenchSchema);
-  if (!r) return notMeasured('console');
-  return [
-    `From \`run.abort\` reaching the core to the stop, over dry runs on the virtual lab (${provenanceText('console', r.machine)}):`,
-    '',
-    `| stage | aborts | p50 | p90 | max | within ${Math.round(r.target * 1000)} ms |`,
-    '| --- | --- | --- | --- | --- | --- |',
-    ...r.rows.map((s) => {
-      const within = z.string().parse(s[`within ${Math.round(r.target * 1000)} ms`], {
-        error: () => `${s.stage}: no "within ${Math.round(r.target * 1000)} ms"`,
-      });
-      return `| ${s.stage} | ${s.aborts} | ${fixed(s['p50 ms'], 2)} ms | ${fixed(s['p90 ms'], 2)} ms | ${fixed(s['max ms'], 2)} ms | ${within} |`;
-    }),
-  ].join('\n');
-}
+export const consoleBenchTable = benchTable('console', consoleBenchSchema, (r, from) => [
+  `From \`run.abort\` reaching the core to the stop, over dry runs on the virtual lab (${from}):`,
+  '',
+  `| stage | aborts | p50 | p90 | max | within ${Math.round(r.target * 1000)} ms |`,
+  '| --- | --- | --- | --- | --- | --- |',
+  ...r.rows.map((s) => {
+    const within = z.string().parse(s[`within ${Math.round(r.target * 1000)} ms`], {
+      error: () => `${s.stage}: no "within ${Math.round(r.target * 1000)} ms"`,
+    });
+    return `| ${s.stage} | ${s.aborts} | ${fixed(s['p50 ms'], 2)} ms | ${fixed(s['p90 ms'], 2)} ms | ${fixed(s['max ms'], 2)} ms | ${within} |`;
+  }),
+]);

@@ -4,7 +4,7 @@
  * log size per minute and the finalize time.
  */
 import { z } from 'zod';
-import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable, fixed } from './bench-file';
 
 const OVERHEAD = 'recorder overhead, % of a core (goal <= 2)';
 
@@ -31,12 +31,10 @@ const logsBenchSchema = z.object({
 });
 
 /** The block's Markdown. */
-export function logsBenchTable(root: string): string {
-  const r = readBench(root, 'logs', logsBenchSchema);
-  if (!r) return notMeasured('logs');
+export const logsBenchTable = benchTable('logs', logsBenchSchema, (r, from) => {
   const x = r.result;
   return [
-    `${r.seconds} s of ${r.rates.robotHz} Hz robot state, ${r.rates.mocapHz} Hz motion capture and ${r.rates.plannerHz} Hz planner steps, each case (${provenanceText('logs', r.machine)}):`,
+    `${r.seconds} s of ${r.rates.robotHz} Hz robot state, ${r.rates.mocapHz} Hz motion capture and ${r.rates.plannerHz} Hz planner steps, each case (${from}):`,
     '',
     '| case | CPU | share of a core | messages |',
     '| --- | --- | --- | --- |',
@@ -45,5 +43,5 @@ export function logsBenchTable(root: string): string {
     ),
     '',
     `Recorder overhead ${fixed(x[OVERHEAD], 2)} % of a core (goal: at most 2 %), ${fixed(x['record() call, us'], 1)} us per \`record()\` call, ${fixed(x['log size, MB per minute'], 0)} MB of log per minute, finalize (index) ${fixed(x['finalize (index) time, s'], 2)} s.`,
-  ].join('\n');
-}
+  ];
+});

@@ -4,7 +4,7 @@
  * send to the client's scene-state update over loopback.
  */
 import { z } from 'zod';
-import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable, fixed } from './bench-file';
 
 const mocapBenchSchema = z.object({
   machine: benchMachineSchema,
@@ -40,23 +40,19 @@ const mocapBenchSchema = z.object({
 const kilo = (x: number): string => `${fixed(x / 1000, 0)}k`;
 
 /** The block's Markdown. */
-export function mocapBenchTable(root: string): string {
-  const r = readBench(root, 'mocap', mocapBenchSchema);
-  if (!r) return notMeasured('mocap');
-  return [
-    `${provenanceText('mocap', r.machine)}.`,
-    '',
-    `| frame decoded | NatNet | bytes | frames per second (${r.seconds} s, 95%) |`,
-    '| --- | --- | --- | --- |',
-    ...r.decode.map(
-      (d) => `| ${d.frame} | ${d.natnet} | ${d.bytes} | ${kilo(d['frames/s'])} ± ${kilo(d['±95%'])} |`,
-    ),
-    '',
-    '| server send -> scene-state update | NatNet | frames | rate | median | p99 | max | dropped |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...r.latency.map(
-      (l) =>
-        `| ${l.mode} | ${l.natnet} | ${l.frames} | ${fixed(l['frame rate Hz'], 1)} Hz | ${fixed(l['median ms'], 2)} ms | ${fixed(l['p99 ms'], 2)} ms | ${fixed(l['max ms'], 1)} ms | ${l.dropped} |`,
-    ),
-  ].join('\n');
-}
+export const mocapBenchTable = benchTable('mocap', mocapBenchSchema, (r, from) => [
+  `${from}.`,
+  '',
+  `| frame decoded | NatNet | bytes | frames per second (${r.seconds} s, 95%) |`,
+  '| --- | --- | --- | --- |',
+  ...r.decode.map(
+    (d) => `| ${d.frame} | ${d.natnet} | ${d.bytes} | ${kilo(d['frames/s'])} ± ${kilo(d['±95%'])} |`,
+  ),
+  '',
+  '| server send -> scene-state update | NatNet | frames | rate | median | p99 | max | dropped |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...r.latency.map(
+    (l) =>
+      `| ${l.mode} | ${l.natnet} | ${l.frames} | ${fixed(l['frame rate Hz'], 1)} Hz | ${fixed(l['median ms'], 2)} ms | ${fixed(l['p99 ms'], 2)} ms | ${fixed(l['max ms'], 1)} ms | ${l.dropped} |`,
+  ),
+]);

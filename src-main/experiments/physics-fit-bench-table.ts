@@ -4,7 +4,7 @@
  * how many fine workers, its time per evaluation and what it fitted.
  */
 import { z } from 'zod';
-import { benchMachineSchema, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable } from './bench-file';
 
 const physicsFitResultSchema = z.object({
   machine: benchMachineSchema,
@@ -21,15 +21,14 @@ const physicsFitResultSchema = z.object({
   }),
 });
 
-export function physicsFitBenchTable(root: string): string {
-  const r = readBench(root, 'physics-fit', physicsFitResultSchema);
-  if (!r) return notMeasured('physics-fit');
+/** The block's Markdown. */
+export const physicsFitBenchTable = benchTable('physics-fit', physicsFitResultSchema, (r, from) => {
   const f = r.fit;
   return [
-    `From ${provenanceText('physics-fit', r.machine)}: ${f.runs} simulated lab logs of five pushes each (a world with twice the scene's object friction), object and table friction fitted on ${f.workers} fine workers.`,
+    `From ${from}: ${f.runs} simulated lab logs of five pushes each (a world with twice the scene's object friction), object and table friction fitted on ${f.workers} fine workers.`,
     '',
     '| runs | workers | evaluations | fit time | per evaluation | friction fitted (truth x2) | table fitted (truth x1) | held-out position p50, scene / fitted |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     `| ${f.runs} | ${f.workers} | ${f.evaluations} | ${f['fit s'].toFixed(1)} s | ${f['s / evaluation'].toFixed(2)} s | x${f['friction x'].toFixed(3)} | x${f['table x'].toFixed(3)} | ${f['held-out p50 before mm'].toFixed(2)} mm / ${f['held-out p50 after mm'].toFixed(2)} mm |`,
-  ].join('\n');
-}
+  ];
+});

@@ -5,7 +5,7 @@
  * issue's criteria judged from those numbers (physics-lab-criteria below).
  */
 import { z } from 'zod';
-import { benchMachineSchema, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable, provenanceText } from './bench-file';
 import { meanCi95, meanCiText, wilsonInterval } from './stats';
 
 const quantilesSchema = z.object({ p50: z.number(), p95: z.number(), rms: z.number() });
@@ -209,13 +209,13 @@ function taskTable(r: PhysicsLabResult): string[] {
 }
 
 /** The block: provenance, settings, the fit against the truth, held-out error, task runs, criteria. */
-export function physicsLabTable(root: string): string {
-  const r = readBench(root, 'physics-lab', physicsLabResultSchema);
-  return r ? physicsLabText(r) : notMeasured('physics-lab');
-}
+export const physicsLabTable = benchTable('physics-lab', physicsLabResultSchema, physicsLabLines);
 
-/** The block's text for a result. */
-export function physicsLabText(r: PhysicsLabResult): string {
+/** The block's text for a result (the bench prints it as it writes the result). */
+export const physicsLabText = (r: PhysicsLabResult): string =>
+  physicsLabLines(r, provenanceText('physics-lab', r.machine)).join('\n');
+
+function physicsLabLines(r: PhysicsLabResult, from: string): string[] {
   const probes = Object.entries(r.probes)
     .map(
       ([world, p]) =>
@@ -227,7 +227,7 @@ export function physicsLabText(r: PhysicsLabResult): string {
     .join(', ');
   const warnings = r.fits.flatMap((f) => f.warnings.map((w) => `- ${f.world}: ${w}`));
   return [
-    `From ${provenanceText('physics-lab', r.machine)}; scene \`${r.scene}\`, \`${r.command}\`.`,
+    `From ${from}; scene \`${r.scene}\`, \`${r.command}\`.`,
     `Identification runs: ${probes}; ${r.settings.heldOut} of the differing world's held out; ${r.settings.bootstrap} bootstrap refits; ${r.settings.runs} task runs per condition. Stages: ${stages}.`,
     '',
     ...fitTable(r),
@@ -244,5 +244,5 @@ export function physicsLabText(r: PhysicsLabResult): string {
     ...physicsLabCriteria(r).map(
       (c) => `- ${c.holds ? '**holds**' : '**does not hold**'}: ${c.criterion} (${c.why}).`,
     ),
-  ].join('\n');
+  ];
 }

@@ -3,7 +3,7 @@
  * command loops' rate, jitter and acknowledgement latency, and the abort latency.
  */
 import { z } from 'zod';
-import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable, fixed } from './bench-file';
 
 const robotBenchSchema = z.object({
   machine: benchMachineSchema,
@@ -31,19 +31,15 @@ const robotBenchSchema = z.object({
 });
 
 /** The block's Markdown. */
-export function robotBenchTable(root: string): string {
-  const r = readBench(root, 'robot', robotBenchSchema);
-  if (!r) return notMeasured('robot');
-  return [
-    `${r.seconds} s per loop, client and virtual controller in one Node process (${provenanceText('robot', r.machine)}):`,
-    '',
-    '| loop | commands | rate | jitter p50 / p99 / max | send -> program acknowledges |',
-    '| --- | --- | --- | --- | --- |',
-    ...r.loops.map(
-      (l) =>
-        `| ${l.loop} | ${l.commands} | ${fixed(l['rate Hz'], 1)} Hz | ${fixed(l['jitter p50 ms'], 2)} / ${fixed(l['jitter p99 ms'], 2)} / ${fixed(l['jitter max ms'], 1)} ms | p50 ${fixed(l['ack p50 ms'], 1)} ms, p99 ${fixed(l['ack p99 ms'], 1)} ms |`,
-    ),
-    '',
-    `Abort latency (\`stop()\` -> stop command decoded by the controller, ${r.abort.aborts} aborts while moving): p50 ${fixed(r.abort['p50 ms'], 3)} ms, p99 ${fixed(r.abort['p99 ms'], 2)} ms, max ${fixed(r.abort['max ms'], 1)} ms.`,
-  ].join('\n');
-}
+export const robotBenchTable = benchTable('robot', robotBenchSchema, (r, from) => [
+  `${r.seconds} s per loop, client and virtual controller in one Node process (${from}):`,
+  '',
+  '| loop | commands | rate | jitter p50 / p99 / max | send -> program acknowledges |',
+  '| --- | --- | --- | --- | --- |',
+  ...r.loops.map(
+    (l) =>
+      `| ${l.loop} | ${l.commands} | ${fixed(l['rate Hz'], 1)} Hz | ${fixed(l['jitter p50 ms'], 2)} / ${fixed(l['jitter p99 ms'], 2)} / ${fixed(l['jitter max ms'], 1)} ms | p50 ${fixed(l['ack p50 ms'], 1)} ms, p99 ${fixed(l['ack p99 ms'], 1)} ms |`,
+  ),
+  '',
+  `Abort latency (\`stop()\` -> stop command decoded by the controller, ${r.abort.aborts} aborts while moving): p50 ${fixed(r.abort['p50 ms'], 3)} ms, p99 ${fixed(r.abort['p99 ms'], 2)} ms, max ${fixed(r.abort['max ms'], 1)} ms.`,
+]);

@@ -4,7 +4,7 @@
  * with CPU-bound processes beside them, the thread's priority, staleness stops and frame gaps.
  */
 import { z } from 'zod';
-import { benchMachineSchema, fixed, notMeasured, provenanceText, readBench } from './bench-file';
+import { benchMachineSchema, benchTable, fixed } from './bench-file';
 
 const safetyBenchSchema = z.object({
   machine: benchMachineSchema,
@@ -31,15 +31,13 @@ const safetyBenchSchema = z.object({
 });
 
 /** The block's Markdown. */
-export function safetyBenchTable(root: string): string {
-  const r = readBench(root, 'safety', safetyBenchSchema);
-  if (!r) return notMeasured('safety');
+export const safetyBenchTable = benchTable('safety', safetyBenchSchema, (r, from) => {
   const priority = r.threadPriority.raised
     ? `safety thread at nice ${r.threadPriority.nice ?? '(not recorded)'}`
     : 'safety thread at normal priority (raising it was refused)';
   const g = r.frameGaps;
   return [
-    `${r.seconds} s of console dry runs on \`${r.scene}\`, ${r.hogs} CPU-bound processes beside them, ${priority} (${provenanceText('safety', r.machine)}). Lateness: how much longer than its ${Math.round(r.tick * 1000)} ms period each tick waited.`,
+    `${r.seconds} s of console dry runs on \`${r.scene}\`, ${r.hogs} CPU-bound processes beside them, ${priority} (${from}). Lateness: how much longer than its ${Math.round(r.tick * 1000)} ms period each tick waited.`,
     '',
     '| clock | ticks | lateness p50 | p99 | max | staleness stops |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -49,5 +47,5 @@ export function safetyBenchTable(root: string): string {
     ),
     '',
     `Motion-capture frames as they reached the thread: ${g.ticks} gaps, p50 ${fixed(g.p50, 1)} ms, p99 ${fixed(g.p99, 1)} ms, max ${fixed(g.max, 1)} ms apart. Dry runs in the window: ${r.runs.length} (${r.runs.map((x) => x.reason ?? x.outcome).join('; ')}).`,
-  ].join('\n');
-}
+  ];
+});

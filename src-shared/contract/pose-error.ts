@@ -12,17 +12,30 @@ export interface ObjectError {
   yaw: number;
 }
 
+/** Predicted minus observed pose of each object: x, y (m) and the wrapped yaw (rad), signed. */
+function poseDifferences(
+  L: StateLayout,
+  predicted: ArrayLike<number>,
+  observed: ArrayLike<number>,
+): { id: string; x: number; y: number; yaw: number }[] {
+  return L.sliderIds.map((id, i) => {
+    const p = L.sliderPose(predicted, i);
+    const o = L.sliderPose(observed, i);
+    return { id, x: p.x - o.x, y: p.y - o.y, yaw: wrapAngle(p.theta - o.theta) };
+  });
+}
+
 /** Each object's error between a predicted and an observed state of the same layout. */
 export function objectErrors(
   L: StateLayout,
   predicted: ArrayLike<number>,
   observed: ArrayLike<number>,
 ): ObjectError[] {
-  return L.sliderIds.map((id, i) => {
-    const p = L.sliderPose(predicted, i);
-    const o = L.sliderPose(observed, i);
-    return { id, position: Math.hypot(p.x - o.x, p.y - o.y), yaw: Math.abs(wrapAngle(p.theta - o.theta)) };
-  });
+  return poseDifferences(L, predicted, observed).map((d) => ({
+    id: d.id,
+    position: Math.hypot(d.x, d.y),
+    yaw: Math.abs(d.yaw),
+  }));
 }
 
 /**
@@ -34,9 +47,5 @@ export function poseResidual(
   predicted: ArrayLike<number>,
   observed: ArrayLike<number>,
 ): number[] {
-  return L.sliderIds.flatMap((_, i) => {
-    const p = L.sliderPose(predicted, i);
-    const o = L.sliderPose(observed, i);
-    return [p.x - o.x, p.y - o.y, wrapAngle(p.theta - o.theta)];
-  });
+  return poseDifferences(L, predicted, observed).flatMap((d) => [d.x, d.y, d.yaw]);
 }

@@ -13,6 +13,14 @@ describe('bench blocks', () => {
       expect(readFileSync(path.join(repoRoot, file), 'utf8'), `${file}: run npm run results`).toBe(text);
   });
 
+  it('each block says its bench has not been run while no result is committed', () => {
+    const root = benchRoot({});
+    for (const b of BENCH_BLOCKS)
+      expect(b.table(root), b.name).toMatch(
+        /^(Not measured: no `bench\/results\/[\w-]+\.json` is committed|No soak has been recorded)/,
+      );
+  });
+
   it('fills each block of a page on top of what another generator wrote, and needs the markers', () => {
     const root = benchRoot({});
     mkdirSync(path.join(root, 'docs'));

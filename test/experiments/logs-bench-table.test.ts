@@ -35,8 +35,4 @@ describe('session log bench block', () => {
       'Recorder overhead 0.38 % of a core (goal: at most 2 %), 10.4 us per `record()` call, 30 MB of log per minute, finalize (index) 0.11 s.',
     );
   });
-
-  it('says the bench has not been run when no result is committed', () => {
-    expect(logsBenchTable(benchRoot({}))).toContain('no `bench/results/logs.json` is committed');
-  });
 });

@@ -31,8 +31,4 @@ describe('mocap bench block', () => {
     expect(lines).toContain('| captured | 3.0 | 336 | 574k ± 59k |');
     expect(lines).toContain('| multicast | 3.1 | 360 | 119.9 Hz | 0.25 ms | 0.80 ms | 12.0 ms | 0 |');
   });
-
-  it('says the bench has not been run when no result is committed', () => {
-    expect(mocapBenchTable(benchRoot({}))).toContain('`npm run bench -- mocap` writes it');
-  });
 });

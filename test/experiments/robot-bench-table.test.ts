@@ -32,29 +32,4 @@ describe('robot bench block', () => {
     expect(text).toContain('| 500 Hz | 10 | 499.8 Hz | 0.12 / 1.46 / 7.9 ms | p50 2.3 ms, p99 10.0 ms |');
     expect(text).toContain('200 aborts while moving): p50 0.057 ms, p99 0.22 ms, max 2.9 ms.');
   });
-
-  it('names the commit a result records, and says when that code had local changes', () => {
-    const result = (commit: string) => ({
-      robot: {
-        machine: { ...MACHINE, commit },
-        seconds: 5,
-        loops: [loop('125 Hz', 125, 8)],
-        abort: { aborts: 1, 'p50 ms': 0.1, 'p99 ms': 0.1, 'max ms': 0.1 },
-      },
-    });
-    const hash = '0123456789abcdef0123456789abcdef01234567';
-    expect(robotBenchTable(benchRoot(result(hash)))).toContain(
-      '(Test CPU, Node v20.0.0); at commit `0123456789ab`):',
-    );
-    expect(robotBenchTable(benchRoot(result(`${hash}-dirty`)))).toContain(
-      'at commit `0123456789ab` with local changes):',
-    );
-  });
-
-  it('says the bench has not been run when no result is committed, and names a wrong one', () => {
-    expect(robotBenchTable(benchRoot({}))).toMatch(/^Not measured: no `bench\/results\/robot.json`/);
-    expect(() => robotBenchTable(benchRoot({ robot: { machine: MACHINE, seconds: 5 } }))).toThrow(
-      /bench result robot.*(loops|abort)/s,
-    );
-  });
 });
