@@ -43,8 +43,8 @@ export const IDENTIFIABLE_SIGMA = 0.075;
  * every observed state is read with the table at rest, where a delay changes no reading. What
  * curvature the replay's error still shows along them comes from the model's own approximations
  * (soft contacts, the replay's pieces, the edges of a rest) and a fit along it finds values that
- * make up for those: on the virtual lab it put a 10 ms late motion capture at 2.5 ms +- 0.8
- * (docs/physics-fit.md, "On the virtual lab").
+ * make up for those, not the lab's (docs/physics-fit.md, "On the virtual lab": a 10 ms late motion
+ * capture is fitted far from 10 ms, and a 1.6 times heavier object at about the scene's mass).
  */
 const NOT_IDENTIFIABLE_BY_PUSHES: ReadonlySet<Fittable> = new Set(['mass', 'latency']);
 /**

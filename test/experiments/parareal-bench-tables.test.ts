@@ -66,6 +66,13 @@ describe('ISRR Fig. 5 and Fig. 6 bench blocks', () => {
       benchRoot({ parareal: { machine: MACHINE, fig6: fig6('2026-11-24T00:00:00Z') } }),
     );
     expect(fresh).not.toContain('predate');
+    // Measured in the file's latest run, the part has no stamp of its own: the file's dates it.
+    const { machine: _own, ...latest } = fig6('2026-11-24T00:00:00Z');
+    const unstamped = fig6Table(
+      benchRoot({ parareal: { machine: { ...MACHINE, date: '2026-11-29T13:19:00Z' }, fig6: latest } }),
+    );
+    expect(unstamped).toContain('recorded 2026-11-29');
+    expect(unstamped).not.toContain('predate');
   });
 
   it('says which part is missing', () => {
