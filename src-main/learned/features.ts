@@ -30,6 +30,24 @@ export function pushHeading(ux: number, uy: number): number {
   return ux === 0 && uy === 0 ? 0 : Math.atan2(uy, ux);
 }
 
+/** The push frame of control u: its heading phi, and cos and sin of phi. */
+interface PushFrame {
+  readonly phi: number;
+  readonly c: number;
+  readonly s: number;
+}
+
+function pushFrame(ux: number, uy: number): PushFrame {
+  const phi = pushHeading(ux, uy);
+  return { phi, c: Math.cos(phi), s: Math.sin(phi) };
+}
+
+/** Writes the table-frame vector (x, y) in push frame f into out[o], out[o + 1]. */
+function writeInPushFrame(f: PushFrame, x: number, y: number, out: Float32Array, o: number): void {
+  out[o] = f.c * x + f.s * y;
+  out[o + 1] = -f.s * x + f.c * y;
+}
+
 /**
  * Writes the input features of padded state x (first `activeSlots` slots in use) under control u
  * into out[offset..offset+32).
@@ -43,9 +61,7 @@ export function encodeInput(
   offset = 0,
 ): void {
   const L = paddedLayout;
-  const phi = pushHeading(ux, uy);
-  const c = Math.cos(phi);
-  const s = Math.sin(phi);
+  const f = pushFrame(ux, uy);
   const [px, py] = L.pusherPosition(x);
   for (let i = 0; i < MAX_SLIDERS; i++) {
     const o = offset + INPUTS_PER_SLOT * i;
@@ -53,21 +69,16 @@ export function encodeInput(
     if (i >= activeSlots) continue;
     const p = L.posOffset(i);
     const v = L.velOffset(i);
-    const dx = x[p]! - px;
-    const dy = x[p + 1]! - py;
     out[o] = 1;
-    out[o + 1] = c * dx + s * dy;
-    out[o + 2] = -s * dx + c * dy;
-    out[o + 3] = Math.cos(x[p + 2]! - phi);
-    out[o + 4] = Math.sin(x[p + 2]! - phi);
-    out[o + 5] = c * x[v]! + s * x[v + 1]!;
-    out[o + 6] = -s * x[v]! + c * x[v + 1]!;
+    writeInPushFrame(f, x[p]! - px, x[p + 1]! - py, out, o + 1);
+    out[o + 3] = Math.cos(x[p + 2]! - f.phi);
+    out[o + 4] = Math.sin(x[p + 2]! - f.phi);
+    writeInPushFrame(f, x[v]!, x[v + 1]!, out, o + 5);
     out[o + 7] = x[v + 2]!;
   }
   const [pvx, pvy] = L.pusherVelocity(x);
   const o = offset + INPUTS_PER_SLOT * MAX_SLIDERS;
-  out[o] = c * pvx + s * pvy;
-  out[o + 1] = -s * pvx + c * pvy;
+  writeInPushFrame(f, pvx, pvy, out, o);
   out[o + 2] = Math.hypot(ux, uy);
   out[o + 3] = 0;
 }
@@ -87,20 +98,14 @@ export function encodeTarget(
   offset = 0,
 ): void {
   const L = paddedLayout;
-  const phi = pushHeading(ux, uy);
-  const c = Math.cos(phi);
-  const s = Math.sin(phi);
+  const f = pushFrame(ux, uy);
   for (let i = 0; i < MAX_SLIDERS; i++) {
     const p = L.posOffset(i);
     const v = L.velOffset(i);
     const o = offset + OUTPUTS_PER_SLOT * i;
-    const dx = next[p]! - x[p]!;
-    const dy = next[p + 1]! - x[p + 1]!;
-    out[o] = c * dx + s * dy;
-    out[o + 1] = -s * dx + c * dy;
+    writeInPushFrame(f, next[p]! - x[p]!, next[p + 1]! - x[p + 1]!, out, o);
     out[o + 2] = wrapAngle(next[p + 2]! - x[p + 2]!);
-    out[o + 3] = c * next[v]! + s * next[v + 1]!;
-    out[o + 4] = -s * next[v]! + c * next[v + 1]!;
+    writeInPushFrame(f, next[v]!, next[v + 1]!, out, o + 3);
     out[o + 5] = next[v + 2]!;
   }
 }
@@ -120,9 +125,7 @@ export function applyOutput(
   out: State,
 ): State {
   const L = paddedLayout;
-  const phi = pushHeading(ux, uy);
-  const c = Math.cos(phi);
-  const s = Math.sin(phi);
+  const { c, s } = pushFrame(ux, uy);
   if (out !== x) out.set(x);
   for (let i = 0; i < activeSlots; i++) {
     const p = L.posOffset(i);
