@@ -30,58 +30,50 @@ export function fromDisplay(unit: Unit, shown: number): number {
   return unit === 'mm' ? roundLength(mFromMm(shown)) : unit === 'deg' ? roundAngle(radFromDeg(shown)) : shown;
 }
 
-/** A shape's size fields by name (radius for cylinders, sizeX/sizeY for boxes). */
-function dimensionsOf(shape: Shape): Partial<Record<'radius' | 'sizeX' | 'sizeY', number>> {
-  return shape as unknown as Partial<Record<'radius' | 'sizeX' | 'sizeY', number>>;
-}
-
-function shapeFields(group: string, base: string, shapeOf: (s: Scene) => Shape): SceneField[] {
-  const dim = (key: 'radius' | 'sizeX' | 'sizeY', label: string): SceneField => ({
-    path: `${base}.shape.${key}`,
+/**
+ * The fields of number properties of one object in the scene (`holder`), one per [key, label,
+ * unit] entry (unit mm unless named), at path `${base}.${key}`: each reads and writes its property.
+ * The keys come from the entries (NoInfer): the holder only has to have them.
+ */
+function propertyFields<K extends string>(
+  group: string,
+  base: string,
+  holder: (s: Scene) => NoInfer<Record<K, number>>,
+  entries: readonly (readonly [key: K, label: string, unit?: Unit])[],
+): SceneField[] {
+  return entries.map(([key, label, unit = 'mm']) => ({
+    path: `${base}.${key}`,
     group,
     label,
-    unit: 'mm',
-    get: (s) => dimensionsOf(shapeOf(s))[key] ?? 0,
-    set: (s, v) => void (dimensionsOf(shapeOf(s))[key] = v),
-  });
-  return [dim('radius', 'radius'), dim('sizeX', 'size x'), dim('sizeY', 'size y')];
+    unit,
+    get: (s) => holder(s)[key],
+    set: (s, v) => {
+      const target: Record<K, number> = holder(s);
+      target[key] = v;
+    },
+  }));
+}
+
+/** A shape's size fields by name (radius for cylinders, sizeX/sizeY for boxes). */
+function dimensionsOf(shape: Shape): Record<'radius' | 'sizeX' | 'sizeY', number> {
+  return shape as unknown as Record<'radius' | 'sizeX' | 'sizeY', number>;
 }
 
 export function sceneFields(scene: Scene): SceneField[] {
   const robot = endEffectorOf(scene).title;
   const fields: SceneField[] = [
-    {
-      path: 'table.size.x',
-      group: 'Table',
-      label: 'size x',
-      unit: 'mm',
-      get: (s) => s.table.size.x,
-      set: (s, v) => void (s.table.size.x = v),
-    },
-    {
-      path: 'table.size.y',
-      group: 'Table',
-      label: 'size y',
-      unit: 'mm',
-      get: (s) => s.table.size.y,
-      set: (s, v) => void (s.table.size.y = v),
-    },
-    {
-      path: 'pusher.position.x',
+    ...propertyFields('Table', 'table.size', (s) => s.table.size, [
+      ['x', 'size x'],
+      ['y', 'size y'],
+    ]),
+    ...(['x', 'y'] as const).map((axis): SceneField => ({
+      path: `pusher.position.${axis}`,
       group: robot,
-      label: 'x',
+      label: axis,
       unit: 'mm',
-      get: (s) => robotStart(s).x,
-      set: (s, v) => moveRobotStart(s, { ...robotStart(s), x: v }),
-    },
-    {
-      path: 'pusher.position.y',
-      group: robot,
-      label: 'y',
-      unit: 'mm',
-      get: (s) => robotStart(s).y,
-      set: (s, v) => moveRobotStart(s, { ...robotStart(s), y: v }),
-    },
+      get: (s) => robotStart(s)[axis],
+      set: (s, v) => moveRobotStart(s, { ...robotStart(s), [axis]: v }),
+    })),
     {
       path: 'pusher.radius',
       group: robot,
@@ -90,79 +82,40 @@ export function sceneFields(scene: Scene): SceneField[] {
       get: (s) => s.pusher?.radius ?? Number.NaN,
       set: (s, v) => void (s.pusher && (s.pusher.radius = v)),
     },
-    {
-      path: 'goal.center.x',
-      group: 'Goal',
-      label: 'x',
-      unit: 'mm',
-      get: (s) => s.goal.center.x,
-      set: (s, v) => void (s.goal.center.x = v),
-    },
-    {
-      path: 'goal.center.y',
-      group: 'Goal',
-      label: 'y',
-      unit: 'mm',
-      get: (s) => s.goal.center.y,
-      set: (s, v) => void (s.goal.center.y = v),
-    },
-    {
-      path: 'goal.radius',
-      group: 'Goal',
-      label: 'radius',
-      unit: 'mm',
-      get: (s) => s.goal.radius,
-      set: (s, v) => void (s.goal.radius = v),
-    },
+    ...propertyFields('Goal', 'goal.center', (s) => s.goal.center, [
+      ['x', 'x'],
+      ['y', 'y'],
+    ]),
+    ...propertyFields('Goal', 'goal', (s) => s.goal, [['radius', 'radius']]),
   ];
-  const posed = (kind: 'sliders' | 'obstacles', i: number, id: string) => {
+  const posed = (kind: 'sliders' | 'obstacles', i: number, id: string): SceneField[] => {
     const base = `${kind}[${i}]`;
     const group = `${kind === 'sliders' ? 'Slider' : 'Obstacle'} ${id}`;
     const item = (s: Scene) => s[kind][i]!;
-    const list: SceneField[] = [
-      {
-        path: `${base}.pose.x`,
+    return [
+      ...propertyFields(group, `${base}.pose`, (s) => item(s).pose, [
+        ['x', 'x'],
+        ['y', 'y'],
+        ['theta', 'θ', 'deg'],
+      ]),
+      ...propertyFields(
         group,
-        label: 'x',
-        unit: 'mm',
-        get: (s) => item(s).pose.x,
-        set: (s, v) => void (item(s).pose.x = v),
-      },
-      {
-        path: `${base}.pose.y`,
-        group,
-        label: 'y',
-        unit: 'mm',
-        get: (s) => item(s).pose.y,
-        set: (s, v) => void (item(s).pose.y = v),
-      },
-      {
-        path: `${base}.pose.theta`,
-        group,
-        label: 'θ',
-        unit: 'deg',
-        get: (s) => item(s).pose.theta,
-        set: (s, v) => void (item(s).pose.theta = v),
-      },
-    ];
-    const shape = scene[kind][i]!.shape;
-    list.push(
-      ...shapeFields(group, base, (s) => item(s).shape).filter(
-        (f) => (shape.kind === 'cylinder') === f.path.endsWith('radius'),
+        `${base}.shape`,
+        (s) => dimensionsOf(item(s).shape),
+        scene[kind][i]!.shape.kind === 'cylinder'
+          ? [['radius', 'radius']]
+          : [
+              ['sizeX', 'size x'],
+              ['sizeY', 'size y'],
+            ],
       ),
-    );
-    return list;
+    ];
   };
   scene.sliders.forEach((sl, i) => {
     fields.push(...posed('sliders', i, sl.id));
-    fields.push({
-      path: `sliders[${i}].mass`,
-      group: `Slider ${sl.id}`,
-      label: 'mass',
-      unit: 'kg',
-      get: (s) => s.sliders[i]!.mass,
-      set: (s, v) => void (s.sliders[i]!.mass = v),
-    });
+    fields.push(
+      ...propertyFields(`Slider ${sl.id}`, `sliders[${i}]`, (s) => s.sliders[i]!, [['mass', 'mass', 'kg']]),
+    );
   });
   scene.obstacles.forEach((ob, i) => fields.push(...posed('obstacles', i, ob.id)));
   return fields;
