@@ -23,22 +23,36 @@ export function identityEstimator(
 }
 
 /**
- * A frame of a still table as a live camera streams it: the pusher (rigid body 1) at x = -0.3 m
- * and the box (2) at `boxX`, 2 cm up, their poses jittering from one frame number to the next (so
- * only its number can make a frame old); a frame sent again (a replay) carries what it carried the
- * first time.
+ * A frame of a still table: the pusher (rigid body 1) at x = `pusherX` and the box (2) at `boxX`
+ * (m), 2 cm up, both shifted by `jitter` (m).
  */
-export function liveFrame(frameNumber: number, receivedAt: number, boxX = -0.2): MocapSnapshot {
-  const jitter = 2e-5 * Math.sin(frameNumber * 977);
+export function tableFrame(
+  frameNumber: number,
+  receivedAt: number,
+  o: { pusherX: number; boxX: number; jitter: number },
+): MocapSnapshot {
   const rb = (id: number, name: string, x: number) => ({
     id,
     name,
-    position: [x + jitter, 0, 0.02] as [number, number, number],
+    position: [x + o.jitter, 0, 0.02] as [number, number, number],
     orientation: [0, 0, 0, 1] as [number, number, number, number],
     meanError: 0,
     trackingValid: true,
   });
-  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', -0.3), rb(2, 'Box', boxX)] };
+  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', o.pusherX), rb(2, 'Box', o.boxX)] };
+}
+
+/**
+ * A tableFrame as a live camera streams it: the pusher at x = -0.3 m, the box at `boxX`, their
+ * poses jittering from one frame number to the next (so only its number can make a frame old); a
+ * frame sent again (a replay) carries what it carried the first time.
+ */
+export function liveFrame(frameNumber: number, receivedAt: number, boxX = -0.2): MocapSnapshot {
+  return tableFrame(frameNumber, receivedAt, {
+    pusherX: -0.3,
+    boxX,
+    jitter: 2e-5 * Math.sin(frameNumber * 977),
+  });
 }
 
 /** The estimator of liveFrame's bodies: isrr-obstacle's scene, the box its object. */

@@ -8,7 +8,7 @@ import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
 import { describeStop } from '../../src-main/safety/stop-reasons';
 import type { Supervisor } from '../../src-main/safety/supervisor';
-import { mocapOnlySupervisor } from '../helpers/mocap-supervision';
+import { mocapOnlySupervisor, tableFrame } from '../helpers/mocap-supervision';
 
 const binding = { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] };
 const calibration = identityCalibration('z');
@@ -22,15 +22,7 @@ function snapshot(
   receivedAt: number,
   jitter = 2e-5 * Math.sin(frameNumber),
 ): MocapSnapshot {
-  const rb = (id: number, name: string, x: number) => ({
-    id,
-    name,
-    position: [x + jitter, 0, 0.02] as [number, number, number],
-    orientation: [0, 0, 0, 1] as [number, number, number, number],
-    meanError: 0,
-    trackingValid: true,
-  });
-  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', 0), rb(2, 'Box', 0.1)] };
+  return tableFrame(frameNumber, receivedAt, { pusherX: 0, boxX: 0.1, jitter });
 }
 
 /** Feeds frames (number, arrival s) through the binding as LabLink does, `previous` carried. */

@@ -8,12 +8,12 @@
  * capture) does not matter here, only what its log holds.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/scenes';
+import { tempDirsPerFile } from '../helpers/temp-dirs';
 import { recordedTinyExperiment } from '../helpers/tiny-experiment';
 import {
   quickGraspTask,
@@ -25,13 +25,7 @@ import {
 import { consoleDryRun } from './console-dry-run';
 import { checkLogConformance } from './foxglove-conformance';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'parapush-foxglove-logs-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirsPerFile('parapush-foxglove-logs-');
 
 /** The one log in `dir`, checked; `filled` topics must hold messages. */
 async function expectConformingLog(dir: string, filled: string[]): Promise<void> {

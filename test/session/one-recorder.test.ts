@@ -5,26 +5,20 @@
  * log holds the events in causal order (the request, then the stop), ends with the run's last
  * event, and records the real run time on abort.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { stateVector, type NamedState } from '../../src-main/session/named-state';
 import { readRunRecords } from '../../src-main/experiments/run-record';
 import { consoleDryRun } from './console-dry-run';
+import { tempDirsPerFile } from '../helpers/temp-dirs';
 import { recordedTinyExperiment } from '../helpers/tiny-experiment';
 import { quickLabTask, recordedRunOnLab, startLabAndLink } from '../helpers/virtual-lab';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'parapush-one-recorder-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirsPerFile('parapush-one-recorder-');
 
 async function readLog(dir: string): Promise<{ messages: LoggedMessage[]; counts: Map<string, number> }> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.mcap'));
