@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { taskOfOptions } from '../../src-main/cli/commands/run';
 import { UsageError } from '../../src-main/cli/errors';
 import { loadTaskFile } from '../../src-main/planning/task-file';
-import { cli } from '../helpers/cli';
+import { cli, cliRunIsrr } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
 
 const taskFile = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
@@ -50,17 +50,7 @@ describe('parapush run --prediction', () => {
   });
 
   it('exits 2 with one line naming the field, through bin/parapush.mjs', async () => {
-    const r = await cli(
-      'run',
-      '--robot',
-      '127.0.0.1',
-      '--mocap',
-      '127.0.0.1',
-      '--task',
-      taskFile,
-      '--prediction',
-      'RK4:3',
-    );
+    const r = await cliRunIsrr('--prediction', 'RK4:3');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(

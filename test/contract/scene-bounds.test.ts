@@ -7,37 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { SCENE_LIMITS } from '#contract/safety-limits';
 import { sceneSchema } from '#contract/scene';
 import { pushGeometryOf } from '../../src-main/learned/geometry';
-import { parseScene, SceneFileError } from '#contract/scene-file';
+import { parseScene } from '#contract/scene-file';
 import { MAX_SLIDERS } from '../../src-main/learned/slots';
+import { minimalSceneJson, sceneProblems } from '../helpers/scene-problems';
 
-const good = {
-  name: 't',
-  table: { size: { x: 1, y: 0.8 }, friction: 0.8 },
-  pusher: { radius: 0.0145, height: 0.11, position: { x: -0.3, y: 0 } },
-  sliders: [
-    {
-      id: 'a',
-      shape: { kind: 'cylinder', radius: 0.05, height: 0.02 },
-      mass: 0.5,
-      friction: 0.2,
-      pose: { x: 0, y: 0 },
-    },
-  ],
-  goal: { slider: 'a', center: { x: 0.2, y: 0 }, radius: 0.05 },
-};
+const good = minimalSceneJson();
 type SceneJson = typeof good & Record<string, unknown>;
 
-function problemsFor(mutate: (s: SceneJson) => void): { path: string; message: string }[] {
-  const s = structuredClone(good) as SceneJson;
-  mutate(s);
-  try {
-    parseScene(s, 'bad.json');
-  } catch (e) {
-    expect(e).toBeInstanceOf(SceneFileError);
-    return (e as SceneFileError).problems;
-  }
-  throw new Error('scene was accepted');
-}
+const problemsFor = (mutate: (s: SceneJson) => void) => sceneProblems(good as SceneJson, mutate);
 
 const obstacle = (i: number) => ({
   id: `o${i}`,

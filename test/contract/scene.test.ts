@@ -3,38 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import { NoSuchSceneFileError, parseScene, SceneFileError, sceneJsonSchema } from '#contract/scene-file';
+import { NoSuchSceneFileError, parseScene, sceneJsonSchema } from '#contract/scene-file';
+import { minimalSceneJson, sceneProblems } from '../helpers/scene-problems';
 import { repoRoot } from '../helpers/scenes';
 
-const good = JSON.parse(
-  JSON.stringify({
-    name: 't',
-    table: { size: { x: 1, y: 0.8 }, friction: 0.8 },
-    pusher: { radius: 0.0145, height: 0.11, position: { x: -0.3, y: 0 } },
-    sliders: [
-      {
-        id: 'a',
-        shape: { kind: 'cylinder', radius: 0.05, height: 0.02 },
-        mass: 0.5,
-        friction: 0.2,
-        pose: { x: 0, y: 0 },
-      },
-    ],
-    goal: { slider: 'a', center: { x: 0.2, y: 0 }, radius: 0.05 },
-  }),
-);
+// Untyped, so that the cases below can write any field with any value.
+const good = JSON.parse(JSON.stringify(minimalSceneJson()));
 
-function problemsFor(mutate: (s: typeof good) => void): { path: string; message: string }[] {
-  const s = structuredClone(good);
-  mutate(s);
-  try {
-    parseScene(s, 'bad.json');
-  } catch (e) {
-    expect(e).toBeInstanceOf(SceneFileError);
-    return (e as SceneFileError).problems;
-  }
-  throw new Error('scene was accepted');
-}
+const problemsFor = (mutate: (s: typeof good) => void) => sceneProblems(good, mutate);
 
 describe('scene schema', () => {
   it('accepts a minimal scene and fills the documented defaults', () => {

@@ -7,24 +7,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSceneFile } from '../../src-main/common/config-files';
-import { parseScene, SceneFileError, sceneJsonSchema } from '#contract/scene-file';
+import { parseScene, sceneJsonSchema } from '#contract/scene-file';
+import { sceneProblems } from '../helpers/scene-problems';
 import { repoRoot } from '../helpers/scenes';
 
 const file = (name: string) => path.join(repoRoot, 'resources/scenes', `${name}.json`);
 /** wafr-l-shape as written: legs 0.22 m wide, the notch at x < 0.08, y > -0.08. */
 const lShape = JSON.parse(readFileSync(file('wafr-l-shape'), 'utf8'));
 
-function problemsFor(mutate: (s: typeof lShape) => void): { path: string; message: string }[] {
-  const s = structuredClone(lShape);
-  mutate(s);
-  try {
-    parseScene(s, 'bad.json');
-  } catch (e) {
-    expect(e).toBeInstanceOf(SceneFileError);
-    return (e as SceneFileError).problems;
-  }
-  throw new Error('scene was accepted');
-}
+const problemsFor = (mutate: (s: typeof lShape) => void) => sceneProblems(lShape, mutate);
 
 describe('table outline', () => {
   it('loads the shipped Fig. 6 scenes with their outlines', () => {

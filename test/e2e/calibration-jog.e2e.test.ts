@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../src-main/console/web-server';
 import { haveChromium, screenshotsDir as shots } from '../helpers/chromium';
 import {
+  capturePair,
   openConsoleInChromium,
   pusherAtRest as settled,
   type ConsoleInChromium,
@@ -53,31 +54,12 @@ describe.skipIf(!haveChromium)('calibration wizard with jog (Chromium, real core
       .toMatch(/Setup \S+ on the virtual lab/);
     const pairs = wizard.getByRole('table', { name: 'Calibration pairs' });
     const rows = pairs.locator('tbody tr[data-worst]');
-    const capture = wizard.getByRole('button', { name: /Capture point|Capturing/ });
     const save = wizard.getByRole('button', { name: 'Save to setup' });
     const fit = wizard.getByRole('button', { name: 'Fit', exact: true });
     const residual = wizard.getByTestId('calibration-residual');
     await wizard.getByLabel('Fit kind').selectOption('2d');
 
-    const typePoint = async (p: readonly [number, number]) => {
-      await wizard.getByLabel('Table point x (mm)').fill((p[0] * 1000).toFixed(1));
-      await wizard.getByLabel('Table point y (mm)').fill((p[1] * 1000).toFixed(1));
-    };
-    /** Captures until the pair is in (a capture refused for a stale frame on a loaded machine is taken again). */
-    const captureAt = async (p: readonly [number, number]) => {
-      await typePoint(p);
-      const n = await rows.count();
-      await expect
-        .poll(
-          async () => {
-            if ((await rows.count()) === n + 1) return true;
-            if (await capture.isEnabled()) await capture.click();
-            return false;
-          },
-          { timeout: 30_000, interval: 700 },
-        )
-        .toBe(true);
-    };
+    const captureAt = (p: readonly [number, number]) => capturePair(wizard, p);
     const jog = async (button: Locator) => {
       const before = await pusherAtRest();
       const jogged = page.getByLabel('Event log').locator('li', { hasText: 'jogged the tool' });

@@ -7,55 +7,51 @@
  * moves. Screenshots: docs/screenshots/commissioning-*.png (PARAPUSH_UPDATE_DOCS=1 writes them
  * there; otherwise test-artifacts/screenshots), shown in docs/commissioning.md.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEED_SLIDER_FIX } from '../../src-main/safety/controller-checks';
 import { UP_AXIS_FIX } from '../../src-main/mocap/streamed-axes';
 import type { VirtualLab } from '../../src-main/virtual-lab/virtual-lab';
-import { haveChromium, docScreenshotsDir, screenshotsDir, updateDocs } from '../helpers/chromium';
-import { openConsoleOnLoopbackLab, useSetupDir, type ConsoleInChromium } from '../helpers/e2e-console';
+import { haveChromium } from '../helpers/chromium';
+import { docShot, openConsoleOnLab, type ConsoleInChromium, type ConsoleOnLab } from '../helpers/e2e-console';
 import { pullCableOnPreviousSession, startVirtualLab, speedCommands } from '../helpers/virtual-lab';
 import { repoRoot } from '../helpers/scenes';
 
 describe.skipIf(!haveChromium)('commissioning in the Setup view (an untidy lab, --lab)', () => {
-  let dir: string;
+  let env: ConsoleOnLab<VirtualLab> | undefined;
   let lab: VirtualLab;
   let e2e: ConsoleInChromium;
   let page: Page;
-  let restoreSetupDir: () => void;
   let twists: unknown[];
-  const shot = (name: string) =>
-    page.screenshot({ path: path.join(updateDocs ? docScreenshotsDir : screenshotsDir, name) });
+  const shot = (name: string) => docShot(page, name);
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'parapush-commissioning-'));
-    restoreSetupDir = useSetupDir(dir);
-    lab = await startVirtualLab({
-      scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
-      mocap: { multicast: false, streaming: { upAxis: 'z' } },
-      // Held 8 s: connecting reaches RTDE a few seconds after Connect on a loaded machine (the
-      // safety thread starts first), and the wait must still be on then to be seen.
-      robot: { unlockDelay: 0.3, speedSlider: 0.5, rtdeHalfOpenHold: 8 },
+    env = await openConsoleOnLab({
+      prefix: 'parapush-commissioning-',
+      startLab: async (dir) => {
+        const untidy = await startVirtualLab({
+          scene: path.join(repoRoot, 'test/fixtures/lab-short-scene.json'),
+          mocap: { multicast: false, streaming: { upAxis: 'z' } },
+          // Held 8 s: connecting reaches RTDE a few seconds after Connect on a loaded machine (the
+          // safety thread starts first), and the wait must still be on then to be seen.
+          robot: { unlockDelay: 0.3, speedSlider: 0.5, rtdeHalfOpenHold: 8 },
+        });
+        twists = speedCommands((f) => untidy.ur.rtde.on('input', f));
+        // The lab's setup, written (and calibrated) for Y-up: Motive has since been set to Z-up.
+        const setupFile = untidy.writeSetup(path.join(dir, '127.0.0.1.json'));
+        const setup = JSON.parse(readFileSync(setupFile, 'utf8'));
+        setup.mocap.upAxis = 'y';
+        writeFileSync(setupFile, JSON.stringify(setup));
+        return untidy;
+      },
     });
-    twists = speedCommands((f) => lab.ur.rtde.on('input', f));
-    // The lab's setup, written (and calibrated) for Y-up: Motive has since been set to Z-up.
-    const setupFile = lab.writeSetup(path.join(dir, '127.0.0.1.json'));
-    const setup = JSON.parse(readFileSync(setupFile, 'utf8'));
-    setup.mocap.upAxis = 'y';
-    writeFileSync(setupFile, JSON.stringify(setup));
-    e2e = await openConsoleOnLoopbackLab(lab.ports);
+    ({ lab, e2e } = env);
     page = e2e.page;
   }, 120_000);
 
-  afterAll(async () => {
-    await e2e?.close();
-    await lab?.stop();
-    restoreSetupDir?.();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => env?.close());
 
   it('Connect names RTDE inputs held by a previous session while it waits, then connects', async () => {
     // A previous console's robot link owned the command inputs; then its cable was pulled.

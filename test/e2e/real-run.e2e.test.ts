@@ -16,8 +16,7 @@
  * Screenshots of each step: docs/screenshots/real-run-*.png and pivot-*.png (PARAPUSH_UPDATE_DOCS=1 writes them
  * there; otherwise test-artifacts/screenshots).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,49 +25,48 @@ import { RobotAdapter } from '../../src-main/robot/adapter';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { bodyOnTable } from '../../src-main/calibration/mocap-table';
 import { yawOf } from '../../src-main/common/rotation';
-import { haveChromium, docScreenshotsDir, screenshotsDir, updateDocs } from '../helpers/chromium';
+import { haveChromium } from '../helpers/chromium';
 import {
-  openConsoleOnLoopbackLab,
+  capturePair,
+  docShot,
+  openConsoleOnLab,
   pusherAtRest as settled,
-  useSetupDir,
   type ConsoleInChromium,
+  type ConsoleOnLab,
 } from '../helpers/e2e-console';
 import { startLabProcess, type LabProcess } from '../helpers/lab-process';
 import { repoRoot } from '../helpers/scenes';
 
 describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate virtual lab process)', () => {
+  let env: ConsoleOnLab<LabProcess> | undefined;
   let dir: string;
   let lab: LabProcess;
   let e2e: ConsoleInChromium;
   let page: Page;
-  let restoreSetupDir: () => void;
-  const shot = (name: string) =>
-    page.screenshot({ path: path.join(updateDocs ? docScreenshotsDir : screenshotsDir, name) });
+  const shot = (name: string) => docShot(page, name);
   const sessions = () =>
     existsSync(path.join(e2e.root, 'sessions'))
       ? readdirSync(path.join(e2e.root, 'sessions')).filter((f) => f.endsWith('.mcap'))
       : [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'parapush-real-run-'));
-    // The user's data folder for setups, empty: a first day.
-    restoreSetupDir = useSetupDir(path.join(dir, 'setups'));
-    // The world without execution noise: the object stays on its start pose (its marks on a real
-    // table) while the arm turns and jogs, as an operator leaves it for the object pivot step.
-    lab = await startLabProcess(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'), dir, {
-      noiseVariance: 0,
-      seed: 1,
+    env = await openConsoleOnLab({
+      prefix: 'parapush-real-run-',
+      // The user's data folder for setups, empty: a first day.
+      setupDir: (d) => path.join(d, 'setups'),
+      // The world without execution noise: the object stays on its start pose (its marks on a real
+      // table) while the arm turns and jogs, as an operator leaves it for the object pivot step.
+      startLab: (d) =>
+        startLabProcess(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'), d, {
+          noiseVariance: 0,
+          seed: 1,
+        }),
     });
-    e2e = await openConsoleOnLoopbackLab(lab.ports);
+    ({ dir, lab, e2e } = env);
     page = e2e.page;
   }, 120_000);
 
-  afterAll(async () => {
-    await e2e?.close();
-    await lab?.stop();
-    restoreSetupDir?.();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => env?.close());
 
   /** The pusher where the lab's true frames put it: the robot's tool point through the lab's setup (m). */
   const truePusher = (): [number, number] | null => {
@@ -143,35 +141,17 @@ describe.skipIf(!haveChromium)('a real run from the console (--lab, a separate v
   it('calibrates both stages with the wizard, jogging the pusher between points', async () => {
     const wizard = page.getByRole('region', { name: 'Calibration wizard' });
     const tab = (name: RegExp) => wizard.getByRole('tab', { name });
-    const rows = wizard.getByRole('table', { name: 'Calibration pairs' }).locator('tbody tr[data-worst]');
-    const capture = wizard.getByRole('button', { name: /Capture point|Capturing/ });
     await wizard.getByLabel('Fit kind').selectOption('2d');
     const jogPanel = page.getByRole('group', { name: 'Jog the pusher' });
     await jogPanel.getByLabel('Jog step (mm)').selectOption('25');
 
-    /** Captures the current stage at the pusher's true table point (again after a refused capture). */
-    const captureHere = async (p: readonly [number, number]) => {
-      await wizard.getByLabel('Table point x (mm)').fill((p[0] * 1000).toFixed(1));
-      await wizard.getByLabel('Table point y (mm)').fill((p[1] * 1000).toFixed(1));
-      const n = await rows.count();
-      await expect
-        .poll(
-          async () => {
-            if ((await rows.count()) === n + 1) return true;
-            if (await capture.isEnabled()) await capture.click();
-            return false;
-          },
-          { timeout: 30_000, interval: 700 },
-        )
-        .toBe(true);
-    };
-    /** Both stages at the point where the pusher stands. */
+    /** Both stages at the point where the pusher stands (its true table point). */
     const captureBoth = async () => {
       const p = await pusherAtRest();
       await tab(/Motion capture → table/).click();
-      await captureHere(p);
+      await capturePair(wizard, p);
       await tab(/Table → robot base/).click();
-      await captureHere(p);
+      await capturePair(wizard, p);
     };
     const jogged = page.getByLabel('Event log').locator('li', { hasText: 'jogged the tool' });
     const jog = async (button: Locator) => {

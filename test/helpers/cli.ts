@@ -43,3 +43,12 @@ export async function cliWithin(timeout: number, ...args: string[]): Promise<Cli
     return { code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+/**
+ * `parapush run` of the shipped isrr-obstacle task with the robot and motion capture on 127.0.0.1,
+ * plus `flags`: for flags it must refuse before anything connects.
+ */
+export function cliRunIsrr(...flags: string[]): Promise<CliResult> {
+  const task = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
+  return cli('run', '--robot', '127.0.0.1', '--mocap', '127.0.0.1', '--task', task, ...flags);
+}

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { LabSettings } from '#contract/lab-settings';
 import type { ConsoleCore } from '../../src-main/console/console-core';
@@ -17,7 +17,7 @@ import { loopbackLabAddress } from '../../src-main/lab-link/lab-link';
 import { ensureRendererBuilt } from '../../src-main/console/renderer-build';
 import { startWebServer, type WebServer } from '../../src-main/console/web-server';
 import { defaultSessionsDir, SESSIONS_DIR_ENV } from '../../src-main/session/sessions-dir';
-import { chromiumOptions, docScreenshotsDir, screenshotsDir } from './chromium';
+import { chromiumOptions, docScreenshotsDir, screenshotsDir, updateDocs } from './chromium';
 
 export interface ConsoleInChromium {
   /** The test's temp folder: sessions, the renderer build, the browser profile. */
@@ -112,6 +112,73 @@ export async function openConsoleOnLoopbackLab(ports: LoopbackPorts): Promise<Co
   );
   await e2e.page.goto(e2e.server.url);
   return e2e;
+}
+
+/** A console on a lab file's lab, in a temp folder of the test's own. */
+export interface ConsoleOnLab<L> {
+  /** The temp folder: the lab's files, and the user's setup folder (it or one in it). */
+  dir: string;
+  lab: L;
+  e2e: ConsoleInChromium;
+  /** Closes the console, stops the lab, points the setup folder back and removes `dir`. */
+  close(): Promise<void>;
+}
+
+/**
+ * A lab file's console as the tests of a first day start it: a temp folder `dir` (its name from
+ * `prefix`), the user's setup folder at `setupDir(dir)` (default `dir`), the lab `startLab(dir)`
+ * and the console on its ports (openConsoleOnLoopbackLab). What started before a failure is closed.
+ */
+export async function openConsoleOnLab<L extends { ports: LoopbackPorts; stop(): Promise<void> }>(o: {
+  prefix: string;
+  setupDir?: (dir: string) => string;
+  startLab: (dir: string) => Promise<L>;
+}): Promise<ConsoleOnLab<L>> {
+  const dir = mkdtempSync(path.join(tmpdir(), o.prefix));
+  const restoreSetupDir = useSetupDir(o.setupDir ? o.setupDir(dir) : dir);
+  let lab: L | undefined;
+  let e2e: ConsoleInChromium | undefined;
+  const close = async (): Promise<void> => {
+    await e2e?.close();
+    await lab?.stop();
+    restoreSetupDir();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    lab = await o.startLab(dir);
+    e2e = await openConsoleOnLoopbackLab(lab.ports);
+    return { dir, lab, e2e, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** A screenshot of a step: into docs/screenshots with PARAPUSH_UPDATE_DOCS=1, else test-artifacts/screenshots. */
+export function docShot(page: Page, name: string): Promise<Buffer> {
+  return page.screenshot({ path: path.join(updateDocs ? docScreenshotsDir : screenshotsDir, name) });
+}
+
+/**
+ * Captures the calibration wizard's current stage at table point `p` (m, typed in mm) until the
+ * pair is in: a capture refused for a stale frame on a loaded machine is taken again.
+ */
+export async function capturePair(wizard: Locator, p: readonly [number, number]): Promise<void> {
+  const rows = wizard.getByRole('table', { name: 'Calibration pairs' }).locator('tbody tr[data-worst]');
+  const capture = wizard.getByRole('button', { name: /Capture point|Capturing/ });
+  await wizard.getByLabel('Table point x (mm)').fill((p[0] * 1000).toFixed(1));
+  await wizard.getByLabel('Table point y (mm)').fill((p[1] * 1000).toFixed(1));
+  const n = await rows.count();
+  await expect
+    .poll(
+      async () => {
+        if ((await rows.count()) === n + 1) return true;
+        if (await capture.isEnabled()) await capture.click();
+        return false;
+      },
+      { timeout: 30_000, interval: 700 },
+    )
+    .toBe(true);
 }
 
 const SETUP_DIR_ENV = 'PARAPUSH_SETUP_DIR';

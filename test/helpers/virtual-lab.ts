@@ -1,7 +1,7 @@
 /**
  * The virtual lab as tests of supervised runs use it: started on free ports (unicast NatNet) with a
  * LabLink connected as a run would, closed after the test that started it, a quick task and a
- * supervised run on it, and the STOP commands on the wire.
+ * supervised run on it (recorded or not), and the STOP commands on the wire.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +15,8 @@ import { CommandCode, INPUT_NAMES } from '../../src-main/robot/registers';
 import { LabLink, loopbackLabAddress } from '../../src-main/lab-link/lab-link';
 import { Ur5Connection } from '../../src-main/robot/ur5-connection';
 import type { SupervisedRunResult } from '../../src-main/run/supervised-run';
+import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
+import type { ModelRequest } from '../../src-main/parareal/model-choice';
 import { ownedRun, type OwnedRunOptions } from './owned-run';
 import { loadSetup } from '../../src-main/calibration/setup-file';
 import { FREE_LAB_PORTS } from './lab-config';
@@ -154,6 +156,31 @@ export function runOnLab(
   more: Partial<Omit<OwnedRunOptions, 'link' | 'task'>> = {},
 ): Promise<SupervisedRunResult> {
   return ownedRun({ link: env.link, task, model: { kind: 'coarse' }, workers: 1, ...more });
+}
+
+/**
+ * runOnLab with `model` recorded into `dir` as `parapush run` records it
+ * (src-main/cli/commands/run.ts): a headless recorder of the run's planner settings, started before
+ * the run and closed after it.
+ */
+export async function recordedRunOnLab(
+  env: { link: LabLink },
+  task: Task,
+  dir: string,
+  model: ModelRequest = { kind: 'coarse' },
+): Promise<SupervisedRunResult> {
+  const recorder = await RunRecorder.start({
+    dir,
+    origin: 'headless',
+    mode: 'real',
+    scene: env.link.scene,
+    settings: plannerSettingsOf(task, env.link.scene, model, 'analytical'),
+  });
+  try {
+    return await runOnLab(env, task, { model, recorder });
+  } finally {
+    await recorder.close();
+  }
 }
 
 /**

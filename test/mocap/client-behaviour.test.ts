@@ -1,13 +1,12 @@
 /** Client reactions that need a hand-driven server: model changes, server changes, garbage. */
-import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NatNetServerTransport } from '../../src-main/virtual-lab/natnet-transport';
 import { ClockSync } from '../../src-main/mocap/clock-sync';
-import { NatNetClient } from '../../src-main/mocap/client';
 import { emptyFrame } from '../../src-main/mocap/messages/frame';
 import type { ModelDefinitions } from '../../src-main/mocap/messages/model-def';
 import { encodePacket } from '../../src-main/mocap/packet';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
+import type { NatNetVersion } from '../../src-main/mocap/version';
+import { freeUdpPort, loopbackClient, startHandDrivenServer } from '../helpers/natnet-loopback';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -45,21 +44,9 @@ describe('NatNet client', () => {
   it('asks for model definitions again when a frame names an unknown rigid body', async () => {
     let models: ModelDefinitions = { models: [rigidBody(1, 'Pusher')] };
     let modelRequests = 0;
-    const transport = new NatNetServerTransport(
-      { address: '127.0.0.1', commandPort: 0, dataPort: 0, multicast: false, natNetVersion: [3, 1, 0, 0] },
-      {
-        modelDefinitions: () => (modelRequests++, models),
-        frameRate: () => 120,
-      },
-    );
-    await transport.start();
+    const transport = await startHandDrivenServer({ modelDefinitions: () => (modelRequests++, models) });
     cleanups.push(() => transport.stop());
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: transport.commandPort,
-      localAddress: '127.0.0.1',
-    });
-    cleanups.push(() => client.close());
+    const client = loopbackClient(cleanups, transport.commandPort);
     const snaps: MocapSnapshot[] = [];
     client.on('frame', (_f, s) => snaps.push(s));
     await client.connect();
@@ -81,18 +68,11 @@ describe('NatNet client', () => {
   });
 
   it('counts and reports garbage without failing, and keeps decoding good frames', async () => {
-    const transport = new NatNetServerTransport(
-      { address: '127.0.0.1', commandPort: 0, dataPort: 0, multicast: false, natNetVersion: [3, 1, 0, 0] },
-      { modelDefinitions: () => ({ models: [rigidBody(1, 'Pusher')] }), frameRate: () => 120 },
-    );
-    await transport.start();
-    cleanups.push(() => transport.stop());
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: transport.commandPort,
-      localAddress: '127.0.0.1',
+    const transport = await startHandDrivenServer({
+      modelDefinitions: () => ({ models: [rigidBody(1, 'Pusher')] }),
     });
-    cleanups.push(() => client.close());
+    cleanups.push(() => transport.stop());
+    const client = loopbackClient(cleanups, transport.commandPort);
     const errors: string[] = [];
     client.on('decodeError', (e) => errors.push(e));
     await client.connect();
@@ -109,31 +89,19 @@ describe('NatNet client', () => {
   });
 
   it('follows the server when it restarts with another stream (version change)', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = dgram.createSocket('udp4');
-      s.bind(0, '127.0.0.1', () => {
-        const p = s.address().port;
-        s.close(() => resolve(p));
+    const port = await freeUdpPort();
+    const start = (version: NatNetVersion) =>
+      startHandDrivenServer({
+        commandPort: port,
+        version,
+        modelDefinitions: () => ({ models: [rigidBody(1, 'Pusher')] }),
       });
-    });
-    const start = async (v: [number, number, number, number]) => {
-      const t = new NatNetServerTransport(
-        { address: '127.0.0.1', commandPort: port, dataPort: 0, multicast: false, natNetVersion: v },
-        { modelDefinitions: () => ({ models: [rigidBody(1, 'Pusher')] }), frameRate: () => 120 },
-      );
-      await t.start();
-      return t;
-    };
     let transport = await start([3, 1, 0, 0]);
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: port,
-      localAddress: '127.0.0.1',
+    const client = loopbackClient(cleanups, port, {
       keepAlive: 0.05,
       echoInterval: 0.05,
       reconnectAfter: 0.2,
     });
-    cleanups.push(() => client.close());
     await client.connect();
     expect(client.version).toEqual([3, 1, 0, 0]);
     await transport.stop();

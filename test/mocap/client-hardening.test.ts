@@ -7,13 +7,14 @@ import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   isMulticastIPv4,
-  NatNetClient,
   NatNetLinkError,
   serverInfoProblem,
+  type NatNetClient,
 } from '../../src-main/mocap/client';
 import { emptyFrame } from '../../src-main/mocap/messages/frame';
 import type { ServerInfo } from '../../src-main/mocap/messages/server-info';
 import { decodePacket, encodePacket } from '../../src-main/mocap/packet';
+import { loopbackClient } from '../helpers/natnet-loopback';
 
 const V31 = [3, 1, 0, 0] as const;
 
@@ -65,16 +66,8 @@ afterEach(async () => {
   unhandled.length = 0;
 });
 
-function clientFor(port: number, connectRetry = 0.05): NatNetClient {
-  const client = new NatNetClient({
-    serverAddress: '127.0.0.1',
-    commandPort: port,
-    localAddress: '127.0.0.1',
-    connectRetry,
-  });
-  cleanups.push(() => client.close());
-  return client;
-}
+const clientFor = (port: number, connectRetry = 0.05): NatNetClient =>
+  loopbackClient(cleanups, port, { connectRetry });
 
 function frame(n: number): Uint8Array {
   return encodePacket({ kind: 'frame', ...emptyFrame(n) }, [...V31]);
@@ -117,13 +110,7 @@ describe('NatNet client against hostile input', () => {
     const server = await fakeServer(() => info);
     cleanups.push(server.close);
     // No frames come: the client sends CONNECT again after 200 ms, and the answer moves the stream.
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: server.port,
-      localAddress: '127.0.0.1',
-      reconnectAfter: 0.2,
-    });
-    cleanups.push(() => client.close());
+    const client = loopbackClient(cleanups, server.port, { reconnectAfter: 0.2 });
     await client.connect(2000);
     const errors = new Promise<NatNetLinkError>((resolve) => client.on('linkError', resolve));
     info = serverInfo({ multicast: true, multicastAddress: '192.168.1.1', dataPort: 41512 });

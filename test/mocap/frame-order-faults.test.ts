@@ -4,14 +4,12 @@
  * the state estimator, fed the same frames, drops exactly those: the counts the console and the
  * session log show are what the supervisor was spared.
  */
-import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NatNetClient } from '../../src-main/mocap/client';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { StateLayout } from '#contract/state';
-import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
-import { VirtualNatNetServer, type TablePose } from '../../src-main/virtual-lab/natnet-server';
+import type { VirtualNatNetServerOptions } from '../../src-main/virtual-lab/natnet-server';
+import { identityEstimator } from '../helpers/mocap-supervision';
+import { motiveAndClient } from '../helpers/natnet-loopback';
 import { waitUntil } from '../helpers/wait-until';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -19,43 +17,29 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function freePort(): Promise<number> {
-  const s = dgram.createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+/** Motive 4.1 at 200 Hz, unicast, Z-up on the table's axes; `more` adds to it. */
+const motive = (
+  rigidBodies: VirtualNatNetServerOptions['rigidBodies'],
+  more: Pick<VirtualNatNetServerOptions, 'firstFrameNumber' | 'faults'>,
+) => ({
+  rigidBodies,
+  multicast: false,
+  natNetVersion: [4, 1, 0, 0] as const,
+  rateHz: 200,
+  calibration: identityCalibration('z'),
+  ...more,
+});
 
 const INT32_MAX = 2 ** 31 - 1;
 
 describe("Motive's frame counter wrapping round", () => {
   it('is a step forward: nothing counted out of order, nothing dropped, the poses stay fresh', async () => {
-    const server = new VirtualNatNetServer({
-      rigidBodies: [{ id: 1, name: 'Pusher' }],
-      address: '127.0.0.1',
-      commandPort: 0,
-      dataPort: await freePort(),
-      multicast: false,
-      natNetVersion: [4, 1, 0, 0],
-      rateHz: 200,
-      calibration: identityCalibration('z'),
-      firstFrameNumber: INT32_MAX - 40,
-    });
-    server.setPoseSource(() => new Map([['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }]]));
-    await server.start();
-    cleanups.push(() => server.stop());
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: server.commandPort,
-      localAddress: '127.0.0.1',
-    });
-    cleanups.push(() => client.close());
-    const estimator = new StateEstimator({
-      binding: { pusher: 'Pusher', sliders: [] },
-      layout: new StateLayout([]),
-      calibration: () => identityCalibration('z'),
-    });
+    const { client } = await motiveAndClient(
+      cleanups,
+      motive([{ id: 1, name: 'Pusher' }], { firstFrameNumber: INT32_MAX - 40 }),
+      new Map([['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }]]),
+    );
+    const estimator = identityEstimator({ pusher: 'Pusher', sliders: [] });
     const arrived: number[] = [];
     let freshAfterWrap = 0;
     client.on('frame', (_f, s) => {
@@ -79,38 +63,21 @@ describe("Motive's frame counter wrapping round", () => {
 
 describe('a reordering network between Motive and the client', () => {
   it('counts every late frame as older, and the estimator drops exactly those', async () => {
-    const server = new VirtualNatNetServer({
-      rigidBodies: [
-        { id: 1, name: 'Pusher' },
-        { id: 2, name: 'Box' },
-      ],
-      address: '127.0.0.1',
-      commandPort: 0,
-      dataPort: await freePort(),
-      multicast: false,
-      natNetVersion: [4, 1, 0, 0],
-      rateHz: 200,
-      calibration: identityCalibration('z'),
-      faults: { reorderRate: 0.2, seed: 3 },
-    });
-    const poses = new Map<string, TablePose>([
-      ['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }],
-      ['Box', { x: 0.3, y: 0.15, theta: 0.8, z: 0.012 }],
-    ]);
-    server.setPoseSource(() => poses);
-    await server.start();
-    cleanups.push(() => server.stop());
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: server.commandPort,
-      localAddress: '127.0.0.1',
-    });
-    cleanups.push(() => client.close());
-    const estimator = new StateEstimator({
-      binding: { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] },
-      layout: new StateLayout(['box']),
-      calibration: () => identityCalibration('z'),
-    });
+    const { server, client } = await motiveAndClient(
+      cleanups,
+      motive(
+        [
+          { id: 1, name: 'Pusher' },
+          { id: 2, name: 'Box' },
+        ],
+        { faults: { reorderRate: 0.2, seed: 3 } },
+      ),
+      new Map([
+        ['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }],
+        ['Box', { x: 0.3, y: 0.15, theta: 0.8, z: 0.012 }],
+      ]),
+    );
+    const estimator = identityEstimator({ pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] });
     const arrived: MocapSnapshot[] = [];
     client.on('frame', (_f, s) => {
       arrived.push(s);

@@ -1,7 +1,6 @@
 /** The client and the virtual server agree over loopback, multicast and unicast, NatNet 3.1 and 4.1. */
-import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NatNetClient } from '../../src-main/mocap/client';
+import type { NatNetClient } from '../../src-main/mocap/client';
 import { fitCalibration2d, identityCalibration } from '../../src-main/calibration/mocap-table';
 import type { FrameOfData } from '../../src-main/mocap/messages/frame';
 import { responseFloat32 } from '../../src-main/mocap/messages/text';
@@ -14,18 +13,10 @@ import {
 } from '../../src-main/mocap/scene-binding';
 import { monotonicSeconds } from '../../src-main/common/clock';
 import { pointFromZUp } from '../../src-main/calibration/axes';
-import { VirtualNatNetServer, type TablePose } from '../../src-main/virtual-lab/natnet-server';
+import type { NatNetVersion } from '../../src-main/mocap/version';
+import { motiveAndClient } from '../helpers/natnet-loopback';
 
 const NO_JITTER = { position: 0, yaw: 0 };
-import type { NatNetVersion } from '../../src-main/mocap/version';
-
-async function freePort(): Promise<number> {
-  const s = dgram.createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -46,35 +37,23 @@ async function setup(opts: {
   rateHz?: number;
   exact?: boolean;
 }) {
-  const dataPort = await freePort();
-  const server = new VirtualNatNetServer({
-    rigidBodies: bodies,
-    address: '127.0.0.1',
-    commandPort: 0,
-    dataPort,
-    multicast: opts.multicast,
-    multicastInterface: '127.0.0.1',
-    natNetVersion: opts.version,
-    rateHz: opts.rateHz ?? 200,
-    ...(opts.exact ? { measurementNoise: NO_JITTER } : {}),
-    faults: opts.faults ?? {},
-  });
-  const poses = new Map<string, TablePose>([
-    ['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }],
-    ['Puck', { x: 0.3, y: 0.15, theta: 0.8, z: 0.012 }],
-  ]);
-  server.setPoseSource(() => poses);
-  await server.start();
-  cleanups.push(() => server.stop());
-  const client = new NatNetClient({
-    serverAddress: '127.0.0.1',
-    commandPort: server.commandPort,
-    localAddress: '127.0.0.1',
-    echoInterval: 0.05,
-    keepAlive: 0.2,
-  });
-  cleanups.push(() => client.close());
-  return { server, client, poses };
+  return motiveAndClient(
+    cleanups,
+    {
+      rigidBodies: bodies,
+      multicast: opts.multicast,
+      multicastInterface: '127.0.0.1',
+      natNetVersion: opts.version,
+      rateHz: opts.rateHz ?? 200,
+      ...(opts.exact ? { measurementNoise: NO_JITTER } : {}),
+      faults: opts.faults ?? {},
+    },
+    new Map([
+      ['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }],
+      ['Puck', { x: 0.3, y: 0.15, theta: 0.8, z: 0.012 }],
+    ]),
+    { echoInterval: 0.05, keepAlive: 0.2 },
+  );
 }
 
 function nextFrames(client: NatNetClient, n: number, timeout = 8): Promise<[FrameOfData, MocapSnapshot][]> {
@@ -175,7 +154,6 @@ describe('client clock sync, stats and faults over loopback', () => {
   });
 
   it('applies pose noise and a calibration, and poses go stale when the stream stops', async () => {
-    const dataPort = await freePort();
     // The table is the mocap floor rotated by 90 deg and shifted by (1, 0).
     const calibration = fitCalibration2d(
       [
@@ -186,31 +164,21 @@ describe('client clock sync, stats and faults over loopback', () => {
       'y',
       'test',
     );
-    const server = new VirtualNatNetServer({
-      rigidBodies: bodies,
-      commandPort: 0,
-      dataPort,
-      multicast: true,
-      multicastInterface: '127.0.0.1',
-      rateHz: 200,
-      calibration,
-      faults: { positionNoise: 0.001, seed: 3 },
-    });
-    server.setPoseSource(
-      () =>
-        new Map([
-          ['Pusher', { x: 0.2, y: 0.1, theta: 0 }],
-          ['Puck', { x: -0.1, y: 0.3, theta: 1 }],
-        ]),
+    const { server, client } = await motiveAndClient(
+      cleanups,
+      {
+        rigidBodies: bodies,
+        multicast: true,
+        multicastInterface: '127.0.0.1',
+        rateHz: 200,
+        calibration,
+        faults: { positionNoise: 0.001, seed: 3 },
+      },
+      new Map([
+        ['Pusher', { x: 0.2, y: 0.1, theta: 0 }],
+        ['Puck', { x: -0.1, y: 0.3, theta: 1 }],
+      ]),
     );
-    await server.start();
-    cleanups.push(() => server.stop());
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: server.commandPort,
-      localAddress: '127.0.0.1',
-    });
-    cleanups.push(() => client.close());
     await client.connect();
     const frames = await nextFrames(client, 50);
     const xs = frames.map(([, s]) => toPlanarPoses(s, binding, calibration).sliders[0]!.pose!.x);

@@ -5,57 +5,20 @@
  * pre-flight acting on it; a body moving faster than anything on the table can while running.
  */
 import { describe, expect, it } from 'vitest';
-import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { layoutForScene } from '#contract/state';
 import { FrameOrder } from '../../src-main/mocap/frame-order';
-import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
 import { SUSPECT_HOLD } from '../../src-main/mocap/spoof-signs';
-import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import { preflight } from '../../src-main/safety/preflight';
 import { describeStop } from '../../src-main/safety/stop-reasons';
 import { BODY_SPEED_FACTOR, RESTART_CONFIRM } from '#contract/safety-limits';
-import { Supervisor } from '../../src-main/safety/supervisor';
-import { workspaceFor } from '../../src-main/safety/workspace';
+import { liveFrame, liveFrameEstimator, mocapOnlySupervisor } from '../helpers/mocap-supervision';
 import { referenceScene } from '../helpers/scenes';
 
 const AHEAD = 2 ** 20;
 const PERIOD = 1 / 120;
 
-/** A live frame: its poses jitter from frame to frame; `boxX` places the box (m). */
-function snapshot(frameNumber: number, receivedAt: number, boxX = -0.2): MocapSnapshot {
-  const jitter = 2e-5 * Math.sin(frameNumber * 977);
-  const rb = (id: number, name: string, x: number) => ({
-    id,
-    name,
-    position: [x + jitter, 0, 0.02] as [number, number, number],
-    orientation: [0, 0, 0, 1] as [number, number, number, number],
-    meanError: 0,
-    trackingValid: true,
-  });
-  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', -0.3), rb(2, 'Box', boxX)] };
-}
-
-function estimator(): StateEstimator {
-  return new StateEstimator({
-    binding: { pusher: 'Pusher', sliders: [{ id: 'object', rigidBody: 'Box' }] },
-    layout: layoutForScene(referenceScene('isrr-obstacle')),
-    calibration: () => identityCalibration('z'),
-  });
-}
-
-function supervisor(now: () => number, maxSpeed = 0.1) {
-  const wire: string[] = [];
-  const sup = new Supervisor({
-    robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
-    frame: { pusherInTable: () => ({ x: -0.3, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-    workspace: workspaceFor({ size: { x: 1, y: 0.8 } }, 0.05, [0.03, 0.15]),
-    maxSpeed,
-    acceleration: 0.5,
-    robotStateMaxAge: Infinity,
-    now,
-  });
-  return { sup, wire };
-}
+/** A supervisor holding the pusher where liveFrame streams it, fed nothing but motion capture. */
+const supervisor = (now: () => number, maxSpeed = 0.1) =>
+  mocapOnlySupervisor({ now, pusher: { x: -0.3, y: 0 }, table: { x: 1, y: 0.8 }, maxSpeed });
 
 describe('frame order against a second sender', () => {
   it('never takes a numbering 2^20 ahead while the stream goes on, and says two numberings are live', () => {
@@ -129,13 +92,13 @@ describe('frame order against a second sender', () => {
 
 describe('the state estimator under a second sender', () => {
   it('moves no pose, says the stream may be spoofed for SUSPECT_HOLD, and pre-flight stays red meanwhile', () => {
-    const est = estimator();
-    let last = est.frame(snapshot(100, 0));
+    const est = liveFrameEstimator();
+    let last = est.frame(liveFrame(100, 0));
     let k = 1;
     for (; k < 120; k++) {
-      last = est.frame(snapshot(100 + k, k * PERIOD));
+      last = est.frame(liveFrame(100 + k, k * PERIOD));
       // The copy: 2^20 ahead, the box 0.44 m on.
-      const spoofed = est.frame(snapshot(100 + k + AHEAD, k * PERIOD + 0.001, -0.2 + 0.44));
+      const spoofed = est.frame(liveFrame(100 + k + AHEAD, k * PERIOD + 0.001, -0.2 + 0.44));
       expect(spoofed.sliders[0]!.pose!.x).toBeCloseTo(-0.2, 3);
     }
     expect(last.sliders[0]!.pose!.x).toBeCloseTo(-0.2, 3);
@@ -156,20 +119,20 @@ describe('the state estimator under a second sender', () => {
     // The sender stops: clean frames for SUSPECT_HOLD, and the stream is trusted again.
     const quietFrom = k * PERIOD;
     for (; k * PERIOD - quietFrom <= SUSPECT_HOLD + PERIOD; k++)
-      last = est.frame(snapshot(100 + k, k * PERIOD));
+      last = est.frame(liveFrame(100 + k, k * PERIOD));
     expect(last.suspect).toBeUndefined();
     expect(preflight({ ...inputs, mocap: last }).checks.find((c) => c.id === 'mocap')!.ok).toBe(true);
   });
 
   it("carries the client's sign on the poses", () => {
-    const est = estimator();
-    est.frame(snapshot(1, 0));
+    const est = liveFrameEstimator();
+    est.frame(liveFrame(1, 0));
     const sign = {
       kind: 'wrong-port' as const,
       detail: 'a packet from 127.0.0.1:4242 on the command socket',
       at: 0.005,
     };
-    expect(est.frame({ ...snapshot(2, PERIOD), suspect: sign }).suspect).toEqual(sign);
+    expect(est.frame({ ...liveFrame(2, PERIOD), suspect: sign }).suspect).toEqual(sign);
     expect(est.poses(1)?.suspect).toEqual(sign);
     expect(est.poses(0.005 + SUSPECT_HOLD + 0.01)?.suspect).toBeUndefined();
   });
@@ -177,22 +140,22 @@ describe('the state estimator under a second sender', () => {
 
 describe('the supervisor on a suspect stream', () => {
   it('stops a running arm on the first sign, naming it, and arms no run while it holds', () => {
-    const est = estimator();
+    const est = liveFrameEstimator();
     let now = 0;
     const { sup, wire } = supervisor(() => now);
-    sup.updateMocap(est.frame(snapshot(1, 0)));
+    sup.updateMocap(est.frame(liveFrame(1, 0)));
     expect(sup.arm({ ok: true, checks: [] })).toBe(true);
     sup.startRun();
     for (let k = 2; k < 10; k++) {
       now = k * PERIOD;
-      sup.updateMocap(est.frame(snapshot(k, now)));
+      sup.updateMocap(est.frame(liveFrame(k, now)));
     }
     expect(sup.state).toBe('running');
     now = 10 * PERIOD;
-    sup.updateMocap(est.frame(snapshot(10 + AHEAD, now, 0.24)));
+    sup.updateMocap(est.frame(liveFrame(10 + AHEAD, now, 0.24)));
     expect(sup.state).toBe('running');
     now = 11 * PERIOD;
-    sup.updateMocap(est.frame(snapshot(10, now)));
+    sup.updateMocap(est.frame(liveFrame(10, now)));
     expect(sup.state).toBe('stopped');
     expect(sup.stopReason).toMatchObject({ code: 'mocap-suspect', sign: 'two-numberings' });
     expect(describeStop(sup.stopReason!)).toMatch(
@@ -215,14 +178,14 @@ describe('the supervisor on a suspect stream', () => {
     const maxSpeed = 0.1;
     let now = 0;
     const run = (step: (k: number) => number) => {
-      const est = estimator();
+      const est = liveFrameEstimator();
       const { sup } = supervisor(() => now, maxSpeed);
-      sup.updateMocap(est.frame(snapshot(0, 0)));
+      sup.updateMocap(est.frame(liveFrame(0, 0)));
       sup.arm({ ok: true, checks: [] });
       sup.startRun();
       for (let k = 1; k < 60 && sup.state === 'running'; k++) {
         now = k * PERIOD;
-        sup.updateMocap(est.frame(snapshot(k, now, -0.2 + step(k))));
+        sup.updateMocap(est.frame(liveFrame(k, now, -0.2 + step(k))));
       }
       return sup;
     };

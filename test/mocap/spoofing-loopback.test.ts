@@ -6,16 +6,11 @@
  * kind, the estimator must take none of the second, the stream must keep its group and flow on,
  * and the signs must reach the poses, so that a supervisor stops its run and arms none.
  */
-import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NatNetClient } from '../../src-main/mocap/client';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { StateLayout } from '#contract/state';
-import { StateEstimator } from '../../src-main/mocap/state-estimator';
 import type { PlanarPoses } from '../../src-main/mocap/scene-binding';
-import { Supervisor } from '../../src-main/safety/supervisor';
-import { workspaceFor } from '../../src-main/safety/workspace';
-import { VirtualNatNetServer, type TablePose } from '../../src-main/virtual-lab/natnet-server';
+import { identityEstimator, mocapOnlySupervisor } from '../helpers/mocap-supervision';
+import { motiveAndClient } from '../helpers/natnet-loopback';
 import { SPOOF_RENUMBER, startSpoofer, type Spoofer } from '../helpers/natnet-spoofer';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -24,67 +19,34 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function freePort(): Promise<number> {
-  const s = dgram.createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 const GROUP = '239.255.42.99';
 const BOX = { x: 0.3, y: 0.15, theta: 0.8, z: 0.012 };
 
 /** A supervisor on a still robot, fed nothing but the estimator's poses. */
-function supervisorAt(now: () => number): { sup: Supervisor; wire: string[] } {
-  const wire: string[] = [];
-  const sup = new Supervisor({
-    robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
-    frame: { pusherInTable: () => ({ x: 0.1, y: -0.2, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-    workspace: workspaceFor({ size: { x: 1, y: 0.8 } }, 0.05, [0.03, 0.15]),
-    maxSpeed: 0.1,
-    acceleration: 0.5,
-    robotStateMaxAge: Infinity,
-    now,
-  });
-  return { sup, wire };
-}
+const supervisorAt = (now: () => number) =>
+  mocapOnlySupervisor({ now, pusher: { x: 0.1, y: -0.2 }, table: { x: 1, y: 0.8 } });
 
 async function streamAndClient(multicast: boolean) {
-  const dataPort = await freePort();
-  const server = new VirtualNatNetServer({
-    rigidBodies: [
-      { id: 1, name: 'Pusher' },
-      { id: 2, name: 'Box' },
-    ],
-    address: '127.0.0.1',
-    commandPort: 0,
-    dataPort,
-    multicast,
-    multicastGroup: GROUP,
-    multicastInterface: '127.0.0.1',
-    natNetVersion: [4, 1, 0, 0],
-    rateHz: 120,
-    calibration: identityCalibration('z'),
-  });
-  const poses = new Map<string, TablePose>([
-    ['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }],
-    ['Box', BOX],
-  ]);
-  server.setPoseSource(() => poses);
-  await server.start();
-  cleanups.push(() => server.stop());
-  const client = new NatNetClient({
-    serverAddress: '127.0.0.1',
-    commandPort: server.commandPort,
-    localAddress: '127.0.0.1',
-  });
-  cleanups.push(() => client.close());
-  const estimator = new StateEstimator({
-    binding: { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] },
-    layout: new StateLayout(['box']),
-    calibration: () => identityCalibration('z'),
-  });
+  const { server, client, dataPort } = await motiveAndClient(
+    cleanups,
+    {
+      rigidBodies: [
+        { id: 1, name: 'Pusher' },
+        { id: 2, name: 'Box' },
+      ],
+      multicast,
+      multicastGroup: GROUP,
+      multicastInterface: '127.0.0.1',
+      natNetVersion: [4, 1, 0, 0],
+      rateHz: 120,
+      calibration: identityCalibration('z'),
+    },
+    new Map([
+      ['Pusher', { x: 0.1, y: -0.2, theta: 0, z: 0.05 }],
+      ['Box', BOX],
+    ]),
+  );
+  const estimator = identityEstimator({ pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] });
   /** Every frame's poses as the estimator judged them, and when a frame was taken as new. */
   const judged: PlanarPoses[] = [];
   const taken: number[] = [];

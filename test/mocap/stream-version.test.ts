@@ -2,12 +2,12 @@
  * A stream in a bitstream this console cannot decode is named once, with the Motive setting that
  * fixes it, and its frames are dropped unread: never one decode error per frame.
  */
-import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NatNetServerTransport } from '../../src-main/virtual-lab/natnet-transport';
-import { NatNetClient, type NatNetLinkError } from '../../src-main/mocap/client';
+import type { NatNetLinkError } from '../../src-main/mocap/client';
 import { emptyFrame } from '../../src-main/mocap/messages/frame';
 import { encodePacket } from '../../src-main/mocap/packet';
+import type { NatNetVersion } from '../../src-main/mocap/version';
+import { freeUdpPort, loopbackClient, startHandDrivenServer } from '../helpers/natnet-loopback';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,37 +16,17 @@ afterEach(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = dgram.createSocket('udp4');
-    s.bind(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
 describe('NatNet client: a bitstream it cannot decode', () => {
   it('a Motive that comes back streaming NatNet 2.9 is named once; its frames are not decode errors', async () => {
-    const port = await freePort();
-    const start = async (v: [number, number, number, number]) => {
-      const t = new NatNetServerTransport(
-        { address: '127.0.0.1', commandPort: port, dataPort: 0, multicast: false, natNetVersion: v },
-        { modelDefinitions: () => ({ models: [] }), frameRate: () => 120 },
-      );
-      await t.start();
-      return t;
-    };
+    const port = await freeUdpPort();
+    const start = (version: NatNetVersion) =>
+      startHandDrivenServer({ commandPort: port, version, modelDefinitions: () => ({ models: [] }) });
     let transport = await start([3, 1, 0, 0]);
-    const client = new NatNetClient({
-      serverAddress: '127.0.0.1',
-      commandPort: port,
-      localAddress: '127.0.0.1',
+    const client = loopbackClient(cleanups, port, {
       keepAlive: 0.05,
       echoInterval: 0.05,
       reconnectAfter: 0.1,
     });
-    cleanups.push(() => client.close());
     const errors: NatNetLinkError[] = [];
     client.on('linkError', (e) => errors.push(e));
     await client.connect();

@@ -10,36 +10,20 @@ import { preflight, type PreflightInputs } from '../../src-main/safety/preflight
 import { loadSceneFile } from '../../src-main/common/config-files';
 import type { RobotState } from '../../src-main/robot/robot-state';
 import path from 'node:path';
+import { readyRobotState } from '../helpers/robot-state';
 import { repoRoot } from '../helpers/scenes';
 
 const scene = loadSceneFile(path.join(repoRoot, 'test/fixtures/lab-short-scene.json'));
 
 /** A robot whose program is not playing (stopped runtime, nothing in the program registers). */
-const notPlaying: RobotState = {
+const notPlaying: RobotState = readyRobotState({
   timestamp: 1,
   receivedAt: 1,
   tcpPose: [0, -0.5, 0.2, 0, Math.PI, 0],
-  tcpSpeed: [0, 0, 0, 0, 0, 0],
-  robotMode: 'RUNNING',
-  safetyMode: 'NORMAL',
   runtimeState: 'STOPPED',
   robotStatus: { powerOn: true, programRunning: false, teachButtonPressed: false, powerButtonPressed: false },
-  safetyStatus: {
-    normal: true,
-    reduced: false,
-    protectiveStopped: false,
-    recoveryMode: false,
-    safeguardStopped: false,
-    systemEmergencyStopped: false,
-    robotEmergencyStopped: false,
-    emergencyStopped: false,
-    violation: false,
-    fault: false,
-    stoppedDueToSafety: false,
-  },
-  speedScaling: 1,
   program: { ackSequence: 0, state: 'NOT_RUNNING', heartbeat: 0 },
-};
+});
 
 function inputs(over: Partial<PreflightInputs>): PreflightInputs {
   return {

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { identityCalibration } from '../../src-main/calibration/mocap-table';
 import { toPlanarPoses, type MocapSnapshot, type PlanarPoses } from '../../src-main/mocap/scene-binding';
 import { describeStop } from '../../src-main/safety/stop-reasons';
-import { Supervisor } from '../../src-main/safety/supervisor';
-import { workspaceFor } from '../../src-main/safety/workspace';
+import type { Supervisor } from '../../src-main/safety/supervisor';
+import { mocapOnlySupervisor, tableFrame } from '../helpers/mocap-supervision';
 
 const binding = { pusher: 'Pusher', sliders: [{ id: 'box', rigidBody: 'Box' }] };
 const calibration = identityCalibration('z');
@@ -22,15 +22,7 @@ function snapshot(
   receivedAt: number,
   jitter = 2e-5 * Math.sin(frameNumber),
 ): MocapSnapshot {
-  const rb = (id: number, name: string, x: number) => ({
-    id,
-    name,
-    position: [x + jitter, 0, 0.02] as [number, number, number],
-    orientation: [0, 0, 0, 1] as [number, number, number, number],
-    meanError: 0,
-    trackingValid: true,
-  });
-  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', 0), rb(2, 'Box', 0.1)] };
+  return tableFrame(frameNumber, receivedAt, { pusherX: 0, boxX: 0.1, jitter });
 }
 
 /** Feeds frames (number, arrival s) through the binding as LabLink does, `previous` carried. */
@@ -50,15 +42,10 @@ function superviseAt120Hz(frame: (k: number, t: number) => MocapSnapshot): {
   wire: string[];
 } {
   let now = 0;
-  const wire: string[] = [];
-  const sup = new Supervisor({
-    robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
-    frame: { pusherInTable: () => ({ x: 0, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-    workspace: workspaceFor({ size: { x: 1, y: 1 } }, 0.05, [0.03, 0.15]),
-    maxSpeed: 0.1,
-    acceleration: 0.5,
-    robotStateMaxAge: Infinity,
+  const { sup, wire } = mocapOnlySupervisor({
     now: () => now,
+    pusher: { x: 0, y: 0 },
+    table: { x: 1, y: 1 },
   });
   sup.arm({ ok: true, checks: [] });
   sup.startRun();

@@ -14,33 +14,15 @@ import {
 } from '../../src-main/safety/supervisor';
 import { parallelGripper } from '#contract/end-effector/parallel-gripper';
 import { footprintReach, workspaceFor } from '../../src-main/safety/workspace';
+import { readyRobotState } from '../helpers/robot-state';
 import { referenceScene } from '../helpers/scenes';
 
 const scene = referenceScene('wafr-clutter');
 const g = scene.gripper!;
 
-function robotState(at: number, pose = [0, 0, 0.01, 0, 0, 0]): RobotState {
-  const bits = (keys: string[], on: string[] = []): Record<string, boolean> =>
-    Object.fromEntries(keys.map((k) => [k, on.includes(k)]));
-  return {
-    timestamp: 0,
-    receivedAt: at,
-    tcpPose: pose,
-    tcpSpeed: [0, 0, 0, 0, 0, 0],
-    robotMode: 'RUNNING',
-    safetyMode: 'NORMAL',
-    runtimeState: 'PLAYING',
-    robotStatus: {
-      powerOn: true,
-      programRunning: true,
-      teachButtonPressed: false,
-      powerButtonPressed: false,
-    },
-    safetyStatus: bits(['normal', 'protectiveStopped', 'emergencyStopped'], ['normal']),
-    speedScaling: 1,
-    program: { ackSequence: 0, state: 'ARMED', heartbeat: 0 },
-  } as unknown as RobotState;
-}
+/** The robot at rest at `at` (s), its tool at `pose`: (x, y, height, yaw) directly. */
+const robotState = (at: number, pose = [0, 0, 0.01, 0, 0, 0]): RobotState =>
+  readyRobotState({ receivedAt: at, tcpPose: pose });
 
 type Wire =
   | { kind: 'twist'; vx: number; vy: number; yawRate: number }

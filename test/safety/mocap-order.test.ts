@@ -6,42 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RESTART_CONFIRM } from '#contract/safety-limits';
-import { identityCalibration } from '../../src-main/calibration/mocap-table';
-import { layoutForScene } from '#contract/state';
 import { FrameOrder } from '../../src-main/mocap/frame-order';
-import type { MocapSnapshot } from '../../src-main/mocap/scene-binding';
-import { StateEstimator } from '../../src-main/mocap/state-estimator';
-import { Supervisor } from '../../src-main/safety/supervisor';
-import { workspaceFor } from '../../src-main/safety/workspace';
-import { referenceScene } from '../helpers/scenes';
+import { liveFrame, liveFrameEstimator, mocapOnlySupervisor } from '../helpers/mocap-supervision';
 
 const INT32_MAX = 2 ** 31 - 1;
 const INT32_MIN = -(2 ** 31);
-
-/**
- * A frame whose poses jitter from frame to frame as a live camera's do (so only its number can make
- * it old); a frame sent again (a replay) carries what it carried the first time.
- */
-function snapshot(frameNumber: number, receivedAt: number): MocapSnapshot {
-  const jitter = 2e-5 * Math.sin(frameNumber * 977);
-  const rb = (id: number, name: string, x: number) => ({
-    id,
-    name,
-    position: [x + jitter, 0, 0.02] as [number, number, number],
-    orientation: [0, 0, 0, 1] as [number, number, number, number],
-    meanError: 0,
-    trackingValid: true,
-  });
-  return { frameNumber, receivedAt, rigidBodies: [rb(1, 'Pusher', -0.3), rb(2, 'Box', -0.2)] };
-}
-
-function estimator(): StateEstimator {
-  return new StateEstimator({
-    binding: { pusher: 'Pusher', sliders: [{ id: 'object', rigidBody: 'Box' }] },
-    layout: layoutForScene(referenceScene('isrr-obstacle')),
-    calibration: () => identityCalibration('z'),
-  });
-}
+/** The table the supervisor guards (m). */
+const TABLE = { x: 1, y: 0.8 };
 
 describe('frame order', () => {
   it('drops and counts frames older than the newest, counts repeats', () => {
@@ -92,9 +63,9 @@ describe('frame order', () => {
 
 describe('a replayed motion-capture sequence', () => {
   it('goes stale in the state estimator however fast it arrives', () => {
-    const est = estimator();
-    let last = est.frame(snapshot(100, 0));
-    for (let k = 1; k <= 18; k++) last = est.frame(snapshot(k % 2 === 0 ? 100 : 101, k / 120));
+    const est = liveFrameEstimator();
+    let last = est.frame(liveFrame(100, 0));
+    for (let k = 1; k <= 18; k++) last = est.frame(liveFrame(k % 2 === 0 ? 100 : 101, k / 120));
     // 150 ms of 100, 101, 100, ...: only frame 101, at 8.3 ms, ever brought anything new.
     expect(last.ok).toBe(false);
     expect(last.pusher.poseTime).toBeCloseTo(1 / 120, 12);
@@ -102,23 +73,14 @@ describe('a replayed motion-capture sequence', () => {
   });
 
   it('stops a running supervisor for staleness about 100 ms after the last new frame', () => {
-    const est = estimator();
+    const est = liveFrameEstimator();
     let now = 0;
-    const wire: string[] = [];
-    const sup = new Supervisor({
-      robot: { latest: undefined, sendTwist: () => wire.push('twist'), stop: () => wire.push('stop') },
-      frame: { pusherInTable: () => ({ x: -0.3, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-      workspace: workspaceFor({ size: { x: 1, y: 0.8 } }, 0.05, [0.03, 0.15]),
-      maxSpeed: 0.1,
-      acceleration: 0.5,
-      robotStateMaxAge: Infinity,
-      now: () => now,
-    });
+    const { sup, wire } = mocapOnlySupervisor({ now: () => now, pusher: { x: -0.3, y: 0 }, table: TABLE });
     sup.arm({ ok: true, checks: [] });
     sup.startRun();
     for (let k = 0; sup.state === 'running' && k < 120; k++) {
       now = k / 120;
-      sup.updateMocap(est.frame(snapshot(k < 2 ? 100 + k : k % 2 === 0 ? 100 : 101, now)));
+      sup.updateMocap(est.frame(liveFrame(k < 2 ? 100 + k : k % 2 === 0 ? 100 : 101, now)));
       sup.tick();
     }
     expect(sup.state).toBe('stopped');
@@ -130,24 +92,16 @@ describe('a replayed motion-capture sequence', () => {
   });
 
   it('ages from the last new frame when a replay stops arriving, not from the last dropped frame', () => {
-    const est = estimator();
+    const est = liveFrameEstimator();
     let now = 0;
-    const sup = new Supervisor({
-      robot: { latest: undefined, sendTwist: () => 0, stop: () => 0 },
-      frame: { pusherInTable: () => ({ x: -0.3, y: 0, z: 0.07 }), tableToBase: (vx, vy) => [vx, vy] },
-      workspace: workspaceFor({ size: { x: 1, y: 0.8 } }, 0.05, [0.03, 0.15]),
-      maxSpeed: 0.1,
-      acceleration: 0.5,
-      robotStateMaxAge: Infinity,
-      now: () => now,
-    });
+    const { sup } = mocapOnlySupervisor({ now: () => now, pusher: { x: -0.3, y: 0 }, table: TABLE });
     sup.arm({ ok: true, checks: [] });
     sup.startRun();
-    sup.updateMocap(est.frame(snapshot(101, 0)));
+    sup.updateMocap(est.frame(liveFrame(101, 0)));
     // Old frames for 90 ms, then silence: only the watchdog tick can stop it.
     for (let k = 1; k <= 11; k++) {
       now = k / 120;
-      sup.updateMocap(est.frame(snapshot(100, now)));
+      sup.updateMocap(est.frame(liveFrame(100, now)));
     }
     expect(sup.state).toBe('running');
     now = 0.101;

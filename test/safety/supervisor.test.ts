@@ -14,50 +14,13 @@ import { LinkDownError } from '../../src-main/robot/ur5-connection';
 import type { PlanarPoses, BodyEstimate } from '../../src-main/mocap/scene-binding';
 import { referenceScene } from '../helpers/scenes';
 import { labSetupFor } from '../helpers/lab-setup';
+import { readyRobotState } from '../helpers/robot-state';
 
 const scene = referenceScene('isrr-obstacle');
 
-function robotState(overrides: Partial<RobotState> = {}, at = 0): RobotState {
-  const falseBits = <K extends string>(keys: K[]): Record<K, boolean> =>
-    Object.fromEntries(keys.map((k) => [k, false])) as Record<K, boolean>;
-  return {
-    timestamp: 0,
-    receivedAt: at,
-    tcpPose: [0, 0, 0.07, 0, 0, 0],
-    tcpSpeed: [0, 0, 0, 0, 0, 0],
-    robotMode: 'RUNNING',
-    safetyMode: 'NORMAL',
-    runtimeState: 'PLAYING',
-    robotStatus: {
-      powerOn: true,
-      programRunning: true,
-      teachButtonPressed: false,
-      powerButtonPressed: false,
-    },
-    safetyStatus: {
-      ...falseBits([
-        'reduced',
-        'protectiveStopped',
-        'recoveryMode',
-        'safeguardStopped',
-        'systemEmergencyStopped',
-        'robotEmergencyStopped',
-        'emergencyStopped',
-        'violation',
-        'fault',
-        'stoppedDueToSafety',
-      ]),
-      normal: true,
-    },
-    speedScaling: 1,
-    program: { ackSequence: 0, state: 'IDLE', heartbeat: 0 },
-    ...overrides,
-  } as RobotState;
-}
-
 /** A robot that records what reaches the wire. */
 class FakeRobot implements SupervisedRobot {
-  latest: RobotState | undefined = robotState();
+  latest: RobotState | undefined = readyRobotState();
   wire: { kind: 'twist' | 'stop'; vx?: number; vy?: number }[] = [];
   sendTwist(vx: number, vy: number): number {
     this.wire.push({ kind: 'twist', vx, vy });
@@ -183,7 +146,7 @@ describe('safety supervisor', () => {
         fc.double({ min: 0, max: 0.2, noNaN: true }),
         (x, y, vx, vy, z) => {
           const { sup, robot } = setup();
-          robot.latest = robotState({ tcpPose: [x, y, z, 0, 0, 0] });
+          robot.latest = readyRobotState({ tcpPose: [x, y, z, 0, 0, 0] });
           sup.arm(green);
           sup.startRun();
           const sent = sup.command(vx, vy);
@@ -230,14 +193,14 @@ describe('safety supervisor', () => {
 
   it.each([
     ['protective-stop', { safetyMode: 'PROTECTIVE_STOP' }],
-    ['emergency-stop', { safetyStatus: { ...robotState().safetyStatus, emergencyStopped: true } }],
+    ['emergency-stop', { safetyStatus: { ...readyRobotState().safetyStatus, emergencyStopped: true } }],
     ['program-stopped', { runtimeState: 'STOPPED' }],
     ['safety-fault', { safetyMode: 'VIOLATION' }],
   ] as const)('stops on %s with that reason', (code, overrides) => {
     const { sup } = setup();
     sup.arm(green);
     sup.startRun();
-    sup.updateRobot(robotState(overrides as Partial<RobotState>));
+    sup.updateRobot(readyRobotState(overrides as Partial<RobotState>));
     expect(sup.stopReason?.code).toBe(code);
   });
 
@@ -265,7 +228,7 @@ describe('safety supervisor', () => {
     const { sup, advance } = setup();
     sup.arm(green);
     sup.startRun();
-    sup.updateRobot(robotState({ safetyMode: 'PROTECTIVE_STOP' }));
+    sup.updateRobot(readyRobotState({ safetyMode: 'PROTECTIVE_STOP' }));
     const steps: string[] = [];
     const ports = {
       unlockProtectiveStop: async () => void steps.push('unlock'),
@@ -294,7 +257,7 @@ describe('safety supervisor', () => {
 describe('pre-flight checks', () => {
   const inputs = (): PreflightInputs => ({
     mocap: poses(),
-    robot: robotState(),
+    robot: readyRobotState(),
     robotLinkUp: true,
     gripper: { held: true, detail: 'OBJ 2' },
     calibration: { residual: 0.001 },
@@ -320,9 +283,13 @@ describe('pre-flight checks', () => {
   });
   it.each([
     ['mocap', (i: PreflightInputs) => (i.mocap = poses('stale')), /object: stale/],
-    ['robot-mode', (i: PreflightInputs) => (i.robot = robotState({ robotMode: 'IDLE' })), /IDLE/],
-    ['safety-mode', (i: PreflightInputs) => (i.robot = robotState({ safetyMode: 'REDUCED' })), /REDUCED/],
-    ['program', (i: PreflightInputs) => (i.robot = robotState({ runtimeState: 'STOPPED' })), /STOPPED/],
+    ['robot-mode', (i: PreflightInputs) => (i.robot = readyRobotState({ robotMode: 'IDLE' })), /IDLE/],
+    [
+      'safety-mode',
+      (i: PreflightInputs) => (i.robot = readyRobotState({ safetyMode: 'REDUCED' })),
+      /REDUCED/,
+    ],
+    ['program', (i: PreflightInputs) => (i.robot = readyRobotState({ runtimeState: 'STOPPED' })), /STOPPED/],
     [
       'pusher-held',
       (i: PreflightInputs) => (i.gripper = { held: false, detail: 'OBJ 3: closed on nothing' }),
@@ -334,7 +301,7 @@ describe('pre-flight checks', () => {
       (i: PreflightInputs) => (i.mocap!.sliders[0]!.pose = { x: 2, y: 0, theta: 0 }),
       /off the table/,
     ],
-    ['speed-slider', (i: PreflightInputs) => (i.robot = robotState({ speedScaling: 0.5 })), /50 %/],
+    ['speed-slider', (i: PreflightInputs) => (i.robot = readyRobotState({ speedScaling: 0.5 })), /50 %/],
     ['reach', (i: PreflightInputs) => (i.setup = labSetupFor(scene, [0, -0.75, 0])), /past 800 mm/],
     [
       'force-limit',

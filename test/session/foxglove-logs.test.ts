@@ -8,32 +8,24 @@
  * capture) does not matter here, only what its log holds.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runExperiment } from '../../src-main/experiments/runner';
-import { loadTaskFile } from '../../src-main/planning/task-file';
-import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/scenes';
+import { tempDirsPerFile } from '../helpers/temp-dirs';
+import { recordedTinyExperiment } from '../helpers/tiny-experiment';
 import {
   quickGraspTask,
   quickLabTask,
-  runOnLab,
+  recordedRunOnLab,
   startLabAndLink,
   startVirtualLab,
 } from '../helpers/virtual-lab';
 import { consoleDryRun } from './console-dry-run';
 import { checkLogConformance } from './foxglove-conformance';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'parapush-foxglove-logs-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirsPerFile('parapush-foxglove-logs-');
 
 /** The one log in `dir`, checked; `filled` topics must hold messages. */
 async function expectConformingLog(dir: string, filled: string[]): Promise<void> {
@@ -71,19 +63,8 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
   it('a lab run on the virtual lab (a supervised run with its recorder)', async () => {
     const dir = tempDir();
     const env = await startLabAndLink();
-    const task = quickLabTask(2);
     try {
-      const recorder = await RunRecorder.start({
-        dir,
-        origin: 'headless',
-        mode: 'real',
-        scene: env.link.scene,
-        settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
-      });
-      await runOnLab(env, task, {
-        recorder,
-      });
-      await recorder.close();
+      await recordedRunOnLab(env, quickLabTask(2), dir);
     } finally {
       await env.close();
     }
@@ -123,24 +104,8 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
   }, 180_000);
 
   it('an experiment recorded with --sessions (no lab)', async () => {
-    const out = tempDir();
-    const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
-    const task = structuredClone(isrr.task);
-    task.planner.maxExecutedActions = 2;
-    task.planner.optimizer.rollouts = 3;
-    await runExperiment({
-      task: 'isrr-obstacle',
-      models: ['coarse'],
-      scenes: 1,
-      seed: 3,
-      taskDef: task,
-      scene: isrr.scene,
-      workers: 1,
-      outDir: out,
-      sessionsDir: path.join(out, 'sessions'),
-      shard: { index: 0, count: 1 },
-    });
-    await expectConformingLog(path.join(out, 'sessions'), [
+    const sessions = await recordedTinyExperiment(tempDir());
+    await expectConformingLog(sessions, [
       '/session/info',
       '/session/settings',
       '/scene/state',
@@ -153,20 +118,8 @@ describe('logs of every kind of run, as Foxglove reads them', () => {
   it('a gripper run on the virtual lab', async () => {
     const dir = tempDir();
     const env = await startLabAndLink({ scene: path.join(repoRoot, 'test/fixtures/lab-gripper-scene.json') });
-    const task = quickGraspTask(2);
     try {
-      const recorder = await RunRecorder.start({
-        dir,
-        origin: 'headless',
-        mode: 'real',
-        scene: env.link.scene,
-        settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
-      });
-      await runOnLab(env, task, {
-        model: { kind: 'fine' },
-        recorder,
-      });
-      await recorder.close();
+      await recordedRunOnLab(env, quickGraspTask(2), dir, { kind: 'fine' });
     } finally {
       await env.close();
     }

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FOXGLOVE_PORT, foxgloveOrigins, foxglovePort } from '../../src-main/session/foxglove-live';
-import { cli } from '../helpers/cli';
+import { cli, cliRunIsrr } from '../helpers/cli';
 import { repoRoot } from '../helpers/scenes';
 
 describe('the live view port', () => {
@@ -50,18 +50,7 @@ describe('the live view port', () => {
   });
 
   it('parapush run refuses a bad --foxglove before anything connects, with exit code 2', async () => {
-    const task = path.join(repoRoot, 'resources/tasks/isrr-obstacle.json');
-    const r = await cli(
-      'run',
-      '--robot',
-      '127.0.0.1',
-      '--mocap',
-      '127.0.0.1',
-      '--task',
-      task,
-      '--foxglove',
-      'ws',
-    );
+    const r = await cliRunIsrr('--foxglove', 'ws');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(

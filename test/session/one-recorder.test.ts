@@ -5,29 +5,20 @@
  * log holds the events in causal order (the request, then the stop), ends with the run's last
  * event, and records the real run time on abort.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '#contract/console-api';
-import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { topics, type Topic } from '../../src-main/session/channels';
 import { SessionLog, type LoggedMessage } from '../../src-main/session/reader';
 import { stateVector, type NamedState } from '../../src-main/session/named-state';
 import { readRunRecords } from '../../src-main/experiments/run-record';
-import { runExperiment } from '../../src-main/experiments/runner';
-import { loadTaskFile } from '../../src-main/planning/task-file';
 import { consoleDryRun } from './console-dry-run';
-import { repoRoot } from '../helpers/scenes';
-import { quickLabTask, runOnLab, startLabAndLink } from '../helpers/virtual-lab';
+import { tempDirsPerFile } from '../helpers/temp-dirs';
+import { recordedTinyExperiment } from '../helpers/tiny-experiment';
+import { quickLabTask, recordedRunOnLab, startLabAndLink } from '../helpers/virtual-lab';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'parapush-one-recorder-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirsPerFile('parapush-one-recorder-');
 
 async function readLog(dir: string): Promise<{ messages: LoggedMessage[]; counts: Map<string, number> }> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.mcap'));
@@ -50,8 +41,6 @@ const filled = (counts: Map<string, number>): string[] =>
     .sort();
 
 const all = [...topics].sort();
-
-const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
 
 let consoleCounts: Map<string, number> | undefined;
 
@@ -126,21 +115,10 @@ describe('one recorder for every run', () => {
   it('records a run started as `parapush run` on the same channels', async () => {
     const dir = tempDir();
     const env = await startLabAndLink();
-    const task = quickLabTask(2);
     try {
-      // As src-main/cli/commands/run.ts does it.
-      const recorder = await RunRecorder.start({
-        dir,
-        origin: 'headless',
-        mode: 'real',
-        scene: env.link.scene,
-        settings: plannerSettingsOf(task, env.link.scene, { kind: 'coarse' }, 'analytical'),
-      });
-      const result = await runOnLab(env, task, {
-        recorder,
-      });
+      // Recorded as src-main/cli/commands/run.ts records it.
+      const result = await recordedRunOnLab(env, quickLabTask(2), dir);
       expect(result.preflight.ok, result.reason).toBe(true);
-      await recorder.close();
     } finally {
       await env.close();
     }
@@ -155,24 +133,10 @@ describe('one recorder for every run', () => {
 
   it('records an experiment run (no lab) on every channel its events fill, through the same recorder', async () => {
     const out = tempDir();
-    const task = structuredClone(isrr.task);
-    task.planner.maxExecutedActions = 2;
-    task.planner.optimizer.rollouts = 3;
-    await runExperiment({
-      task: 'isrr-obstacle',
-      models: ['coarse'],
-      scenes: 1,
-      seed: 3,
-      taskDef: task,
-      scene: isrr.scene,
-      workers: 1,
-      outDir: out,
-      sessionsDir: path.join(out, 'sessions'),
-      shard: { index: 0, count: 1 },
-    });
+    const sessions = await recordedTinyExperiment(out);
     const [record] = readRunRecords(out);
     expect(record?.session).toMatch(/^sessions\/.*_coarse_scene-0\.mcap$/);
-    const { messages, counts } = await readLog(path.join(out, 'sessions'));
+    const { messages, counts } = await readLog(sessions);
     // The lab's streams, which only a supervised run has (with the Foxglove frames of the lab's
     // setup, rigid bodies and tool); every other channel is filled.
     const labStreams = [

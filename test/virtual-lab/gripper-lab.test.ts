@@ -17,10 +17,9 @@ import {
   speedRegisterFor,
 } from '../../src-main/robot/gripper';
 import { asPositionRange, measureGripperRange } from '../../src-main/robot/gripper-range';
-import { plannerSettingsOf, RunRecorder } from '../../src-main/run/run-recorder';
 import { SessionLog } from '../../src-main/session/reader';
 import { repoRoot } from '../helpers/scenes';
-import { labsPerTest, quickGraspTask, runOnLab } from '../helpers/virtual-lab';
+import { labsPerTest, quickGraspTask, recordedRunOnLab } from '../helpers/virtual-lab';
 
 const gripperScene = path.join(repoRoot, 'test/fixtures/lab-gripper-scene.json');
 const sleep = (s: number): Promise<void> => new Promise((r) => setTimeout(r, s * 1000));
@@ -106,19 +105,7 @@ describe('the virtual lab with a gripper scene', () => {
   it('runs a supervised grasp to its end through the real protocols, every log channel filled', async () => {
     const env = await labs.labAndLink({ scene: gripperScene });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gripper-run-'));
-    const task = quickGraspTask(6);
-    const recorder = await RunRecorder.start({
-      dir,
-      origin: 'headless',
-      mode: 'real',
-      scene: env.link.scene,
-      settings: plannerSettingsOf(task, env.link.scene, { kind: 'fine' }, 'analytical'),
-    });
-    const result = await runOnLab(env, task, {
-      model: { kind: 'fine' },
-      recorder,
-    });
-    await recorder.close();
+    const result = await recordedRunOnLab(env, quickGraspTask(6), dir, { kind: 'fine' });
     // Armed on the gripper's own pre-flight check, then the run ended: a grasp, or a failure it
     // names (on a loaded machine the supervisor may stop it for stale motion capture).
     expect(result.preflight.checks.find((c) => c.id === 'gripper-open')).toMatchObject({ ok: true });
