@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- learned [step] [fig2] [fig3] [cost] [--samples N] [--multi-samples N]
- * [--steps N] [--model DIR]`: the learned coarse model of CVS 2020 against the analytical one.
+ * `npm run bench -- learned [step] [fig2] [fig3] [fig4] [cost] [--samples N] [--multi-samples N]
+ * [--fig4-samples N] [--steps N] [--model DIR]`: the learned coarse model of CVS 2020 against the
+ * analytical one.
  *
  * (a) step: single-step slider pose error against the fine model on fresh transitions (a seed the
  *     model was not trained on), contact and no-contact cases apart.
@@ -8,16 +9,20 @@
  *     iteration (K = 0..4; K = 4 is exact) with the learned and the analytical coarse model, on
  *     single-object samples.
  * (c) fig3: CVS Fig. 3: the same with 2 and 4 sliders (the paper: 4 sliders, 100 pushes, per slider).
+ * (f) fig4: CVS Fig. 4: the same along 8-control pushes (K = 0..8), one slider and 4 sliders
+ *     (--fig4-samples pushes each; the paper shows the learned model only, and says the analytical
+ *     one converges alike, so both are measured).
  * (e) task: the cvs-multi-object task (MPC, execution in the noisy fine-model world) with each
  *     coarse model, for the prediction models of --task-models (default: coarse) on --task-scenes
  *     sampled start states; success rate, actions and task time.
  * (d) cost: time of one coarse step (learned one state at a time and batched over the 20 rollouts
  *     of an optimizer iteration; analytical) relative to one fine step.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
 import type { Scene } from '#contract/scene';
 import { loadSceneFile } from '../src-main/common/config-files';
 import { layoutForScene, type State, type StateLayout, type Control } from '#contract/state';
@@ -38,7 +43,9 @@ import type { CoarseModelKind } from '#contract/planner-settings';
 import { parseModelSpec } from '../src-main/parareal/model-choice';
 import { loadCoarseModel } from '../src-main/planning/coarse-models';
 import { defaultWorkerCount, FinePool } from '../src-main/parareal/fine-pool';
+import { fig4RowSchema, meanErrorByIteration } from '../src-main/experiments/bench-claims';
 import { summarize } from '../src-main/experiments/report';
+import { lineChartSvg } from '../src-main/experiments/svg-chart';
 import { readRunRecords } from '../src-main/experiments/run-record';
 import { runExperiment } from '../src-main/experiments/runner';
 import { Rng } from '../src-main/common/rng';
@@ -46,8 +53,9 @@ import { loadTaskFile } from '../src-main/planning/task-file';
 import { AnalyticalCoarseModel } from '#physics/coarse-model';
 import { FineModel } from '#physics/fine-model';
 import { parseFlag, sliderStateRms } from './parareal';
-import { earlierParts, meanCi95, printTable, writeResult, type Row } from './report';
+import { benchResultsDir, earlierParts, meanCi95, printTable, writeResult, type Row } from './report';
 
+/** Controls per push in CVS Fig. 2 and 3 (Fig. 4 doubles it). */
 const CONTROLS = 4;
 const DT = 1;
 
@@ -58,10 +66,15 @@ function flagText(args: string[], name: string, fallback: string): string {
 
 /**
  * Push samples: the pusher starts at rest next to a slider (sliders at rest, placed as in the
- * training data) and pushes towards the nearest one for 4 controls, each direction jittered by up
+ * training data) and pushes towards the nearest one for `controlCount` controls, each direction jittered by up
  * to 20 deg and each speed in [0.03, 0.08] m/s.
  */
-function pushSamples(scene: Scene, count: number, seed: number): { x0s: State[]; controls: Control[][] } {
+function pushSamples(
+  scene: Scene,
+  count: number,
+  seed: number,
+  controlCount: number,
+): { x0s: State[]; controls: Control[][] } {
   const rng = new Rng(seed);
   const L = layoutForScene(scene);
   const settings = { ...defaultSamplingSettings, nearProbability: 1, movingProbability: 0 };
@@ -82,7 +95,7 @@ function pushSamples(scene: Scene, count: number, seed: number): { x0s: State[];
     const target = L.sliderPose(x, nearest);
     const aim = Math.atan2(target.y - py, target.x - px);
     const seq: Control[] = [];
-    for (let c = 0; c < CONTROLS; c++) {
+    for (let c = 0; c < controlCount; c++) {
       const a = aim + rng.between(-0.35, 0.35);
       const v = rng.between(0.03, 0.08);
       seq.push([v * Math.cos(a), v * Math.sin(a)]);
@@ -94,7 +107,8 @@ function pushSamples(scene: Scene, count: number, seed: number): { x0s: State[];
 }
 
 /**
- * Parareal's error per iteration k = 0..4 against the exact (k = 4) iterate, averaged over the
+ * Parareal's error per iteration k = 0..N against the exact (k = N) iterate of pushes of N controls
+ * (one per time slice), averaged over the
  * samples: the papers' metric, the RMS of each slider's position along the push (CVS 2020 Sec. 5:
  * "over only positions", Fig. 3 per slider), and ours beside it, every slider's pose and velocity
  * pooled (ISRR Fig. 5's metric).
@@ -107,18 +121,19 @@ async function convergence(
   samples: { x0s: State[]; controls: Control[][] },
 ): Promise<{ perSlider: MeanCi[][]; pooled: MeanCi[] }> {
   const L = layoutForScene(scene);
+  const controlCount = samples.controls[0]!.length;
   const predictor = createPredictor(
     scene,
     pool,
-    { kind: 'parareal', iterations: CONTROLS, tolerance: null, controlsPerSlice: 1 },
+    { kind: 'parareal', iterations: controlCount, tolerance: null, controlsPerSlice: 1 },
     { dt: DT, coarse: await loadCoarseModel(scene, coarse, { learnedModelDir: modelDir }) },
   );
   const r = await predictor.predict({ x0: samples.x0s, controls: samples.controls });
-  const ks = Array.from({ length: CONTROLS + 1 }, (_, k) => k);
+  const ks = Array.from({ length: controlCount + 1 }, (_, k) => k);
   const pooled: number[][] = ks.map(() => []);
   const perSlider: number[][][] = Array.from({ length: L.sliderCount }, () => ks.map(() => []));
   for (const seq of r.sequences) {
-    const fine = seq.iterates[CONTROLS]!;
+    const fine = seq.iterates[controlCount]!;
     for (const k of ks) {
       pooled[k]!.push(sliderStateRms(L, seq.iterates[k]!, fine));
       for (let i = 0; i < L.sliderCount; i++)
@@ -157,17 +172,20 @@ async function convergenceTable(
   pool: FinePool,
   base: Scene,
   sliders: number,
-  count: number,
+  push: { count: number; controls: number },
   modelDir: string,
   title: string,
 ): Promise<Row[]> {
+  const { count, controls } = push;
   const scene = fineSceneFor(base, sliders);
-  const samples = pushSamples(scene, count, 2020 + sliders);
+  const samples = pushSamples(scene, count, 2020 + sliders, controls);
   const rows: Row[] = [];
   const mean: Record<string, number[]> = {};
+  // The iterations between the coarse prediction (k = 0) and the exact one (k = controls).
+  const inexact = Array.from({ length: controls - 1 }, (_, j) => j + 1);
   for (const coarse of ['analytical', 'learned'] as const) {
     process.stderr.write(
-      `  ${sliders} slider(s), ${coarse} coarse model: ${count} pushes of ${CONTROLS} controls\n`,
+      `  ${sliders} slider(s), ${coarse} coarse model: ${count} pushes of ${controls} controls\n`,
     );
     const c = await convergence(pool, scene, coarse, modelDir, samples);
     c.perSlider.forEach((byK, i) => {
@@ -178,14 +196,38 @@ async function convergenceTable(
       rows.push(row);
     });
     // Mean over sliders of the position RMS, for the comparison of the two coarse models.
-    mean[coarse] = [1, 2, 3].map((k) => c.perSlider.reduce((a, byK) => a + byK[k]!.mean, 0) / sliders);
+    mean[coarse] = inexact.map((k) => c.perSlider.reduce((a, byK) => a + byK[k]!.mean, 0) / sliders);
   }
-  const better = [0, 1, 2].map((j) => (mean.learned![j]! < mean.analytical![j]! ? 'yes' : 'no'));
+  const better = inexact.map((_, j) => (mean.learned![j]! < mean.analytical![j]! ? 'yes' : 'no'));
   printTable(
-    `${title} (RMS of each slider's position along the push, mm, as in CVS 2020; pooled: every slider's pose and velocity, SI, as ISRR Fig. 5; k=4 is exact; learned below analytical at k=1,2,3: ${better.join(', ')})`,
+    `${title} (RMS of each slider's position along the push, mm, as in CVS 2020; pooled: every slider's pose and velocity, SI, as ISRR Fig. 5; k=${controls} is exact; learned below analytical at k=${inexact.join(',')}: ${better.join(', ')})`,
     rows,
   );
   return rows;
+}
+
+/** CVS Fig. 4 as a plot: the mean over sliders of the position RMS against the iteration. */
+function writeFig4Chart(rows: Row[], controls: number, samples: number): void {
+  const parsed = z.array(fig4RowSchema).parse(rows);
+  const ks = Array.from({ length: controls + 1 }, (_, k) => k);
+  const sliderCounts = [...new Set(parsed.map((r) => r.sliders))];
+  const svg = lineChartSvg({
+    title: `CVS Fig. 4: Parareal's error along ${controls}-control pushes (${samples} pushes per line)`,
+    xLabel: 'Parareal iteration K',
+    yLabel: 'slider position RMS (mm)',
+    x: ks.map(String),
+    series: sliderCounts.flatMap((n) =>
+      (['learned', 'analytical'] as const).map((coarse) => ({
+        label: `${n} slider${n === 1 ? '' : 's'}, ${coarse}`,
+        values: meanErrorByIteration(parsed, n, coarse, controls) ?? ks.map(() => Number.NaN),
+      })),
+    ),
+  });
+  const dir = benchResultsDir();
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'learned-fig4.svg');
+  writeFileSync(file, svg);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
 }
 
 async function stepErrors(pool: FinePool, base: Scene, steps: number, modelDir: string): Promise<Row[]> {
@@ -243,7 +285,7 @@ async function cost(base: Scene, modelDir: string): Promise<Row[]> {
   const rows: Row[] = [];
   for (const n of [1, 4]) {
     const scene = fineSceneFor(base, n);
-    const { x0s, controls } = pushSamples(scene, 20, 7);
+    const { x0s, controls } = pushSamples(scene, 20, 7, CONTROLS);
     const fine = await FineModel.create(scene);
     fine.step(x0s[0]!, controls[0]![0]!, DT);
     let t0 = performance.now();
@@ -349,6 +391,7 @@ export async function run(args: string[]): Promise<void> {
   const want = (name: string): boolean => which.length === 0 || which.includes(name);
   const samples = parseFlag(args, '--samples', 100);
   const multiSamples = parseFlag(args, '--multi-samples', 100);
+  const fig4Samples = parseFlag(args, '--fig4-samples', 100);
   const steps = parseFlag(args, '--steps', 400);
   const modelDir = flagText(args, '--model', process.env.PARAPUSH_LEARNED_MODEL ?? defaultLearnedModelDir);
   // The task section builds its predictors through the planner, which finds the model here.
@@ -369,7 +412,7 @@ export async function run(args: string[]): Promise<void> {
           pool,
           base,
           1,
-          samples,
+          { count: samples, controls: CONTROLS },
           modelDir,
           `CVS Fig. 2: Parareal convergence on ${samples} single-object pushes`,
         ),
@@ -382,12 +425,28 @@ export async function run(args: string[]): Promise<void> {
             pool,
             base,
             n,
-            multiSamples,
+            { count: multiSamples, controls: CONTROLS },
             modelDir,
             `CVS Fig. 3: Parareal convergence with ${n} sliders, ${multiSamples} pushes`,
           )),
         );
       result.fig3 = { samples: multiSamples, rows };
+    }
+    if (want('fig4')) {
+      const rows: Row[] = [];
+      for (const n of [1, 4])
+        rows.push(
+          ...(await convergenceTable(
+            pool,
+            base,
+            n,
+            { count: fig4Samples, controls: 2 * CONTROLS },
+            modelDir,
+            `CVS Fig. 4: Parareal convergence along ${2 * CONTROLS}-control pushes with ${n} slider(s), ${fig4Samples} pushes`,
+          )),
+        );
+      result.fig4 = { samples: fig4Samples, controls: 2 * CONTROLS, rows };
+      writeFig4Chart(rows, 2 * CONTROLS, fig4Samples);
     }
   } finally {
     await pool.close();

@@ -58,8 +58,10 @@ export function machineInfo(): Record<string, string | number> {
 }
 
 /** Results go to bench/results, or to PARAPUSH_BENCH_OUT (tests run benchmarks without touching the committed results). */
+export const benchResultsDir = (): string => path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results');
+
 export function writeResult(name: string, data: unknown): string {
-  const dir = path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results');
+  const dir = benchResultsDir();
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
   writeFileSync(file, `${JSON.stringify({ machine: machineInfo(), ...(data as object) }, null, 2)}\n`);
@@ -73,7 +75,7 @@ export function writeResult(name: string, data: unknown): string {
  * drop the others.
  */
 export function earlierParts(name: string, fresh: Record<string, unknown>): Record<string, unknown> {
-  const file = path.resolve(process.env.PARAPUSH_BENCH_OUT ?? 'bench/results', `${name}.json`);
+  const file = path.join(benchResultsDir(), `${name}.json`);
   if (!existsSync(file)) return {};
   const { machine, ...parts } = readStoredJson(file, z.record(z.string(), z.unknown()), {
     what: 'bench results',

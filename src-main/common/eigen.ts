@@ -1,4 +1,7 @@
-/** Eigen-decomposition of small symmetric matrices by cyclic Jacobi rotations (exact enough, always converges). */
+/**
+ * Small symmetric matrices: eigen-decomposition by cyclic Jacobi rotations (exact enough, always
+ * converges), the pseudo-inverse from it, and the matrix product the covariances need.
+ */
 
 /** Returns eigenvalues and eigenvectors (columns of `vectors`, i.e. vectors[row][col]). */
 export function symmetricEigen(m: readonly (readonly number[])[]): { values: number[]; vectors: number[][] } {
@@ -41,4 +44,37 @@ export function symmetricEigen(m: readonly (readonly number[])[]): { values: num
     }
   }
   return { values: a.map((row, i) => row[i]!), vectors: v };
+}
+
+/**
+ * The pseudo-inverse V diag(1/lambda) V' of a symmetric matrix from its eigen-decomposition, each
+ * eigenvalue raised to at least `floor` first: a direction the data leave flat gets a large but
+ * finite variance instead of an infinite one.
+ */
+export function spectralInverse(
+  eigen: { values: readonly number[]; vectors: readonly (readonly number[])[] },
+  floor: number,
+): number[][] {
+  const { values, vectors } = eigen;
+  const n = values.length;
+  return Array.from({ length: n }, (_, i) =>
+    Array.from({ length: n }, (_, j) =>
+      values.reduce((s, l, k) => s + (vectors[i]![k]! * vectors[j]![k]!) / Math.max(l, floor), 0),
+    ),
+  );
+}
+
+/** The product of two square matrices of one size. */
+export function matrixProduct(
+  a: readonly (readonly number[])[],
+  b: readonly (readonly number[])[],
+): number[][] {
+  const n = a.length;
+  return Array.from({ length: n }, (_, i) =>
+    Array.from({ length: n }, (_, j) => {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += a[i]![k]! * b[k]![j]!;
+      return s;
+    }),
+  );
 }

@@ -3,7 +3,9 @@
  * point figures (a success rate, a task time) against our 95% interval, and relative claims (one
  * model better than another, or no different) by the paired tests of differences.ts on the scenes
  * both sides ran. A relative claim is measured only when both sides ran in one run of the code:
- * the same commit, task, seed and scenes. Times on the papers' hardware (minutes on a 2013
+ * the same commit, task, seed and scenes; for success, also when every run of both sides was
+ * repeated bit for bit at one commit (`verify --full`), since an outcome is then what that commit
+ * produces, unless a run ended at a wall-clock time limit, which a repeat does not fix. Times on the papers' hardware (minutes on a 2013
  * quad-core) are kept for reference and never scored.
  */
 import { z } from 'zod';
@@ -65,6 +67,8 @@ export interface ClaimExperiment {
   runs: readonly RunRecord[];
   /** The task's time limit, at which a failed run's time is set (s). */
   timeLimit: number;
+  /** The clean commits at which every run was repeated bit for bit (verification.ts). */
+  repeatedAt: readonly string[];
 }
 
 export type ClaimVerdict = 'reproduces' | 'contradicted' | 'not shown' | 'not measured';
@@ -80,12 +84,27 @@ export interface ScoredClaim {
 
 const P = 0.05;
 
-/** Whether two experiments are one run of the code: same commit (clean), task, seed. */
-function oneRun(x: ExperimentFile, y: ExperimentFile): string | null {
-  if (x.commit.endsWith('-dirty') || y.commit.endsWith('-dirty')) return 'a side ran on uncommitted code';
-  if (x.commit !== y.commit)
-    return `the sides ran at commits ${x.commit.slice(0, 7)} and ${y.commit.slice(0, 7)}`;
-  if (x.task !== y.task || x.seed !== y.seed) return 'the sides ran other tasks or seeds';
+/**
+ * Whether two experiments are one run of the code for `metric`: same task and seed, and the same
+ * clean commit; for success, a commit at which both were repeated in full also counts (see top),
+ * unless one of the claim's runs (`sides`) ended at the time limit.
+ */
+function oneRun(
+  x: ClaimExperiment,
+  y: ClaimExperiment,
+  metric: RelativeClaim['metric'],
+  sides: readonly RunRecord[],
+): string | null {
+  if (x.file.task !== y.file.task || x.file.seed !== y.file.seed) return 'the sides ran other tasks or seeds';
+  if (x.file.commit === y.file.commit && !x.file.commit.endsWith('-dirty')) return null;
+  const ranAt = `the sides ran at commits ${x.file.commit.slice(0, 7)} and ${y.file.commit.slice(0, 7)}`;
+  if (metric !== 'success') return ranAt;
+  const at = (e: ClaimExperiment): string[] =>
+    [e.file.commit, ...e.repeatedAt].filter((c) => !c.endsWith('-dirty'));
+  if (!at(x).some((c) => at(y).includes(c)))
+    return `${ranAt}, with no full verification of both at one commit`;
+  if (sides.some((r) => r.summary.outcome === 'time-limit'))
+    return `${ranAt}; a run ended at the wall-clock time limit, which a repeat does not fix`;
   return null;
 }
 
@@ -104,7 +123,7 @@ export function scoreClaim(claim: RelativeClaim, experiments: readonly ClaimExpe
   const runsA = ea.runs.filter((r) => r.model === claim.a.model);
   const runsB = eb.runs.filter((r) => r.model === claim.b.model);
   const difference = pairedDifference(claim.a.model, runsA, claim.b.model, runsB, ea.timeLimit);
-  const apart = ea === eb ? null : oneRun(ea.file, eb.file);
+  const apart = ea === eb ? null : oneRun(ea, eb, claim.metric, [...runsA, ...runsB]);
   if (!difference) return { claim, verdict: 'not measured', difference, why: 'no scene ran on both sides' };
   if (apart) return { claim, verdict: 'not measured', difference, why: apart };
   const p = claim.metric === 'success' ? difference.pSuccess : difference.pTime;

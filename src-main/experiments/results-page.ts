@@ -28,6 +28,7 @@ import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits }
 import {
   gitHistory,
   readVerificationRecords,
+  fullyVerifiedCommits,
   verificationState,
   verificationText,
   type CodeHistory,
@@ -68,6 +69,8 @@ export interface ExperimentResults {
   limits: RunLimits;
   /** Its full verification against the code's history (verification.ts). */
   verification: VerificationState;
+  /** The clean commits at which every run was repeated bit for bit. */
+  repeatedAt: string[];
 }
 
 /** The paper cell of a row: each point figure a paper states for it, with its verdict. */
@@ -195,8 +198,9 @@ const CLAIMS_INTRO = `Each relative claim of the three papers (docs/experiments/
 sides ran, by a paired test: it **reproduces** when the difference has the paper's direction at
 p < 0.05 (for a claim of no difference: when the test finds none), is **contradicted** when it
 has the other direction at p < 0.05, is **not shown** when the test finds no difference, and is
-**not measured** when the sides did not run in one run of the code (one commit, task and seed).
-The papers' own times were taken on their hardware and are shown for reference only.`;
+**not measured** when the sides did not run in one run of the code (one commit, task and seed;
+for success, a commit at which every run of both sides was repeated bit for bit counts as one,
+unless one ended at the wall-clock time limit). The papers' own times were taken on their hardware and are shown for reference only.`;
 
 /** The claims table, links relative to `prefix` ('' in docs/, 'docs/' in the README). */
 export function claimsTable(claims: readonly ScoredClaim[], prefix: string): string {
@@ -379,7 +383,8 @@ export function generatedResults(
       summary,
       runs,
       limits: taskLimits(file.task),
-      verification: verificationState(records, file.models, file.scenes, history),
+      verification: verificationState(records, file, history),
+      repeatedAt: fullyVerifiedCommits(records, file.models, file.scenes),
     };
   };
   const sweepFolders = readdirSync(dir)
@@ -413,6 +418,7 @@ export function generatedResults(
     file: e.file,
     runs: e.runs,
     timeLimit: e.limits.timeLimit,
+    repeatedAt: e.repeatedAt,
   }));
   const claims = papers.claims.map((c) => scoreClaim(c, everyExperiment));
   const bench = benchClaims(root);

@@ -6,6 +6,8 @@
  * is fully verified at a commit when the records of that commit cover every scene of every model;
  * the results page marks one whose latest full verification is older than the last change to
  * what moves results (physics, planning, Parareal, the learned and fine models, tasks, scenes).
+ * An experiment run at a clean commit after that change is current by its own runs (every scene
+ * of every model ran on that code), marked apart from one whose runs were repeated.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -117,26 +119,45 @@ export function gitHistory(root: string = appRoot): CodeHistory {
 }
 
 export type VerificationState =
-  { state: 'current'; commit: string } | { state: 'older'; commit: string } | { state: 'none' };
+  | { state: 'current'; commit: string }
+  | { state: 'ran-current'; commit: string }
+  | { state: 'older'; commit: string }
+  | { state: 'none' };
 
-/** Whether an experiment's latest full verification is at the current code for what moves results. */
+/** What the state is judged on: the experiment as experiment.json records it. */
+export interface ExperimentIdentity {
+  /** The commit whose code ran every run ("-dirty": uncommitted changes). */
+  commit: string;
+  models: readonly string[];
+  scenes: number;
+}
+
+/**
+ * Whether an experiment's results are at the current code for what moves results: a full
+ * verification at or after the last results-moving change, or else the experiment's own runs
+ * made at a clean commit after it (every scene of every model ran on that code, none repeated).
+ */
 export function verificationState(
   records: readonly VerificationRecord[],
-  models: readonly string[],
-  scenes: number,
+  experiment: ExperimentIdentity,
   history: CodeHistory,
 ): VerificationState {
-  const full = fullyVerifiedCommits(records, models, scenes);
-  if (full.length === 0) return { state: 'none' };
   const last = history.lastChange;
-  const current = full.find((c) => last === null || history.isAncestor(last, c));
-  return current ? { state: 'current', commit: current } : { state: 'older', commit: full[0]! };
+  const atCurrentCode = (c: string): boolean => last === null || history.isAncestor(last, c);
+  const full = fullyVerifiedCommits(records, experiment.models, experiment.scenes);
+  const current = full.find(atCurrentCode);
+  if (current) return { state: 'current', commit: current };
+  const ran = experiment.commit;
+  if (!ran.endsWith('-dirty') && atCurrentCode(ran)) return { state: 'ran-current', commit: ran };
+  return full.length > 0 ? { state: 'older', commit: full[0]! } : { state: 'none' };
 }
 
 /** The results page's words for it. */
 export function verificationText(v: VerificationState): string {
   if (v.state === 'current')
     return `Fully verified (every scene, every model) at \`${v.commit.slice(0, 12)}\`.`;
+  if (v.state === 'ran-current')
+    return `Run at the current code: every scene of every model ran at \`${v.commit.slice(0, 12)}\`, after the last change to physics, planning, Parareal, models or tasks; \`npx parapush experiment verify DIR --full\` repeats them.`;
   if (v.state === 'older')
     return `**Full verification out of date:** last at \`${v.commit.slice(0, 12)}\`, older than the last change to physics, planning, Parareal, models or tasks; rerun \`npx parapush experiment verify DIR --full\`.`;
   return '**Not fully verified** at any commit: `npx parapush experiment verify DIR --full` reruns every scene of every model.';

@@ -3,12 +3,19 @@
  * before and after, and the physics profile with its provenance.
  */
 import path from 'node:path';
-import { pusherFriction } from '#contract/end-effector/pusher';
 import type { Scene } from '#contract/scene';
 import { currentCommit } from '../experiments/provenance';
 import type { ErrorSummary } from './check';
-import type { LoggedPushes } from './executed-pushes';
-import { fitPhysics, multiStepError, SCENE_PHYSICS, sceneWith, type FitOptions, type FitResult } from './fit';
+import { PhysicsLogError, type LoggedPushes } from './executed-pushes';
+import {
+  fitPhysics,
+  fittedPusherFriction,
+  multiStepError,
+  SCENE_PHYSICS,
+  sceneWith,
+  type FitOptions,
+  type FitResult,
+} from './fit';
 import type { PhysicsProfile } from '#contract/physics-profile';
 import { sha256Of } from './profile-file';
 import type { Replay } from './prediction-error';
@@ -34,6 +41,11 @@ export async function fitRun(
   runs: readonly LoggedPushes[],
   o: FitOptions & { heldOut?: number; command: string[] },
 ): Promise<FitRun> {
+  const { pusher } = model.scene;
+  if (!pusher)
+    throw new PhysicsLogError(
+      `${model.file ?? `scene "${model.scene.name}"`} has no pusher: a fit replays the logged pushes on the scene's pusher`,
+    );
   const held = new Set(heldOutIndices(runs.length, o.heldOut));
   const training = runs.filter((_, i) => !held.has(i));
   const validation = runs.filter((_, i) => held.has(i));
@@ -59,8 +71,7 @@ export async function fitRun(
     scene: model.scene.name,
     objects: fitted.sliders.map((s) => ({ id: s.id, mass: s.mass, friction: s.friction })),
     table: { friction: fitted.table.friction },
-    // A fit replays pusher runs, on a model of their pusher (check.ts requireSameLayout).
-    pusher: { friction: pusherFriction(fitted.pusher!) },
+    pusher: { friction: fittedPusherFriction(pusher, fit.point) },
     mocap: { latency: fit.point.latency },
     fit: {
       parameters: [...o.parameters],

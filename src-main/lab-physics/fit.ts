@@ -17,8 +17,8 @@
  * it is itself uncertain, and `bootstrap` refits on runs drawn with replacement for a third view.
  */
 import { pusherFriction } from '#contract/end-effector/pusher';
-import { symmetricEigen } from '../common/eigen';
-import type { Scene } from '#contract/scene';
+import { matrixProduct, spectralInverse, symmetricEigen } from '../common/eigen';
+import type { Pusher, Scene } from '#contract/scene';
 import { Rng } from '../common/rng';
 import { summarise, type ErrorSummary } from './check';
 import type { LoggedPushes } from './executed-pushes';
@@ -82,15 +82,18 @@ function zOf(name: Fittable, p: PhysicsPoint): number {
     : Math.log(p[name]) / Math.log(MULTIPLIER_BASE);
 }
 
+/** A pusher's friction coefficient under a point's pusher-object multiplier. */
+export function fittedPusherFriction(pusher: Pusher, p: PhysicsPoint): number {
+  return pusherFriction(pusher) * p.friction;
+}
+
 /** The scene with a point's multipliers applied. */
 export function sceneWith(scene: Scene, p: PhysicsPoint): Scene {
   return {
     ...scene,
     table: { ...scene.table, friction: scene.table.friction * p.table },
     sliders: scene.sliders.map((s) => ({ ...s, mass: s.mass * p.mass, friction: s.friction * p.friction })),
-    ...(scene.pusher
-      ? { pusher: { ...scene.pusher, friction: pusherFriction(scene.pusher) * p.friction } }
-      : {}),
+    ...(scene.pusher ? { pusher: { ...scene.pusher, friction: fittedPusherFriction(scene.pusher, p) } } : {}),
   };
 }
 
@@ -242,19 +245,14 @@ export async function fitPhysics(
   // Each eigenvector as a row (symmetricEigen gives them as columns).
   const vectors = values.map((_, k) => eigen.vectors.map((row) => row[k]!));
   const floor = Math.max(...values) * 1e-12 || 1e-12;
-  // Covariance of z: s^2 V diag(1/lambda) V'.
-  const cov = names.map((_, i) =>
-    names.map((_, j) =>
-      values.reduce((s, l, k) => s + (s2 * vectors[k]![i]! * vectors[k]![j]!) / Math.max(l, floor), 0),
-    ),
-  );
+  const inverse = spectralInverse(eigen, floor);
+  // Covariance of z: s^2 (J'J)^-1.
+  const cov = inverse.map((row) => row.map((v) => s2 * v));
   const robust = clusterRobustCovariance(
     columns,
     at.residuals,
     at.errors.flatMap((e) => e.residual.map(() => e.run)),
-    values,
-    vectors,
-    floor,
+    inverse,
   );
   const directions: Direction[] = values.map((l, k) => ({
     vector: vectors[k]!,
@@ -324,27 +322,17 @@ function clusterRobustCovariance(
   columns: readonly (readonly number[])[],
   residuals: readonly number[],
   runOf: readonly number[],
-  values: readonly number[],
-  vectors: readonly (readonly number[])[],
-  floor: number,
+  inverse: readonly (readonly number[])[],
 ): number[][] | null {
   const runs = [...new Set(runOf)];
   if (runs.length < 2) return null;
-  const d = columns.length;
-  const range = Array.from({ length: d }, (_, i) => i);
-  const inverse = range.map((i) =>
-    range.map((j) =>
-      values.reduce((s, l, k) => s + (vectors[k]![i]! * vectors[k]![j]!) / Math.max(l, floor), 0),
-    ),
-  );
+  const range = Array.from({ length: columns.length }, (_, i) => i);
   const scores = runs.map((g) =>
     range.map((i) => columns[i]!.reduce((s, c, k) => (runOf[k] === g ? s + c * residuals[k]! : s), 0)),
   );
   const correction = runs.length / (runs.length - 1);
   const meat = range.map((i) => range.map((j) => correction * scores.reduce((s, v) => s + v[i]! * v[j]!, 0)));
-  const product = (a: number[][], b: number[][]): number[][] =>
-    range.map((i) => range.map((j) => range.reduce((s, k) => s + a[i]![k]! * b[k]![j]!, 0)));
-  return product(product(inverse, meat), inverse);
+  return matrixProduct(matrixProduct(inverse, meat), inverse);
 }
 
 function dot(a: readonly number[], b: readonly number[]): number {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { benchClaims, errorVerdict } from '../../src-main/experiments/bench-claims';
+import { benchClaims, errorVerdict, firstNonFallingIteration } from '../../src-main/experiments/bench-claims';
 import {
   pointVerdict,
   scoreClaim,
@@ -30,6 +30,7 @@ function experiment(
   name: string,
   outcome: (model: string, scene: number) => ['success' | 'failure', number],
   commit = COMMIT,
+  repeatedAt: string[] = [],
 ): ClaimExperiment {
   const models = [FAST, SLOW, FLAKY];
   return {
@@ -37,6 +38,7 @@ function experiment(
     file: { task: 't', models, scenes: 20, seed: 1, commit, command: 'x' },
     runs: models.flatMap((m) => Array.from({ length: 20 }, (_, s) => runRecord(m, s, ...outcome(m, s)))),
     timeLimit: 100,
+    repeatedAt,
   };
 }
 
@@ -98,6 +100,26 @@ describe('relative claims', () => {
     expect(scoreClaim(claim({ b: { experiment: 'none', model: SLOW } }), [exp]).why).toBe(
       'no committed experiment none',
     );
+  });
+
+  it('take success from two commits when both were repeated in full at one, never times', () => {
+    const D = 'd'.repeat(40);
+    // SLOW fails every scene in `other`, ran at D and repeated in full at COMMIT.
+    const other = experiment('o', () => ['failure', 30], D, [COMMIT]);
+    const across = (metric: RelativeClaim['metric'], o = other) =>
+      scoreClaim(claim({ metric, b: { experiment: 'o', model: SLOW } }), [exp, o]);
+    expect(across('success')).toMatchObject({ verdict: 'reproduces', why: null });
+    expect(across('task-time').why).toBe('the sides ran at commits ccccccc and ddddddd');
+    expect(
+      across(
+        'success',
+        experiment('o', () => ['failure', 30], D, ['e'.repeat(40)]),
+      ).why,
+    ).toBe('the sides ran at commits ccccccc and ddddddd, with no full verification of both at one commit');
+    // A run that ended at a wall-clock time limit is not fixed by a repeat.
+    const timed = experiment('o', () => ['failure', 30], D, [COMMIT]);
+    timed.runs.find((r) => r.model === SLOW)!.summary.outcome = 'time-limit';
+    expect(across('success', timed).verdict).toBe('not measured');
   });
 });
 
@@ -185,6 +207,48 @@ describe("the benches' claims", () => {
       expect(md).toContain('| box | 3.0 ± 1.0 mm, 1.0 ± 0.5 deg | **reproduces** |');
       expect(md).toContain('| cylinder | 7.5 ± 1.0 mm, 1.0 ± 0.5 deg | **contradicted** |');
       expect(md).not.toContain('CVS 2020 Fig. 2');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('find the first Parareal iteration whose error does not fall', () => {
+    expect(firstNonFallingIteration([30, 20, 5, 0])).toBeNull();
+    expect(firstNonFallingIteration([30, 20, 20, 0])).toBe(2);
+    expect(firstNonFallingIteration([30, 31, 5, 0])).toBe(1);
+  });
+
+  it('judge CVS Fig. 4 per slider count and coarse model on the mean over sliders', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'parapush-bench-claims-'));
+    try {
+      mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+      const row = (sliders: number, coarse: string, slider: number, mm: number[]) => ({
+        sliders,
+        coarse,
+        slider,
+        ...Object.fromEntries(mm.map((v, k) => [`k=${k} mm`, v])),
+      });
+      writeFileSync(
+        path.join(root, 'bench/results/learned.json'),
+        JSON.stringify({
+          fig4: {
+            samples: 30,
+            controls: 2,
+            rows: [
+              row(1, 'learned', 1, [10, 4, 0]),
+              row(1, 'analytical', 1, [10, 12, 0]),
+              // Slider 2's rise at k = 1 is outweighed by slider 1's fall: the mean falls.
+              row(2, 'learned', 1, [10, 2, 0]),
+              row(2, 'learned', 2, [4, 6, 0]),
+            ],
+          },
+        }),
+      );
+      const md = benchClaims(root).join('\n');
+      expect(md).toContain('| 1 | learned | 10.00 | 4.00 | 0.00 | **reproduces** |');
+      expect(md).toContain('| 1 | analytical | 10.00 | 12.00 | 0.00 | **not shown (no fall at k = 1)** |');
+      expect(md).toContain('| 2 | learned | 7.00 | 4.00 | 0.00 | **reproduces** |');
+      expect(md).not.toContain('| 2 | analytical');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -48,15 +48,35 @@ describe('full verification state', () => {
     expect(fullyVerifiedCommits([record(`${C1}-dirty`, models, [0, 1, 2])], models, 3)).toEqual([]);
   });
 
+  // An experiment run before C1 (the runs' commit is no ancestor of C1 or C2 in this history).
+  const ranBefore = { commit: 'c'.repeat(40), models, scenes: 3 };
+
   it('is out of date once a results-moving change comes after it', () => {
     const full = [record(C1, models, [0, 1, 2])];
-    expect(verificationState(full, models, 3, history(C1))).toEqual({ state: 'current', commit: C1 });
-    expect(verificationState(full, models, 3, history(C2))).toEqual({ state: 'older', commit: C1 });
-    expect(verificationState([...full, record(C2, models, [0, 1, 2])], models, 3, history(C2))).toEqual({
+    expect(verificationState(full, ranBefore, history(C1))).toEqual({ state: 'current', commit: C1 });
+    expect(verificationState(full, ranBefore, history(C2))).toEqual({ state: 'older', commit: C1 });
+    expect(verificationState([...full, record(C2, models, [0, 1, 2])], ranBefore, history(C2))).toEqual({
       state: 'current',
       commit: C2,
     });
-    expect(verificationState([], models, 3, history(C1))).toEqual({ state: 'none' });
+    expect(verificationState([], ranBefore, history(C1))).toEqual({ state: 'none' });
+  });
+
+  it("counts an experiment's own runs at a clean commit after the last change, apart from repeats", () => {
+    const ranAt = (commit: string) => ({ commit, models, scenes: 3 });
+    expect(verificationState([], ranAt(C2), history(C1))).toEqual({ state: 'ran-current', commit: C2 });
+    expect(verificationState([], ranAt(C1), history(C2))).toEqual({ state: 'none' });
+    expect(verificationState([], ranAt(`${C2}-dirty`), history(C1))).toEqual({ state: 'none' });
+    // A repeat at the current code is the stronger statement and wins.
+    expect(verificationState([record(C2, models, [0, 1, 2])], ranAt(C2), history(C1))).toEqual({
+      state: 'current',
+      commit: C2,
+    });
+    // Runs older than the change leave an older full verification out of date.
+    expect(verificationState([record(C1, models, [0, 1, 2])], ranAt(C1), history(C2))).toEqual({
+      state: 'older',
+      commit: C1,
+    });
   });
 });
 

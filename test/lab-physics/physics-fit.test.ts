@@ -15,7 +15,6 @@ import {
   readLoggedPushes,
   type LoggedPushes,
 } from '../../src-main/lab-physics/executed-pushes';
-import { symmetricEigen } from '../../src-main/common/eigen';
 import { fitPhysics } from '../../src-main/lab-physics/fit';
 import { fitRun } from '../../src-main/lab-physics/fit-run';
 import { applyPhysicsProfile, physicsProfileSchema } from '#contract/physics-profile';
@@ -67,17 +66,16 @@ beforeAll(async () => {
 });
 
 describe('physics fit', () => {
-  it('finds eigenvalues and eigenvectors of a symmetric matrix', () => {
-    const { values, vectors } = symmetricEigen([
-      [2, 1],
-      [1, 2],
-    ]);
-    const order = values[0]! < values[1]! ? [0, 1] : [1, 0];
-    expect(values[order[0]!]).toBeCloseTo(1, 12);
-    expect(values[order[1]!]).toBeCloseTo(3, 12);
-    const v = vectors.map((row) => row[order[1]!]!);
-    expect(Math.abs(v[0]!)).toBeCloseTo(Math.SQRT1_2, 12);
-    expect(v[0]! * v[1]!).toBeGreaterThan(0);
+  it('refuses a model scene without a pusher, naming the file', async () => {
+    const { pusher: _pusher, ...noPusher } = model;
+    await expect(
+      fitRun(replay, { scene: noPusher, file: 'lab/no-pusher.json' }, grippierRuns, {
+        parameters: ['friction'],
+        horizon: 1,
+        maxEvaluations: 4,
+        command: ['test'],
+      }),
+    ).rejects.toThrow(/lab\/no-pusher\.json has no pusher/);
   });
 
   it('recovers a grippier object within 15 % and lowers the held-out error', async () => {
