@@ -28,6 +28,7 @@ import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits }
 import {
   gitHistory,
   readVerificationRecords,
+  experimentInputs,
   fullyVerifiedCommits,
   verificationState,
   verificationText,
@@ -383,7 +384,10 @@ export function generatedResults(
       summary,
       runs,
       limits: taskLimits(file.task),
-      verification: verificationState(records, file, history),
+      verification: verificationState(records, file, {
+        history,
+        inputs: experimentInputs(file.task, file.models, root),
+      }),
       repeatedAt: fullyVerifiedCommits(records, file.models, file.scenes),
     };
   };

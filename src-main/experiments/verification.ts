@@ -5,7 +5,8 @@
  * Shards write files of their own, so they run as separate processes side by side. An experiment
  * is fully verified at a commit when the records of that commit cover every scene of every model;
  * the results page marks one whose latest full verification is older than the last change to
- * what moves results (physics, planning, Parareal, the learned and fine models, tasks, scenes).
+ * what moves results (physics, planning, Parareal, the learned and fine models, and the
+ * experiment's own task and scene files).
  * An experiment run at a clean commit after that change is current by its own runs (every scene
  * of every model ran on that code), marked apart from one whose runs were repeated.
  */
@@ -16,7 +17,8 @@ import { z } from 'zod';
 import { appRoot } from '../common/paths';
 import type { Shard } from '../common/shard';
 import { readStoredJson } from '../common/stored-json';
-import { commitPattern, currentCommit } from './provenance';
+import { loadTaskFile } from '../planning/task-file';
+import { commitPattern, currentCommit, currentInputs } from './provenance';
 import { configOf, readExperimentFile, shardScenes } from './runner';
 import { verifyExperiment, type VerifyOptions, type VerifyResult } from './verify';
 
@@ -31,17 +33,27 @@ export const verificationRecordSchema = z
   .strict();
 export type VerificationRecord = z.infer<typeof verificationRecordSchema>;
 
-/** The paths whose changes can move an experiment's results. */
-export const RESULT_MOVING_PATHS = [
+/**
+ * The paths whose changes can move every experiment's results: the code that simulates, predicts
+ * and plans, and the learned model. Besides these, an experiment's results rest on its own task
+ * and scene files only (`experimentInputs`): a change to another task cannot move them.
+ */
+export const RESULT_MOVING_CODE = [
   'src-shared/physics',
   'src-main/planning',
   'src-main/parareal',
   'src-main/learned',
   'src-workers',
-  'resources/tasks',
-  'resources/scenes',
   'resources/models',
 ];
+
+/** An experiment's task file and the scene file it names, relative to the checkout `root`. */
+export function experimentInputs(task: string, models: readonly string[], root: string = appRoot): string[] {
+  const loaded = loadTaskFile(path.join(root, 'resources/tasks', `${task}.json`));
+  return currentInputs({ taskFile: loaded.file, sceneFile: loaded.sceneFile, models, root })
+    .filter((input) => input.role !== 'model')
+    .map((input) => input.file);
+}
 
 const recordDir = (dir: string): string => path.join(dir, 'verification');
 
@@ -86,8 +98,8 @@ export function fullyVerifiedCommits(
 
 /** What the code's history says about results-moving changes (git in the checkout). */
 export interface CodeHistory {
-  /** The last commit that changed a results-moving path. */
-  lastChange: string | null;
+  /** The last commit that changed the results-moving code or any of `inputs` (paths). */
+  lastChange(inputs: readonly string[]): string | null;
   /** Whether `ancestor` is `commit` or comes before it. */
   isAncestor(ancestor: string, commit: string): boolean;
 }
@@ -98,13 +110,14 @@ export function gitHistory(root: string = appRoot): CodeHistory {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
-  let lastChange: string | null;
-  try {
-    lastChange = git('log', '-1', '--format=%H', '--', ...RESULT_MOVING_PATHS) || null;
-  } catch {
-    // Not a git checkout: no change is known, so any full verification counts as current.
-    lastChange = null;
-  }
+  const lastChange = (inputs: readonly string[]): string | null => {
+    try {
+      return git('log', '-1', '--format=%H', '--', ...RESULT_MOVING_CODE, ...inputs) || null;
+    } catch {
+      // Not a git checkout: no change is known, so any full verification counts as current.
+      return null;
+    }
+  };
   return {
     lastChange,
     isAncestor: (ancestor, commit) => {
@@ -132,6 +145,13 @@ export interface ExperimentIdentity {
   scenes: number;
 }
 
+/** What the state is judged against: the code's history and the experiment's own input files. */
+export interface ExperimentHistory {
+  history: CodeHistory;
+  /** The experiment's task and scene files (experimentInputs). */
+  inputs: readonly string[];
+}
+
 /**
  * Whether an experiment's results are at the current code for what moves results: a full
  * verification at or after the last results-moving change, or else the experiment's own runs
@@ -140,9 +160,9 @@ export interface ExperimentIdentity {
 export function verificationState(
   records: readonly VerificationRecord[],
   experiment: ExperimentIdentity,
-  history: CodeHistory,
+  { history, inputs }: ExperimentHistory,
 ): VerificationState {
-  const last = history.lastChange;
+  const last = history.lastChange(inputs);
   const atCurrentCode = (c: string): boolean => last === null || history.isAncestor(last, c);
   const full = fullyVerifiedCommits(records, experiment.models, experiment.scenes);
   const current = full.find(atCurrentCode);
@@ -157,9 +177,9 @@ export function verificationText(v: VerificationState): string {
   if (v.state === 'current')
     return `Fully verified (every scene, every model) at \`${v.commit.slice(0, 12)}\`.`;
   if (v.state === 'ran-current')
-    return `Run at the current code: every scene of every model ran at \`${v.commit.slice(0, 12)}\`, after the last change to physics, planning, Parareal, models or tasks; \`npx parapush experiment verify DIR --full\` repeats them.`;
+    return `Run at the current code: every scene of every model ran at \`${v.commit.slice(0, 12)}\`, after the last change to physics, planning, Parareal, models or its task and scene; \`npx parapush experiment verify DIR --full\` repeats them.`;
   if (v.state === 'older')
-    return `**Full verification out of date:** last at \`${v.commit.slice(0, 12)}\`, older than the last change to physics, planning, Parareal, models or tasks; rerun \`npx parapush experiment verify DIR --full\`.`;
+    return `**Full verification out of date:** last at \`${v.commit.slice(0, 12)}\`, older than the last change to physics, planning, Parareal, models or its task and scene; rerun \`npx parapush experiment verify DIR --full\`.`;
   return '**Not fully verified** at any commit: `npx parapush experiment verify DIR --full` reruns every scene of every model.';
 }
 

@@ -3,7 +3,8 @@
  * shard, the shards together cover it, a difference writes nothing, and the results page's state
  * follows the code's history.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,9 @@ import {
   readVerificationRecords,
   verificationState,
   verifyFull,
-  type CodeHistory,
+  experimentInputs,
+  gitHistory,
+  type ExperimentHistory,
   type VerificationRecord,
 } from '../../src-main/experiments/verification';
 import { loadTaskFile } from '../../src-main/planning/task-file';
@@ -31,10 +34,10 @@ const record = (commit: string, models: string[], scenes: number[]): Verificatio
   scenes,
 });
 
-/** A linear history C1 -> C2, whose last results-moving change is `lastChange`. */
-const history = (lastChange: string | null): CodeHistory => ({
-  lastChange,
-  isAncestor: (a, c) => a === c || (a === C1 && c === C2),
+/** A linear history C1 -> C2, whose last results-moving change is `lastChange`, for any inputs. */
+const history = (lastChange: string | null): ExperimentHistory => ({
+  history: { lastChange: () => lastChange, isAncestor: (a, c) => a === c || (a === C1 && c === C2) },
+  inputs: [],
 });
 
 describe('full verification state', () => {
@@ -77,6 +80,38 @@ describe('full verification state', () => {
       state: 'older',
       commit: C1,
     });
+  });
+});
+
+describe("an experiment's results-moving changes", () => {
+  it('are the code and its own task and scene files, not another task', () => {
+    expect(experimentInputs('isrr-obstacle', ['fine', 'parareal:1@learned'], repoRoot)).toEqual([
+      'resources/tasks/isrr-obstacle.json',
+      'resources/scenes/isrr-obstacle.json',
+    ]);
+  });
+
+  it("age an experiment on its own task's change only", () => {
+    const repo = path.join(tmp, 'history');
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
+    const commitFile = (file: string): string => {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), `${file}\n`);
+      git('add', file);
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', file);
+      return git('rev-parse', 'HEAD');
+    };
+    mkdirSync(repo);
+    git('init', '-q');
+    const code = commitFile('src-workers/fine-worker.ts');
+    const taskA = commitFile('resources/tasks/a.json');
+    commitFile('docs/notes.md');
+    const history = gitHistory(repo);
+    expect(history.lastChange(['resources/tasks/b.json'])).toBe(code);
+    expect(history.lastChange(['resources/tasks/a.json'])).toBe(taskA);
+    expect(history.isAncestor(code, taskA)).toBe(true);
+    expect(history.isAncestor(taskA, code)).toBe(false);
   });
 });
 
