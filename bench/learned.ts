@@ -405,46 +405,40 @@ export async function run(args: string[]): Promise<void> {
   const pool = new FinePool();
   try {
     if (want('step')) result.step = { steps, rows: await stepErrors(pool, base, steps, modelDir) };
+    // One table per slider count, all on the same pushes' settings.
+    const bySliders = async (
+      counts: number[],
+      push: { count: number; controls: number },
+      title: (n: number) => string,
+    ): Promise<Row[]> => {
+      const rows: Row[] = [];
+      for (const n of counts) rows.push(...(await convergenceTable(pool, base, n, push, modelDir, title(n))));
+      return rows;
+    };
     if (want('fig2'))
       result.fig2 = {
         samples,
-        rows: await convergenceTable(
-          pool,
-          base,
-          1,
+        rows: await bySliders(
+          [1],
           { count: samples, controls: CONTROLS },
-          modelDir,
-          `CVS Fig. 2: Parareal convergence on ${samples} single-object pushes`,
+          () => `CVS Fig. 2: Parareal convergence on ${samples} single-object pushes`,
         ),
       };
     if (want('fig3')) {
-      const rows: Row[] = [];
-      for (const n of [2, 4])
-        rows.push(
-          ...(await convergenceTable(
-            pool,
-            base,
-            n,
-            { count: multiSamples, controls: CONTROLS },
-            modelDir,
-            `CVS Fig. 3: Parareal convergence with ${n} sliders, ${multiSamples} pushes`,
-          )),
-        );
+      const rows = await bySliders(
+        [2, 4],
+        { count: multiSamples, controls: CONTROLS },
+        (n) => `CVS Fig. 3: Parareal convergence with ${n} sliders, ${multiSamples} pushes`,
+      );
       result.fig3 = { samples: multiSamples, rows };
     }
     if (want('fig4')) {
-      const rows: Row[] = [];
-      for (const n of [1, 4])
-        rows.push(
-          ...(await convergenceTable(
-            pool,
-            base,
-            n,
-            { count: fig4Samples, controls: 2 * CONTROLS },
-            modelDir,
-            `CVS Fig. 4: Parareal convergence along ${2 * CONTROLS}-control pushes with ${n} slider(s), ${fig4Samples} pushes`,
-          )),
-        );
+      const rows = await bySliders(
+        [1, 4],
+        { count: fig4Samples, controls: 2 * CONTROLS },
+        (n) =>
+          `CVS Fig. 4: Parareal convergence along ${2 * CONTROLS}-control pushes with ${n} slider(s), ${fig4Samples} pushes`,
+      );
       result.fig4 = { samples: fig4Samples, controls: 2 * CONTROLS, rows };
       writeFig4Chart(rows, 2 * CONTROLS, fig4Samples);
     }
