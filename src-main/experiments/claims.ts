@@ -5,8 +5,8 @@
  * both sides ran. A relative claim is measured only when both sides ran in one run of the code:
  * the same commit, task, seed and scenes; for success, also when every run of both sides was
  * repeated bit for bit at one commit (`verify --full`), since an outcome is then what that commit
- * produces, unless a run ended at a wall-clock time limit, which a repeat does not fix. Times on the papers' hardware (minutes on a 2013
- * quad-core) are kept for reference and never scored.
+ * produces, unless a run ended at a wall-clock time limit, which a repeat does not fix. Times on
+ * the papers' hardware (minutes on a 2013 quad-core) are kept for reference and never scored.
  */
 import { z } from 'zod';
 import type { RunRecord } from './run-record';
@@ -96,11 +96,13 @@ function oneRun(
   sides: readonly RunRecord[],
 ): string | null {
   if (x.file.task !== y.file.task || x.file.seed !== y.file.seed) return 'the sides ran other tasks or seeds';
-  if (x.file.commit === y.file.commit && !x.file.commit.endsWith('-dirty')) return null;
-  const ranAt = `the sides ran at commits ${x.file.commit.slice(0, 7)} and ${y.file.commit.slice(0, 7)}`;
+  const clean = (c: string): boolean => !c.endsWith('-dirty');
+  if (x.file.commit === y.file.commit && clean(x.file.commit)) return null;
+  const ranAt = [x, y].every((e) => clean(e.file.commit))
+    ? `the sides ran at commits ${x.file.commit.slice(0, 7)} and ${y.file.commit.slice(0, 7)}`
+    : 'a side ran on uncommitted code';
   if (metric !== 'success') return ranAt;
-  const at = (e: ClaimExperiment): string[] =>
-    [e.file.commit, ...e.repeatedAt].filter((c) => !c.endsWith('-dirty'));
+  const at = (e: ClaimExperiment): string[] => [e.file.commit, ...e.repeatedAt].filter(clean);
   if (!at(x).some((c) => at(y).includes(c)))
     return `${ranAt}, with no full verification of both at one commit`;
   if (sides.some((r) => r.summary.outcome === 'time-limit'))

@@ -100,6 +100,10 @@ describe('relative claims', () => {
     expect(scoreClaim(claim({ b: { experiment: 'none', model: SLOW } }), [exp]).why).toBe(
       'no committed experiment none',
     );
+    const dirty = experiment('o', () => ['success', 30], `${COMMIT}-dirty`);
+    expect(scoreClaim(claim({ b: { experiment: 'o', model: SLOW } }), [exp, dirty]).why).toBe(
+      'a side ran on uncommitted code',
+    );
   });
 
   it('take success from two commits when both were repeated in full at one, never times', () => {
