@@ -159,7 +159,10 @@ function figureFour(file: string): string[] {
       if (!errors) return [];
       const rises = firstNonFallingIteration(errors);
       const verdict = rises === null ? 'reproduces' : `not shown (no fall at k = ${rises})`;
-      return [`| ${sliders} | ${coarse} | ${errors.map((e) => e.toFixed(2)).join(' | ')} | **${verdict}** |`];
+      // Three significant digits: the late iterates' errors are hundredths of a millimetre.
+      return [
+        `| ${sliders} | ${coarse} | ${errors.map((e) => (e === 0 ? '0' : e.toPrecision(3))).join(' | ')} | **${verdict}** |`,
+      ];
     }),
   );
   return [

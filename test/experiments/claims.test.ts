@@ -249,9 +249,9 @@ describe("the benches' claims", () => {
         }),
       );
       const md = benchClaims(root).join('\n');
-      expect(md).toContain('| 1 | learned | 10.00 | 4.00 | 0.00 | **reproduces** |');
-      expect(md).toContain('| 1 | analytical | 10.00 | 12.00 | 0.00 | **not shown (no fall at k = 1)** |');
-      expect(md).toContain('| 2 | learned | 7.00 | 4.00 | 0.00 | **reproduces** |');
+      expect(md).toContain('| 1 | learned | 10.0 | 4.00 | 0 | **reproduces** |');
+      expect(md).toContain('| 1 | analytical | 10.0 | 12.0 | 0 | **not shown (no fall at k = 1)** |');
+      expect(md).toContain('| 2 | learned | 7.00 | 4.00 | 0 | **reproduces** |');
       expect(md).not.toContain('| 2 | analytical');
     } finally {
       rmSync(root, { recursive: true, force: true });
