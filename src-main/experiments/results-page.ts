@@ -26,10 +26,10 @@ import { benchClaims } from './bench-claims';
 import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
 import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits } from './run-limits';
 import {
-  gitHistory,
-  readVerificationRecords,
   experimentInputs,
   fullyVerifiedCommits,
+  gitHistory,
+  readVerificationRecords,
   verificationState,
   verificationText,
   type CodeHistory,
@@ -201,7 +201,8 @@ p < 0.05 (for a claim of no difference: when the test finds none), is **contradi
 has the other direction at p < 0.05, is **not shown** when the test finds no difference, and is
 **not measured** when the sides did not run in one run of the code (one commit, task and seed;
 for success, a commit at which every run of both sides was repeated bit for bit counts as one,
-unless one ended at the wall-clock time limit). The papers' own times were taken on their hardware and are shown for reference only.`;
+unless one ended at the wall-clock time limit). The papers' own times were taken on their
+hardware and are shown for reference only.`;
 
 /** The claims table, links relative to `prefix` ('' in docs/, 'docs/' in the README). */
 export function claimsTable(claims: readonly ScoredClaim[], prefix: string): string {
