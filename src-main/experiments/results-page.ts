@@ -387,7 +387,8 @@ export function generatedResults(
       limits: taskLimits(file.task),
       verification: verificationState(records, file, {
         history,
-        inputs: experimentInputs(file.task, file.models, root),
+        // The task's files in the code's checkout, as taskLimits reads them and git knows them.
+        inputs: experimentInputs(file.task, file.models),
       }),
       repeatedAt: fullyVerifiedCommits(records, file.models, file.scenes),
     };

@@ -128,7 +128,7 @@ describe('input files in experiment.json', () => {
   }, 120_000);
 
   it('says once that a committed experiment, recorded before hashes, had its inputs not checked', () => {
-    const committed = readExperimentFile(path.join(repoRoot, 'docs/experiments/isrr-obstacle'));
+    const committed = readExperimentFile(path.join(repoRoot, 'docs/experiments/isrr-obstacle-async'));
     const check = checkInputs(committed.inputs, []);
     expect(check).toEqual({ recorded: false });
     expect(describeInputCheck(check)).toEqual([
