@@ -8,19 +8,19 @@
  */
 import path from 'node:path';
 import { appRoot } from '../common/paths';
-import { loadTaskFile } from '../planning/task-file';
+import { actionCap, loadTaskFile } from '../planning/task-file';
 
 export interface RunLimits {
   /** Task time (s) at which a run ends unsuccessfully. */
   timeLimit: number;
-  /** Executed actions at which a run ends unsuccessfully. */
+  /** Executed actions at which a run ends unsuccessfully (a task without a cap: the safety ceiling). */
   maxExecutedActions: number;
 }
 
 /** The limits of a shipped task as its file sets them now. */
 export function taskLimits(task: string, root: string = appRoot): RunLimits {
   const { task: t } = loadTaskFile(path.join(root, 'resources/tasks', `${task}.json`));
-  return { timeLimit: t.planner.timeLimit, maxExecutedActions: t.planner.maxExecutedActions };
+  return { timeLimit: t.planner.timeLimit, maxExecutedActions: actionCap(t.planner) };
 }
 
 /** The limit a paper sets for a shipped task: which kind, and where the paper says so. */

@@ -85,8 +85,11 @@ export const taskPlannerSchema = z
      */
     fastSpeed: positive.optional().describe('m/s'),
     optimizer: optimizerSettingsSchema.prefault({}),
-    /** Executed actions before the run ends unsuccessfully (not TAMPC's n_max, tampc.maxActions). */
-    maxExecutedActions: count(1).max(MAX_ACTIONS, `must be at most ${MAX_ACTIONS}`).default(20),
+    /**
+     * Executed actions before the run ends unsuccessfully (not TAMPC's n_max, tampc.maxActions);
+     * null: no action cap, the time limit alone ends the run (WAFR 2018 sets only 3 minutes).
+     */
+    maxExecutedActions: count(1).max(MAX_ACTIONS, `must be at most ${MAX_ACTIONS}`).nullable().default(20),
     /** Task time (planning + execution) before the run ends unsuccessfully (s). */
     timeLimit: positive.default(3600),
     tampc: tampcSettingsSchema.prefault({}),
@@ -259,6 +262,15 @@ export const taskSchema = z
   .strict();
 
 export type Task = z.infer<typeof taskSchema>;
+
+/**
+ * The executed actions at which a run of this planner ends: its own cap, or, for a task without
+ * one (maxExecutedActions: null, where the time limit alone is meant to end the run), the safety
+ * ceiling every run is held to.
+ */
+export function actionCap(planner: Task['planner']): number {
+  return planner.maxExecutedActions ?? MAX_ACTIONS;
+}
 export type TaskPlanner = z.infer<typeof taskPlannerSchema>;
 export type NoiseModel = z.infer<typeof noiseSchema>;
 export type Sampling = z.infer<typeof samplingSchema>;

@@ -32,7 +32,7 @@ import { TaskGeometry } from './task-geometry';
 import { deriveSeed, Rng } from '../common/rng';
 import { predictorRollout } from './rollout';
 import { restControl } from './control-space';
-import type { NoiseModel, Task } from './task-file';
+import { actionCap, type NoiseModel, type Task } from './task-file';
 
 export interface TaskRunParts {
   geometry: TaskGeometry;
@@ -228,7 +228,7 @@ export async function runTaskOn(
       planner: parts.planner,
       geometry: parts.geometry,
       controlDuration: p.controlDuration,
-      maxActions: p.maxExecutedActions,
+      maxActions: actionCap(p),
       timeLimit: p.timeLimit,
       workers: o.pool.size,
       theoreticalSpeedup: theoreticalSpeedup(parts.model, p.horizon),

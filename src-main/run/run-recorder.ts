@@ -22,7 +22,7 @@ import { outcomeOf, type RunMode } from '#contract/run-lifecycle';
 import type { Scene } from '#contract/scene';
 import type { ModelRequest } from '../parareal/model-choice';
 import type { PlanarPoses } from '../mocap/scene-binding';
-import type { Task } from '../planning/task-file';
+import { actionCap, type Task } from '../planning/task-file';
 import type { RobotState } from '../robot/robot-state';
 import type { Decision } from '../safety/supervisor';
 import { SessionRecorder, type MessageTap, type SessionRecorderOptions } from '../session/recorder';
@@ -183,7 +183,7 @@ export function plannerSettingsOf(
         : p.optimizer.explorationVariance[0]!,
     maxPusherSpeed: scene.limits.maxPusherSpeed,
     planner: p.kind,
-    maxExecutedActions: p.maxExecutedActions,
+    maxExecutedActions: actionCap(p),
     prediction: { ...p.prediction },
     loopMode: p.loopMode,
   };

@@ -32,7 +32,7 @@ import { predictionModelSpec } from '../parareal/predictor';
 import type { ModelRequest } from '../parareal/model-choice';
 import { closeOnTarget } from '../planning/gripper-plans';
 import { planFirstStep, runMpc, type FirstPlan } from '../planning/mpc-loop';
-import type { Task } from '../planning/task-file';
+import { actionCap, type Task } from '../planning/task-file';
 import {
   createTaskRun,
   loopMode,
@@ -463,7 +463,7 @@ async function execute(
       planner: taskRun.planner,
       geometry: taskRun.geometry,
       controlDuration: p.controlDuration,
-      maxActions: p.maxExecutedActions,
+      maxActions: actionCap(p),
       timeLimit: p.timeLimit,
       workers: ctx.workers,
       theoreticalSpeedup: theoreticalSpeedup(ctx.model, p.horizon),

@@ -26,7 +26,7 @@ const shortWafr = (): Task => tinyTask(wafr.task);
 describe('noise slope override', () => {
   it("replaces the task's slope for the world and the planners, keeps its reading, and refuses other noise", () => {
     const task = experimentTask(wafr.task, { noiseSlope: 0.05 });
-    const reading = 'variance-per-second';
+    const reading = 'variance-per-step';
     expect(task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.05, reading });
     expect(wafr.task.execution.noise).toEqual({ kind: 'action-proportional', slope: 0.075, reading });
     expect(experimentTask(wafr.task, {})).toBe(wafr.task);

@@ -14,7 +14,13 @@ import { tableRegion } from '#contract/table-region';
 import { sampleScene } from '../../src-main/experiments/initial-states';
 import { sceneSeed } from '../../src-main/experiments/runner';
 import { TaskGeometry } from '../../src-main/planning/task-geometry';
-import { loadTaskFile, TaskFileError, WAFR_OBJECT_RANGES } from '../../src-main/planning/task-file';
+import {
+  actionCap,
+  loadTaskFile,
+  TaskFileError,
+  WAFR_OBJECT_RANGES,
+} from '../../src-main/planning/task-file';
+import { MAX_ACTIONS } from '#contract/safety-limits';
 import { repoRoot } from '../helpers/scenes';
 
 const taskFile = (name: string) => path.join(repoRoot, 'resources/tasks', `${name}.json`);
@@ -31,9 +37,8 @@ type PlannerSettings = typeof reference.planner;
  * candidates; its predictions are the others' real-time Euler 5 ms.
  */
 function comparable(name: string, p: PlannerSettings): Partial<PlannerSettings> {
-  const { maxExecutedActions: _actions, ...shared } = p;
-  if (name !== 'wafr-l-shape') return shared;
-  const { optimizer, fastSpeed: _fastSpeed, ...rest } = shared;
+  if (name !== 'wafr-l-shape') return p;
+  const { optimizer, fastSpeed: _fastSpeed, ...rest } = p;
   return { ...rest, optimizer: { ...optimizer, rollouts: 0 } };
 }
 
@@ -54,7 +59,9 @@ describe.each(tasks)('$name', ({ name, start, task, scene }) => {
     expect(task.costs).toEqual(reference.costs);
     expect(task.execution).toEqual(reference.execution);
     expect(comparable(name, task.planner)).toEqual(comparable(name, reference.planner));
-    expect(task.planner).toMatchObject({ kind: 'tampc', timeLimit: 180 });
+    // WAFR's only run limit is its 3 minutes (Sec. 7.1): no action cap.
+    expect(task.planner).toMatchObject({ kind: 'tampc', timeLimit: 180, maxExecutedActions: null });
+    expect(actionCap(task.planner)).toBe(MAX_ACTIONS);
     if (task.sampling.kind !== 'wafr-lower-end' && task.sampling.kind !== 'wafr-point')
       throw new Error(`unexpected sampling ${task.sampling.kind}`);
     expect(task.sampling.std).toBe(0.01);
