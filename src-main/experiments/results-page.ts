@@ -23,8 +23,16 @@ import {
   type ScoredClaim,
 } from './claims';
 import { benchClaims } from './bench-claims';
+import { loadTaskFile, type LoadedTask } from '../planning/task-file';
 import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
-import { isProjectLimit, outcomeText, PAPER_LIMITS, taskLimits, type RunLimits } from './run-limits';
+import {
+  isProjectLimit,
+  outcomeText,
+  PAPER_LIMITS,
+  runLimits,
+  shippedTaskFile,
+  type RunLimits,
+} from './run-limits';
 import {
   experimentInputs,
   fullyVerifiedCommits,
@@ -372,8 +380,15 @@ export function generatedResults(
   const addReport = (folder: string, files: Record<string, string>): void => {
     for (const [name, text] of Object.entries(files)) reports[`docs/experiments/${folder}/${name}`] = text;
   };
+  // The task's files in the code's checkout, as git knows them; each read once.
+  const tasks = new Map<string, LoadedTask>();
+  const taskOf = (name: string): LoadedTask => {
+    if (!tasks.has(name)) tasks.set(name, loadTaskFile(shippedTaskFile(name)));
+    return tasks.get(name)!;
+  };
   const experimentFolder = (folder: string): ExperimentResults => {
     const file = readExperimentFile(path.join(dir, folder));
+    const task = taskOf(file.task);
     const runs = readRunRecords(path.join(dir, folder));
     const { files } = experimentReport(reportTitle(file.task, file), runs, file.models);
     addReport(folder, files);
@@ -384,11 +399,10 @@ export function generatedResults(
       file,
       summary,
       runs,
-      limits: taskLimits(file.task),
+      limits: runLimits(task.task),
       verification: verificationState(records, file, {
         history,
-        // The task's files in the code's checkout, as taskLimits reads them and git knows them.
-        inputs: experimentInputs(file.task, file.models),
+        inputs: experimentInputs(task, file.models),
       }),
       repeatedAt: fullyVerifiedCommits(records, file.models, file.scenes),
     };

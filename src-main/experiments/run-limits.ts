@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { appRoot } from '../common/paths';
-import { actionCap, loadTaskFile } from '../planning/task-file';
+import { actionCap, loadTaskFile, type Task } from '../planning/task-file';
 
 export interface RunLimits {
   /** Task time (s) at which a run ends unsuccessfully. */
@@ -17,10 +17,19 @@ export interface RunLimits {
   maxExecutedActions: number;
 }
 
+/** The limits a task sets. */
+export function runLimits(t: Task): RunLimits {
+  return { timeLimit: t.planner.timeLimit, maxExecutedActions: actionCap(t.planner) };
+}
+
 /** The limits of a shipped task as its file sets them now. */
 export function taskLimits(task: string, root: string = appRoot): RunLimits {
-  const { task: t } = loadTaskFile(path.join(root, 'resources/tasks', `${task}.json`));
-  return { timeLimit: t.planner.timeLimit, maxExecutedActions: actionCap(t.planner) };
+  return runLimits(loadTaskFile(shippedTaskFile(task, root)).task);
+}
+
+/** A shipped task's file in the checkout `root`. */
+export function shippedTaskFile(task: string, root: string = appRoot): string {
+  return path.join(root, 'resources/tasks', `${task}.json`);
 }
 
 /** The limit a paper sets for a shipped task: which kind, and where the paper says so. */

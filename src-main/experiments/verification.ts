@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { appRoot } from '../common/paths';
 import type { Shard } from '../common/shard';
 import { readStoredJson } from '../common/stored-json';
-import { loadTaskFile } from '../planning/task-file';
+import type { LoadedTask } from '../planning/task-file';
 import { commitPattern, currentCommit, currentInputs } from './provenance';
 import { configOf, readExperimentFile, shardScenes } from './runner';
 import { verifyExperiment, type VerifyOptions, type VerifyResult } from './verify';
@@ -48,8 +48,11 @@ export const RESULT_MOVING_CODE = [
 ];
 
 /** An experiment's task file and the scene file it names, relative to the checkout `root`. */
-export function experimentInputs(task: string, models: readonly string[], root: string = appRoot): string[] {
-  const loaded = loadTaskFile(path.join(root, 'resources/tasks', `${task}.json`));
+export function experimentInputs(
+  loaded: LoadedTask,
+  models: readonly string[],
+  root: string = appRoot,
+): string[] {
   return currentInputs({ taskFile: loaded.file, sceneFile: loaded.sceneFile, models, root })
     .filter((input) => input.role !== 'model')
     .map((input) => input.file);
@@ -118,17 +121,28 @@ export function gitHistory(root: string = appRoot): CodeHistory {
       return null;
     }
   };
-  return {
-    lastChange,
-    isAncestor: (ancestor, commit) => {
-      try {
-        git('merge-base', '--is-ancestor', ancestor, commit);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+  const isAncestor = (ancestor: string, commit: string): boolean => {
+    try {
+      git('merge-base', '--is-ancestor', ancestor, commit);
+      return true;
+    } catch {
+      return false;
+    }
   };
+  // Experiments of one task ask the same questions: each is put to git once.
+  const changes = new Map<string, string | null>();
+  const ancestry = new Map<string, boolean>();
+  return {
+    lastChange: (inputs) => cached(changes, inputs.join('\0'), () => lastChange(inputs)),
+    isAncestor: (ancestor, commit) =>
+      cached(ancestry, `${ancestor}..${commit}`, () => isAncestor(ancestor, commit)),
+  };
+}
+
+/** `answers`' value for `key`, computed by `answer` the first time it is asked. */
+function cached<T>(answers: Map<string, T>, key: string, answer: () => T): T {
+  if (!answers.has(key)) answers.set(key, answer());
+  return answers.get(key)!;
 }
 
 export type VerificationState =

@@ -85,7 +85,8 @@ describe('full verification state', () => {
 
 describe("an experiment's results-moving changes", () => {
   it('are the code and its own task and scene files, not another task', () => {
-    expect(experimentInputs('isrr-obstacle', ['fine', 'parareal:1@learned'], repoRoot)).toEqual([
+    const isrr = loadTaskFile(path.join(repoRoot, 'resources/tasks/isrr-obstacle.json'));
+    expect(experimentInputs(isrr, ['fine', 'parareal:1@learned'], repoRoot)).toEqual([
       'resources/tasks/isrr-obstacle.json',
       'resources/scenes/isrr-obstacle.json',
     ]);
