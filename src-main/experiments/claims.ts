@@ -69,6 +69,8 @@ export interface ClaimExperiment {
   timeLimit: number;
   /** The clean commits at which every run was repeated bit for bit (verification.ts). */
   repeatedAt: readonly string[];
+  /** Why its runs no longer stand for the current code, when stale.json lists it. */
+  stale?: string;
 }
 
 export type ClaimVerdict = 'reproduces' | 'contradicted' | 'not shown' | 'not measured';
@@ -122,6 +124,10 @@ export function scoreClaim(claim: RelativeClaim, experiments: readonly ClaimExpe
       difference: null,
       why: `no committed experiment ${!ea ? claim.a.experiment : claim.b.experiment}`,
     };
+  const stale = [ea, eb].find((e) => e.stale !== undefined);
+  // A stale side's runs are from another task or code: they score nothing.
+  if (stale)
+    return { claim, verdict: 'not measured', difference: null, why: `${stale.name} is listed stale` };
   const runsA = ea.runs.filter((r) => r.model === claim.a.model);
   const runsB = eb.runs.filter((r) => r.model === claim.b.model);
   const difference = pairedDifference(claim.a.model, runsA, claim.b.model, runsB, ea.timeLimit);

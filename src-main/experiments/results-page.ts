@@ -343,6 +343,12 @@ real-time MPC. The load is the machine's 1-minute load average when the bench st
 `;
 
 /** Experiments committed under docs/experiments whose code no longer repeats them. */
+/** `{ stale: reason }` for an experiment the stale list names, else nothing. */
+function staleEntry(stale: StaleList, name: string): { stale?: string } {
+  const entry = stale.find((s) => s.experiment === name);
+  return entry ? { stale: entry.reason } : {};
+}
+
 export function readStaleList(root: string): StaleList {
   return readStoredJson(path.join(root, 'docs/experiments/stale.json'), staleListSchema, {
     what: 'stale list',
@@ -439,6 +445,7 @@ export function generatedResults(
     runs: e.runs,
     timeLimit: e.limits.timeLimit,
     repeatedAt: e.repeatedAt,
+    ...staleEntry(stale, e.name),
   }));
   const claims = papers.claims.map((c) => scoreClaim(c, everyExperiment));
   const bench = benchClaims(root);

@@ -104,6 +104,10 @@ describe('relative claims', () => {
     expect(scoreClaim(claim({ b: { experiment: 'o', model: SLOW } }), [exp, dirty]).why).toBe(
       'a side ran on uncommitted code',
     );
+    // The same runs score nothing once stale.json lists their experiment.
+    const stale = scoreClaim(claim({}), [{ ...exp, stale: 'another task' }]);
+    expect(stale).toMatchObject({ verdict: 'not measured', difference: null });
+    expect(verdictText(stale)).toBe('**not measured** in one run (e is listed stale)');
   });
 
   it('take success from two commits when both were repeated in full at one, never times', () => {
