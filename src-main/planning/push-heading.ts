@@ -4,30 +4,47 @@
  * side. MPC's fresh candidates (mpc.ts) and TAMPC's (tampc.ts) start from it.
  */
 import type { State } from '#contract/state';
-import { footprintReach } from '#physics/geometry2d';
+import { footprintReach, footprintSupport } from '#physics/geometry2d';
 import type { TaskGeometry } from './task-geometry';
 import { firstInTheWay, tangentPoints } from './way-round';
 
 /**
  * Where the pusher stands to push the goal object straight at `target`: on the far side of the
- * object from the target, at contact distance (`reach`, centre to centre, the object's bounding
- * radius plus the tool's); `direction` is the unit push direction.
+ * object from the target, at contact distance (`contact`: the object's bounding radius plus how far
+ * the tool reaches ahead of its reference point along the push). `reach` bounds both bodies whatever
+ * their turn (the object's bounding radius plus the tool's), the distance to keep when going round
+ * the object; `direction` is the unit push direction. For a round pusher the two are equal; a flat
+ * pusher reaches half its depth ahead but half its diagonal round, and standing back by the
+ * latter would take it off an object it already touches.
  */
 export function prePushPoint(
   geometry: TaskGeometry,
   x: State,
   target: { x: number; y: number } = geometry.goal,
-): { behind: { x: number; y: number }; reach: number; direction: [number, number] } {
+): { behind: { x: number; y: number }; reach: number; contact: number; direction: [number, number] } {
   const s = geometry.layout.sliderPose(x, geometry.goalIndex);
   const gx = target.x - s.x;
   const gy = target.y - s.y;
   const gd = Math.hypot(gx, gy) || 1;
-  const reach =
-    footprintReach(geometry.sliders[geometry.goalIndex]!) + footprintReach(geometry.tool.envelope.footprint);
+  const dx = gx / gd;
+  const dy = gy / gd;
+  const object = footprintReach(geometry.sliders[geometry.goalIndex]!);
+  const reach = object + footprintReach(geometry.tool.envelope.footprint);
+  const [px, py] = geometry.layout.pusherPosition(x);
+  const ahead = Math.max(
+    ...geometry
+      .placedRobot(x)
+      .map(
+        (part) =>
+          (part.x - px) * dx + (part.y - py) * dy + footprintSupport(part.footprint, part.theta, dx, dy),
+      ),
+  );
+  const contact = object + ahead;
   return {
-    behind: { x: s.x - (gx / gd) * reach, y: s.y - (gy / gd) * reach },
+    behind: { x: s.x - dx * contact, y: s.y - dy * contact },
     reach,
-    direction: [gx / gd, gy / gd],
+    contact,
+    direction: [dx, dy],
   };
 }
 

@@ -24,6 +24,17 @@ export function footprintReach(f: Footprint): number {
   return f.kind === 'disc' ? f.radius : Math.hypot(f.hx, f.hy);
 }
 
+/**
+ * How far a footprint turned by theta extends from its centre along the unit direction (dx, dy)
+ * (m): its support function.
+ */
+export function footprintSupport(f: Footprint, theta: number, dx: number, dy: number): number {
+  if (f.kind === 'disc') return f.radius;
+  const c = Math.cos(theta);
+  const s = Math.sin(theta);
+  return Math.abs(f.hx * (c * dx + s * dy)) + Math.abs(f.hy * (-s * dx + c * dy));
+}
+
 /** Penetration of two bodies: depth > 0 when they overlap; normal is the unit vector from a to b. */
 export interface Overlap {
   depth: number;

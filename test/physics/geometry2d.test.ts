@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footprintOf, footprintReach, overlap } from '#physics/geometry2d';
+import { footprintOf, footprintReach, footprintSupport, overlap } from '#physics/geometry2d';
 import { boundingRadius } from '#contract/scene';
 
 describe('footprintReach', () => {
@@ -32,5 +32,18 @@ describe('footprintReach', () => {
     const cornerOut = -Math.atan2(rect.hy, rect.hx);
     const inside = { footprint: { kind: 'disc', radius: 0.001 } as const, x: reach + 0.0009, y: 0, theta: 0 };
     expect(overlap({ footprint: rect, x: 0, y: 0, theta: cornerOut }, inside).depth).toBeGreaterThan(0);
+  });
+});
+
+describe('footprintSupport', () => {
+  it("is the radius of a disc in any direction, and a turned rectangle's extent along the direction", () => {
+    expect(footprintSupport({ kind: 'disc', radius: 0.03 }, 1, Math.SQRT1_2, Math.SQRT1_2)).toBe(0.03);
+    const plate = { kind: 'rect', hx: 0.01, hy: 0.06 } as const;
+    expect(footprintSupport(plate, 0, 1, 0)).toBeCloseTo(0.01, 12);
+    expect(footprintSupport(plate, 0, 0, -1)).toBeCloseTo(0.06, 12);
+    // Turned a quarter, its long side faces +x.
+    expect(footprintSupport(plate, Math.PI / 2, 1, 0)).toBeCloseTo(0.06, 12);
+    // Along the diagonal it reaches its corner's projection.
+    expect(footprintSupport(plate, 0, Math.SQRT1_2, Math.SQRT1_2)).toBeCloseTo(0.07 * Math.SQRT1_2, 12);
   });
 });

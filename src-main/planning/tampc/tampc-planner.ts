@@ -154,12 +154,12 @@ const IN_POSITION = 0.02;
 /** 0 when the pusher stands behind the goal object to push it to `target`, else its distance (m) from the pre-push point. */
 function approachDistance(geometry: TaskGeometry, x: State, target: { x: number; y: number }): number {
   const p = geometry.layout.sliderPose(x, geometry.goalIndex);
-  const { behind, reach, direction } = prePushPoint(geometry, x, target);
+  const { behind, contact, direction } = prePushPoint(geometry, x, target);
   const [px, py] = geometry.layout.pusherPosition(x);
   // The pusher's offset from the object centre along the push and across it.
   const along = (px - p.x) * direction[0] + (py - p.y) * direction[1];
   const across = Math.abs((px - p.x) * direction[1] - (py - p.y) * direction[0]);
-  const inPosition = along < 0 && -along <= reach + IN_POSITION && across <= reach / 2;
+  const inPosition = along < 0 && -along <= contact + IN_POSITION && across <= contact / 2;
   return inPosition ? 0 : Math.hypot(behind.x - px, behind.y - py);
 }
 

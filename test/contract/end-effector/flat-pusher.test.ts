@@ -16,6 +16,8 @@ import { FinePool } from '../../../src-main/parareal/fine-pool';
 import { ExecutionWorld } from '../../../src-main/planning/execution-world';
 import { parseTask } from '../../../src-main/planning/task-file';
 import { runTaskOn } from '../../../src-main/planning/task-run';
+import { prePushPoint } from '../../../src-main/planning/push-heading';
+import { TaskGeometry } from '../../../src-main/planning/task-geometry';
 import { sceneGuardFor } from '../../../src-main/safety/scene-guard';
 
 const scene: Scene = sceneSchema.parse({
@@ -96,6 +98,16 @@ describe('a flat pusher, a tool registered by one file', () => {
     layoutForScene(scene).setSlider(x, 0, { x: -0.24, y: 0.2, theta: 0 });
     expect(reachableSliders(scene, x, [0, 0.1], 1)).toEqual([true]);
     expect(reachableSliders(scene, x, [0, -0.1], 1)).toEqual([false]);
+  });
+
+  it('stands behind the object at contact, half its depth from the box, and goes round at its half diagonal', () => {
+    // The box's front face is 40 mm behind its centre; the pusher's face 10 mm ahead of its own.
+    const g = new TaskGeometry(scene);
+    const { behind, contact, reach } = prePushPoint(g, initialState(scene));
+    expect(contact).toBeCloseTo(Math.hypot(0.04, 0.05) + 0.01, 9);
+    expect(behind.x).toBeCloseTo(-0.16 - contact, 9);
+    expect(behind.y).toBeCloseTo(0, 9);
+    expect(reach).toBeCloseTo(Math.hypot(0.04, 0.05) + Math.hypot(0.01, 0.06), 9);
   });
 
   it(
