@@ -4,7 +4,7 @@
  * its warm start when that has lost the object; TAMPC's candidates start from them.
  */
 import type { Control, State } from '#contract/state';
-import { prePushPoint } from './push-heading';
+import { contactDistance, prePushPoint } from './push-heading';
 import type { TaskGeometry } from './task-geometry';
 
 /** n controls of a straight push of the goal object towards the goal centre at `speed`. */
@@ -35,7 +35,8 @@ export function approachAndPush(
   const { behind, reach, direction } = prePushPoint(geometry, x, target);
   const [gx, gy] = direction;
   let [px, py] = L.pusherPosition(x);
-  const targets = [...aroundObject(s, reach, { x: px, y: py }, behind), behind];
+  const touching = (dx: number, dy: number): number => contactDistance(geometry, x, dx, dy);
+  const targets = [...aroundObject(s, reach, touching, { x: px, y: py }, behind), behind];
   const out: Control[] = [];
   // Once behind the object the pusher keeps pushing: the object moves ahead of it from then on.
   let pushing = false;
@@ -64,13 +65,16 @@ const DETOUR_STEP = Math.PI / 4;
 const DETOUR_GAP = 0.015;
 
 /**
- * Points on a circle around the object that take the pusher from `from` to `to` without crossing
- * it (the shorter way round), or none when the straight way is already clear. Going straight
- * through would push the object away from where it is to go, e.g. after it overshot the goal.
+ * Points on a circle around the object (radius `reach`, clear of it whatever the tool's turn) that
+ * take the pusher from `from` to `to` without crossing it (the shorter way round), or none when
+ * the straight way is already clear: the tool never comes to `touching(direction)` of the object's
+ * centre, its contact distance moving that way. Going straight through would push the object away
+ * from where it is to go, e.g. after it overshot the goal.
  */
 function aroundObject(
   s: { x: number; y: number },
   reach: number,
+  touching: (dx: number, dy: number) => number,
   from: { x: number; y: number },
   to: { x: number; y: number },
 ): { x: number; y: number }[] {
@@ -78,7 +82,11 @@ function aroundObject(
   const dy = to.y - from.y;
   const len2 = dx * dx + dy * dy;
   const t = len2 > 0 ? Math.min(1, Math.max(0, ((s.x - from.x) * dx + (s.y - from.y) * dy) / len2)) : 0;
-  if (Math.hypot(s.x - (from.x + t * dx), s.y - (from.y + t * dy)) >= reach - 1e-3) return [];
+  // The way is clear when, where it passes closest, the tool stops short of touching the object.
+  const cx = s.x - (from.x + t * dx);
+  const cy = s.y - (from.y + t * dy);
+  const gap = Math.hypot(cx, cy);
+  if (gap > 1e-9 && gap >= touching(cx / gap, cy / gap) - 1e-3) return [];
   const a0 = Math.atan2(from.y - s.y, from.x - s.x);
   const a1 = Math.atan2(to.y - s.y, to.x - s.x);
   const turn = Math.atan2(Math.sin(a1 - a0), Math.cos(a1 - a0));

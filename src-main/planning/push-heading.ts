@@ -9,6 +9,24 @@ import type { TaskGeometry } from './task-geometry';
 import { firstInTheWay, tangentPoints } from './way-round';
 
 /**
+ * How close (m) the tool's reference point comes to the goal object's centre, the tool as it stands
+ * in x moving along the unit direction (dx, dy) until it touches: the object's bounding radius plus
+ * how far the tool's parts reach ahead of the reference point along that direction.
+ */
+export function contactDistance(geometry: TaskGeometry, x: State, dx: number, dy: number): number {
+  const [px, py] = geometry.layout.pusherPosition(x);
+  const ahead = Math.max(
+    ...geometry
+      .placedRobot(x)
+      .map(
+        (part) =>
+          (part.x - px) * dx + (part.y - py) * dy + footprintSupport(part.footprint, part.theta, dx, dy),
+      ),
+  );
+  return footprintReach(geometry.sliders[geometry.goalIndex]!) + ahead;
+}
+
+/**
  * Where the pusher stands to push the goal object straight at `target`: on the far side of the
  * object from the target, at contact distance (`contact`: the object's bounding radius plus how far
  * the tool reaches ahead of its reference point along the push). `reach` bounds both bodies whatever
@@ -28,18 +46,9 @@ export function prePushPoint(
   const gd = Math.hypot(gx, gy) || 1;
   const dx = gx / gd;
   const dy = gy / gd;
-  const object = footprintReach(geometry.sliders[geometry.goalIndex]!);
-  const reach = object + footprintReach(geometry.tool.envelope.footprint);
-  const [px, py] = geometry.layout.pusherPosition(x);
-  const ahead = Math.max(
-    ...geometry
-      .placedRobot(x)
-      .map(
-        (part) =>
-          (part.x - px) * dx + (part.y - py) * dy + footprintSupport(part.footprint, part.theta, dx, dy),
-      ),
-  );
-  const contact = object + ahead;
+  const reach =
+    footprintReach(geometry.sliders[geometry.goalIndex]!) + footprintReach(geometry.tool.envelope.footprint);
+  const contact = contactDistance(geometry, x, dx, dy);
   return {
     behind: { x: s.x - dx * contact, y: s.y - dy * contact },
     reach,

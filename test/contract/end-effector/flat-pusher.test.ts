@@ -17,6 +17,7 @@ import { ExecutionWorld } from '../../../src-main/planning/execution-world';
 import { parseTask } from '../../../src-main/planning/task-file';
 import { runTaskOn } from '../../../src-main/planning/task-run';
 import { prePushPoint } from '../../../src-main/planning/push-heading';
+import { approachAndPush } from '../../../src-main/planning/fresh-sequences';
 import { TaskGeometry } from '../../../src-main/planning/task-geometry';
 import { sceneGuardFor } from '../../../src-main/safety/scene-guard';
 
@@ -108,6 +109,24 @@ describe('a flat pusher, a tool registered by one file', () => {
     expect(behind.x).toBeCloseTo(-0.16 - contact, 9);
     expect(behind.y).toBeCloseTo(0, 9);
     expect(reach).toBeCloseTo(Math.hypot(0.04, 0.05) + Math.hypot(0.01, 0.06), 9);
+  });
+
+  it('pushes a disc it touches straight on instead of walking round it', () => {
+    // The state a supervised run on the virtual lab planned from after its first push: the face
+    // 0.1 mm from the disc, 0.2 mm off its axis (the run then walked round the disc and lost it).
+    const disc = sceneSchema.parse({
+      ...scene,
+      sliders: [{ ...scene.sliders[0]!, shape: { kind: 'cylinder', radius: 0.05115, height: 0.0245 } }],
+      goal: { ...scene.goal, center: { x: -0.02, y: 0 }, radius: 0.04 },
+    });
+    const g = new TaskGeometry(disc);
+    const x = initialState(disc);
+    x[0] = -0.1277;
+    x[1] = -0.00022;
+    g.layout.setSlider(x, 0, { x: -0.06647, y: -0.00005, theta: 0.00141 });
+    const [first, second] = approachAndPush(g, x, 2, 0.05, 1);
+    expect(first![0]).toBeCloseTo(0.05, 3);
+    expect(second![0]).toBeCloseTo(0.05, 3);
   });
 
   it(
