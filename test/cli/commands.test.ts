@@ -290,9 +290,9 @@ describe('parapush experiment and experiment merge', () => {
   it(
     'verify --full reruns every scene of every model and records the check in verification/',
     async () => {
-      const r = await cli('experiment', 'verify', out, '--task-file', taskFile, '--full', '--shard', '0/1');
+      const r = await cli('experiment', 'verify', out, '--task-file', taskFile, '--full', '--shard', '0/2');
       expect(r.code).toBe(0);
-      const record = path.join(out, 'verification/shard-0-of-1.json');
+      const record = path.join(out, 'verification/shard-0-of-2.json');
       expect(r.stdout).toContain(`1 runs repeat bit for bit; recorded in ${record}`);
       expect(JSON.parse(readFileSync(record, 'utf8'))).toMatchObject({ models: ['coarse'], scenes: [0] });
       const mixed = await cli('experiment', 'verify', out, '--task-file', taskFile, '--full', '--scene', '0');

@@ -406,9 +406,8 @@ function addVerifyCommand(cmd: Command): void {
     )
     .option(
       '--full',
-      'rerun every scene of every model, whole runs, and record the check in <dir>/verification/ (npm run results reads it)',
+      "rerun every scene of every model, whole runs, and record the check in <dir>/verification/ (npm run results reads it); the experiment command's --shard i/n splits it into shards to run side by side",
     )
-    .option('--shard <i/n>', 'with --full: only scenes i, i+n, i+2n, ... (run shards side by side)', '0/1')
     .option('--only <list>', "comma-separated model specs to rerun (default: all of the experiment's)")
     .option('--max-actions <N>', 'compare only the first N actions of each run (default: whole runs)')
     .option(
@@ -424,8 +423,8 @@ function addVerifyCommand(cmd: Command): void {
           maxActions?: string;
           taskFile?: string;
           full?: boolean;
-          shard: string;
         },
+        command: Command,
       ) => {
         requireFile(path.join(dir, 'experiment.json'), 'verify');
         const config = readExperimentFile(dir);
@@ -435,7 +434,9 @@ function addVerifyCommand(cmd: Command): void {
             throw new UsageError(
               '--full reruns every scene of every model: drop --scene, --only and --max-actions',
             );
-          await verifyCli(dir, loaded, { full: true, shard: parseShard(opts.shard) });
+          // --shard is the experiment command's option, wherever it stands on the line (as for sweep).
+          const { shard } = command.optsWithGlobals<{ shard: string }>();
+          await verifyCli(dir, loaded, { full: true, shard: parseShard(shard) });
           return;
         }
         const scenes = (opts.scene ?? '0').split(',').map((v) => wholeNumber('--scene', v.trim(), 0));
