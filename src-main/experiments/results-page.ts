@@ -23,16 +23,10 @@ import {
   type ScoredClaim,
 } from './claims';
 import { benchClaims } from './bench-claims';
+import { tasksDir } from '../common/paths';
 import { loadTaskFile, type LoadedTask } from '../planning/task-file';
 import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
-import {
-  isProjectLimit,
-  outcomeText,
-  PAPER_LIMITS,
-  runLimits,
-  shippedTaskFile,
-  type RunLimits,
-} from './run-limits';
+import { isProjectLimit, outcomeText, PAPER_LIMITS, runLimits, type RunLimits } from './run-limits';
 import {
   experimentInputs,
   fullyVerifiedCommits,
@@ -342,13 +336,13 @@ and 95% interval over states along the task's committed fine-model run (\`npm ru
 real-time MPC. The load is the machine's 1-minute load average when the bench started.
 `;
 
-/** Experiments committed under docs/experiments whose code no longer repeats them. */
 /** `{ stale: reason }` for an experiment the stale list names, else nothing. */
 function staleEntry(stale: StaleList, name: string): { stale?: string } {
   const entry = stale.find((s) => s.experiment === name);
   return entry ? { stale: entry.reason } : {};
 }
 
+/** Experiments committed under docs/experiments whose code no longer repeats them. */
 export function readStaleList(root: string): StaleList {
   return readStoredJson(path.join(root, 'docs/experiments/stale.json'), staleListSchema, {
     what: 'stale list',
@@ -389,7 +383,7 @@ export function generatedResults(
   // The task's files in the code's checkout, as git knows them; each read once.
   const tasks = new Map<string, LoadedTask>();
   const taskOf = (name: string): LoadedTask => {
-    if (!tasks.has(name)) tasks.set(name, loadTaskFile(shippedTaskFile(name)));
+    if (!tasks.has(name)) tasks.set(name, loadTaskFile(path.join(tasksDir, `${name}.json`)));
     return tasks.get(name)!;
   };
   const experimentFolder = (folder: string): ExperimentResults => {

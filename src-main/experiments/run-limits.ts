@@ -7,7 +7,7 @@
  * own outcome, never as the paper's.
  */
 import path from 'node:path';
-import { appRoot } from '../common/paths';
+import { tasksDir } from '../common/paths';
 import { actionCap, loadTaskFile, type Task } from '../planning/task-file';
 
 export interface RunLimits {
@@ -23,13 +23,8 @@ export function runLimits(t: Task): RunLimits {
 }
 
 /** The limits of a shipped task as its file sets them now. */
-export function taskLimits(task: string, root: string = appRoot): RunLimits {
-  return runLimits(loadTaskFile(shippedTaskFile(task, root)).task);
-}
-
-/** A shipped task's file in the checkout `root`. */
-export function shippedTaskFile(task: string, root: string = appRoot): string {
-  return path.join(root, 'resources/tasks', `${task}.json`);
+export function taskLimits(task: string): RunLimits {
+  return runLimits(loadTaskFile(path.join(tasksDir, `${task}.json`)).task);
 }
 
 /** The limit a paper sets for a shipped task: which kind, and where the paper says so. */
