@@ -80,10 +80,14 @@ export function markdownTable(task: string, summaries: readonly ModelSummary[]):
 }
 
 /** The report's title: the task, and the loop mode and noise slope when they are not the task's. */
-export function reportTitle(task: string, config: { loopMode?: string; noiseSlope?: number }): string {
+export function reportTitle(
+  task: string,
+  config: { loopMode?: string; noiseSlope?: number; noiseReading?: string },
+): string {
   const notes = [
     ...(config.loopMode ? [`${config.loopMode} MPC`] : []),
     ...(config.noiseSlope !== undefined ? [`noise slope b = ${config.noiseSlope}`] : []),
+    ...(config.noiseReading !== undefined ? [`b|u| read as ${config.noiseReading}`] : []),
   ];
   return notes.length ? `${task} (${notes.join(', ')})` : task;
 }

@@ -460,6 +460,18 @@ export function generatedResults(
             [...experiments, ...sweeps.flatMap((w) => w.levels)].map((e) => ({
               name: e.name,
               task: e.file.task,
+              ...(e.file.noiseReading ? { noiseReading: e.file.noiseReading } : {}),
+            })),
+            sweeps.map((w) => ({
+              name: w.name,
+              task: w.sweep.task,
+              ...(w.sweep.noiseReading ? { noiseReading: w.sweep.noiseReading } : {}),
+              models: w.sweep.models,
+              levels: w.levels.map((l) => ({
+                noiseSlope: l.file.noiseSlope ?? 0,
+                commit: l.file.commit,
+                runs: l.runs,
+              })),
             })),
           ),
         ),

@@ -18,8 +18,8 @@ import type { Scene } from '#contract/scene';
 import { FinePool } from '../parareal/fine-pool';
 import { ExecutionWorld } from '../planning/execution-world';
 import { deriveSeed } from '../common/rng';
-import type { Task } from '../planning/task-file';
-import { taskForRun } from '../planning/task-for-run';
+import { noiseSchema, type Task } from '../planning/task-file';
+import { taskForRun, TaskOverrideError } from '../planning/task-for-run';
 import { runTaskOn } from '../planning/task-run';
 import { sampleScene } from './initial-states';
 import { hasRunRecord, modelDir, writeRunRecord, type RunRecord } from './run-record';
@@ -29,6 +29,10 @@ import { parseRunSpec } from './run-spec';
 import { commitPattern, currentCommit, inputFileSchema, type InputFile } from './provenance';
 import { inShard, type Shard } from '../common/shard';
 import { readStoredJson } from '../common/stored-json';
+
+/** The readings of b|u| a task file's action-proportional noise can name (task-file.ts, docs/noise.md). */
+export const noiseReadingSchema = noiseSchema.options[1].shape.reading.unwrap();
+export type NoiseReading = z.infer<typeof noiseReadingSchema>;
 
 export const experimentConfigSchema = z
   .object({
@@ -43,6 +47,11 @@ export const experimentConfigSchema = z
      * only when overridden, so other experiments keep their stored identity.
      */
     noiseSlope: z.number().min(0).optional(),
+    /**
+     * The reading of b|u| replacing the task file's (docs/noise.md's sensitivity to the reading);
+     * present only when overridden.
+     */
+    noiseReading: noiseReadingSchema.optional(),
   })
   .strict();
 export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
@@ -109,6 +118,7 @@ export function experimentArgs(config: ExperimentConfig): string[] {
     `--seed ${config.seed}`,
     ...(config.loopMode === 'asynchronous' ? ['--async'] : []),
     ...(config.noiseSlope !== undefined ? [`--noise-slope ${config.noiseSlope}`] : []),
+    ...(config.noiseReading !== undefined ? [`--noise-reading ${config.noiseReading}`] : []),
   ];
 }
 
@@ -193,6 +203,7 @@ export const configOf = (o: ExperimentConfig): ExperimentConfig => ({
   seed: o.seed,
   ...(o.loopMode ? { loopMode: o.loopMode } : {}),
   ...(o.noiseSlope !== undefined ? { noiseSlope: o.noiseSlope } : {}),
+  ...(o.noiseReading !== undefined ? { noiseReading: o.noiseReading } : {}),
 });
 
 export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
@@ -220,11 +231,29 @@ export interface SceneRunsOptions extends Omit<ExperimentConfig, 'scenes'> {
 }
 
 /**
- * The task file's task as the experiment runs it: its loop mode and noise slope, when the
- * experiment sets them, replace the file's; the execution world and every planner read this one.
+ * The task file's task as the experiment runs it: its loop mode, noise slope and noise reading,
+ * when the experiment sets them, replace the file's; the execution world and every planner read
+ * this one.
  */
-export function experimentTask(task: Task, config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope'>): Task {
-  return taskForRun(task, { loopMode: config.loopMode, noiseSlope: config.noiseSlope });
+export function experimentTask(
+  task: Task,
+  config: Pick<ExperimentConfig, 'loopMode' | 'noiseSlope' | 'noiseReading'>,
+): Task {
+  const t = taskForRun(task, { loopMode: config.loopMode, noiseSlope: config.noiseSlope });
+  return config.noiseReading === undefined ? t : withNoiseReading(t, config.noiseReading);
+}
+
+/**
+ * The task with its action-proportional noise read another way. Only experiments change the
+ * reading (the console runs the task file's), so this override lives here, not in taskForRun.
+ */
+function withNoiseReading(task: Task, reading: NoiseReading): Task {
+  const noise = task.execution.noise;
+  if (noise.kind !== 'action-proportional')
+    throw new TaskOverrideError(
+      `task ${task.name} has ${noise.kind} execution noise, not action-proportional: a noise reading applies to the WAFR tasks only`,
+    );
+  return { ...task, execution: { ...task.execution, noise: { ...noise, reading } } };
 }
 
 /**

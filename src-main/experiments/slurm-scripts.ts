@@ -62,6 +62,7 @@ function experimentOptions(jobs: SlurmJobs): string[] {
     String(c.seed),
     ...(c.loopMode === 'asynchronous' ? ['--async'] : []),
     ...(c.noiseSlope !== undefined ? ['--noise-slope', String(c.noiseSlope)] : []),
+    ...(c.noiseReading !== undefined ? ['--noise-reading', c.noiseReading] : []),
     ...(jobs.sessions ? ['--sessions'] : []),
   ];
 }

@@ -84,7 +84,12 @@ export function arrayWallTime(secondsPerScene: number, scenes: number, shards: n
 export function wafrWallTimes(costs: readonly RunCost[], experiments: readonly Experiment[]): string {
   const plain = new Set(
     experiments
-      .filter((e) => e.file.loopMode === undefined && e.file.noiseSlope === undefined)
+      .filter(
+        (e) =>
+          e.file.loopMode === undefined &&
+          e.file.noiseSlope === undefined &&
+          e.file.noiseReading === undefined,
+      )
       .map((e) => e.name),
   );
   const tasks = [...new Set(costs.map((c) => c.task))].filter((t) => t.startsWith('wafr-')).sort();

@@ -265,9 +265,9 @@ export function sweepMarkdown(
       ]
     : [];
   return [
-    `### ${s.task}: noise sweep`,
+    `### ${s.task}: noise sweep${s.noiseReading ? `, b|u| read as ${s.noiseReading}` : ''}`,
     '',
-    `Noise slope b of the action-proportional execution noise (WAFR 2018 Sec. 7, Fig. 5: none, low, medium, high = 0, 0.05, 0.075, 0.1; the reading of b: docs/noise.md), ${s.scenes} scenes per level, seed ${s.seed}; each level is an experiment folder of its own. Rerun: \`${s.command}\`.`,
+    `Noise slope b of the action-proportional execution noise (WAFR 2018 Sec. 7, Fig. 5: none, low, medium, high = 0, 0.05, 0.075, 0.1; ${s.noiseReading ? `b|u| read as \`${s.noiseReading}\` in place of the task file's reading, for the sensitivity to the reading` : 'the reading of b'}: docs/noise.md), ${s.scenes} scenes per level, seed ${s.seed}; each level is an experiment folder of its own. Rerun: \`${s.command}\`.`,
     '',
     ...mixed,
     '| b | model | n | success (95% Wilson) | task time, successful runs (s, mean ± 95% CI) | task time, all runs, failures at their end (s) |',

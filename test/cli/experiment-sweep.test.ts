@@ -1,6 +1,7 @@
 /**
  * `parapush experiment sweep` as a user runs it: the experiment command's options, one folder per
- * noise level and the sweep's report; and `--noise-slope` on a task that cannot take one.
+ * noise level and the sweep's report; `--noise-reading`, kept by every level and repeated by
+ * verify; and `--noise-slope` or `--noise-reading` on a task that cannot take one.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -39,6 +40,69 @@ describe('parapush experiment sweep', () => {
     const report = await cli('experiment', 'sweep', '--report', '--out', out);
     expect(report.code).toBe(0);
     expect(report.stdout).toBe(`${readFileSync(path.join(out, 'results.md'), 'utf8')}\n`);
+  });
+
+  it('reads b|u| as --noise-reading says in every level, and verify reruns a level under that reading', async () => {
+    const task = taskFile('tiny-wafr-reading', { kind: 'action-proportional', slope: 0.075 });
+    const out = path.join(tmp, 'sweep-reading');
+    const args = ['experiment', 'sweep', '--task', task, '--models', 'coarse', '--scenes', '1'];
+    const r = await cli(
+      ...args,
+      '--workers',
+      '1',
+      '--noise-reading',
+      'variance-per-step',
+      '--noise-slopes',
+      '0.1',
+      '--out',
+      out,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^### tiny-wafr-reading: noise sweep, b\|u\| read as variance-per-step$/m);
+    const level = JSON.parse(readFileSync(path.join(out, 'b-0.1/experiment.json'), 'utf8')) as {
+      noiseReading: string;
+      command: string;
+    };
+    expect(level.noiseReading).toBe('variance-per-step');
+    expect(level.command).toMatch(/ --noise-reading variance-per-step --out /);
+    const sweep = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as { command: string };
+    expect(sweep.command).toMatch(/ --noise-reading variance-per-step --noise-slopes 0\.1 --out /);
+    // The task file reads b|u| as std: a verify that dropped the experiment's reading would differ.
+    const verify = await cli('experiment', 'verify', path.join(out, 'b-0.1'), '--task-file', task);
+    expect(verify.stdout).toMatch(/1 runs repeat bit for bit/);
+    expect(verify.code).toBe(0);
+  });
+
+  it('refuses a reading the task files do not know, and a reading for noise that is not action-proportional', async () => {
+    const wafr = taskFile('tiny-wafr-bad', { kind: 'action-proportional', slope: 0.075 });
+    const bad = await cli(
+      'experiment',
+      '--task',
+      wafr,
+      '--noise-reading',
+      'variance',
+      '--out',
+      path.join(tmp, 'bad'),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'parapush: --noise-reading: expected std | variance-per-step | variance-per-second, got "variance"\n',
+    );
+    const isrr = taskFile('tiny-isrr-reading', { kind: 'constant', variance: 0 });
+    const r = await cli(
+      'experiment',
+      '--task',
+      isrr,
+      '--noise-reading',
+      'std',
+      '--out',
+      path.join(tmp, 'no-reading'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'parapush: --noise-reading: task tiny-isrr-reading has constant execution noise, not action-proportional: a noise reading applies to the WAFR tasks only\n',
+    );
+    for (const d of ['bad', 'no-reading']) expect(existsSync(path.join(tmp, d))).toBe(false);
   });
 
   it('refuses a noise slope for a task whose noise is not action-proportional', async () => {

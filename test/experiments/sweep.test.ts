@@ -144,6 +144,48 @@ describe('sweep report', () => {
   });
 });
 
+describe('task success by reading of the noise', () => {
+  /**
+   * wafr-low-accuracy's sweep under its task file's reading (variance-per-step) and under std:
+   * at b = 0.1, MPC fails scenes 0-3 of 4 under the task's reading and none under std.
+   */
+  function readingSweep(dir: string, noiseReading?: 'std'): void {
+    for (const b of [0.05, 0.1]) {
+      const level = levelDir(dir, b);
+      claimOutDir(level, { ...config, scenes: 4, noiseSlope: b, ...(noiseReading ? { noiseReading } : {}) });
+      for (let s = 0; s < 4; s++) {
+        writeRunRecord(level, record('coarse/tampc', s, 'success', 5));
+        const fails = !noiseReading && b === 0.1;
+        writeRunRecord(level, record('coarse/mpc', s, fails ? 'failure' : 'success', 20));
+      }
+    }
+    writeSweepReport(dir);
+  }
+
+  it("pairs each reading's runs with the task file's reading in docs/noise.md, and files each level under its reading", () => {
+    const root = resultsRoot('readings');
+    cpSync(path.join(repoRoot, 'docs/noise.md'), path.join(root, 'docs/noise.md'));
+    readingSweep(path.join(root, 'docs/experiments/wafr-sweep'));
+    readingSweep(path.join(root, 'docs/experiments/wafr-sweep-std'), 'std');
+    const noise = generatedResults(root)['docs/noise.md']!;
+    expect(noise).toContain(
+      'Task success on wafr-low-accuracy under each reading (variance-per-step: wafr-sweep',
+    );
+    expect(noise).toContain('| b | model | variance-per-step | std |');
+    expect(noise).toContain('| 0.05 | coarse/mpc | 4/4 | 4/4 (0 vs 0, p = 1.000) |');
+    // Four scenes won under std alone: McNemar's exact p = 2 / 2^4.
+    expect(noise).toContain('| 0.1 | coarse/mpc | 0/4 | 4/4 (4 vs 0, p = 0.125) |');
+    const readingRow = (r: string): string | undefined =>
+      noise.split('\n').find((l) => l.startsWith(`| ${r} | b‖u‖`));
+    expect(readingRow('std')).toContain('wafr-sweep-std/b-0.05, wafr-sweep-std/b-0.1');
+    expect(readingRow('variance-per-step')).not.toContain('wafr-sweep-std');
+    // The sweep's own report names its reading.
+    expect(generatedResults(root)['docs/experiments/wafr-sweep-std/results.md']).toMatch(
+      /^### wafr-low-accuracy: noise sweep, b\|u\| read as std\n/,
+    );
+  });
+});
+
 /**
  * Two planners over ten scenes at three levels, for the differences table: at b = 0 TAMPC
  * succeeds everywhere and MPC nowhere; at b = 0.05 both always succeed, with overlapping times;

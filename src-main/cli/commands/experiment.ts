@@ -26,6 +26,9 @@ import {
 import {
   configOf,
   experimentTask,
+  noiseReadingSchema,
+  type ExperimentConfig,
+  type NoiseReading,
   readExperimentFile,
   runExperiment,
   shardScenes,
@@ -50,6 +53,7 @@ interface ExperimentCliOptions {
   workers?: string;
   async?: boolean;
   noiseSlope?: string;
+  noiseReading?: string;
   sessions?: boolean;
   json?: boolean;
 }
@@ -91,6 +95,8 @@ function experimentInputs(opts: ExperimentCliOptions) {
     .map((m) => m.trim())
     .filter(Boolean);
   if (models.length === 0) throw new UsageError('--models: name at least one model');
+  const reading = opts.noiseReading === undefined ? undefined : noiseReading(opts.noiseReading);
+  if (reading) checkOverride(task, { noiseReading: reading }, '--noise-reading');
   for (const m of models) {
     try {
       parseRunSpec(m);
@@ -109,6 +115,7 @@ function experimentInputs(opts: ExperimentCliOptions) {
       scenes: wholeNumber('--scenes', opts.scenes, 1),
       seed: wholeNumber('--seed', opts.seed, 0),
       ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
+      ...(reading ? { noiseReading: reading } : {}),
       outDir: opts.out,
       shard: parseShard(opts.shard),
       workers: opts.workers ? wholeNumber('--workers', opts.workers, 1) : defaultWorkerCount(),
@@ -124,10 +131,25 @@ function noiseSlope(name: string, arg: string): number {
   return v;
 }
 
-/** A noise slope on a task whose noise is not action-proportional is bad input, caught before any run. */
-function checkNoiseSlope(task: Task, b: number | undefined, option = '--noise-slope'): void {
+/** A reading of b|u| from the command line: one the task file can name. */
+function noiseReading(arg: string): NoiseReading {
+  const r = noiseReadingSchema.safeParse(arg);
+  if (!r.success)
+    throw new UsageError(`--noise-reading: expected ${noiseReadingSchema.options.join(' | ')}, got "${arg}"`);
+  return r.data;
+}
+
+/**
+ * A noise slope or reading on a task whose noise is not action-proportional is bad input, caught
+ * before any run.
+ */
+function checkOverride(
+  task: Task,
+  override: Pick<ExperimentConfig, 'noiseSlope' | 'noiseReading'>,
+  option: string,
+): void {
   try {
-    experimentTask(task, b === undefined ? {} : { noiseSlope: b });
+    experimentTask(task, override);
   } catch (e) {
     if (e instanceof TaskOverrideError) throw new UsageError(`${option}: ${e.message}`);
     throw e;
@@ -270,6 +292,10 @@ export function registerExperimentCommand(program: Command): void {
       "replace the task's action-proportional noise slope b (WAFR tasks) in the execution world and the planner's noise model",
     )
     .option(
+      '--noise-reading <reading>',
+      "read the task's action-proportional noise b|u| another way (WAFR tasks): std | variance-per-step | variance-per-second (docs/noise.md)",
+    )
+    .option(
       '--sessions',
       "record each run's session log in <out>/sessions (play it back in the console's Sessions view, `parapush log` or Foxglove)",
     )
@@ -278,7 +304,7 @@ export function registerExperimentCommand(program: Command): void {
       const { task, batch } = experimentInputs(opts);
       const { models } = batch;
       const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
-      checkNoiseSlope(task, b);
+      if (b !== undefined) checkOverride(task, { noiseSlope: b }, '--noise-slope');
       const bar = itemBar('runs', shardScenes(batch.scenes, batch.shard).length * models.length);
       const done = await untilInterrupted((signal) =>
         runExperiment({
@@ -295,6 +321,7 @@ export function registerExperimentCommand(program: Command): void {
         reportTitle(task.name, {
           ...(opts.async ? { loopMode: 'asynchronous' as const } : {}),
           ...(b !== undefined ? { noiseSlope: b } : {}),
+          ...(batch.noiseReading ? { noiseReading: batch.noiseReading } : {}),
         }),
         models,
         opts.json,
@@ -338,7 +365,7 @@ function addSweepCommand(cmd: Command): void {
   cmd
     .command('sweep')
     .description(
-      "run the experiment once per noise level b (WAFR 2018 Fig. 5) into <out>/b-<b>, then write <out>/sweep.json, results.md and success and task-time plots against b; takes the experiment command's options (--task, --models, --scenes, --seed, --out, --shard, --workers, --async, --sessions)",
+      "run the experiment once per noise level b (WAFR 2018 Fig. 5) into <out>/b-<b>, then write <out>/sweep.json, results.md and success and task-time plots against b; takes the experiment command's options (--task, --models, --scenes, --seed, --out, --shard, --workers, --async, --noise-reading, --sessions)",
     )
     .option(
       '--noise-slopes <list>',
@@ -364,7 +391,7 @@ function addSweepCommand(cmd: Command): void {
       const levels = sub.noiseSlopes.split(',').map((v) => noiseSlope('--noise-slopes', v.trim()));
       if (new Set(levels).size !== levels.length)
         throw new UsageError('--noise-slopes: name each level once');
-      checkNoiseSlope(task, levels[0], '--noise-slopes');
+      checkOverride(task, { noiseSlope: levels[0] }, '--noise-slopes');
       const bar = itemBar(
         'sweep',
         levels.length * shardScenes(batch.scenes, batch.shard).length * batch.models.length,
@@ -458,8 +485,8 @@ function addSlurmCommands(cmd: Command): void {
     const opts = command.optsWithGlobals<ExperimentCliOptions>();
     const { task, batch } = experimentInputs(opts);
     const b = opts.noiseSlope === undefined ? undefined : noiseSlope('--noise-slope', opts.noiseSlope);
-    checkNoiseSlope(task, b);
-    const { models, scenes, seed, loopMode } = batch;
+    if (b !== undefined) checkOverride(task, { noiseSlope: b }, '--noise-slope');
+    const { models, scenes, seed, loopMode, noiseReading: reading } = batch;
     return {
       config: configOf({
         task: task.name,
@@ -468,6 +495,7 @@ function addSlurmCommands(cmd: Command): void {
         seed,
         ...(loopMode ? { loopMode } : {}),
         ...(b !== undefined ? { noiseSlope: b } : {}),
+        ...(reading ? { noiseReading: reading } : {}),
       }),
       task: opts.task,
       out: opts.out,
