@@ -74,35 +74,28 @@ describe('parapush experiment sweep', () => {
   });
 
   it('refuses a reading the task files do not know, and a reading for noise that is not action-proportional', async () => {
+    const refusal = async (task: string, reading: string, out: string): Promise<string> => {
+      const r = await cli(
+        'experiment',
+        '--task',
+        task,
+        '--noise-reading',
+        reading,
+        '--out',
+        path.join(tmp, out),
+      );
+      expect(r.code).toBe(2);
+      expect(existsSync(path.join(tmp, out))).toBe(false);
+      return r.stderr;
+    };
     const wafr = taskFile('tiny-wafr-bad', { kind: 'action-proportional', slope: 0.075 });
-    const bad = await cli(
-      'experiment',
-      '--task',
-      wafr,
-      '--noise-reading',
-      'variance',
-      '--out',
-      path.join(tmp, 'bad'),
-    );
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe(
+    expect(await refusal(wafr, 'variance', 'bad')).toBe(
       'parapush: --noise-reading: expected std | variance-per-step | variance-per-second, got "variance"\n',
     );
     const isrr = taskFile('tiny-isrr-reading', { kind: 'constant', variance: 0 });
-    const r = await cli(
-      'experiment',
-      '--task',
-      isrr,
-      '--noise-reading',
-      'std',
-      '--out',
-      path.join(tmp, 'no-reading'),
-    );
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
+    expect(await refusal(isrr, 'std', 'no-reading')).toBe(
       'parapush: --noise-reading: task tiny-isrr-reading has constant execution noise, not action-proportional: a noise reading applies to the WAFR tasks only\n',
     );
-    for (const d of ['bad', 'no-reading']) expect(existsSync(path.join(tmp, d))).toBe(false);
   });
 
   it('refuses a noise slope for a task whose noise is not action-proportional', async () => {
