@@ -63,7 +63,8 @@ const succeeded = (r: RunRecord): boolean => r.summary.outcome === 'success';
 /**
  * Task success per reading, one row per task, level b and model, from the sweeps of every
  * reading: the task file's own reading first, every other cell paired with it by scene (the
- * same scenes and seeds; McNemar's exact test on the scenes where only one reading succeeded).
+ * same scenes and seeds; McNemar's exact test on the scenes where only one reading succeeded);
+ * then each reading's total over the levels and models every reading ran.
  */
 function successByReading(sweeps: readonly ReadingSweep[]): string[] {
   const withReading = sweeps.map((w) => ({ ...w, reading: w.noiseReading ?? readingOf(w.task) }));
@@ -78,14 +79,27 @@ function successByReading(sweeps: readonly ReadingSweep[]): string[] {
     );
     const levelOf = (reading: string, b: number) =>
       mine.find((w) => w.reading === reading)?.levels.find((l) => l.noiseSlope === b);
-    const slopes = [...new Set(mine.flatMap((w) => w.levels.map((l) => l.noiseSlope)))].sort((a, b) => a - b);
+    // The levels another reading ran (b = 0 is the same runs under every reading).
+    const slopes = [
+      ...new Set(mine.filter((w) => w.reading !== own).flatMap((w) => w.levels.map((l) => l.noiseSlope))),
+    ].sort((a, b) => a - b);
     const models = [...new Set(mine.flatMap((w) => w.models))];
+    const runsOf = (reading: string, b: number, model: string) =>
+      levelOf(reading, b)?.runs.filter((r) => r.model === model) ?? [];
+    // The total compares like with like: only the levels and models every reading ran.
+    const everyReading = slopes.flatMap((b) =>
+      models.filter((m) => readings.every((r) => runsOf(r, b, m).length > 0)).map((m) => ({ b, m })),
+    );
+    const total = (reading: string): string => {
+      const runs = everyReading.flatMap(({ b, m }) => runsOf(reading, b, m));
+      return `${runs.filter(succeeded).length}/${runs.length}`;
+    };
     const cell = (reading: string, b: number, model: string): string => {
-      const runs = levelOf(reading, b)?.runs.filter((r) => r.model === model);
-      if (!runs?.length) return 'not run';
+      const runs = runsOf(reading, b, model);
+      if (!runs.length) return 'not run';
       const text = `${runs.filter(succeeded).length}/${runs.length}`;
-      const base = reading === own ? undefined : levelOf(own, b)?.runs.filter((r) => r.model === model);
-      if (!base?.length) return text;
+      const base = reading === own ? [] : runsOf(own, b, model);
+      if (!base.length) return text;
       const ownAt = new Map(base.map((r) => [r.scene, succeeded(r)]));
       const paired = runs.filter((r) => ownAt.has(r.scene));
       const onlyThis = paired.filter((r) => succeeded(r) && !ownAt.get(r.scene)).length;
@@ -106,6 +120,7 @@ function successByReading(sweeps: readonly ReadingSweep[]): string[] {
       ...slopes.flatMap((b) =>
         models.map((m) => `| ${b} | ${m} | ${readings.map((r) => cell(r, b, m)).join(' | ')} |`),
       ),
+      `| every level | every model | ${readings.map(total).join(' | ')} |`,
       '',
     );
   }

@@ -147,10 +147,11 @@ describe('sweep report', () => {
 describe('task success by reading of the noise', () => {
   /**
    * wafr-low-accuracy's sweep under its task file's reading (variance-per-step) and under std:
-   * at b = 0.1, MPC fails scenes 0-3 of 4 under the task's reading and none under std.
+   * at b = 0.1, MPC fails scenes 0-3 of 4 under the task's reading and none under std; b = 0 under the
+   * task file's reading only, as committed.
    */
   function readingSweep(dir: string, noiseReading?: 'std'): void {
-    for (const b of [0.05, 0.1]) {
+    for (const b of noiseReading ? [0.05, 0.1] : [0, 0.05, 0.1]) {
       const level = levelDir(dir, b);
       claimOutDir(level, { ...config, scenes: 4, noiseSlope: b, ...(noiseReading ? { noiseReading } : {}) });
       for (let s = 0; s < 4; s++) {
@@ -175,6 +176,9 @@ describe('task success by reading of the noise', () => {
     expect(noise).toContain('| 0.05 | coarse/mpc | 4/4 | 4/4 (0 vs 0, p = 1.000) |');
     // Four scenes won under std alone: McNemar's exact p = 2 / 2^4.
     expect(noise).toContain('| 0.1 | coarse/mpc | 0/4 | 4/4 (4 vs 0, p = 0.125) |');
+    expect(noise).toContain('| every level | every model | 12/16 | 16/16 |');
+    // b = 0 is the same runs under every reading: the task file's sweep holds it alone.
+    expect(noise).not.toMatch(/^\| 0 \| coarse/m);
     const readingRow = (r: string): string | undefined =>
       noise.split('\n').find((l) => l.startsWith(`| ${r} | b‖u‖`));
     expect(readingRow('std')).toContain('wafr-sweep-std/b-0.05, wafr-sweep-std/b-0.1');
