@@ -55,7 +55,13 @@ export interface ReadingExperiment {
 /** A committed noise sweep: its task, the reading its runs had, and each level's runs. */
 export interface ReadingSweep extends ReadingExperiment {
   models: readonly string[];
-  levels: readonly { noiseSlope: number; commit: string; runs: readonly RunRecord[] }[];
+  levels: readonly {
+    noiseSlope: number;
+    commit: string;
+    runs: readonly RunRecord[];
+    /** Commits at which every run of the level was repeated in full (verification.ts). */
+    repeatedAt: readonly string[];
+  }[];
 }
 
 const succeeded = (r: RunRecord): boolean => r.summary.outcome === 'success';
@@ -110,7 +116,12 @@ function successByReading(sweeps: readonly ReadingSweep[]): string[] {
     const sources = readings.map((r) => {
       const w = mine.find((x) => x.reading === r)!;
       const commits = [...new Set(w.levels.map((l) => `\`${l.commit.slice(0, 7)}\``))].join(', ');
-      return `${r}: ${w.name} (commit ${commits})`;
+      // Sweeps run at different commits pair up as the code of now when they repeat at one.
+      const repeated = w.levels[0]?.repeatedAt.filter((c) => w.levels.every((l) => l.repeatedAt.includes(c)));
+      const again = repeated?.length
+        ? `, every run repeated at ${repeated.map((c) => `\`${c.slice(0, 7)}\``).join(', ')}`
+        : '';
+      return `${r}: ${w.name} (commit ${commits}${again})`;
     });
     lines.push(
       `Task success on ${task} under each reading (${sources.join('; ')}). Every reading runs the same scenes and seeds; a cell other than the task file's own reading (${own}) gives the scenes only it and only ${own} succeeded on, and McNemar's exact p.`,

@@ -471,6 +471,7 @@ export function generatedResults(
                 noiseSlope: l.file.noiseSlope ?? 0,
                 commit: l.file.commit,
                 runs: l.runs,
+                repeatedAt: l.repeatedAt,
               })),
             })),
           ),

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generatedResults } from '../../src-main/experiments/results-page';
 import { readRunRecords, writeRunRecord, type RunRecord } from '../../src-main/experiments/run-record';
 import { claimOutDir, readExperimentFile } from '../../src-main/experiments/runner';
+import { writeVerificationRecord } from '../../src-main/experiments/verification';
 import { meanCi95, wilsonInterval } from '../../src-main/experiments/stats';
 import {
   levelDir,
@@ -168,10 +169,22 @@ describe('task success by reading of the noise', () => {
     cpSync(path.join(repoRoot, 'docs/noise.md'), path.join(root, 'docs/noise.md'));
     readingSweep(path.join(root, 'docs/experiments/wafr-sweep'));
     readingSweep(path.join(root, 'docs/experiments/wafr-sweep-std'), 'std');
+    // Every level of the task file's sweep repeated in full at one commit, named beside its own.
+    for (const b of [0, 0.05, 0.1])
+      writeVerificationRecord(
+        levelDir(path.join(root, 'docs/experiments/wafr-sweep'), b),
+        { index: 0, count: 1 },
+        {
+          commit: 'a'.repeat(40),
+          models,
+          scenes: [0, 1, 2, 3],
+        },
+      );
     const noise = generatedResults(root)['docs/noise.md']!;
     expect(noise).toContain(
       'Task success on wafr-low-accuracy under each reading (variance-per-step: wafr-sweep',
     );
+    expect(noise).toContain('every run repeated at `aaaaaaa`); std: wafr-sweep-std (commit `');
     expect(noise).toContain('| b | model | variance-per-step | std |');
     expect(noise).toContain('| 0.05 | coarse/mpc | 4/4 | 4/4 (0 vs 0, p = 1.000) |');
     // Four scenes won under std alone: McNemar's exact p = 2 / 2^4.
