@@ -39,7 +39,7 @@ export const READING_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** Which reading a shipped task's noise has ('constant' for ISRR's fixed variance). */
-export function readingOf(task: string): string {
+function readingOf(task: string): string {
   const { task: t } = loadTaskFile(path.join(appRoot, 'resources/tasks', `${task}.json`));
   const n = t.execution.noise;
   return n.kind === 'constant' ? 'constant' : (n.reading ?? 'std');
