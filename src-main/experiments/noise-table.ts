@@ -6,9 +6,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { appRoot } from '../common/paths';
 import { readStoredJson } from '../common/stored-json';
-import { loadTaskFile } from '../planning/task-file';
+import type { Task } from '../planning/task-file';
 import type { RunRecord } from './run-record';
 import { mcnemarExact } from './significance';
 
@@ -38,17 +37,20 @@ export const READING_WORDS: Readonly<Record<string, string>> = {
   'variance-per-second': 'b‖u‖ a variance per second of simulated time',
 };
 
-/** Which reading a shipped task's noise has ('constant' for ISRR's fixed variance). */
-function readingOf(task: string): string {
-  const { task: t } = loadTaskFile(path.join(appRoot, 'resources/tasks', `${task}.json`));
-  const n = t.execution.noise;
+/** Which reading a task's noise has ('constant' for ISRR's fixed variance). */
+export function readingOf(task: Task): string {
+  const n = task.execution.noise;
   return n.kind === 'constant' ? 'constant' : (n.reading ?? 'std');
 }
 
-/** An experiment as the tables see it: its task and the reading it overrode the task's with, if any. */
+/**
+ * An experiment as the tables see it: its task, the reading of that task's file as it is now
+ * (readingOf), and the reading the experiment overrode it with, if any.
+ */
 export interface ReadingExperiment {
   name: string;
   task: string;
+  taskReading: string;
   noiseReading?: string;
 }
 
@@ -73,13 +75,13 @@ const succeeded = (r: RunRecord): boolean => r.summary.outcome === 'success';
  * then each reading's total over the levels and models every reading ran.
  */
 function successByReading(sweeps: readonly ReadingSweep[]): string[] {
-  const withReading = sweeps.map((w) => ({ ...w, reading: w.noiseReading ?? readingOf(w.task) }));
+  const withReading = sweeps.map((w) => ({ ...w, reading: w.noiseReading ?? w.taskReading }));
   const tasks = [...new Set(withReading.filter((w) => w.noiseReading).map((w) => w.task))].sort();
   if (tasks.length === 0) return [];
   const lines: string[] = [];
   for (const task of tasks) {
-    const own = readingOf(task);
     const mine = withReading.filter((w) => w.task === task);
+    const own = mine[0]!.taskReading;
     const readings = [own, ...Object.keys(READING_WORDS).filter((r) => r !== own)].filter((r) =>
       mine.some((w) => w.reading === r),
     );
@@ -163,7 +165,7 @@ export function noiseTables(
   lines.push(...successByReading(sweeps));
   const byReading = new Map<string, string[]>();
   for (const e of [...experiments].sort((a, b) => a.task.localeCompare(b.task))) {
-    const reading = e.noiseReading ?? readingOf(e.task);
+    const reading = e.noiseReading ?? e.taskReading;
     byReading.set(reading, [...(byReading.get(reading) ?? []), e.name]);
   }
   const row = (reading: string, words: string): string => {

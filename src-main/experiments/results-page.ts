@@ -25,7 +25,7 @@ import {
 import { benchClaims } from './bench-claims';
 import { tasksDir } from '../common/paths';
 import { loadTaskFile, type LoadedTask } from '../planning/task-file';
-import { noiseTables, NOISE_BEGIN, NOISE_END } from './noise-table';
+import { noiseTables, NOISE_BEGIN, NOISE_END, readingOf } from './noise-table';
 import { isProjectLimit, outcomeText, PAPER_LIMITS, runLimits, type RunLimits } from './run-limits';
 import {
   experimentInputs,
@@ -460,11 +460,13 @@ export function generatedResults(
             [...experiments, ...sweeps.flatMap((w) => w.levels)].map((e) => ({
               name: e.name,
               task: e.file.task,
+              taskReading: readingOf(taskOf(e.file.task).task),
               ...(e.file.noiseReading ? { noiseReading: e.file.noiseReading } : {}),
             })),
             sweeps.map((w) => ({
               name: w.name,
               task: w.sweep.task,
+              taskReading: readingOf(taskOf(w.sweep.task).task),
               ...(w.sweep.noiseReading ? { noiseReading: w.sweep.noiseReading } : {}),
               models: w.sweep.models,
               levels: w.levels.map((l) => ({
